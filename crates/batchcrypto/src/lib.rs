@@ -1,0 +1,16 @@
+#![doc = include_str!("../../../README.md")]
+#![forbid(unsafe_code)]
+
+pub mod backend;
+pub mod batch;
+pub mod engine;
+pub mod error;
+pub mod ops;
+pub mod verdict;
+
+pub use backend::{Backend, BackendChoice, Selection};
+pub use batch::FlatBytes;
+pub use engine::{Engine, EngineBuilder, Outcome};
+pub use error::{Error, OpName};
+pub use ops::Op;
+pub use verdict::{Reason, Verdict};

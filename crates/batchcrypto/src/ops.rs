@@ -1,0 +1,43 @@
+//! The operations, one folder each: public types and semantics in
+//! `ops/<op>.rs`, the oracle and CPU path (and later the GPU host code and
+//! kernel) in `ops/<op>/`.
+
+pub mod ed25519;
+
+use std::fmt;
+
+/// Every operation the engine offers, named as in reports and bench output
+/// (`ed25519_verify_strict`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Op {
+    /// Ed25519 signature verification under a named policy.
+    Ed25519Verify(ed25519::Policy),
+}
+
+impl Op {
+    /// Every operation, in a stable order.
+    pub const ALL: [Op; 2] = [
+        Op::Ed25519Verify(ed25519::Policy::Strict),
+        Op::Ed25519Verify(ed25519::Policy::Zip215),
+    ];
+
+    /// The stable name (`ed25519_verify_strict`, `ed25519_verify_zip215`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Op::Ed25519Verify(ed25519::Policy::Strict) => "ed25519_verify_strict",
+            Op::Ed25519Verify(ed25519::Policy::Zip215) => "ed25519_verify_zip215",
+        }
+    }
+
+    /// Looks an operation up by its [`Op::name`].
+    pub fn from_name(name: &str) -> Option<Op> {
+        Op::ALL.into_iter().find(|op| op.name() == name)
+    }
+}
+
+impl fmt::Display for Op {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,204 @@
+//! Ed25519 signature verification (RFC 8032 section 5.1.7) under two named
+//! policies, because two rule sets are in use in the field:
+//!
+//! | policy | oracle | rules |
+//! |---|---|---|
+//! | [`Policy::Strict`] | ed25519-dalek `VerifyingKey::verify_strict` | A must decode; S < L; R must decode; neither A nor R of small order; cofactorless equation `[S]B = R + [k]A`, compared on the encoding of R (so a non-canonical R never verifies) |
+//! | [`Policy::Zip215`] | ed25519-zebra `VerificationKey::verify` ([ZIP-215]) | A and R must decode, non-canonical encodings accepted; S < L; cofactored equation `[8][S]B = [8]R + [8][k]A` |
+//!
+//! with `k = SHA-512(R || A || M) mod L` over the bytes as given.
+//!
+//! The verdict of every backend must equal the oracle's on every input. The
+//! [`Reason`] of a rejected item is found by the same ordered checks on
+//! every backend; the first that fails names the reason:
+//!
+//! - strict: `malformed_key` (A does not decode), `non_canonical_s`,
+//!   `malformed_r`, `small_order_key`, `small_order_r`, else `equation`;
+//! - zip215: `malformed_key`, `non_canonical_s`, `malformed_r`, else `equation`.
+//!
+//! (Decoding follows curve25519-dalek, which both oracles use: the sign bit
+//! and a y of up to 2^255 - 1 are accepted, y is reduced mod p.)
+//!
+//! [ZIP-215]: https://zips.z.cash/zip-0215
+
+pub(crate) mod cpu;
+pub mod oracle;
+pub mod sample;
+
+use std::fmt;
+use std::str::FromStr;
+
+use curve25519_dalek::Scalar;
+use curve25519_dalek::edwards::CompressedEdwardsY;
+
+use crate::backend::Backend;
+use crate::batch::FlatBytes;
+use crate::error::Error;
+use crate::ops::Op;
+use crate::verdict::Reason;
+
+/// Length of a public key.
+pub const PK_LEN: usize = 32;
+/// Length of a signature (R || S).
+pub const SIG_LEN: usize = 64;
+
+/// Which rule set decides validity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Policy {
+    /// Exactly ed25519-dalek's `verify_strict` (the default).
+    #[default]
+    Strict,
+    /// Exactly ed25519-zebra's ZIP-215 rules (cofactored, batch-consistent).
+    Zip215,
+}
+
+impl Policy {
+    /// Both policies.
+    pub const ALL: [Policy; 2] = [Policy::Strict, Policy::Zip215];
+
+    /// The CLI name: `strict` or `zip215`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Policy::Strict => "strict",
+            Policy::Zip215 => "zip215",
+        }
+    }
+}
+
+impl fmt::Display for Policy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Policy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "strict" => Ok(Policy::Strict),
+            "zip215" => Ok(Policy::Zip215),
+            other => Err(format!("unknown policy {other:?} (expected strict or zip215)")),
+        }
+    }
+}
+
+/// A batch of `(public key, signature, message)` items in flat storage:
+/// fixed-size keys and signatures in arrays, messages in one [`FlatBytes`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Batch {
+    pks: Vec<[u8; PK_LEN]>,
+    sigs: Vec<[u8; SIG_LEN]>,
+    msgs: FlatBytes,
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// An empty batch with room for `items` items and `msg_bytes` message bytes.
+    pub fn with_capacity(items: usize, msg_bytes: usize) -> Self {
+        Batch {
+            pks: Vec::with_capacity(items),
+            sigs: Vec::with_capacity(items),
+            msgs: FlatBytes::with_capacity(items, msg_bytes),
+        }
+    }
+
+    /// Appends one item. Fails only when the batch would hold more than
+    /// 4 GiB of message bytes (see [`FlatBytes`]).
+    pub fn push(&mut self, pk: &[u8; PK_LEN], sig: &[u8; SIG_LEN], msg: &[u8]) -> Result<(), Error> {
+        if !self.msgs.push(msg) {
+            return Err(Error::BatchTooLarge {
+                op: Op::Ed25519Verify(Policy::Strict).into(),
+                backend: Backend::Cpu,
+                reason: format!("more than {} message bytes in one batch; split the input", u32::MAX),
+            });
+        }
+        self.pks.push(*pk);
+        self.sigs.push(*sig);
+        Ok(())
+    }
+
+    /// Number of items.
+    pub fn len(&self) -> usize {
+        self.pks.len()
+    }
+
+    /// `true` when the batch holds no item.
+    pub fn is_empty(&self) -> bool {
+        self.pks.is_empty()
+    }
+
+    /// Public key of item `i`.
+    pub fn pk(&self, i: usize) -> &[u8; PK_LEN] {
+        &self.pks[i]
+    }
+
+    /// Signature of item `i`.
+    pub fn sig(&self, i: usize) -> &[u8; SIG_LEN] {
+        &self.sigs[i]
+    }
+
+    /// Message of item `i`.
+    pub fn msg(&self, i: usize) -> &[u8] {
+        self.msgs.get(i)
+    }
+
+    /// All public keys.
+    pub fn pks(&self) -> &[[u8; PK_LEN]] {
+        &self.pks
+    }
+
+    /// All signatures.
+    pub fn sigs(&self) -> &[[u8; SIG_LEN]] {
+        &self.sigs
+    }
+
+    /// All messages, flat.
+    pub fn msgs(&self) -> &FlatBytes {
+        &self.msgs
+    }
+
+    /// Removes every item, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.pks.clear();
+        self.sigs.clear();
+        self.msgs.clear();
+    }
+}
+
+/// The reason a rejected item gets: the first failing check of the ordered
+/// list in the module docs. Called only for items the verifier rejected;
+/// `key_decodes` is whether A decoded (known from the key cache).
+pub(crate) fn classify(policy: Policy, key_decodes: bool, pk: &[u8; PK_LEN], sig: &[u8; SIG_LEN]) -> Reason {
+    if !key_decodes {
+        return Reason::MalformedKey;
+    }
+    if !s_is_canonical(sig) {
+        return Reason::NonCanonicalS;
+    }
+    let mut r_bytes = [0u8; 32];
+    r_bytes.copy_from_slice(&sig[..32]);
+    let Some(r) = CompressedEdwardsY(r_bytes).decompress() else {
+        return Reason::MalformedR;
+    };
+    if policy == Policy::Strict {
+        let a_small = CompressedEdwardsY(*pk).decompress().is_some_and(|a| a.is_small_order());
+        if a_small {
+            return Reason::SmallOrderKey;
+        }
+        if r.is_small_order() {
+            return Reason::SmallOrderR;
+        }
+    }
+    Reason::Equation
+}
+
+/// `true` when the S half of `sig` is the canonical encoding of a scalar < L.
+pub(crate) fn s_is_canonical(sig: &[u8; SIG_LEN]) -> bool {
+    let mut s = [0u8; 32];
+    s.copy_from_slice(&sig[32..]);
+    Scalar::from_canonical_bytes(s).is_some().into()
+}

@@ -1,0 +1,80 @@
+//! Per-item results: [`Verdict`] and the reason codes shared by every backend.
+//!
+//! Only the valid/invalid bit (or the recovered value) is compared with the
+//! oracle byte for byte; the [`Reason`] explains a rejection and is the same
+//! on every backend of this project, because every backend classifies a
+//! rejected item with the same ordered list of checks (documented per
+//! operation, e.g. [`crate::ops::ed25519`]).
+
+/// The answer for one item of a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// The item verifies under the requested rules.
+    Valid,
+    /// The item does not verify; the reason says which check failed first.
+    Invalid(Reason),
+}
+
+impl Verdict {
+    /// `true` for [`Verdict::Valid`].
+    pub fn is_valid(&self) -> bool {
+        matches!(self, Verdict::Valid)
+    }
+
+    /// The reason of an invalid verdict, `None` when valid.
+    pub fn reason(&self) -> Option<Reason> {
+        match self {
+            Verdict::Valid => None,
+            Verdict::Invalid(r) => Some(*r),
+        }
+    }
+}
+
+/// Why an item was rejected. [`Reason::code`] is the stable snake_case code
+/// printed by the CLI and documented in the README.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Reason {
+    /// The public key bytes are not the encoding of a curve point.
+    MalformedKey,
+    /// The signature's R bytes are not the encoding of a curve point.
+    MalformedR,
+    /// The signature's scalar S is not reduced (S >= L).
+    NonCanonicalS,
+    /// The public key is a point of small order (rejected by strict rules).
+    SmallOrderKey,
+    /// The signature's R is a point of small order (rejected by strict rules).
+    SmallOrderR,
+    /// Every encoding check passed but the verification equation does not hold.
+    Equation,
+}
+
+impl Reason {
+    /// Every reason, in declaration order (for docs and tests).
+    pub const ALL: [Reason; 6] = [
+        Reason::MalformedKey,
+        Reason::MalformedR,
+        Reason::NonCanonicalS,
+        Reason::SmallOrderKey,
+        Reason::SmallOrderR,
+        Reason::Equation,
+    ];
+
+    /// The stable snake_case code of this reason.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Reason::MalformedKey => "malformed_key",
+            Reason::MalformedR => "malformed_r",
+            Reason::NonCanonicalS => "non_canonical_s",
+            Reason::SmallOrderKey => "small_order_key",
+            Reason::SmallOrderR => "small_order_r",
+            Reason::Equation => "equation",
+        }
+    }
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.code())
+    }
+}

@@ -1,0 +1,126 @@
+//! The shared test harness: every backend this build can use, each compared
+//! with the oracle through the same helpers, and the public vector files.
+//!
+//! A new backend plugs in by appearing in [`engines`]; every test that loops
+//! over `engines()` then runs on it too.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use batchcrypto::ops::ed25519::{self, Batch, Policy, oracle};
+use batchcrypto::{BackendChoice, Engine, Error, Verdict};
+
+/// Every engine to test: the CPU backend with all cores and with one and
+/// three threads (other chunkings), and the GPU backend where an adapter
+/// exists. With `BATCHCRYPTO_REQUIRE_GPU=1` a missing GPU fails the tests.
+pub fn engines() -> Vec<(String, Engine)> {
+    let mut engines = vec![
+        ("cpu".to_string(), cpu(None)),
+        ("cpu-1-thread".to_string(), cpu(Some(1))),
+        ("cpu-3-threads".to_string(), cpu(Some(3))),
+    ];
+    match Engine::builder().backend(BackendChoice::Gpu).build() {
+        Ok(engine) => engines.push(("gpu".to_string(), engine)),
+        Err(Error::BackendUnavailable { reason, .. }) => {
+            if std::env::var("BATCHCRYPTO_REQUIRE_GPU").as_deref() == Ok("1") {
+                panic!("BATCHCRYPTO_REQUIRE_GPU=1 but no GPU backend: {reason}");
+            }
+            eprintln!("note: GPU tests skipped: {reason}");
+        }
+        Err(e) => panic!("building the GPU engine failed: {e}"),
+    }
+    engines
+}
+
+fn cpu(threads: Option<usize>) -> Engine {
+    let mut builder = Engine::builder().backend(BackendChoice::Cpu);
+    if let Some(t) = threads {
+        builder = builder.threads(t);
+    }
+    builder.build().expect("cpu engine")
+}
+
+/// The folder of public vectors: `BATCHCRYPTO_VECTORS`, else `../shared/vectors`
+/// beside the repository. `None` (with a notice) when it is missing, unless
+/// `BATCHCRYPTO_REQUIRE_VECTORS=1` (CI), where a missing folder fails.
+pub fn vectors_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("BATCHCRYPTO_VECTORS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/vectors")));
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    if std::env::var("BATCHCRYPTO_REQUIRE_VECTORS").as_deref() == Ok("1") {
+        panic!("BATCHCRYPTO_REQUIRE_VECTORS=1 but {} is not a folder", dir.display());
+    }
+    eprintln!(
+        "note: public vectors not found at {} (set BATCHCRYPTO_VECTORS); vector tests skipped",
+        dir.display()
+    );
+    None
+}
+
+/// One item given as raw parts (keys and signatures of any length, so that
+/// vector files with wrong-length fields can be represented; those are
+/// rejected before reaching the engine, like the CLI does).
+#[derive(Debug, Clone)]
+pub struct RawItem {
+    pub label: String,
+    pub pk: Vec<u8>,
+    pub sig: Vec<u8>,
+    pub msg: Vec<u8>,
+}
+
+/// Builds a batch from the items whose field lengths fit.
+pub fn batch_of(items: &[RawItem]) -> (Batch, Vec<&RawItem>) {
+    let mut batch = Batch::new();
+    let mut kept = Vec::new();
+    for item in items {
+        let (Ok(pk), Ok(sig)) = (
+            <[u8; ed25519::PK_LEN]>::try_from(item.pk.as_slice()),
+            <[u8; ed25519::SIG_LEN]>::try_from(item.sig.as_slice()),
+        ) else {
+            continue;
+        };
+        batch.push(&pk, &sig, &item.msg).expect("small batch");
+        kept.push(item);
+    }
+    (batch, kept)
+}
+
+/// Runs `batch` on every engine under `policy`, asserts each verdict equals
+/// the oracle's and that every engine gives the same reason codes. Returns
+/// the verdicts (of the first engine).
+pub fn assert_matches_oracle(batch: &Batch, policy: Policy, labels: &dyn Fn(usize) -> String) -> Vec<Verdict> {
+    let expected: Vec<bool> = (0..batch.len())
+        .map(|i| oracle::verify(policy, batch.pk(i), batch.sig(i), batch.msg(i)))
+        .collect();
+    let mut first: Option<(String, Vec<Verdict>)> = None;
+    for (name, engine) in engines() {
+        let outcome = engine.verify_ed25519(batch, policy).expect("verify");
+        assert_eq!(outcome.output.len(), batch.len(), "{name}: one verdict per item");
+        for (i, verdict) in outcome.output.iter().enumerate() {
+            assert_eq!(
+                verdict.is_valid(),
+                expected[i],
+                "{name} {policy}: item {i} ({}) verdict {verdict:?}, oracle says {}\n pk {}\n sig {}\n msg {}",
+                labels(i),
+                expected[i],
+                hex::encode(batch.pk(i)),
+                hex::encode(batch.sig(i)),
+                hex::encode(batch.msg(i)),
+            );
+        }
+        match &first {
+            None => first = Some((name, outcome.output)),
+            Some((first_name, first_verdicts)) => {
+                assert_eq!(
+                    first_verdicts, &outcome.output,
+                    "{name} and {first_name} disagree on reasons"
+                );
+            }
+        }
+    }
+    first.expect("at least the cpu engine").1
+}
