@@ -1,1 +1,82 @@
-fn main() {}
+//! `batchcrypto`: batch signature verification and hashing from the command
+//! line. Line formats: ../shared/CLI-FORMATS.md, summarised in the README.
+//! Exit status: 0 all lines well-formed, 2 some line malformed, 3 usage or
+//! device error.
+
+mod bench;
+mod devices;
+mod lines;
+mod sample;
+mod verify;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Exit status when at least one input line was malformed.
+const EXIT_MALFORMED: u8 = 2;
+/// Exit status for usage, I/O and device errors.
+const EXIT_USAGE: u8 = 3;
+
+#[derive(Parser)]
+#[command(
+    name = "batchcrypto",
+    version,
+    about = "Batch signature verification and hashing on CPU cores and GPUs"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Verify signatures, one JSON line in, one JSON line out.
+    #[command(subcommand)]
+    Verify(verify::Verify),
+    /// List the CPU and GPU devices the engine can use.
+    Devices(devices::Args),
+    /// Measure per-item time of the oracle and of each backend over batch sizes.
+    Bench(bench::Args),
+    /// Write a deterministic sample input (valid and hostile items) as JSON Lines.
+    #[command(subcommand)]
+    Sample(sample::Sample),
+}
+
+/// A failure that ends the run with exit status 3.
+#[derive(Debug)]
+pub struct Fatal(pub String);
+
+impl<E: std::fmt::Display> From<E> for Fatal {
+    fn from(e: E) -> Self {
+        Fatal(e.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let usage = e.use_stderr();
+            let _ = e.print();
+            return if usage {
+                ExitCode::from(EXIT_USAGE)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let result = match cli.command {
+        Command::Verify(v) => verify::run(v),
+        Command::Devices(a) => devices::run(a),
+        Command::Bench(a) => bench::run(a),
+        Command::Sample(s) => sample::run(s),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Fatal(msg)) => {
+            eprintln!("batchcrypto: error: {msg}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

@@ -1,0 +1,301 @@
+//! `batchcrypto bench`: per operation and batch size N, the per-item time of
+//! the oracle on one thread and of each requested backend, each the median of
+//! repeated runs after a warm-up run, side by side in one process. Prints a
+//! Markdown table (stdout), progress (stderr) and optionally JSON in the
+//! format of CLI-FORMATS.md `bench --json`.
+//!
+//! Every measured backend run is also checked against the oracle's verdicts
+//! on the warm-up run: a bench never reports a fast wrong answer.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use batchcrypto::ops::ed25519::{self, oracle, sample};
+use batchcrypto::{Backend, BackendChoice, Engine, Op};
+
+use crate::Fatal;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Operations, comma-separated (default: all).
+    #[arg(long, value_delimiter = ',')]
+    op: Vec<String>,
+    /// Batch sizes, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "64,1024,4096,16384")]
+    sizes: Vec<usize>,
+    /// Backends to measure besides the oracle, comma-separated (cpu, gpu).
+    #[arg(long, value_delimiter = ',', default_value = "cpu")]
+    backend: Vec<String>,
+    /// Share of invalid (hostile) items in the inputs, 0 to 1.
+    #[arg(long, default_value_t = 0.0)]
+    invalid_share: f64,
+    /// Distinct signers in the inputs (keys repeat, as in a validator set).
+    #[arg(long, default_value_t = 256)]
+    signers: usize,
+    /// Time budget for the whole run, in seconds; the time per cell is cut to fit.
+    #[arg(long, default_value_t = 60.0)]
+    max_seconds: f64,
+    /// CPU threads for the cpu backend (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Also write the results as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+/// One measured cell.
+#[derive(Debug, Clone, serde::Serialize)]
+struct Row {
+    op: String,
+    n: usize,
+    backend: String,
+    median_s: f64,
+    items_per_s: f64,
+    runs: usize,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Fatal> {
+    let ops: Vec<Op> = if args.op.is_empty() {
+        Op::ALL.to_vec()
+    } else {
+        args.op
+            .iter()
+            .map(|name| Op::from_name(name).ok_or_else(|| Fatal(format!("unknown op {name:?}; known: {}", op_names()))))
+            .collect::<Result<_, _>>()?
+    };
+    let mut engines: Vec<(Backend, Engine)> = Vec::new();
+    for name in &args.backend {
+        let choice: BackendChoice = name.parse().map_err(Fatal)?;
+        let backend = match choice {
+            BackendChoice::Cpu => Backend::Cpu,
+            BackendChoice::Gpu => Backend::Gpu,
+            BackendChoice::Auto => return Err(Fatal("bench measures cpu and gpu, not auto".to_string())),
+        };
+        engines.push((backend, crate::verify::engine(choice, args.threads)?));
+    }
+    if !(0.0..=1.0).contains(&args.invalid_share) {
+        return Err(Fatal(format!(
+            "--invalid-share must be in [0, 1], got {}",
+            args.invalid_share
+        )));
+    }
+    let cells = ops.len() * args.sizes.len() * (1 + engines.len());
+    let per_cell = Duration::from_secs_f64((args.max_seconds / cells.max(1) as f64).max(0.05));
+    let threads = engines.first().map_or(0, |(_, e)| e.cpu_threads());
+    let machine = machine(threads);
+    eprintln!(
+        "bench: {} ops x {} sizes x {} columns, about {:.2} s per cell",
+        ops.len(),
+        args.sizes.len(),
+        1 + engines.len(),
+        per_cell.as_secs_f64()
+    );
+    let mut rows = Vec::new();
+    for op in &ops {
+        let Op::Ed25519Verify(policy) = *op else {
+            return Err(Fatal(format!("bench does not cover {op} yet")));
+        };
+        for &n in &args.sizes {
+            let items = sample::generate(&sample::Config {
+                count: n,
+                hostile_share: args.invalid_share,
+                signers: args.signers,
+                seed: n as u64,
+                ..Default::default()
+            });
+            let batch = sample::batch(&items);
+            let expected: Vec<bool> = (0..n)
+                .map(|i| oracle::verify(policy, batch.pk(i), batch.sig(i), batch.msg(i)))
+                .collect();
+            eprintln!("bench: {op} n={n} oracle_1t");
+            let (median, runs) = measure(per_cell, || {
+                for i in 0..n {
+                    std::hint::black_box(oracle::verify(policy, batch.pk(i), batch.sig(i), batch.msg(i)));
+                }
+            });
+            rows.push(row(op, n, "oracle_1t", median, runs));
+            for (backend, engine) in &engines {
+                eprintln!("bench: {op} n={n} {backend}");
+                check(engine, &batch, policy, &expected)?;
+                let (median, runs) = measure(per_cell, || {
+                    std::hint::black_box(engine.verify_ed25519(&batch, policy).map(|o| o.output.len()).ok());
+                });
+                rows.push(row(op, n, backend.name(), median, runs));
+            }
+        }
+    }
+    print!("{}", markdown(&machine, &args, &rows));
+    if let Some(path) = &args.json {
+        let json = serde_json::json!({
+            "machine": machine,
+            "settings": {"invalid_share": args.invalid_share, "signers": args.signers, "threads": threads},
+            "rows": rows,
+            "crossover": crossover(&ops, &rows),
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
+            .map_err(|e| Fatal(format!("cannot write {}: {e}", path.display())))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn op_names() -> String {
+    Op::ALL.iter().map(Op::name).collect::<Vec<_>>().join(", ")
+}
+
+/// Fails the bench if the backend disagrees with the oracle on any item.
+fn check(engine: &Engine, batch: &ed25519::Batch, policy: ed25519::Policy, expected: &[bool]) -> Result<(), Fatal> {
+    let got = engine.verify_ed25519(batch, policy)?.output;
+    match got.iter().zip(expected).position(|(v, e)| v.is_valid() != *e) {
+        None => Ok(()),
+        Some(i) => Err(Fatal(format!(
+            "backend disagrees with the oracle on item {i}: bench aborted"
+        ))),
+    }
+}
+
+/// Runs `f` once to warm up, then repeatedly until `budget` is spent (at
+/// least 3 and at most 101 runs); returns the median run time and run count.
+fn measure(budget: Duration, mut f: impl FnMut()) -> (f64, usize) {
+    f();
+    let start = Instant::now();
+    let mut times = Vec::new();
+    while times.len() < 3 || (start.elapsed() < budget && times.len() < 101) {
+        let t = Instant::now();
+        f();
+        times.push(t.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    (times[times.len() / 2], times.len())
+}
+
+fn row(op: &Op, n: usize, backend: &str, median_s: f64, runs: usize) -> Row {
+    Row {
+        op: op.name().to_string(),
+        n,
+        backend: backend.to_string(),
+        median_s,
+        items_per_s: if median_s > 0.0 { n as f64 / median_s } else { 0.0 },
+        runs,
+    }
+}
+
+/// Per op, the smallest N where `gpu` beats `cpu` (null when never or not measured).
+fn crossover(ops: &[Op], rows: &[Row]) -> serde_json::Value {
+    let mut map = serde_json::Map::new();
+    for op in ops {
+        let time = |n: usize, b: &str| {
+            rows.iter()
+                .find(|r| r.op == op.name() && r.n == n && r.backend == b)
+                .map(|r| r.median_s)
+        };
+        let mut sizes: Vec<usize> = rows.iter().filter(|r| r.op == op.name()).map(|r| r.n).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let n = sizes
+            .into_iter()
+            .find(|&n| matches!((time(n, "gpu"), time(n, "cpu")), (Some(g), Some(c)) if g < c));
+        map.insert(op.name().to_string(), n.map_or(serde_json::Value::Null, |n| n.into()));
+    }
+    map.into()
+}
+
+fn markdown(machine: &serde_json::Value, args: &Args, rows: &[Row]) -> String {
+    let mut md = format!(
+        "## batchcrypto bench\n\nmachine: {}, {} cores; commit {}; {}\ninputs: invalid share {}, {} signers; times are medians after warm-up, per item\n\n",
+        machine["cpu"].as_str().unwrap_or("?"),
+        machine["cores"],
+        machine["commit"].as_str().unwrap_or("?"),
+        machine["date"].as_str().unwrap_or("?"),
+        args.invalid_share,
+        args.signers,
+    );
+    let backends: Vec<String> = {
+        let mut b: Vec<String> = Vec::new();
+        for r in rows {
+            if !b.contains(&r.backend) {
+                b.push(r.backend.clone());
+            }
+        }
+        b
+    };
+    md.push_str("| op | N |");
+    for b in &backends {
+        md.push_str(&format!(" {b} µs/item |"));
+    }
+    for b in backends.iter().skip(1) {
+        md.push_str(&format!(" {b} / oracle_1t |"));
+    }
+    md.push_str("\n|---|---:|");
+    md.push_str(&"---:|".repeat(2 * backends.len() - 1));
+    md.push('\n');
+    let mut keys: Vec<(String, usize)> = Vec::new();
+    for r in rows {
+        if !keys.contains(&(r.op.clone(), r.n)) {
+            keys.push((r.op.clone(), r.n));
+        }
+    }
+    for (op, n) in keys {
+        let per_item = |b: &str| {
+            rows.iter()
+                .find(|r| r.op == op && r.n == n && r.backend == b)
+                .map(|r| r.median_s / r.n.max(1) as f64 * 1e6)
+        };
+        md.push_str(&format!("| {op} | {n} |"));
+        for b in &backends {
+            md.push_str(&per_item(b).map_or(" – |".to_string(), |t| format!(" {t:.2} |")));
+        }
+        let base = per_item("oracle_1t");
+        for b in backends.iter().skip(1) {
+            md.push_str(&match (base, per_item(b)) {
+                (Some(o), Some(t)) if t > 0.0 => format!(" {:.2}x |", o / t),
+                _ => " – |".to_string(),
+            });
+        }
+        md.push('\n');
+    }
+    md
+}
+
+fn machine(threads: usize) -> serde_json::Value {
+    let engine = Engine::builder().backend(BackendChoice::Cpu).build().ok();
+    let adapters: Vec<String> = engine
+        .map(|e| {
+            e.devices()
+                .into_iter()
+                .filter(|d| d.backend == Backend::Gpu && d.usable)
+                .map(|d| format!("{} ({})", d.name, d.detail))
+                .collect()
+        })
+        .unwrap_or_default();
+    serde_json::json!({
+        "cpu": batchcrypto::engine::cpu_model(),
+        "cores": std::thread::available_parallelism().map_or(0, |n| n.get()),
+        "threads": threads,
+        "adapters": adapters,
+        "commit": env!("BATCHCRYPTO_COMMIT"),
+        "date": rfc3339_now(),
+    })
+}
+
+/// The current UTC time as RFC 3339 (no date crate needed for one line).
+fn rfc3339_now() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
