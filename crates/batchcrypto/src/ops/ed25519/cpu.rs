@@ -27,8 +27,14 @@ use super::Batch;
 /// the multiscalar multiplication cheaper per item but cost more to bisect
 /// when an item fails.
 const MAX_CHUNK: usize = 128;
+/// Chunks smaller than this are not batched: items are verified one by one.
+const MIN_BATCH: usize = 8;
 /// Below this many items a failed chunk is verified item by item.
 const BISECT_LEAF: usize = 4;
+/// Chunk size aims at one invalid item per this many chunks.
+const TARGET_CHUNKS_PER_BAD: f64 = 4.0;
+/// Fewest items per round of [`decide_zip215`].
+const ROUND_MIN: usize = 128;
 
 /// Verifies every item of `batch` under `policy` on the current rayon pool.
 pub(crate) fn verify(batch: &Batch, policy: Policy) -> Vec<Verdict> {
@@ -100,69 +106,114 @@ fn verify_zip215(batch: &Batch) -> Vec<Verdict> {
             *verdict = Verdict::Invalid(classify(Policy::Zip215, key_ok, pk, sig));
         }
     }
-    // k = H(R || A || M) is computed once per item (inside `Item::from`) and
-    // reused by every batch the item takes part in during bisection.
-    let items: Vec<ed25519_zebra::batch::Item> = candidates
-        .par_iter()
-        .with_min_len(8)
-        .map(|&i| {
-            let vkb = ed25519_zebra::VerificationKeyBytes::from(*batch.pk(i));
-            (vkb, ed25519_zebra::Signature::from_bytes(batch.sig(i)), batch.msg(i)).into()
-        })
-        .collect();
-    let chunk = chunk_size(candidates.len());
-    let decided: Vec<Vec<bool>> = items
-        .par_chunks(chunk)
-        .zip(candidates.par_chunks(chunk))
-        .map(|(items, idx)| {
-            let mut ok = vec![false; items.len()];
-            bisect(items, idx, &mut ok, batch, &cache);
-            ok
-        })
-        .collect();
-    for (&i, ok) in candidates.iter().zip(decided.iter().flatten()) {
+    let ok = decide_zip215(batch, &cache, &candidates);
+    for (&i, ok) in candidates.iter().zip(ok) {
         let key_ok = cache.get(i).is_some();
-        verdicts[i] = verdict(*ok, Policy::Zip215, key_ok, batch.pk(i), batch.sig(i));
+        verdicts[i] = verdict(ok, Policy::Zip215, key_ok, batch.pk(i), batch.sig(i));
     }
     verdicts
 }
 
-/// Chunk size for `n` candidates: enough chunks to keep every thread busy,
-/// none larger than [`MAX_CHUNK`].
-fn chunk_size(n: usize) -> usize {
+/// Decides the `candidates` (items whose key decodes and whose S is
+/// canonical) in rounds. Each round's chunk size follows the share of
+/// invalid items seen so far: about one invalid item per [`TARGET_CHUNKS_PER_BAD`]
+/// chunks, at most [`MAX_CHUNK`] items; when that size falls below
+/// [`MIN_BATCH`] batching no longer pays and items are verified one by one.
+fn decide_zip215(batch: &Batch, cache: &KeyCache<ed25519_zebra::VerificationKey>, candidates: &[usize]) -> Vec<bool> {
     let threads = rayon::current_num_threads().max(1);
-    n.div_ceil(threads * 2).clamp(1, MAX_CHUNK)
+    let mut ok = vec![false; candidates.len()];
+    let (mut done, mut bad) = (0usize, 0usize);
+    while done < candidates.len() {
+        // Prior: half an invalid item in 64 seen, so the first round uses
+        // chunks of 32 and clean rounds grow them quickly to MAX_CHUNK.
+        let rate = (bad as f64 + 0.5) / (done as f64 + 64.0);
+        let chunk = ((1.0 / (TARGET_CHUNKS_PER_BAD * rate)) as usize).clamp(1, MAX_CHUNK);
+        let left = candidates.len() - done;
+        // Enough chunks per round to keep every thread busy (and to learn
+        // the rate quickly), never fewer than two per thread.
+        let chunk = chunk.min(left.div_ceil(threads * 2)).max(1);
+        let round = (chunk * threads * 4).max(ROUND_MIN).min(left);
+        let idx = &candidates[done..done + round];
+        let out = &mut ok[done..done + round];
+        out.par_chunks_mut(chunk)
+            .zip(idx.par_chunks(chunk))
+            .for_each(|(out, idx)| {
+                if idx.len() < MIN_BATCH {
+                    for (o, &i) in out.iter_mut().zip(idx) {
+                        *o = verify_one_zip215(batch, cache, i);
+                    }
+                } else {
+                    // k = H(R || A || M) is computed once per item (in `Item::from`)
+                    // and reused by every batch the item takes part in.
+                    let items: Vec<ed25519_zebra::batch::Item> = idx
+                        .iter()
+                        .map(|&i| {
+                            let vkb = ed25519_zebra::VerificationKeyBytes::from(*batch.pk(i));
+                            (vkb, ed25519_zebra::Signature::from_bytes(batch.sig(i)), batch.msg(i)).into()
+                        })
+                        .collect();
+                    bisect(&items, idx, out, false, batch, cache);
+                }
+            });
+        bad += out.iter().filter(|&&o| !o).count();
+        done += round;
+    }
+    ok
 }
 
-/// Decides `items` (whose batch indices are `idx`) into `ok`:
-/// one zebra batch verification; on failure, two halves; at
-/// [`BISECT_LEAF`] items or fewer, the single-item oracle with the cached key.
+/// Decides `items` (whose batch indices are `idx`) into `ok`: one zebra batch
+/// verification (skipped when the items are `known_bad`: their union failed
+/// and the sibling passed); on failure, the two halves; at [`BISECT_LEAF`]
+/// items or fewer, the single-item oracle with the cached key.
 fn bisect(
     items: &[ed25519_zebra::batch::Item],
     idx: &[usize],
     ok: &mut [bool],
+    known_bad: bool,
     batch: &Batch,
     cache: &KeyCache<ed25519_zebra::VerificationKey>,
 ) {
     if items.len() <= BISECT_LEAF {
-        for (j, &i) in idx.iter().enumerate() {
-            let sig = ed25519_zebra::Signature::from_bytes(batch.sig(i));
-            ok[j] = cache.get(i).is_some_and(|key| key.verify(&sig, batch.msg(i)).is_ok());
+        for (o, &i) in ok.iter_mut().zip(idx) {
+            *o = verify_one_zip215(batch, cache, i);
         }
         return;
     }
-    let mut verifier = ed25519_zebra::batch::Verifier::new();
-    for item in items {
-        verifier.queue(item.clone());
-    }
-    if verifier.verify(rand::rng()).is_ok() {
+    if !known_bad && batch_verifies(items) {
         ok.fill(true);
         return;
     }
     let half = items.len() / 2;
     let (ok_lo, ok_hi) = ok.split_at_mut(half);
-    bisect(&items[..half], &idx[..half], ok_lo, batch, cache);
-    bisect(&items[half..], &idx[half..], ok_hi, batch, cache);
+    let lo_passes = batch_verifies(&items[..half]);
+    if lo_passes {
+        ok_lo.fill(true);
+        // The union failed and the lower half passed: the upper half fails.
+        bisect(&items[half..], &idx[half..], ok_hi, true, batch, cache);
+    } else {
+        bisect(&items[..half], &idx[..half], ok_lo, true, batch, cache);
+        bisect(&items[half..], &idx[half..], ok_hi, false, batch, cache);
+    }
+}
+
+/// ed25519-zebra's batch verification of `items`, with fresh random
+/// coefficients from the thread's CSPRNG.
+fn batch_verifies(items: &[ed25519_zebra::batch::Item]) -> bool {
+    if items.len() <= BISECT_LEAF {
+        // Too small to batch: the caller treats "fails" as "look closer".
+        return false;
+    }
+    let mut verifier = ed25519_zebra::batch::Verifier::new();
+    for item in items {
+        verifier.queue(item.clone());
+    }
+    verifier.verify(rand::rng()).is_ok()
+}
+
+/// The ZIP-215 oracle on item `i` with its cached key.
+fn verify_one_zip215(batch: &Batch, cache: &KeyCache<ed25519_zebra::VerificationKey>, i: usize) -> bool {
+    let sig = ed25519_zebra::Signature::from_bytes(batch.sig(i));
+    cache.get(i).is_some_and(|key| key.verify(&sig, batch.msg(i)).is_ok())
 }
 
 fn verdict(ok: bool, policy: Policy, key_ok: bool, pk: &[u8; PK_LEN], sig: &[u8; SIG_LEN]) -> Verdict {

@@ -1,0 +1,360 @@
+//! The `batchcrypto` binary against the line-format contract
+//! (../shared/CLI-FORMATS.md): one output line per input line, malformed
+//! lines reported with their number, exit statuses, and verdicts equal to
+//! the oracle's on large hostile files.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use batchcrypto::ops::ed25519::{Policy, oracle, sample};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_batchcrypto"))
+}
+
+fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn batchcrypto");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || input.write_all(&data));
+    let out = child.wait_with_output().expect("wait");
+    writer.join().expect("writer").expect("write stdin");
+    out
+}
+
+fn stdout_lines(out: &Output) -> Vec<serde_json::Value> {
+    String::from_utf8(out.stdout.clone())
+        .expect("utf-8 output")
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("output line {l:?} is not JSON: {e}")))
+        .collect()
+}
+
+fn item_line(item: &sample::Item) -> String {
+    format!(
+        "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\"}}",
+        hex::encode(item.pk),
+        hex::encode(item.sig),
+        hex::encode(&item.msg)
+    )
+}
+
+/// The "done when" check: a large file of valid, corrupted and hostile items
+/// with malformed lines among them gives exactly the oracle's verdicts per
+/// policy, error lines with the right numbers, and exit status 2.
+#[test]
+fn large_hostile_file_matches_oracle_for_both_policies() {
+    let items = sample::generate(&sample::Config {
+        count: 20_000,
+        hostile_share: 0.4,
+        signers: 64,
+        seed: 2026,
+        ..Default::default()
+    });
+    let malformed_every = 997;
+    let mut input = String::new();
+    let mut expected_lines: Vec<Option<usize>> = Vec::new(); // Some(item index) or None (malformed)
+    for (i, item) in items.iter().enumerate() {
+        if i % malformed_every == 0 {
+            input.push_str("{\"pk\":\"zz\"}\n");
+            expected_lines.push(None);
+        }
+        input.push_str(&item_line(item));
+        input.push('\n');
+        expected_lines.push(Some(i));
+    }
+    let dir = std::env::temp_dir().join(format!("batchcrypto-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let path = dir.join("hostile.jsonl");
+    std::fs::write(&path, &input).expect("write input");
+    for policy in Policy::ALL {
+        let out = bin()
+            .args([
+                "verify",
+                "ed25519",
+                "--backend",
+                "cpu",
+                "--policy",
+                policy.name(),
+                "--input",
+            ])
+            .arg(&path)
+            .output()
+            .expect("run");
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{policy}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let lines = stdout_lines(&out);
+        assert_eq!(
+            lines.len(),
+            expected_lines.len(),
+            "{policy}: one output line per input line"
+        );
+        let (mut valid, mut invalid) = (0, 0);
+        for (n, (line, expected)) in lines.iter().zip(&expected_lines).enumerate() {
+            match expected {
+                None => {
+                    let err = line["error"].as_str().expect("error line");
+                    assert!(err.starts_with(&format!("line {}: ", n + 1)), "{err}");
+                }
+                Some(i) => {
+                    let item = &items[*i];
+                    let want = oracle::verify(policy, &item.pk, &item.sig, &item.msg);
+                    assert_eq!(
+                        line["valid"].as_bool(),
+                        Some(want),
+                        "{policy} line {} ({:?})",
+                        n + 1,
+                        item.kind
+                    );
+                    if want {
+                        valid += 1;
+                        assert_eq!(line.as_object().map(|o| o.len()), Some(1));
+                    } else {
+                        invalid += 1;
+                        assert!(line["reason"].is_string());
+                    }
+                }
+            }
+        }
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let malformed = expected_lines.iter().filter(|e| e.is_none()).count();
+        assert!(
+            stderr.contains(&format!("{valid} valid, {invalid} invalid, {malformed} malformed")),
+            "summary: {stderr}"
+        );
+        assert!(stderr.contains("backend cpu (requested)"), "summary: {stderr}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn malformed_lines_are_reported_and_processing_continues() {
+    let item = &sample::generate(&sample::Config {
+        count: 1,
+        seed: 5,
+        ..Default::default()
+    })[0];
+    let good = item_line(item);
+    let pk = hex::encode(item.pk);
+    let sig = hex::encode(item.sig);
+    let msg = hex::encode(&item.msg);
+    let cases: Vec<(String, Option<&str>)> = vec![
+        (good.clone(), None),
+        (String::new(), Some("empty line")),
+        ("not json".into(), Some("not a JSON object")),
+        ("[1,2,3]".into(), Some("not a JSON object")),
+        ("{\"pk\":".into(), Some("invalid JSON")),
+        (
+            format!("{{\"sig\":\"{sig}\",\"msg\":\"{msg}\"}}"),
+            Some("missing field \"pk\""),
+        ),
+        (
+            format!("{{\"pk\":\"{pk}\",\"msg\":\"{msg}\"}}"),
+            Some("missing field \"sig\""),
+        ),
+        (
+            format!("{{\"pk\":\"{pk}\",\"sig\":\"{sig}\"}}"),
+            Some("missing field \"msg\""),
+        ),
+        (
+            format!("{{\"pk\":\"{}\",\"sig\":\"{sig}\",\"msg\":\"\"}}", &pk[2..]),
+            Some("expected 32 bytes"),
+        ),
+        (
+            format!("{{\"pk\":\"{pk}\",\"sig\":\"{sig}00\",\"msg\":\"\"}}"),
+            Some("expected 64 bytes"),
+        ),
+        (
+            format!("{{\"pk\":\"{pk}\",\"sig\":\"{sig}\",\"msg\":\"abc\"}}"),
+            Some("odd number of hex digits"),
+        ),
+        (
+            format!("{{\"pk\":\"{pk}\",\"sig\":\"{sig}\",\"msg\":\"zz\"}}"),
+            Some("bad hex"),
+        ),
+        (
+            format!("{{\"pk\":7,\"sig\":\"{sig}\",\"msg\":\"\"}}"),
+            Some("invalid JSON"),
+        ),
+        (
+            format!("{{\"pk\":null,\"sig\":\"{sig}\",\"msg\":\"\"}}"),
+            Some("missing field \"pk\""),
+        ),
+        // Accepted variants: 0x prefix, upper case, extra fields, CRLF.
+        (
+            format!(
+                "{{\"pk\":\"0x{pk}\",\"sig\":\"{}\",\"msg\":\"{msg}\",\"extra\":[1]}}",
+                sig.to_uppercase()
+            ),
+            None,
+        ),
+        (format!("{good}\r"), None),
+    ];
+    let mut input: Vec<u8> = Vec::new();
+    for (line, _) in &cases {
+        input.extend_from_slice(line.as_bytes());
+        input.push(b'\n');
+    }
+    input.extend_from_slice(b"\xff\xfe not utf-8\n");
+    input.extend_from_slice(good.as_bytes()); // last line without newline
+    let out = run_with_stdin(&["verify", "ed25519", "--backend", "cpu"], &input);
+    assert_eq!(out.status.code(), Some(2));
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), cases.len() + 2);
+    for (n, ((_, want), got)) in cases.iter().zip(&lines).enumerate() {
+        match want {
+            None => assert_eq!(got, &serde_json::json!({"valid": true}), "line {}", n + 1),
+            Some(text) => {
+                let err = got["error"].as_str().unwrap_or_else(|| panic!("line {}: {got}", n + 1));
+                assert!(err.starts_with(&format!("line {}: ", n + 1)), "{err}");
+                assert!(err.contains(text), "line {}: {err:?} lacks {text:?}", n + 1);
+            }
+        }
+    }
+    assert!(
+        lines[cases.len()]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("UTF-8"))
+    );
+    assert_eq!(lines[cases.len() + 1], serde_json::json!({"valid": true}));
+}
+
+#[test]
+fn all_well_formed_exits_0_and_writes_output_file() {
+    let items = sample::generate(&sample::Config {
+        count: 50,
+        hostile_share: 0.5,
+        seed: 6,
+        ..Default::default()
+    });
+    let input: String = items.iter().map(|i| item_line(i) + "\n").collect();
+    let dir = std::env::temp_dir().join(format!("batchcrypto-cli-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let out_path = dir.join("out.jsonl");
+    let out = run_with_stdin(
+        &[
+            "verify",
+            "ed25519",
+            "--policy",
+            "zip215",
+            "--output",
+            out_path.to_str().expect("path"),
+        ],
+        input.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_empty());
+    let written = std::fs::read_to_string(&out_path).expect("output file");
+    assert_eq!(written.lines().count(), 50);
+    for (line, item) in written.lines().zip(&items) {
+        let v: serde_json::Value = serde_json::from_str(line).expect("json");
+        assert_eq!(
+            v["valid"].as_bool(),
+            Some(oracle::verify_zip215(&item.pk, &item.sig, &item.msg))
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn usage_and_device_errors_exit_3() {
+    let out = run_with_stdin(&["verify", "ed25519", "--no-such-flag"], b"");
+    assert_eq!(out.status.code(), Some(3));
+    let out = run_with_stdin(&["verify", "ed25519", "--policy", "lax"], b"");
+    assert_eq!(out.status.code(), Some(3));
+    let out = run_with_stdin(&["verify", "ed25519", "--input", "/nonexistent/file.jsonl"], b"");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/file.jsonl"));
+    // --backend gpu without a usable adapter: exit 3 before any work, naming what was looked for.
+    let devices = bin().arg("devices").output().expect("devices");
+    let has_gpu = String::from_utf8_lossy(&devices.stdout)
+        .lines()
+        .any(|l| l.starts_with("gpu") && l.contains(" usable "));
+    if !has_gpu {
+        let out = run_with_stdin(&["verify", "ed25519", "--backend", "gpu"], b"{}\n");
+        assert_eq!(out.status.code(), Some(3));
+        assert!(out.stdout.is_empty(), "no output before the device error");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("gpu"));
+    }
+    let help = run_with_stdin(&["--help"], b"");
+    assert_eq!(help.status.code(), Some(0));
+}
+
+#[test]
+fn empty_input_gives_empty_output() {
+    let out = run_with_stdin(&["verify", "ed25519"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn bundled_example_verifies() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/ed25519.jsonl");
+    let text = std::fs::read_to_string(path).expect("examples/ed25519.jsonl");
+    for policy in Policy::ALL {
+        let out = bin()
+            .args(["verify", "ed25519", "--policy", policy.name(), "--input", path])
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(0));
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), text.lines().count());
+        for (line, input) in lines.iter().zip(text.lines()) {
+            let v: serde_json::Value = serde_json::from_str(input).expect("example json");
+            let field = |k: &str| hex::decode(v[k].as_str().expect("field")).expect("hex");
+            let (pk, sig, msg) = (field("pk"), field("sig"), field("msg"));
+            let want = oracle::verify(
+                policy,
+                &pk.as_slice().try_into().expect("pk"),
+                &sig.as_slice().try_into().expect("sig"),
+                &msg,
+            );
+            assert_eq!(line["valid"].as_bool(), Some(want));
+        }
+    }
+}
+
+#[test]
+fn sample_is_deterministic_and_bench_writes_json() {
+    let a = run_with_stdin(&["sample", "ed25519", "--count", "20", "--seed", "9"], b"");
+    let b = run_with_stdin(&["sample", "ed25519", "--count", "20", "--seed", "9"], b"");
+    assert_eq!(a.status.code(), Some(0));
+    assert_eq!(a.stdout, b.stdout);
+    assert_eq!(String::from_utf8_lossy(&a.stdout).lines().count(), 20);
+
+    let dir = std::env::temp_dir().join(format!("batchcrypto-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let json_path = dir.join("bench.json");
+    let out = bin()
+        .args(["bench", "--sizes", "1,8", "--max-seconds", "1", "--json"])
+        .arg(&json_path)
+        .output()
+        .expect("bench");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert!(md.contains("| ed25519_verify_strict | 8 |"), "{md}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json_path).expect("json")).expect("valid JSON");
+    for key in ["cpu", "cores", "adapters", "commit", "date"] {
+        assert!(!json["machine"][key].is_null(), "machine.{key}");
+    }
+    let rows = json["rows"].as_array().expect("rows");
+    assert_eq!(rows.len(), 2 * 2 * 2, "2 ops x 2 sizes x (oracle_1t, cpu)");
+    for row in rows {
+        for key in ["op", "n", "backend", "median_s", "items_per_s", "runs"] {
+            assert!(!row[key].is_null(), "row.{key}");
+        }
+    }
+    assert!(json["crossover"]["ed25519_verify_strict"].is_null());
+    std::fs::remove_dir_all(&dir).ok();
+}
