@@ -1,11 +1,12 @@
 //! `batchcrypto bench`: per operation and batch size N, the per-item time of
 //! the oracle on one thread and of each requested backend, each the median of
-//! repeated runs after a warm-up run, side by side in one process. Prints a
+//! repeated runs after a warm-up run, interleaved round by round in one
+//! process so that the ratios are side by side. Prints a
 //! Markdown table (stdout), progress (stderr) and optionally JSON in the
 //! format of CLI-FORMATS.md `bench --json`.
 //!
-//! Every measured backend run is also checked against the oracle's verdicts
-//! on the warm-up run: a bench never reports a fast wrong answer.
+//! Every backend is first checked against the oracle's verdicts on the
+//! measured batch: a bench never reports a fast wrong answer.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -72,7 +73,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
             BackendChoice::Gpu => Backend::Gpu,
             BackendChoice::Auto => return Err(Fatal("bench measures cpu and gpu, not auto".to_string())),
         };
-        engines.push((backend, crate::verify::engine(choice, args.threads)?));
+        engines.push((backend, crate::engine(choice, args.threads)?));
     }
     if !(0.0..=1.0).contains(&args.invalid_share) {
         return Err(Fatal(format!(
@@ -108,20 +109,26 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
             let expected: Vec<bool> = (0..n)
                 .map(|i| oracle::verify(policy, batch.pk(i), batch.sig(i), batch.msg(i)))
                 .collect();
-            eprintln!("bench: {op} n={n} oracle_1t");
-            let (median, runs) = measure(per_cell, || {
+            for (_, engine) in &engines {
+                check(engine, &batch, policy, &expected)?;
+            }
+            eprintln!("bench: {op} n={n}");
+            // The oracle and every backend run in turn within each round, so
+            // all columns see the same machine noise.
+            let mut columns: Vec<Box<dyn FnMut() + '_>> = vec![Box::new(|| {
                 for i in 0..n {
                     std::hint::black_box(oracle::verify(policy, batch.pk(i), batch.sig(i), batch.msg(i)));
                 }
-            });
-            rows.push(row(op, n, "oracle_1t", median, runs));
-            for (backend, engine) in &engines {
-                eprintln!("bench: {op} n={n} {backend}");
-                check(engine, &batch, policy, &expected)?;
-                let (median, runs) = measure(per_cell, || {
-                    std::hint::black_box(engine.verify_ed25519(&batch, policy).map(|o| o.output.len()).ok());
-                });
-                rows.push(row(op, n, backend.name(), median, runs));
+            })];
+            for (_, engine) in &engines {
+                let batch = &batch;
+                columns.push(Box::new(move || {
+                    std::hint::black_box(engine.verify_ed25519(batch, policy).map(|o| o.output.len()).ok());
+                }));
+            }
+            let names = std::iter::once("oracle_1t").chain(engines.iter().map(|(b, _)| b.name()));
+            for (name, (median, runs)) in names.zip(measure(per_cell * columns.len() as u32, &mut columns)) {
+                rows.push(row(op, n, name, median, runs));
             }
         }
     }
@@ -154,19 +161,31 @@ fn check(engine: &Engine, batch: &ed25519::Batch, policy: ed25519::Policy, expec
     }
 }
 
-/// Runs `f` once to warm up, then repeatedly until `budget` is spent (at
-/// least 3 and at most 101 runs); returns the median run time and run count.
-fn measure(budget: Duration, mut f: impl FnMut()) -> (f64, usize) {
-    f();
-    let start = Instant::now();
-    let mut times = Vec::new();
-    while times.len() < 3 || (start.elapsed() < budget && times.len() < 101) {
-        let t = Instant::now();
+/// Runs each column once to warm up, then in rounds (each column once per
+/// round) until `budget` is spent, with at least 3 and at most 101 rounds;
+/// returns each column's median run time and run count.
+fn measure(budget: Duration, columns: &mut [Box<dyn FnMut() + '_>]) -> Vec<(f64, usize)> {
+    for f in columns.iter_mut() {
         f();
-        times.push(t.elapsed().as_secs_f64());
     }
-    times.sort_by(f64::total_cmp);
-    (times[times.len() / 2], times.len())
+    let start = Instant::now();
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); columns.len()];
+    let mut rounds = 0;
+    while rounds < 3 || (start.elapsed() < budget && rounds < 101) {
+        for (f, t) in columns.iter_mut().zip(&mut times) {
+            let begin = Instant::now();
+            f();
+            t.push(begin.elapsed().as_secs_f64());
+        }
+        rounds += 1;
+    }
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort_by(f64::total_cmp);
+            (t[t.len() / 2], t.len())
+        })
+        .collect()
 }
 
 fn row(op: &Op, n: usize, backend: &str, median_s: f64, runs: usize) -> Row {

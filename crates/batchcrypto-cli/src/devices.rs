@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use batchcrypto::Engine;
+use batchcrypto::BackendChoice;
 
 use crate::Fatal;
 
@@ -14,11 +14,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Fatal> {
-    let mut builder = Engine::builder().backend(batchcrypto::BackendChoice::Cpu);
-    if let Some(t) = args.threads {
-        builder = builder.threads(t);
-    }
-    let engine = builder.build()?;
+    let engine = crate::engine(BackendChoice::Cpu, args.threads)?;
     for d in engine.devices() {
         let state = if d.usable { "usable" } else { "unavailable" };
         println!("{:<4} {:<11} {} — {}", d.backend.name(), state, d.name, d.detail);

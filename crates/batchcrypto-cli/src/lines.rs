@@ -57,8 +57,8 @@ pub fn open_output(path: &std::path::Path) -> Result<Box<dyn Write>, Fatal> {
     Ok(Box::new(BufWriter::with_capacity(1 << 20, file)))
 }
 
-/// Decodes a hex string, with or without `0x`, upper or lower case.
-pub fn hex_into(name: &str, value: Option<&Cow<'_, str>>, out: &mut Vec<u8>) -> Result<(), String> {
+/// The hex digits of a field: present, `0x` prefix removed, even length.
+fn hex_digits<'a>(name: &str, value: Option<&'a Cow<'_, str>>) -> Result<&'a str, String> {
     let value = value.ok_or_else(|| format!("missing field \"{name}\""))?;
     let digits = value
         .strip_prefix("0x")
@@ -67,6 +67,13 @@ pub fn hex_into(name: &str, value: Option<&Cow<'_, str>>, out: &mut Vec<u8>) -> 
     if digits.len() % 2 != 0 {
         return Err(format!("field \"{name}\": odd number of hex digits ({})", digits.len()));
     }
+    Ok(digits)
+}
+
+/// Decodes a hex field of any length into `out`, with or without `0x`,
+/// upper or lower case.
+pub fn hex_into(name: &str, value: Option<&Cow<'_, str>>, out: &mut Vec<u8>) -> Result<(), String> {
+    let digits = hex_digits(name, value)?;
     out.clear();
     out.resize(digits.len() / 2, 0);
     hex::decode_to_slice(digits, out).map_err(|e| format!("field \"{name}\": bad hex: {e}"))
@@ -74,15 +81,17 @@ pub fn hex_into(name: &str, value: Option<&Cow<'_, str>>, out: &mut Vec<u8>) -> 
 
 /// Decodes a hex field that must be exactly `N` bytes.
 pub fn hex_fixed<const N: usize>(name: &str, value: Option<&Cow<'_, str>>) -> Result<[u8; N], String> {
-    let mut buf = Vec::with_capacity(N);
-    hex_into(name, value, &mut buf)?;
-    <[u8; N]>::try_from(buf.as_slice()).map_err(|_| {
-        format!(
+    let digits = hex_digits(name, value)?;
+    if digits.len() != 2 * N {
+        return Err(format!(
             "field \"{name}\": expected {N} bytes ({} hex digits), got {} bytes",
             2 * N,
-            buf.len()
-        )
-    })
+            digits.len() / 2
+        ));
+    }
+    let mut out = [0u8; N];
+    hex::decode_to_slice(digits, &mut out).map_err(|e| format!("field \"{name}\": bad hex: {e}"))?;
+    Ok(out)
 }
 
 /// Parses a line as a JSON object into `T`, with messages that say what is wrong.

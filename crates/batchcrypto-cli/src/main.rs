@@ -53,6 +53,15 @@ impl<E: std::fmt::Display> From<E> for Fatal {
     }
 }
 
+/// Builds the engine for a verb; an unusable backend becomes exit status 3.
+pub fn engine(backend: batchcrypto::BackendChoice, threads: Option<usize>) -> Result<batchcrypto::Engine, Fatal> {
+    let mut builder = batchcrypto::Engine::builder().backend(backend);
+    if let Some(t) = threads {
+        builder = builder.threads(t);
+    }
+    Ok(builder.build()?)
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -27,15 +27,6 @@ pub enum Verify {
     },
 }
 
-/// Builds the engine for a verb, mapping an unusable backend to exit 3.
-pub fn engine(backend: BackendChoice, threads: Option<usize>) -> Result<Engine, Fatal> {
-    let mut builder = Engine::builder().backend(backend);
-    if let Some(t) = threads {
-        builder = builder.threads(t);
-    }
-    Ok(builder.build()?)
-}
-
 pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
     match verify {
         Verify::Ed25519 {
@@ -45,7 +36,7 @@ pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
             io,
         } => {
             let verb = Ed25519Verb {
-                engine: engine(backend, threads)?,
+                engine: crate::engine(backend, threads)?,
                 policy,
             };
             run_lines(&verb, &io, &format!("verify ed25519 --policy {policy}"))

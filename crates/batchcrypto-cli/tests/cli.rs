@@ -48,10 +48,15 @@ fn item_line(item: &sample::Item) -> String {
 /// The "done when" check: a large file of valid, corrupted and hostile items
 /// with malformed lines among them gives exactly the oracle's verdicts per
 /// policy, error lines with the right numbers, and exit status 2.
+/// `BATCHCRYPTO_CLI_ITEMS` sets the size (default 20,000).
 #[test]
 fn large_hostile_file_matches_oracle_for_both_policies() {
+    let count = std::env::var("BATCHCRYPTO_CLI_ITEMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(20_000);
     let items = sample::generate(&sample::Config {
-        count: 20_000,
+        count,
         hostile_share: 0.4,
         signers: 64,
         seed: 2026,

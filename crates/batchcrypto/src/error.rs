@@ -49,6 +49,8 @@ pub enum Error {
 pub enum OpName {
     /// Building or configuring the engine, before any operation.
     Engine,
+    /// Filling a batch of the named scheme (before any operation runs).
+    Batch(&'static str),
     /// A specific operation.
     Op(Op),
 }
@@ -57,6 +59,7 @@ impl std::fmt::Display for OpName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             OpName::Engine => f.write_str("engine"),
+            OpName::Batch(scheme) => write!(f, "{scheme} batch"),
             OpName::Op(op) => op.fmt(f),
         }
     }

@@ -33,8 +33,7 @@ use curve25519_dalek::edwards::CompressedEdwardsY;
 
 use crate::backend::Backend;
 use crate::batch::FlatBytes;
-use crate::error::Error;
-use crate::ops::Op;
+use crate::error::{Error, OpName};
 use crate::verdict::Reason;
 
 /// Length of a public key.
@@ -111,7 +110,7 @@ impl Batch {
     pub fn push(&mut self, pk: &[u8; PK_LEN], sig: &[u8; SIG_LEN], msg: &[u8]) -> Result<(), Error> {
         if !self.msgs.push(msg) {
             return Err(Error::BatchTooLarge {
-                op: Op::Ed25519Verify(Policy::Strict).into(),
+                op: OpName::Batch("ed25519"),
                 backend: Backend::Cpu,
                 reason: format!("more than {} message bytes in one batch; split the input", u32::MAX),
             });
