@@ -168,13 +168,25 @@ impl Batch {
     }
 }
 
+/// What is known of an item's public key when it is classified.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KeyState {
+    /// The key bytes do not decode to a curve point.
+    Malformed,
+    /// The key decodes; `small_order` says whether the point has small order.
+    Decoded {
+        /// `[8]A` is the identity.
+        small_order: bool,
+    },
+}
+
 /// The reason a rejected item gets: the first failing check of the ordered
 /// list in the module docs. Called only for items the verifier rejected;
-/// `key_decodes` is whether A decoded (known from the key cache).
-pub(crate) fn classify(policy: Policy, key_decodes: bool, pk: &[u8; PK_LEN], sig: &[u8; SIG_LEN]) -> Reason {
-    if !key_decodes {
+/// the key's state comes from the batch's key cache.
+pub(crate) fn classify(policy: Policy, key: KeyState, sig: &[u8; SIG_LEN]) -> Reason {
+    let KeyState::Decoded { small_order } = key else {
         return Reason::MalformedKey;
-    }
+    };
     if !s_is_canonical(sig) {
         return Reason::NonCanonicalS;
     }
@@ -184,8 +196,7 @@ pub(crate) fn classify(policy: Policy, key_decodes: bool, pk: &[u8; PK_LEN], sig
         return Reason::MalformedR;
     };
     if policy == Policy::Strict {
-        let a_small = CompressedEdwardsY(*pk).decompress().is_some_and(|a| a.is_small_order());
-        if a_small {
+        if small_order {
             return Reason::SmallOrderKey;
         }
         if r.is_small_order() {

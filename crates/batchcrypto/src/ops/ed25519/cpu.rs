@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::{PK_LEN, Policy, SIG_LEN, classify, s_is_canonical};
+use super::{KeyState, PK_LEN, Policy, SIG_LEN, classify, s_is_canonical};
 use crate::verdict::Verdict;
 
 use super::Batch;
@@ -80,13 +80,16 @@ fn verify_strict(batch: &Batch) -> Vec<Verdict> {
         .into_par_iter()
         .with_min_len(8)
         .map(|i| {
-            let (pk, sig, msg) = (batch.pk(i), batch.sig(i), batch.msg(i));
+            let (sig, msg) = (batch.sig(i), batch.msg(i));
             let key = cache.get(i);
             let ok = key.is_some_and(|key| {
                 key.verify_strict(msg, &ed25519_dalek::Signature::from_bytes(sig))
                     .is_ok()
             });
-            verdict(ok, Policy::Strict, key.is_some(), pk, sig)
+            let key = key.map_or(KeyState::Malformed, |k| KeyState::Decoded {
+                small_order: k.is_weak(),
+            });
+            verdict(ok, Policy::Strict, key, sig)
         })
         .collect()
 }
@@ -98,18 +101,18 @@ fn verify_zip215(batch: &Batch) -> Vec<Verdict> {
     let mut verdicts = vec![Verdict::Valid; batch.len()];
     let mut candidates = Vec::with_capacity(batch.len());
     for (i, verdict) in verdicts.iter_mut().enumerate() {
-        let (pk, sig) = (batch.pk(i), batch.sig(i));
+        let sig = batch.sig(i);
         let key_ok = cache.get(i).is_some();
         if key_ok && s_is_canonical(sig) {
             candidates.push(i);
         } else {
-            *verdict = Verdict::Invalid(classify(Policy::Zip215, key_ok, pk, sig));
+            *verdict = Verdict::Invalid(classify(Policy::Zip215, zip215_key_state(key_ok), sig));
         }
     }
     let ok = decide_zip215(batch, &cache, &candidates);
     for (&i, ok) in candidates.iter().zip(ok) {
         let key_ok = cache.get(i).is_some();
-        verdicts[i] = verdict(ok, Policy::Zip215, key_ok, batch.pk(i), batch.sig(i));
+        verdicts[i] = verdict(ok, Policy::Zip215, zip215_key_state(key_ok), batch.sig(i));
     }
     verdicts
 }
@@ -216,10 +219,19 @@ fn verify_one_zip215(batch: &Batch, cache: &KeyCache<ed25519_zebra::Verification
     cache.get(i).is_some_and(|key| key.verify(&sig, batch.msg(i)).is_ok())
 }
 
-fn verdict(ok: bool, policy: Policy, key_ok: bool, pk: &[u8; PK_LEN], sig: &[u8; SIG_LEN]) -> Verdict {
+fn verdict(ok: bool, policy: Policy, key: KeyState, sig: &[u8; SIG_LEN]) -> Verdict {
     if ok {
         Verdict::Valid
     } else {
-        Verdict::Invalid(classify(policy, key_ok, pk, sig))
+        Verdict::Invalid(classify(policy, key, sig))
+    }
+}
+
+/// ZIP-215 never asks whether the key has small order.
+fn zip215_key_state(decodes: bool) -> KeyState {
+    if decodes {
+        KeyState::Decoded { small_order: false }
+    } else {
+        KeyState::Malformed
     }
 }
