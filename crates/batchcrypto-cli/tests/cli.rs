@@ -286,6 +286,11 @@ fn usage_and_device_errors_exit_3() {
         .lines()
         .any(|l| l.starts_with("gpu") && l.contains(" usable "));
     if !has_gpu {
+        assert_ne!(
+            std::env::var("BATCHCRYPTO_REQUIRE_GPU").as_deref(),
+            Ok("1"),
+            "no usable GPU"
+        );
         let out = run_with_stdin(&["verify", "ed25519", "--backend", "gpu"], b"{}\n");
         assert_eq!(out.status.code(), Some(3));
         assert!(out.stdout.is_empty(), "no output before the device error");
@@ -293,6 +298,62 @@ fn usage_and_device_errors_exit_3() {
     }
     let help = run_with_stdin(&["--help"], b"");
     assert_eq!(help.status.code(), Some(0));
+}
+
+/// `--backend gpu` prints exactly what `--backend cpu` prints (verdicts and
+/// reasons) on a hostile file with malformed lines, for both policies, and
+/// the summary says the GPU ran. Skipped (with a notice) without a usable
+/// adapter, unless BATCHCRYPTO_REQUIRE_GPU=1.
+#[test]
+fn gpu_backend_prints_what_cpu_prints() {
+    let devices = bin().arg("devices").output().expect("devices");
+    let has_gpu = String::from_utf8_lossy(&devices.stdout)
+        .lines()
+        .any(|l| l.starts_with("gpu") && l.contains(" usable "));
+    if !has_gpu {
+        assert_ne!(
+            std::env::var("BATCHCRYPTO_REQUIRE_GPU").as_deref(),
+            Ok("1"),
+            "no usable GPU"
+        );
+        eprintln!("note: no usable GPU adapter; CLI GPU test skipped");
+        return;
+    }
+    let items = sample::generate(&sample::Config {
+        count: 3000,
+        hostile_share: 0.5,
+        signers: 32,
+        max_msg_len: 600,
+        seed: 77,
+    });
+    let mut input = String::new();
+    for (i, item) in items.iter().enumerate() {
+        if i % 500 == 7 {
+            input.push_str("{\"pk\":1}\n");
+        }
+        input.push_str(&item_line(item));
+        input.push('\n');
+    }
+    for policy in Policy::ALL {
+        let run = |backend: &str| {
+            run_with_stdin(
+                &["verify", "ed25519", "--policy", policy.name(), "--backend", backend],
+                input.as_bytes(),
+            )
+        };
+        let (cpu, gpu) = (run("cpu"), run("gpu"));
+        assert_eq!(gpu.status.code(), Some(2));
+        assert!(
+            String::from_utf8_lossy(&gpu.stderr).contains("backend gpu (requested)"),
+            "{}",
+            String::from_utf8_lossy(&gpu.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&gpu.stdout),
+            String::from_utf8_lossy(&cpu.stdout),
+            "{policy}"
+        );
+    }
 }
 
 #[test]

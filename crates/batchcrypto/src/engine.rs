@@ -1,10 +1,12 @@
-//! The [`Engine`]: built once, owns its backends (today the CPU thread pool;
-//! GPU devices, compiled pipelines and buffers once the GPU backend lands)
-//! and serves one method per operation. Each call returns one verdict per
-//! item plus the [`Selection`] saying which backend ran it and why.
+//! The [`Engine`]: built once, owns its backends (the CPU thread pool; the
+//! GPU device with its compiled pipelines, tables and buffers) and serves one
+//! method per operation. Each call returns one verdict per item plus the
+//! [`Selection`] saying which backend ran it and why. A GPU failure never
+//! loses a result: the batch is run on the CPU and the reason is reported.
 
 use crate::backend::{Backend, BackendChoice, Selection};
 use crate::error::{Error, OpName};
+use crate::gpu::Gpu;
 use crate::ops::{Op, ed25519};
 use crate::verdict::Verdict;
 
@@ -38,15 +40,17 @@ impl EngineBuilder {
     }
 
     /// Builds the engine: creates the thread pool and, for
-    /// [`BackendChoice::Gpu`], fails unless a GPU backend is usable.
+    /// [`BackendChoice::Gpu`], opens the GPU (fails unless one is usable).
+    /// `Auto` uses the CPU until calibration profiles exist.
     pub fn build(self) -> Result<Engine, Error> {
-        if self.backend == BackendChoice::Gpu {
-            return Err(Error::BackendUnavailable {
+        let gpu = match self.backend {
+            BackendChoice::Gpu => Some(Gpu::open().map_err(|reason| Error::BackendUnavailable {
                 op: OpName::Engine,
                 backend: Backend::Gpu,
-                reason: GPU_ABSENT.to_string(),
-            });
-        }
+                reason,
+            })?),
+            BackendChoice::Auto | BackendChoice::Cpu => None,
+        };
         let mut pool = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("batchcrypto-cpu-{i}"));
         if let Some(threads) = self.threads {
             pool = pool.num_threads(threads);
@@ -59,13 +63,10 @@ impl EngineBuilder {
         Ok(Engine {
             choice: self.backend,
             pool,
+            gpu,
         })
     }
 }
-
-/// Why no GPU can be used in this build.
-const GPU_ABSENT: &str =
-    "this build has no GPU backend (looked for: a wgpu adapter; the wgpu backend is not compiled in yet)";
 
 /// A description of one substrate the engine can use, for `devices`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,6 +86,7 @@ pub struct DeviceInfo {
 pub struct Engine {
     choice: BackendChoice,
     pool: rayon::ThreadPool,
+    gpu: Option<Gpu>,
 }
 
 impl Engine {
@@ -103,22 +105,46 @@ impl Engine {
         self.pool.current_num_threads()
     }
 
-    /// Every substrate this engine knows of, usable or not.
+    /// The GPU adapter this engine opened, if any ("name (type, backend, driver)").
+    pub fn gpu_adapter(&self) -> Option<String> {
+        self.gpu.as_ref().map(|g| g.summary.describe())
+    }
+
+    /// Every substrate this engine knows of, usable or not: the CPU and each
+    /// adapter wgpu finds (software adapters are labelled; an adapter
+    /// without `SHADER_INT64` is listed as unusable, with the reason).
     pub fn devices(&self) -> Vec<DeviceInfo> {
-        vec![
-            DeviceInfo {
-                backend: Backend::Cpu,
-                name: cpu_model(),
-                detail: format!("{} threads (rayon)", self.cpu_threads()),
-                usable: true,
-            },
-            DeviceInfo {
+        let mut devices = vec![DeviceInfo {
+            backend: Backend::Cpu,
+            name: cpu_model(),
+            detail: format!("{} threads (rayon)", self.cpu_threads()),
+            usable: true,
+        }];
+        let adapters = crate::gpu::adapters();
+        if adapters.is_empty() {
+            devices.push(DeviceInfo {
                 backend: Backend::Gpu,
                 name: "none".to_string(),
-                detail: GPU_ABSENT.to_string(),
+                detail: "wgpu found no Vulkan, Metal or DX12 adapter".to_string(),
                 usable: false,
-            },
-        ]
+            });
+        }
+        for a in adapters {
+            let mut detail = format!("{}, {}, driver {}", a.device_type, a.backend, a.driver);
+            if a.software {
+                detail.push_str("; software adapter: for tests, never picked for speed");
+            }
+            if !a.int64 {
+                detail.push_str("; lacks SHADER_INT64, which the kernels need");
+            }
+            devices.push(DeviceInfo {
+                backend: Backend::Gpu,
+                name: a.name.clone(),
+                detail,
+                usable: a.int64,
+            });
+        }
+        devices
     }
 
     /// Verifies every item of `batch` under `policy`: one verdict per item,
@@ -128,21 +154,63 @@ impl Engine {
         batch: &ed25519::Batch,
         policy: ed25519::Policy,
     ) -> Result<Outcome<Vec<Verdict>>, Error> {
-        let selection = self.select(Op::Ed25519Verify(policy), batch.len());
-        let output = self.pool.install(|| ed25519::cpu::verify(batch, policy));
+        let op = Op::Ed25519Verify(policy);
+        self.run(
+            op,
+            batch.len(),
+            |gpu| ed25519::gpu::verify(gpu, batch, policy),
+            || ed25519::cpu::verify(batch, policy),
+        )
+    }
+
+    /// Runs a call on the selected backend; a GPU failure falls back to
+    /// the CPU, with the failure in the selection's reason.
+    fn run<T>(
+        &self,
+        op: Op,
+        n: usize,
+        on_gpu: impl FnOnce(&Gpu) -> Result<T, String>,
+        on_cpu: impl FnOnce() -> T + Send,
+    ) -> Result<Outcome<T>, Error>
+    where
+        T: Send,
+    {
+        let selection = self.select(op, n);
+        if selection.backend == Backend::Gpu
+            && let Some(gpu) = &self.gpu
+        {
+            match on_gpu(gpu) {
+                Ok(output) => return Ok(Outcome { output, selection }),
+                Err(e) => {
+                    let output = self.pool.install(on_cpu);
+                    let why = format!("gpu failed ({e}); fell back to cpu");
+                    return Ok(Outcome {
+                        output,
+                        selection: Selection {
+                            backend: Backend::Cpu,
+                            why,
+                        },
+                    });
+                }
+            }
+        }
+        let output = self.pool.install(on_cpu);
         Ok(Outcome { output, selection })
     }
 
     /// Picks the backend for a batch of `n` items of `op`.
     fn select(&self, _op: Op, _n: usize) -> Selection {
-        let why = match self.choice {
-            BackendChoice::Cpu => "requested".to_string(),
-            // `build` refuses Gpu while no GPU backend exists.
-            BackendChoice::Gpu | BackendChoice::Auto => "auto: no GPU backend in this build".to_string(),
+        let (backend, why) = match (self.choice, &self.gpu) {
+            (BackendChoice::Gpu, Some(_)) => (Backend::Gpu, "requested"),
+            (BackendChoice::Cpu, _) => (Backend::Cpu, "requested"),
+            // `build` refuses Gpu without a device.
+            (BackendChoice::Gpu, None) | (BackendChoice::Auto, _) => {
+                (Backend::Cpu, "auto: no calibration profile yet, the CPU is the default")
+            }
         };
         Selection {
-            backend: Backend::Cpu,
-            why,
+            backend,
+            why: why.to_string(),
         }
     }
 }

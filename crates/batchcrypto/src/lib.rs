@@ -5,6 +5,7 @@ pub mod backend;
 pub mod batch;
 pub mod engine;
 pub mod error;
+pub mod gpu;
 pub mod ops;
 pub mod verdict;
 

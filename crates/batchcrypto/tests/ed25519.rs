@@ -382,7 +382,7 @@ fn one_bad_item_anywhere() {
         let mut items = items.clone();
         items[bad].msg.push(0);
         let batch = sample::batch(&items);
-        for (name, engine) in &engines {
+        for (name, engine) in engines {
             for policy in Policy::ALL {
                 let verdicts = engine.verify_ed25519(&batch, policy).expect("verify").output;
                 for (i, v) in verdicts.iter().enumerate() {

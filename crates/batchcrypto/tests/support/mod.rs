@@ -14,14 +14,23 @@ use batchcrypto::{BackendChoice, Engine, Error, Verdict};
 /// Every engine to test: the CPU backend with all cores and with one and
 /// three threads (other chunkings), and the GPU backend where an adapter
 /// exists. With `BATCHCRYPTO_REQUIRE_GPU=1` a missing GPU fails the tests.
-pub fn engines() -> Vec<(String, Engine)> {
+/// Built once per test binary (a GPU engine compiles its pipelines once).
+pub fn engines() -> &'static [(String, Engine)] {
+    static ENGINES: std::sync::OnceLock<Vec<(String, Engine)>> = std::sync::OnceLock::new();
+    ENGINES.get_or_init(build_engines)
+}
+
+fn build_engines() -> Vec<(String, Engine)> {
     let mut engines = vec![
         ("cpu".to_string(), cpu(None)),
         ("cpu-1-thread".to_string(), cpu(Some(1))),
         ("cpu-3-threads".to_string(), cpu(Some(3))),
     ];
     match Engine::builder().backend(BackendChoice::Gpu).build() {
-        Ok(engine) => engines.push(("gpu".to_string(), engine)),
+        Ok(engine) => {
+            eprintln!("note: GPU tests run on {}", engine.gpu_adapter().unwrap_or_default());
+            engines.push(("gpu".to_string(), engine));
+        }
         Err(Error::BackendUnavailable { reason, .. }) => {
             if std::env::var("BATCHCRYPTO_REQUIRE_GPU").as_deref() == Ok("1") {
                 panic!("BATCHCRYPTO_REQUIRE_GPU=1 but no GPU backend: {reason}");
@@ -100,6 +109,12 @@ pub fn assert_matches_oracle(batch: &Batch, policy: Policy, labels: &dyn Fn(usiz
     for (name, engine) in engines() {
         let outcome = engine.verify_ed25519(batch, policy).expect("verify");
         assert_eq!(outcome.output.len(), batch.len(), "{name}: one verdict per item");
+        assert_eq!(
+            outcome.selection.backend.name(),
+            if name == "gpu" { "gpu" } else { "cpu" },
+            "{name} ran on {}",
+            outcome.selection
+        );
         for (i, verdict) in outcome.output.iter().enumerate() {
             assert_eq!(
                 verdict.is_valid(),
@@ -113,7 +128,7 @@ pub fn assert_matches_oracle(batch: &Batch, policy: Policy, labels: &dyn Fn(usiz
             );
         }
         match &first {
-            None => first = Some((name, outcome.output)),
+            None => first = Some((name.clone(), outcome.output)),
             Some((first_name, first_verdicts)) => {
                 assert_eq!(
                     first_verdicts, &outcome.output,

@@ -1,0 +1,354 @@
+//! The GPU runtime on wgpu (Vulkan, Metal, DX12): adapter discovery, one
+//! device per [`Engine`](crate::Engine), compute pipelines compiled once
+//! (lazily, on first use) and cached, a grow-only buffer pool, bounded waits
+//! and error scopes around every creation and dispatch.
+//!
+//! Kernels are WGSL composed from the shared libraries in `gpu/wgsl/` plus
+//! each operation's own kernel file, by plain concatenation of
+//! `include_str!` parts with constants rendered from Rust
+//! ([`shaders`]); nothing is read from disk at run time.
+//!
+//! The big-integer kernels need `SHADER_INT64` (64-bit products and SHA-512
+//! lanes). An adapter without it is listed but refused, with that reason.
+//! Any device error, lost device or timeout is returned as an `Err` so that
+//! the engine falls back to the CPU; a kernel result is only accepted when
+//! every item carries the kernel's completion flag.
+
+pub(crate) mod shaders;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// One adapter as `devices` shows it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdapterSummary {
+    /// The adapter's name (e.g. "NVIDIA H200", "llvmpipe (LLVM 15.0.6, 256 bits)").
+    pub name: String,
+    /// Vulkan, Metal, Dx12, ...
+    pub backend: String,
+    /// Discrete, integrated, virtual, CPU (software) or other.
+    pub device_type: String,
+    /// Driver name and version.
+    pub driver: String,
+    /// Whether the adapter offers `SHADER_INT64`, which the kernels need.
+    pub int64: bool,
+    /// A software rasteriser (llvmpipe/lavapipe, WARP): for tests, not speed.
+    pub software: bool,
+}
+
+impl AdapterSummary {
+    fn of(adapter: &wgpu::Adapter) -> Self {
+        let info = adapter.get_info();
+        let software = info.device_type == wgpu::DeviceType::Cpu;
+        AdapterSummary {
+            name: info.name.clone(),
+            backend: format!("{:?}", info.backend),
+            device_type: if software {
+                "software".to_string()
+            } else {
+                format!("{:?}", info.device_type).to_lowercase()
+            },
+            driver: format!("{} {}", info.driver, info.driver_info).trim().to_string(),
+            int64: adapter.features().contains(wgpu::Features::SHADER_INT64),
+            software,
+        }
+    }
+
+    /// "name (type, backend, driver)".
+    pub fn describe(&self) -> String {
+        format!(
+            "{} ({}, {}, {})",
+            self.name, self.device_type, self.backend, self.driver
+        )
+    }
+
+    fn rank(&self) -> u8 {
+        match self.device_type.as_str() {
+            "discretegpu" => 0,
+            "integratedgpu" => 1,
+            "virtualgpu" => 2,
+            "software" => 4,
+            _ => 3,
+        }
+    }
+}
+
+fn instance() -> wgpu::Instance {
+    wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env())
+}
+
+/// Every adapter wgpu finds on this machine, usable or not.
+pub fn adapters() -> Vec<AdapterSummary> {
+    pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()))
+        .iter()
+        .map(AdapterSummary::of)
+        .collect()
+}
+
+/// How long one dispatch may take before it counts as a device failure.
+const DISPATCH_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// An open device with its pipeline cache and buffer pool.
+pub(crate) struct Gpu {
+    pub(crate) summary: AdapterSummary,
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    max_binding: u64,
+    pipelines: Mutex<HashMap<&'static str, Arc<wgpu::ComputePipeline>>>,
+    pool: Mutex<BufferPool>,
+    /// Per-operation data computed on the device once (e.g. base-point tables).
+    pub(crate) tables: Mutex<HashMap<&'static str, wgpu::Buffer>>,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu")
+            .field("adapter", &self.summary)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Grow-only buffers, one per named slot, reused across calls.
+#[derive(Default)]
+pub(crate) struct BufferPool {
+    buffers: HashMap<&'static str, wgpu::Buffer>,
+}
+
+impl BufferPool {
+    /// A buffer of at least `size` bytes for `slot`, reused when large enough.
+    pub(crate) fn get(
+        &mut self,
+        device: &wgpu::Device,
+        slot: &'static str,
+        size: u64,
+        usage: wgpu::BufferUsages,
+    ) -> wgpu::Buffer {
+        let size = size.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT.max(4));
+        if let Some(b) = self.buffers.get(slot)
+            && b.size() >= size
+            && b.usage().contains(usage)
+        {
+            return b.clone();
+        }
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(slot),
+            size: size.next_power_of_two(),
+            usage,
+            mapped_at_creation: false,
+        });
+        self.buffers.insert(slot, buffer.clone());
+        buffer
+    }
+}
+
+impl Gpu {
+    /// Opens the best adapter that has `SHADER_INT64` (discrete before
+    /// integrated before virtual before software). `BATCHCRYPTO_ADAPTER`
+    /// (a substring of the name) picks one explicitly.
+    pub(crate) fn open() -> Result<Gpu, String> {
+        let instance = instance();
+        let mut found = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+        if found.is_empty() {
+            return Err("looked for a Vulkan, Metal or DX12 adapter through wgpu and found none".to_string());
+        }
+        let wanted = std::env::var("BATCHCRYPTO_ADAPTER").ok();
+        found.sort_by_key(|a| AdapterSummary::of(a).rank());
+        let listed: Vec<String> = found.iter().map(|a| AdapterSummary::of(a).describe()).collect();
+        let adapter = found
+            .into_iter()
+            .filter(|a| {
+                wanted
+                    .as_deref()
+                    .is_none_or(|w| a.get_info().name.to_lowercase().contains(&w.to_lowercase()))
+            })
+            .find(|a| a.features().contains(wgpu::Features::SHADER_INT64))
+            .ok_or_else(|| {
+                format!(
+                    "no adapter with SHADER_INT64{} among: {}",
+                    wanted
+                        .map(|w| format!(" matching BATCHCRYPTO_ADAPTER={w:?}"))
+                        .unwrap_or_default(),
+                    listed.join("; ")
+                )
+            })?;
+        let summary = AdapterSummary::of(&adapter);
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("batchcrypto"),
+            required_features: wgpu::Features::SHADER_INT64,
+            required_limits: wgpu::Limits {
+                max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
+                max_buffer_size: limits.max_buffer_size,
+                max_storage_buffers_per_shader_stage: limits.max_storage_buffers_per_shader_stage.min(8),
+                ..wgpu::Limits::default()
+            },
+            ..Default::default()
+        }))
+        .map_err(|e| format!("{}: request_device failed: {e}", summary.describe()))?;
+        let max_binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+        Ok(Gpu {
+            summary,
+            device,
+            queue,
+            max_binding,
+            pipelines: Mutex::new(HashMap::new()),
+            pool: Mutex::new(BufferPool::default()),
+            tables: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The largest storage buffer one binding may hold, in bytes.
+    pub(crate) fn max_binding(&self) -> u64 {
+        self.max_binding
+    }
+
+    /// The pipeline for `entry` of the shader `key`, compiled on first use
+    /// from `source()` and cached for the life of the device.
+    pub(crate) fn pipeline(
+        &self,
+        key: &'static str,
+        entry: &'static str,
+        source: impl FnOnce() -> String,
+    ) -> Result<Arc<wgpu::ComputePipeline>, String> {
+        let mut cache = lock(&self.pipelines);
+        if let Some(p) = cache.get(key) {
+            return Ok(p.clone());
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(key),
+            source: wgpu::ShaderSource::Wgsl(source().into()),
+        });
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(key),
+            layout: None,
+            module: &module,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(format!("compiling {key}: {e}"));
+        }
+        let pipeline = Arc::new(pipeline);
+        cache.insert(key, pipeline.clone());
+        Ok(pipeline)
+    }
+
+    /// The buffer pool; hold the guard for the whole call so that buffers
+    /// are not shared between concurrent calls.
+    pub(crate) fn pool(&self) -> MutexGuard<'_, BufferPool> {
+        lock(&self.pool)
+    }
+
+    /// Writes `data` into a pooled storage buffer for `slot`.
+    pub(crate) fn upload(&self, pool: &mut BufferPool, slot: &'static str, data: &[u8]) -> wgpu::Buffer {
+        let buffer = pool.get(
+            &self.device,
+            slot,
+            data.len() as u64,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        );
+        if !data.is_empty() {
+            // Copies must be multiples of 4 bytes.
+            let mut padded;
+            let bytes = if data.len().is_multiple_of(4) {
+                data
+            } else {
+                padded = data.to_vec();
+                padded.resize(data.len().next_multiple_of(4), 0);
+                &padded
+            };
+            self.queue.write_buffer(&buffer, 0, bytes);
+        }
+        buffer
+    }
+
+    /// Runs one compute pass (see [`Dispatch`]), copies the output back and
+    /// returns its bytes. Validation errors, out-of-memory, device loss and
+    /// timeouts are errors.
+    pub(crate) fn dispatch(&self, pool: &mut BufferPool, job: Dispatch<'_>) -> Result<Vec<u8>, String> {
+        let Dispatch {
+            pipeline,
+            bind_group,
+            items,
+            workgroup,
+            out,
+            out_bytes,
+        } = job;
+        let groups = items.div_ceil(workgroup).max(1);
+        let (gx, gy) = if groups <= 65_535 {
+            (groups, 1)
+        } else {
+            (65_535, groups.div_ceil(65_535))
+        };
+        let readback = pool.get(
+            &self.device,
+            "readback",
+            out_bytes,
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups(gx, gy, 1);
+        }
+        encoder.copy_buffer_to_buffer(out, 0, &readback, 0, out_bytes);
+        let submission = self.queue.submit([encoder.finish()]);
+        if let Some(e) = pollster::block_on(oom.pop()) {
+            return Err(format!("dispatch: out of memory: {e}"));
+        }
+        if let Some(e) = pollster::block_on(validation.pop()) {
+            return Err(format!("dispatch: {e}"));
+        }
+        let slice = readback.slice(..out_bytes);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _ = tx.send(r);
+        });
+        self.device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(submission),
+                timeout: Some(DISPATCH_TIMEOUT),
+            })
+            .map_err(|e| format!("waiting for the device: {e}"))?;
+        match rx.recv_timeout(Duration::from_secs(5)) {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(format!("reading results back: {e}")),
+            Err(_) => return Err("reading results back: no answer from the device".to_string()),
+        }
+        let data = slice
+            .get_mapped_range()
+            .map_err(|e| format!("reading results back: {e}"))?
+            .to_vec();
+        readback.unmap();
+        Ok(data)
+    }
+}
+
+/// One compute pass: `items` threads of `pipeline` in workgroups of
+/// `workgroup` (spread over x and y beyond 65,535 groups), then the first
+/// `out_bytes` of `out` read back.
+pub(crate) struct Dispatch<'a> {
+    pub(crate) pipeline: &'a wgpu::ComputePipeline,
+    pub(crate) bind_group: &'a wgpu::BindGroup,
+    pub(crate) items: u32,
+    pub(crate) workgroup: u32,
+    pub(crate) out: &'a wgpu::Buffer,
+    pub(crate) out_bytes: u64,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic elsewhere while holding the lock leaves the data usable.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

@@ -1,0 +1,235 @@
+//! WGSL composition: the shared libraries under `gpu/wgsl/` and each
+//! operation's kernel, concatenated in dependency order, after constants
+//! rendered from Rust. One function per kernel returns its full source.
+
+/// SHA-512 round constants (FIPS 180-4 section 4.2.3).
+const SHA512_K: [u64; 80] = [
+    0x428a2f98d728ae22,
+    0x7137449123ef65cd,
+    0xb5c0fbcfec4d3b2f,
+    0xe9b5dba58189dbbc,
+    0x3956c25bf348b538,
+    0x59f111f1b605d019,
+    0x923f82a4af194f9b,
+    0xab1c5ed5da6d8118,
+    0xd807aa98a3030242,
+    0x12835b0145706fbe,
+    0x243185be4ee4b28c,
+    0x550c7dc3d5ffb4e2,
+    0x72be5d74f27b896f,
+    0x80deb1fe3b1696b1,
+    0x9bdc06a725c71235,
+    0xc19bf174cf692694,
+    0xe49b69c19ef14ad2,
+    0xefbe4786384f25e3,
+    0x0fc19dc68b8cd5b5,
+    0x240ca1cc77ac9c65,
+    0x2de92c6f592b0275,
+    0x4a7484aa6ea6e483,
+    0x5cb0a9dcbd41fbd4,
+    0x76f988da831153b5,
+    0x983e5152ee66dfab,
+    0xa831c66d2db43210,
+    0xb00327c898fb213f,
+    0xbf597fc7beef0ee4,
+    0xc6e00bf33da88fc2,
+    0xd5a79147930aa725,
+    0x06ca6351e003826f,
+    0x142929670a0e6e70,
+    0x27b70a8546d22ffc,
+    0x2e1b21385c26c926,
+    0x4d2c6dfc5ac42aed,
+    0x53380d139d95b3df,
+    0x650a73548baf63de,
+    0x766a0abb3c77b2a8,
+    0x81c2c92e47edaee6,
+    0x92722c851482353b,
+    0xa2bfe8a14cf10364,
+    0xa81a664bbc423001,
+    0xc24b8b70d0f89791,
+    0xc76c51a30654be30,
+    0xd192e819d6ef5218,
+    0xd69906245565a910,
+    0xf40e35855771202a,
+    0x106aa07032bbd1b8,
+    0x19a4c116b8d2d0c8,
+    0x1e376c085141ab53,
+    0x2748774cdf8eeb99,
+    0x34b0bcb5e19b48a8,
+    0x391c0cb3c5c95a63,
+    0x4ed8aa4ae3418acb,
+    0x5b9cca4f7763e373,
+    0x682e6ff3d6b2b8a3,
+    0x748f82ee5defb2fc,
+    0x78a5636f43172f60,
+    0x84c87814a1f0ab72,
+    0x8cc702081a6439ec,
+    0x90befffa23631e28,
+    0xa4506cebde82bde9,
+    0xbef9a3f7b2c67915,
+    0xc67178f2e372532b,
+    0xca273eceea26619c,
+    0xd186b8c721c0c207,
+    0xeada7dd6cde0eb1e,
+    0xf57d4f7fee6ed178,
+    0x06f067aa72176fba,
+    0x0a637dc5a2c898a6,
+    0x113f9804bef90dae,
+    0x1b710b35131c471b,
+    0x28db77f523047d84,
+    0x32caab7b40c72493,
+    0x3c9ebe0a15c9bebc,
+    0x431d67c49c100d4c,
+    0x4cc5d4becb3e42b6,
+    0x597f299cfc657e2a,
+    0x5fcb6fab3ad6faec,
+    0x6c44198c4a475817,
+];
+
+/// SHA-512 initial hash value (FIPS 180-4 section 5.3.5).
+const SHA512_H0: [u64; 8] = [
+    0x6a09e667f3bcc908,
+    0xbb67ae8584caa73b,
+    0x3c6ef372fe94f82b,
+    0xa54ff53a5f1d36f1,
+    0x510e527fade682d1,
+    0x9b05688c2b3e6c1f,
+    0x1f83d9abfb41bd6b,
+    0x5be0cd19137e2179,
+];
+
+/// edwards25519's d = -121665/121666 mod p (RFC 8032 section 5.1), as
+/// little-endian 32-bit words of its canonical encoding.
+const ED_D: [u32; 8] = [
+    0x135978a3, 0x75eb4dca, 0x4141d8ab, 0x00700a4d, 0x7779e898, 0x8cc74079, 0x2b6ffe73, 0x52036cee,
+];
+
+/// sqrt(-1) = 2^((p-1)/4) mod p (RFC 8032 section 5.1.3), little-endian words.
+const ED_SQRTM1: [u32; 8] = [
+    0x4a0ea0b0, 0xc4ee1b27, 0xad2fe478, 0x2f431806, 0x3dfbd7a7, 0x2b4d0099, 0x4fc1df0b, 0x2b832480,
+];
+
+const FE25519: &str = include_str!("wgsl/fe25519.wgsl");
+const SHA512: &str = include_str!("wgsl/sha512.wgsl");
+const SC25519: &str = include_str!("wgsl/sc25519.wgsl");
+const ED25519_POINT: &str = include_str!("wgsl/ed25519_point.wgsl");
+const ED25519_VERIFY: &str = include_str!("../ops/ed25519/verify.wgsl");
+
+/// Bits of limb `i` in radix 2^25.5.
+fn limb_bits(i: usize) -> u32 {
+    if i.is_multiple_of(2) { 26 } else { 25 }
+}
+
+/// The ref10 carry chain over i64 locals `h0..h9` (rounded carries, the
+/// carry out of limb 9 folded into limb 0 times 19), then the ten limbs as
+/// an `Fe`.
+fn fe_carry_chain() -> String {
+    let mut out = String::new();
+    for i in 0..9 {
+        let w = limb_bits(i);
+        out += &format!(
+            "    let c{i} = (h{i} + {}li) >> {w}u;\n    h{} += c{i};\n    h{i} -= c{i} << {w}u;\n",
+            1u64 << (w - 1),
+            i + 1
+        );
+    }
+    out += "    let c9 = (h9 + 16777216li) >> 25u;\n    h0 += c9 * 19li;\n    h9 -= c9 << 25u;\n";
+    out += "    let c10 = (h0 + 33554432li) >> 26u;\n    h1 += c10;\n    h0 -= c10 << 26u;\n";
+    let limbs: Vec<String> = (0..10).map(|i| format!("i32(h{i})")).collect();
+    out += &format!("    return Fe({});\n", limbs.join(", "));
+    out
+}
+
+/// Straight-line field multiplication, squaring and carry (see fe25519.wgsl).
+/// Limb j of f times limb k of g lands in limb (j + k) mod 10, times 19
+/// past 2^255, times 2 when both limbs are 25-bit ones (odd j and k).
+fn fe25519_generated() -> String {
+    let mut src = String::from("fn fe_mul(f: Fe, g: Fe) -> Fe {\n");
+    for j in 0..10 {
+        src += &format!("    let f{j} = i64(f[{j}]);\n    let g{j} = i64(g[{j}]);\n");
+    }
+    for j in (1..10).step_by(2) {
+        src += &format!("    let f{j}_2 = 2li * f{j};\n");
+    }
+    for k in 1..10 {
+        src += &format!("    let g{k}_19 = 19li * g{k};\n");
+    }
+    for i in 0..10 {
+        let terms: Vec<String> = (0..10)
+            .map(|j| {
+                let k = (i + 10 - j) % 10;
+                let f = if j % 2 == 1 && k % 2 == 1 {
+                    format!("f{j}_2")
+                } else {
+                    format!("f{j}")
+                };
+                let g = if j > i { format!("g{k}_19") } else { format!("g{k}") };
+                format!("{f} * {g}")
+            })
+            .collect();
+        src += &format!("    var h{i} = {};\n", terms.join(" + "));
+    }
+    src += &fe_carry_chain();
+    src += "}\n\n";
+
+    // Squaring: each unordered pair once, doubled when j != k.
+    src += "fn fe_sq(f: Fe) -> Fe {\n";
+    for j in 0..10 {
+        src += &format!("    let f{j} = i64(f[{j}]);\n");
+    }
+    for i in 0..10 {
+        let mut terms = Vec::new();
+        for j in 0..10 {
+            let k = (i + 10 - j) % 10;
+            if k < j {
+                continue;
+            }
+            let mut factor: i64 = if j == k { 1 } else { 2 };
+            if j % 2 == 1 && k % 2 == 1 {
+                factor *= 2;
+            }
+            if j + k >= 10 {
+                factor *= 19;
+            }
+            terms.push(format!("f{j} * f{k} * {factor}li"));
+        }
+        src += &format!("    var h{i} = {};\n", terms.join(" + "));
+    }
+    src += &fe_carry_chain();
+    src += "}\n\n";
+
+    src += "fn fe_carry(f: Fe) -> Fe {\n";
+    for i in 0..10 {
+        src += &format!("    var h{i} = i64(f[{i}]);\n");
+    }
+    src += &fe_carry_chain();
+    src += "}\n";
+    src
+}
+
+fn u64_array(name: &str, values: &[u64]) -> String {
+    let items: Vec<String> = values.iter().map(|v| format!("{v:#018x}lu")).collect();
+    format!("const {name} = array<u64, {}>({});\n", values.len(), items.join(", "))
+}
+
+fn u32_array(name: &str, values: &[u32]) -> String {
+    let items: Vec<String> = values.iter().map(|v| format!("{v:#010x}u")).collect();
+    format!("const {name} = array<u32, {}>({});\n", values.len(), items.join(", "))
+}
+
+/// The Ed25519 verification kernel (entry points `ed25519_setup` and `ed25519_verify`).
+pub(crate) fn ed25519_verify() -> String {
+    [
+        u64_array("SHA512_K", &SHA512_K),
+        u64_array("SHA512_H0", &SHA512_H0),
+        u32_array("ED_D_WORDS", &ED_D),
+        u32_array("ED_SQRTM1_WORDS", &ED_SQRTM1),
+        FE25519.to_string(),
+        fe25519_generated(),
+        SHA512.to_string(),
+        SC25519.to_string(),
+        ED25519_POINT.to_string(),
+        ED25519_VERIFY.to_string(),
+    ]
+    .join("\n")
+}

@@ -1,0 +1,210 @@
+//! Host side of the Ed25519 GPU kernel (`verify.wgsl`): uploads a batch as
+//! it is stored (keys, signatures, flat message bytes and offsets), runs one
+//! thread per signature, reads back one status word per item and turns it
+//! into the same [`Verdict`]s as the CPU path.
+//!
+//! The table of 1B .. 8B for the fixed-base half of the double-scalar
+//! multiplication is computed on the device once per engine (`ed25519_setup`)
+//! from encodings that curve25519-dalek provides, and kept.
+
+use curve25519_dalek::Scalar;
+use curve25519_dalek::constants::ED25519_BASEPOINT_POINT;
+
+use super::{Batch, Policy};
+use crate::gpu::{Dispatch, Gpu, shaders};
+use crate::verdict::{Reason, Verdict};
+
+/// Status flag the kernel sets on every item it finished.
+const DONE_FLAG: u32 = 0x100;
+/// Threads per workgroup of `ed25519_verify`.
+const WORKGROUP: u32 = 64;
+/// Most items per dispatch (bounded work per submission).
+const MAX_ITEMS: usize = 1 << 18;
+
+/// Verifies every item of `batch` under `policy` on the GPU.
+pub(crate) fn verify(gpu: &Gpu, batch: &Batch, policy: Policy) -> Result<Vec<Verdict>, String> {
+    let pipeline = gpu.pipeline("ed25519_verify", "ed25519_verify", shaders::ed25519_verify)?;
+    let mut pool = gpu.pool();
+    let base = base_table(gpu, &mut pool)?;
+    let mut verdicts = Vec::with_capacity(batch.len());
+    let max_bytes = usize::try_from(gpu.max_binding()).unwrap_or(usize::MAX).min(1 << 30);
+    let mut start = 0;
+    while start < batch.len() {
+        // The largest run of items from `start` within the binding limits.
+        let offsets = batch.msgs().offsets();
+        let mut end = (start + MAX_ITEMS).min(batch.len());
+        while end > start + 1 && (offsets[end] - offsets[start]) as usize > max_bytes {
+            end = start + (end - start) / 2;
+        }
+        if (offsets[end] - offsets[start]) as usize > max_bytes {
+            return Err(format!(
+                "message of {} bytes exceeds the adapter's storage binding limit",
+                offsets[end] - offsets[start]
+            ));
+        }
+        verdicts.extend(run(gpu, &mut pool, &pipeline, &base, batch, start, end, policy)?);
+        start = end;
+    }
+    Ok(verdicts)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    gpu: &Gpu,
+    pool: &mut crate::gpu::BufferPool,
+    pipeline: &wgpu::ComputePipeline,
+    base: &wgpu::Buffer,
+    batch: &Batch,
+    start: usize,
+    end: usize,
+    policy: Policy,
+) -> Result<Vec<Verdict>, String> {
+    let n = end - start;
+    let offsets = batch.msgs().offsets();
+    let first = offsets[start];
+    let rebased: Vec<u8> = offsets[start..=end]
+        .iter()
+        .flat_map(|o| (o - first).to_le_bytes())
+        .collect();
+    let msg = &batch.msgs().bytes()[first as usize..offsets[end] as usize];
+    let params: Vec<u8> = [n as u32, policy_code(policy), 0, 0]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let params_buf = pool.get(
+        &gpu.device,
+        "ed25519_params",
+        16,
+        wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+    );
+    gpu.queue.write_buffer(&params_buf, 0, &params);
+    let pks = gpu.upload(pool, "ed25519_pks", batch.pks()[start..end].as_flattened());
+    let sigs = gpu.upload(pool, "ed25519_sigs", batch.sigs()[start..end].as_flattened());
+    let msgs = gpu.upload(pool, "ed25519_msgs", msg);
+    let offs = gpu.upload(pool, "ed25519_offsets", &rebased);
+    let out_bytes = (n * 4) as u64;
+    let out = pool.get(
+        &gpu.device,
+        "ed25519_out",
+        out_bytes,
+        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+    );
+    // Clear the status words so that a kernel that silently did nothing
+    // cannot leave stale "done" flags behind.
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    encoder.clear_buffer(&out, 0, Some(out_bytes.next_multiple_of(4)));
+    gpu.queue.submit([encoder.finish()]);
+    let entries = [
+        (0, &params_buf),
+        (1, &pks),
+        (2, &sigs),
+        (3, &msgs),
+        (4, &offs),
+        (5, base),
+        (6, &out),
+    ]
+    .map(|(binding, buffer)| wgpu::BindGroupEntry {
+        binding,
+        resource: buffer.as_entire_binding(),
+    });
+    let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("ed25519_verify"),
+        layout: &pipeline.get_bind_group_layout(0),
+        entries: &entries,
+    });
+    let words = gpu.dispatch(
+        pool,
+        Dispatch {
+            pipeline,
+            bind_group: &bind_group,
+            items: n as u32,
+            workgroup: WORKGROUP,
+            out: &out,
+            out_bytes,
+        },
+    )?;
+    words
+        .chunks_exact(4)
+        .take(n)
+        .enumerate()
+        .map(|(i, w)| {
+            let status = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            decode(status).ok_or_else(|| format!("item {} came back without a verdict (status {status:#x})", start + i))
+        })
+        .collect()
+}
+
+fn policy_code(policy: Policy) -> u32 {
+    match policy {
+        Policy::Strict => 0,
+        Policy::Zip215 => 1,
+    }
+}
+
+/// The verdict of one status word, `None` unless the kernel marked it done
+/// with a known code.
+fn decode(status: u32) -> Option<Verdict> {
+    if status & DONE_FLAG == 0 {
+        return None;
+    }
+    Some(match status & 0xff {
+        0 => Verdict::Valid,
+        1 => Verdict::Invalid(Reason::MalformedKey),
+        2 => Verdict::Invalid(Reason::MalformedR),
+        3 => Verdict::Invalid(Reason::NonCanonicalS),
+        4 => Verdict::Invalid(Reason::SmallOrderKey),
+        5 => Verdict::Invalid(Reason::SmallOrderR),
+        6 => Verdict::Invalid(Reason::Equation),
+        _ => return None,
+    })
+}
+
+/// The device-resident table of 1B .. 8B in affine Niels form, computed
+/// once per device by `ed25519_setup`.
+fn base_table(gpu: &Gpu, pool: &mut crate::gpu::BufferPool) -> Result<wgpu::Buffer, String> {
+    let mut tables = gpu.tables.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(t) = tables.get("ed25519_base") {
+        return Ok(t.clone());
+    }
+    let setup = gpu.pipeline("ed25519_setup", "ed25519_setup", shaders::ed25519_verify)?;
+    let encodings: Vec<u8> = (1u64..=8)
+        .flat_map(|k| (Scalar::from(k) * ED25519_BASEPOINT_POINT).compress().to_bytes())
+        .collect();
+    let input = gpu.upload(pool, "ed25519_base_encodings", &encodings);
+    let size = 8 * 30 * 4;
+    let table = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("ed25519_base"),
+        size,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("ed25519_setup"),
+        layout: &setup.get_bind_group_layout(0),
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 10,
+                resource: input.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 11,
+                resource: table.as_entire_binding(),
+            },
+        ],
+    });
+    gpu.dispatch(
+        pool,
+        Dispatch {
+            pipeline: &setup,
+            bind_group: &bind_group,
+            items: 8,
+            workgroup: 8,
+            out: &table,
+            out_bytes: size,
+        },
+    )?;
+    tables.insert("ed25519_base", table.clone());
+    Ok(table)
+}

@@ -1,0 +1,237 @@
+// Ed25519 verification (RFC 8032 section 5.1.7), one thread per signature,
+// under the strict (ed25519-dalek verify_strict) or zip215 (ed25519-zebra)
+// policy. Composed after fe25519, sha512, sc25519 and ed25519_point.
+//
+// Checks, in the order that names the reason (ops/ed25519.rs):
+//   1 malformed_key  A does not decode
+//   3 non_canonical_s  S >= L
+//   2 malformed_r    R does not decode
+//   4 small_order_key, 5 small_order_r  (strict only)
+//   6 equation       strict: encode([S]B - [k]A) != R bytes
+//                    zip215: [8](R - ([S]B - [k]A)) != identity
+// Output per item: DONE_FLAG | code (0 = valid).
+
+const DONE_FLAG: u32 = 0x100u;
+const POLICY_STRICT: u32 = 0u;
+
+struct Params {
+    n: u32,
+    policy: u32,
+    pad0: u32,
+    pad1: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> pks: array<u32>;
+@group(0) @binding(2) var<storage, read> sigs: array<u32>;
+@group(0) @binding(3) var<storage, read> msg_words: array<u32>;
+@group(0) @binding(4) var<storage, read> msg_offsets: array<u32>;
+@group(0) @binding(5) var<storage, read> base_table: array<i32>;
+@group(0) @binding(6) var<storage, read_write> verdicts: array<u32>;
+
+// Setup: decodes the encodings of 1B .. 8B into cached form with Z = 1
+// (y+x, y-x, 2dxy), once per device.
+@group(0) @binding(10) var<storage, read> base_encodings: array<u32>;
+@group(0) @binding(11) var<storage, read_write> base_out: array<i32>;
+
+@compute @workgroup_size(8)
+fn ed25519_setup(@builtin(global_invocation_id) gid: vec3<u32>) {
+    let j = gid.x;
+    if j >= 8u {
+        return;
+    }
+    var enc: array<u32, 8>;
+    for (var i = 0u; i < 8u; i++) {
+        enc[i] = base_encodings[j * 8u + i];
+    }
+    let p = p3_decode(enc).p;
+    // Affine (Z = 1): x = X, y = Y straight from decoding.
+    let c = p3_to_cached(p, ed_d2());
+    for (var i = 0u; i < 10u; i++) {
+        base_out[j * 30u + i] = c.ypx[i];
+        base_out[j * 30u + 10u + i] = c.ymx[i];
+        base_out[j * 30u + 20u + i] = c.t2d[i];
+    }
+}
+
+// jB as a cached point with Z = 1.
+fn base_multiple(j: u32) -> Cached {
+    var c: Cached;
+    c.z = FE_ONE;
+    for (var i = 0u; i < 10u; i++) {
+        c.ypx[i] = base_table[j * 30u + i];
+        c.ymx[i] = base_table[j * 30u + 10u + i];
+        c.t2d[i] = base_table[j * 30u + 20u + i];
+    }
+    return c;
+}
+
+fn word_byte(w: u32, i: u32) -> u32 {
+    return (w >> ((i & 3u) * 8u)) & 0xffu;
+}
+
+// Byte `pos` of R || A || M for item `item` (message at byte offset `moff`
+// of the flat message buffer).
+fn ram_byte(item: u32, pos: u32, moff: u32) -> u32 {
+    if pos < 32u {
+        return word_byte(sigs[item * 16u + (pos >> 2u)], pos);
+    }
+    if pos < 64u {
+        return word_byte(pks[item * 8u + ((pos - 32u) >> 2u)], pos);
+    }
+    let b = moff + pos - 64u;
+    return word_byte(msg_words[b >> 2u], b);
+}
+
+// k = SHA-512(R || A || M) mod L.
+fn challenge(item: u32) -> Scalar {
+    let moff = msg_offsets[item];
+    let len = 64u + (msg_offsets[item + 1u] - moff);
+    let blocks = sha512_blocks(len);
+    var state = SHA512_H0;
+    for (var blk = 0u; blk < blocks; blk++) {
+        var m: array<u64, 16>;
+        for (var w = 0u; w < 16u; w++) {
+            var word = 0lu;
+            for (var i = 0u; i < 8u; i++) {
+                let pos = blk * 128u + w * 8u + i;
+                var byte: u32;
+                if pos < len {
+                    byte = ram_byte(item, pos, moff);
+                } else {
+                    byte = sha512_pad_byte(pos, len, blocks);
+                }
+                word = (word << 8u) | u64(byte);
+            }
+            m[w] = word;
+        }
+        sha512_compress(&state, m);
+    }
+    // The digest is H0..H7 big-endian; as a 512-bit little-endian number,
+    // byte j is byte (j mod 8) from the top of H[j / 8].
+    var limbs: array<i64, 24>;
+    for (var t = 0u; t < 24u; t++) {
+        var v = 0lu;
+        let first = (t * 21u) / 8u;
+        for (var k = 0u; k < 5u; k++) {
+            let j = first + k;
+            if j < 64u {
+                let byte = (state[j >> 3u] >> (56u - 8u * (j & 7u))) & 0xfflu;
+                v |= byte << (8u * k);
+            }
+        }
+        let width = select(21u, 29u, t == 23u);
+        limbs[t] = i64((v >> ((t * 21u) & 7u)) & ((1lu << width) - 1lu));
+    }
+    return sc_reduce(limbs);
+}
+
+// [s]B - [k]A by signed radix-16 digits: per digit position four doublings
+// and up to two additions, all through one step of the loop below (one
+// doubling, one addition and one conversion in the shader).
+fn double_scalar_mul(k: Scalar, a: P3, s: Scalar) -> P3 {
+    let d2 = ed_d2();
+    var table: array<Cached, 8>; // 1A .. 8A
+    table[0] = p3_to_cached(a, d2);
+    var acc = a;
+    for (var i = 1u; i < 8u; i++) {
+        acc = p1p1_to_p3(p3_add(acc, table[0], false));
+        table[i] = p3_to_cached(acc, d2);
+    }
+    let ek = sc_digits(k);
+    let es = sc_digits(s);
+    var r = p3_identity();
+    for (var i = 63i; i >= 0i; i--) {
+        for (var step = 0u; step < 6u; step++) {
+            var p1: P1P1;
+            if step < 4u {
+                if i == 63i {
+                    continue; // doubling the identity
+                }
+                p1 = p3_dbl(r);
+            } else {
+                var digit: i32;
+                var q: Cached;
+                var sub: bool;
+                if step == 4u {
+                    // -[k]A: a positive digit subtracts.
+                    digit = ek[i];
+                    if digit == 0i {
+                        continue;
+                    }
+                    q = table[u32(abs(digit)) - 1u];
+                    sub = digit > 0i;
+                } else {
+                    digit = es[i];
+                    if digit == 0i {
+                        continue;
+                    }
+                    q = base_multiple(u32(abs(digit)) - 1u);
+                    sub = digit < 0i;
+                }
+                p1 = p3_add(r, q, sub);
+            }
+            r = p1p1_to_p3(p1);
+        }
+    }
+    return r;
+}
+
+fn verify_item(i: u32) -> u32 {
+    // Decode A then R (one decoding site in the shader).
+    var pts: array<Decoded, 2>;
+    for (var t = 0u; t < 2u; t++) {
+        var enc: array<u32, 8>;
+        for (var w = 0u; w < 8u; w++) {
+            enc[w] = select(sigs[i * 16u + w], pks[i * 8u + w], t == 0u);
+        }
+        pts[t] = p3_decode(enc);
+    }
+    var s_enc: array<u32, 8>;
+    for (var w = 0u; w < 8u; w++) {
+        s_enc[w] = sigs[i * 16u + 8u + w];
+    }
+    if !pts[0].ok {
+        return 1u;
+    }
+    if !sc_is_canonical(s_enc) {
+        return 3u;
+    }
+    if !pts[1].ok {
+        return 2u;
+    }
+    let strict = params.policy == POLICY_STRICT;
+    if strict {
+        for (var t = 0u; t < 2u; t++) {
+            if p3_mul8_is_identity(pts[t].p) {
+                return 4u + t;
+            }
+        }
+    }
+    let k = challenge(i);
+    let rp = double_scalar_mul(k, pts[0].p, sc_from_words(s_enc));
+    if strict {
+        let enc = p3_encode(rp);
+        for (var w = 0u; w < 8u; w++) {
+            if enc[w] != sigs[i * 16u + w] {
+                return 6u;
+            }
+        }
+        return 0u;
+    }
+    // zip215: [8](R - R') == identity.
+    let diff = p1p1_to_p3(p3_add(pts[1].p, p3_to_cached(rp, ed_d2()), true));
+    if p3_mul8_is_identity(diff) {
+        return 0u;
+    }
+    return 6u;
+}
+
+@compute @workgroup_size(64)
+fn ed25519_verify(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 64u + gid.x;
+    if i >= params.n {
+        return;
+    }
+    verdicts[i] = DONE_FLAG | verify_item(i);
+}
