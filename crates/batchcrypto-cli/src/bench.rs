@@ -23,7 +23,7 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     op: Vec<String>,
     /// Batch sizes, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "64,1024,4096,16384")]
+    #[arg(long, value_delimiter = ',', default_value = "64,1024,4096,16384,65536")]
     sizes: Vec<usize>,
     /// Backends to measure besides the oracle, comma-separated (cpu, gpu).
     #[arg(long, value_delimiter = ',', default_value = "cpu")]
@@ -84,7 +84,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     let cells = ops.len() * args.sizes.len() * (1 + engines.len());
     let per_cell = Duration::from_secs_f64((args.max_seconds / cells.max(1) as f64).max(0.05));
     let threads = engines.first().map_or(0, |(_, e)| e.cpu_threads());
-    let machine = machine(threads);
+    let machine = machine(threads, &engines);
     eprintln!(
         "bench: {} ops x {} sizes x {} columns, about {:.2} s per cell",
         ops.len(),
@@ -109,8 +109,8 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
             let expected: Vec<bool> = (0..n)
                 .map(|i| oracle::verify(policy, batch.pk(i), batch.sig(i), batch.msg(i)))
                 .collect();
-            for (_, engine) in &engines {
-                check(engine, &batch, policy, &expected)?;
+            for (backend, engine) in &engines {
+                check(engine, *backend, &batch, policy, &expected)?;
             }
             eprintln!("bench: {op} n={n}");
             // The oracle and every backend run in turn within each round, so
@@ -127,8 +127,17 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
                 }));
             }
             let names = std::iter::once("oracle_1t").chain(engines.iter().map(|(b, _)| b.name()));
-            for (name, (median, runs)) in names.zip(measure(per_cell * columns.len() as u32, &mut columns)) {
+            let measured = measure(per_cell * columns.len() as u32, &mut columns);
+            let rounds = measured.first().map_or(3, |m| m.1);
+            for (name, (median, runs)) in names.zip(measured) {
                 rows.push(row(op, n, name, median, runs));
+            }
+            // Kernel only: inputs resident on the device, status readback included.
+            if let Some((_, gpu)) = engines.iter().find(|(b, _)| *b == Backend::Gpu) {
+                let mut times = gpu.ed25519_gpu_kernel_times(&batch, policy, rounds + 1)?;
+                times.remove(0); // warm-up
+                times.sort_by(f64::total_cmp);
+                rows.push(row(op, n, "gpu_kernel", times[times.len() / 2], times.len()));
             }
         }
     }
@@ -150,10 +159,28 @@ fn op_names() -> String {
     Op::ALL.iter().map(Op::name).collect::<Vec<_>>().join(", ")
 }
 
-/// Fails the bench if the backend disagrees with the oracle on any item.
-fn check(engine: &Engine, batch: &ed25519::Batch, policy: ed25519::Policy, expected: &[bool]) -> Result<(), Fatal> {
-    let got = engine.verify_ed25519(batch, policy)?.output;
-    match got.iter().zip(expected).position(|(v, e)| v.is_valid() != *e) {
+/// Fails the bench if the backend disagrees with the oracle on any item or
+/// did not run where it was asked to (a GPU that fell back to the CPU).
+fn check(
+    engine: &Engine,
+    backend: Backend,
+    batch: &ed25519::Batch,
+    policy: ed25519::Policy,
+    expected: &[bool],
+) -> Result<(), Fatal> {
+    let outcome = engine.verify_ed25519(batch, policy)?;
+    if outcome.selection.backend != backend {
+        return Err(Fatal(format!(
+            "asked for {backend}, ran on {}: bench aborted",
+            outcome.selection
+        )));
+    }
+    match outcome
+        .output
+        .iter()
+        .zip(expected)
+        .position(|(v, e)| v.is_valid() != *e)
+    {
         None => Ok(()),
         Some(i) => Err(Fatal(format!(
             "backend disagrees with the oracle on item {i}: bench aborted"
@@ -221,9 +248,14 @@ fn crossover(ops: &[Op], rows: &[Row]) -> serde_json::Value {
 
 fn markdown(machine: &serde_json::Value, args: &Args, rows: &[Row]) -> String {
     let mut md = format!(
-        "## batchcrypto bench\n\nmachine: {}, {} cores; commit {}; {}\ninputs: invalid share {}, {} signers; times are medians after warm-up, per item\n\n",
+        "## batchcrypto bench\n\nmachine: {}, {} cores; adapters: {}; commit {}; {}\ninputs: invalid share {}, {} signers; times are medians after warm-up, per item\n\n",
         machine["cpu"].as_str().unwrap_or("?"),
         machine["cores"],
+        machine["adapters"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|x| x.as_str()).collect::<Vec<_>>().join("; "))
+            .filter(|a| !a.is_empty())
+            .unwrap_or_else(|| "none".to_string()),
         machine["commit"].as_str().unwrap_or("?"),
         machine["date"].as_str().unwrap_or("?"),
         args.invalid_share,
@@ -276,17 +308,17 @@ fn markdown(machine: &serde_json::Value, args: &Args, rows: &[Row]) -> String {
     md
 }
 
-fn machine(threads: usize) -> serde_json::Value {
-    let engine = Engine::builder().backend(BackendChoice::Cpu).build().ok();
-    let adapters: Vec<String> = engine
-        .map(|e| {
-            e.devices()
-                .into_iter()
-                .filter(|d| d.backend == Backend::Gpu && d.usable)
-                .map(|d| format!("{} ({})", d.name, d.detail))
-                .collect()
-        })
-        .unwrap_or_default();
+/// The machine: CPU model and cores, the adapters measured (or, without a
+/// GPU column, every usable one found), commit and date.
+fn machine(threads: usize, engines: &[(Backend, Engine)]) -> serde_json::Value {
+    let mut adapters: Vec<String> = engines.iter().filter_map(|(_, e)| e.gpu_adapter()).collect();
+    if adapters.is_empty() {
+        adapters = batchcrypto::gpu::adapters()
+            .into_iter()
+            .filter(|a| a.int64)
+            .map(|a| a.describe())
+            .collect();
+    }
     serde_json::json!({
         "cpu": batchcrypto::engine::cpu_model(),
         "cores": std::thread::available_parallelism().map_or(0, |n| n.get()),

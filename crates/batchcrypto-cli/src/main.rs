@@ -7,6 +7,7 @@ mod bench;
 mod devices;
 mod lines;
 mod sample;
+mod selftest;
 mod verify;
 
 use std::process::ExitCode;
@@ -38,6 +39,8 @@ enum Command {
     Devices(devices::Args),
     /// Measure per-item time of the oracle and of each backend over batch sizes.
     Bench(bench::Args),
+    /// Compare every backend and GPU adapter with the oracle on a few hundred mixed items.
+    Selftest(selftest::Args),
     /// Write a deterministic sample input (valid and hostile items) as JSON Lines.
     #[command(subcommand)]
     Sample(sample::Sample),
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Command::Devices(a) => devices::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Sample(s) => sample::run(s),
+        Command::Selftest(a) => selftest::run(a),
     };
     match result {
         Ok(code) => code,

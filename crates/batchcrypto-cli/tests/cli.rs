@@ -316,7 +316,7 @@ fn gpu_backend_prints_what_cpu_prints() {
             Ok("1"),
             "no usable GPU"
         );
-        eprintln!("note: no usable GPU adapter; CLI GPU test skipped");
+        let _ = writeln!(std::io::stderr(), "note: no usable GPU adapter; CLI GPU test skipped");
         return;
     }
     let items = sample::generate(&sample::Config {

@@ -24,12 +24,20 @@ pub struct Outcome<T> {
 pub struct EngineBuilder {
     backend: BackendChoice,
     threads: Option<usize>,
+    adapter: Option<String>,
 }
 
 impl EngineBuilder {
     /// Which backend to use (default [`BackendChoice::Auto`]).
     pub fn backend(mut self, choice: BackendChoice) -> Self {
         self.backend = choice;
+        self
+    }
+
+    /// The GPU adapter to open, by a substring of its name (default: the
+    /// best one; the `BATCHCRYPTO_ADAPTER` variable also sets it).
+    pub fn adapter(mut self, name: impl Into<String>) -> Self {
+        self.adapter = Some(name.into());
         self
     }
 
@@ -44,11 +52,15 @@ impl EngineBuilder {
     /// `Auto` uses the CPU until calibration profiles exist.
     pub fn build(self) -> Result<Engine, Error> {
         let gpu = match self.backend {
-            BackendChoice::Gpu => Some(Gpu::open().map_err(|reason| Error::BackendUnavailable {
-                op: OpName::Engine,
-                backend: Backend::Gpu,
-                reason,
-            })?),
+            BackendChoice::Gpu => {
+                Some(
+                    Gpu::open(self.adapter.as_deref()).map_err(|reason| Error::BackendUnavailable {
+                        op: OpName::Engine,
+                        backend: Backend::Gpu,
+                        reason,
+                    })?,
+                )
+            }
             BackendChoice::Auto | BackendChoice::Cpu => None,
         };
         let mut pool = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("batchcrypto-cpu-{i}"));
@@ -161,6 +173,29 @@ impl Engine {
             |gpu| ed25519::gpu::verify(gpu, batch, policy),
             || ed25519::cpu::verify(batch, policy),
         )
+    }
+
+    /// Kernel-only times, in seconds, of `runs` GPU dispatches of
+    /// Ed25519 verification over `batch` (inputs uploaded once; each run
+    /// includes reading the per-item status words back). For benchmarks:
+    /// fails without a GPU or when the batch needs more than one dispatch.
+    pub fn ed25519_gpu_kernel_times(
+        &self,
+        batch: &ed25519::Batch,
+        policy: ed25519::Policy,
+        runs: usize,
+    ) -> Result<Vec<f64>, Error> {
+        let op = Op::Ed25519Verify(policy);
+        let gpu = self.gpu.as_ref().ok_or_else(|| Error::BackendUnavailable {
+            op: op.into(),
+            backend: Backend::Gpu,
+            reason: "this engine has no GPU (build it with BackendChoice::Gpu)".to_string(),
+        })?;
+        ed25519::gpu::kernel_times(gpu, batch, policy, runs).map_err(|reason| Error::Device {
+            op: op.into(),
+            backend: Backend::Gpu,
+            reason,
+        })
     }
 
     /// Runs a call on the selected backend; a GPU failure falls back to

@@ -21,6 +21,16 @@ pub enum Error {
         /// What was looked for and not found.
         reason: String,
     },
+    /// A device failed during a call that has no CPU fallback (benchmark timing).
+    #[error("{op} on {backend}: device error: {reason}")]
+    Device {
+        /// The operation that was running.
+        op: OpName,
+        /// The backend that failed.
+        backend: Backend,
+        /// The device's error.
+        reason: String,
+    },
     /// A batch exceeds a size limit of its storage layout.
     #[error("{op} on {backend}: batch too large: {reason}")]
     BatchTooLarge {

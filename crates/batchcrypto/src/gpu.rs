@@ -144,15 +144,18 @@ impl BufferPool {
 
 impl Gpu {
     /// Opens the best adapter that has `SHADER_INT64` (discrete before
-    /// integrated before virtual before software). `BATCHCRYPTO_ADAPTER`
-    /// (a substring of the name) picks one explicitly.
-    pub(crate) fn open() -> Result<Gpu, String> {
+    /// integrated before virtual before software). `wanted`, else the
+    /// `BATCHCRYPTO_ADAPTER` variable (a substring of the adapter's name,
+    /// any case), picks one explicitly.
+    pub(crate) fn open(wanted: Option<&str>) -> Result<Gpu, String> {
         let instance = instance();
         let mut found = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
         if found.is_empty() {
             return Err("looked for a Vulkan, Metal or DX12 adapter through wgpu and found none".to_string());
         }
-        let wanted = std::env::var("BATCHCRYPTO_ADAPTER").ok();
+        let wanted = wanted
+            .map(str::to_string)
+            .or_else(|| std::env::var("BATCHCRYPTO_ADAPTER").ok());
         found.sort_by_key(|a| AdapterSummary::of(a).rank());
         let listed: Vec<String> = found.iter().map(|a| AdapterSummary::of(a).describe()).collect();
         let adapter = found
@@ -166,9 +169,7 @@ impl Gpu {
             .ok_or_else(|| {
                 format!(
                     "no adapter with SHADER_INT64{} among: {}",
-                    wanted
-                        .map(|w| format!(" matching BATCHCRYPTO_ADAPTER={w:?}"))
-                        .unwrap_or_default(),
+                    wanted.map(|w| format!(" matching {w:?}")).unwrap_or_default(),
                     listed.join("; ")
                 )
             })?;

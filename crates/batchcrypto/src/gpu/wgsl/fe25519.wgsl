@@ -19,7 +19,8 @@ const FE_OFF = array<u32, 10>(0u, 26u, 51u, 77u, 102u, 128u, 153u, 179u, 204u, 2
 // Bounds (as ref10): fe_mul/fe_sq/fe_carry outputs have |limb| <= 2^25 (26-bit
 // limbs) or 2^24 (25-bit limbs), "B". fe_add/fe_sub do not carry. Inputs of
 // fe_mul/fe_sq may be up to 4B per limb: every product sum then stays below
-// 2^63. The point formulas never feed more than 3B into a product.
+// 2^63 (10 terms of at most (2^27)^2 * 38 < 2^62.6). The point formulas
+// never feed more than 4B into a product.
 
 fn fe_add(f: Fe, g: Fe) -> Fe {
     return Fe(f[0] + g[0], f[1] + g[1], f[2] + g[2], f[3] + g[3], f[4] + g[4],

@@ -27,113 +27,183 @@ pub(crate) fn verify(gpu: &Gpu, batch: &Batch, policy: Policy) -> Result<Vec<Ver
     let mut pool = gpu.pool();
     let base = base_table(gpu, &mut pool)?;
     let mut verdicts = Vec::with_capacity(batch.len());
-    let max_bytes = usize::try_from(gpu.max_binding()).unwrap_or(usize::MAX).min(1 << 30);
     let mut start = 0;
     while start < batch.len() {
-        // The largest run of items from `start` within the binding limits.
-        let offsets = batch.msgs().offsets();
-        let mut end = (start + MAX_ITEMS).min(batch.len());
-        while end > start + 1 && (offsets[end] - offsets[start]) as usize > max_bytes {
-            end = start + (end - start) / 2;
-        }
-        if (offsets[end] - offsets[start]) as usize > max_bytes {
-            return Err(format!(
-                "message of {} bytes exceeds the adapter's storage binding limit",
-                offsets[end] - offsets[start]
-            ));
-        }
-        verdicts.extend(run(gpu, &mut pool, &pipeline, &base, batch, start, end, policy)?);
+        let end = sub_batch_end(gpu, batch, start)?;
+        let job = Job {
+            gpu,
+            pipeline: &pipeline,
+            base: &base,
+            batch,
+            start,
+            end,
+            policy,
+        };
+        let bind_group = job.upload(&mut pool);
+        verdicts.extend(job.execute(&mut pool, &bind_group)?);
         start = end;
     }
     Ok(verdicts)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run(
-    gpu: &Gpu,
-    pool: &mut crate::gpu::BufferPool,
-    pipeline: &wgpu::ComputePipeline,
-    base: &wgpu::Buffer,
-    batch: &Batch,
+/// Kernel-only times (seconds) of `runs` dispatches over `batch`, its inputs
+/// uploaded once beforehand; each run includes the status readback (4 bytes
+/// per item). For benchmarks; the batch must fit in one dispatch.
+pub(crate) fn kernel_times(gpu: &Gpu, batch: &Batch, policy: Policy, runs: usize) -> Result<Vec<f64>, String> {
+    let pipeline = gpu.pipeline("ed25519_verify", "ed25519_verify", shaders::ed25519_verify)?;
+    let mut pool = gpu.pool();
+    let base = base_table(gpu, &mut pool)?;
+    let end = sub_batch_end(gpu, batch, 0)?;
+    if end != batch.len() {
+        return Err(format!(
+            "kernel timing needs one dispatch; the batch needs {}+",
+            batch.len() / end.max(1)
+        ));
+    }
+    let job = Job {
+        gpu,
+        pipeline: &pipeline,
+        base: &base,
+        batch,
+        start: 0,
+        end,
+        policy,
+    };
+    let bind_group = job.upload(&mut pool);
+    (0..runs)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            job.execute(&mut pool, &bind_group)?;
+            Ok(t.elapsed().as_secs_f64())
+        })
+        .collect()
+}
+
+/// The end of the largest run of items from `start` that one dispatch can
+/// take (item count and storage binding limits).
+fn sub_batch_end(gpu: &Gpu, batch: &Batch, start: usize) -> Result<usize, String> {
+    let max_bytes = usize::try_from(gpu.max_binding()).unwrap_or(usize::MAX).min(1 << 30);
+    let offsets = batch.msgs().offsets();
+    let mut end = (start + MAX_ITEMS).min(batch.len());
+    while end > start + 1 && (offsets[end] - offsets[start]) as usize > max_bytes {
+        end = start + (end - start) / 2;
+    }
+    if (offsets[end] - offsets[start]) as usize > max_bytes {
+        return Err(format!(
+            "message of {} bytes exceeds the adapter's storage binding limit",
+            offsets[end] - offsets[start]
+        ));
+    }
+    Ok(end)
+}
+
+/// Items `start..end` of a batch on their way to the device.
+struct Job<'a> {
+    gpu: &'a Gpu,
+    pipeline: &'a wgpu::ComputePipeline,
+    base: &'a wgpu::Buffer,
+    batch: &'a Batch,
     start: usize,
     end: usize,
     policy: Policy,
-) -> Result<Vec<Verdict>, String> {
-    let n = end - start;
-    let offsets = batch.msgs().offsets();
-    let first = offsets[start];
-    let rebased: Vec<u8> = offsets[start..=end]
-        .iter()
-        .flat_map(|o| (o - first).to_le_bytes())
-        .collect();
-    let msg = &batch.msgs().bytes()[first as usize..offsets[end] as usize];
-    let params: Vec<u8> = [n as u32, policy_code(policy), 0, 0]
-        .iter()
-        .flat_map(|v| v.to_le_bytes())
-        .collect();
-    let params_buf = pool.get(
-        &gpu.device,
-        "ed25519_params",
-        16,
-        wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-    );
-    gpu.queue.write_buffer(&params_buf, 0, &params);
-    let pks = gpu.upload(pool, "ed25519_pks", batch.pks()[start..end].as_flattened());
-    let sigs = gpu.upload(pool, "ed25519_sigs", batch.sigs()[start..end].as_flattened());
-    let msgs = gpu.upload(pool, "ed25519_msgs", msg);
-    let offs = gpu.upload(pool, "ed25519_offsets", &rebased);
-    let out_bytes = (n * 4) as u64;
-    let out = pool.get(
-        &gpu.device,
-        "ed25519_out",
-        out_bytes,
-        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-    );
-    // Clear the status words so that a kernel that silently did nothing
-    // cannot leave stale "done" flags behind.
-    let mut encoder = gpu
-        .device
-        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-    encoder.clear_buffer(&out, 0, Some(out_bytes.next_multiple_of(4)));
-    gpu.queue.submit([encoder.finish()]);
-    let entries = [
-        (0, &params_buf),
-        (1, &pks),
-        (2, &sigs),
-        (3, &msgs),
-        (4, &offs),
-        (5, base),
-        (6, &out),
-    ]
-    .map(|(binding, buffer)| wgpu::BindGroupEntry {
-        binding,
-        resource: buffer.as_entire_binding(),
-    });
-    let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("ed25519_verify"),
-        layout: &pipeline.get_bind_group_layout(0),
-        entries: &entries,
-    });
-    let words = gpu.dispatch(
-        pool,
-        Dispatch {
-            pipeline,
-            bind_group: &bind_group,
-            items: n as u32,
-            workgroup: WORKGROUP,
-            out: &out,
-            out_bytes,
-        },
-    )?;
-    words
-        .chunks_exact(4)
-        .take(n)
-        .enumerate()
-        .map(|(i, w)| {
-            let status = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-            decode(status).ok_or_else(|| format!("item {} came back without a verdict (status {status:#x})", start + i))
+}
+
+impl Job<'_> {
+    /// Uploads the items into pooled buffers; returns the bind group.
+    fn upload(&self, pool: &mut crate::gpu::BufferPool) -> wgpu::BindGroup {
+        let (gpu, batch, start, end) = (self.gpu, self.batch, self.start, self.end);
+        let n = end - start;
+        let offsets = batch.msgs().offsets();
+        let first = offsets[start];
+        let rebased: Vec<u8> = offsets[start..=end]
+            .iter()
+            .flat_map(|o| (o - first).to_le_bytes())
+            .collect();
+        let msg = &batch.msgs().bytes()[first as usize..offsets[end] as usize];
+        let params: Vec<u8> = [n as u32, policy_code(self.policy), 0, 0]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let params_buf = pool.get(
+            &gpu.device,
+            "ed25519_params",
+            16,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        );
+        gpu.queue.write_buffer(&params_buf, 0, &params);
+        let pks = gpu.upload(pool, "ed25519_pks", batch.pks()[start..end].as_flattened());
+        let sigs = gpu.upload(pool, "ed25519_sigs", batch.sigs()[start..end].as_flattened());
+        let msgs = gpu.upload(pool, "ed25519_msgs", msg);
+        let offs = gpu.upload(pool, "ed25519_offsets", &rebased);
+        let out = self.out(pool);
+        let entries = [
+            (0, &params_buf),
+            (1, &pks),
+            (2, &sigs),
+            (3, &msgs),
+            (4, &offs),
+            (5, self.base),
+            (6, &out),
+        ]
+        .map(|(binding, buffer)| wgpu::BindGroupEntry {
+            binding,
+            resource: buffer.as_entire_binding(),
+        });
+        gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("ed25519_verify"),
+            layout: &self.pipeline.get_bind_group_layout(0),
+            entries: &entries,
         })
-        .collect()
+    }
+
+    fn out(&self, pool: &mut crate::gpu::BufferPool) -> wgpu::Buffer {
+        pool.get(
+            &self.gpu.device,
+            "ed25519_out",
+            ((self.end - self.start) * 4) as u64,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        )
+    }
+
+    /// Clears the status words, runs the kernel, reads the statuses back and
+    /// decodes them; an item without the completion flag is an error.
+    fn execute(&self, pool: &mut crate::gpu::BufferPool, bind_group: &wgpu::BindGroup) -> Result<Vec<Verdict>, String> {
+        let gpu = self.gpu;
+        let n = self.end - self.start;
+        let out_bytes = (n * 4) as u64;
+        let out = self.out(pool);
+        // A kernel that silently did nothing must not leave stale "done" flags.
+        let mut encoder = gpu
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        encoder.clear_buffer(&out, 0, Some(out_bytes));
+        gpu.queue.submit([encoder.finish()]);
+        let words = gpu.dispatch(
+            pool,
+            Dispatch {
+                pipeline: self.pipeline,
+                bind_group,
+                items: n as u32,
+                workgroup: WORKGROUP,
+                out: &out,
+                out_bytes,
+            },
+        )?;
+        words
+            .chunks_exact(4)
+            .take(n)
+            .enumerate()
+            .map(|(i, w)| {
+                let status = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+                decode(status).ok_or_else(|| {
+                    format!(
+                        "item {} came back without a verdict (status {status:#x})",
+                        self.start + i
+                    )
+                })
+            })
+            .collect()
+    }
 }
 
 fn policy_code(policy: Policy) -> u32 {
