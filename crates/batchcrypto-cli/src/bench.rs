@@ -97,11 +97,29 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         per_cell.as_secs_f64()
     );
     let mut rows = Vec::new();
-    for op in &ops {
+    let mut skipped: Vec<(Op, usize)> = Vec::new();
+    let start = Instant::now();
+    for (op_index, op) in ops.iter().enumerate() {
         let Op::Ed25519Verify(policy) = *op else {
             return Err(Fatal(format!("bench does not cover {op} yet")));
         };
-        for &n in &args.sizes {
+        // Each op gets an equal share of the budget; a size whose predicted
+        // cost (from the previous size's per-item times: the check, a
+        // warm-up and at least 3 rounds of every column, kernel runs) would
+        // overrun its share is skipped, and so are the larger ones.
+        let op_deadline = args.max_seconds * (op_index + 1) as f64 / ops.len() as f64;
+        let mut round_s_per_item: Option<f64> = None;
+        let mut sizes = args.sizes.clone();
+        sizes.sort_unstable();
+        for (k, &n) in sizes.iter().enumerate() {
+            if let Some(c) = round_s_per_item
+                && start.elapsed().as_secs_f64() + c * n as f64 * 7.0 > op_deadline
+            {
+                eprintln!("bench: {op} n >= {n} skipped: over the --max-seconds budget");
+                skipped.extend(sizes[k..].iter().map(|&n| (*op, n)));
+                break;
+            }
+            let first_row = rows.len();
             let items = sample::generate(&sample::Config {
                 count: n,
                 hostile_share: args.invalid_share,
@@ -143,9 +161,27 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
                 times.sort_by(f64::total_cmp);
                 rows.push(row(op, n, "gpu_kernel", times[times.len() / 2], times.len()));
             }
+            round_s_per_item = Some(rows[first_row..].iter().map(|r| r.median_s).sum::<f64>() / n.max(1) as f64);
         }
     }
+    let skipped_json: serde_json::Map<String, serde_json::Value> = ops
+        .iter()
+        .map(|op| {
+            let ns: Vec<usize> = skipped.iter().filter(|(o, _)| o == op).map(|(_, n)| *n).collect();
+            (op.name().to_string(), ns.into())
+        })
+        .collect();
     print!("{}", markdown(&machine, &args, &rows));
+    for (op, ns) in &skipped_json {
+        if let Some(ns) = ns.as_array().filter(|ns| !ns.is_empty()) {
+            let ns: Vec<String> = ns.iter().map(ToString::to_string).collect();
+            println!(
+                "\nskipped (over the {} s budget): {op} at N = {}",
+                args.max_seconds,
+                ns.join(", ")
+            );
+        }
+    }
     let crossover = crossover(&ops, &rows);
     if let Some(path) = &args.plot {
         plot(path, &ops, &rows, &crossover, &machine)
@@ -157,6 +193,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
             "settings": {"invalid_share": args.invalid_share, "signers": args.signers, "threads": threads},
             "rows": rows,
             "crossover": crossover,
+            "skipped": skipped_json,
         });
         std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
             .map_err(|e| Fatal(format!("cannot write {}: {e}", path.display())))?;

@@ -198,6 +198,14 @@ impl Engine {
         })
     }
 
+    /// Marks this engine's GPU as failed, as a device error or loss would:
+    /// later calls run on the CPU and say why. For testing the fallback
+    /// path; returns `false` when the engine has no GPU.
+    #[doc(hidden)]
+    pub fn inject_gpu_fault(&self, reason: &str) -> bool {
+        self.gpu.as_ref().map(|g| g.set_fault(reason)).is_some()
+    }
+
     /// Runs a call on the selected backend; a GPU failure falls back to
     /// the CPU, with the failure in the selection's reason.
     fn run<T>(

@@ -99,6 +99,10 @@ pub(crate) struct Gpu {
     pool: Mutex<BufferPool>,
     /// Per-operation data computed on the device once (e.g. base-point tables).
     pub(crate) tables: Mutex<HashMap<&'static str, wgpu::Buffer>>,
+    /// The first error wgpu reported outside an error scope, or the reason
+    /// the device was lost: once set, every dispatch fails (and the engine
+    /// uses the CPU) instead of wgpu's default of panicking.
+    fault: Arc<Mutex<Option<String>>>,
 }
 
 impl std::fmt::Debug for Gpu {
@@ -188,6 +192,15 @@ impl Gpu {
         }))
         .map_err(|e| format!("{}: request_device failed: {e}", summary.describe()))?;
         let max_binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+        let fault: Arc<Mutex<Option<String>>> = Arc::default();
+        let on_error = fault.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            lock(&on_error).get_or_insert_with(|| format!("device error: {e}"));
+        }));
+        let on_lost = fault.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            lock(&on_lost).get_or_insert_with(|| format!("device lost ({reason:?}): {message}"));
+        });
         Ok(Gpu {
             summary,
             device,
@@ -196,7 +209,13 @@ impl Gpu {
             pipelines: Mutex::new(HashMap::new()),
             pool: Mutex::new(BufferPool::default()),
             tables: Mutex::new(HashMap::new()),
+            fault,
         })
+    }
+
+    /// Marks the device as failed, as wgpu's error callbacks do.
+    pub(crate) fn set_fault(&self, reason: &str) {
+        lock(&self.fault).get_or_insert_with(|| reason.to_string());
     }
 
     /// The largest storage buffer one binding may hold, in bytes.
@@ -278,6 +297,9 @@ impl Gpu {
             out,
             out_bytes,
         } = job;
+        if let Some(fault) = lock(&self.fault).clone() {
+            return Err(fault);
+        }
         let groups = items.div_ceil(workgroup).max(1);
         let (gx, gy) = if groups <= 65_535 {
             (groups, 1)
@@ -333,6 +355,10 @@ impl Gpu {
             .map_err(|e| format!("reading results back: {e}"))?
             .to_vec();
         readback.unmap();
+        // Errors of the uploads and bind groups that fed this dispatch.
+        if let Some(fault) = lock(&self.fault).clone() {
+            return Err(fault);
+        }
         Ok(data)
     }
 }

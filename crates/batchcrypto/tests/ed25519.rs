@@ -417,6 +417,44 @@ fn outcome_names_backend_and_reason() {
     assert!(outcome.selection.why.starts_with("auto"), "{}", outcome.selection.why);
 }
 
+/// A GPU that fails (device error or loss) never loses a verdict: the batch
+/// runs on the CPU, the selection says why, and the verdicts are the oracle's.
+#[test]
+fn gpu_failure_falls_back_to_cpu() {
+    let Ok(engine) = batchcrypto::Engine::builder()
+        .backend(batchcrypto::BackendChoice::Gpu)
+        .build()
+    else {
+        support::notice("no GPU: fallback test skipped");
+        return;
+    };
+    let items = sample::generate(&sample::Config {
+        count: 100,
+        hostile_share: 0.5,
+        seed: 14,
+        ..Default::default()
+    });
+    let batch = sample::batch(&items);
+    let before = engine.verify_ed25519(&batch, Policy::Zip215).expect("verify");
+    assert_eq!(before.selection.backend, batchcrypto::Backend::Gpu);
+    assert!(engine.inject_gpu_fault("injected for the test"));
+    for policy in Policy::ALL {
+        let after = engine.verify_ed25519(&batch, policy).expect("verify");
+        assert_eq!(after.selection.backend, batchcrypto::Backend::Cpu);
+        assert!(
+            after.selection.why.contains("injected for the test"),
+            "{}",
+            after.selection.why
+        );
+        for (item, verdict) in items.iter().zip(&after.output) {
+            assert_eq!(
+                verdict.is_valid(),
+                oracle::verify(policy, &item.pk, &item.sig, &item.msg)
+            );
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
