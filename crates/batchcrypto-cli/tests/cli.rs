@@ -36,6 +36,23 @@ fn stdout_lines(out: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// Whether `batchcrypto devices` lists a usable GPU adapter; with
+/// `BATCHCRYPTO_REQUIRE_GPU=1` (CI) a missing one fails the test instead.
+fn has_usable_gpu() -> bool {
+    let devices = bin().arg("devices").output().expect("devices");
+    let found = String::from_utf8_lossy(&devices.stdout)
+        .lines()
+        .any(|l| l.starts_with("gpu") && l.contains(" usable "));
+    if !found {
+        assert_ne!(
+            std::env::var("BATCHCRYPTO_REQUIRE_GPU").as_deref(),
+            Ok("1"),
+            "no usable GPU"
+        );
+    }
+    found
+}
+
 fn item_line(item: &sample::Item) -> String {
     format!(
         "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\"}}",
@@ -281,16 +298,7 @@ fn usage_and_device_errors_exit_3() {
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/file.jsonl"));
     // --backend gpu without a usable adapter: exit 3 before any work, naming what was looked for.
-    let devices = bin().arg("devices").output().expect("devices");
-    let has_gpu = String::from_utf8_lossy(&devices.stdout)
-        .lines()
-        .any(|l| l.starts_with("gpu") && l.contains(" usable "));
-    if !has_gpu {
-        assert_ne!(
-            std::env::var("BATCHCRYPTO_REQUIRE_GPU").as_deref(),
-            Ok("1"),
-            "no usable GPU"
-        );
+    if !has_usable_gpu() {
         let out = run_with_stdin(&["verify", "ed25519", "--backend", "gpu"], b"{}\n");
         assert_eq!(out.status.code(), Some(3));
         assert!(out.stdout.is_empty(), "no output before the device error");
@@ -306,16 +314,7 @@ fn usage_and_device_errors_exit_3() {
 /// adapter, unless BATCHCRYPTO_REQUIRE_GPU=1.
 #[test]
 fn gpu_backend_prints_what_cpu_prints() {
-    let devices = bin().arg("devices").output().expect("devices");
-    let has_gpu = String::from_utf8_lossy(&devices.stdout)
-        .lines()
-        .any(|l| l.starts_with("gpu") && l.contains(" usable "));
-    if !has_gpu {
-        assert_ne!(
-            std::env::var("BATCHCRYPTO_REQUIRE_GPU").as_deref(),
-            Ok("1"),
-            "no usable GPU"
-        );
+    if !has_usable_gpu() {
         let _ = writeln!(std::io::stderr(), "note: no usable GPU adapter; CLI GPU test skipped");
         return;
     }
