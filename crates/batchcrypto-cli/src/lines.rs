@@ -105,16 +105,40 @@ pub fn parse_object<'a, T: serde::Deserialize<'a>>(line: &'a str) -> Result<T, S
     serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))
 }
 
-/// One line-oriented operation: parses lines into a pending batch and runs it.
+/// One line-oriented operation: parses lines into a pending batch, runs it
+/// and writes one output line per item.
 pub trait LineVerb: Send {
     /// The batch type travelling from the reader thread to the engine.
     type Batch: Send + Default;
+    /// The result of one item.
+    type Out;
+    /// What the summary calls an item whose `write` returned true ("valid").
+    const OK_LABEL: &'static str;
+    /// Whether items can be rejected (the summary then counts "invalid").
+    const HAS_INVALID: bool;
     /// Parses one line and appends its item to `batch`.
     fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String>;
     /// Message bytes held by `batch` (for chunking).
     fn batch_bytes(batch: &Self::Batch) -> usize;
-    /// Runs `batch`: one verdict per item, and the backend that ran it.
-    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Verdict>, Selection), Fatal>;
+    /// Runs `batch`: one result per item, and the backend that ran it.
+    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Self::Out>, Selection), Fatal>;
+    /// Writes the output line of one item; returns whether it is "ok"
+    /// (valid) rather than rejected.
+    fn write(out: &Self::Out, w: &mut dyn Write) -> io::Result<bool>;
+}
+
+/// The output line of a verdict: `{"valid":true}` or `{"valid":false,"reason":"..."}`.
+pub fn write_verdict(verdict: &Verdict, w: &mut dyn Write) -> io::Result<bool> {
+    match verdict {
+        Verdict::Valid => {
+            w.write_all(b"{\"valid\":true}\n")?;
+            Ok(true)
+        }
+        Verdict::Invalid(reason) => {
+            writeln!(w, "{{\"valid\":false,\"reason\":\"{}\"}}", reason.code())?;
+            Ok(false)
+        }
+    }
 }
 
 /// A parsed chunk: the batch, and per line either an item or an error text.
@@ -129,7 +153,7 @@ struct Chunk<B> {
 pub struct Counts {
     /// Lines read.
     pub lines: u64,
-    /// Items that verified.
+    /// Items that verified (or, for verbs without verdicts, every item).
     pub valid: u64,
     /// Well-formed items that did not verify.
     pub invalid: u64,
@@ -161,7 +185,7 @@ pub fn run_lines<V: LineVerb>(verb: &V, io: &Io, title: &str) -> Result<ExitCode
             } else {
                 Vec::new()
             };
-            write_chunk(&mut output, &chunk.lines, &verdicts, &mut counts)
+            write_chunk::<V>(&mut output, &chunk.lines, &verdicts, &mut counts)
                 .map_err(|e| Fatal(format!("writing output: {e}")))?;
             progress.inc(if size.is_some() {
                 chunk.bytes_read
@@ -173,7 +197,7 @@ pub fn run_lines<V: LineVerb>(verb: &V, io: &Io, title: &str) -> Result<ExitCode
     })?;
     output.flush().map_err(|e| Fatal(format!("writing output: {e}")))?;
     progress.finish_and_clear();
-    eprintln!("{}", summary(title, &counts, &selections, start.elapsed()));
+    eprintln!("{}", summary::<V>(title, &counts, &selections, start.elapsed()));
     Ok(if counts.malformed > 0 {
         ExitCode::from(EXIT_MALFORMED)
     } else {
@@ -221,13 +245,13 @@ fn read_chunks<V: LineVerb>(mut input: Box<dyn BufRead + Send>, tx: mpsc::SyncSe
     }
 }
 
-fn write_chunk(
+fn write_chunk<V: LineVerb>(
     out: &mut dyn Write,
     lines: &[Option<String>],
-    verdicts: &[Verdict],
+    results: &[V::Out],
     counts: &mut Counts,
 ) -> io::Result<()> {
-    let mut verdicts = verdicts.iter();
+    let mut results = results.iter();
     for line in lines {
         counts.lines += 1;
         match line {
@@ -236,16 +260,15 @@ fn write_chunk(
                 let error = serde_json::to_string(error).unwrap_or_else(|_| "\"unprintable error\"".to_string());
                 writeln!(out, "{{\"error\":{error}}}")?;
             }
-            None => match verdicts.next() {
-                Some(Verdict::Valid) => {
-                    counts.valid += 1;
-                    out.write_all(b"{\"valid\":true}\n")?;
+            None => match results.next() {
+                Some(result) => {
+                    if V::write(result, out)? {
+                        counts.valid += 1;
+                    } else {
+                        counts.invalid += 1;
+                    }
                 }
-                Some(Verdict::Invalid(reason)) => {
-                    counts.invalid += 1;
-                    writeln!(out, "{{\"valid\":false,\"reason\":\"{}\"}}", reason.code())?;
-                }
-                None => return Err(io::Error::other("engine returned fewer verdicts than items")),
+                None => return Err(io::Error::other("engine returned fewer results than items")),
             },
         }
     }
@@ -274,7 +297,7 @@ fn progress_bar(size: Option<u64>) -> ProgressBar {
 }
 
 /// The one-line summary written to stderr.
-pub fn summary(title: &str, c: &Counts, selections: &[Selection], elapsed: Duration) -> String {
+pub fn summary<V: LineVerb>(title: &str, c: &Counts, selections: &[Selection], elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64();
     let items = c.valid + c.invalid;
     let rate = if secs > 0.0 { items as f64 / secs } else { 0.0 };
@@ -287,8 +310,16 @@ pub fn summary(title: &str, c: &Counts, selections: &[Selection], elapsed: Durat
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let invalid = if V::HAS_INVALID {
+        format!(" {} invalid,", c.invalid)
+    } else {
+        String::new()
+    };
     format!(
-        "batchcrypto {title}: {} lines: {} valid, {} invalid, {} malformed; backend {backends}; {secs:.3} s, {rate:.0} items/s",
-        c.lines, c.valid, c.invalid, c.malformed
+        "batchcrypto {title}: {} lines: {} {},{invalid} {} malformed; backend {backends}; {secs:.3} s, {rate:.0} items/s",
+        c.lines,
+        c.valid,
+        V::OK_LABEL,
+        c.malformed
     )
 }

@@ -5,6 +5,7 @@
 
 mod bench;
 mod devices;
+mod hash;
 mod lines;
 mod sample;
 mod selftest;
@@ -35,6 +36,8 @@ enum Command {
     /// Verify signatures, one JSON line in, one JSON line out.
     #[command(subcommand)]
     Verify(verify::Verify),
+    /// Hash byte strings, one JSON line in, one digest line out.
+    Hash(hash::Args),
     /// List the CPU and GPU devices the engine can use.
     Devices(devices::Args),
     /// Measure per-item time of the oracle and of each backend over batch sizes.
@@ -81,6 +84,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Verify(v) => verify::run(v),
         Command::Devices(a) => devices::run(a),
+        Command::Hash(a) => hash::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Sample(s) => sample::run(s),
         Command::Selftest(a) => selftest::run(a),

@@ -7,7 +7,7 @@ use batchcrypto::ops::ed25519::{self, Policy};
 use batchcrypto::{BackendChoice, Engine, Selection, Verdict};
 
 use crate::Fatal;
-use crate::lines::{Io, LineVerb, hex_fixed, hex_into, parse_object, run_lines};
+use crate::lines::{Io, LineVerb, hex_fixed, hex_into, parse_object, run_lines, write_verdict};
 
 #[derive(clap::Subcommand)]
 pub enum Verify {
@@ -61,6 +61,9 @@ struct Ed25519Line<'a> {
 
 impl LineVerb for Ed25519Verb {
     type Batch = ed25519::Batch;
+    type Out = Verdict;
+    const OK_LABEL: &'static str = "valid";
+    const HAS_INVALID: bool = true;
 
     fn parse(line: &str, batch: &mut ed25519::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: Ed25519Line = parse_object(line)?;
@@ -77,5 +80,9 @@ impl LineVerb for Ed25519Verb {
     fn run(&self, batch: &ed25519::Batch) -> Result<(Vec<Verdict>, Selection), Fatal> {
         let outcome = self.engine.verify_ed25519(batch, self.policy)?;
         Ok((outcome.output, outcome.selection))
+    }
+
+    fn write(out: &Verdict, w: &mut dyn std::io::Write) -> std::io::Result<bool> {
+        write_verdict(out, w)
     }
 }

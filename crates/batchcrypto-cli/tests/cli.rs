@@ -7,6 +7,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use batchcrypto::ops::ed25519::{Policy, oracle, sample};
+use batchcrypto::ops::hash;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_batchcrypto"))
@@ -422,4 +423,45 @@ fn sample_is_deterministic_and_bench_writes_json() {
     }
     assert!(json["crossover"]["ed25519_verify_strict"].is_null());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `hash <alg>`: one digest line per input line, equal to the oracle crate;
+/// malformed lines reported in place; exit 2 when any line was malformed.
+#[test]
+fn hash_lines_match_oracle() {
+    let datas: Vec<Vec<u8>> = (0..300usize)
+        .map(|n| (0..n).map(|i| (i * 7 + n) as u8).collect())
+        .collect();
+    for alg in hash::Alg::ALL {
+        let mut input = String::new();
+        for (i, d) in datas.iter().enumerate() {
+            if i == 100 {
+                input.push_str("{\"data\":\"abc\"}\n");
+            }
+            input.push_str(&format!("{{\"data\":\"{}\"}}\n", hex::encode(d)));
+        }
+        let out = run_with_stdin(&["hash", alg.name(), "--backend", "cpu"], input.as_bytes());
+        assert_eq!(out.status.code(), Some(2));
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), datas.len() + 1);
+        let mut want = datas.iter();
+        for (n, line) in lines.iter().enumerate() {
+            if n == 100 {
+                assert!(
+                    line["error"].as_str().is_some_and(|e| e.starts_with("line 101: ")),
+                    "{line}"
+                );
+                continue;
+            }
+            let d = want.next().expect("item");
+            assert_eq!(
+                line["digest"].as_str(),
+                Some(hex::encode(hash::oracle::digest(alg, d)).as_str()),
+                "{alg} line {}",
+                n + 1
+            );
+        }
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("300 digests, 1 malformed"), "{stderr}");
+    }
 }

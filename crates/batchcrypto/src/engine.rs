@@ -5,9 +5,10 @@
 //! loses a result: the batch is run on the CPU and the reason is reported.
 
 use crate::backend::{Backend, BackendChoice, Selection};
+use crate::batch::FlatBytes;
 use crate::error::{Error, OpName};
 use crate::gpu::Gpu;
-use crate::ops::{Op, ed25519};
+use crate::ops::{Op, ed25519, hash};
 use crate::verdict::Verdict;
 
 /// Results of one call and the backend that produced them.
@@ -172,6 +173,18 @@ impl Engine {
             batch.len(),
             |gpu| ed25519::gpu::verify(gpu, batch, policy),
             || ed25519::cpu::verify(batch, policy),
+        )
+    }
+
+    /// The digest of every item of `msgs` under `alg`, equal to the oracle
+    /// crate's. (No GPU kernel yet: a GPU engine runs this on the CPU and
+    /// says so in the selection.)
+    pub fn hash(&self, alg: hash::Alg, msgs: &FlatBytes) -> Result<Outcome<Vec<hash::Digest>>, Error> {
+        self.run(
+            Op::Hash(alg),
+            msgs.len(),
+            |_| Err(format!("no GPU kernel for {alg} yet")),
+            || hash::cpu::hash(alg, msgs),
         )
     }
 

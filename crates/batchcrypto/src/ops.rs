@@ -3,6 +3,7 @@
 //! kernel) in `ops/<op>/`.
 
 pub mod ed25519;
+pub mod hash;
 
 use std::fmt;
 
@@ -13,20 +14,28 @@ use std::fmt;
 pub enum Op {
     /// Ed25519 signature verification under a named policy.
     Ed25519Verify(ed25519::Policy),
+    /// Hashing with one of [`hash::Alg`].
+    Hash(hash::Alg),
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 2] = [
+    pub const ALL: [Op; 5] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
+        Op::Hash(hash::Alg::Keccak256),
+        Op::Hash(hash::Alg::Sha3_256),
+        Op::Hash(hash::Alg::Sha256),
     ];
 
-    /// The stable name (`ed25519_verify_strict`, `ed25519_verify_zip215`).
+    /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
     pub fn name(&self) -> &'static str {
         match self {
             Op::Ed25519Verify(ed25519::Policy::Strict) => "ed25519_verify_strict",
             Op::Ed25519Verify(ed25519::Policy::Zip215) => "ed25519_verify_zip215",
+            Op::Hash(hash::Alg::Keccak256) => "keccak256",
+            Op::Hash(hash::Alg::Sha3_256) => "sha3_256",
+            Op::Hash(hash::Alg::Sha256) => "sha256",
         }
     }
 

@@ -1,0 +1,145 @@
+//! Batch hashing on every backend against known answers and the oracles:
+//! the Keccak team's KATs (Keccak-256), NIST CAVP and XKCP (SHA3-256), the
+//! FIPS 180-2 examples (SHA-256), every rate boundary and random lengths.
+
+mod support;
+
+use batchcrypto::FlatBytes;
+use batchcrypto::ops::hash::{Alg, Digest, oracle};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use support::{engines, vectors_dir};
+
+/// Hashes `msgs` on every engine and asserts each digest equals `expected`.
+fn assert_digests(alg: Alg, msgs: &[Vec<u8>], expected: &[Digest], what: &str) {
+    let mut flat = FlatBytes::new();
+    for m in msgs {
+        assert!(flat.push(m));
+    }
+    for (name, engine) in engines() {
+        let got = engine.hash(alg, &flat).expect("hash").output;
+        assert_eq!(got.len(), msgs.len(), "{name}");
+        for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+            assert_eq!(
+                hex::encode(g),
+                hex::encode(e),
+                "{name} {alg} {what} item {i} ({} bytes)",
+                msgs[i].len()
+            );
+        }
+    }
+}
+
+/// `Len = bits` / `Msg = hex` / `MD = hex` records, byte-aligned ones only.
+fn kat(path: &str) -> Option<(Vec<Vec<u8>>, Vec<Digest>)> {
+    let dir = vectors_dir()?;
+    let text = std::fs::read_to_string(dir.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let (mut msgs, mut mds) = (Vec::new(), Vec::new());
+    let mut len = None;
+    let mut msg = None;
+    for line in text.lines().map(str::trim) {
+        if let Some(v) = line.strip_prefix("Len = ") {
+            len = v.parse::<usize>().ok();
+        } else if let Some(v) = line.strip_prefix("Msg = ") {
+            msg = Some(hex::decode(v).expect("hex msg"));
+        } else if let Some(v) = line.strip_prefix("MD = ") {
+            let (Some(bits), Some(mut m)) = (len.take(), msg.take()) else {
+                continue;
+            };
+            if bits % 8 != 0 {
+                continue;
+            }
+            m.truncate(bits / 8); // Len = 0 comes with Msg = 00
+            msgs.push(m);
+            mds.push(hex::decode(v).expect("hex md").try_into().expect("32-byte digest"));
+        }
+    }
+    assert!(!msgs.is_empty(), "{path}: no records");
+    Some((msgs, mds))
+}
+
+#[test]
+fn keccak256_kats() {
+    for file in [
+        "keccak-sha3/keccak-kat3/ShortMsgKAT_256.txt",
+        "keccak-sha3/keccak-kat3/LongMsgKAT_256.txt",
+    ] {
+        let Some((msgs, mds)) = kat(file) else { return };
+        assert_digests(Alg::Keccak256, &msgs, &mds, file);
+    }
+}
+
+#[test]
+fn sha3_256_kats() {
+    for file in [
+        "keccak-sha3/nist-cavp/SHA3_256ShortMsg.rsp",
+        "keccak-sha3/nist-cavp/SHA3_256LongMsg.rsp",
+        "keccak-sha3/xkcp/ShortMsgKAT_SHA3-256.txt",
+    ] {
+        let Some((msgs, mds)) = kat(file) else { return };
+        assert_digests(Alg::Sha3_256, &msgs, &mds, file);
+    }
+}
+
+/// FIPS 180-2 appendix B examples (in the source, so a plain clone has them).
+#[test]
+fn sha256_fips_examples() {
+    let cases: [(&[u8], &str); 4] = [
+        (b"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        (
+            b"abc",
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        ),
+        (
+            b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+        ),
+        (
+            &[b'a'; 1_000_000],
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+        ),
+    ];
+    let msgs: Vec<Vec<u8>> = cases.iter().map(|(m, _)| m.to_vec()).collect();
+    let mds: Vec<Digest> = cases
+        .iter()
+        .map(|(_, d)| hex::decode(d).expect("hex").try_into().expect("32"))
+        .collect();
+    assert_digests(Alg::Sha256, &msgs, &mds, "FIPS 180-2");
+}
+
+/// Every length around the sponge rate (136 bytes) and the SHA-256 block
+/// (55/56 bytes fit or spill the length field), plus random lengths up to
+/// several blocks, against the oracle.
+#[test]
+fn rate_boundaries_and_random_lengths() {
+    let mut rng = StdRng::seed_from_u64(15);
+    for alg in Alg::ALL {
+        let mut lens: Vec<usize> = match alg {
+            Alg::Keccak256 | Alg::Sha3_256 => vec![0, 1, 135, 136, 137, 271, 272, 273, 408],
+            Alg::Sha256 => vec![0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 128],
+        };
+        lens.extend((0..300).map(|_| rng.random_range(0..1200)));
+        let msgs: Vec<Vec<u8>> = lens
+            .iter()
+            .map(|&n| {
+                let mut m = vec![0u8; n];
+                rng.fill(&mut m[..]);
+                m
+            })
+            .collect();
+        let mds: Vec<Digest> = msgs.iter().map(|m| oracle::digest(alg, m)).collect();
+        assert_digests(alg, &msgs, &mds, "random");
+    }
+}
+
+#[test]
+fn empty_batch_gives_no_digests() {
+    for (name, engine) in engines() {
+        for alg in Alg::ALL {
+            assert!(
+                engine.hash(alg, &FlatBytes::new()).expect("hash").output.is_empty(),
+                "{name}"
+            );
+        }
+    }
+}
