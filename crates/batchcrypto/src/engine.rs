@@ -177,13 +177,12 @@ impl Engine {
     }
 
     /// The digest of every item of `msgs` under `alg`, equal to the oracle
-    /// crate's. (No GPU kernel yet: a GPU engine runs this on the CPU and
-    /// says so in the selection.)
+    /// crate's.
     pub fn hash(&self, alg: hash::Alg, msgs: &FlatBytes) -> Result<Outcome<Vec<hash::Digest>>, Error> {
         self.run(
             Op::Hash(alg),
             msgs.len(),
-            |_| Err(format!("no GPU kernel for {alg} yet")),
+            |gpu| hash::gpu::hash(gpu, alg, msgs),
             || hash::cpu::hash(alg, msgs),
         )
     }

@@ -20,6 +20,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use crate::batch::FlatBytes;
+
 /// One adapter as `devices` shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AdapterSummary {
@@ -218,11 +220,6 @@ impl Gpu {
         lock(&self.fault).get_or_insert_with(|| reason.to_string());
     }
 
-    /// The largest storage buffer one binding may hold, in bytes.
-    pub(crate) fn max_binding(&self) -> u64 {
-        self.max_binding
-    }
-
     /// The pipeline for `entry` of the shader `key`, compiled on first use
     /// from `source()` and cached for the life of the device.
     pub(crate) fn pipeline(
@@ -283,6 +280,45 @@ impl Gpu {
             self.queue.write_buffer(&buffer, 0, bytes);
         }
         buffer
+    }
+
+    /// The end of the largest run of items from `start` (at most
+    /// `max_items`) whose message bytes fit in one storage binding.
+    pub(crate) fn sub_batch_end(&self, msgs: &FlatBytes, start: usize, max_items: usize) -> Result<usize, String> {
+        let max_bytes = usize::try_from(self.max_binding).unwrap_or(usize::MAX).min(1 << 30);
+        let offsets = msgs.offsets();
+        let mut end = (start + max_items).min(msgs.len());
+        while end > start + 1 && (offsets[end] - offsets[start]) as usize > max_bytes {
+            end = start + (end - start) / 2;
+        }
+        if (offsets[end] - offsets[start]) as usize > max_bytes {
+            return Err(format!(
+                "a message of {} bytes exceeds the adapter's storage binding limit",
+                offsets[end] - offsets[start]
+            ));
+        }
+        Ok(end)
+    }
+
+    /// Uploads items `start..end` of `msgs` as they are stored: the bytes,
+    /// and the offsets rebased to the first item, into the pool's `slots`
+    /// (bytes, offsets). Returns (bytes, offsets) buffers.
+    pub(crate) fn upload_flat(
+        &self,
+        pool: &mut BufferPool,
+        slots: (&'static str, &'static str),
+        msgs: &FlatBytes,
+        start: usize,
+        end: usize,
+    ) -> (wgpu::Buffer, wgpu::Buffer) {
+        let offsets = msgs.offsets();
+        let first = offsets[start];
+        let rebased: Vec<u8> = offsets[start..=end]
+            .iter()
+            .flat_map(|o| (o - first).to_le_bytes())
+            .collect();
+        let bytes = &msgs.bytes()[first as usize..offsets[end] as usize];
+        (self.upload(pool, slots.0, bytes), self.upload(pool, slots.1, &rebased))
     }
 
     /// Runs one compute pass (see [`Dispatch`]), copies the output back and
@@ -360,6 +396,24 @@ impl Gpu {
             return Err(fault);
         }
         Ok(data)
+    }
+}
+
+/// Status a kernel writes instead of its completion flag when the driver cut
+/// one of its loops short (see `wgsl/guard.wgsl`).
+pub(crate) const LOOPS_CUT_FLAG: u32 = 0x200;
+
+/// An item whose computation the driver cut short: the batch goes to the CPU.
+pub(crate) struct LoopsCut(pub(crate) usize);
+
+impl std::fmt::Display for LoopsCut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the driver cut a loop short on item {} (llvmpipe stops loops after 65535 iterations per invocation; \
+             long messages need more)",
+            self.0
+        )
     }
 }
 

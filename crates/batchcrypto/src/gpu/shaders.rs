@@ -109,6 +109,55 @@ const ED_SQRTM1: [u32; 8] = [
     0x4a0ea0b0, 0xc4ee1b27, 0xad2fe478, 0x2f431806, 0x3dfbd7a7, 0x2b4d0099, 0x4fc1df0b, 0x2b832480,
 ];
 
+/// SHA-256 round constants (FIPS 180-4 section 4.2.2).
+const SHA256_K: [u32; 64] = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+    0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+    0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+    0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+    0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+    0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+    0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2,
+];
+
+/// SHA-256 initial hash value (FIPS 180-4 section 5.3.3).
+const SHA256_H0: [u32; 8] = [
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+];
+
+/// The bound the kernels' `loops_intact` guard expects (see guard.wgsl);
+/// hosts pass it in their parameters.
+pub(crate) const LOOP_GUARD: u32 = 2;
+
+/// Keccak-f[1600] iota constants, computed by FIPS 202 Algorithms 5 and 6
+/// (the rc LFSR, bit j of round i's constant at position 2^j - 1).
+fn keccak_round_constants() -> [u64; 24] {
+    let rc_bit = |t: usize| -> u64 {
+        let mut r: u32 = 1;
+        for _ in 0..t % 255 {
+            r = ((r << 1) ^ ((r >> 7) * 0x71)) & 0xff;
+        }
+        u64::from(r & 1)
+    };
+    std::array::from_fn(|round| (0..7).fold(0u64, |rc, j| rc | rc_bit(j + 7 * round) << ((1 << j) - 1)))
+}
+
+/// Keccak-f[1600] rho offsets by lane index x + 5 y (FIPS 202 Algorithm 2).
+fn keccak_rotations() -> [u32; 25] {
+    let mut rot = [0u32; 25];
+    let (mut x, mut y) = (1usize, 0usize);
+    for t in 0..24u32 {
+        rot[x + 5 * y] = ((t + 1) * (t + 2) / 2) % 64;
+        (x, y) = (y, (2 * x + 3 * y) % 5);
+    }
+    rot
+}
+
+const GUARD: &str = include_str!("wgsl/guard.wgsl");
+const KECCAK: &str = include_str!("wgsl/keccak.wgsl");
+const SHA256: &str = include_str!("wgsl/sha256.wgsl");
+const HASH: &str = include_str!("../ops/hash/hash.wgsl");
 const FE25519: &str = include_str!("wgsl/fe25519.wgsl");
 const SHA512: &str = include_str!("wgsl/sha512.wgsl");
 const SC25519: &str = include_str!("wgsl/sc25519.wgsl");
@@ -217,6 +266,21 @@ fn u32_array(name: &str, values: &[u32]) -> String {
     format!("const {name} = array<u32, {}>({});\n", values.len(), items.join(", "))
 }
 
+/// The batch hashing kernel (entry point `hash_main`).
+pub(crate) fn hash() -> String {
+    [
+        u64_array("KECCAK_RC", &keccak_round_constants()),
+        u32_array("KECCAK_ROT", &keccak_rotations()),
+        u32_array("SHA256_K", &SHA256_K),
+        u32_array("SHA256_H0", &SHA256_H0),
+        GUARD.to_string(),
+        KECCAK.to_string(),
+        SHA256.to_string(),
+        HASH.to_string(),
+    ]
+    .join("\n")
+}
+
 /// The Ed25519 verification kernel (entry points `ed25519_setup` and `ed25519_verify`).
 pub(crate) fn ed25519_verify() -> String {
     [
@@ -224,6 +288,7 @@ pub(crate) fn ed25519_verify() -> String {
         u64_array("SHA512_H0", &SHA512_H0),
         u32_array("ED_D_WORDS", &ED_D),
         u32_array("ED_SQRTM1_WORDS", &ED_SQRTM1),
+        GUARD.to_string(),
         FE25519.to_string(),
         fe25519_generated(),
         SHA512.to_string(),
@@ -232,4 +297,21 @@ pub(crate) fn ed25519_verify() -> String {
         ED25519_VERIFY.to_string(),
     ]
     .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keccak_constants_match_fips_202() {
+        let rc = keccak_round_constants();
+        assert_eq!(rc[0], 0x0000000000000001);
+        assert_eq!(rc[1], 0x0000000000008082);
+        assert_eq!(rc[2], 0x800000000000808a);
+        assert_eq!(rc[23], 0x8000000080008008);
+        let rot = keccak_rotations();
+        // r[x, y] for (1,0), (0,1), (2,0), (4,4) and (0,0).
+        assert_eq!((rot[1], rot[5], rot[2], rot[24], rot[0]), (1, 36, 62, 14, 0));
+    }
 }

@@ -6,6 +6,7 @@
 //! [`FlatBytes`]: crate::FlatBytes
 
 pub(crate) mod cpu;
+pub(crate) mod gpu;
 pub mod oracle;
 
 use std::fmt;

@@ -29,7 +29,7 @@ pub(crate) fn verify(gpu: &Gpu, batch: &Batch, policy: Policy) -> Result<Vec<Ver
     let mut verdicts = Vec::with_capacity(batch.len());
     let mut start = 0;
     while start < batch.len() {
-        let end = sub_batch_end(gpu, batch, start)?;
+        let end = gpu.sub_batch_end(batch.msgs(), start, MAX_ITEMS)?;
         let job = Job {
             gpu,
             pipeline: &pipeline,
@@ -53,7 +53,7 @@ pub(crate) fn kernel_times(gpu: &Gpu, batch: &Batch, policy: Policy, runs: usize
     let pipeline = gpu.pipeline("ed25519_verify", "ed25519_verify", shaders::ed25519_verify)?;
     let mut pool = gpu.pool();
     let base = base_table(gpu, &mut pool)?;
-    let end = sub_batch_end(gpu, batch, 0)?;
+    let end = gpu.sub_batch_end(batch.msgs(), 0, MAX_ITEMS)?;
     if end != batch.len() {
         return Err(format!(
             "kernel timing needs one dispatch; the batch needs {}+",
@@ -79,24 +79,6 @@ pub(crate) fn kernel_times(gpu: &Gpu, batch: &Batch, policy: Policy, runs: usize
         .collect()
 }
 
-/// The end of the largest run of items from `start` that one dispatch can
-/// take (item count and storage binding limits).
-fn sub_batch_end(gpu: &Gpu, batch: &Batch, start: usize) -> Result<usize, String> {
-    let max_bytes = usize::try_from(gpu.max_binding()).unwrap_or(usize::MAX).min(1 << 30);
-    let offsets = batch.msgs().offsets();
-    let mut end = (start + MAX_ITEMS).min(batch.len());
-    while end > start + 1 && (offsets[end] - offsets[start]) as usize > max_bytes {
-        end = start + (end - start) / 2;
-    }
-    if (offsets[end] - offsets[start]) as usize > max_bytes {
-        return Err(format!(
-            "message of {} bytes exceeds the adapter's storage binding limit",
-            offsets[end] - offsets[start]
-        ));
-    }
-    Ok(end)
-}
-
 /// Items `start..end` of a batch on their way to the device.
 struct Job<'a> {
     gpu: &'a Gpu,
@@ -113,14 +95,7 @@ impl Job<'_> {
     fn upload(&self, pool: &mut crate::gpu::BufferPool) -> wgpu::BindGroup {
         let (gpu, batch, start, end) = (self.gpu, self.batch, self.start, self.end);
         let n = end - start;
-        let offsets = batch.msgs().offsets();
-        let first = offsets[start];
-        let rebased: Vec<u8> = offsets[start..=end]
-            .iter()
-            .flat_map(|o| (o - first).to_le_bytes())
-            .collect();
-        let msg = &batch.msgs().bytes()[first as usize..offsets[end] as usize];
-        let params: Vec<u8> = [n as u32, policy_code(self.policy), 0, 0]
+        let params: Vec<u8> = [n as u32, policy_code(self.policy), shaders::LOOP_GUARD, 0]
             .iter()
             .flat_map(|v| v.to_le_bytes())
             .collect();
@@ -133,8 +108,7 @@ impl Job<'_> {
         gpu.queue.write_buffer(&params_buf, 0, &params);
         let pks = gpu.upload(pool, "ed25519_pks", batch.pks()[start..end].as_flattened());
         let sigs = gpu.upload(pool, "ed25519_sigs", batch.sigs()[start..end].as_flattened());
-        let msgs = gpu.upload(pool, "ed25519_msgs", msg);
-        let offs = gpu.upload(pool, "ed25519_offsets", &rebased);
+        let (msgs, offs) = gpu.upload_flat(pool, ("ed25519_msgs", "ed25519_offsets"), batch.msgs(), start, end);
         let out = self.out(pool);
         let entries = [
             (0, &params_buf),
@@ -195,14 +169,18 @@ impl Job<'_> {
             .enumerate()
             .map(|(i, w)| {
                 let status = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-                decode(status).ok_or_else(|| {
-                    format!(
-                        "item {} came back without a verdict (status {status:#x})",
-                        self.start + i
-                    )
-                })
+                decode(status).ok_or_else(|| incomplete(self.start + i, status))
             })
             .collect()
+    }
+}
+
+/// The error for an item without a verdict.
+fn incomplete(item: usize, status: u32) -> String {
+    if status == crate::gpu::LOOPS_CUT_FLAG {
+        format!("{}", crate::gpu::LoopsCut(item))
+    } else {
+        format!("item {item} came back without a verdict (status {status:#x})")
     }
 }
 

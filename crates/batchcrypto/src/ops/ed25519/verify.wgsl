@@ -9,7 +9,8 @@
 //   4 small_order_key, 5 small_order_r  (strict only)
 //   6 equation       strict: encode([S]B - [k]A) != R bytes
 //                    zip215: [8](R - ([S]B - [k]A)) != identity
-// Output per item: DONE_FLAG | code (0 = valid).
+// Output per item: DONE_FLAG | code (0 = valid), or LOOPS_CUT_FLAG when the
+// driver cut a loop short (guard.wgsl).
 
 const DONE_FLAG: u32 = 0x100u;
 const POLICY_STRICT: u32 = 0u;
@@ -17,7 +18,7 @@ const POLICY_STRICT: u32 = 0u;
 struct Params {
     n: u32,
     policy: u32,
-    pad0: u32,
+    loop_guard: u32,
     pad1: u32,
 }
 
@@ -233,5 +234,6 @@ fn ed25519_verify(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_wo
     if i >= params.n {
         return;
     }
-    verdicts[i] = DONE_FLAG | verify_item(i);
+    let code = verify_item(i);
+    verdicts[i] = select(LOOPS_CUT_FLAG, DONE_FLAG | code, loops_intact(params.loop_guard));
 }

@@ -1,0 +1,16 @@
+// Completion guard. Some drivers cut loops short without reporting an
+// error: llvmpipe/lavapipe stops every loop of an invocation once all its
+// loops together have run 65535 iterations. A kernel calls loops_intact()
+// just before writing its completion flag: a loop whose bound (2, passed by
+// the host) the compiler cannot see runs both iterations only if no loop
+// limit was hit, so a truncated computation is reported, never returned.
+
+const LOOPS_CUT_FLAG: u32 = 0x200u;
+
+fn loops_intact(bound: u32) -> bool {
+    var n = 0u;
+    for (var i = 0u; i < bound; i++) {
+        n += 1u;
+    }
+    return bound == 2u && n == 2u;
+}

@@ -1,0 +1,42 @@
+// Keccak-f[1600] on 25 u64 lanes (needs SHADER_INT64), lane (x, y) at
+// index x + 5 y. KECCAK_RC (iota round constants) and KECCAK_ROT (rho
+// offsets) are computed and rendered by Rust (gpu/shaders.rs) in front of
+// this file (FIPS 202 sections 3.2.2 and 3.2.5).
+
+fn rotl64(x: u64, n: u32) -> u64 {
+    if n == 0u {
+        return x;
+    }
+    return (x << n) | (x >> (64u - n));
+}
+
+fn keccak_f1600(a: ptr<function, array<u64, 25>>) {
+    for (var round = 0u; round < 24u; round++) {
+        // theta
+        var c: array<u64, 5>;
+        for (var x = 0u; x < 5u; x++) {
+            c[x] = (*a)[x] ^ (*a)[x + 5u] ^ (*a)[x + 10u] ^ (*a)[x + 15u] ^ (*a)[x + 20u];
+        }
+        for (var x = 0u; x < 5u; x++) {
+            let d = c[(x + 4u) % 5u] ^ rotl64(c[(x + 1u) % 5u], 1u);
+            for (var y = 0u; y < 25u; y += 5u) {
+                (*a)[x + y] ^= d;
+            }
+        }
+        // rho and pi: B[y, 2x + 3y] = rot(A[x, y], r[x, y])
+        var b: array<u64, 25>;
+        for (var x = 0u; x < 5u; x++) {
+            for (var y = 0u; y < 5u; y++) {
+                b[y + 5u * ((2u * x + 3u * y) % 5u)] = rotl64((*a)[x + 5u * y], KECCAK_ROT[x + 5u * y]);
+            }
+        }
+        // chi
+        for (var y = 0u; y < 25u; y += 5u) {
+            for (var x = 0u; x < 5u; x++) {
+                (*a)[x + y] = b[x + y] ^ (~b[(x + 1u) % 5u + y] & b[(x + 2u) % 5u + y]);
+            }
+        }
+        // iota
+        (*a)[0] ^= KECCAK_RC[round];
+    }
+}

@@ -1,0 +1,116 @@
+// Batch hashing, one thread per message of any length (flat bytes plus
+// offsets): Keccak-256 (pad 0x01), SHA3-256 (pad 0x06) and SHA-256.
+// Composed after guard, keccak and sha256. Output per item: 8 digest words
+// (little-endian bytes of the digest) then DONE_FLAG, or LOOPS_CUT_FLAG
+// when the driver cut a loop short.
+
+const DONE_FLAG: u32 = 0x100u;
+const ALG_KECCAK256: u32 = 0u;
+const ALG_SHA3_256: u32 = 1u;
+const KECCAK_RATE: u32 = 136u;
+
+struct Params {
+    n: u32,
+    alg: u32,
+    loop_guard: u32,
+    pad1: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> msg_words: array<u32>;
+@group(0) @binding(2) var<storage, read> msg_offsets: array<u32>;
+@group(0) @binding(3) var<storage, read_write> digests: array<u32>;
+
+fn msg_byte(b: u32) -> u32 {
+    return (msg_words[b >> 2u] >> ((b & 3u) * 8u)) & 0xffu;
+}
+
+fn keccak_item(off: u32, len: u32, pad: u32) -> array<u32, 8> {
+    var a: array<u64, 25>;
+    for (var i = 0u; i < 25u; i++) {
+        a[i] = 0lu;
+    }
+    let blocks = len / KECCAK_RATE + 1u;
+    for (var blk = 0u; blk < blocks; blk++) {
+        for (var lane = 0u; lane < KECCAK_RATE / 8u; lane++) {
+            var v = 0lu;
+            for (var j = 0u; j < 8u; j++) {
+                let pos = blk * KECCAK_RATE + lane * 8u + j;
+                var byte = 0u;
+                if pos < len {
+                    byte = msg_byte(off + pos);
+                }
+                if pos == len {
+                    byte ^= pad;
+                }
+                if pos == blocks * KECCAK_RATE - 1u {
+                    byte ^= 0x80u;
+                }
+                v |= u64(byte) << (8u * j);
+            }
+            a[lane] ^= v;
+        }
+        keccak_f1600(&a);
+    }
+    var out: array<u32, 8>;
+    for (var i = 0u; i < 4u; i++) {
+        out[2u * i] = u32(a[i] & 0xfffffffflu);
+        out[2u * i + 1u] = u32(a[i] >> 32u);
+    }
+    return out;
+}
+
+fn sha256_item(off: u32, len: u32) -> array<u32, 8> {
+    var state = SHA256_H0;
+    let blocks = (len + 8u) / 64u + 1u;
+    let bitlen = u64(len) * 8lu;
+    for (var blk = 0u; blk < blocks; blk++) {
+        var m: array<u32, 16>;
+        for (var w = 0u; w < 16u; w++) {
+            var word = 0u;
+            for (var j = 0u; j < 4u; j++) {
+                let pos = blk * 64u + w * 4u + j;
+                var byte = 0u;
+                if pos < len {
+                    byte = msg_byte(off + pos);
+                } else if pos == len {
+                    byte = 0x80u;
+                } else if pos >= blocks * 64u - 8u {
+                    byte = u32((bitlen >> ((blocks * 64u - 1u - pos) * 8u)) & 0xfflu);
+                }
+                word = (word << 8u) | byte;
+            }
+            m[w] = word;
+        }
+        sha256_compress(&state, m);
+    }
+    // Big-endian state words -> little-endian words of the digest bytes.
+    var out: array<u32, 8>;
+    for (var i = 0u; i < 8u; i++) {
+        let s = state[i];
+        out[i] = (s >> 24u) | ((s >> 8u) & 0xff00u) | ((s << 8u) & 0xff0000u) | (s << 24u);
+    }
+    return out;
+}
+
+@compute @workgroup_size(64)
+fn hash_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = gid.y * groups.x * 64u + gid.x;
+    if i >= params.n {
+        return;
+    }
+    let off = msg_offsets[i];
+    let len = msg_offsets[i + 1u] - off;
+    var d: array<u32, 8>;
+    if params.alg == ALG_KECCAK256 {
+        d = keccak_item(off, len, 0x01u);
+    } else if params.alg == ALG_SHA3_256 {
+        d = keccak_item(off, len, 0x06u);
+    } else {
+        d = sha256_item(off, len);
+    }
+    for (var w = 0u; w < 8u; w++) {
+        digests[i * 9u + w] = d[w];
+    }
+    digests[i * 9u + 8u] = select(LOOPS_CUT_FLAG, DONE_FLAG, loops_intact(params.loop_guard));
+}
