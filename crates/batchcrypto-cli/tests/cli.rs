@@ -463,5 +463,11 @@ fn hash_lines_match_oracle() {
         }
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("300 digests, 1 malformed"), "{stderr}");
+        if has_usable_gpu() {
+            let gpu = run_with_stdin(&["hash", alg.name(), "--backend", "gpu"], input.as_bytes());
+            assert_eq!(gpu.stdout, out.stdout, "{alg}: gpu output differs from cpu");
+            let stderr = String::from_utf8_lossy(&gpu.stderr);
+            assert!(stderr.contains("backend gpu (requested)"), "{stderr}");
+        }
     }
 }
