@@ -13,7 +13,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use batchcrypto::ops::ed25519::{self, oracle, sample};
-use batchcrypto::{Backend, BackendChoice, Engine, Op};
+use batchcrypto::ops::hash;
+use batchcrypto::{Backend, BackendChoice, Engine, FlatBytes};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 
 use crate::Fatal;
 
@@ -61,16 +64,14 @@ struct Row {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Fatal> {
-    let ops: Vec<Op> = if args.op.is_empty() {
-        // Every op the bench covers so far.
-        Op::ALL
-            .into_iter()
-            .filter(|op| matches!(op, Op::Ed25519Verify(_)))
-            .collect()
+    let ops: Vec<BenchOp> = if args.op.is_empty() {
+        BenchOp::ALL.to_vec()
     } else {
         args.op
             .iter()
-            .map(|name| Op::from_name(name).ok_or_else(|| Fatal(format!("unknown op {name:?}; known: {}", op_names()))))
+            .map(|name| {
+                BenchOp::from_name(name).ok_or_else(|| Fatal(format!("unknown op {name:?}; known: {}", op_names())))
+            })
             .collect::<Result<_, _>>()?
     };
     let mut engines: Vec<(Backend, Engine)> = Vec::new();
@@ -101,12 +102,9 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         per_cell.as_secs_f64()
     );
     let mut rows = Vec::new();
-    let mut skipped: Vec<(Op, usize)> = Vec::new();
+    let mut skipped: Vec<(BenchOp, usize)> = Vec::new();
     let start = Instant::now();
     for (op_index, op) in ops.iter().enumerate() {
-        let Op::Ed25519Verify(policy) = *op else {
-            return Err(Fatal(format!("bench does not cover {op} yet")));
-        };
         // Each op gets an equal share of the budget; a size whose predicted
         // cost (from the previous size's per-item times: the check, a
         // warm-up and at least 3 rounds of every column, kernel runs) would
@@ -124,33 +122,17 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
                 break;
             }
             let first_row = rows.len();
-            let items = sample::generate(&sample::Config {
-                count: n,
-                hostile_share: args.invalid_share,
-                signers: args.signers,
-                seed: n as u64,
-                ..Default::default()
-            });
-            let batch = sample::batch(&items);
-            let expected: Vec<bool> = (0..n)
-                .map(|i| oracle::verify(policy, batch.pk(i), batch.sig(i), batch.msg(i)))
-                .collect();
+            let work = Workload::new(*op, n, &args);
             for (backend, engine) in &engines {
-                check(engine, *backend, &batch, policy, &expected)?;
+                work.check(engine, *backend)?;
             }
             eprintln!("bench: {op} n={n}");
             // The oracle and every backend run in turn within each round, so
             // all columns see the same machine noise.
-            let mut columns: Vec<Box<dyn FnMut() + '_>> = vec![Box::new(|| {
-                for i in 0..n {
-                    std::hint::black_box(oracle::verify(policy, batch.pk(i), batch.sig(i), batch.msg(i)));
-                }
-            })];
+            let mut columns: Vec<Box<dyn FnMut() + '_>> = vec![Box::new(|| work.run_oracle())];
             for (_, engine) in &engines {
-                let batch = &batch;
-                columns.push(Box::new(move || {
-                    std::hint::black_box(engine.verify_ed25519(batch, policy).map(|o| o.output.len()).ok());
-                }));
+                let work = &work;
+                columns.push(Box::new(move || work.run_engine(engine)));
             }
             let names = std::iter::once("oracle_1t").chain(engines.iter().map(|(b, _)| b.name()));
             let measured = measure(per_cell * columns.len() as u32, &mut columns);
@@ -159,8 +141,9 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
                 rows.push(row(op, n, name, median, runs));
             }
             // Kernel only: inputs resident on the device, status readback included.
-            if let Some((_, gpu)) = engines.iter().find(|(b, _)| *b == Backend::Gpu) {
-                let mut times = gpu.ed25519_gpu_kernel_times(&batch, policy, rounds + 1)?;
+            if let Some((_, gpu)) = engines.iter().find(|(b, _)| *b == Backend::Gpu)
+                && let Some(mut times) = work.kernel_times(gpu, rounds + 1)?
+            {
                 times.remove(0); // warm-up
                 times.sort_by(f64::total_cmp);
                 rows.push(row(op, n, "gpu_kernel", times[times.len() / 2], times.len()));
@@ -209,7 +192,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
 /// the crossover (first N where gpu beats cpu) as a vertical line.
 fn plot(
     path: &std::path::Path,
-    ops: &[Op],
+    ops: &[BenchOp],
     rows: &[Row],
     crossover: &serde_json::Value,
     machine: &serde_json::Value,
@@ -290,35 +273,165 @@ fn plot(
 }
 
 fn op_names() -> String {
-    Op::ALL.iter().map(Op::name).collect::<Vec<_>>().join(", ")
+    BenchOp::ALL.iter().map(BenchOp::name).collect::<Vec<_>>().join(", ")
 }
 
-/// Fails the bench if the backend disagrees with the oracle on any item or
-/// did not run where it was asked to (a GPU that fell back to the CPU).
-fn check(
-    engine: &Engine,
-    backend: Backend,
-    batch: &ed25519::Batch,
-    policy: ed25519::Policy,
-    expected: &[bool],
-) -> Result<(), Fatal> {
-    let outcome = engine.verify_ed25519(batch, policy)?;
-    if outcome.selection.backend != backend {
-        return Err(Fatal(format!(
-            "asked for {backend}, ran on {}: bench aborted",
-            outcome.selection
-        )));
+/// What the bench measures: an operation on inputs of a given shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BenchOp {
+    /// Ed25519 verification of generated items (see `--invalid-share`, `--signers`).
+    Ed25519(ed25519::Policy),
+    /// Hashing messages of a fixed length (random bytes).
+    Hash(hash::Alg, usize),
+}
+
+impl BenchOp {
+    const ALL: [BenchOp; 5] = [
+        BenchOp::Ed25519(ed25519::Policy::Strict),
+        BenchOp::Ed25519(ed25519::Policy::Zip215),
+        BenchOp::Hash(hash::Alg::Keccak256, 32),
+        BenchOp::Hash(hash::Alg::Sha3_256, 32),
+        BenchOp::Hash(hash::Alg::Sha256, 64),
+    ];
+
+    /// The name in reports (CLI-FORMATS.md `bench --json`).
+    fn name(&self) -> &'static str {
+        match self {
+            BenchOp::Ed25519(ed25519::Policy::Strict) => "ed25519_verify_strict",
+            BenchOp::Ed25519(ed25519::Policy::Zip215) => "ed25519_verify_zip215",
+            BenchOp::Hash(hash::Alg::Keccak256, _) => "keccak256_32",
+            BenchOp::Hash(hash::Alg::Sha3_256, _) => "sha3_256_32",
+            BenchOp::Hash(hash::Alg::Sha256, _) => "sha256_64",
+        }
     }
-    match outcome
-        .output
-        .iter()
-        .zip(expected)
-        .position(|(v, e)| v.is_valid() != *e)
-    {
-        None => Ok(()),
-        Some(i) => Err(Fatal(format!(
-            "backend disagrees with the oracle on item {i}: bench aborted"
-        ))),
+
+    fn from_name(name: &str) -> Option<BenchOp> {
+        BenchOp::ALL.into_iter().find(|op| op.name() == name)
+    }
+}
+
+impl std::fmt::Display for BenchOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The inputs of one (op, N) cell and the oracle's answers for them.
+enum Workload {
+    Ed25519 {
+        policy: ed25519::Policy,
+        batch: ed25519::Batch,
+        expected: Vec<bool>,
+    },
+    Hash {
+        alg: hash::Alg,
+        msgs: FlatBytes,
+        expected: Vec<hash::Digest>,
+    },
+}
+
+impl Workload {
+    fn new(op: BenchOp, n: usize, args: &Args) -> Workload {
+        match op {
+            BenchOp::Ed25519(policy) => {
+                let items = sample::generate(&sample::Config {
+                    count: n,
+                    hostile_share: args.invalid_share,
+                    signers: args.signers,
+                    seed: n as u64,
+                    ..Default::default()
+                });
+                let batch = sample::batch(&items);
+                let expected = (0..n)
+                    .map(|i| oracle::verify(policy, batch.pk(i), batch.sig(i), batch.msg(i)))
+                    .collect();
+                Workload::Ed25519 {
+                    policy,
+                    batch,
+                    expected,
+                }
+            }
+            BenchOp::Hash(alg, len) => {
+                let mut rng = StdRng::seed_from_u64(n as u64);
+                let mut msgs = FlatBytes::with_capacity(n, n * len);
+                let mut buf = vec![0u8; len];
+                for _ in 0..n {
+                    rng.fill(&mut buf[..]);
+                    // Bench sizes stay far below the 4 GiB batch limit.
+                    let _fits = msgs.push(&buf);
+                }
+                let expected = (0..n).map(|i| hash::oracle::digest(alg, msgs.get(i))).collect();
+                Workload::Hash { alg, msgs, expected }
+            }
+        }
+    }
+
+    fn run_oracle(&self) {
+        match self {
+            Workload::Ed25519 { policy, batch, .. } => {
+                for i in 0..batch.len() {
+                    std::hint::black_box(oracle::verify(*policy, batch.pk(i), batch.sig(i), batch.msg(i)));
+                }
+            }
+            Workload::Hash { alg, msgs, .. } => {
+                for i in 0..msgs.len() {
+                    std::hint::black_box(hash::oracle::digest(*alg, msgs.get(i)));
+                }
+            }
+        }
+    }
+
+    fn run_engine(&self, engine: &Engine) {
+        match self {
+            Workload::Ed25519 { policy, batch, .. } => {
+                std::hint::black_box(engine.verify_ed25519(batch, *policy).map(|o| o.output.len()).ok());
+            }
+            Workload::Hash { alg, msgs, .. } => {
+                std::hint::black_box(engine.hash(*alg, msgs).map(|o| o.output.len()).ok());
+            }
+        }
+    }
+
+    /// Fails the bench if the backend disagrees with the oracle on any item
+    /// or did not run where it was asked to (a GPU that fell back to the CPU).
+    fn check(&self, engine: &Engine, backend: Backend) -> Result<(), Fatal> {
+        let (selection, wrong) = match self {
+            Workload::Ed25519 {
+                policy,
+                batch,
+                expected,
+            } => {
+                let outcome = engine.verify_ed25519(batch, *policy)?;
+                let wrong = outcome
+                    .output
+                    .iter()
+                    .zip(expected)
+                    .position(|(v, e)| v.is_valid() != *e);
+                (outcome.selection, wrong)
+            }
+            Workload::Hash { alg, msgs, expected } => {
+                let outcome = engine.hash(*alg, msgs)?;
+                let wrong = outcome.output.iter().zip(expected).position(|(d, e)| d != e);
+                (outcome.selection, wrong)
+            }
+        };
+        if selection.backend != backend {
+            return Err(Fatal(format!("asked for {backend}, ran on {selection}: bench aborted")));
+        }
+        match wrong {
+            None => Ok(()),
+            Some(i) => Err(Fatal(format!(
+                "{backend} disagrees with the oracle on item {i}: bench aborted"
+            ))),
+        }
+    }
+
+    /// Kernel-only times where the engine offers them (Ed25519 so far).
+    fn kernel_times(&self, engine: &Engine, runs: usize) -> Result<Option<Vec<f64>>, Fatal> {
+        match self {
+            Workload::Ed25519 { policy, batch, .. } => Ok(Some(engine.ed25519_gpu_kernel_times(batch, *policy, runs)?)),
+            Workload::Hash { .. } => Ok(None),
+        }
     }
 }
 
@@ -349,7 +462,7 @@ fn measure(budget: Duration, columns: &mut [Box<dyn FnMut() + '_>]) -> Vec<(f64,
         .collect()
 }
 
-fn row(op: &Op, n: usize, backend: &str, median_s: f64, runs: usize) -> Row {
+fn row(op: &BenchOp, n: usize, backend: &str, median_s: f64, runs: usize) -> Row {
     Row {
         op: op.name().to_string(),
         n,
@@ -361,7 +474,7 @@ fn row(op: &Op, n: usize, backend: &str, median_s: f64, runs: usize) -> Row {
 }
 
 /// Per op, the smallest N where `gpu` beats `cpu` (null when never or not measured).
-fn crossover(ops: &[Op], rows: &[Row]) -> serde_json::Value {
+fn crossover(ops: &[BenchOp], rows: &[Row]) -> serde_json::Value {
     let mut map = serde_json::Map::new();
     for op in ops {
         let time = |n: usize, b: &str| {

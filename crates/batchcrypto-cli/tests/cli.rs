@@ -402,7 +402,16 @@ fn sample_is_deterministic_and_bench_writes_json() {
     std::fs::create_dir_all(&dir).expect("tmp");
     let json_path = dir.join("bench.json");
     let out = bin()
-        .args(["bench", "--sizes", "1,8", "--max-seconds", "1", "--json"])
+        .args([
+            "bench",
+            "--op",
+            "ed25519_verify_strict,ed25519_verify_zip215,keccak256_32",
+            "--sizes",
+            "1,8",
+            "--max-seconds",
+            "30",
+            "--json",
+        ])
         .arg(&json_path)
         .output()
         .expect("bench");
@@ -415,7 +424,8 @@ fn sample_is_deterministic_and_bench_writes_json() {
         assert!(!json["machine"][key].is_null(), "machine.{key}");
     }
     let rows = json["rows"].as_array().expect("rows");
-    assert_eq!(rows.len(), 2 * 2 * 2, "2 ops x 2 sizes x (oracle_1t, cpu)");
+    assert_eq!(rows.len(), 3 * 2 * 2, "3 ops x 2 sizes x (oracle_1t, cpu)");
+    assert!(md.contains("| keccak256_32 | 8 |"), "{md}");
     for row in rows {
         for key in ["op", "n", "backend", "median_s", "items_per_s", "runs"] {
             assert!(!row[key].is_null(), "row.{key}");
