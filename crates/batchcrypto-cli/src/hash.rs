@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use std::process::ExitCode;
 
 use batchcrypto::ops::hash::{Alg, Digest};
-use batchcrypto::{BackendChoice, Engine, FlatBytes, Selection};
+use batchcrypto::{Engine, FlatBytes, Selection};
 
 use crate::Fatal;
 use crate::lines::{Io, LineVerb, hex_into, parse_object, run_lines};
@@ -15,19 +15,15 @@ use crate::lines::{Io, LineVerb, hex_into, parse_object, run_lines};
 pub struct Args {
     /// keccak256 (Ethereum, original Keccak padding), sha3-256 (FIPS 202) or sha256.
     alg: Alg,
-    /// auto, cpu or gpu.
-    #[arg(long, default_value = "auto")]
-    backend: BackendChoice,
-    /// CPU threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
+    #[command(flatten)]
+    engine: crate::EngineArgs,
     #[command(flatten)]
     io: Io,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     let verb = HashVerb {
-        engine: crate::engine(args.backend, args.threads)?,
+        engine: args.engine.engine()?,
         alg: args.alg,
     };
     run_lines(&verb, &args.io, &format!("hash {}", args.alg))

@@ -59,6 +59,24 @@ impl<E: std::fmt::Display> From<E> for Fatal {
     }
 }
 
+/// `--backend` and `--threads`, shared by the verbs that run an engine.
+#[derive(clap::Args)]
+pub struct EngineArgs {
+    /// auto, cpu or gpu.
+    #[arg(long, default_value = "auto")]
+    pub backend: batchcrypto::BackendChoice,
+    /// CPU threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+impl EngineArgs {
+    /// The engine these arguments ask for.
+    pub fn engine(&self) -> Result<batchcrypto::Engine, Fatal> {
+        engine(self.backend, self.threads)
+    }
+}
+
 /// Builds the engine for a verb; an unusable backend becomes exit status 3.
 pub fn engine(backend: batchcrypto::BackendChoice, threads: Option<usize>) -> Result<batchcrypto::Engine, Fatal> {
     let mut builder = batchcrypto::Engine::builder().backend(backend);

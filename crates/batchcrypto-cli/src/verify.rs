@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::process::ExitCode;
 
 use batchcrypto::ops::ed25519::{self, Policy};
-use batchcrypto::{BackendChoice, Engine, Selection, Verdict};
+use batchcrypto::{Engine, Selection, Verdict};
 
 use crate::Fatal;
 use crate::lines::{Io, LineVerb, hex_fixed, hex_into, parse_object, run_lines, write_verdict};
@@ -16,12 +16,8 @@ pub enum Verify {
         /// strict = ed25519-dalek verify_strict; zip215 = ed25519-zebra (ZIP-215).
         #[arg(long, default_value = "strict")]
         policy: Policy,
-        /// auto, cpu or gpu.
-        #[arg(long, default_value = "auto")]
-        backend: BackendChoice,
-        /// CPU threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        #[command(flatten)]
+        engine: crate::EngineArgs,
         #[command(flatten)]
         io: Io,
     },
@@ -29,14 +25,9 @@ pub enum Verify {
 
 pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
     match verify {
-        Verify::Ed25519 {
-            policy,
-            backend,
-            threads,
-            io,
-        } => {
+        Verify::Ed25519 { policy, engine, io } => {
             let verb = Ed25519Verb {
-                engine: crate::engine(backend, threads)?,
+                engine: engine.engine()?,
                 policy,
             };
             run_lines(&verb, &io, &format!("verify ed25519 --policy {policy}"))

@@ -282,6 +282,57 @@ impl Gpu {
         buffer
     }
 
+    /// A pooled uniform buffer holding a kernel's four u32 parameters.
+    pub(crate) fn params(&self, pool: &mut BufferPool, slot: &'static str, values: [u32; 4]) -> wgpu::Buffer {
+        let buffer = pool.get(
+            &self.device,
+            slot,
+            16,
+            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+        );
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        self.queue.write_buffer(&buffer, 0, &bytes);
+        buffer
+    }
+
+    /// A pooled output buffer of at least `bytes`, cleared on the device, so
+    /// that a kernel that silently did nothing leaves no stale completion flag.
+    pub(crate) fn cleared_output(&self, pool: &mut BufferPool, slot: &'static str, bytes: u64) -> wgpu::Buffer {
+        let buffer = pool.get(
+            &self.device,
+            slot,
+            bytes,
+            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        );
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        encoder.clear_buffer(&buffer, 0, Some(bytes.next_multiple_of(4)));
+        self.queue.submit([encoder.finish()]);
+        buffer
+    }
+
+    /// A bind group for group 0 of `pipeline` with whole buffers at the given bindings.
+    pub(crate) fn bind(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        label: &'static str,
+        buffers: &[(u32, &wgpu::Buffer)],
+    ) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
+            .iter()
+            .map(|(binding, buffer)| wgpu::BindGroupEntry {
+                binding: *binding,
+                resource: buffer.as_entire_binding(),
+            })
+            .collect();
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        })
+    }
+
     /// The end of the largest run of items from `start` (at most
     /// `max_items`) whose message bytes fit in one storage binding.
     pub(crate) fn sub_batch_end(&self, msgs: &FlatBytes, start: usize, max_items: usize) -> Result<usize, String> {

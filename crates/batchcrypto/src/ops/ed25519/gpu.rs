@@ -94,48 +94,28 @@ impl Job<'_> {
     /// Uploads the items into pooled buffers; returns the bind group.
     fn upload(&self, pool: &mut crate::gpu::BufferPool) -> wgpu::BindGroup {
         let (gpu, batch, start, end) = (self.gpu, self.batch, self.start, self.end);
-        let n = end - start;
-        let params: Vec<u8> = [n as u32, policy_code(self.policy), shaders::LOOP_GUARD, 0]
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect();
-        let params_buf = pool.get(
-            &gpu.device,
+        let n = (end - start) as u32;
+        let params = gpu.params(
+            pool,
             "ed25519_params",
-            16,
-            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            [n, policy_code(self.policy), shaders::LOOP_GUARD, 0],
         );
-        gpu.queue.write_buffer(&params_buf, 0, &params);
         let pks = gpu.upload(pool, "ed25519_pks", batch.pks()[start..end].as_flattened());
         let sigs = gpu.upload(pool, "ed25519_sigs", batch.sigs()[start..end].as_flattened());
         let (msgs, offs) = gpu.upload_flat(pool, ("ed25519_msgs", "ed25519_offsets"), batch.msgs(), start, end);
-        let out = self.out(pool);
-        let entries = [
-            (0, &params_buf),
-            (1, &pks),
-            (2, &sigs),
-            (3, &msgs),
-            (4, &offs),
-            (5, self.base),
-            (6, &out),
-        ]
-        .map(|(binding, buffer)| wgpu::BindGroupEntry {
-            binding,
-            resource: buffer.as_entire_binding(),
-        });
-        gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("ed25519_verify"),
-            layout: &self.pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        })
-    }
-
-    fn out(&self, pool: &mut crate::gpu::BufferPool) -> wgpu::Buffer {
-        pool.get(
-            &self.gpu.device,
-            "ed25519_out",
-            ((self.end - self.start) * 4) as u64,
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        let out = gpu.cleared_output(pool, "ed25519_out", u64::from(n) * 4);
+        gpu.bind(
+            self.pipeline,
+            "ed25519_verify",
+            &[
+                (0, &params),
+                (1, &pks),
+                (2, &sigs),
+                (3, &msgs),
+                (4, &offs),
+                (5, self.base),
+                (6, &out),
+            ],
         )
     }
 
@@ -145,13 +125,8 @@ impl Job<'_> {
         let gpu = self.gpu;
         let n = self.end - self.start;
         let out_bytes = (n * 4) as u64;
-        let out = self.out(pool);
-        // A kernel that silently did nothing must not leave stale "done" flags.
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        encoder.clear_buffer(&out, 0, Some(out_bytes));
-        gpu.queue.submit([encoder.finish()]);
+        // Same pooled buffer as bound in `upload`, cleared before each run.
+        let out = gpu.cleared_output(pool, "ed25519_out", out_bytes);
         let words = gpu.dispatch(
             pool,
             Dispatch {
@@ -228,20 +203,7 @@ fn base_table(gpu: &Gpu, pool: &mut crate::gpu::BufferPool) -> Result<wgpu::Buff
         usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         mapped_at_creation: false,
     });
-    let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("ed25519_setup"),
-        layout: &setup.get_bind_group_layout(0),
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 10,
-                resource: input.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 11,
-                resource: table.as_entire_binding(),
-            },
-        ],
-    });
+    let bind_group = gpu.bind(&setup, "ed25519_setup", &[(10, &input), (11, &table)]);
     gpu.dispatch(
         pool,
         Dispatch {

@@ -29,41 +29,15 @@ pub(crate) fn hash(gpu: &Gpu, alg: Alg, msgs: &FlatBytes) -> Result<Vec<Digest>,
             Alg::Sha3_256 => 1,
             Alg::Sha256 => 2,
         };
-        let params: Vec<u8> = [n as u32, alg_code, shaders::LOOP_GUARD, 0]
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect();
-        let params_buf = pool.get(
-            &gpu.device,
-            "hash_params",
-            16,
-            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        );
-        gpu.queue.write_buffer(&params_buf, 0, &params);
+        let params = gpu.params(&mut pool, "hash_params", [n as u32, alg_code, shaders::LOOP_GUARD, 0]);
         let (bytes, offsets) = gpu.upload_flat(&mut pool, ("hash_msgs", "hash_offsets"), msgs, start, end);
         let out_bytes = (n * OUT_WORDS * 4) as u64;
-        let out = pool.get(
-            &gpu.device,
-            "hash_out",
-            out_bytes,
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+        let out = gpu.cleared_output(&mut pool, "hash_out", out_bytes);
+        let bind_group = gpu.bind(
+            &pipeline,
+            "hash",
+            &[(0, &params), (1, &bytes), (2, &offsets), (3, &out)],
         );
-        // No stale completion flags from an earlier call.
-        let mut encoder = gpu
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        encoder.clear_buffer(&out, 0, Some(out_bytes));
-        gpu.queue.submit([encoder.finish()]);
-        let entries =
-            [(0, &params_buf), (1, &bytes), (2, &offsets), (3, &out)].map(|(binding, buffer)| wgpu::BindGroupEntry {
-                binding,
-                resource: buffer.as_entire_binding(),
-            });
-        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some("hash"),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        });
         let words = gpu.dispatch(
             &mut pool,
             Dispatch {
