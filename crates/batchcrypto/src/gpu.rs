@@ -295,15 +295,20 @@ impl Gpu {
         buffer
     }
 
-    /// A pooled output buffer of at least `bytes`, cleared on the device, so
-    /// that a kernel that silently did nothing leaves no stale completion flag.
-    pub(crate) fn cleared_output(&self, pool: &mut BufferPool, slot: &'static str, bytes: u64) -> wgpu::Buffer {
-        let buffer = pool.get(
+    /// A pooled output buffer of at least `bytes` for a kernel to write.
+    pub(crate) fn output(&self, pool: &mut BufferPool, slot: &'static str, bytes: u64) -> wgpu::Buffer {
+        pool.get(
             &self.device,
             slot,
             bytes,
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-        );
+        )
+    }
+
+    /// [`Gpu::output`], cleared on the device, so that a kernel that
+    /// silently did nothing leaves no stale completion flag.
+    pub(crate) fn cleared_output(&self, pool: &mut BufferPool, slot: &'static str, bytes: u64) -> wgpu::Buffer {
+        let buffer = self.output(pool, slot, bytes);
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });

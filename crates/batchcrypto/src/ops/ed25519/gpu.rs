@@ -103,7 +103,8 @@ impl Job<'_> {
         let pks = gpu.upload(pool, "ed25519_pks", batch.pks()[start..end].as_flattened());
         let sigs = gpu.upload(pool, "ed25519_sigs", batch.sigs()[start..end].as_flattened());
         let (msgs, offs) = gpu.upload_flat(pool, ("ed25519_msgs", "ed25519_offsets"), batch.msgs(), start, end);
-        let out = gpu.cleared_output(pool, "ed25519_out", u64::from(n) * 4);
+        // Cleared before every run, in `execute`.
+        let out = gpu.output(pool, "ed25519_out", u64::from(n) * 4);
         gpu.bind(
             self.pipeline,
             "ed25519_verify",
