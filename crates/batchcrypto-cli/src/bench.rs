@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use batchcrypto::ops::ed25519::{self, oracle, sample};
-use batchcrypto::ops::hash;
-use batchcrypto::{Backend, BackendChoice, Engine, FlatBytes};
+use batchcrypto::ops::{hash, merkle};
+use batchcrypto::{Backend, BackendChoice, Engine, FlatBytes, KernelWork};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -26,7 +26,11 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     op: Vec<String>,
     /// Batch sizes, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "64,1024,4096,16384,65536")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "1,16,64,256,1024,4096,16384,65536,262144"
+    )]
     sizes: Vec<usize>,
     /// Backends to measure besides the oracle, comma-separated (cpu, gpu).
     #[arg(long, value_delimiter = ',', default_value = "cpu")]
@@ -283,15 +287,19 @@ enum BenchOp {
     Ed25519(ed25519::Policy),
     /// Hashing messages of a fixed length (random bytes).
     Hash(hash::Alg, usize),
+    /// A Merkle root of N random leaves (time per leaf).
+    Merkle(merkle::Rule),
 }
 
 impl BenchOp {
-    const ALL: [BenchOp; 5] = [
+    const ALL: [BenchOp; 7] = [
         BenchOp::Ed25519(ed25519::Policy::Strict),
         BenchOp::Ed25519(ed25519::Policy::Zip215),
         BenchOp::Hash(hash::Alg::Keccak256, 32),
         BenchOp::Hash(hash::Alg::Sha3_256, 32),
         BenchOp::Hash(hash::Alg::Sha256, 64),
+        BenchOp::Merkle(merkle::Rule::SortedKeccak256),
+        BenchOp::Merkle(merkle::Rule::Bitcoin),
     ];
 
     /// The name in reports (CLI-FORMATS.md `bench --json`).
@@ -302,6 +310,8 @@ impl BenchOp {
             BenchOp::Hash(hash::Alg::Keccak256, _) => "keccak256_32",
             BenchOp::Hash(hash::Alg::Sha3_256, _) => "sha3_256_32",
             BenchOp::Hash(hash::Alg::Sha256, _) => "sha256_64",
+            BenchOp::Merkle(merkle::Rule::SortedKeccak256) => "merkle_keccak256",
+            BenchOp::Merkle(merkle::Rule::Bitcoin) => "merkle_sha256",
         }
     }
 
@@ -327,6 +337,11 @@ enum Workload {
         alg: hash::Alg,
         msgs: FlatBytes,
         expected: Vec<hash::Digest>,
+    },
+    Merkle {
+        rule: merkle::Rule,
+        leaves: Vec<hash::Digest>,
+        expected: hash::Digest,
     },
 }
 
@@ -363,6 +378,12 @@ impl Workload {
                 let expected = (0..n).map(|i| hash::oracle::digest(alg, msgs.get(i))).collect();
                 Workload::Hash { alg, msgs, expected }
             }
+            BenchOp::Merkle(rule) => {
+                let mut rng = StdRng::seed_from_u64(n as u64);
+                let leaves: Vec<hash::Digest> = (0..n.max(1)).map(|_| rng.random()).collect();
+                let expected = merkle::oracle::root(rule, &leaves).unwrap_or_default();
+                Workload::Merkle { rule, leaves, expected }
+            }
         }
     }
 
@@ -378,6 +399,9 @@ impl Workload {
                     std::hint::black_box(hash::oracle::digest(*alg, msgs.get(i)));
                 }
             }
+            Workload::Merkle { rule, leaves, .. } => {
+                std::hint::black_box(merkle::oracle::root(*rule, leaves));
+            }
         }
     }
 
@@ -388,6 +412,9 @@ impl Workload {
             }
             Workload::Hash { alg, msgs, .. } => {
                 std::hint::black_box(engine.hash(*alg, msgs).map(|o| o.output.len()).ok());
+            }
+            Workload::Merkle { rule, leaves, .. } => {
+                std::hint::black_box(engine.merkle_root(*rule, leaves).map(|o| o.output).ok());
             }
         }
     }
@@ -414,6 +441,14 @@ impl Workload {
                 let wrong = outcome.output.iter().zip(expected).position(|(d, e)| d != e);
                 (outcome.selection, wrong)
             }
+            Workload::Merkle { rule, leaves, expected } => {
+                let outcome = engine.merkle_root(*rule, leaves)?;
+                // A single leaf is its own root on every backend.
+                if leaves.len() == 1 {
+                    return Ok(());
+                }
+                (outcome.selection, (outcome.output != *expected).then_some(0))
+            }
         };
         if selection.backend != backend {
             return Err(Fatal(format!("asked for {backend}, ran on {selection}: bench aborted")));
@@ -426,12 +461,15 @@ impl Workload {
         }
     }
 
-    /// Kernel-only times where the engine offers them (Ed25519 so far).
+    /// Kernel-only times (none for a one-leaf tree, which has no kernel).
     fn kernel_times(&self, engine: &Engine, runs: usize) -> Result<Option<Vec<f64>>, Fatal> {
-        match self {
-            Workload::Ed25519 { policy, batch, .. } => Ok(Some(engine.ed25519_gpu_kernel_times(batch, *policy, runs)?)),
-            Workload::Hash { .. } => Ok(None),
-        }
+        let work = match self {
+            Workload::Ed25519 { policy, batch, .. } => KernelWork::Ed25519(batch, *policy),
+            Workload::Hash { alg, msgs, .. } => KernelWork::Hash(*alg, msgs),
+            Workload::Merkle { leaves, .. } if leaves.len() < 2 => return Ok(None),
+            Workload::Merkle { rule, leaves, .. } => KernelWork::Merkle(*rule, leaves),
+        };
+        Ok(Some(engine.gpu_kernel_times(work, runs)?))
     }
 }
 

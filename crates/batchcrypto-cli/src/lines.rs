@@ -275,7 +275,9 @@ fn write_chunk<V: LineVerb>(
     Ok(())
 }
 
-fn progress_bar(size: Option<u64>) -> ProgressBar {
+/// A progress bar on stderr (drawn only on a terminal): bytes when the input
+/// size is known, else a line counter.
+pub fn progress_bar(size: Option<u64>) -> ProgressBar {
     let target = ProgressDrawTarget::stderr();
     match size {
         Some(bytes) => {

@@ -7,6 +7,7 @@ mod bench;
 mod devices;
 mod hash;
 mod lines;
+mod merkle;
 mod sample;
 mod selftest;
 mod verify;
@@ -38,6 +39,8 @@ enum Command {
     Verify(verify::Verify),
     /// Hash byte strings, one JSON line in, one digest line out.
     Hash(hash::Args),
+    /// Merkle root of 32-byte leaves, one JSON line in per leaf, one line out.
+    Merkle(merkle::Args),
     /// List the CPU and GPU devices the engine can use.
     Devices(devices::Args),
     /// Measure per-item time of the oracle and of each backend over batch sizes.
@@ -103,6 +106,7 @@ fn main() -> ExitCode {
         Command::Verify(v) => verify::run(v),
         Command::Devices(a) => devices::run(a),
         Command::Hash(a) => hash::run(a),
+        Command::Merkle(a) => merkle::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Sample(s) => sample::run(s),
         Command::Selftest(a) => selftest::run(a),

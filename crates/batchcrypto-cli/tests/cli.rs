@@ -8,6 +8,9 @@ use std::process::{Command, Output, Stdio};
 
 use batchcrypto::ops::ed25519::{Policy, oracle, sample};
 use batchcrypto::ops::hash;
+use batchcrypto::ops::merkle::{self, Rule};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_batchcrypto"))
@@ -439,8 +442,21 @@ fn sample_is_deterministic_and_bench_writes_json() {
 /// malformed lines reported in place; exit 2 when any line was malformed.
 #[test]
 fn hash_lines_match_oracle() {
-    let datas: Vec<Vec<u8>> = (0..300usize)
-        .map(|n| (0..n).map(|i| (i * 7 + n) as u8).collect())
+    // Every length 0..300, then random lengths up to 2,000 bytes
+    // (`BATCHCRYPTO_CLI_ITEMS` lines in all, default 4,000).
+    let count = std::env::var("BATCHCRYPTO_CLI_ITEMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(4_000usize)
+        .max(300);
+    let mut rng = StdRng::seed_from_u64(136);
+    let datas: Vec<Vec<u8>> = (0..count)
+        .map(|n| {
+            let len = if n < 300 { n } else { rng.random_range(0..2000) };
+            let mut d = vec![0u8; len];
+            rng.fill(&mut d[..]);
+            d
+        })
         .collect();
     for alg in hash::Alg::ALL {
         let mut input = String::new();
@@ -472,7 +488,7 @@ fn hash_lines_match_oracle() {
             );
         }
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(stderr.contains("300 digests, 1 malformed"), "{stderr}");
+        assert!(stderr.contains(&format!("{count} digests, 1 malformed")), "{stderr}");
         if has_usable_gpu() {
             let gpu = run_with_stdin(&["hash", alg.name(), "--backend", "gpu"], input.as_bytes());
             assert_eq!(gpu.stdout, out.stdout, "{alg}: gpu output differs from cpu");
@@ -480,4 +496,111 @@ fn hash_lines_match_oracle() {
             assert!(stderr.contains("backend gpu (requested)"), "{stderr}");
         }
     }
+}
+
+/// `hash --raw BYTES`: binary records in, binary digests out, equal to the
+/// oracle's, on every backend; a trailing partial record exits 2 after the
+/// whole records' digests.
+#[test]
+fn hash_raw_mode_matches_oracle() {
+    let mut rng = StdRng::seed_from_u64(32);
+    let mut input = vec![0u8; 64 * 1000 + 17];
+    rng.fill(&mut input[..]);
+    let gpu = has_usable_gpu();
+    for (alg, record) in [
+        (hash::Alg::Keccak256, 32usize),
+        (hash::Alg::Sha256, 64),
+        (hash::Alg::Sha3_256, 1),
+    ] {
+        let whole = input.len() / record * record;
+        let want: Vec<u8> = input[..whole]
+            .chunks(record)
+            .flat_map(|r| hash::oracle::digest(alg, r))
+            .collect();
+        let record_arg = record.to_string();
+        for backend in ["cpu", "gpu"].into_iter().filter(|b| *b == "cpu" || gpu) {
+            let args = ["hash", alg.name(), "--raw", &record_arg, "--backend", backend];
+            let out = run_with_stdin(&args, &input[..whole]);
+            assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(out.stdout == want, "{alg} --raw {record} on {backend}");
+            let out = run_with_stdin(&args, &input);
+            let partial = input.len() - whole;
+            if partial > 0 {
+                assert_eq!(out.status.code(), Some(2));
+                assert!(
+                    String::from_utf8_lossy(&out.stderr).contains(&format!("partial record of {partial} bytes")),
+                    "{}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+            assert!(
+                out.stdout == want,
+                "{alg} --raw {record} on {backend} with a partial record"
+            );
+        }
+    }
+    let out = run_with_stdin(&["hash", "sha256", "--raw", "0"], b"");
+    assert_eq!(out.status.code(), Some(3));
+}
+
+/// `merkle`: the root line in the contract's form, equal to the library's
+/// reference for both rules on every backend; proofs verify; a malformed
+/// line gives error lines, no root and exit 2.
+#[test]
+fn merkle_root_and_proofs() {
+    let mut rng = StdRng::seed_from_u64(20);
+    let leaves: Vec<[u8; 32]> = (0..1001).map(|_| rng.random()).collect();
+    let mut input = String::new();
+    for l in &leaves {
+        input.push_str(&format!("{{\"leaf\":\"0x{}\"}}\n", hex::encode(l)));
+    }
+    let gpu = has_usable_gpu();
+    for (hash, rule) in [("keccak256", Rule::SortedKeccak256), ("sha256", Rule::Bitcoin)] {
+        let root = merkle::oracle::root(rule, &leaves).expect("root");
+        for backend in ["cpu", "gpu"].into_iter().filter(|b| *b == "cpu" || gpu) {
+            let out = run_with_stdin(
+                &["merkle", "--hash", hash, "--backend", backend, "--proof", "0,1000"],
+                input.as_bytes(),
+            );
+            assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                text.starts_with(&format!("{{\"root\":\"{}\",\"leaves\":1001", hex::encode(root))),
+                "{text}"
+            );
+            let line = &stdout_lines(&out)[0];
+            for p in line["proofs"].as_array().expect("proofs") {
+                let i = p["index"].as_u64().expect("index") as usize;
+                let proof: Vec<[u8; 32]> = p["proof"]
+                    .as_array()
+                    .expect("proof")
+                    .iter()
+                    .map(|h| {
+                        hex::decode(h.as_str().expect("hex"))
+                            .expect("hex")
+                            .try_into()
+                            .expect("32")
+                    })
+                    .collect();
+                assert!(merkle::verify_proof(rule, &leaves[i], i, leaves.len(), &proof, &root));
+            }
+            assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("backend {backend}")));
+        }
+        // The contract's plain form: no proofs unless asked.
+        let out = run_with_stdin(&["merkle", "--hash", hash], input.as_bytes());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            format!("{{\"root\":\"{}\",\"leaves\":1001}}\n", hex::encode(root))
+        );
+    }
+    let bad = format!("{input}{{\"leaf\":\"00\"}}\n{input}");
+    let out = run_with_stdin(&["merkle"], bad.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 1);
+    assert!(lines[0]["error"].as_str().is_some_and(|e| e.starts_with("line 1002: ")));
+    let out = run_with_stdin(&["merkle"], b"");
+    assert_eq!(out.status.code(), Some(2));
+    let out = run_with_stdin(&["merkle", "--proof", "1001"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(3));
 }

@@ -8,7 +8,7 @@ use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::FlatBytes;
 use crate::error::{Error, OpName};
 use crate::gpu::Gpu;
-use crate::ops::{Op, ed25519, hash};
+use crate::ops::{Op, ed25519, hash, merkle};
 use crate::verdict::Verdict;
 
 /// Results of one call and the backend that produced them.
@@ -78,6 +78,27 @@ impl EngineBuilder {
             pool,
             gpu,
         })
+    }
+}
+
+/// A batch whose GPU kernel [`Engine::gpu_kernel_times`] times.
+#[derive(Debug, Clone, Copy)]
+pub enum KernelWork<'a> {
+    /// Ed25519 verification under a policy.
+    Ed25519(&'a ed25519::Batch, ed25519::Policy),
+    /// Hashing.
+    Hash(hash::Alg, &'a FlatBytes),
+    /// A Merkle root (two leaves or more).
+    Merkle(merkle::Rule, &'a [hash::Digest]),
+}
+
+impl KernelWork<'_> {
+    fn op(&self) -> Op {
+        match self {
+            KernelWork::Ed25519(_, policy) => Op::Ed25519Verify(*policy),
+            KernelWork::Hash(alg, _) => Op::Hash(*alg),
+            KernelWork::Merkle(rule, _) => Op::Merkle(*rule),
+        }
     }
 }
 
@@ -187,23 +208,56 @@ impl Engine {
         )
     }
 
-    /// Kernel-only times, in seconds, of `runs` GPU dispatches of
-    /// Ed25519 verification over `batch` (inputs uploaded once; each run
-    /// includes reading the per-item status words back). For benchmarks:
-    /// fails without a GPU or when the batch needs more than one dispatch.
-    pub fn ed25519_gpu_kernel_times(
-        &self,
-        batch: &ed25519::Batch,
-        policy: ed25519::Policy,
-        runs: usize,
-    ) -> Result<Vec<f64>, Error> {
-        let op = Op::Ed25519Verify(policy);
+    /// The Merkle root of `leaves` under `rule` (see [`merkle`]), equal to
+    /// the reference's. On the GPU every level is reduced on the device and
+    /// only the root is read back. No leaves is an error.
+    pub fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<Outcome<hash::Digest>, Error> {
+        let op = Op::Merkle(rule);
+        match leaves {
+            [] => Err(no_leaves(op)),
+            [leaf] => Ok(Outcome {
+                output: *leaf,
+                selection: Selection {
+                    backend: Backend::Cpu,
+                    why: "one leaf is its own root".to_string(),
+                },
+            }),
+            _ => self.run(
+                op,
+                leaves.len(),
+                |gpu| merkle::gpu::root(gpu, rule, leaves),
+                || merkle::cpu::root(rule, leaves),
+            ),
+        }
+    }
+
+    /// Every level of the Merkle tree of `leaves` under `rule`, for proofs
+    /// ([`merkle::Tree::proof`]). Built on the CPU cores: proofs need every
+    /// level in host memory. No leaves is an error.
+    pub fn merkle_tree(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<merkle::Tree, Error> {
+        if leaves.is_empty() {
+            return Err(no_leaves(Op::Merkle(rule)));
+        }
+        Ok(self.pool.install(|| merkle::cpu::tree(rule, leaves)))
+    }
+
+    /// Kernel-only times, in seconds, of `runs` GPU runs of `work`: inputs
+    /// uploaded once, each run the kernel plus reading its results back. For
+    /// benchmarks: fails without a GPU or when the batch needs more than one
+    /// dispatch.
+    pub fn gpu_kernel_times(&self, work: KernelWork<'_>, runs: usize) -> Result<Vec<f64>, Error> {
+        let op = work.op();
         let gpu = self.gpu.as_ref().ok_or_else(|| Error::BackendUnavailable {
             op: op.into(),
             backend: Backend::Gpu,
             reason: "this engine has no GPU (build it with BackendChoice::Gpu)".to_string(),
         })?;
-        ed25519::gpu::kernel_times(gpu, batch, policy, runs).map_err(|reason| Error::Device {
+        match work {
+            KernelWork::Ed25519(batch, policy) => ed25519::gpu::kernel_times(gpu, batch, policy, runs),
+            KernelWork::Hash(alg, msgs) => hash::gpu::kernel_times(gpu, alg, msgs, runs),
+            KernelWork::Merkle(rule, leaves) => merkle::gpu::kernel_times(gpu, rule, leaves, runs),
+        }
+        .map_err(|reason| Error::Device {
             op: op.into(),
             backend: Backend::Gpu,
             reason,
@@ -267,6 +321,13 @@ impl Engine {
             backend,
             why: why.to_string(),
         }
+    }
+}
+
+fn no_leaves(op: Op) -> Error {
+    Error::InvalidInput {
+        op: op.into(),
+        reason: "a Merkle tree needs at least one leaf".to_string(),
     }
 }
 

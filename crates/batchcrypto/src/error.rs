@@ -41,6 +41,15 @@ pub enum Error {
         /// The limit that was exceeded.
         reason: String,
     },
+    /// The call's input as a whole is unusable, on any backend (e.g. a
+    /// Merkle tree of no leaves).
+    #[error("{op}: {reason}")]
+    InvalidInput {
+        /// The operation that was asked for.
+        op: OpName,
+        /// What is wrong with the input.
+        reason: String,
+    },
     /// The CPU thread pool could not be created.
     #[error("{op}: backend {backend}: thread pool: {reason}")]
     ThreadPool {

@@ -96,7 +96,7 @@ pub(crate) struct Gpu {
     pub(crate) summary: AdapterSummary,
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
-    max_binding: u64,
+    pub(crate) max_binding: u64,
     pipelines: Mutex<HashMap<&'static str, Arc<wgpu::ComputePipeline>>>,
     pool: Mutex<BufferPool>,
     /// Per-operation data computed on the device once (e.g. base-point tables).
@@ -261,10 +261,22 @@ impl Gpu {
 
     /// Writes `data` into a pooled storage buffer for `slot`.
     pub(crate) fn upload(&self, pool: &mut BufferPool, slot: &'static str, data: &[u8]) -> wgpu::Buffer {
+        self.upload_with_room(pool, slot, data, data.len() as u64)
+    }
+
+    /// [`Gpu::upload`] into a buffer of at least `size` bytes, the rest
+    /// left for a kernel to write.
+    pub(crate) fn upload_with_room(
+        &self,
+        pool: &mut BufferPool,
+        slot: &'static str,
+        data: &[u8],
+        size: u64,
+    ) -> wgpu::Buffer {
         let buffer = pool.get(
             &self.device,
             slot,
-            data.len() as u64,
+            size.max(data.len() as u64),
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
         );
         if !data.is_empty() {
@@ -377,14 +389,13 @@ impl Gpu {
         (self.upload(pool, slots.0, bytes), self.upload(pool, slots.1, &rebased))
     }
 
-    /// Runs one compute pass (see [`Dispatch`]), copies the output back and
+    /// Runs one submission (see [`Dispatch`]), copies the output back and
     /// returns its bytes. Validation errors, out-of-memory, device loss and
     /// timeouts are errors.
     pub(crate) fn dispatch(&self, pool: &mut BufferPool, job: Dispatch<'_>) -> Result<Vec<u8>, String> {
         let Dispatch {
             pipeline,
-            bind_group,
-            items,
+            steps,
             workgroup,
             out,
             out_bytes,
@@ -392,12 +403,6 @@ impl Gpu {
         if let Some(fault) = lock(&self.fault).clone() {
             return Err(fault);
         }
-        let groups = items.div_ceil(workgroup).max(1);
-        let (gx, gy) = if groups <= 65_535 {
-            (groups, 1)
-        } else {
-            (65_535, groups.div_ceil(65_535))
-        };
         let readback = pool.get(
             &self.device,
             "readback",
@@ -409,13 +414,20 @@ impl Gpu {
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        {
+        // One pass per step: wgpu orders the passes' storage accesses.
+        for (bind_group, items) in steps {
+            let groups = items.div_ceil(workgroup).max(1);
+            let (gx, gy) = if groups <= 65_535 {
+                (groups, 1)
+            } else {
+                (65_535, groups.div_ceil(65_535))
+            };
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: None,
                 timestamp_writes: None,
             });
             pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, bind_group, &[]);
+            pass.set_bind_group(0, *bind_group, &[]);
             pass.dispatch_workgroups(gx, gy, 1);
         }
         encoder.copy_buffer_to_buffer(out, 0, &readback, 0, out_bytes);
@@ -473,16 +485,28 @@ impl std::fmt::Display for LoopsCut {
     }
 }
 
-/// One compute pass: `items` threads of `pipeline` in workgroups of
-/// `workgroup` (spread over x and y beyond 65,535 groups), then the first
-/// `out_bytes` of `out` read back.
+/// One submission: for each step (bind group, items) in order, a compute
+/// pass of `items` threads of `pipeline` in workgroups of `workgroup`
+/// (spread over x and y beyond 65,535 groups); then the first `out_bytes` of
+/// `out` read back. Later steps see what earlier ones wrote.
 pub(crate) struct Dispatch<'a> {
     pub(crate) pipeline: &'a wgpu::ComputePipeline,
-    pub(crate) bind_group: &'a wgpu::BindGroup,
-    pub(crate) items: u32,
+    pub(crate) steps: &'a [(&'a wgpu::BindGroup, u32)],
     pub(crate) workgroup: u32,
     pub(crate) out: &'a wgpu::Buffer,
     pub(crate) out_bytes: u64,
+}
+
+/// Wall-clock seconds of each of `runs` calls of `run` (kernel-only
+/// benchmark timings; the first error ends the series).
+pub(crate) fn time_runs(runs: usize, mut run: impl FnMut() -> Result<(), String>) -> Result<Vec<f64>, String> {
+    (0..runs)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            run()?;
+            Ok(t.elapsed().as_secs_f64())
+        })
+        .collect()
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -11,7 +11,7 @@ pub mod verdict;
 
 pub use backend::{Backend, BackendChoice, Selection};
 pub use batch::FlatBytes;
-pub use engine::{Engine, EngineBuilder, Outcome};
+pub use engine::{Engine, EngineBuilder, KernelWork, Outcome};
 pub use error::{Error, OpName};
 pub use ops::Op;
 pub use verdict::{Reason, Verdict};

@@ -4,6 +4,7 @@
 
 pub mod ed25519;
 pub mod hash;
+pub mod merkle;
 
 use std::fmt;
 
@@ -16,16 +17,20 @@ pub enum Op {
     Ed25519Verify(ed25519::Policy),
     /// Hashing with one of [`hash::Alg`].
     Hash(hash::Alg),
+    /// A Merkle root (or tree) under one of [`merkle::Rule`].
+    Merkle(merkle::Rule),
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 5] = [
+    pub const ALL: [Op; 7] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
         Op::Hash(hash::Alg::Sha3_256),
         Op::Hash(hash::Alg::Sha256),
+        Op::Merkle(merkle::Rule::SortedKeccak256),
+        Op::Merkle(merkle::Rule::Bitcoin),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -36,6 +41,8 @@ impl Op {
             Op::Hash(hash::Alg::Keccak256) => "keccak256",
             Op::Hash(hash::Alg::Sha3_256) => "sha3_256",
             Op::Hash(hash::Alg::Sha256) => "sha256",
+            Op::Merkle(merkle::Rule::SortedKeccak256) => "merkle_keccak256",
+            Op::Merkle(merkle::Rule::Bitcoin) => "merkle_sha256",
         }
     }
 

@@ -158,6 +158,7 @@ const GUARD: &str = include_str!("wgsl/guard.wgsl");
 const KECCAK: &str = include_str!("wgsl/keccak.wgsl");
 const SHA256: &str = include_str!("wgsl/sha256.wgsl");
 const HASH: &str = include_str!("../ops/hash/hash.wgsl");
+const MERKLE: &str = include_str!("../ops/merkle/merkle.wgsl");
 const FE25519: &str = include_str!("wgsl/fe25519.wgsl");
 const SHA512: &str = include_str!("wgsl/sha512.wgsl");
 const SC25519: &str = include_str!("wgsl/sc25519.wgsl");
@@ -266,8 +267,8 @@ fn u32_array(name: &str, values: &[u32]) -> String {
     format!("const {name} = array<u32, {}>({});\n", values.len(), items.join(", "))
 }
 
-/// The batch hashing kernel (entry point `hash_main`).
-pub(crate) fn hash() -> String {
+/// The hash libraries (Keccak-f[1600], SHA-256) and the guard, then `kernel`.
+fn with_hash_libraries(kernel: &str) -> String {
     [
         u64_array("KECCAK_RC", &keccak_round_constants()),
         u32_array("KECCAK_ROT", &keccak_rotations()),
@@ -276,9 +277,19 @@ pub(crate) fn hash() -> String {
         GUARD.to_string(),
         KECCAK.to_string(),
         SHA256.to_string(),
-        HASH.to_string(),
+        kernel.to_string(),
     ]
     .join("\n")
+}
+
+/// The batch hashing kernel (entry point `hash_main`).
+pub(crate) fn hash() -> String {
+    with_hash_libraries(HASH)
+}
+
+/// The Merkle level kernel (entry point `merkle_level`).
+pub(crate) fn merkle() -> String {
+    with_hash_libraries(MERKLE)
 }
 
 /// The Ed25519 verification kernel (entry points `ed25519_setup` and `ed25519_verify`).

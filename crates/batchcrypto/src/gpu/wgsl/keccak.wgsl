@@ -40,3 +40,13 @@ fn keccak_f1600(a: ptr<function, array<u64, 25>>) {
         (*a)[0] ^= KECCAK_RC[round];
     }
 }
+
+// The 32-byte digest in the first four lanes, as eight little-endian words.
+fn keccak_digest_words(a: ptr<function, array<u64, 25>>) -> array<u32, 8> {
+    var out: array<u32, 8>;
+    for (var i = 0u; i < 4u; i++) {
+        out[2u * i] = u32((*a)[i] & 0xfffffffflu);
+        out[2u * i + 1u] = u32((*a)[i] >> 32u);
+    }
+    return out;
+}

@@ -1,6 +1,11 @@
 // SHA-256 compression (FIPS 180-4 section 6.2) on u32 words. SHA256_K and
 // SHA256_H0 are rendered from Rust in front of this file.
 
+// A big-endian SHA-256 word <-> the little-endian word of the same 4 bytes.
+fn bswap32(s: u32) -> u32 {
+    return (s >> 24u) | ((s >> 8u) & 0xff00u) | ((s << 8u) & 0xff0000u) | (s << 24u);
+}
+
 fn rotr32(x: u32, n: u32) -> u32 {
     return (x >> n) | (x << (32u - n));
 }

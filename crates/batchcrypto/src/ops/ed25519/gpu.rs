@@ -70,13 +70,7 @@ pub(crate) fn kernel_times(gpu: &Gpu, batch: &Batch, policy: Policy, runs: usize
         policy,
     };
     let bind_group = job.upload(&mut pool);
-    (0..runs)
-        .map(|_| {
-            let t = std::time::Instant::now();
-            job.execute(&mut pool, &bind_group)?;
-            Ok(t.elapsed().as_secs_f64())
-        })
-        .collect()
+    crate::gpu::time_runs(runs, || job.execute(&mut pool, &bind_group).map(|_| ()))
 }
 
 /// Items `start..end` of a batch on their way to the device.
@@ -132,8 +126,7 @@ impl Job<'_> {
             pool,
             Dispatch {
                 pipeline: self.pipeline,
-                bind_group,
-                items: n as u32,
+                steps: &[(bind_group, n as u32)],
                 workgroup: WORKGROUP,
                 out: &out,
                 out_bytes,
@@ -209,8 +202,7 @@ fn base_table(gpu: &Gpu, pool: &mut crate::gpu::BufferPool) -> Result<wgpu::Buff
         pool,
         Dispatch {
             pipeline: &setup,
-            bind_group: &bind_group,
-            items: 8,
+            steps: &[(&bind_group, 8)],
             workgroup: 8,
             out: &table,
             out_bytes: size,

@@ -52,12 +52,7 @@ fn keccak_item(off: u32, len: u32, pad: u32) -> array<u32, 8> {
         }
         keccak_f1600(&a);
     }
-    var out: array<u32, 8>;
-    for (var i = 0u; i < 4u; i++) {
-        out[2u * i] = u32(a[i] & 0xfffffffflu);
-        out[2u * i + 1u] = u32(a[i] >> 32u);
-    }
-    return out;
+    return keccak_digest_words(&a);
 }
 
 fn sha256_item(off: u32, len: u32) -> array<u32, 8> {
@@ -87,8 +82,7 @@ fn sha256_item(off: u32, len: u32) -> array<u32, 8> {
     // Big-endian state words -> little-endian words of the digest bytes.
     var out: array<u32, 8>;
     for (var i = 0u; i < 8u; i++) {
-        let s = state[i];
-        out[i] = (s >> 24u) | ((s >> 8u) & 0xff00u) | ((s << 8u) & 0xff0000u) | (s << 24u);
+        out[i] = bswap32(state[i]);
     }
     return out;
 }

@@ -1,0 +1,225 @@
+//! Merkle roots and inclusion proofs over 32-byte leaves, under named rules
+//! that users' consensus code and contracts already follow:
+//!
+//! | rule | op name | node of (left, right) | odd node at the end of a level |
+//! |---|---|---|---|
+//! | [`Rule::Bitcoin`] (`bitcoin`) | `merkle_sha256` | `SHA-256(SHA-256(left ‖ right))` | paired with itself (duplicated) |
+//! | [`Rule::SortedKeccak256`] (`sorted-keccak256`) | `merkle_keccak256` | `keccak256(min ‖ max)` of the two, compared as bytes | carried up unchanged |
+//!
+//! - **bitcoin** is Bitcoin's block Merkle root (Bitcoin Core
+//!   `ComputeMerkleRoot`): leaves are txids in internal byte order (the
+//!   reverse of the hex that explorers show), levels are built left to right,
+//!   an odd last node is hashed with a copy of itself. The duplication makes
+//!   two leaf lists share a root (CVE-2012-2459: `[a, b, c]` and
+//!   `[a, b, c, c]`); Bitcoin rejects the mutated block elsewhere, and so
+//!   must a user of this rule.
+//! - **sorted-keccak256** is the tree that OpenZeppelin's `MerkleProof.verify`
+//!   and `processProof` accept (merkletreejs with `sortPairs: true`): each
+//!   pair is hashed smaller first, so a proof is a plain list of siblings
+//!   with no left/right bits; an odd last node moves up a level as it is.
+//!   Leaves are used as given (hash your leaf data first, as OpenZeppelin's
+//!   `StandardMerkleTree` does with a double keccak).
+//!
+//! Under both rules one leaf is its own root and no leaves is an error.
+//! A proof for leaf `i` lists, bottom up, the sibling of the node on `i`'s
+//! path at each level where one exists (under the bitcoin rule a duplicated
+//! node is its own sibling; under sorted-keccak256 a carried node has none).
+//!
+//! Oracle: the levels built one after another with the `sha2` / `sha3`
+//! crates ([`oracle`]); the CPU path builds each level on all cores; the GPU
+//! path reduces every level on the device in one submission and reads back
+//! only the root.
+
+pub(crate) mod cpu;
+pub(crate) mod gpu;
+pub mod oracle;
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::hash::{self, Alg, Digest};
+
+/// A Merkle tree rule (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// Bitcoin: double SHA-256 of left ‖ right, odd last node duplicated.
+    Bitcoin,
+    /// OpenZeppelin `MerkleProof`: keccak256 of the sorted pair, odd last node carried up.
+    SortedKeccak256,
+}
+
+impl Rule {
+    /// Both rules.
+    pub const ALL: [Rule; 2] = [Rule::SortedKeccak256, Rule::Bitcoin];
+
+    /// The rule's name: `bitcoin` or `sorted-keccak256`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Rule::Bitcoin => "bitcoin",
+            Rule::SortedKeccak256 => "sorted-keccak256",
+        }
+    }
+
+    /// The hash function the rule uses (`merkle --hash` picks the rule by it).
+    pub fn hash(&self) -> Alg {
+        match self {
+            Rule::Bitcoin => Alg::Sha256,
+            Rule::SortedKeccak256 => Alg::Keccak256,
+        }
+    }
+
+    /// The rule for a hash function: sha256 -> bitcoin, keccak256 ->
+    /// sorted-keccak256; `None` for sha3-256 (no rule in use).
+    pub fn for_hash(alg: Alg) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.hash() == alg)
+    }
+
+    /// The parent node of `left` and `right` (the oracle's hash).
+    pub fn node(&self, left: &Digest, right: &Digest) -> Digest {
+        let mut pair = [0u8; 64];
+        match self {
+            Rule::Bitcoin => {
+                pair[..32].copy_from_slice(left);
+                pair[32..].copy_from_slice(right);
+                let once = hash::oracle::digest(Alg::Sha256, &pair);
+                hash::oracle::digest(Alg::Sha256, &once)
+            }
+            Rule::SortedKeccak256 => {
+                let (a, b) = if left <= right { (left, right) } else { (right, left) };
+                pair[..32].copy_from_slice(a);
+                pair[32..].copy_from_slice(b);
+                hash::oracle::digest(Alg::Keccak256, &pair)
+            }
+        }
+    }
+
+    /// The parent of an odd last node: its own hash with itself (bitcoin)
+    /// or the node itself (sorted-keccak256).
+    pub fn odd(&self, last: &Digest) -> Digest {
+        match self {
+            Rule::Bitcoin => self.node(last, last),
+            Rule::SortedKeccak256 => *last,
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Rule {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Rule::ALL
+            .into_iter()
+            .find(|r| r.name() == s)
+            .ok_or_else(|| format!("unknown Merkle rule {s:?} (expected bitcoin or sorted-keccak256)"))
+    }
+}
+
+/// The level above `level` under `rule`, one node at a time (an even-length
+/// slice of a level gives the matching slice of the level above).
+pub(crate) fn parent_level(rule: Rule, level: &[Digest]) -> Vec<Digest> {
+    level
+        .chunks(2)
+        .map(|p| match p {
+            [l, r] => rule.node(l, r),
+            [last] => rule.odd(last),
+            _ => unreachable!("chunks(2) yields one or two nodes"),
+        })
+        .collect()
+}
+
+/// Every level of a tree, leaves first, root last, with proofs for any leaf.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tree {
+    rule: Rule,
+    levels: Vec<Vec<Digest>>,
+}
+
+impl Tree {
+    /// Wraps levels built elsewhere (leaves first, one node last).
+    pub(crate) fn from_levels(rule: Rule, levels: Vec<Vec<Digest>>) -> Tree {
+        debug_assert!(levels.last().is_some_and(|l| l.len() == 1));
+        Tree { rule, levels }
+    }
+
+    /// The rule the tree was built under.
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// The root.
+    pub fn root(&self) -> Digest {
+        self.levels.last().and_then(|l| l.first()).copied().unwrap_or_default()
+    }
+
+    /// Number of leaves.
+    pub fn leaves(&self) -> usize {
+        self.levels.first().map_or(0, Vec::len)
+    }
+
+    /// The levels, leaves first, root last.
+    pub fn levels(&self) -> &[Vec<Digest>] {
+        &self.levels
+    }
+
+    /// The inclusion proof of leaf `index` (siblings bottom up), `None`
+    /// when there is no such leaf.
+    pub fn proof(&self, index: usize) -> Option<Vec<Digest>> {
+        if index >= self.leaves() {
+            return None;
+        }
+        let mut proof = Vec::new();
+        let mut i = index;
+        for level in &self.levels[..self.levels.len() - 1] {
+            let sibling = i ^ 1;
+            match (level.get(sibling), self.rule) {
+                (Some(s), _) => proof.push(*s),
+                // An odd last node: paired with itself, or carried up.
+                (None, Rule::Bitcoin) => proof.push(level[i]),
+                (None, Rule::SortedKeccak256) => {}
+            }
+            i /= 2;
+        }
+        Some(proof)
+    }
+}
+
+/// Whether `proof` shows that `leaf` is leaf `index` of a tree of `leaves`
+/// leaves with root `root` under `rule`. (Under sorted-keccak256 the
+/// position does not enter the hashes; `index` and `leaves` only check the
+/// proof's length, as OpenZeppelin's `verify` does not.)
+pub fn verify_proof(rule: Rule, leaf: &Digest, index: usize, leaves: usize, proof: &[Digest], root: &Digest) -> bool {
+    if index >= leaves {
+        return false;
+    }
+    let mut node = *leaf;
+    let (mut i, mut width) = (index, leaves);
+    let mut siblings = proof.iter();
+    while width > 1 {
+        let has_sibling = i ^ 1 < width;
+        match (has_sibling, rule) {
+            (false, Rule::SortedKeccak256) => {}
+            (false, Rule::Bitcoin) => match siblings.next() {
+                Some(s) if s == &node => node = rule.node(&node, s),
+                _ => return false,
+            },
+            (true, _) => {
+                let Some(s) = siblings.next() else {
+                    return false;
+                };
+                node = if i % 2 == 0 {
+                    rule.node(&node, s)
+                } else {
+                    rule.node(s, &node)
+                };
+            }
+        }
+        i /= 2;
+        width = width.div_ceil(2);
+    }
+    siblings.next().is_none() && &node == root
+}

@@ -1,0 +1,42 @@
+//! The CPU path: each level's pairs hashed on every core (runs of pairs per
+//! rayon task, as in the hashing CPU path); the small top levels, where
+//! scheduling would cost more than the hashes, one after another.
+
+use rayon::prelude::*;
+
+use super::{Rule, Tree, parent_level};
+use crate::ops::hash::Digest;
+
+/// Below this many nodes a level is hashed on the calling thread.
+const SERIAL_BELOW: usize = 256;
+
+fn up(rule: Rule, level: &[Digest]) -> Vec<Digest> {
+    if level.len() < SERIAL_BELOW {
+        return parent_level(rule, level);
+    }
+    // About four tasks per thread, each an even number of nodes.
+    let run = (level.len().div_ceil(rayon::current_num_threads().max(1) * 4)).clamp(128, 4096) & !1;
+    level.par_chunks(run).flat_map_iter(|c| parent_level(rule, c)).collect()
+}
+
+/// The root of `leaves` (not empty) under `rule`.
+pub(crate) fn root(rule: Rule, leaves: &[Digest]) -> Digest {
+    if leaves.len() == 1 {
+        return leaves[0];
+    }
+    let mut level = up(rule, leaves);
+    while level.len() > 1 {
+        level = up(rule, &level);
+    }
+    level[0]
+}
+
+/// Every level of the tree of `leaves` (not empty) under `rule`.
+pub(crate) fn tree(rule: Rule, leaves: &[Digest]) -> Tree {
+    let mut levels = vec![leaves.to_vec()];
+    while let Some(level) = levels.last().filter(|l| l.len() > 1) {
+        let next = up(rule, level);
+        levels.push(next);
+    }
+    Tree::from_levels(rule, levels)
+}
