@@ -598,11 +598,7 @@ fn markdown(machine: &serde_json::Value, args: &Args, rows: &[Row]) -> String {
 fn machine(threads: usize, engines: &[(Backend, Engine)]) -> serde_json::Value {
     let mut adapters: Vec<String> = engines.iter().filter_map(|(_, e)| e.gpu_adapter()).collect();
     if adapters.is_empty() {
-        adapters = batchcrypto::gpu::adapters()
-            .into_iter()
-            .filter(|a| a.int64)
-            .map(|a| a.describe())
-            .collect();
+        adapters = batchcrypto::gpu::adapters().into_iter().map(|a| a.describe()).collect();
     }
     serde_json::json!({
         "cpu": batchcrypto::engine::cpu_model(),

@@ -1,6 +1,7 @@
-//! `batchcrypto selftest`: a few hundred mixed (valid and hostile) items per
-//! backend and per GPU adapter, verified under every policy and compared with
-//! the oracle, item by item. Drivers have bugs: this says, per adapter,
+//! `batchcrypto selftest`: per backend and per GPU adapter, a few hundred
+//! mixed (valid and hostile) Ed25519 items under every policy, a few hundred
+//! messages of random length under every hash and a Merkle root under every
+//! rule, compared with the oracles item by item. Drivers have bugs: this says, per adapter,
 //! whether this machine's GPU gives the oracle's answers. Exit status 0 when
 //! every target passes, 3 when one fails or none is usable.
 
@@ -8,7 +9,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use batchcrypto::ops::ed25519::{Policy, oracle, sample};
-use batchcrypto::{Backend, BackendChoice, Engine};
+use batchcrypto::ops::hash::{self, Alg, Digest};
+use batchcrypto::ops::merkle::{self, Rule};
+use batchcrypto::{Backend, BackendChoice, Engine, FlatBytes, Selection};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 
 use crate::{EXIT_USAGE, Fatal};
 
@@ -23,15 +28,19 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Fatal> {
-    let mut targets: Vec<(String, Engine)> = Vec::new();
+    let mut targets: Vec<(String, Engine, Backend)> = Vec::new();
     if args.backend != BackendChoice::Gpu {
-        targets.push(("cpu".to_string(), crate::engine(BackendChoice::Cpu, None)?));
+        targets.push((
+            "cpu".to_string(),
+            crate::engine(BackendChoice::Cpu, None)?,
+            Backend::Cpu,
+        ));
     }
     if args.backend != BackendChoice::Cpu {
-        let adapters: Vec<_> = batchcrypto::gpu::adapters().into_iter().filter(|a| a.int64).collect();
+        let adapters = batchcrypto::gpu::adapters();
         if adapters.is_empty() && args.backend == BackendChoice::Gpu {
             return Err(Fatal(
-                "selftest --backend gpu: no usable GPU adapter (see `batchcrypto devices`)".to_string(),
+                "selftest --backend gpu: no GPU adapter (see `batchcrypto devices`)".to_string(),
             ));
         }
         for a in adapters {
@@ -39,7 +48,8 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
                 .backend(BackendChoice::Gpu)
                 .adapter(a.name.clone())
                 .build()?;
-            targets.push((format!("gpu {}", a.describe()), engine));
+            let name = format!("gpu {}", engine.gpu_adapter().unwrap_or_else(|| a.describe()));
+            targets.push((name, engine, Backend::Gpu));
         }
     }
     let items = sample::generate(&sample::Config {
@@ -50,18 +60,35 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         seed: 0x5e1f_7e57,
     });
     let batch = sample::batch(&items);
+    let mut rng = StdRng::seed_from_u64(0x5e1f);
+    let mut msgs = FlatBytes::new();
+    let lens: Vec<usize> = (0..300)
+        .chain((0..args.count).map(|_| rng.random_range(0..1000)))
+        .collect();
+    for n in lens {
+        let mut m = vec![0u8; n];
+        rng.fill(&mut m[..]);
+        // A few hundred short messages: far below the batch limit.
+        let _fits = msgs.push(&m);
+    }
+    let leaves: Vec<Digest> = (0..args.count.max(2) + 1).map(|_| rng.random()).collect();
     let mut failed = 0;
-    for (name, engine) in &targets {
+    for (name, engine, wanted) in &targets {
         let start = Instant::now();
         let mut problems = Vec::new();
+        let mut ran = |what: &str, selection: &Selection| {
+            // Ed25519 runs on the CPU, by design, on a device without SHADER_INT64.
+            let cpu_by_design = what.starts_with("ed25519") && selection.why.contains("SHADER_INT64");
+            if selection.backend != *wanted && !cpu_by_design {
+                problems.push(format!("{what}: ran on {selection}"));
+            }
+        };
+        let mut wrong_items = Vec::new();
         for policy in Policy::ALL {
             match engine.verify_ed25519(&batch, policy) {
-                Err(e) => problems.push(format!("{policy}: {e}")),
+                Err(e) => wrong_items.push(format!("ed25519 {policy}: {e}")),
                 Ok(outcome) => {
-                    let wanted = if name == "cpu" { Backend::Cpu } else { Backend::Gpu };
-                    if outcome.selection.backend != wanted {
-                        problems.push(format!("{policy}: ran on {}", outcome.selection));
-                    }
+                    ran(&format!("ed25519 {policy}"), &outcome.selection);
                     let wrong: Vec<usize> = (0..items.len())
                         .filter(|&i| {
                             let it = &items[i];
@@ -69,8 +96,8 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
                         })
                         .collect();
                     if let Some(&first) = wrong.first() {
-                        problems.push(format!(
-                            "{policy}: {} of {} verdicts differ from the oracle (first: item {first}, {:?})",
+                        wrong_items.push(format!(
+                            "ed25519 {policy}: {} of {} verdicts differ from the oracle (first: item {first}, {:?})",
                             wrong.len(),
                             items.len(),
                             items[first].kind
@@ -79,12 +106,41 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
                 }
             }
         }
+        for alg in Alg::ALL {
+            match engine.hash(alg, &msgs) {
+                Err(e) => wrong_items.push(format!("{alg}: {e}")),
+                Ok(outcome) => {
+                    ran(alg.name(), &outcome.selection);
+                    let wrong =
+                        (0..msgs.len()).filter(|&i| outcome.output[i] != hash::oracle::digest(alg, msgs.get(i)));
+                    if let Some(n) = Some(wrong.count()).filter(|&n| n > 0) {
+                        wrong_items.push(format!("{alg}: {n} of {} digests differ from the oracle", msgs.len()));
+                    }
+                }
+            }
+        }
+        for rule in Rule::ALL {
+            match engine.merkle_root(rule, &leaves) {
+                Err(e) => wrong_items.push(format!("merkle {rule}: {e}")),
+                Ok(outcome) => {
+                    ran(&format!("merkle {rule}"), &outcome.selection);
+                    if Some(outcome.output) != merkle::oracle::root(rule, &leaves) {
+                        wrong_items.push(format!("merkle {rule}: root differs from the reference"));
+                    }
+                }
+            }
+        }
+        problems.extend(wrong_items);
         let secs = start.elapsed().as_secs_f64();
         if problems.is_empty() {
             println!(
-                "PASS {name}: ed25519 {} items x {} policies equal to the oracle ({secs:.2} s)",
+                "PASS {name}: ed25519 {} items x {} policies, {} messages x {} hashes, Merkle roots of {} leaves x {} rules equal to the oracles ({secs:.2} s)",
                 items.len(),
-                Policy::ALL.len()
+                Policy::ALL.len(),
+                msgs.len(),
+                Alg::ALL.len(),
+                leaves.len(),
+                Rule::ALL.len()
             );
         } else {
             failed += 1;

@@ -26,6 +26,7 @@ pub struct EngineBuilder {
     backend: BackendChoice,
     threads: Option<usize>,
     adapter: Option<String>,
+    no_int64: bool,
 }
 
 impl EngineBuilder {
@@ -42,6 +43,16 @@ impl EngineBuilder {
         self
     }
 
+    /// Whether the GPU device may use `SHADER_INT64` (default: yes, where
+    /// the adapter has it). Without it the device runs as on adapters that
+    /// lack the feature: Keccak on 32-bit lane pairs, Ed25519 on the CPU.
+    /// For testing those paths on any adapter.
+    #[doc(hidden)]
+    pub fn shader_int64(mut self, allow: bool) -> Self {
+        self.no_int64 = !allow;
+        self
+    }
+
     /// CPU threads (default: one per logical core).
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = Some(threads);
@@ -53,15 +64,13 @@ impl EngineBuilder {
     /// `Auto` uses the CPU until calibration profiles exist.
     pub fn build(self) -> Result<Engine, Error> {
         let gpu = match self.backend {
-            BackendChoice::Gpu => {
-                Some(
-                    Gpu::open(self.adapter.as_deref()).map_err(|reason| Error::BackendUnavailable {
-                        op: OpName::Engine,
-                        backend: Backend::Gpu,
-                        reason,
-                    })?,
-                )
-            }
+            BackendChoice::Gpu => Some(Gpu::open(self.adapter.as_deref(), !self.no_int64).map_err(|reason| {
+                Error::BackendUnavailable {
+                    op: OpName::Engine,
+                    backend: Backend::Gpu,
+                    reason,
+                }
+            })?),
             BackendChoice::Auto | BackendChoice::Cpu => None,
         };
         let mut pool = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("batchcrypto-cpu-{i}"));
@@ -141,12 +150,12 @@ impl Engine {
 
     /// The GPU adapter this engine opened, if any ("name (type, backend, driver)").
     pub fn gpu_adapter(&self) -> Option<String> {
-        self.gpu.as_ref().map(|g| g.summary.describe())
+        self.gpu.as_ref().map(Gpu::describe)
     }
 
     /// Every substrate this engine knows of, usable or not: the CPU and each
     /// adapter wgpu finds (software adapters are labelled; an adapter
-    /// without `SHADER_INT64` is listed as unusable, with the reason).
+    /// without `SHADER_INT64` says that Ed25519 runs on the CPU there).
     pub fn devices(&self) -> Vec<DeviceInfo> {
         let mut devices = vec![DeviceInfo {
             backend: Backend::Cpu,
@@ -169,13 +178,13 @@ impl Engine {
                 detail.push_str("; software adapter: for tests, never picked for speed");
             }
             if !a.int64 {
-                detail.push_str("; lacks SHADER_INT64, which the kernels need");
+                detail.push_str("; lacks SHADER_INT64: hashing on 32-bit Keccak lanes, Ed25519 on the CPU");
             }
             devices.push(DeviceInfo {
                 backend: Backend::Gpu,
                 name: a.name.clone(),
                 detail,
-                usable: a.int64,
+                usable: true,
             });
         }
         devices

@@ -8,8 +8,10 @@
 //! `include_str!` parts with constants rendered from Rust
 //! ([`shaders`]); nothing is read from disk at run time.
 //!
-//! The big-integer kernels need `SHADER_INT64` (64-bit products and SHA-512
-//! lanes). An adapter without it is listed but refused, with that reason.
+//! The Ed25519 kernel needs `SHADER_INT64` (64-bit products and SHA-512
+//! lanes); on an adapter without it (or an engine built with
+//! `shader_int64(false)`) that operation runs on the CPU and says why, while
+//! the hashing and Merkle kernels run Keccak on pairs of u32 words.
 //! Any device error, lost device or timeout is returned as an `Err` so that
 //! the engine falls back to the CPU; a kernel result is only accepted when
 //! every item carries the kernel's completion flag.
@@ -33,7 +35,7 @@ pub struct AdapterSummary {
     pub device_type: String,
     /// Driver name and version.
     pub driver: String,
-    /// Whether the adapter offers `SHADER_INT64`, which the kernels need.
+    /// Whether the adapter offers `SHADER_INT64` (the Ed25519 kernel needs it).
     pub int64: bool,
     /// A software rasteriser (llvmpipe/lavapipe, WARP): for tests, not speed.
     pub software: bool,
@@ -94,6 +96,8 @@ const DISPATCH_TIMEOUT: Duration = Duration::from_secs(600);
 /// An open device with its pipeline cache and buffer pool.
 pub(crate) struct Gpu {
     pub(crate) summary: AdapterSummary,
+    /// Whether the device was opened with `SHADER_INT64`.
+    pub(crate) int64: bool,
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
     pub(crate) max_binding: u64,
@@ -149,11 +153,12 @@ impl BufferPool {
 }
 
 impl Gpu {
-    /// Opens the best adapter that has `SHADER_INT64` (discrete before
-    /// integrated before virtual before software). `wanted`, else the
-    /// `BATCHCRYPTO_ADAPTER` variable (a substring of the adapter's name,
-    /// any case), picks one explicitly.
-    pub(crate) fn open(wanted: Option<&str>) -> Result<Gpu, String> {
+    /// Opens the best adapter (discrete before integrated before virtual
+    /// before software, and within each kind one with `SHADER_INT64` first),
+    /// with `SHADER_INT64` when it has it and `use_int64` allows. `wanted`,
+    /// else the `BATCHCRYPTO_ADAPTER` variable (a substring of the adapter's
+    /// name, any case), picks one explicitly.
+    pub(crate) fn open(wanted: Option<&str>, use_int64: bool) -> Result<Gpu, String> {
         let instance = instance();
         let mut found = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
         if found.is_empty() {
@@ -162,28 +167,35 @@ impl Gpu {
         let wanted = wanted
             .map(str::to_string)
             .or_else(|| std::env::var("BATCHCRYPTO_ADAPTER").ok());
-        found.sort_by_key(|a| AdapterSummary::of(a).rank());
+        found.sort_by_key(|a| {
+            let s = AdapterSummary::of(a);
+            (s.rank(), !s.int64)
+        });
         let listed: Vec<String> = found.iter().map(|a| AdapterSummary::of(a).describe()).collect();
         let adapter = found
             .into_iter()
-            .filter(|a| {
+            .find(|a| {
                 wanted
                     .as_deref()
                     .is_none_or(|w| a.get_info().name.to_lowercase().contains(&w.to_lowercase()))
             })
-            .find(|a| a.features().contains(wgpu::Features::SHADER_INT64))
             .ok_or_else(|| {
                 format!(
-                    "no adapter with SHADER_INT64{} among: {}",
+                    "no adapter{} among: {}",
                     wanted.map(|w| format!(" matching {w:?}")).unwrap_or_default(),
                     listed.join("; ")
                 )
             })?;
         let summary = AdapterSummary::of(&adapter);
+        let int64 = use_int64 && summary.int64;
         let limits = adapter.limits();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("batchcrypto"),
-            required_features: wgpu::Features::SHADER_INT64,
+            required_features: if int64 {
+                wgpu::Features::SHADER_INT64
+            } else {
+                wgpu::Features::empty()
+            },
             required_limits: wgpu::Limits {
                 max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
                 max_buffer_size: limits.max_buffer_size,
@@ -205,6 +217,7 @@ impl Gpu {
         });
         Ok(Gpu {
             summary,
+            int64,
             device,
             queue,
             max_binding,
@@ -213,6 +226,27 @@ impl Gpu {
             tables: Mutex::new(HashMap::new()),
             fault,
         })
+    }
+
+    /// `Err` with the reason when the device was opened without
+    /// `SHADER_INT64`, which `kernel` needs.
+    pub(crate) fn require_int64(&self, kernel: &str) -> Result<(), String> {
+        if self.int64 {
+            Ok(())
+        } else {
+            Err(format!(
+                "the {kernel} kernel needs SHADER_INT64, which this device was opened without"
+            ))
+        }
+    }
+
+    /// "name (type, backend, driver)", noting when the device runs without `SHADER_INT64`.
+    pub(crate) fn describe(&self) -> String {
+        let mut d = self.summary.describe();
+        if !self.int64 {
+            d.push_str(" [without SHADER_INT64: 32-bit Keccak lanes, Ed25519 on the CPU]");
+        }
+        d
     }
 
     /// Marks the device as failed, as wgpu's error callbacks do.

@@ -81,8 +81,9 @@ fn random_leaves(rng: &mut StdRng, n: usize) -> Vec<Digest> {
 fn assert_root(rule: Rule, leaves: &[Digest], want: &Digest, what: &str) {
     for (name, engine) in engines() {
         let outcome = engine.merkle_root(rule, leaves).expect("merkle root");
-        if name == "gpu" && leaves.len() > 1 {
-            assert_eq!(outcome.selection.backend.name(), "gpu", "{name}: {}", outcome.selection);
+        if leaves.len() > 1 {
+            let want = support::expected_backend(name, false);
+            assert_eq!(outcome.selection.backend.name(), want, "{name}: {}", outcome.selection);
         }
         assert_eq!(
             hex::encode(outcome.output),

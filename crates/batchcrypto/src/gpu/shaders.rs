@@ -156,6 +156,8 @@ fn keccak_rotations() -> [u32; 25] {
 
 const GUARD: &str = include_str!("wgsl/guard.wgsl");
 const KECCAK: &str = include_str!("wgsl/keccak.wgsl");
+const KECCAK_LANE64: &str = include_str!("wgsl/keccak_lane64.wgsl");
+const KECCAK_LANE32: &str = include_str!("wgsl/keccak_lane32.wgsl");
 const SHA256: &str = include_str!("wgsl/sha256.wgsl");
 const HASH: &str = include_str!("../ops/hash/hash.wgsl");
 const MERKLE: &str = include_str!("../ops/merkle/merkle.wgsl");
@@ -267,14 +269,29 @@ fn u32_array(name: &str, values: &[u32]) -> String {
     format!("const {name} = array<u32, {}>({});\n", values.len(), items.join(", "))
 }
 
-/// The hash libraries (Keccak-f[1600], SHA-256) and the guard, then `kernel`.
-fn with_hash_libraries(kernel: &str) -> String {
+/// The hash libraries (Keccak-f[1600] on u64 lanes with `int64`, else on
+/// u32 pairs; SHA-256) and the guard, then `kernel`.
+fn with_hash_libraries(kernel: &str, int64: bool) -> String {
+    let rc = keccak_round_constants();
+    let (rc, lanes) = if int64 {
+        (u64_array("KECCAK_RC", &rc), KECCAK_LANE64)
+    } else {
+        let items: Vec<String> = rc
+            .iter()
+            .map(|v| format!("vec2<u32>({:#010x}u, {:#010x}u)", *v as u32, (v >> 32) as u32))
+            .collect();
+        (
+            format!("const KECCAK_RC = array<vec2<u32>, 24>({});\n", items.join(", ")),
+            KECCAK_LANE32,
+        )
+    };
     [
-        u64_array("KECCAK_RC", &keccak_round_constants()),
+        rc,
         u32_array("KECCAK_ROT", &keccak_rotations()),
         u32_array("SHA256_K", &SHA256_K),
         u32_array("SHA256_H0", &SHA256_H0),
         GUARD.to_string(),
+        lanes.to_string(),
         KECCAK.to_string(),
         SHA256.to_string(),
         kernel.to_string(),
@@ -282,14 +299,16 @@ fn with_hash_libraries(kernel: &str) -> String {
     .join("\n")
 }
 
-/// The batch hashing kernel (entry point `hash_main`).
-pub(crate) fn hash() -> String {
-    with_hash_libraries(HASH)
+/// The batch hashing kernel (entry point `hash_main`); `int64` picks the
+/// Keccak lane type.
+pub(crate) fn hash(int64: bool) -> String {
+    with_hash_libraries(HASH, int64)
 }
 
-/// The Merkle level kernel (entry point `merkle_level`).
-pub(crate) fn merkle() -> String {
-    with_hash_libraries(MERKLE)
+/// The Merkle level kernel (entry point `merkle_level`); `int64` picks the
+/// Keccak lane type.
+pub(crate) fn merkle(int64: bool) -> String {
+    with_hash_libraries(MERKLE, int64)
 }
 
 /// The Ed25519 verification kernel (entry points `ed25519_setup` and `ed25519_verify`).

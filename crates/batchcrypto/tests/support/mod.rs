@@ -20,7 +20,7 @@ use batchcrypto::{BackendChoice, Engine, Error, Verdict};
 
 /// Every engine to test: the CPU backend with all cores and with one and
 /// three threads (other chunkings), and the GPU backend where an adapter
-/// exists. With `BATCHCRYPTO_REQUIRE_GPU=1` a missing GPU fails the tests.
+/// exists, also opened without `SHADER_INT64` ("gpu-no-int64"). With `BATCHCRYPTO_REQUIRE_GPU=1` a missing GPU fails the tests.
 /// Built once per test binary (a GPU engine compiles its pipelines once).
 pub fn engines() -> &'static [(String, Engine)] {
     static ENGINES: std::sync::OnceLock<Vec<(String, Engine)>> = std::sync::OnceLock::new();
@@ -40,6 +40,14 @@ fn build_engines() -> Vec<(String, Engine)> {
                 engine.gpu_adapter().unwrap_or_default()
             ));
             engines.push(("gpu".to_string(), engine));
+            // The same adapter opened as one without SHADER_INT64 would be:
+            // Keccak on 32-bit lane pairs, Ed25519 handed to the CPU.
+            let lane32 = Engine::builder()
+                .backend(BackendChoice::Gpu)
+                .shader_int64(false)
+                .build()
+                .expect("the adapter opens without SHADER_INT64 too");
+            engines.push(("gpu-no-int64".to_string(), lane32));
         }
         Err(Error::BackendUnavailable { reason, .. }) => {
             if std::env::var("BATCHCRYPTO_REQUIRE_GPU").as_deref() == Ok("1") {
@@ -50,6 +58,17 @@ fn build_engines() -> Vec<(String, Engine)> {
         Err(e) => panic!("building the GPU engine failed: {e}"),
     }
     engines
+}
+
+/// The backend engine `name` must have run on: the GPU for the GPU engines,
+/// except for kernels that need `SHADER_INT64` on "gpu-no-int64" (which
+/// hands them to the CPU).
+pub fn expected_backend(name: &str, needs_int64: bool) -> &'static str {
+    match name {
+        "gpu" => "gpu",
+        "gpu-no-int64" if !needs_int64 => "gpu",
+        _ => "cpu",
+    }
 }
 
 fn cpu(threads: Option<usize>) -> Engine {
@@ -124,10 +143,13 @@ pub fn assert_matches_oracle(batch: &Batch, policy: Policy, labels: &dyn Fn(usiz
         assert_eq!(outcome.output.len(), batch.len(), "{name}: one verdict per item");
         assert_eq!(
             outcome.selection.backend.name(),
-            if name == "gpu" { "gpu" } else { "cpu" },
+            expected_backend(name, true),
             "{name} ran on {}",
             outcome.selection
         );
+        if name == "gpu-no-int64" {
+            assert!(outcome.selection.why.contains("SHADER_INT64"), "{}", outcome.selection);
+        }
         for (i, verdict) in outcome.output.iter().enumerate() {
             assert_eq!(
                 verdict.is_valid(),

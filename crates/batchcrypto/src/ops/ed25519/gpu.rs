@@ -23,6 +23,7 @@ const MAX_ITEMS: usize = 1 << 18;
 
 /// Verifies every item of `batch` under `policy` on the GPU.
 pub(crate) fn verify(gpu: &Gpu, batch: &Batch, policy: Policy) -> Result<Vec<Verdict>, String> {
+    gpu.require_int64("Ed25519")?;
     let pipeline = gpu.pipeline("ed25519_verify", "ed25519_verify", shaders::ed25519_verify)?;
     let mut pool = gpu.pool();
     let base = base_table(gpu, &mut pool)?;
@@ -50,6 +51,7 @@ pub(crate) fn verify(gpu: &Gpu, batch: &Batch, policy: Policy) -> Result<Vec<Ver
 /// uploaded once beforehand; each run includes the status readback (4 bytes
 /// per item). For benchmarks; the batch must fit in one dispatch.
 pub(crate) fn kernel_times(gpu: &Gpu, batch: &Batch, policy: Policy, runs: usize) -> Result<Vec<f64>, String> {
+    gpu.require_int64("Ed25519")?;
     let pipeline = gpu.pipeline("ed25519_verify", "ed25519_verify", shaders::ed25519_verify)?;
     let mut pool = gpu.pool();
     let base = base_table(gpu, &mut pool)?;

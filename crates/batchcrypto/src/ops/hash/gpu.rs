@@ -17,7 +17,7 @@ const OUT_WORDS: usize = 9;
 
 /// The digest of every item of `msgs` under `alg`, on the GPU.
 pub(crate) fn hash(gpu: &Gpu, alg: Alg, msgs: &FlatBytes) -> Result<Vec<Digest>, String> {
-    let pipeline = gpu.pipeline("hash", "hash_main", shaders::hash)?;
+    let pipeline = gpu.pipeline("hash", "hash_main", || shaders::hash(gpu.int64))?;
     let mut pool = gpu.pool();
     let mut digests = Vec::with_capacity(msgs.len());
     let mut start = 0;
@@ -34,7 +34,7 @@ pub(crate) fn hash(gpu: &Gpu, alg: Alg, msgs: &FlatBytes) -> Result<Vec<Digest>,
 /// once; each run includes reading the digests back. For benchmarks; the
 /// batch must fit in one dispatch.
 pub(crate) fn kernel_times(gpu: &Gpu, alg: Alg, msgs: &FlatBytes, runs: usize) -> Result<Vec<f64>, String> {
-    let pipeline = gpu.pipeline("hash", "hash_main", shaders::hash)?;
+    let pipeline = gpu.pipeline("hash", "hash_main", || shaders::hash(gpu.int64))?;
     let mut pool = gpu.pool();
     let end = gpu.sub_batch_end(msgs, 0, MAX_ITEMS)?;
     if end != msgs.len() {

@@ -26,16 +26,13 @@ fn msg_byte(b: u32) -> u32 {
 }
 
 fn keccak_item(off: u32, len: u32, pad: u32) -> array<u32, 8> {
-    var a: array<u64, 25>;
-    for (var i = 0u; i < 25u; i++) {
-        a[i] = 0lu;
-    }
+    var a = keccak_zero();
     let blocks = len / KECCAK_RATE + 1u;
     for (var blk = 0u; blk < blocks; blk++) {
-        for (var lane = 0u; lane < KECCAK_RATE / 8u; lane++) {
-            var v = 0lu;
+        for (var lane_i = 0u; lane_i < KECCAK_RATE / 8u; lane_i++) {
+            var w: array<u32, 2>;
             for (var j = 0u; j < 8u; j++) {
-                let pos = blk * KECCAK_RATE + lane * 8u + j;
+                let pos = blk * KECCAK_RATE + lane_i * 8u + j;
                 var byte = 0u;
                 if pos < len {
                     byte = msg_byte(off + pos);
@@ -46,9 +43,9 @@ fn keccak_item(off: u32, len: u32, pad: u32) -> array<u32, 8> {
                 if pos == blocks * KECCAK_RATE - 1u {
                     byte ^= 0x80u;
                 }
-                v |= u64(byte) << (8u * j);
+                w[j / 4u] |= byte << (8u * (j % 4u));
             }
-            a[lane] ^= v;
+            a[lane_i] ^= lane(w[0], w[1]);
         }
         keccak_f1600(&a);
     }
@@ -58,7 +55,8 @@ fn keccak_item(off: u32, len: u32, pad: u32) -> array<u32, 8> {
 fn sha256_item(off: u32, len: u32) -> array<u32, 8> {
     var state = SHA256_H0;
     let blocks = (len + 8u) / 64u + 1u;
-    let bitlen = u64(len) * 8lu;
+    // The 64-bit bit length as two words (no u64 needed).
+    let bitlen = array<u32, 2>(len << 3u, len >> 29u);
     for (var blk = 0u; blk < blocks; blk++) {
         var m: array<u32, 16>;
         for (var w = 0u; w < 16u; w++) {
@@ -71,7 +69,8 @@ fn sha256_item(off: u32, len: u32) -> array<u32, 8> {
                 } else if pos == len {
                     byte = 0x80u;
                 } else if pos >= blocks * 64u - 8u {
-                    byte = u32((bitlen >> ((blocks * 64u - 1u - pos) * 8u)) & 0xfflu);
+                    let k = blocks * 64u - 1u - pos;
+                    byte = (bitlen[k / 4u] >> ((k % 4u) * 8u)) & 0xffu;
                 }
                 word = (word << 8u) | byte;
             }

@@ -42,7 +42,7 @@ fn plan(n: usize) -> Result<(Vec<LevelPlan>, usize), String> {
 
 /// The root of `leaves` (at least two) under `rule`, on the GPU.
 pub(crate) fn root(gpu: &Gpu, rule: Rule, leaves: &[Digest]) -> Result<Digest, String> {
-    let pipeline = gpu.pipeline("merkle", "merkle_level", shaders::merkle)?;
+    let pipeline = gpu.pipeline("merkle", "merkle_level", || shaders::merkle(gpu.int64))?;
     let mut pool = gpu.pool();
     let job = Job::upload(gpu, &mut pool, &pipeline, rule, leaves)?;
     job.execute(&mut pool)
@@ -51,7 +51,7 @@ pub(crate) fn root(gpu: &Gpu, rule: Rule, leaves: &[Digest]) -> Result<Digest, S
 /// Kernel-only times (seconds) of `runs` reductions of `leaves`, uploaded
 /// once; each run includes reading the root back. For benchmarks.
 pub(crate) fn kernel_times(gpu: &Gpu, rule: Rule, leaves: &[Digest], runs: usize) -> Result<Vec<f64>, String> {
-    let pipeline = gpu.pipeline("merkle", "merkle_level", shaders::merkle)?;
+    let pipeline = gpu.pipeline("merkle", "merkle_level", || shaders::merkle(gpu.int64))?;
     let mut pool = gpu.pool();
     let job = Job::upload(gpu, &mut pool, &pipeline, rule, leaves)?;
     crate::gpu::time_runs(runs, || job.execute(&mut pool).map(|_| ()))

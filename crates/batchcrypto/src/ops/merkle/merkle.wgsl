@@ -53,16 +53,13 @@ fn node_less(a: array<u32, 8>, b: array<u32, 8>) -> bool {
 // keccak256(a || b): 64 bytes, one block (rate 136): pad 0x01 at byte 64,
 // 0x80 at byte 135.
 fn keccak_pair(a: array<u32, 8>, b: array<u32, 8>) -> array<u32, 8> {
-    var s: array<u64, 25>;
-    for (var i = 0u; i < 25u; i++) {
-        s[i] = 0lu;
-    }
+    var s = keccak_zero();
     for (var k = 0u; k < 4u; k++) {
-        s[k] = u64(a[2u * k]) | (u64(a[2u * k + 1u]) << 32u);
-        s[4u + k] = u64(b[2u * k]) | (u64(b[2u * k + 1u]) << 32u);
+        s[k] = lane(a[2u * k], a[2u * k + 1u]);
+        s[4u + k] = lane(b[2u * k], b[2u * k + 1u]);
     }
-    s[8] = 0x01lu;
-    s[16] = 0x8000000000000000lu;
+    s[8] = lane(0x01u, 0u);
+    s[16] = lane(0u, 0x80000000u);
     keccak_f1600(&s);
     return keccak_digest_words(&s);
 }
