@@ -58,26 +58,17 @@ pub struct Args {
 
 /// One measured cell.
 #[derive(Debug, Clone, serde::Serialize)]
-struct Row {
-    op: String,
-    n: usize,
-    backend: String,
-    median_s: f64,
-    items_per_s: f64,
-    runs: usize,
+pub struct Row {
+    pub op: String,
+    pub n: usize,
+    pub backend: String,
+    pub median_s: f64,
+    pub items_per_s: f64,
+    pub runs: usize,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Fatal> {
-    let ops: Vec<BenchOp> = if args.op.is_empty() {
-        BenchOp::ALL.to_vec()
-    } else {
-        args.op
-            .iter()
-            .map(|name| {
-                BenchOp::from_name(name).ok_or_else(|| Fatal(format!("unknown op {name:?}; known: {}", op_names())))
-            })
-            .collect::<Result<_, _>>()?
-    };
+    let ops = parse_ops(&args.op)?;
     let mut engines: Vec<(Backend, Engine)> = Vec::new();
     for name in &args.backend {
         let choice: BackendChoice = name.parse().map_err(Fatal)?;
@@ -94,71 +85,26 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
             args.invalid_share
         )));
     }
-    let cells = ops.len() * args.sizes.len() * (1 + engines.len());
-    let per_cell = Duration::from_secs_f64((args.max_seconds / cells.max(1) as f64).max(0.05));
     let threads = engines.first().map_or(0, |(_, e)| e.cpu_threads());
     let machine = machine(threads, &engines);
-    eprintln!(
-        "bench: {} ops x {} sizes x {} columns, about {:.2} s per cell",
-        ops.len(),
-        args.sizes.len(),
-        1 + engines.len(),
-        per_cell.as_secs_f64()
-    );
-    let mut rows = Vec::new();
-    let mut skipped: Vec<(BenchOp, usize)> = Vec::new();
-    let start = Instant::now();
-    for (op_index, op) in ops.iter().enumerate() {
-        // Each op gets an equal share of the budget; a size whose predicted
-        // cost (from the previous size's per-item times: the check, a
-        // warm-up and at least 3 rounds of every column, kernel runs) would
-        // overrun its share is skipped, and so are the larger ones.
-        let op_deadline = args.max_seconds * (op_index + 1) as f64 / ops.len() as f64;
-        let mut round_s_per_item: Option<f64> = None;
-        let mut sizes = args.sizes.clone();
-        sizes.sort_unstable();
-        for (k, &n) in sizes.iter().enumerate() {
-            if let Some(c) = round_s_per_item
-                && start.elapsed().as_secs_f64() + c * n as f64 * 7.0 > op_deadline
-            {
-                eprintln!("bench: {op} n >= {n} skipped: over the --max-seconds budget");
-                skipped.extend(sizes[k..].iter().map(|&n| (*op, n)));
-                break;
-            }
-            let first_row = rows.len();
-            let work = Workload::new(*op, n, &args);
-            for (backend, engine) in &engines {
-                work.check(engine, *backend)?;
-            }
-            eprintln!("bench: {op} n={n}");
-            // The oracle and every backend run in turn within each round, so
-            // all columns see the same machine noise.
-            let mut columns: Vec<Box<dyn FnMut() + '_>> = vec![Box::new(|| work.run_oracle())];
-            for (_, engine) in &engines {
-                let work = &work;
-                columns.push(Box::new(move || work.run_engine(engine)));
-            }
-            let names = std::iter::once("oracle_1t").chain(engines.iter().map(|(b, _)| b.name()));
-            let measured = measure(per_cell * columns.len() as u32, &mut columns);
-            let rounds = measured.first().map_or(3, |m| m.1);
-            for (name, (median, runs)) in names.zip(measured) {
-                rows.push(row(op, n, name, median, runs));
-            }
-            // Kernel only: inputs resident on the device, status readback included.
-            if let Some((_, gpu)) = engines.iter().find(|(b, _)| *b == Backend::Gpu)
-                && let Some(mut times) = work.kernel_times(gpu, rounds + 1)?
-            {
-                times.remove(0); // warm-up
-                times.sort_by(f64::total_cmp);
-                rows.push(row(op, n, "gpu_kernel", times[times.len() / 2], times.len()));
-            }
-            round_s_per_item = Some(rows[first_row..].iter().map(|r| r.median_s).sum::<f64>() / n.max(1) as f64);
-        }
-    }
+    let result = ladder(&Ladder {
+        ops: ops.clone(),
+        sizes: args.sizes.clone(),
+        engines: &engines,
+        max_seconds: args.max_seconds,
+        invalid_share: args.invalid_share,
+        signers: args.signers,
+    })?;
+    let rows = result.rows;
     let skipped_json: serde_json::Map<String, serde_json::Value> = ops
         .iter()
         .map(|op| {
-            let ns: Vec<usize> = skipped.iter().filter(|(o, _)| o == op).map(|(_, n)| *n).collect();
+            let ns: Vec<usize> = result
+                .skipped
+                .iter()
+                .filter(|(o, _)| o == op)
+                .map(|(_, n)| *n)
+                .collect();
             (op.name().to_string(), ns.into())
         })
         .collect();
@@ -173,7 +119,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
             );
         }
     }
-    let crossover = crossover(&ops, &rows);
+    let crossover = crossover_json(&ops, &rows);
     if let Some(path) = &args.plot {
         plot(path, &ops, &rows, &crossover, &machine)
             .map_err(|e| Fatal(format!("cannot draw {}: {e}", path.display())))?;
@@ -190,6 +136,152 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
             .map_err(|e| Fatal(format!("cannot write {}: {e}", path.display())))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The ops named on the command line (all when none).
+pub fn parse_ops(names: &[String]) -> Result<Vec<BenchOp>, Fatal> {
+    if names.is_empty() {
+        return Ok(BenchOp::ALL.to_vec());
+    }
+    names
+        .iter()
+        .map(|name| {
+            BenchOp::from_name(name).ok_or_else(|| Fatal(format!("unknown op {name:?}; known: {}", op_names())))
+        })
+        .collect()
+}
+
+/// What one ladder measures.
+pub struct Ladder<'a> {
+    pub ops: Vec<BenchOp>,
+    pub sizes: Vec<usize>,
+    /// The backends besides the oracle; with both cpu and gpu, splittable
+    /// ops also get a `split` column.
+    pub engines: &'a [(Backend, Engine)],
+    pub max_seconds: f64,
+    pub invalid_share: f64,
+    pub signers: usize,
+}
+
+/// Every measured cell, and the sizes cut by the budget.
+pub struct LadderResult {
+    pub rows: Vec<Row>,
+    pub skipped: Vec<(BenchOp, usize)>,
+    /// Per (op, N) where a split was measured: the CPU share and the time of
+    /// the faster backend alone over the split time, measured side by side.
+    pub splits: Vec<(BenchOp, usize, f64, f64)>,
+}
+
+/// Measures every (op, N) cell: the oracle on one thread and each engine,
+/// interleaved round by round; kernel-only times; and, with both a CPU and a
+/// GPU engine, a CPU+GPU split in proportion to their measured rates, side
+/// by side with the GPU alone. Every backend is first checked against the
+/// oracle on the cell's inputs.
+pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Fatal> {
+    let gpu_engine = l.engines.iter().find(|(b, _)| *b == Backend::Gpu).map(|(_, e)| e);
+    let has_cpu = l.engines.iter().any(|(b, _)| *b == Backend::Cpu);
+    let cells = l.ops.len() * l.sizes.len() * (1 + l.engines.len());
+    let per_cell = Duration::from_secs_f64((l.max_seconds / cells.max(1) as f64).max(0.05));
+    eprintln!(
+        "bench: {} ops x {} sizes x {} columns, about {:.2} s per cell",
+        l.ops.len(),
+        l.sizes.len(),
+        1 + l.engines.len(),
+        per_cell.as_secs_f64()
+    );
+    let mut out = LadderResult {
+        rows: Vec::new(),
+        skipped: Vec::new(),
+        splits: Vec::new(),
+    };
+    let rows = &mut out.rows;
+    let start = Instant::now();
+    for (op_index, op) in l.ops.iter().enumerate() {
+        // Each op gets an equal share of the budget; a size whose predicted
+        // cost (from the previous size's per-item times: the check, a
+        // warm-up and at least 3 rounds of every column, kernel runs) would
+        // overrun its share is skipped, and so are the larger ones.
+        let op_deadline = l.max_seconds * (op_index + 1) as f64 / l.ops.len() as f64;
+        let mut round_s_per_item: Option<f64> = None;
+        let mut sizes = l.sizes.clone();
+        sizes.sort_unstable();
+        for (k, &n) in sizes.iter().enumerate() {
+            if let Some(c) = round_s_per_item
+                && start.elapsed().as_secs_f64() + c * n as f64 * 7.0 > op_deadline
+            {
+                eprintln!("bench: {op} n >= {n} skipped: over the --max-seconds budget");
+                out.skipped.extend(sizes[k..].iter().map(|&n| (*op, n)));
+                break;
+            }
+            let first_row = rows.len();
+            let work = Workload::new(*op, n, l.invalid_share, l.signers);
+            for (backend, engine) in l.engines {
+                work.check(engine, *backend)?;
+            }
+            eprintln!("bench: {op} n={n}");
+            // The oracle and every backend run in turn within each round, so
+            // all columns see the same machine noise.
+            let mut columns: Vec<Box<dyn FnMut() + '_>> = vec![Box::new(|| work.run_oracle())];
+            for (_, engine) in l.engines {
+                let work = &work;
+                columns.push(Box::new(move || work.run_engine(engine)));
+            }
+            let names = std::iter::once("oracle_1t").chain(l.engines.iter().map(|(b, _)| b.name()));
+            let measured = measure(per_cell * columns.len() as u32, &mut columns);
+            drop(columns);
+            let rounds = measured.first().map_or(3, |m| m.1);
+            for (name, (median, runs)) in names.zip(measured) {
+                rows.push(row(op, n, name, median, runs));
+            }
+            if let Some(gpu) = gpu_engine {
+                // Kernel only: inputs resident on the device, results read back.
+                if let Some(mut times) = work.kernel_times(gpu, rounds + 1)? {
+                    times.remove(0); // warm-up
+                    times.sort_by(f64::total_cmp);
+                    rows.push(row(op, n, "gpu_kernel", times[times.len() / 2], times.len()));
+                }
+                let median = |b: &str| {
+                    rows.iter()
+                        .rev()
+                        .find(|r| r.op == op.name() && r.n == n && r.backend == b)
+                };
+                if has_cpu
+                    && op.splittable()
+                    && let (Some(c), Some(g)) = (median("cpu"), median("gpu"))
+                    && c.median_s > 0.0
+                    && g.median_s > 0.0
+                {
+                    // Shares in proportion to the measured rates.
+                    let share = (1.0 / c.median_s) / (1.0 / c.median_s + 1.0 / g.median_s);
+                    gpu.set_split_share(Some(share));
+                    let checked = work.check(gpu, Backend::Split);
+                    gpu.set_split_share(None);
+                    checked?;
+                    // Side by side with each backend alone.
+                    let work = &work;
+                    let cpu = l.engines.iter().find(|(b, _)| *b == Backend::Cpu).map(|(_, e)| e);
+                    let mut trio: Vec<Box<dyn FnMut() + '_>> = vec![
+                        Box::new(move || {
+                            if let Some(cpu) = cpu {
+                                work.run_engine(cpu);
+                            }
+                        }),
+                        Box::new(move || work.run_engine(gpu)),
+                        Box::new(move || {
+                            gpu.set_split_share(Some(share));
+                            work.run_engine(gpu);
+                            gpu.set_split_share(None);
+                        }),
+                    ];
+                    let m = measure(per_cell * 3, &mut trio);
+                    rows.push(row(op, n, "split", m[2].0, m[2].1));
+                    out.splits.push((*op, n, share, m[0].0.min(m[1].0) / m[2].0));
+                }
+            }
+            round_s_per_item = Some(rows[first_row..].iter().map(|r| r.median_s).sum::<f64>() / n.max(1) as f64);
+        }
+    }
+    Ok(out)
 }
 
 /// One panel per op: µs per item against N, log-log, a line per backend,
@@ -282,7 +374,7 @@ fn op_names() -> String {
 
 /// What the bench measures: an operation on inputs of a given shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum BenchOp {
+pub enum BenchOp {
     /// Ed25519 verification of generated items (see `--invalid-share`, `--signers`).
     Ed25519(ed25519::Policy),
     /// Hashing messages of a fixed length (random bytes).
@@ -302,8 +394,23 @@ impl BenchOp {
         BenchOp::Merkle(merkle::Rule::Bitcoin),
     ];
 
+    /// Whether its items are independent (so a batch can be split
+    /// between CPU and GPU); a Merkle root is one answer.
+    fn splittable(&self) -> bool {
+        !matches!(self, BenchOp::Merkle(_))
+    }
+
+    /// The engine operation it measures (its name in profiles).
+    pub fn engine_op(&self) -> batchcrypto::Op {
+        match self {
+            BenchOp::Ed25519(policy) => batchcrypto::Op::Ed25519Verify(*policy),
+            BenchOp::Hash(alg, _) => batchcrypto::Op::Hash(*alg),
+            BenchOp::Merkle(rule) => batchcrypto::Op::Merkle(*rule),
+        }
+    }
+
     /// The name in reports (CLI-FORMATS.md `bench --json`).
-    fn name(&self) -> &'static str {
+    pub fn name(&self) -> &'static str {
         match self {
             BenchOp::Ed25519(ed25519::Policy::Strict) => "ed25519_verify_strict",
             BenchOp::Ed25519(ed25519::Policy::Zip215) => "ed25519_verify_zip215",
@@ -346,13 +453,13 @@ enum Workload {
 }
 
 impl Workload {
-    fn new(op: BenchOp, n: usize, args: &Args) -> Workload {
+    fn new(op: BenchOp, n: usize, invalid_share: f64, signers: usize) -> Workload {
         match op {
             BenchOp::Ed25519(policy) => {
                 let items = sample::generate(&sample::Config {
                     count: n,
-                    hostile_share: args.invalid_share,
-                    signers: args.signers,
+                    hostile_share: invalid_share,
+                    signers,
                     seed: n as u64,
                     ..Default::default()
                 });
@@ -511,23 +618,33 @@ fn row(op: &BenchOp, n: usize, backend: &str, median_s: f64, runs: usize) -> Row
     }
 }
 
-/// Per op, the smallest N where `gpu` beats `cpu` (null when never or not measured).
-fn crossover(ops: &[BenchOp], rows: &[Row]) -> serde_json::Value {
-    let mut map = serde_json::Map::new();
-    for op in ops {
-        let time = |n: usize, b: &str| {
-            rows.iter()
-                .find(|r| r.op == op.name() && r.n == n && r.backend == b)
-                .map(|r| r.median_s)
-        };
-        let mut sizes: Vec<usize> = rows.iter().filter(|r| r.op == op.name()).map(|r| r.n).collect();
-        sizes.sort_unstable();
-        sizes.dedup();
-        let n = sizes
-            .into_iter()
-            .find(|&n| matches!((time(n, "gpu"), time(n, "cpu")), (Some(g), Some(c)) if g < c));
-        map.insert(op.name().to_string(), n.map_or(serde_json::Value::Null, |n| n.into()));
-    }
+/// The smallest measured N where `gpu` beats `cpu` for `op` (`None` when
+/// it never does or one of them was not measured).
+pub fn crossover(op: &BenchOp, rows: &[Row]) -> Option<usize> {
+    let time = |n: usize, b: &str| {
+        rows.iter()
+            .find(|r| r.op == op.name() && r.n == n && r.backend == b)
+            .map(|r| r.median_s)
+    };
+    let mut sizes: Vec<usize> = rows.iter().filter(|r| r.op == op.name()).map(|r| r.n).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    sizes
+        .into_iter()
+        .find(|&n| matches!((time(n, "gpu"), time(n, "cpu")), (Some(g), Some(c)) if g < c))
+}
+
+/// Per op, [`crossover`] (null when none).
+fn crossover_json(ops: &[BenchOp], rows: &[Row]) -> serde_json::Value {
+    let map: serde_json::Map<String, serde_json::Value> = ops
+        .iter()
+        .map(|op| {
+            (
+                op.name().to_string(),
+                crossover(op, rows).map_or(serde_json::Value::Null, Into::into),
+            )
+        })
+        .collect();
     map.into()
 }
 
@@ -595,7 +712,7 @@ fn markdown(machine: &serde_json::Value, args: &Args, rows: &[Row]) -> String {
 
 /// The machine: CPU model and cores, the adapters measured (or, without a
 /// GPU column, every usable one found), commit and date.
-fn machine(threads: usize, engines: &[(Backend, Engine)]) -> serde_json::Value {
+pub fn machine(threads: usize, engines: &[(Backend, Engine)]) -> serde_json::Value {
     let mut adapters: Vec<String> = engines.iter().filter_map(|(_, e)| e.gpu_adapter()).collect();
     if adapters.is_empty() {
         adapters = batchcrypto::gpu::adapters().into_iter().map(|a| a.describe()).collect();
@@ -611,7 +728,7 @@ fn machine(threads: usize, engines: &[(Backend, Engine)]) -> serde_json::Value {
 }
 
 /// The current UTC time as RFC 3339 (no date crate needed for one line).
-fn rfc3339_now() -> String {
+pub fn rfc3339_now() -> String {
     let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
     let (days, rem) = (secs / 86_400, secs % 86_400);
     // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).

@@ -1,4 +1,5 @@
-//! `batchcrypto devices`: what the engine can use.
+//! `batchcrypto devices`: what the engine can use, and the calibration
+//! profile `--backend auto` follows.
 
 use std::process::ExitCode;
 
@@ -18,6 +19,22 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     for d in engine.devices() {
         let state = if d.usable { "usable" } else { "unavailable" };
         println!("{:<4} {:<11} {} — {}", d.backend.name(), state, d.name, d.detail);
+    }
+    match batchcrypto::profile::Profile::default_path() {
+        None => println!("auto: no cache directory, so no calibration profile; auto uses the CPU"),
+        Some(path) => match batchcrypto::profile::Profile::load(&path) {
+            Ok(None) => println!(
+                "auto: no calibration profile at {} (run `batchcrypto calibrate`); auto uses the CPU",
+                path.display()
+            ),
+            Ok(Some(p)) => println!(
+                "auto: {}
+{}",
+                path.display(),
+                crate::calibrate::describe(&p)
+            ),
+            Err(e) => println!("auto: {e}; auto uses the CPU"),
+        },
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,7 @@
 //! device error.
 
 mod bench;
+mod calibrate;
 mod devices;
 mod hash;
 mod lines;
@@ -45,6 +46,8 @@ enum Command {
     Devices(devices::Args),
     /// Measure per-item time of the oracle and of each backend over batch sizes.
     Bench(bench::Args),
+    /// Measure a short ladder and write the profile `--backend auto` follows.
+    Calibrate(calibrate::Args),
     /// Compare every backend and GPU adapter with the oracle on a few hundred mixed items.
     Selftest(selftest::Args),
     /// Write a deterministic sample input (valid and hostile items) as JSON Lines.
@@ -108,6 +111,7 @@ fn main() -> ExitCode {
         Command::Hash(a) => hash::run(a),
         Command::Merkle(a) => merkle::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Calibrate(a) => calibrate::run(a),
         Command::Sample(s) => sample::run(s),
         Command::Selftest(a) => selftest::run(a),
     };

@@ -12,8 +12,15 @@ use batchcrypto::ops::merkle::{self, Rule};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
+/// The binary, with no calibration profile (a user's own would change
+/// what `--backend auto` picks).
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_batchcrypto"))
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_batchcrypto"));
+    cmd.env(
+        "BATCHCRYPTO_PROFILE",
+        std::env::temp_dir().join("batchcrypto-no-such-profile.json"),
+    );
+    cmd
 }
 
 fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
@@ -603,4 +610,85 @@ fn merkle_root_and_proofs() {
     assert_eq!(out.status.code(), Some(2));
     let out = run_with_stdin(&["merkle", "--proof", "1001"], input.as_bytes());
     assert_eq!(out.status.code(), Some(3));
+}
+
+/// `calibrate` writes a profile that `devices` shows and `--backend auto`
+/// follows, saying so in the summary; a profile whose crossover is 1 sends
+/// batches to the GPU, an unreadable one leaves auto on the CPU.
+#[test]
+fn calibrate_then_auto_follows_the_profile() {
+    let dir = std::env::temp_dir().join(format!("batchcrypto-calibrate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp");
+    let path = dir.join("profile.json");
+    let out = bin()
+        .args([
+            "calibrate",
+            "--op",
+            "keccak256_32",
+            "--sizes",
+            "1,16",
+            "--max-seconds",
+            "5",
+        ])
+        .env("BATCHCRYPTO_PROFILE", &path)
+        .output()
+        .expect("calibrate");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let mut profile: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).expect("profile written")).expect("JSON");
+    let entry = &profile["ops"]["keccak256"];
+    assert!(entry["points"].as_array().is_some_and(|p| !p.is_empty()), "{profile}");
+    let devices = bin()
+        .arg("devices")
+        .env("BATCHCRYPTO_PROFILE", &path)
+        .output()
+        .expect("devices");
+    let listing = String::from_utf8_lossy(&devices.stdout);
+    assert!(listing.contains("keccak256") && listing.contains("auto:"), "{listing}");
+
+    let input = "{\"data\":\"00\"}\n".repeat(40);
+    let auto = |profile_path: &std::path::Path| {
+        let mut child = bin();
+        child.env("BATCHCRYPTO_PROFILE", profile_path);
+        let mut child = child
+            .args(["hash", "keccak256"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write");
+        let out = child.wait_with_output().expect("wait");
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let summary = auto(&path);
+    let gpu_won = !entry["crossover"].is_null();
+    if !gpu_won {
+        assert!(
+            summary.contains("backend cpu (auto: the GPU never beat the CPU on keccak256"),
+            "{summary}"
+        );
+    }
+    if has_usable_gpu() && !profile["adapter"].is_null() {
+        profile["ops"]["keccak256"]["crossover"] = 1.into();
+        std::fs::write(&path, profile.to_string()).expect("write");
+        let summary = auto(&path);
+        assert!(
+            summary.contains("backend gpu (auto: N=40 >= calibrated crossover N*=1)"),
+            "{summary}"
+        );
+    }
+    std::fs::write(&path, "not a profile").expect("write");
+    let summary = auto(&path);
+    assert!(
+        summary.contains("backend cpu (auto: calibration profile unusable"),
+        "{summary}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

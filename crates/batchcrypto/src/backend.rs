@@ -1,10 +1,11 @@
 //! Backends (where a batch runs) and the user's choice among them.
 //!
 //! A backend is a substrate with its own implementation of each operation:
-//! the CPU (all cores through rayon) today; the GPU (wgpu) is added as one
-//! more variant plus one file per operation. [`BackendChoice::Auto`] lets the
-//! engine pick per batch; without a GPU or a calibration profile it picks the
-//! CPU and says so in [`Selection::why`].
+//! the CPU (all cores through rayon) and the GPU (wgpu), each one file per
+//! operation; [`Backend::Split`] is both at once on parts of one batch.
+//! [`BackendChoice::Auto`] lets the engine pick per batch from the
+//! calibration profile ([`crate::profile`]); without one it picks the CPU and
+//! says so in [`Selection::why`].
 
 use std::fmt;
 use std::str::FromStr;
@@ -16,6 +17,8 @@ pub enum Backend {
     Cpu,
     /// A GPU through wgpu (Vulkan, Metal, DX12).
     Gpu,
+    /// The CPU and the GPU at once, each on a share of the batch.
+    Split,
 }
 
 impl Backend {
@@ -24,6 +27,7 @@ impl Backend {
         match self {
             Backend::Cpu => "cpu",
             Backend::Gpu => "gpu",
+            Backend::Split => "split",
         }
     }
 }

@@ -79,6 +79,18 @@ impl FlatBytes {
         &self.offsets
     }
 
+    /// A copy of strings `range` (offsets rebased to 0).
+    pub fn slice(&self, range: std::ops::Range<usize>) -> FlatBytes {
+        let first = self.offsets[range.start];
+        FlatBytes {
+            bytes: self.bytes[first as usize..self.offsets[range.end] as usize].to_vec(),
+            offsets: self.offsets[range.start..=range.end]
+                .iter()
+                .map(|o| o - first)
+                .collect(),
+        }
+    }
+
     /// Removes every string, keeping the allocations.
     pub fn clear(&mut self) {
         self.bytes.clear();

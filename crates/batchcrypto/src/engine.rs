@@ -4,11 +4,14 @@
 //! [`Selection`] saying which backend ran it and why. A GPU failure never
 //! loses a result: the batch is run on the CPU and the reason is reported.
 
+use std::sync::Mutex;
+
 use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::FlatBytes;
 use crate::error::{Error, OpName};
 use crate::gpu::Gpu;
 use crate::ops::{Op, ed25519, hash, merkle};
+use crate::profile::{Plan, Profile};
 use crate::verdict::Verdict;
 
 /// Results of one call and the backend that produced them.
@@ -27,6 +30,19 @@ pub struct EngineBuilder {
     threads: Option<usize>,
     adapter: Option<String>,
     no_int64: bool,
+    profile: ProfileSource,
+}
+
+/// Where an `Auto` engine gets its calibration profile.
+#[derive(Debug, Clone, Default)]
+enum ProfileSource {
+    /// [`Profile::default_path`], if the file exists.
+    #[default]
+    DefaultPath,
+    /// This one.
+    Given(Box<Profile>),
+    /// None: the CPU.
+    Without,
 }
 
 impl EngineBuilder {
@@ -53,6 +69,19 @@ impl EngineBuilder {
         self
     }
 
+    /// The calibration profile `Auto` follows (default: the one
+    /// `batchcrypto calibrate` wrote, at [`Profile::default_path`]).
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.profile = ProfileSource::Given(Box::new(profile));
+        self
+    }
+
+    /// `Auto` without any profile: every batch on the CPU.
+    pub fn without_profile(mut self) -> Self {
+        self.profile = ProfileSource::Without;
+        self
+    }
+
     /// CPU threads (default: one per logical core).
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = Some(threads);
@@ -61,8 +90,13 @@ impl EngineBuilder {
 
     /// Builds the engine: creates the thread pool and, for
     /// [`BackendChoice::Gpu`], opens the GPU (fails unless one is usable).
-    /// `Auto` uses the CPU until calibration profiles exist.
+    /// `Auto` reads the calibration profile and opens the GPU it names when
+    /// that GPU beat the CPU on some operation; without a profile (or when
+    /// its GPU cannot be opened) `Auto` uses the CPU and says why.
     pub fn build(self) -> Result<Engine, Error> {
+        let mut profile = None;
+        let mut auto_note =
+            "auto: no calibration profile (run `batchcrypto calibrate`), the CPU is the default".to_string();
         let gpu = match self.backend {
             BackendChoice::Gpu => Some(Gpu::open(self.adapter.as_deref(), !self.no_int64).map_err(|reason| {
                 Error::BackendUnavailable {
@@ -71,7 +105,47 @@ impl EngineBuilder {
                     reason,
                 }
             })?),
-            BackendChoice::Auto | BackendChoice::Cpu => None,
+            BackendChoice::Auto => {
+                let loaded = match self.profile {
+                    ProfileSource::Without => Ok(None),
+                    ProfileSource::Given(p) => Ok(Some(*p)),
+                    ProfileSource::DefaultPath => Profile::default_path().map_or(Ok(None), |path| Profile::load(&path)),
+                };
+                match loaded {
+                    Err(e) => {
+                        auto_note = format!("auto: calibration profile unusable ({e}), the CPU is the default");
+                        None
+                    }
+                    Ok(None) => None,
+                    Ok(Some(p)) if !p.gpu_ever_wins() => {
+                        profile = Some(p);
+                        None
+                    }
+                    Ok(Some(p)) => {
+                        let name = self.adapter.clone().or_else(|| p.adapter_name.clone());
+                        match Gpu::open(name.as_deref(), !self.no_int64) {
+                            Ok(gpu) if Some(gpu.describe()) == p.adapter => {
+                                profile = Some(p);
+                                Some(gpu)
+                            }
+                            Ok(gpu) => {
+                                auto_note = format!(
+                                    "auto: the profile was measured on {}, not on {}; the CPU is the default (calibrate again)",
+                                    p.adapter.as_deref().unwrap_or("no GPU"),
+                                    gpu.describe()
+                                );
+                                None
+                            }
+                            Err(e) => {
+                                auto_note =
+                                    format!("auto: the profile's GPU cannot be opened ({e}); the CPU is the default");
+                                None
+                            }
+                        }
+                    }
+                }
+            }
+            BackendChoice::Cpu => None,
         };
         let mut pool = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("batchcrypto-cpu-{i}"));
         if let Some(threads) = self.threads {
@@ -86,6 +160,9 @@ impl EngineBuilder {
             choice: self.backend,
             pool,
             gpu,
+            profile,
+            auto_note,
+            split_share: Mutex::new(None),
         })
     }
 }
@@ -130,6 +207,12 @@ pub struct Engine {
     choice: BackendChoice,
     pool: rayon::ThreadPool,
     gpu: Option<Gpu>,
+    /// The profile `Auto` follows (when one was loaded and matches the GPU).
+    profile: Option<Profile>,
+    /// Why `Auto` runs everything on the CPU when there is no profile.
+    auto_note: String,
+    /// Set by [`Engine::set_split_share`] (benchmarks).
+    split_share: Mutex<Option<f64>>,
 }
 
 impl Engine {
@@ -151,6 +234,11 @@ impl Engine {
     /// The GPU adapter this engine opened, if any ("name (type, backend, driver)").
     pub fn gpu_adapter(&self) -> Option<String> {
         self.gpu.as_ref().map(Gpu::describe)
+    }
+
+    /// The name alone of the GPU adapter this engine opened, if any.
+    pub fn gpu_adapter_name(&self) -> Option<String> {
+        self.gpu.as_ref().map(|g| g.summary.name.clone())
     }
 
     /// Every substrate this engine knows of, usable or not: the CPU and each
@@ -175,7 +263,7 @@ impl Engine {
         for a in adapters {
             let mut detail = format!("{}, {}, driver {}", a.device_type, a.backend, a.driver);
             if a.software {
-                detail.push_str("; software adapter: for tests, never picked for speed");
+                detail.push_str("; software adapter: auto picks it only where calibration measured it faster");
             }
             if !a.int64 {
                 detail.push_str("; lacks SHADER_INT64: hashing on 32-bit Keccak lanes, Ed25519 on the CPU");
@@ -197,23 +285,22 @@ impl Engine {
         batch: &ed25519::Batch,
         policy: ed25519::Policy,
     ) -> Result<Outcome<Vec<Verdict>>, Error> {
-        let op = Op::Ed25519Verify(policy);
-        self.run(
-            op,
-            batch.len(),
-            |gpu| ed25519::gpu::verify(gpu, batch, policy),
-            || ed25519::cpu::verify(batch, policy),
+        self.run_split(
+            Op::Ed25519Verify(policy),
+            batch,
+            |gpu, b| ed25519::gpu::verify(gpu, b, policy),
+            |b| ed25519::cpu::verify(b, policy),
         )
     }
 
     /// The digest of every item of `msgs` under `alg`, equal to the oracle
     /// crate's.
     pub fn hash(&self, alg: hash::Alg, msgs: &FlatBytes) -> Result<Outcome<Vec<hash::Digest>>, Error> {
-        self.run(
+        self.run_split(
             Op::Hash(alg),
-            msgs.len(),
-            |gpu| hash::gpu::hash(gpu, alg, msgs),
-            || hash::cpu::hash(alg, msgs),
+            msgs,
+            |gpu, m| hash::gpu::hash(gpu, alg, m),
+            |m| hash::cpu::hash(alg, m),
         )
     }
 
@@ -281,8 +368,24 @@ impl Engine {
         self.gpu.as_ref().map(|g| g.set_fault(reason)).is_some()
     }
 
-    /// Runs a call on the selected backend; a GPU failure falls back to
-    /// the CPU, with the failure in the selection's reason.
+    /// For a [`BackendChoice::Gpu`] engine: run every splittable batch on
+    /// the CPU and the GPU at once, the CPU taking `cpu_share` of the items
+    /// (`None`: the GPU alone). For the bench's `split` column and calibration.
+    #[doc(hidden)]
+    pub fn set_split_share(&self, cpu_share: Option<f64>) {
+        *self
+            .split_share
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = cpu_share.map(|s| s.clamp(0.0, 1.0));
+    }
+
+    /// The calibration profile `Auto` follows, if one was loaded.
+    pub fn profile(&self) -> Option<&Profile> {
+        self.profile.as_ref()
+    }
+
+    /// Runs a call on the selected backend (never split); a GPU failure
+    /// falls back to the CPU, with the failure in the selection's reason.
     fn run<T>(
         &self,
         op: Op,
@@ -293,43 +396,144 @@ impl Engine {
     where
         T: Send,
     {
-        let selection = self.select(op, n);
-        if selection.backend == Backend::Gpu
+        let (plan, why) = self.select(op, n, false);
+        Ok(self.run_plan(plan, why, on_gpu, on_cpu))
+    }
+
+    fn run_plan<T: Send>(
+        &self,
+        plan: Plan,
+        why: String,
+        on_gpu: impl FnOnce(&Gpu) -> Result<T, String>,
+        on_cpu: impl FnOnce() -> T + Send,
+    ) -> Outcome<T> {
+        if plan != Plan::Cpu
             && let Some(gpu) = &self.gpu
         {
-            match on_gpu(gpu) {
-                Ok(output) => return Ok(Outcome { output, selection }),
-                Err(e) => {
-                    let output = self.pool.install(on_cpu);
-                    let why = format!("gpu failed ({e}); fell back to cpu");
-                    return Ok(Outcome {
-                        output,
-                        selection: Selection {
-                            backend: Backend::Cpu,
-                            why,
-                        },
-                    });
-                }
-            }
+            return match on_gpu(gpu) {
+                Ok(output) => Outcome {
+                    output,
+                    selection: Selection {
+                        backend: Backend::Gpu,
+                        why,
+                    },
+                },
+                Err(e) => Outcome {
+                    output: self.pool.install(on_cpu),
+                    selection: Selection {
+                        backend: Backend::Cpu,
+                        why: format!("gpu failed ({e}); fell back to cpu"),
+                    },
+                },
+            };
         }
-        let output = self.pool.install(on_cpu);
+        Outcome {
+            output: self.pool.install(on_cpu),
+            selection: Selection {
+                backend: Backend::Cpu,
+                why,
+            },
+        }
+    }
+
+    /// Runs a call whose items are independent: like [`Engine::run`], and
+    /// when the plan is a split, the CPU takes the first share of the items
+    /// while the GPU runs the rest, at once; the results are concatenated
+    /// in order. A GPU failure sends its share to the CPU too.
+    fn run_split<I: Items, R: Send>(
+        &self,
+        op: Op,
+        input: &I,
+        on_gpu: impl Fn(&Gpu, &I) -> Result<Vec<R>, String> + Sync,
+        on_cpu: impl Fn(&I) -> Vec<R> + Sync,
+    ) -> Result<Outcome<Vec<R>>, Error> {
+        let n = input.len();
+        let (plan, why) = self.select(op, n, true);
+        let (Plan::Split { cpu_share }, Some(gpu)) = (plan, &self.gpu) else {
+            return Ok(self.run_plan(plan, why, |gpu| on_gpu(gpu, input), || on_cpu(input)));
+        };
+        let cut = ((n as f64 * cpu_share).round() as usize).min(n);
+        let (cpu_part, gpu_part) = (input.slice(0..cut), input.slice(cut..n));
+        let (cpu_out, gpu_out) = std::thread::scope(|scope| {
+            let cpu = scope.spawn(|| self.pool.install(|| on_cpu(&cpu_part)));
+            let gpu_out = on_gpu(gpu, &gpu_part);
+            let cpu_out = cpu.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (cpu_out, gpu_out)
+        });
+        let (rest, selection) = match gpu_out {
+            Ok(rest) => (
+                rest,
+                Selection {
+                    backend: Backend::Split,
+                    why: format!("{why}; {cut} items on the cpu, {} on the gpu", n - cut),
+                },
+            ),
+            Err(e) => (
+                self.pool.install(|| on_cpu(&gpu_part)),
+                Selection {
+                    backend: Backend::Cpu,
+                    why: format!("gpu failed ({e}) in a split; its share ran on the cpu too"),
+                },
+            ),
+        };
+        let mut output = cpu_out;
+        output.extend(rest);
         Ok(Outcome { output, selection })
     }
 
-    /// Picks the backend for a batch of `n` items of `op`.
-    fn select(&self, _op: Op, _n: usize) -> Selection {
-        let (backend, why) = match (self.choice, &self.gpu) {
-            (BackendChoice::Gpu, Some(_)) => (Backend::Gpu, "requested"),
-            (BackendChoice::Cpu, _) => (Backend::Cpu, "requested"),
+    /// Picks where a batch of `n` items of `op` runs, and why.
+    fn select(&self, op: Op, n: usize, can_split: bool) -> (Plan, String) {
+        match (self.choice, &self.gpu) {
+            (BackendChoice::Cpu, _) => (Plan::Cpu, "requested".to_string()),
+            (BackendChoice::Gpu, Some(_)) => match *self
+                .split_share
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+            {
+                Some(cpu_share) if can_split => (
+                    Plan::Split { cpu_share },
+                    format!("requested split, CPU share {:.0}%", cpu_share * 100.0),
+                ),
+                _ => (Plan::Gpu, "requested".to_string()),
+            },
+            (BackendChoice::Auto, gpu) => match &self.profile {
+                None => (Plan::Cpu, self.auto_note.clone()),
+                Some(profile) => {
+                    let (plan, why) = profile.plan(op, n, can_split);
+                    if plan != Plan::Cpu && gpu.is_none() {
+                        (Plan::Cpu, format!("{why}, but no GPU is open; the CPU ran it"))
+                    } else {
+                        (plan, why)
+                    }
+                }
+            },
             // `build` refuses Gpu without a device.
-            (BackendChoice::Gpu, None) | (BackendChoice::Auto, _) => {
-                (Backend::Cpu, "auto: no calibration profile yet, the CPU is the default")
-            }
-        };
-        Selection {
-            backend,
-            why: why.to_string(),
+            (BackendChoice::Gpu, None) => (Plan::Cpu, "no GPU".to_string()),
         }
+    }
+}
+
+/// Inputs whose items are independent, so that a batch can be split.
+trait Items: Sync {
+    fn len(&self) -> usize;
+    fn slice(&self, range: std::ops::Range<usize>) -> Self;
+}
+
+impl Items for FlatBytes {
+    fn len(&self) -> usize {
+        FlatBytes::len(self)
+    }
+    fn slice(&self, range: std::ops::Range<usize>) -> Self {
+        FlatBytes::slice(self, range)
+    }
+}
+
+impl Items for ed25519::Batch {
+    fn len(&self) -> usize {
+        ed25519::Batch::len(self)
+    }
+    fn slice(&self, range: std::ops::Range<usize>) -> Self {
+        ed25519::Batch::slice(self, range)
     }
 }
 

@@ -7,6 +7,7 @@ pub mod engine;
 pub mod error;
 pub mod gpu;
 pub mod ops;
+pub mod profile;
 pub mod verdict;
 
 pub use backend::{Backend, BackendChoice, Selection};

@@ -161,6 +161,15 @@ impl Batch {
         &self.msgs
     }
 
+    /// A copy of items `range`.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Batch {
+        Batch {
+            pks: self.pks[range.clone()].to_vec(),
+            sigs: self.sigs[range.clone()].to_vec(),
+            msgs: self.msgs.slice(range),
+        }
+    }
+
     /// Removes every item, keeping the allocations.
     pub fn clear(&mut self) {
         self.pks.clear();
