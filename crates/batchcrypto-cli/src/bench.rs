@@ -12,8 +12,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use batchcrypto::ops::bls::eip2537::Eip2537Error;
 use batchcrypto::ops::ed25519::{self, oracle, sample};
-use batchcrypto::ops::{hash, merkle};
+use batchcrypto::ops::{bls, hash, merkle};
 use batchcrypto::{Backend, BackendChoice, Engine, FlatBytes, KernelWork};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -215,25 +216,31 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Fatal> {
             }
             let first_row = rows.len();
             let work = Workload::new(*op, n, l.invalid_share, l.signers);
-            for (backend, engine) in l.engines {
+            // Operations without a GPU kernel are measured on the CPU only.
+            let engines: Vec<&(Backend, Engine)> = l
+                .engines
+                .iter()
+                .filter(|(b, _)| *b != Backend::Gpu || op.has_gpu())
+                .collect();
+            for (backend, engine) in &engines {
                 work.check(engine, *backend)?;
             }
             eprintln!("bench: {op} n={n}");
             // The oracle and every backend run in turn within each round, so
             // all columns see the same machine noise.
             let mut columns: Vec<Box<dyn FnMut() + '_>> = vec![Box::new(|| work.run_oracle())];
-            for (_, engine) in l.engines {
+            for (_, engine) in &engines {
                 let work = &work;
                 columns.push(Box::new(move || work.run_engine(engine)));
             }
-            let names = std::iter::once("oracle_1t").chain(l.engines.iter().map(|(b, _)| b.name()));
+            let names = std::iter::once("oracle_1t").chain(engines.iter().map(|(b, _)| b.name()));
             let measured = measure(per_cell * columns.len() as u32, &mut columns);
             drop(columns);
             let rounds = measured.first().map_or(3, |m| m.1);
             for (name, (median, runs)) in names.zip(measured) {
                 rows.push(row(op, n, name, median, runs));
             }
-            if let Some(gpu) = gpu_engine {
+            if let Some(gpu) = gpu_engine.filter(|_| op.has_gpu()) {
                 // Kernel only: inputs resident on the device, results read back.
                 if let Some(mut times) = work.kernel_times(gpu, rounds + 1)? {
                     times.remove(0); // warm-up
@@ -381,10 +388,18 @@ pub enum BenchOp {
     Hash(hash::Alg, usize),
     /// A Merkle root of N random leaves (time per leaf).
     Merkle(merkle::Rule),
+    /// BLS verification of N items (time per signature).
+    Bls(bls::Mode),
+    /// One BLS aggregate signature over N distinct messages (time per message).
+    BlsAggregate,
+    /// One BLS aggregate signature of N keys over one message (time per key).
+    BlsFastAggregate,
+    /// N EIP-2537 pairing checks of one pair each (time per call).
+    Eip2537,
 }
 
 impl BenchOp {
-    const ALL: [BenchOp; 7] = [
+    const ALL: [BenchOp; 12] = [
         BenchOp::Ed25519(ed25519::Policy::Strict),
         BenchOp::Ed25519(ed25519::Policy::Zip215),
         BenchOp::Hash(hash::Alg::Keccak256, 32),
@@ -392,12 +407,22 @@ impl BenchOp {
         BenchOp::Hash(hash::Alg::Sha256, 64),
         BenchOp::Merkle(merkle::Rule::SortedKeccak256),
         BenchOp::Merkle(merkle::Rule::Bitcoin),
+        BenchOp::Bls(bls::Mode::Single),
+        BenchOp::Bls(bls::Mode::Batch),
+        BenchOp::BlsAggregate,
+        BenchOp::BlsFastAggregate,
+        BenchOp::Eip2537,
     ];
 
     /// Whether its items are independent (so a batch can be split
     /// between CPU and GPU); a Merkle root is one answer.
     fn splittable(&self) -> bool {
-        !matches!(self, BenchOp::Merkle(_))
+        matches!(self, BenchOp::Ed25519(_) | BenchOp::Hash(..))
+    }
+
+    /// Whether the engine has a GPU kernel for it.
+    fn has_gpu(&self) -> bool {
+        matches!(self, BenchOp::Ed25519(_) | BenchOp::Hash(..) | BenchOp::Merkle(_))
     }
 
     /// The engine operation it measures (its name in profiles).
@@ -406,6 +431,10 @@ impl BenchOp {
             BenchOp::Ed25519(policy) => batchcrypto::Op::Ed25519Verify(*policy),
             BenchOp::Hash(alg, _) => batchcrypto::Op::Hash(*alg),
             BenchOp::Merkle(rule) => batchcrypto::Op::Merkle(*rule),
+            BenchOp::Bls(mode) => batchcrypto::Op::BlsVerify(*mode),
+            BenchOp::BlsAggregate => batchcrypto::Op::BlsAggregateVerify,
+            BenchOp::BlsFastAggregate => batchcrypto::Op::BlsFastAggregateVerify,
+            BenchOp::Eip2537 => batchcrypto::Op::Eip2537Pairing,
         }
     }
 
@@ -419,6 +448,11 @@ impl BenchOp {
             BenchOp::Hash(hash::Alg::Sha256, _) => "sha256_64",
             BenchOp::Merkle(merkle::Rule::SortedKeccak256) => "merkle_keccak256",
             BenchOp::Merkle(merkle::Rule::Bitcoin) => "merkle_sha256",
+            BenchOp::Bls(bls::Mode::Single) => "bls_verify",
+            BenchOp::Bls(bls::Mode::Batch) => "bls_batch_verify",
+            BenchOp::BlsAggregate => "bls_aggregate_verify",
+            BenchOp::BlsFastAggregate => "bls_fast_aggregate_verify",
+            BenchOp::Eip2537 => "eip2537_pairing",
         }
     }
 
@@ -449,6 +483,23 @@ enum Workload {
         rule: merkle::Rule,
         leaves: Vec<hash::Digest>,
         expected: hash::Digest,
+    },
+    Bls {
+        mode: bls::Mode,
+        batch: bls::Batch,
+        expected: Vec<bool>,
+    },
+    BlsAggregate {
+        item: bls::AggregateItem,
+        expected: bool,
+    },
+    BlsFast {
+        item: bls::FastAggregateItem,
+        expected: bool,
+    },
+    Eip2537 {
+        inputs: FlatBytes,
+        expected: Vec<Result<bool, Eip2537Error>>,
     },
 }
 
@@ -491,6 +542,57 @@ impl Workload {
                 let expected = merkle::oracle::root(rule, &leaves).unwrap_or_default();
                 Workload::Merkle { rule, leaves, expected }
             }
+            BenchOp::Bls(mode) => {
+                // At most 512 distinct signed items, repeated up to N
+                // (signing costs more than verifying).
+                let distinct = bls::sample::generate(n.clamp(1, 512), signers, invalid_share, n as u64);
+                let items: Vec<bls::sample::Item> = distinct.iter().cycle().take(n).cloned().collect();
+                let batch = bls::sample::batch(&items);
+                let expected = items
+                    .iter()
+                    .map(|it| bls::oracle::verify(&it.pk, &it.sig, &it.msg))
+                    .collect();
+                Workload::Bls { mode, batch, expected }
+            }
+            BenchOp::BlsAggregate => {
+                let keys = bls::sample::secret_keys(n.max(1), n as u64);
+                let msgs: Vec<Vec<u8>> = (0..keys.len()).map(|i| (i as u64).to_le_bytes().repeat(4)).collect();
+                let sig = aggregate_signature(&keys, |i| &msgs[i]);
+                let item = bls::AggregateItem {
+                    pks: keys.iter().map(|k| k.sk_to_pk().compress()).collect(),
+                    msgs,
+                    sig,
+                };
+                let expected = bls::oracle::aggregate_verify(&item);
+                Workload::BlsAggregate { item, expected }
+            }
+            BenchOp::BlsFastAggregate => {
+                let keys = bls::sample::secret_keys(n.max(1), n as u64);
+                let msg = b"beacon block root of the slot....".to_vec();
+                let sig = aggregate_signature(&keys, |_| &msg);
+                let item = bls::FastAggregateItem {
+                    pks: keys.iter().map(|k| k.sk_to_pk().compress()).collect(),
+                    msg,
+                    sig,
+                };
+                let expected = bls::oracle::fast_aggregate_verify(&item);
+                Workload::BlsFast { item, expected }
+            }
+            BenchOp::Eip2537 => {
+                // One pair (a G1, b G2) per call: one Miller loop and one
+                // final exponentiation.
+                let g1s = bls::sample::secret_keys(16, n as u64);
+                let g2s = blst_g2_points(16, n as u64);
+                let mut inputs = FlatBytes::with_capacity(n, n * bls::eip2537::PAIR_LEN);
+                for i in 0..n {
+                    let p = bls::eip2537::encode_g1(&g1s[i % 16].sk_to_pk().serialize());
+                    let q = bls::eip2537::encode_g2(&g2s[i % 16]);
+                    // Bench sizes stay far below the 4 GiB batch limit.
+                    let _fits = inputs.push(&[&p[..], &q[..]].concat());
+                }
+                let expected = (0..n).map(|i| bls::eip2537::pairing_check(inputs.get(i))).collect();
+                Workload::Eip2537 { inputs, expected }
+            }
         }
     }
 
@@ -509,6 +611,22 @@ impl Workload {
             Workload::Merkle { rule, leaves, .. } => {
                 std::hint::black_box(merkle::oracle::root(*rule, leaves));
             }
+            Workload::Bls { batch, .. } => {
+                for i in 0..batch.len() {
+                    std::hint::black_box(bls::oracle::verify(batch.pk(i), batch.sig(i), batch.msg(i)));
+                }
+            }
+            Workload::BlsAggregate { item, .. } => {
+                std::hint::black_box(bls::oracle::aggregate_verify(item));
+            }
+            Workload::BlsFast { item, .. } => {
+                std::hint::black_box(bls::oracle::fast_aggregate_verify(item));
+            }
+            Workload::Eip2537 { inputs, .. } => {
+                for i in 0..inputs.len() {
+                    std::hint::black_box(bls::eip2537::pairing_check(inputs.get(i)).ok());
+                }
+            }
         }
     }
 
@@ -522,6 +640,18 @@ impl Workload {
             }
             Workload::Merkle { rule, leaves, .. } => {
                 std::hint::black_box(engine.merkle_root(*rule, leaves).map(|o| o.output).ok());
+            }
+            Workload::Bls { mode, batch, .. } => {
+                std::hint::black_box(engine.verify_bls(batch, *mode).map(|o| o.output.len()).ok());
+            }
+            Workload::BlsAggregate { item, .. } => {
+                std::hint::black_box(engine.bls_aggregate_verify(std::slice::from_ref(item)).ok());
+            }
+            Workload::BlsFast { item, .. } => {
+                std::hint::black_box(engine.bls_fast_aggregate_verify(std::slice::from_ref(item)).ok());
+            }
+            Workload::Eip2537 { inputs, .. } => {
+                std::hint::black_box(engine.eip2537_pairing(inputs).map(|o| o.output.len()).ok());
             }
         }
     }
@@ -556,6 +686,34 @@ impl Workload {
                 }
                 (outcome.selection, (outcome.output != *expected).then_some(0))
             }
+            Workload::Bls { mode, batch, expected } => {
+                let outcome = engine.verify_bls(batch, *mode)?;
+                let wrong = outcome
+                    .output
+                    .iter()
+                    .zip(expected)
+                    .position(|(v, e)| v.is_valid() != *e);
+                (outcome.selection, wrong)
+            }
+            Workload::BlsAggregate { item, expected } => {
+                let outcome = engine.bls_aggregate_verify(std::slice::from_ref(item))?;
+                (
+                    outcome.selection,
+                    (outcome.output[0].is_valid() != *expected).then_some(0),
+                )
+            }
+            Workload::BlsFast { item, expected } => {
+                let outcome = engine.bls_fast_aggregate_verify(std::slice::from_ref(item))?;
+                (
+                    outcome.selection,
+                    (outcome.output[0].is_valid() != *expected).then_some(0),
+                )
+            }
+            Workload::Eip2537 { inputs, expected } => {
+                let outcome = engine.eip2537_pairing(inputs)?;
+                let wrong = outcome.output.iter().zip(expected).position(|(v, e)| v != e);
+                (outcome.selection, wrong)
+            }
         };
         if selection.backend != backend {
             return Err(Fatal(format!("asked for {backend}, ran on {selection}: bench aborted")));
@@ -575,9 +733,36 @@ impl Workload {
             Workload::Hash { alg, msgs, .. } => KernelWork::Hash(*alg, msgs),
             Workload::Merkle { leaves, .. } if leaves.len() < 2 => return Ok(None),
             Workload::Merkle { rule, leaves, .. } => KernelWork::Merkle(*rule, leaves),
+            _ => return Ok(None),
         };
         Ok(Some(engine.gpu_kernel_times(work, runs)?))
     }
+}
+
+/// The aggregate of `keys[i]` signing `msg(i)`, signed on all cores.
+fn aggregate_signature<'m>(keys: &[blst::min_pk::SecretKey], msg: impl Fn(usize) -> &'m [u8] + Sync) -> [u8; 96] {
+    use rayon::prelude::*;
+    let sigs: Vec<blst::min_pk::Signature> = keys
+        .par_iter()
+        .enumerate()
+        .map(|(i, k)| k.sign(msg(i), bls::DST, &[]))
+        .collect();
+    let refs: Vec<&blst::min_pk::Signature> = sigs.iter().collect();
+    blst::min_pk::AggregateSignature::aggregate(&refs, false)
+        .map(|a| a.to_signature().compress())
+        .unwrap_or([0u8; 96])
+}
+
+/// `count` G2 points (blst's uncompressed form): public keys of the
+/// min_sig variant, which live in G2.
+fn blst_g2_points(count: usize, seed: u64) -> Vec<[u8; 192]> {
+    bls::sample::secret_keys(count, seed)
+        .iter()
+        .map(|k| {
+            let k2 = blst::min_sig::SecretKey::from_bytes(&k.to_bytes()).expect("a valid scalar stays valid");
+            k2.sk_to_pk().serialize()
+        })
+        .collect()
 }
 
 /// Runs each column once to warm up, then in rounds (each column once per

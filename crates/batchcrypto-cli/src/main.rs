@@ -6,6 +6,7 @@
 mod bench;
 mod calibrate;
 mod devices;
+mod eip2537;
 mod hash;
 mod lines;
 mod merkle;
@@ -40,6 +41,9 @@ enum Command {
     Verify(verify::Verify),
     /// Hash byte strings, one JSON line in, one digest line out.
     Hash(hash::Args),
+    /// The EIP-2537 BLS12-381 pairing-check precompile, one call per JSON line.
+    #[command(name = "eip2537-pairing")]
+    Eip2537Pairing(eip2537::Args),
     /// Merkle root of 32-byte leaves, one JSON line in per leaf, one line out.
     Merkle(merkle::Args),
     /// List the CPU and GPU devices the engine can use.
@@ -110,6 +114,7 @@ fn main() -> ExitCode {
         Command::Devices(a) => devices::run(a),
         Command::Hash(a) => hash::run(a),
         Command::Merkle(a) => merkle::run(a),
+        Command::Eip2537Pairing(a) => eip2537::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Calibrate(a) => calibrate::run(a),
         Command::Sample(s) => sample::run(s),

@@ -692,3 +692,142 @@ fn calibrate_then_auto_follows_the_profile() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `verify bls` (item by item and `--batch`) on a hostile mixed file with
+/// malformed lines: the oracle's verdict per line, the same reasons in both
+/// modes, exit 2; `verify bls-aggregate`, `verify bls-fast-aggregate` and
+/// `eip2537-pairing` in their JSON forms.
+#[test]
+fn bls_lines_match_oracle() {
+    use batchcrypto::ops::bls::{self, sample as bls_sample};
+    let items = bls_sample::generate(600, 24, 0.4, 2537);
+    let mut input = String::new();
+    for (i, it) in items.iter().enumerate() {
+        if i % 150 == 3 {
+            input.push_str("{\"pk\":\"00\",\"sig\":\"00\",\"msg\":\"\"}\n");
+        }
+        input.push_str(&format!(
+            "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\"}}\n",
+            hex::encode(it.pk),
+            hex::encode(it.sig),
+            hex::encode(&it.msg)
+        ));
+    }
+    let single = run_with_stdin(&["verify", "bls"], input.as_bytes());
+    let batch = run_with_stdin(&["verify", "bls", "--batch"], input.as_bytes());
+    assert_eq!(single.status.code(), Some(2));
+    assert_eq!(single.stdout, batch.stdout, "modes differ");
+    let lines = stdout_lines(&single);
+    let mut want = items.iter();
+    let mut errors = 0;
+    for line in &lines {
+        if line.get("error").is_some() {
+            errors += 1;
+            continue;
+        }
+        let it = want.next().expect("item");
+        assert_eq!(
+            line["valid"].as_bool(),
+            Some(bls::oracle::verify(&it.pk, &it.sig, &it.msg)),
+            "{} {line}",
+            it.kind
+        );
+    }
+    assert_eq!(errors, 4);
+    assert!(want.next().is_none());
+
+    // Aggregates: one valid line per form, then a corrupted one.
+    let keys = bls_sample::secret_keys(3, 7);
+    let pks: Vec<String> = keys.iter().map(|k| hex::encode(k.sk_to_pk().compress())).collect();
+    let msgs = ["aa", "bb", "cc"];
+    let sigs: Vec<_> = keys
+        .iter()
+        .zip(msgs)
+        .map(|(k, m)| k.sign(&hex::decode(m).expect("hex"), bls::DST, &[]))
+        .collect();
+    let refs: Vec<_> = sigs.iter().collect();
+    let agg = hex::encode(
+        blst::min_pk::AggregateSignature::aggregate(&refs, true)
+            .expect("aggregate")
+            .to_signature()
+            .compress(),
+    );
+    let line = |m: &[&str]| {
+        format!(
+            "{{\"pks\":[\"{}\",\"{}\",\"{}\"],\"msgs\":[\"{}\",\"{}\",\"{}\"],\"sig\":\"{agg}\"}}\n",
+            pks[0], pks[1], pks[2], m[0], m[1], m[2]
+        )
+    };
+    let input = line(&msgs) + &line(&["aa", "bb", "cd"]) + "{\"pks\":[],\"msgs\":[]}\n";
+    let out = run_with_stdin(&["verify", "bls-aggregate"], input.as_bytes());
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(
+        text.lines().take(2).collect::<Vec<_>>(),
+        ["{\"valid\":true}", "{\"valid\":false,\"reason\":\"equation\"}"],
+        "{text}"
+    );
+    assert!(
+        text.lines().nth(2).is_some_and(|l| l.contains("missing field")),
+        "{text}"
+    );
+    let fsigs: Vec<_> = keys.iter().map(|k| k.sign(b"one", bls::DST, &[])).collect();
+    let frefs: Vec<_> = fsigs.iter().collect();
+    let fagg = hex::encode(
+        blst::min_pk::AggregateSignature::aggregate(&frefs, true)
+            .expect("aggregate")
+            .to_signature()
+            .compress(),
+    );
+    let input = format!(
+        "{{\"pks\":[\"{}\",\"{}\",\"{}\"],\"msg\":\"{}\",\"sig\":\"{fagg}\"}}\n{{\"pks\":[\"{}\"],\"msg\":\"{}\",\"sig\":\"{fagg}\"}}\n",
+        pks[0],
+        pks[1],
+        pks[2],
+        hex::encode(b"one"),
+        pks[0],
+        hex::encode(b"one")
+    );
+    let out = run_with_stdin(&["verify", "bls-fast-aggregate"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\"valid\":true}\n{\"valid\":false,\"reason\":\"equation\"}\n"
+    );
+}
+
+#[test]
+fn eip2537_pairing_lines() {
+    let Some(dir) = std::env::var_os("BATCHCRYPTO_VECTORS")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            Some(std::path::PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../../shared/vectors"
+            )))
+        })
+        .filter(|d| d.is_dir())
+    else {
+        let _ = writeln!(std::io::stderr(), "note: no vectors folder; EIP-2537 CLI test skipped");
+        return;
+    };
+    let mut input = String::new();
+    let mut want = Vec::new();
+    for file in ["blsPairing.json", "fail-blsPairing.json"] {
+        let text = std::fs::read_to_string(dir.join("eth-precompiles").join(file)).expect(file);
+        let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("json");
+        for c in cases {
+            input.push_str(&format!("{{\"input\":\"{}\"}}\n", c["Input"].as_str().expect("input")));
+            want.push(c["Expected"].as_str().map(str::to_string));
+        }
+    }
+    let out = run_with_stdin(&["eip2537-pairing"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(0));
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), want.len());
+    for (line, want) in lines.iter().zip(want) {
+        match want {
+            Some(hex) => assert_eq!(line["output"].as_str(), Some(hex.as_str()), "{line}"),
+            None => assert!(line["output"].is_null() && line["reason"].is_string(), "{line}"),
+        }
+    }
+}

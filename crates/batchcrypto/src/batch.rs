@@ -97,3 +97,107 @@ impl FlatBytes {
         self.offsets.truncate(1);
     }
 }
+
+/// A batch of `(public key, signature, message)` items in flat storage:
+/// fixed-size keys (`PK` bytes) and signatures (`SIG` bytes) in arrays,
+/// messages in one [`FlatBytes`]. `ed25519::Batch` and `bls::Batch` are
+/// this type at their sizes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedBatch<const PK: usize, const SIG: usize> {
+    pks: Vec<[u8; PK]>,
+    sigs: Vec<[u8; SIG]>,
+    msgs: FlatBytes,
+}
+
+impl<const PK: usize, const SIG: usize> Default for SignedBatch<PK, SIG> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const PK: usize, const SIG: usize> SignedBatch<PK, SIG> {
+    /// An empty batch.
+    pub fn new() -> Self {
+        Self::with_capacity(0, 0)
+    }
+
+    /// An empty batch with room for `items` items and `msg_bytes` message bytes.
+    pub fn with_capacity(items: usize, msg_bytes: usize) -> Self {
+        SignedBatch {
+            pks: Vec::with_capacity(items),
+            sigs: Vec::with_capacity(items),
+            msgs: FlatBytes::with_capacity(items, msg_bytes),
+        }
+    }
+
+    /// Appends one item. Fails only when the batch would hold more than
+    /// 4 GiB of message bytes (see [`FlatBytes`]).
+    pub fn push(&mut self, pk: &[u8; PK], sig: &[u8; SIG], msg: &[u8]) -> Result<(), crate::Error> {
+        if !self.msgs.push(msg) {
+            return Err(crate::Error::BatchTooLarge {
+                op: crate::OpName::Batch("signature"),
+                backend: crate::Backend::Cpu,
+                reason: format!("more than {} message bytes in one batch; split the input", u32::MAX),
+            });
+        }
+        self.pks.push(*pk);
+        self.sigs.push(*sig);
+        Ok(())
+    }
+
+    /// Number of items.
+    pub fn len(&self) -> usize {
+        self.pks.len()
+    }
+
+    /// `true` when the batch holds no item.
+    pub fn is_empty(&self) -> bool {
+        self.pks.is_empty()
+    }
+
+    /// Public key of item `i`.
+    pub fn pk(&self, i: usize) -> &[u8; PK] {
+        &self.pks[i]
+    }
+
+    /// Signature of item `i`.
+    pub fn sig(&self, i: usize) -> &[u8; SIG] {
+        &self.sigs[i]
+    }
+
+    /// Message of item `i`.
+    pub fn msg(&self, i: usize) -> &[u8] {
+        self.msgs.get(i)
+    }
+
+    /// All public keys.
+    pub fn pks(&self) -> &[[u8; PK]] {
+        &self.pks
+    }
+
+    /// All signatures.
+    pub fn sigs(&self) -> &[[u8; SIG]] {
+        &self.sigs
+    }
+
+    /// All messages, flat.
+    pub fn msgs(&self) -> &FlatBytes {
+        &self.msgs
+    }
+
+    /// A copy of items `range`.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Self {
+        SignedBatch {
+            pks: self.pks[range.clone()].to_vec(),
+            sigs: self.sigs[range.clone()].to_vec(),
+            msgs: self.msgs.slice(range),
+        }
+    }
+
+    /// Removes every item, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.pks.clear();
+        self.sigs.clear();
+        self.msgs.clear();
+    }
+}

@@ -7,10 +7,10 @@
 use std::sync::Mutex;
 
 use crate::backend::{Backend, BackendChoice, Selection};
-use crate::batch::FlatBytes;
+use crate::batch::{FlatBytes, SignedBatch};
 use crate::error::{Error, OpName};
 use crate::gpu::Gpu;
-use crate::ops::{Op, ed25519, hash, merkle};
+use crate::ops::{Op, bls, ed25519, hash, merkle};
 use crate::profile::{Plan, Profile};
 use crate::verdict::Verdict;
 
@@ -304,6 +304,56 @@ impl Engine {
         )
     }
 
+    /// Verifies every `(pk, msg, sig)` item of `batch` (BLS12-381, the
+    /// Ethereum consensus ciphersuite): one verdict per item, equal to
+    /// blst's `verify` (see [`bls`]). CPU only for now.
+    pub fn verify_bls(&self, batch: &bls::Batch, mode: bls::Mode) -> Result<Outcome<Vec<Verdict>>, Error> {
+        Ok(self.run_cpu_only(Op::BlsVerify(mode), || bls::cpu::verify(batch, mode)))
+    }
+
+    /// One verdict per aggregate signature over one message per key, equal
+    /// to blst's `aggregate_verify`. CPU only for now.
+    pub fn bls_aggregate_verify(&self, items: &[bls::AggregateItem]) -> Result<Outcome<Vec<Verdict>>, Error> {
+        Ok(self.run_cpu_only(Op::BlsAggregateVerify, || bls::cpu::aggregate_verify(items)))
+    }
+
+    /// One verdict per aggregate signature of many keys over one message,
+    /// equal to blst's `fast_aggregate_verify` after `KeyValidate` of every
+    /// key. CPU only for now.
+    pub fn bls_fast_aggregate_verify(&self, items: &[bls::FastAggregateItem]) -> Result<Outcome<Vec<Verdict>>, Error> {
+        Ok(self.run_cpu_only(Op::BlsFastAggregateVerify, || bls::cpu::fast_aggregate_verify(items)))
+    }
+
+    /// The EIP-2537 pairing check of every input (see
+    /// [`bls::eip2537`]): `Ok(result)` or the call's failure. CPU only.
+    pub fn eip2537_pairing(
+        &self,
+        inputs: &FlatBytes,
+    ) -> Result<Outcome<Vec<Result<bool, bls::eip2537::Eip2537Error>>>, Error> {
+        use rayon::prelude::*;
+        Ok(self.run_cpu_only(Op::Eip2537Pairing, || {
+            (0..inputs.len())
+                .into_par_iter()
+                .map(|i| bls::eip2537::pairing_check(inputs.get(i)))
+                .collect()
+        }))
+    }
+
+    /// Runs an operation that has no GPU kernel yet on the CPU, saying so.
+    fn run_cpu_only<T: Send>(&self, op: Op, on_cpu: impl FnOnce() -> T + Send) -> Outcome<T> {
+        let why = match self.choice {
+            BackendChoice::Cpu => "requested".to_string(),
+            BackendChoice::Gpu | BackendChoice::Auto => format!("{op} has no GPU kernel yet; the CPU ran it"),
+        };
+        Outcome {
+            output: self.pool.install(on_cpu),
+            selection: Selection {
+                backend: Backend::Cpu,
+                why,
+            },
+        }
+    }
+
     /// The Merkle root of `leaves` under `rule` (see [`merkle`]), equal to
     /// the reference's. On the GPU every level is reduced on the device and
     /// only the root is read back. No leaves is an error.
@@ -528,12 +578,12 @@ impl Items for FlatBytes {
     }
 }
 
-impl Items for ed25519::Batch {
+impl<const PK: usize, const SIG: usize> Items for SignedBatch<PK, SIG> {
     fn len(&self) -> usize {
-        ed25519::Batch::len(self)
+        SignedBatch::len(self)
     }
     fn slice(&self, range: std::ops::Range<usize>) -> Self {
-        ed25519::Batch::slice(self, range)
+        SignedBatch::slice(self, range)
     }
 }
 

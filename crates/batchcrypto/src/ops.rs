@@ -2,6 +2,7 @@
 //! `ops/<op>.rs`, the oracle and CPU path (and later the GPU host code and
 //! kernel) in `ops/<op>/`.
 
+pub mod bls;
 pub mod ed25519;
 pub mod hash;
 pub mod merkle;
@@ -19,11 +20,19 @@ pub enum Op {
     Hash(hash::Alg),
     /// A Merkle root (or tree) under one of [`merkle::Rule`].
     Merkle(merkle::Rule),
+    /// BLS signature verification, item by item or as one batch.
+    BlsVerify(bls::Mode),
+    /// BLS aggregate verification (distinct messages).
+    BlsAggregateVerify,
+    /// BLS fast aggregate verification (one message).
+    BlsFastAggregateVerify,
+    /// The EIP-2537 pairing-check precompile.
+    Eip2537Pairing,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 7] = [
+    pub const ALL: [Op; 12] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -31,6 +40,11 @@ impl Op {
         Op::Hash(hash::Alg::Sha256),
         Op::Merkle(merkle::Rule::SortedKeccak256),
         Op::Merkle(merkle::Rule::Bitcoin),
+        Op::BlsVerify(bls::Mode::Single),
+        Op::BlsVerify(bls::Mode::Batch),
+        Op::BlsAggregateVerify,
+        Op::BlsFastAggregateVerify,
+        Op::Eip2537Pairing,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -43,6 +57,11 @@ impl Op {
             Op::Hash(hash::Alg::Sha256) => "sha256",
             Op::Merkle(merkle::Rule::SortedKeccak256) => "merkle_keccak256",
             Op::Merkle(merkle::Rule::Bitcoin) => "merkle_sha256",
+            Op::BlsVerify(bls::Mode::Single) => "bls_verify",
+            Op::BlsVerify(bls::Mode::Batch) => "bls_batch_verify",
+            Op::BlsAggregateVerify => "bls_aggregate_verify",
+            Op::BlsFastAggregateVerify => "bls_fast_aggregate_verify",
+            Op::Eip2537Pairing => "eip2537_pairing",
         }
     }
 

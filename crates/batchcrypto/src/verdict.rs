@@ -45,18 +45,33 @@ pub enum Reason {
     SmallOrderKey,
     /// The signature's R is a point of small order (rejected by strict rules).
     SmallOrderR,
+    /// BLS: the public key is the point at infinity (KeyValidate fails).
+    IdentityKey,
+    /// BLS: the public key is on the curve but not in the prime-order subgroup.
+    KeyNotInSubgroup,
+    /// BLS: the signature bytes are not the encoding of a curve point.
+    MalformedSignature,
+    /// BLS: the signature is on the curve but not in the prime-order subgroup.
+    SignatureNotInSubgroup,
+    /// BLS aggregates: no keys, or the number of keys and messages differ.
+    EmptyOrMismatched,
     /// Every encoding check passed but the verification equation does not hold.
     Equation,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 6] = [
+    pub const ALL: [Reason; 11] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
         Reason::SmallOrderKey,
         Reason::SmallOrderR,
+        Reason::IdentityKey,
+        Reason::KeyNotInSubgroup,
+        Reason::MalformedSignature,
+        Reason::SignatureNotInSubgroup,
+        Reason::EmptyOrMismatched,
         Reason::Equation,
     ];
 
@@ -68,6 +83,11 @@ impl Reason {
             Reason::NonCanonicalS => "non_canonical_s",
             Reason::SmallOrderKey => "small_order_key",
             Reason::SmallOrderR => "small_order_r",
+            Reason::IdentityKey => "identity_key",
+            Reason::KeyNotInSubgroup => "key_not_in_subgroup",
+            Reason::MalformedSignature => "malformed_signature",
+            Reason::SignatureNotInSubgroup => "signature_not_in_subgroup",
+            Reason::EmptyOrMismatched => "empty_or_mismatched",
             Reason::Equation => "equation",
         }
     }

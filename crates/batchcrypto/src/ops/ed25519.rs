@@ -32,9 +32,6 @@ use std::str::FromStr;
 use curve25519_dalek::Scalar;
 use curve25519_dalek::edwards::CompressedEdwardsY;
 
-use crate::backend::Backend;
-use crate::batch::FlatBytes;
-use crate::error::{Error, OpName};
 use crate::verdict::Reason;
 
 /// Length of a public key.
@@ -82,101 +79,8 @@ impl FromStr for Policy {
     }
 }
 
-/// A batch of `(public key, signature, message)` items in flat storage:
-/// fixed-size keys and signatures in arrays, messages in one [`FlatBytes`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Batch {
-    pks: Vec<[u8; PK_LEN]>,
-    sigs: Vec<[u8; SIG_LEN]>,
-    msgs: FlatBytes,
-}
-
-impl Batch {
-    /// An empty batch.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// An empty batch with room for `items` items and `msg_bytes` message bytes.
-    pub fn with_capacity(items: usize, msg_bytes: usize) -> Self {
-        Batch {
-            pks: Vec::with_capacity(items),
-            sigs: Vec::with_capacity(items),
-            msgs: FlatBytes::with_capacity(items, msg_bytes),
-        }
-    }
-
-    /// Appends one item. Fails only when the batch would hold more than
-    /// 4 GiB of message bytes (see [`FlatBytes`]).
-    pub fn push(&mut self, pk: &[u8; PK_LEN], sig: &[u8; SIG_LEN], msg: &[u8]) -> Result<(), Error> {
-        if !self.msgs.push(msg) {
-            return Err(Error::BatchTooLarge {
-                op: OpName::Batch("ed25519"),
-                backend: Backend::Cpu,
-                reason: format!("more than {} message bytes in one batch; split the input", u32::MAX),
-            });
-        }
-        self.pks.push(*pk);
-        self.sigs.push(*sig);
-        Ok(())
-    }
-
-    /// Number of items.
-    pub fn len(&self) -> usize {
-        self.pks.len()
-    }
-
-    /// `true` when the batch holds no item.
-    pub fn is_empty(&self) -> bool {
-        self.pks.is_empty()
-    }
-
-    /// Public key of item `i`.
-    pub fn pk(&self, i: usize) -> &[u8; PK_LEN] {
-        &self.pks[i]
-    }
-
-    /// Signature of item `i`.
-    pub fn sig(&self, i: usize) -> &[u8; SIG_LEN] {
-        &self.sigs[i]
-    }
-
-    /// Message of item `i`.
-    pub fn msg(&self, i: usize) -> &[u8] {
-        self.msgs.get(i)
-    }
-
-    /// All public keys.
-    pub fn pks(&self) -> &[[u8; PK_LEN]] {
-        &self.pks
-    }
-
-    /// All signatures.
-    pub fn sigs(&self) -> &[[u8; SIG_LEN]] {
-        &self.sigs
-    }
-
-    /// All messages, flat.
-    pub fn msgs(&self) -> &FlatBytes {
-        &self.msgs
-    }
-
-    /// A copy of items `range`.
-    pub fn slice(&self, range: std::ops::Range<usize>) -> Batch {
-        Batch {
-            pks: self.pks[range.clone()].to_vec(),
-            sigs: self.sigs[range.clone()].to_vec(),
-            msgs: self.msgs.slice(range),
-        }
-    }
-
-    /// Removes every item, keeping the allocations.
-    pub fn clear(&mut self) {
-        self.pks.clear();
-        self.sigs.clear();
-        self.msgs.clear();
-    }
-}
+/// A batch of Ed25519 `(public key, signature, message)` items.
+pub type Batch = crate::batch::SignedBatch<PK_LEN, SIG_LEN>;
 
 /// What is known of an item's public key when it is classified.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

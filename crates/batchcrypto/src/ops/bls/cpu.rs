@@ -1,0 +1,218 @@
+//! The CPU path, on the engine's rayon pool. Distinct public keys are
+//! decoded and validated once per call, in parallel (validator sets repeat
+//! keys). `bls_verify` verifies each item on its own; `bls_batch_verify`
+//! checks the whole batch with one multi-pairing of random linear
+//! combinations — a blst `Pairing` per rayon task, merged — and bisects a
+//! failing batch (a half known to be bad is split without being checked
+//! again). Aggregate verification spreads the pairs over tasks the same way;
+//! fast aggregate verification validates the keys in parallel, then sums
+//! them and verifies once.
+
+use std::collections::HashMap;
+
+use blst::min_pk::{AggregatePublicKey, PublicKey, Signature};
+use blst::{BLST_ERROR, Pairing, blst_fp12, blst_p1_affine, blst_p2_affine};
+use rand::RngExt;
+use rayon::prelude::*;
+
+use super::{AggregateItem, Batch, DST, FastAggregateItem, Mode, PK_LEN, decode_key, decode_sig};
+use crate::verdict::{Reason, Verdict};
+
+/// Sub-batches this small are verified item by item.
+const SINGLE_BELOW: usize = 8;
+
+/// Every distinct key of `pks`, validated once.
+fn key_cache<'a>(pks: impl Iterator<Item = &'a [u8; PK_LEN]>) -> HashMap<[u8; PK_LEN], Result<PublicKey, Reason>> {
+    let mut distinct: Vec<[u8; PK_LEN]> = pks.copied().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    distinct.par_iter().map(|k| (*k, decode_key(k))).collect()
+}
+
+fn cached(keys: &HashMap<[u8; PK_LEN], Result<PublicKey, Reason>>, pk: &[u8; PK_LEN]) -> Result<PublicKey, Reason> {
+    keys.get(pk).copied().unwrap_or_else(|| decode_key(pk))
+}
+
+/// An item whose key and signature decoded and passed their checks.
+struct Prepared<'a> {
+    index: usize,
+    pk: PublicKey,
+    sig: Signature,
+    msg: &'a [u8],
+}
+
+impl Prepared<'_> {
+    fn verify(&self) -> bool {
+        self.sig.verify(false, self.msg, DST, &[], &self.pk, false) == BLST_ERROR::BLST_SUCCESS
+    }
+}
+
+/// One verdict per item of `batch`.
+pub(crate) fn verify(batch: &Batch, mode: Mode) -> Vec<Verdict> {
+    let keys = key_cache(batch.pks().iter());
+    let decoded: Vec<Result<Prepared<'_>, Reason>> = (0..batch.len())
+        .into_par_iter()
+        .map(|i| {
+            let pk = cached(&keys, batch.pk(i))?;
+            let sig = decode_sig(batch.sig(i))?;
+            Ok(Prepared {
+                index: i,
+                pk,
+                sig,
+                msg: batch.msg(i),
+            })
+        })
+        .collect();
+    let mut verdicts: Vec<Verdict> = decoded
+        .iter()
+        .map(|d| match d {
+            Ok(_) => Verdict::Valid,
+            Err(r) => Verdict::Invalid(*r),
+        })
+        .collect();
+    let ready: Vec<Prepared<'_>> = decoded.into_iter().filter_map(Result::ok).collect();
+    let ok = match mode {
+        Mode::Single => ready.par_iter().map(Prepared::verify).collect(),
+        Mode::Batch => resolve(&ready, false),
+    };
+    for (p, ok) in ready.iter().zip(ok) {
+        if !ok {
+            verdicts[p.index] = Verdict::Invalid(Reason::Equation);
+        }
+    }
+    verdicts
+}
+
+/// Which items of `items` verify: the whole set at once when it passes,
+/// else its halves, recursively. `known_bad`: the set is known to fail.
+fn resolve(items: &[Prepared<'_>], known_bad: bool) -> Vec<bool> {
+    if items.len() == 1 && known_bad {
+        return vec![false];
+    }
+    if items.len() < SINGLE_BELOW {
+        return items.par_iter().map(Prepared::verify).collect();
+    }
+    if !known_bad && batch_ok(items) {
+        return vec![true; items.len()];
+    }
+    let (left, right) = items.split_at(items.len() / 2);
+    let mut ok = resolve(left, false);
+    let left_good = ok.iter().all(|&b| b);
+    // The whole set failed: with a good left half, the right one is bad.
+    ok.extend(resolve(right, left_good));
+    ok
+}
+
+/// Runs `add` over `items` in chunks, one blst `Pairing` per rayon task,
+/// and merges them; `None` when an aggregation step failed.
+fn pairings<T: Sync>(
+    items: &[T],
+    add: impl Fn(&mut Pairing<'static>, &T) -> BLST_ERROR + Sync,
+) -> Option<Pairing<'static>> {
+    // Small chunks (about eight per thread) keep the cores evenly loaded.
+    let chunk = items.len().div_ceil(rayon::current_num_threads().max(1) * 8).max(1);
+    let parts: Option<Vec<Pairing<'static>>> = items
+        .par_chunks(chunk)
+        .map(|c| {
+            let mut p = Pairing::new(true, DST);
+            for item in c {
+                if add(&mut p, item) != BLST_ERROR::BLST_SUCCESS {
+                    return None;
+                }
+            }
+            p.commit();
+            Some(p)
+        })
+        .collect();
+    let mut parts = parts?;
+    let mut acc = parts.pop()?;
+    for p in &parts {
+        if acc.merge(p) != BLST_ERROR::BLST_SUCCESS {
+            return None;
+        }
+    }
+    Some(acc)
+}
+
+/// The random-linear-combination check of every item at once:
+/// prod e(r_i pk_i, H(m_i)) == e(G1, sum r_i sig_i) with fresh nonzero
+/// 64-bit r_i.
+fn batch_ok(items: &[Prepared<'_>]) -> bool {
+    pairings(items, |p, item| {
+        let mut r = [0u8; 8];
+        let mut rng = rand::rng();
+        while r == [0u8; 8] {
+            rng.fill(&mut r[..]);
+        }
+        let pk: blst_p1_affine = item.pk.into();
+        let sig: blst_p2_affine = item.sig.into();
+        p.mul_n_aggregate(&pk, false, &sig, false, &r, 64, item.msg, &[])
+    })
+    .is_some_and(|acc| acc.finalverify(None))
+}
+
+/// The first failing check's reason among `results`, in order.
+fn first_err<T>(results: Vec<Result<T, Reason>>) -> Result<Vec<T>, Reason> {
+    results.into_iter().collect()
+}
+
+/// One verdict per aggregate item.
+pub(crate) fn aggregate_verify(items: &[AggregateItem]) -> Vec<Verdict> {
+    let keys = key_cache(items.iter().flat_map(|it| it.pks.iter()));
+    items
+        .par_iter()
+        .map(|item| {
+            if item.pks.is_empty() || item.pks.len() != item.msgs.len() {
+                return Verdict::Invalid(Reason::EmptyOrMismatched);
+            }
+            let checked = first_err(item.pks.iter().map(|k| cached(&keys, k)).collect())
+                .and_then(|pks| Ok((pks, decode_sig(&item.sig)?)));
+            let (pks, sig) = match checked {
+                Ok(v) => v,
+                Err(r) => return Verdict::Invalid(r),
+            };
+            let pairs: Vec<(blst_p1_affine, &[u8])> = pks
+                .iter()
+                .zip(&item.msgs)
+                .map(|(pk, m)| ((*pk).into(), m.as_slice()))
+                .collect();
+            let acc = pairings(&pairs, |p, (pk, msg)| p.aggregate(pk, false, &(), false, msg, &[]));
+            let mut gtsig = blst_fp12::default();
+            let sig: blst_p2_affine = sig.into();
+            Pairing::aggregated(&mut gtsig, &sig);
+            if acc.is_some_and(|acc| acc.finalverify(Some(&gtsig))) {
+                Verdict::Valid
+            } else {
+                Verdict::Invalid(Reason::Equation)
+            }
+        })
+        .collect()
+}
+
+/// One verdict per fast-aggregate item.
+pub(crate) fn fast_aggregate_verify(items: &[FastAggregateItem]) -> Vec<Verdict> {
+    let keys = key_cache(items.iter().flat_map(|it| it.pks.iter()));
+    items
+        .par_iter()
+        .map(|item| {
+            if item.pks.is_empty() {
+                return Verdict::Invalid(Reason::EmptyOrMismatched);
+            }
+            let checked = first_err(item.pks.iter().map(|k| cached(&keys, k)).collect())
+                .and_then(|pks| Ok((pks, decode_sig(&item.sig)?)));
+            let (pks, sig) = match checked {
+                Ok(v) => v,
+                Err(r) => return Verdict::Invalid(r),
+            };
+            let refs: Vec<&PublicKey> = pks.iter().collect();
+            let ok = AggregatePublicKey::aggregate(&refs, false).is_ok_and(|agg| {
+                sig.verify(false, &item.msg, DST, &[], &agg.to_public_key(), false) == BLST_ERROR::BLST_SUCCESS
+            });
+            if ok {
+                Verdict::Valid
+            } else {
+                Verdict::Invalid(Reason::Equation)
+            }
+        })
+        .collect()
+}

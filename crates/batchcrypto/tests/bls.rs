@@ -1,0 +1,366 @@
+//! BLS12-381 (Ethereum consensus ciphersuite) against blst and the public
+//! vectors: ethereum/bls12-381-tests (verify, aggregate_verify,
+//! fast_aggregate_verify, batch_verify, deserialization) and go-ethereum's
+//! EIP-2537 pairing files (every `fail-` case included); generated honest and
+//! hostile items (identity and non-subgroup points among them) on every
+//! engine, in both verification modes.
+
+mod support;
+
+use batchcrypto::ops::bls::eip2537::{self, Eip2537Error};
+use batchcrypto::ops::bls::{self, AggregateItem, FastAggregateItem, Mode, oracle, sample};
+use batchcrypto::{FlatBytes, Reason, Verdict};
+use support::{engines, vectors_dir};
+
+fn hex_bytes(v: &serde_json::Value) -> Vec<u8> {
+    let s = v.as_str().expect("hex string");
+    hex::decode(s.strip_prefix("0x").unwrap_or(s)).expect("hex")
+}
+
+fn fixed<const N: usize>(v: &serde_json::Value) -> Option<[u8; N]> {
+    hex_bytes(v).try_into().ok()
+}
+
+/// Every JSON file of a bls12-381-tests folder.
+fn cases(dir: &str) -> Option<Vec<(String, serde_json::Value)>> {
+    let root = vectors_dir()?.join("bls12-381-tests").join(dir);
+    let mut out: Vec<(String, serde_json::Value)> = std::fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .map(|e| {
+            let path = e.expect("entry").path();
+            let text = std::fs::read_to_string(&path).expect("read");
+            let name = path.file_name().expect("name").to_string_lossy().to_string();
+            (name, serde_json::from_str(&text).expect("json"))
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(!out.is_empty(), "{dir}: no files");
+    Some(out)
+}
+
+/// Verifies `batch` on every engine in both modes; asserts each verdict is
+/// the oracle's and that both modes and all engines give the same reasons.
+fn assert_batch_matches_oracle(batch: &bls::Batch, what: &str) -> Vec<Verdict> {
+    let expected: Vec<bool> = (0..batch.len())
+        .map(|i| oracle::verify(batch.pk(i), batch.sig(i), batch.msg(i)))
+        .collect();
+    let mut first: Option<Vec<Verdict>> = None;
+    for (name, engine) in engines() {
+        for mode in [Mode::Single, Mode::Batch] {
+            let out = engine.verify_bls(batch, mode).expect("verify").output;
+            assert_eq!(out.len(), batch.len());
+            for (i, v) in out.iter().enumerate() {
+                assert_eq!(v.is_valid(), expected[i], "{name} {mode:?} {what} item {i}: {v:?}");
+            }
+            match &first {
+                None => first = Some(out),
+                Some(f) => assert_eq!(f, &out, "{name} {mode:?} {what}: reasons differ"),
+            }
+        }
+    }
+    first.expect("an engine")
+}
+
+#[test]
+fn consensus_verify_vectors() {
+    let Some(files) = cases("verify") else { return };
+    let mut batch = bls::Batch::new();
+    let mut want = Vec::new();
+    for (name, case) in &files {
+        let input = &case["input"];
+        let (Some(pk), Some(sig)) = (fixed::<48>(&input["pubkey"]), fixed::<96>(&input["signature"])) else {
+            panic!("{name}: unexpected sizes");
+        };
+        batch.push(&pk, &sig, &hex_bytes(&input["message"])).expect("push");
+        want.push(case["output"].as_bool().expect("output"));
+    }
+    let got = assert_batch_matches_oracle(&batch, "verify vectors");
+    for (i, (name, _)) in files.iter().enumerate() {
+        assert_eq!(got[i].is_valid(), want[i], "{name}");
+    }
+}
+
+#[test]
+fn consensus_batch_verify_vectors() {
+    let Some(files) = cases("batch_verify") else { return };
+    for (name, case) in &files {
+        let input = &case["input"];
+        let mut batch = bls::Batch::new();
+        let arr = |k: &str| input[k].as_array().expect("array").clone();
+        for ((pk, sig), msg) in arr("pubkeys").iter().zip(arr("signatures")).zip(arr("messages")) {
+            let (Some(pk), Some(sig)) = (fixed::<48>(pk), fixed::<96>(&sig)) else {
+                panic!("{name}: sizes")
+            };
+            batch.push(&pk, &sig, &hex_bytes(&msg)).expect("push");
+        }
+        let got = assert_batch_matches_oracle(&batch, name);
+        // The set verifies exactly when every item does (the forged set's
+        // signatures sum to a valid aggregate; random weights catch it).
+        assert_eq!(
+            got.iter().all(Verdict::is_valid),
+            case["output"].as_bool().expect("output"),
+            "{name}"
+        );
+    }
+}
+
+fn keys(v: &serde_json::Value) -> Vec<[u8; 48]> {
+    v.as_array()
+        .expect("keys")
+        .iter()
+        .map(|k| fixed::<48>(k).expect("48-byte key"))
+        .collect()
+}
+
+#[test]
+fn consensus_aggregate_verify_vectors() {
+    let Some(mut files) = cases("aggregate_verify") else {
+        return;
+    };
+    // A signature of the wrong length cannot enter the API (the CLI reports
+    // the line as malformed); the vectors expect it rejected.
+    files.retain(|(name, case)| {
+        let ok = fixed::<96>(&case["input"]["signature"]).is_some();
+        assert!(ok || case["output"] == false, "{name}");
+        ok
+    });
+    let mut items = Vec::new();
+    for (_, case) in &files {
+        let input = &case["input"];
+        let sig = fixed::<96>(&input["signature"]).expect("sig");
+        let msgs = input["messages"]
+            .as_array()
+            .expect("msgs")
+            .iter()
+            .map(hex_bytes)
+            .collect();
+        items.push(AggregateItem {
+            pks: keys(&input["pubkeys"]),
+            msgs,
+            sig,
+        });
+    }
+    for (name, engine) in engines() {
+        let got = engine.bls_aggregate_verify(&items).expect("aggregate").output;
+        for (i, (file, case)) in files.iter().enumerate() {
+            let want = case["output"].as_bool().expect("output");
+            assert_eq!(got[i].is_valid(), want, "{name} {file}: {:?}", got[i]);
+            assert_eq!(oracle::aggregate_verify(&items[i]), want, "oracle {file}");
+        }
+    }
+}
+
+#[test]
+fn consensus_fast_aggregate_verify_vectors() {
+    let Some(files) = cases("fast_aggregate_verify") else {
+        return;
+    };
+    let mut items = Vec::new();
+    for (_, case) in &files {
+        let input = &case["input"];
+        items.push(FastAggregateItem {
+            pks: keys(&input["pubkeys"]),
+            msg: hex_bytes(&input["message"]),
+            sig: fixed::<96>(&input["signature"]).expect("sig"),
+        });
+    }
+    for (name, engine) in engines() {
+        let got = engine.bls_fast_aggregate_verify(&items).expect("fast").output;
+        for (i, (file, case)) in files.iter().enumerate() {
+            let want = case["output"].as_bool().expect("output");
+            assert_eq!(got[i].is_valid(), want, "{name} {file}: {:?}", got[i]);
+            assert_eq!(oracle::fast_aggregate_verify(&items[i]), want, "oracle {file}");
+        }
+    }
+}
+
+/// Decoding alone (the infinity encoding decodes; KeyValidate rejects it
+/// later): our checks give the vectors' answer for every G1 and G2 case.
+#[test]
+fn consensus_deserialization_vectors() {
+    let Some(g1) = cases("deserialization_G1") else { return };
+    for (name, case) in &g1 {
+        let want = case["output"].as_bool().expect("output");
+        let got = fixed::<48>(&case["input"]["pubkey"]).is_some_and(|pk| {
+            let item = sample::batch(&[sample::Item {
+                pk,
+                sig: sample::INFINITY_SIG,
+                msg: vec![],
+                kind: "",
+            }]);
+            let (_, engine) = &engines()[0];
+            let v = engine.verify_bls(&item, Mode::Single).expect("verify").output[0];
+            !matches!(v.reason(), Some(Reason::MalformedKey | Reason::KeyNotInSubgroup))
+        });
+        assert_eq!(got, want, "{name}");
+    }
+    let Some(g2) = cases("deserialization_G2") else { return };
+    for (name, case) in &g2 {
+        let want = case["output"].as_bool().expect("output");
+        let got = fixed::<96>(&case["input"]["signature"]).is_some_and(|sig| {
+            let keys = sample::secret_keys(1, 1);
+            let item = sample::batch(&[sample::Item {
+                pk: keys[0].sk_to_pk().compress(),
+                sig,
+                msg: vec![],
+                kind: "",
+            }]);
+            let (_, engine) = &engines()[0];
+            let v = engine.verify_bls(&item, Mode::Single).expect("verify").output[0];
+            !matches!(
+                v.reason(),
+                Some(Reason::MalformedSignature | Reason::SignatureNotInSubgroup)
+            )
+        });
+        assert_eq!(got, want, "{name}");
+    }
+}
+
+#[test]
+fn eip2537_pairing_vectors() {
+    let Some(dir) = vectors_dir() else { return };
+    let load = |f: &str| -> Vec<serde_json::Value> {
+        let text = std::fs::read_to_string(dir.join("eth-precompiles").join(f)).expect(f);
+        serde_json::from_str(&text).expect("json")
+    };
+    let good = load("blsPairing.json");
+    let bad = load("fail-blsPairing.json");
+    let mut inputs = FlatBytes::new();
+    for case in good.iter().chain(&bad) {
+        assert!(inputs.push(&hex_bytes(&case["Input"])));
+    }
+    for (name, engine) in engines() {
+        let got = engine.eip2537_pairing(&inputs).expect("pairing").output;
+        for (i, case) in good.iter().enumerate() {
+            let want = hex_bytes(&case["Expected"]);
+            let out = got[i].map(eip2537::output);
+            assert_eq!(
+                out.as_ref().map(|o| o.as_slice()),
+                Ok(want.as_slice()),
+                "{name} {}",
+                case["Name"]
+            );
+        }
+        for (j, case) in bad.iter().enumerate() {
+            let err = got[good.len() + j];
+            assert!(err.is_err(), "{name} {} must fail, got {err:?}", case["Name"]);
+        }
+    }
+    // The failures name the violated rule.
+    let expect = [
+        ("bls_pairing_empty_input", Eip2537Error::InvalidLength),
+        ("bls_pairing_extra_data", Eip2537Error::InvalidLength),
+        ("bls_pairing_top_bytes", Eip2537Error::TopBytes),
+        ("bls_pairing_invalid_field_element", Eip2537Error::FieldElement),
+        ("bls_pairing_g1_not_on_curve", Eip2537Error::NotOnCurve),
+        ("bls_pairing_g2_not_in_correct_subgroup", Eip2537Error::G2NotInSubgroup),
+        ("bls_pairing_g1_not_in_correct_subgroup", Eip2537Error::G1NotInSubgroup),
+    ];
+    for (name, err) in expect {
+        let case = bad.iter().find(|c| c["Name"] == name).expect(name);
+        assert_eq!(eip2537::pairing_check(&hex_bytes(&case["Input"])), Err(err), "{name}");
+    }
+}
+
+/// Honest and hostile items at every share, on every engine, both modes;
+/// every hostile kind gets its reason.
+#[test]
+fn generated_items_match_the_oracle() {
+    for (count, share, seed) in [(64, 0.0, 1), (200, 0.1, 2), (300, 0.5, 3), (40, 1.0, 4), (1, 1.0, 5)] {
+        let items = sample::generate(count, 16, share, seed);
+        let verdicts = assert_batch_matches_oracle(&sample::batch(&items), &format!("share {share}"));
+        for (it, v) in items.iter().zip(&verdicts) {
+            let want = match it.kind {
+                "valid" => None,
+                "identity_key" => Some(Reason::IdentityKey),
+                "key_not_in_subgroup" => Some(Reason::KeyNotInSubgroup),
+                "signature_not_in_subgroup" => Some(Reason::SignatureNotInSubgroup),
+                "infinity_signature" | "wrong_message" | "wrong_key" => Some(Reason::Equation),
+                // A flipped bit may break the encoding, leave the curve or the group.
+                _ => v.reason(),
+            };
+            assert_eq!(v.reason(), want, "{}", it.kind);
+        }
+    }
+}
+
+/// Aggregates built from generated keys: valid, corrupted and malformed.
+#[test]
+fn generated_aggregates_match_the_oracle() {
+    use blst::min_pk::AggregateSignature;
+    let keys = sample::secret_keys(60, 9);
+    let pks: Vec<[u8; 48]> = keys.iter().map(|k| k.sk_to_pk().compress()).collect();
+    let msgs: Vec<Vec<u8>> = (0..60u8).map(|i| vec![i; 32]).collect();
+    let sigs: Vec<_> = keys.iter().zip(&msgs).map(|(k, m)| k.sign(m, bls::DST, &[])).collect();
+    let refs: Vec<_> = sigs.iter().collect();
+    let agg = AggregateSignature::aggregate(&refs, true)
+        .expect("aggregate")
+        .to_signature()
+        .compress();
+    let valid = AggregateItem {
+        pks: pks.clone(),
+        msgs: msgs.clone(),
+        sig: agg,
+    };
+    let mut wrong_msg = valid.clone();
+    wrong_msg.msgs[7][0] ^= 1;
+    let mut short = valid.clone();
+    short.msgs.pop();
+    let mut identity = valid.clone();
+    identity.pks[3] = sample::IDENTITY_KEY;
+    let mut off_group = valid.clone();
+    off_group.sig = sample::SIG_NOT_IN_SUBGROUP;
+    let empty = AggregateItem {
+        pks: vec![],
+        msgs: vec![],
+        sig: sample::INFINITY_SIG,
+    };
+    let items = [valid, wrong_msg, short, identity, off_group, empty];
+    let want = [
+        None,
+        Some(Reason::Equation),
+        Some(Reason::EmptyOrMismatched),
+        Some(Reason::IdentityKey),
+        Some(Reason::SignatureNotInSubgroup),
+        Some(Reason::EmptyOrMismatched),
+    ];
+    // Fast aggregate: every key signs one message.
+    let msg = b"attestation data root".to_vec();
+    let fsigs: Vec<_> = keys.iter().map(|k| k.sign(&msg, bls::DST, &[])).collect();
+    let frefs: Vec<_> = fsigs.iter().collect();
+    let fagg = AggregateSignature::aggregate(&frefs, true)
+        .expect("aggregate")
+        .to_signature()
+        .compress();
+    let fvalid = FastAggregateItem {
+        pks: pks.clone(),
+        msg: msg.clone(),
+        sig: fagg,
+    };
+    let mut missing = fvalid.clone();
+    missing.pks.pop();
+    let mut off_key = fvalid.clone();
+    off_key.pks[0] = sample::KEY_NOT_IN_SUBGROUP;
+    let fitems = [fvalid, missing, off_key];
+    let fwant = [None, Some(Reason::Equation), Some(Reason::KeyNotInSubgroup)];
+    for (name, engine) in engines() {
+        let got = engine.bls_aggregate_verify(&items).expect("aggregate").output;
+        for (i, it) in items.iter().enumerate() {
+            assert_eq!(got[i].reason(), want[i], "{name} aggregate {i}");
+            assert_eq!(
+                got[i].is_valid(),
+                oracle::aggregate_verify(it),
+                "{name} aggregate {i} vs oracle"
+            );
+        }
+        let got = engine.bls_fast_aggregate_verify(&fitems).expect("fast").output;
+        for (i, it) in fitems.iter().enumerate() {
+            assert_eq!(got[i].reason(), fwant[i], "{name} fast {i}");
+            assert_eq!(
+                got[i].is_valid(),
+                oracle::fast_aggregate_verify(it),
+                "{name} fast {i} vs oracle"
+            );
+        }
+    }
+}
