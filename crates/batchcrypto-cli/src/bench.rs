@@ -14,7 +14,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use batchcrypto::ops::bls::eip2537::Eip2537Error;
 use batchcrypto::ops::ed25519::{self, oracle, sample};
-use batchcrypto::ops::{bls, hash, merkle};
+use batchcrypto::ops::{bls, ecdsa, hash, merkle};
 use batchcrypto::{Backend, BackendChoice, Engine, FlatBytes, KernelWork};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -396,10 +396,16 @@ pub enum BenchOp {
     BlsFastAggregate,
     /// N EIP-2537 pairing checks of one pair each (time per call).
     Eip2537,
+    /// secp256k1 ECDSA verification, high s accepted.
+    Secp256k1,
+    /// Ethereum's ecrecover.
+    Ecrecover,
+    /// P-256 verification (RIP-7212).
+    P256,
 }
 
 impl BenchOp {
-    const ALL: [BenchOp; 12] = [
+    const ALL: [BenchOp; 15] = [
         BenchOp::Ed25519(ed25519::Policy::Strict),
         BenchOp::Ed25519(ed25519::Policy::Zip215),
         BenchOp::Hash(hash::Alg::Keccak256, 32),
@@ -412,6 +418,9 @@ impl BenchOp {
         BenchOp::BlsAggregate,
         BenchOp::BlsFastAggregate,
         BenchOp::Eip2537,
+        BenchOp::Secp256k1,
+        BenchOp::Ecrecover,
+        BenchOp::P256,
     ];
 
     /// Whether its items are independent (so a batch can be split
@@ -435,6 +444,9 @@ impl BenchOp {
             BenchOp::BlsAggregate => batchcrypto::Op::BlsAggregateVerify,
             BenchOp::BlsFastAggregate => batchcrypto::Op::BlsFastAggregateVerify,
             BenchOp::Eip2537 => batchcrypto::Op::Eip2537Pairing,
+            BenchOp::Secp256k1 => batchcrypto::Op::Secp256k1Verify { low_s: false },
+            BenchOp::Ecrecover => batchcrypto::Op::Ecrecover { low_s: false },
+            BenchOp::P256 => batchcrypto::Op::P256Verify,
         }
     }
 
@@ -453,6 +465,9 @@ impl BenchOp {
             BenchOp::BlsAggregate => "bls_aggregate_verify",
             BenchOp::BlsFastAggregate => "bls_fast_aggregate_verify",
             BenchOp::Eip2537 => "eip2537_pairing",
+            BenchOp::Secp256k1 => "secp256k1_verify",
+            BenchOp::Ecrecover => "ecrecover",
+            BenchOp::P256 => "p256_verify",
         }
     }
 
@@ -500,6 +515,18 @@ enum Workload {
     Eip2537 {
         inputs: FlatBytes,
         expected: Vec<Result<bool, Eip2537Error>>,
+    },
+    Secp256k1 {
+        items: Vec<ecdsa::K1VerifyItem>,
+        expected: Vec<bool>,
+    },
+    Ecrecover {
+        items: Vec<ecdsa::RecoverItem>,
+        expected: Vec<Option<ecdsa::Recovered>>,
+    },
+    P256 {
+        items: Vec<ecdsa::P256Item>,
+        expected: Vec<bool>,
     },
 }
 
@@ -593,6 +620,34 @@ impl Workload {
                 let expected = (0..n).map(|i| bls::eip2537::pairing_check(inputs.get(i))).collect();
                 Workload::Eip2537 { inputs, expected }
             }
+            // At most 4096 distinct signed items, repeated up to N.
+            BenchOp::Secp256k1 => {
+                let items = cycle(
+                    ecdsa::sample::secp256k1_verify(n.clamp(1, 4096), signers, invalid_share, n as u64),
+                    n,
+                );
+                let expected = items
+                    .iter()
+                    .map(|i| ecdsa::oracle::secp256k1_verify(i, false))
+                    .collect();
+                Workload::Secp256k1 { items, expected }
+            }
+            BenchOp::Ecrecover => {
+                let items = cycle(
+                    ecdsa::sample::ecrecover(n.clamp(1, 4096), signers, invalid_share, n as u64),
+                    n,
+                );
+                let expected = items.iter().map(|i| ecdsa::oracle::ecrecover(i, false)).collect();
+                Workload::Ecrecover { items, expected }
+            }
+            BenchOp::P256 => {
+                let items = cycle(
+                    ecdsa::sample::p256_verify(n.clamp(1, 4096), signers, invalid_share, n as u64),
+                    n,
+                );
+                let expected = items.iter().map(ecdsa::oracle::p256_verify).collect();
+                Workload::P256 { items, expected }
+            }
         }
     }
 
@@ -627,6 +682,21 @@ impl Workload {
                     std::hint::black_box(bls::eip2537::pairing_check(inputs.get(i)).ok());
                 }
             }
+            Workload::Secp256k1 { items, .. } => {
+                for i in items {
+                    std::hint::black_box(ecdsa::oracle::secp256k1_verify(i, false));
+                }
+            }
+            Workload::Ecrecover { items, .. } => {
+                for i in items {
+                    std::hint::black_box(ecdsa::oracle::ecrecover(i, false));
+                }
+            }
+            Workload::P256 { items, .. } => {
+                for i in items {
+                    std::hint::black_box(ecdsa::oracle::p256_verify(i));
+                }
+            }
         }
     }
 
@@ -652,6 +722,15 @@ impl Workload {
             }
             Workload::Eip2537 { inputs, .. } => {
                 std::hint::black_box(engine.eip2537_pairing(inputs).map(|o| o.output.len()).ok());
+            }
+            Workload::Secp256k1 { items, .. } => {
+                std::hint::black_box(engine.verify_secp256k1(items, false).map(|o| o.output.len()).ok());
+            }
+            Workload::Ecrecover { items, .. } => {
+                std::hint::black_box(engine.ecrecover(items, false).map(|o| o.output.len()).ok());
+            }
+            Workload::P256 { items, .. } => {
+                std::hint::black_box(engine.verify_p256(items).map(|o| o.output.len()).ok());
             }
         }
     }
@@ -714,6 +793,33 @@ impl Workload {
                 let wrong = outcome.output.iter().zip(expected).position(|(v, e)| v != e);
                 (outcome.selection, wrong)
             }
+            Workload::Secp256k1 { items, expected } => {
+                let outcome = engine.verify_secp256k1(items, false)?;
+                let wrong = outcome
+                    .output
+                    .iter()
+                    .zip(expected)
+                    .position(|(v, e)| v.is_valid() != *e);
+                (outcome.selection, wrong)
+            }
+            Workload::Ecrecover { items, expected } => {
+                let outcome = engine.ecrecover(items, false)?;
+                let wrong = outcome
+                    .output
+                    .iter()
+                    .zip(expected)
+                    .position(|(v, e)| v.as_ref().ok() != e.as_ref());
+                (outcome.selection, wrong)
+            }
+            Workload::P256 { items, expected } => {
+                let outcome = engine.verify_p256(items)?;
+                let wrong = outcome
+                    .output
+                    .iter()
+                    .zip(expected)
+                    .position(|(v, e)| v.is_valid() != *e);
+                (outcome.selection, wrong)
+            }
         };
         if selection.backend != backend {
             return Err(Fatal(format!("asked for {backend}, ran on {selection}: bench aborted")));
@@ -737,6 +843,11 @@ impl Workload {
         };
         Ok(Some(engine.gpu_kernel_times(work, runs)?))
     }
+}
+
+/// The items of a sample (kinds dropped), repeated up to `n`.
+fn cycle<T: Copy>(sample: Vec<(T, &'static str)>, n: usize) -> Vec<T> {
+    sample.iter().map(|(item, _)| *item).cycle().take(n).collect()
 }
 
 /// The aggregate of `keys[i]` signing `msg(i)`, signed on all cores.

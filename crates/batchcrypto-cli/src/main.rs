@@ -6,6 +6,7 @@
 mod bench;
 mod calibrate;
 mod devices;
+mod ecrecover;
 mod eip2537;
 mod hash;
 mod lines;
@@ -27,7 +28,7 @@ const EXIT_USAGE: u8 = 3;
 #[command(
     name = "batchcrypto",
     version,
-    about = "Batch signature verification and hashing on CPU cores and GPUs"
+    about = "Batch signature verification, ecrecover, hashing and Merkle roots on CPU cores and GPUs"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -41,6 +42,8 @@ enum Command {
     Verify(verify::Verify),
     /// Hash byte strings, one JSON line in, one digest line out.
     Hash(hash::Args),
+    /// Ethereum's ecrecover: the address and public key of each signature.
+    Ecrecover(ecrecover::Args),
     /// The EIP-2537 BLS12-381 pairing-check precompile, one call per JSON line.
     #[command(name = "eip2537-pairing")]
     Eip2537Pairing(eip2537::Args),
@@ -115,6 +118,7 @@ fn main() -> ExitCode {
         Command::Hash(a) => hash::run(a),
         Command::Merkle(a) => merkle::run(a),
         Command::Eip2537Pairing(a) => eip2537::run(a),
+        Command::Ecrecover(a) => ecrecover::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Calibrate(a) => calibrate::run(a),
         Command::Sample(s) => sample::run(s),

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use batchcrypto::batch::SignedBatch;
 use batchcrypto::ops::bls::{self, AggregateItem, FastAggregateItem};
+use batchcrypto::ops::ecdsa::{K1Key, K1VerifyItem, P256Item};
 use batchcrypto::ops::ed25519::Policy;
 use batchcrypto::{Engine, Error, Outcome, Selection, Verdict};
 
@@ -29,6 +30,23 @@ pub enum Verify {
         /// (bisected on failure) instead of item by item: same verdicts, faster.
         #[arg(long)]
         batch: bool,
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
+    /// secp256k1 ECDSA: in {"hash":32,"sig":64 r||s,"pk":33|65}, out {"valid":bool[,"reason"]}.
+    Secp256k1 {
+        /// Reject s > n/2 (BIP-62 / EIP-2), as libsecp256k1's own verify does.
+        #[arg(long)]
+        low_s: bool,
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
+    /// P-256 ECDSA under RIP-7212: in {"hash","r","s","x","y"} (32 bytes each), out {"valid":bool[,"reason"]}.
+    P256 {
         #[command(flatten)]
         engine: crate::EngineArgs,
         #[command(flatten)]
@@ -66,6 +84,27 @@ pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
                 run: Box::new(move |e, b| e.verify_bls(b, mode)),
             };
             run_lines(&verb, &io, if batch { "verify bls --batch" } else { "verify bls" })
+        }
+        Verify::Secp256k1 { low_s, engine, io } => {
+            let verb = K1Verb {
+                engine: engine.engine()?,
+                low_s,
+            };
+            run_lines(
+                &verb,
+                &io,
+                if low_s {
+                    "verify secp256k1 --low-s"
+                } else {
+                    "verify secp256k1"
+                },
+            )
+        }
+        Verify::P256 { engine, io } => {
+            let verb = P256Verb {
+                engine: engine.engine()?,
+            };
+            run_lines(&verb, &io, "verify p256")
         }
         Verify::BlsAggregate { engine, io } => {
             let verb = AggregateVerb {
@@ -229,6 +268,96 @@ impl LineVerb for FastAggregateVerb {
 
     fn run(&self, batch: &Self::Batch) -> Result<(Vec<Verdict>, Selection), Fatal> {
         let outcome = self.engine.bls_fast_aggregate_verify(batch)?;
+        Ok((outcome.output, outcome.selection))
+    }
+
+    fn write(out: &Verdict, w: &mut dyn std::io::Write) -> std::io::Result<bool> {
+        write_verdict(out, w)
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct EcdsaLine<'a> {
+    #[serde(borrow)]
+    hash: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    sig: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    pk: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    r: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    s: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    x: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    y: Option<Cow<'a, str>>,
+}
+
+struct K1Verb {
+    engine: Engine,
+    low_s: bool,
+}
+
+impl LineVerb for K1Verb {
+    type Batch = Vec<K1VerifyItem>;
+    type Out = Verdict;
+    const OK_LABEL: &'static str = "valid";
+    const HAS_INVALID: bool = true;
+
+    fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
+        let item: EcdsaLine = parse_object(line)?;
+        let hash = hex_fixed::<32>("hash", item.hash.as_ref())?;
+        let sig = hex_fixed::<64>("sig", item.sig.as_ref())?;
+        hex_into("pk", item.pk.as_ref(), scratch)?;
+        let pk = K1Key::from_slice(scratch)
+            .ok_or_else(|| format!("field \"pk\": expected 33 or 65 bytes, got {} bytes", scratch.len()))?;
+        batch.push(K1VerifyItem { hash, sig, pk });
+        Ok(())
+    }
+
+    fn batch_bytes(batch: &Self::Batch) -> usize {
+        batch.len() * std::mem::size_of::<K1VerifyItem>()
+    }
+
+    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Verdict>, Selection), Fatal> {
+        let outcome = self.engine.verify_secp256k1(batch, self.low_s)?;
+        Ok((outcome.output, outcome.selection))
+    }
+
+    fn write(out: &Verdict, w: &mut dyn std::io::Write) -> std::io::Result<bool> {
+        write_verdict(out, w)
+    }
+}
+
+struct P256Verb {
+    engine: Engine,
+}
+
+impl LineVerb for P256Verb {
+    type Batch = Vec<P256Item>;
+    type Out = Verdict;
+    const OK_LABEL: &'static str = "valid";
+    const HAS_INVALID: bool = true;
+
+    fn parse(line: &str, batch: &mut Self::Batch, _scratch: &mut Vec<u8>) -> Result<(), String> {
+        let item: EcdsaLine = parse_object(line)?;
+        batch.push(P256Item {
+            hash: hex_fixed::<32>("hash", item.hash.as_ref())?,
+            r: hex_fixed::<32>("r", item.r.as_ref())?,
+            s: hex_fixed::<32>("s", item.s.as_ref())?,
+            x: hex_fixed::<32>("x", item.x.as_ref())?,
+            y: hex_fixed::<32>("y", item.y.as_ref())?,
+        });
+        Ok(())
+    }
+
+    fn batch_bytes(batch: &Self::Batch) -> usize {
+        batch.len() * std::mem::size_of::<P256Item>()
+    }
+
+    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Verdict>, Selection), Fatal> {
+        let outcome = self.engine.verify_p256(batch)?;
         Ok((outcome.output, outcome.selection))
     }
 

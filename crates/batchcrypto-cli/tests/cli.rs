@@ -831,3 +831,110 @@ fn eip2537_pairing_lines() {
         }
     }
 }
+
+/// The "done when" of ECDSA: large hostile mixed files for `verify
+/// secp256k1`, `ecrecover` and `verify p256`, with and without `--low-s`,
+/// give the oracle's answer on every line (malformed lines reported, exit 2),
+/// and `--backend gpu` prints what `--backend cpu` prints.
+#[test]
+fn ecdsa_lines_match_oracle() {
+    use batchcrypto::ops::ecdsa::{oracle as ec_oracle, sample as ec_sample};
+    let count = std::env::var("BATCHCRYPTO_CLI_ITEMS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(6_000usize);
+    let gpu = has_usable_gpu();
+    let check = |args: &[&str], input: &str, want: &[serde_json::Value]| {
+        let out = run_with_stdin(args, input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), want.len() + 2, "{args:?}");
+        let items: Vec<&serde_json::Value> = lines.iter().filter(|l| l.get("error").is_none()).collect();
+        assert_eq!(items.len(), want.len());
+        for (i, (got, want)) in items.iter().zip(want).enumerate() {
+            assert_eq!(
+                &got[if want.is_boolean() { "valid" } else { "address" }],
+                want,
+                "{args:?} item {i}: {got}"
+            );
+        }
+        if gpu {
+            let mut gpu_args = args.to_vec();
+            gpu_args.extend(["--backend", "gpu"]);
+            let g = run_with_stdin(&gpu_args, input.as_bytes());
+            assert_eq!(g.stdout, out.stdout, "{args:?} on gpu");
+        }
+    };
+    // Malformed lines at the start and in the middle.
+    let bad = "{\"hash\":\"00\"}\n";
+    let k1 = ec_sample::secp256k1_verify(count, 50, 0.4, 11);
+    let mut input = bad.to_string();
+    for (i, (it, _)) in k1.iter().enumerate() {
+        if i == count / 2 {
+            input.push_str("not json\n");
+        }
+        input.push_str(&format!(
+            "{{\"hash\":\"{}\",\"sig\":\"{}\",\"pk\":\"{}\"}}\n",
+            hex::encode(it.hash),
+            hex::encode(it.sig),
+            hex::encode(it.pk.as_bytes())
+        ));
+    }
+    for low_s in [false, true] {
+        let want: Vec<serde_json::Value> = k1
+            .iter()
+            .map(|(it, _)| ec_oracle::secp256k1_verify(it, low_s).into())
+            .collect();
+        let args: &[&str] = if low_s {
+            &["verify", "secp256k1", "--low-s"]
+        } else {
+            &["verify", "secp256k1"]
+        };
+        check(args, &input, &want);
+    }
+    let rec = ec_sample::ecrecover(count, 50, 0.4, 12);
+    let mut input = bad.to_string();
+    for (i, (it, _)) in rec.iter().enumerate() {
+        if i == count / 2 {
+            input.push_str("{\"hash\":\"00\",\"sig\":\"00\"}\n");
+        }
+        input.push_str(&format!(
+            "{{\"hash\":\"{}\",\"sig\":\"{}\"}}\n",
+            hex::encode(it.hash),
+            hex::encode(it.sig)
+        ));
+    }
+    for low_s in [false, true] {
+        let want: Vec<serde_json::Value> = rec
+            .iter()
+            .map(|(it, _)| {
+                ec_oracle::ecrecover(it, low_s).map_or(serde_json::Value::Null, |r| {
+                    format!("0x{}", hex::encode(r.address)).into()
+                })
+            })
+            .collect();
+        let args: &[&str] = if low_s {
+            &["ecrecover", "--low-s"]
+        } else {
+            &["ecrecover"]
+        };
+        check(args, &input, &want);
+    }
+    let p = ec_sample::p256_verify(count, 50, 0.4, 13);
+    let mut input = bad.to_string();
+    for (i, (it, _)) in p.iter().enumerate() {
+        if i == count / 2 {
+            input.push('\n');
+        }
+        input.push_str(&format!(
+            "{{\"hash\":\"{}\",\"r\":\"{}\",\"s\":\"{}\",\"x\":\"{}\",\"y\":\"{}\"}}\n",
+            hex::encode(it.hash),
+            hex::encode(it.r),
+            hex::encode(it.s),
+            hex::encode(it.x),
+            hex::encode(it.y)
+        ));
+    }
+    let want: Vec<serde_json::Value> = p.iter().map(|(it, _)| ec_oracle::p256_verify(it).into()).collect();
+    check(&["verify", "p256"], &input, &want);
+}

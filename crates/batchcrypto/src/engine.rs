@@ -10,7 +10,7 @@ use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
 use crate::error::{Error, OpName};
 use crate::gpu::Gpu;
-use crate::ops::{Op, bls, ed25519, hash, merkle};
+use crate::ops::{Op, bls, ecdsa, ed25519, hash, merkle};
 use crate::profile::{Plan, Profile};
 use crate::verdict::Verdict;
 
@@ -337,6 +337,31 @@ impl Engine {
                 .map(|i| bls::eip2537::pairing_check(inputs.get(i)))
                 .collect()
         }))
+    }
+
+    /// Verifies secp256k1 ECDSA signatures over 32-byte hashes: one
+    /// verdict per item, equal to libsecp256k1's (see [`ecdsa`]); with
+    /// `low_s`, s > n/2 is rejected. CPU only for now.
+    pub fn verify_secp256k1(&self, items: &[ecdsa::K1VerifyItem], low_s: bool) -> Result<Outcome<Vec<Verdict>>, Error> {
+        Ok(self.run_cpu_only(Op::Secp256k1Verify { low_s }, || {
+            ecdsa::cpu::secp256k1_verify(items, low_s)
+        }))
+    }
+
+    /// Ethereum's ecrecover for every item: the address and public key, or
+    /// why the precompile returns nothing (see [`ecdsa`]). CPU only for now.
+    pub fn ecrecover(
+        &self,
+        items: &[ecdsa::RecoverItem],
+        low_s: bool,
+    ) -> Result<Outcome<Vec<Result<ecdsa::Recovered, crate::Reason>>>, Error> {
+        Ok(self.run_cpu_only(Op::Ecrecover { low_s }, || ecdsa::cpu::ecrecover(items, low_s)))
+    }
+
+    /// P-256 verification under RIP-7212: one verdict per item, equal to
+    /// the `p256` crate's (see [`ecdsa`]). CPU only for now.
+    pub fn verify_p256(&self, items: &[ecdsa::P256Item]) -> Result<Outcome<Vec<Verdict>>, Error> {
+        Ok(self.run_cpu_only(Op::P256Verify, || ecdsa::cpu::p256_verify(items)))
     }
 
     /// Runs an operation that has no GPU kernel yet on the CPU, saying so.

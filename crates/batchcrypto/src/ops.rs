@@ -3,6 +3,7 @@
 //! kernel) in `ops/<op>/`.
 
 pub mod bls;
+pub mod ecdsa;
 pub mod ed25519;
 pub mod hash;
 pub mod merkle;
@@ -28,11 +29,23 @@ pub enum Op {
     BlsFastAggregateVerify,
     /// The EIP-2537 pairing-check precompile.
     Eip2537Pairing,
+    /// secp256k1 ECDSA verification (`low_s`: reject s > n/2).
+    Secp256k1Verify {
+        /// Whether s > n/2 is rejected.
+        low_s: bool,
+    },
+    /// Ethereum's ecrecover (`low_s`: reject s > n/2).
+    Ecrecover {
+        /// Whether s > n/2 is rejected.
+        low_s: bool,
+    },
+    /// P-256 ECDSA verification under RIP-7212.
+    P256Verify,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 12] = [
+    pub const ALL: [Op; 17] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -45,6 +58,11 @@ impl Op {
         Op::BlsAggregateVerify,
         Op::BlsFastAggregateVerify,
         Op::Eip2537Pairing,
+        Op::Secp256k1Verify { low_s: false },
+        Op::Secp256k1Verify { low_s: true },
+        Op::Ecrecover { low_s: false },
+        Op::Ecrecover { low_s: true },
+        Op::P256Verify,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -62,6 +80,11 @@ impl Op {
             Op::BlsAggregateVerify => "bls_aggregate_verify",
             Op::BlsFastAggregateVerify => "bls_fast_aggregate_verify",
             Op::Eip2537Pairing => "eip2537_pairing",
+            Op::Secp256k1Verify { low_s: false } => "secp256k1_verify",
+            Op::Secp256k1Verify { low_s: true } => "secp256k1_verify_low_s",
+            Op::Ecrecover { low_s: false } => "ecrecover",
+            Op::Ecrecover { low_s: true } => "ecrecover_low_s",
+            Op::P256Verify => "p256_verify",
         }
     }
 

@@ -55,13 +55,25 @@ pub enum Reason {
     SignatureNotInSubgroup,
     /// BLS aggregates: no keys, or the number of keys and messages differ.
     EmptyOrMismatched,
+    /// ECDSA: r is 0 or not below the group order n.
+    ROutOfRange,
+    /// ECDSA: s is 0 or not below the group order n.
+    SOutOfRange,
+    /// ECDSA with the low-s rule: s > n/2.
+    HighS,
+    /// ecrecover: v is not 27, 28, 0 or 1.
+    BadV,
+    /// ECDSA: the public key's coordinates are not a point of the curve.
+    NotOnCurve,
+    /// ecrecover: no public key can be recovered (no curve point has x = r).
+    RecoveryFailed,
     /// Every encoding check passed but the verification equation does not hold.
     Equation,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 11] = [
+    pub const ALL: [Reason; 17] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -72,6 +84,12 @@ impl Reason {
         Reason::MalformedSignature,
         Reason::SignatureNotInSubgroup,
         Reason::EmptyOrMismatched,
+        Reason::ROutOfRange,
+        Reason::SOutOfRange,
+        Reason::HighS,
+        Reason::BadV,
+        Reason::NotOnCurve,
+        Reason::RecoveryFailed,
         Reason::Equation,
     ];
 
@@ -88,6 +106,12 @@ impl Reason {
             Reason::MalformedSignature => "malformed_signature",
             Reason::SignatureNotInSubgroup => "signature_not_in_subgroup",
             Reason::EmptyOrMismatched => "empty_or_mismatched",
+            Reason::ROutOfRange => "r_out_of_range",
+            Reason::SOutOfRange => "s_out_of_range",
+            Reason::HighS => "high_s",
+            Reason::BadV => "bad_v",
+            Reason::NotOnCurve => "not_on_curve",
+            Reason::RecoveryFailed => "recovery_failed",
             Reason::Equation => "equation",
         }
     }

@@ -1,0 +1,93 @@
+//! `batchcrypto ecrecover [--low-s]`: Ethereum's ecrecover per line.
+//!
+//! In `{"hash":"<32>","sig":"<65 r||s||v>"}`; out
+//! `{"address":"0x<20 bytes>","pubkey":"<64 bytes x||y>"}` or
+//! `{"address":null,"reason":"<code>"}` (CLI-FORMATS.md).
+
+use std::borrow::Cow;
+use std::process::ExitCode;
+
+use batchcrypto::ops::ecdsa::{RecoverItem, Recovered};
+use batchcrypto::{Engine, Reason, Selection};
+
+use crate::Fatal;
+use crate::lines::{Io, LineVerb, hex_fixed, parse_object, run_lines};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// Reject s > n/2 (EIP-2's rule for transactions; the precompile accepts high s).
+    #[arg(long)]
+    low_s: bool,
+    #[command(flatten)]
+    engine: crate::EngineArgs,
+    #[command(flatten)]
+    io: Io,
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Fatal> {
+    let verb = RecoverVerb {
+        engine: args.engine.engine()?,
+        low_s: args.low_s,
+    };
+    run_lines(
+        &verb,
+        &args.io,
+        if args.low_s { "ecrecover --low-s" } else { "ecrecover" },
+    )
+}
+
+struct RecoverVerb {
+    engine: Engine,
+    low_s: bool,
+}
+
+#[derive(serde::Deserialize)]
+struct RecoverLine<'a> {
+    #[serde(borrow)]
+    hash: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    sig: Option<Cow<'a, str>>,
+}
+
+impl LineVerb for RecoverVerb {
+    type Batch = Vec<RecoverItem>;
+    type Out = Result<Recovered, Reason>;
+    const OK_LABEL: &'static str = "recovered";
+    const HAS_INVALID: bool = true;
+
+    fn parse(line: &str, batch: &mut Self::Batch, _scratch: &mut Vec<u8>) -> Result<(), String> {
+        let item: RecoverLine = parse_object(line)?;
+        batch.push(RecoverItem {
+            hash: hex_fixed::<32>("hash", item.hash.as_ref())?,
+            sig: hex_fixed::<65>("sig", item.sig.as_ref())?,
+        });
+        Ok(())
+    }
+
+    fn batch_bytes(batch: &Self::Batch) -> usize {
+        batch.len() * std::mem::size_of::<RecoverItem>()
+    }
+
+    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Self::Out>, Selection), Fatal> {
+        let outcome = self.engine.ecrecover(batch, self.low_s)?;
+        Ok((outcome.output, outcome.selection))
+    }
+
+    fn write(out: &Self::Out, w: &mut dyn std::io::Write) -> std::io::Result<bool> {
+        match out {
+            Ok(r) => {
+                writeln!(
+                    w,
+                    "{{\"address\":\"0x{}\",\"pubkey\":\"{}\"}}",
+                    hex::encode(r.address),
+                    hex::encode(r.pubkey)
+                )?;
+                Ok(true)
+            }
+            Err(reason) => {
+                writeln!(w, "{{\"address\":null,\"reason\":\"{}\"}}", reason.code())?;
+                Ok(false)
+            }
+        }
+    }
+}

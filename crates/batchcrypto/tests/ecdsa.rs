@@ -1,0 +1,326 @@
+//! ECDSA (secp256k1 verify, ecrecover, P-256 verify) on every engine against
+//! the oracles and the public vectors: Wycheproof's secp256k1 (P1363 and the
+//! Bitcoin DER rules) and secp256r1 sets, go-ethereum's `ecRecover.json` and
+//! `p256Verify.json`; generated honest and hostile items with and without
+//! the low-s rule.
+
+mod support;
+
+use batchcrypto::Reason;
+use batchcrypto::ops::ecdsa::{self, K1Key, K1VerifyItem, P256Item, RecoverItem, oracle, sample};
+use batchcrypto::ops::hash::{Alg, oracle as hash_oracle};
+use support::{engines, vectors_dir};
+
+fn unhex(s: &str) -> Vec<u8> {
+    hex::decode(s).expect("hex")
+}
+
+fn json(path: &str) -> Option<serde_json::Value> {
+    let dir = vectors_dir()?;
+    let text = std::fs::read_to_string(dir.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Some(serde_json::from_str(&text).expect("json"))
+}
+
+fn k1_verdicts_match(items: &[K1VerifyItem], low_s: bool, want: &[bool], what: &str) {
+    for (name, engine) in engines() {
+        let got = engine.verify_secp256k1(items, low_s).expect("verify").output;
+        for (i, item) in items.iter().enumerate() {
+            assert_eq!(
+                got[i].is_valid(),
+                want[i],
+                "{name} {what} item {i} low_s={low_s}: {:?}",
+                got[i]
+            );
+            assert_eq!(oracle::secp256k1_verify(item, low_s), want[i], "oracle {what} item {i}");
+        }
+    }
+}
+
+/// Wycheproof secp256k1 P1363 (r ‖ s): every valid and invalid case, high
+/// s accepted (the default rule).
+#[test]
+fn wycheproof_secp256k1_p1363() {
+    let Some(file) = json("wycheproof/ecdsa_secp256k1_sha256_p1363_test.json") else {
+        return;
+    };
+    let (mut items, mut want) = (Vec::new(), Vec::new());
+    for group in file["testGroups"].as_array().expect("groups") {
+        let pk = K1Key::from_slice(&unhex(group["publicKey"]["uncompressed"].as_str().expect("key"))).expect("65");
+        for t in group["tests"].as_array().expect("tests") {
+            let valid = t["result"] == "valid";
+            let Ok(sig) = <[u8; 64]>::try_from(unhex(t["sig"].as_str().expect("sig"))) else {
+                assert!(!valid, "tcId {}: a valid signature must be 64 bytes", t["tcId"]);
+                continue;
+            };
+            let hash = hash_oracle::digest(Alg::Sha256, &unhex(t["msg"].as_str().expect("msg")));
+            items.push(K1VerifyItem { hash, sig, pk });
+            want.push(valid);
+        }
+    }
+    assert!(items.len() > 200);
+    k1_verdicts_match(&items, false, &want, "wycheproof p1363");
+}
+
+/// Strict DER (BIP-66): the two integers as 32-byte big-endian, or `None`.
+fn der_to_compact(der: &[u8]) -> Option<[u8; 64]> {
+    let int = |b: &[u8]| -> Option<(Vec<u8>, usize)> {
+        let (&tag, rest) = b.split_first()?;
+        let (&len, rest) = rest.split_first()?;
+        let len = usize::from(len);
+        if tag != 0x02 || len == 0 || len > 33 || rest.len() < len || rest[0] & 0x80 != 0 {
+            return None;
+        }
+        // Minimal: a leading zero only before a byte with its top bit set.
+        if len > 1 && rest[0] == 0 && rest[1] & 0x80 == 0 {
+            return None;
+        }
+        Some((rest[..len].to_vec(), 2 + len))
+    };
+    if der.len() < 8 || der[0] != 0x30 || usize::from(der[1]) != der.len() - 2 {
+        return None;
+    }
+    let (r, used) = int(&der[2..])?;
+    let (s, used2) = int(&der[2 + used..])?;
+    if 2 + used + used2 != der.len() {
+        return None;
+    }
+    let mut out = [0u8; 64];
+    for (v, at) in [(r, 0usize), (s, 32)] {
+        // 33 bytes only for a leading zero; anything wider is >= 2^256.
+        if v.len() == 33 && v[0] != 0 {
+            return None;
+        }
+        let v: &[u8] = if v.len() == 33 { &v[1..] } else { &v };
+        out[at + 32 - v.len()..at + 32].copy_from_slice(v);
+    }
+    Some(out)
+}
+
+/// Wycheproof's Bitcoin set: strict DER and low s. Every case that strict
+/// DER admits is checked with the low-s rule; the others must be invalid.
+#[test]
+fn wycheproof_secp256k1_bitcoin_low_s() {
+    let Some(file) = json("wycheproof/ecdsa_secp256k1_sha256_bitcoin_test.json") else {
+        return;
+    };
+    let (mut items, mut want) = (Vec::new(), Vec::new());
+    for group in file["testGroups"].as_array().expect("groups") {
+        let pk = K1Key::from_slice(&unhex(group["publicKey"]["uncompressed"].as_str().expect("key"))).expect("65");
+        for t in group["tests"].as_array().expect("tests") {
+            let valid = t["result"] == "valid";
+            let Some(sig) = der_to_compact(&unhex(t["sig"].as_str().expect("sig"))) else {
+                assert!(!valid, "tcId {} {}: not strict DER", t["tcId"], t["comment"]);
+                continue;
+            };
+            let hash = hash_oracle::digest(Alg::Sha256, &unhex(t["msg"].as_str().expect("msg")));
+            items.push(K1VerifyItem { hash, sig, pk });
+            want.push(valid);
+        }
+    }
+    assert!(items.len() > 100);
+    k1_verdicts_match(&items, true, &want, "wycheproof bitcoin");
+}
+
+#[test]
+fn wycheproof_secp256r1_p1363() {
+    let Some(file) = json("wycheproof/ecdsa_secp256r1_sha256_p1363_test.json") else {
+        return;
+    };
+    let (mut items, mut want) = (Vec::new(), Vec::new());
+    for group in file["testGroups"].as_array().expect("groups") {
+        let key = unhex(group["publicKey"]["uncompressed"].as_str().expect("key"));
+        for t in group["tests"].as_array().expect("tests") {
+            let valid = t["result"] == "valid";
+            let sig = unhex(t["sig"].as_str().expect("sig"));
+            if sig.len() != 64 {
+                assert!(!valid, "tcId {}", t["tcId"]);
+                continue;
+            }
+            items.push(P256Item {
+                hash: hash_oracle::digest(Alg::Sha256, &unhex(t["msg"].as_str().expect("msg"))),
+                r: sig[..32].try_into().expect("32"),
+                s: sig[32..].try_into().expect("32"),
+                x: key[1..33].try_into().expect("32"),
+                y: key[33..].try_into().expect("32"),
+            });
+            want.push(valid);
+        }
+    }
+    assert!(items.len() > 200);
+    for (name, engine) in engines() {
+        let got = engine.verify_p256(&items).expect("verify").output;
+        for (i, item) in items.iter().enumerate() {
+            assert_eq!(got[i].is_valid(), want[i], "{name} item {i}: {:?}", got[i]);
+            assert_eq!(oracle::p256_verify(item), want[i], "oracle item {i}");
+        }
+    }
+}
+
+/// go-ethereum's ecrecover precompile cases: the address, or nothing.
+#[test]
+fn geth_ecrecover() {
+    let Some(file) = json("eth-precompiles/ecRecover.json") else {
+        return;
+    };
+    for case in file.as_array().expect("cases") {
+        let mut input = unhex(case["Input"].as_str().expect("input"));
+        input.resize(input.len().max(128), 0);
+        let expected = unhex(case["Expected"].as_str().expect("expected"));
+        // v is a 32-byte word: only 27 and 28 (no upper bytes) are accepted.
+        if input[32..63].iter().any(|&b| b != 0) {
+            assert!(expected.is_empty(), "{}", case["Name"]);
+            continue;
+        }
+        let mut sig = [0u8; 65];
+        sig[..64].copy_from_slice(&input[64..128]);
+        sig[64] = input[63];
+        // The precompile's v is only ever 27 or 28.
+        if sig[64] != 27 && sig[64] != 28 {
+            assert!(expected.is_empty(), "{}", case["Name"]);
+            continue;
+        }
+        let item = RecoverItem {
+            hash: input[..32].try_into().expect("32"),
+            sig,
+        };
+        for (name, engine) in engines() {
+            let got = engine.ecrecover(&[item], false).expect("recover").output[0];
+            match &got {
+                Ok(r) => assert_eq!(&expected[12..], &r.address[..], "{name} {}", case["Name"]),
+                Err(reason) => assert!(expected.is_empty(), "{name} {}: {reason}", case["Name"]),
+            }
+        }
+    }
+}
+
+/// go-ethereum's P256VERIFY (RIP-7212) cases.
+#[test]
+fn geth_p256_verify() {
+    let Some(file) = json("eth-precompiles/p256Verify.json") else {
+        return;
+    };
+    let (mut items, mut want, mut names) = (Vec::new(), Vec::new(), Vec::new());
+    for case in file.as_array().expect("cases") {
+        let input = unhex(case["Input"].as_str().expect("input"));
+        let valid = case["Expected"].as_str().is_some_and(|e| e.ends_with('1'));
+        if input.len() != 160 {
+            assert!(!valid, "{}", case["Name"]);
+            continue;
+        }
+        let w = |k: usize| -> [u8; 32] { input[32 * k..32 * (k + 1)].try_into().expect("32") };
+        items.push(P256Item {
+            hash: w(0),
+            r: w(1),
+            s: w(2),
+            x: w(3),
+            y: w(4),
+        });
+        want.push(valid);
+        names.push(case["Name"].as_str().unwrap_or("?").to_string());
+    }
+    assert!(items.len() > 500);
+    for (name, engine) in engines() {
+        let got = engine.verify_p256(&items).expect("verify").output;
+        for i in 0..items.len() {
+            assert_eq!(got[i].is_valid(), want[i], "{name} {}: {:?}", names[i], got[i]);
+        }
+    }
+}
+
+/// Generated honest and hostile items of every kind, both low-s settings,
+/// every engine: the oracle's verdict and the kind's reason.
+#[test]
+fn generated_secp256k1_items() {
+    let items = sample::secp256k1_verify(1500, 40, 0.5, 256);
+    let plain: Vec<K1VerifyItem> = items.iter().map(|(i, _)| *i).collect();
+    for low_s in [false, true] {
+        let want: Vec<bool> = plain.iter().map(|i| oracle::secp256k1_verify(i, low_s)).collect();
+        k1_verdicts_match(&plain, low_s, &want, "generated");
+        let (_, engine) = &engines()[0];
+        let got = engine.verify_secp256k1(&plain, low_s).expect("verify").output;
+        for ((_, kind), v) in items.iter().zip(&got) {
+            let expected = match *kind {
+                "valid" => None,
+                "high_s" if low_s => Some(Reason::HighS),
+                "high_s" => None,
+                "r_zero" | "r_not_below_n" => Some(Reason::ROutOfRange),
+                "s_zero" | "s_not_below_n" => Some(Reason::SOutOfRange),
+                "key_off_curve" | "bad_key_prefix" => Some(Reason::MalformedKey),
+                "wrong_hash" => Some(Reason::Equation),
+                _ => v.reason(),
+            };
+            assert_eq!(v.reason(), expected, "{kind} low_s={low_s}");
+        }
+    }
+}
+
+/// The v of the other y parity, in the same form (27/28 or 0/1).
+fn other_parity(v: u8) -> u8 {
+    if v >= 27 { 55 - v } else { 1 - v }
+}
+
+#[test]
+fn generated_ecrecover_items() {
+    let items = sample::ecrecover(1500, 40, 0.5, 155);
+    let plain: Vec<RecoverItem> = items.iter().map(|(i, _)| *i).collect();
+    for low_s in [false, true] {
+        for (name, engine) in engines() {
+            let got = engine.ecrecover(&plain, low_s).expect("recover").output;
+            for (i, ((item, kind), g)) in items.iter().zip(&got).enumerate() {
+                let want = oracle::ecrecover(item, low_s);
+                assert_eq!(g.as_ref().ok(), want.as_ref(), "{name} item {i} {kind} low_s={low_s}");
+                let expected = match *kind {
+                    "valid" | "wrong_hash" => None,
+                    "high_s" if low_s => Some(Reason::HighS),
+                    "high_s" => None,
+                    "bad_v" => Some(Reason::BadV),
+                    "r_zero" | "r_not_below_n" => Some(Reason::ROutOfRange),
+                    "s_zero" | "s_not_below_n" => Some(Reason::SOutOfRange),
+                    _ => g.err(),
+                };
+                assert_eq!(g.err(), expected, "{name} {kind}");
+            }
+        }
+    }
+    // A high s recovers the same address as its low twin.
+    let (_, engine) = &engines()[0];
+    let honest = sample::ecrecover(50, 5, 0.0, 7);
+    for (item, _) in honest {
+        let mut twin = item;
+        twin.sig[32..64].copy_from_slice(&{
+            let mut n = ecdsa::SECP256K1_N;
+            // n - s
+            let mut borrow = 0i16;
+            for k in (0..32).rev() {
+                let d = i16::from(n[k]) - i16::from(item.sig[32 + k]) - borrow;
+                borrow = i16::from(d < 0);
+                n[k] = (d + 256 * borrow) as u8;
+            }
+            n
+        });
+        twin.sig[64] = other_parity(twin.sig[64]);
+        let got = engine.ecrecover(&[item, twin], false).expect("recover").output;
+        assert_eq!(got[0].expect("honest").address, got[1].expect("twin").address);
+    }
+}
+
+#[test]
+fn generated_p256_items() {
+    let items = sample::p256_verify(1500, 40, 0.5, 7212);
+    let plain: Vec<P256Item> = items.iter().map(|(i, _)| *i).collect();
+    for (name, engine) in engines() {
+        let got = engine.verify_p256(&plain).expect("verify").output;
+        for (i, ((item, kind), v)) in items.iter().zip(&got).enumerate() {
+            assert_eq!(v.is_valid(), oracle::p256_verify(item), "{name} item {i} {kind}");
+            let expected = match *kind {
+                "valid" | "high_s" => None,
+                "r_zero" | "r_not_below_n" => Some(Reason::ROutOfRange),
+                "s_zero" | "s_not_below_n" => Some(Reason::SOutOfRange),
+                "key_off_curve" | "key_infinity" => Some(Reason::NotOnCurve),
+                "wrong_hash" => Some(Reason::Equation),
+                _ => v.reason(),
+            };
+            assert_eq!(v.reason(), expected, "{name} {kind}");
+        }
+    }
+}
