@@ -426,12 +426,20 @@ impl BenchOp {
     /// Whether its items are independent (so a batch can be split
     /// between CPU and GPU); a Merkle root is one answer.
     fn splittable(&self) -> bool {
-        matches!(self, BenchOp::Ed25519(_) | BenchOp::Hash(..))
+        self.has_gpu() && !matches!(self, BenchOp::Merkle(_))
     }
 
     /// Whether the engine has a GPU kernel for it.
     fn has_gpu(&self) -> bool {
-        matches!(self, BenchOp::Ed25519(_) | BenchOp::Hash(..) | BenchOp::Merkle(_))
+        matches!(
+            self,
+            BenchOp::Ed25519(_)
+                | BenchOp::Hash(..)
+                | BenchOp::Merkle(_)
+                | BenchOp::Secp256k1
+                | BenchOp::Ecrecover
+                | BenchOp::P256
+        )
     }
 
     /// The engine operation it measures (its name in profiles).

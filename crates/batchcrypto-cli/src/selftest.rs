@@ -1,13 +1,15 @@
 //! `batchcrypto selftest`: per backend and per GPU adapter, a few hundred
 //! mixed (valid and hostile) Ed25519 items under every policy, a few hundred
-//! messages of random length under every hash and a Merkle root under every
-//! rule, compared with the oracles item by item. Drivers have bugs: this says, per adapter,
+//! messages of random length under every hash, a Merkle root under every
+//! rule and hostile secp256k1, ecrecover and P-256 items, compared with the
+//! oracles item by item. Drivers have bugs: this says, per adapter,
 //! whether this machine's GPU gives the oracle's answers. Exit status 0 when
 //! every target passes, 3 when one fails or none is usable.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
+use batchcrypto::ops::ecdsa;
 use batchcrypto::ops::ed25519::{Policy, oracle, sample};
 use batchcrypto::ops::hash::{self, Alg, Digest};
 use batchcrypto::ops::merkle::{self, Rule};
@@ -72,13 +74,17 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         let _fits = msgs.push(&m);
     }
     let leaves: Vec<Digest> = (0..args.count.max(2) + 1).map(|_| rng.random()).collect();
+    let k1_items = ecdsa::sample::secp256k1_verify(args.count, 16, 0.5, 0x5e1f);
+    let rec_items = ecdsa::sample::ecrecover(args.count, 16, 0.5, 0x5e1f);
+    let p256_items = ecdsa::sample::p256_verify(args.count, 16, 0.5, 0x5e1f);
     let mut failed = 0;
     for (name, engine, wanted) in &targets {
         let start = Instant::now();
         let mut problems = Vec::new();
         let mut ran = |what: &str, selection: &Selection| {
-            // Ed25519 runs on the CPU, by design, on a device without SHADER_INT64.
-            let cpu_by_design = what.starts_with("ed25519") && selection.why.contains("SHADER_INT64");
+            // Kernels that need SHADER_INT64 (Ed25519, ECDSA) run on the CPU,
+            // by design, on a device without it.
+            let cpu_by_design = selection.why.contains("SHADER_INT64");
             if selection.backend != *wanted && !cpu_by_design {
                 problems.push(format!("{what}: ran on {selection}"));
             }
@@ -130,17 +136,69 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
                 }
             }
         }
+        let k1: Vec<_> = k1_items.iter().map(|(i, _)| *i).collect();
+        match engine.verify_secp256k1(&k1, false) {
+            Err(e) => wrong_items.push(format!("secp256k1: {e}")),
+            Ok(outcome) => {
+                ran("secp256k1", &outcome.selection);
+                let n = k1
+                    .iter()
+                    .zip(&outcome.output)
+                    .filter(|(it, v)| v.is_valid() != ecdsa::oracle::secp256k1_verify(it, false))
+                    .count();
+                if n > 0 {
+                    wrong_items.push(format!(
+                        "secp256k1: {n} of {} verdicts differ from the oracle",
+                        k1.len()
+                    ));
+                }
+            }
+        }
+        let rec: Vec<_> = rec_items.iter().map(|(i, _)| *i).collect();
+        match engine.ecrecover(&rec, false) {
+            Err(e) => wrong_items.push(format!("ecrecover: {e}")),
+            Ok(outcome) => {
+                ran("ecrecover", &outcome.selection);
+                let n = rec
+                    .iter()
+                    .zip(&outcome.output)
+                    .filter(|(it, r)| r.as_ref().ok() != ecdsa::oracle::ecrecover(it, false).as_ref())
+                    .count();
+                if n > 0 {
+                    wrong_items.push(format!(
+                        "ecrecover: {n} of {} results differ from the oracle",
+                        rec.len()
+                    ));
+                }
+            }
+        }
+        let p256: Vec<_> = p256_items.iter().map(|(i, _)| *i).collect();
+        match engine.verify_p256(&p256) {
+            Err(e) => wrong_items.push(format!("p256: {e}")),
+            Ok(outcome) => {
+                ran("p256", &outcome.selection);
+                let n = p256
+                    .iter()
+                    .zip(&outcome.output)
+                    .filter(|(it, v)| v.is_valid() != ecdsa::oracle::p256_verify(it))
+                    .count();
+                if n > 0 {
+                    wrong_items.push(format!("p256: {n} of {} verdicts differ from the oracle", p256.len()));
+                }
+            }
+        }
         problems.extend(wrong_items);
         let secs = start.elapsed().as_secs_f64();
         if problems.is_empty() {
             println!(
-                "PASS {name}: ed25519 {} items x {} policies, {} messages x {} hashes, Merkle roots of {} leaves x {} rules equal to the oracles ({secs:.2} s)",
+                "PASS {name}: ed25519 {} items x {} policies, {} messages x {} hashes, Merkle roots of {} leaves x {} rules, {} items each of secp256k1, ecrecover and p256 equal to the oracles ({secs:.2} s)",
                 items.len(),
                 Policy::ALL.len(),
                 msgs.len(),
                 Alg::ALL.len(),
                 leaves.len(),
-                Rule::ALL.len()
+                Rule::ALL.len(),
+                k1.len()
             );
         } else {
             failed += 1;

@@ -844,7 +844,8 @@ fn ecdsa_lines_match_oracle() {
         .and_then(|n| n.parse().ok())
         .unwrap_or(6_000usize);
     let gpu = has_usable_gpu();
-    let check = |args: &[&str], input: &str, want: &[serde_json::Value]| {
+    // Each GPU run compiles its pipeline (seconds on lavapipe): one per kernel entry point.
+    let check = |args: &[&str], input: &str, want: &[serde_json::Value], on_gpu_too: bool| {
         let out = run_with_stdin(args, input.as_bytes());
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let lines = stdout_lines(&out);
@@ -858,7 +859,7 @@ fn ecdsa_lines_match_oracle() {
                 "{args:?} item {i}: {got}"
             );
         }
-        if gpu {
+        if gpu && on_gpu_too {
             let mut gpu_args = args.to_vec();
             gpu_args.extend(["--backend", "gpu"]);
             let g = run_with_stdin(&gpu_args, input.as_bytes());
@@ -890,7 +891,7 @@ fn ecdsa_lines_match_oracle() {
         } else {
             &["verify", "secp256k1"]
         };
-        check(args, &input, &want);
+        check(args, &input, &want, low_s);
     }
     let rec = ec_sample::ecrecover(count, 50, 0.4, 12);
     let mut input = bad.to_string();
@@ -918,7 +919,7 @@ fn ecdsa_lines_match_oracle() {
         } else {
             &["ecrecover"]
         };
-        check(args, &input, &want);
+        check(args, &input, &want, !low_s);
     }
     let p = ec_sample::p256_verify(count, 50, 0.4, 13);
     let mut input = bad.to_string();
@@ -936,5 +937,5 @@ fn ecdsa_lines_match_oracle() {
         ));
     }
     let want: Vec<serde_json::Value> = p.iter().map(|(it, _)| ec_oracle::p256_verify(it).into()).collect();
-    check(&["verify", "p256"], &input, &want);
+    check(&["verify", "p256"], &input, &want, false);
 }

@@ -341,27 +341,40 @@ impl Engine {
 
     /// Verifies secp256k1 ECDSA signatures over 32-byte hashes: one
     /// verdict per item, equal to libsecp256k1's (see [`ecdsa`]); with
-    /// `low_s`, s > n/2 is rejected. CPU only for now.
+    /// `low_s`, s > n/2 is rejected.
     pub fn verify_secp256k1(&self, items: &[ecdsa::K1VerifyItem], low_s: bool) -> Result<Outcome<Vec<Verdict>>, Error> {
-        Ok(self.run_cpu_only(Op::Secp256k1Verify { low_s }, || {
-            ecdsa::cpu::secp256k1_verify(items, low_s)
-        }))
+        self.run_split(
+            Op::Secp256k1Verify { low_s },
+            &items,
+            |gpu, it| ecdsa::gpu::secp256k1_verify(gpu, it, low_s),
+            |it| ecdsa::cpu::secp256k1_verify(it, low_s),
+        )
     }
 
     /// Ethereum's ecrecover for every item: the address and public key, or
-    /// why the precompile returns nothing (see [`ecdsa`]). CPU only for now.
+    /// why the precompile returns nothing (see [`ecdsa`]).
     pub fn ecrecover(
         &self,
         items: &[ecdsa::RecoverItem],
         low_s: bool,
     ) -> Result<Outcome<Vec<Result<ecdsa::Recovered, crate::Reason>>>, Error> {
-        Ok(self.run_cpu_only(Op::Ecrecover { low_s }, || ecdsa::cpu::ecrecover(items, low_s)))
+        self.run_split(
+            Op::Ecrecover { low_s },
+            &items,
+            |gpu, it| ecdsa::gpu::ecrecover(gpu, it, low_s),
+            |it| ecdsa::cpu::ecrecover(it, low_s),
+        )
     }
 
     /// P-256 verification under RIP-7212: one verdict per item, equal to
-    /// the `p256` crate's (see [`ecdsa`]). CPU only for now.
+    /// the `p256` crate's (see [`ecdsa`]).
     pub fn verify_p256(&self, items: &[ecdsa::P256Item]) -> Result<Outcome<Vec<Verdict>>, Error> {
-        Ok(self.run_cpu_only(Op::P256Verify, || ecdsa::cpu::p256_verify(items)))
+        self.run_split(
+            Op::P256Verify,
+            &items,
+            |gpu, it| ecdsa::gpu::p256_verify(gpu, it),
+            |it| ecdsa::cpu::p256_verify(it),
+        )
     }
 
     /// Runs an operation that has no GPU kernel yet on the CPU, saying so.
@@ -600,6 +613,15 @@ impl Items for FlatBytes {
     }
     fn slice(&self, range: std::ops::Range<usize>) -> Self {
         FlatBytes::slice(self, range)
+    }
+}
+
+impl<T: Sync> Items for &[T] {
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+    fn slice(&self, range: std::ops::Range<usize>) -> Self {
+        &self[range]
     }
 }
 

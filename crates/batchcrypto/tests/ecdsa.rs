@@ -7,9 +7,19 @@
 mod support;
 
 use batchcrypto::Reason;
+use batchcrypto::Selection;
 use batchcrypto::ops::ecdsa::{self, K1Key, K1VerifyItem, P256Item, RecoverItem, oracle, sample};
 use batchcrypto::ops::hash::{Alg, oracle as hash_oracle};
-use support::{engines, vectors_dir};
+use support::{engines, expected_backend, vectors_dir};
+
+/// Asserts the engine ran where it should: the GPU kernel needs SHADER_INT64.
+fn ran(name: &str, selection: &Selection) {
+    assert_eq!(
+        selection.backend.name(),
+        expected_backend(name, true),
+        "{name}: {selection}"
+    );
+}
 
 fn unhex(s: &str) -> Vec<u8> {
     hex::decode(s).expect("hex")
@@ -23,7 +33,9 @@ fn json(path: &str) -> Option<serde_json::Value> {
 
 fn k1_verdicts_match(items: &[K1VerifyItem], low_s: bool, want: &[bool], what: &str) {
     for (name, engine) in engines() {
-        let got = engine.verify_secp256k1(items, low_s).expect("verify").output;
+        let out = engine.verify_secp256k1(items, low_s).expect("verify");
+        ran(name, &out.selection);
+        let got = out.output;
         for (i, item) in items.iter().enumerate() {
             assert_eq!(
                 got[i].is_valid(),
@@ -148,7 +160,9 @@ fn wycheproof_secp256r1_p1363() {
     }
     assert!(items.len() > 200);
     for (name, engine) in engines() {
-        let got = engine.verify_p256(&items).expect("verify").output;
+        let out = engine.verify_p256(&items).expect("verify");
+        ran(name, &out.selection);
+        let got = out.output;
         for (i, item) in items.iter().enumerate() {
             assert_eq!(got[i].is_valid(), want[i], "{name} item {i}: {:?}", got[i]);
             assert_eq!(oracle::p256_verify(item), want[i], "oracle item {i}");
@@ -184,7 +198,9 @@ fn geth_ecrecover() {
             sig,
         };
         for (name, engine) in engines() {
-            let got = engine.ecrecover(&[item], false).expect("recover").output[0];
+            let out = engine.ecrecover(&[item], false).expect("recover");
+            ran(name, &out.selection);
+            let got = out.output[0];
             match &got {
                 Ok(r) => assert_eq!(&expected[12..], &r.address[..], "{name} {}", case["Name"]),
                 Err(reason) => assert!(expected.is_empty(), "{name} {}: {reason}", case["Name"]),
@@ -220,7 +236,9 @@ fn geth_p256_verify() {
     }
     assert!(items.len() > 500);
     for (name, engine) in engines() {
-        let got = engine.verify_p256(&items).expect("verify").output;
+        let out = engine.verify_p256(&items).expect("verify");
+        ran(name, &out.selection);
+        let got = out.output;
         for i in 0..items.len() {
             assert_eq!(got[i].is_valid(), want[i], "{name} {}: {:?}", names[i], got[i]);
         }
@@ -265,7 +283,9 @@ fn generated_ecrecover_items() {
     let plain: Vec<RecoverItem> = items.iter().map(|(i, _)| *i).collect();
     for low_s in [false, true] {
         for (name, engine) in engines() {
-            let got = engine.ecrecover(&plain, low_s).expect("recover").output;
+            let out = engine.ecrecover(&plain, low_s).expect("recover");
+            ran(name, &out.selection);
+            let got = out.output;
             for (i, ((item, kind), g)) in items.iter().zip(&got).enumerate() {
                 let want = oracle::ecrecover(item, low_s);
                 assert_eq!(g.as_ref().ok(), want.as_ref(), "{name} item {i} {kind} low_s={low_s}");
@@ -309,7 +329,9 @@ fn generated_p256_items() {
     let items = sample::p256_verify(1500, 40, 0.5, 7212);
     let plain: Vec<P256Item> = items.iter().map(|(i, _)| *i).collect();
     for (name, engine) in engines() {
-        let got = engine.verify_p256(&plain).expect("verify").output;
+        let out = engine.verify_p256(&plain).expect("verify");
+        ran(name, &out.selection);
+        let got = out.output;
         for (i, ((item, kind), v)) in items.iter().zip(&got).enumerate() {
             assert_eq!(v.is_valid(), oracle::p256_verify(item), "{name} item {i} {kind}");
             let expected = match *kind {

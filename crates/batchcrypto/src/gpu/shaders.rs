@@ -166,6 +166,39 @@ const SHA512: &str = include_str!("wgsl/sha512.wgsl");
 const SC25519: &str = include_str!("wgsl/sc25519.wgsl");
 const ED25519_POINT: &str = include_str!("wgsl/ed25519_point.wgsl");
 const ED25519_VERIFY: &str = include_str!("../ops/ed25519/verify.wgsl");
+const U256: &str = include_str!("wgsl/u256.wgsl");
+const WEIERSTRASS: &str = include_str!("wgsl/weierstrass.wgsl");
+const ECDSA: &str = include_str!("../ops/ecdsa/ecdsa.wgsl");
+
+/// Montgomery multiplication (CIOS, eight u32 limbs, 64-bit products) as
+/// straight-line code: a b R^-1 mod m for a, b < m, with inv = -m^-1 mod 2^32.
+fn mont_mul_generated() -> String {
+    let mut src = String::from(
+        "fn mont_mul(a: U256, b: U256, m: U256, inv: u32) -> U256 {\n    var t: array<u32, 10>;\n    var s: u64;\n    var c: u64;\n",
+    );
+    for i in 0..8 {
+        for j in 0..8 {
+            let carry = if j == 0 { "" } else { " + c" };
+            src += &format!(
+                "    s = u64(t[{j}]) + u64(a[{j}]) * u64(b[{i}]){carry};\n    t[{j}] = u32(s);\n    c = s >> 32u;\n"
+            );
+        }
+        src += "    s = u64(t[8]) + c;\n    t[8] = u32(s);\n    t[9] = u32(s >> 32u);\n";
+        src += &format!("    let q{i} = t[0] * inv;\n");
+        src += &format!("    s = u64(t[0]) + u64(q{i}) * u64(m[0]);\n    c = s >> 32u;\n");
+        for j in 1..8 {
+            src += &format!(
+                "    s = u64(t[{j}]) + u64(q{i}) * u64(m[{j}]) + c;\n    t[{}] = u32(s);\n    c = s >> 32u;\n",
+                j - 1
+            );
+        }
+        src += "    s = u64(t[8]) + c;\n    t[7] = u32(s);\n    t[8] = t[9] + u32(s >> 32u);\n";
+    }
+    src += "    let r = U256(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);\n";
+    src +=
+        "    let d = u256_sub(r, m);\n    if t[8] != 0u || d.c == 0u {\n        return d.v;\n    }\n    return r;\n}\n";
+    src
+}
 
 /// Bits of limb `i` in radix 2^25.5.
 fn limb_bits(i: usize) -> u32 {
@@ -309,6 +342,18 @@ pub(crate) fn hash(int64: bool) -> String {
 /// Keccak lane type.
 pub(crate) fn merkle(int64: bool) -> String {
     with_hash_libraries(MERKLE, int64)
+}
+
+/// The ECDSA kernel (entry points `ecdsa_verify` and `ecdsa_recover`; needs SHADER_INT64).
+pub(crate) fn ecdsa() -> String {
+    let kernel = [
+        U256.to_string(),
+        mont_mul_generated(),
+        WEIERSTRASS.to_string(),
+        ECDSA.to_string(),
+    ]
+    .join("\n");
+    with_hash_libraries(&kernel, true)
 }
 
 /// The Ed25519 verification kernel (entry points `ed25519_setup` and `ed25519_verify`).

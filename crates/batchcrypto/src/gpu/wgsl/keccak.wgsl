@@ -56,3 +56,17 @@ fn keccak_digest_words(a: ptr<function, array<Lane, 25>>) -> array<u32, 8> {
     }
     return out;
 }
+
+// keccak256 of 64 bytes given as two halves of eight little-endian words:
+// one block (rate 136), pad 0x01 at byte 64 and 0x80 at byte 135.
+fn keccak256_64(a: array<u32, 8>, b: array<u32, 8>) -> array<u32, 8> {
+    var s = keccak_zero();
+    for (var k = 0u; k < 4u; k++) {
+        s[k] = lane(a[2u * k], a[2u * k + 1u]);
+        s[4u + k] = lane(b[2u * k], b[2u * k + 1u]);
+    }
+    s[8] = lane(0x01u, 0u);
+    s[16] = lane(0u, 0x80000000u);
+    keccak_f1600(&s);
+    return keccak_digest_words(&s);
+}

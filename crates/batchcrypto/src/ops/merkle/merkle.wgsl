@@ -50,20 +50,6 @@ fn node_less(a: array<u32, 8>, b: array<u32, 8>) -> bool {
     return false;
 }
 
-// keccak256(a || b): 64 bytes, one block (rate 136): pad 0x01 at byte 64,
-// 0x80 at byte 135.
-fn keccak_pair(a: array<u32, 8>, b: array<u32, 8>) -> array<u32, 8> {
-    var s = keccak_zero();
-    for (var k = 0u; k < 4u; k++) {
-        s[k] = lane(a[2u * k], a[2u * k + 1u]);
-        s[4u + k] = lane(b[2u * k], b[2u * k + 1u]);
-    }
-    s[8] = lane(0x01u, 0u);
-    s[16] = lane(0u, 0x80000000u);
-    keccak_f1600(&s);
-    return keccak_digest_words(&s);
-}
-
 // SHA-256(SHA-256(a || b)).
 fn sha256d_pair(a: array<u32, 8>, b: array<u32, 8>) -> array<u32, 8> {
     var st = SHA256_H0;
@@ -109,9 +95,9 @@ fn merkle_level(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
         if level.rule == RULE_BITCOIN {
             out = sha256d_pair(left, right);
         } else if node_less(right, left) {
-            out = keccak_pair(right, left);
+            out = keccak256_64(right, left);
         } else {
-            out = keccak_pair(left, right);
+            out = keccak256_64(left, right);
         }
     } else if level.rule == RULE_BITCOIN {
         out = sha256d_pair(left, left);

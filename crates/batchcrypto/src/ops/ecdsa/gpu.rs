@@ -1,0 +1,374 @@
+//! Host side of the ECDSA kernel (`ecdsa.wgsl`): the curve constants
+//! (moduli, Montgomery parameters, exponents) derived once here from the
+//! curves' published parameters, items packed as little-endian limbs, one
+//! thread per item. The range, v and low-s rules are applied here; the
+//! kernel's flags (key or R decoded, equation holds or Q finite) complete
+//! the verdicts in the documented order.
+
+use std::sync::OnceLock;
+
+use super::{
+    K1VerifyItem, P256_N, P256Item, RecoverItem, Recovered, SECP256K1_N, in_range, k1_scalar_checks, recovery_id,
+};
+use crate::gpu::{BufferPool, Dispatch, Gpu, shaders};
+use crate::verdict::{Reason, Verdict};
+
+const DONE_FLAG: u32 = 0x100;
+const WORKGROUP: u32 = 64;
+const MAX_ITEMS: usize = 1 << 18;
+const ITEM_WORDS: usize = 41;
+const OUT_WORDS: usize = 25;
+const CURVE_WORDS: usize = 90;
+
+/// A 256-bit integer as eight u32 limbs, least significant first.
+type Limbs = [u32; 8];
+
+fn limbs(be: &[u8; 32]) -> Limbs {
+    let mut l = [0u32; 8];
+    for (k, w) in l.iter_mut().enumerate() {
+        let at = 28 - 4 * k;
+        *w = u32::from_be_bytes([be[at], be[at + 1], be[at + 2], be[at + 3]]);
+    }
+    l
+}
+
+fn be_bytes(l: &[u32]) -> [u8; 32] {
+    let mut b = [0u8; 32];
+    for k in 0..8 {
+        b[28 - 4 * k..32 - 4 * k].copy_from_slice(&l[k].to_be_bytes());
+    }
+    b
+}
+
+fn hex32(s: &str) -> [u8; 32] {
+    let mut b = [0u8; 32];
+    for (i, byte) in b.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap_or(0);
+    }
+    b
+}
+
+/// a - b (wrapping), and whether it borrowed.
+fn sub(a: &Limbs, b: &Limbs) -> (Limbs, bool) {
+    let mut r = [0u32; 8];
+    let mut borrow = 0u64;
+    for k in 0..8 {
+        let d = (u64::from(a[k]) | 1 << 32) - u64::from(b[k]) - borrow;
+        r[k] = d as u32;
+        borrow = 1 - (d >> 32);
+    }
+    (r, borrow == 1)
+}
+
+fn add_small(a: &Limbs, v: u32) -> Limbs {
+    let mut r = *a;
+    let mut carry = u64::from(v);
+    for w in &mut r {
+        let s = u64::from(*w) + carry;
+        *w = s as u32;
+        carry = s >> 32;
+    }
+    r
+}
+
+/// 2^512 mod m by 512 modular doublings (R^2 for Montgomery form).
+fn r_squared(m: &Limbs) -> Limbs {
+    let mut x = [0u32; 8];
+    x[0] = 1;
+    for _ in 0..512 {
+        let top = x[7] >> 31;
+        let mut d = [0u32; 8];
+        for k in (0..8).rev() {
+            d[k] = (x[k] << 1) | if k > 0 { x[k - 1] >> 31 } else { 0 };
+        }
+        let (s, borrow) = sub(&d, m);
+        x = if top == 1 || !borrow { s } else { d };
+    }
+    x
+}
+
+/// -m^-1 mod 2^32 (Newton's iteration; m odd).
+fn neg_inv32(m0: u32) -> u32 {
+    let mut inv = 1u32;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u32.wrapping_sub(m0.wrapping_mul(inv)));
+    }
+    inv.wrapping_neg()
+}
+
+/// The 90 words of one curve (layout in ecdsa.wgsl).
+fn curve_words(p: &Limbs, n: &Limbs, a: &Limbs, b: &Limbs, g: &[u8; 65]) -> Vec<u32> {
+    let mut w = Vec::with_capacity(CURVE_WORDS);
+    let gx = limbs(g[1..33].try_into().unwrap_or(&[0; 32]));
+    let gy = limbs(g[33..65].try_into().unwrap_or(&[0; 32]));
+    w.extend(p);
+    w.push(neg_inv32(p[0]));
+    w.extend(n);
+    w.push(neg_inv32(n[0]));
+    w.extend(r_squared(p));
+    w.extend(r_squared(n));
+    w.extend(a);
+    w.extend(b);
+    w.extend(gx);
+    w.extend(gy);
+    w.extend(sub(p, &add_small(&[0; 8], 2)).0);
+    w.extend(sub(n, &add_small(&[0; 8], 2)).0);
+    // (p + 1) / 4: p = 3 mod 4 for both curves.
+    let p1 = add_small(p, 1);
+    let mut q = [0u32; 8];
+    for k in 0..8 {
+        q[k] = (p1[k] >> 2) | if k < 7 { p1[k + 1] << 30 } else { 0 };
+    }
+    w.extend(q);
+    w
+}
+
+/// Both curves' words: secp256k1 (index 0), then P-256 (index 1). The
+/// generators come from the oracle crates.
+fn curves() -> &'static [u32] {
+    static WORDS: OnceLock<Vec<u32>> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let k1_p = limbs(&hex32(
+            "fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f",
+        ));
+        let k1_g = secp256k1::PublicKey::from_secret_key(
+            &secp256k1::SecretKey::from_secret_bytes(limbs_one()).expect("1 is a key"),
+        )
+        .serialize_uncompressed();
+        let mut w = curve_words(&k1_p, &limbs(&SECP256K1_N), &[0; 8], &add_small(&[0; 8], 7), &k1_g);
+        let r1_p = limbs(&hex32(
+            "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
+        ));
+        let r1_b = limbs(&hex32(
+            "5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b",
+        ));
+        let r1_a = sub(&r1_p, &add_small(&[0; 8], 3)).0;
+        let one: [u8; 32] = limbs_one();
+        let r1_key = p256::ecdsa::SigningKey::from_bytes(&one.into()).expect("1 is a key");
+        let point = r1_key.verifying_key().to_sec1_point(false);
+        let mut r1_g = [0u8; 65];
+        r1_g.copy_from_slice(point.as_bytes());
+        w.extend(curve_words(&r1_p, &limbs(&P256_N), &r1_a, &r1_b, &r1_g));
+        w
+    })
+}
+
+/// The scalar 1, big-endian.
+fn limbs_one() -> [u8; 32] {
+    let mut one = [0u8; 32];
+    one[31] = 1;
+    one
+}
+
+/// One packed item: z r s x y kind.
+fn pack(words: &mut Vec<u32>, z: &[u8; 32], r: &[u8], s: &[u8], x: &[u8; 32], y: &[u8; 32], kind: u32) {
+    words.extend(limbs(z));
+    words.extend(limbs(r.try_into().unwrap_or(&[0; 32])));
+    words.extend(limbs(s.try_into().unwrap_or(&[0; 32])));
+    words.extend(limbs(x));
+    words.extend(limbs(y));
+    words.push(kind);
+}
+
+/// Runs the kernel over packed items (in sub-batches); returns per item
+/// the status word and the rest of its output words.
+fn run(gpu: &Gpu, op: u32, curve: u32, words: &[u32]) -> Result<Vec<[u32; OUT_WORDS]>, String> {
+    gpu.require_int64("ECDSA")?;
+    let pipeline = if op == 0 {
+        gpu.pipeline("ecdsa_verify", "ecdsa_verify", shaders::ecdsa)?
+    } else {
+        gpu.pipeline("ecdsa_recover", "ecdsa_recover", shaders::ecdsa)?
+    };
+    let mut pool = gpu.pool();
+    let curves: Vec<u8> = curves().iter().flat_map(|w| w.to_le_bytes()).collect();
+    let curves = gpu.upload(&mut pool, "ecdsa_curves", &curves);
+    let total = words.len() / ITEM_WORDS;
+    let mut out = Vec::with_capacity(total);
+    let mut start = 0;
+    while start < total {
+        let n = (total - start).min(MAX_ITEMS);
+        let chunk: Vec<u8> = words[start * ITEM_WORDS..(start + n) * ITEM_WORDS]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        out.extend(run_chunk(
+            gpu,
+            &mut pool,
+            &pipeline,
+            &curves,
+            [n as u32, op, curve],
+            &chunk,
+            start,
+        )?);
+        start += n;
+    }
+    Ok(out)
+}
+
+fn run_chunk(
+    gpu: &Gpu,
+    pool: &mut BufferPool,
+    pipeline: &wgpu::ComputePipeline,
+    curves: &wgpu::Buffer,
+    [n, op, curve]: [u32; 3],
+    items: &[u8],
+    start: usize,
+) -> Result<Vec<[u32; OUT_WORDS]>, String> {
+    let params = gpu.params(pool, "ecdsa_params", [n, op, curve, shaders::LOOP_GUARD]);
+    let items = gpu.upload(pool, "ecdsa_items", items);
+    let out_bytes = (n as usize * OUT_WORDS * 4) as u64;
+    let out = gpu.cleared_output(pool, "ecdsa_out", out_bytes);
+    let bind_group = gpu.bind(pipeline, "ecdsa", &[(0, &params), (1, &items), (2, curves), (3, &out)]);
+    let bytes = gpu.dispatch(
+        pool,
+        Dispatch {
+            pipeline,
+            steps: &[(&bind_group, n)],
+            workgroup: WORKGROUP,
+            out: &out,
+            out_bytes,
+        },
+    )?;
+    bytes
+        .chunks_exact(OUT_WORDS * 4)
+        .take(n as usize)
+        .enumerate()
+        .map(|(i, b)| {
+            let mut w = [0u32; OUT_WORDS];
+            for (k, v) in w.iter_mut().enumerate() {
+                *v = u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+            }
+            if w[0] == crate::gpu::LOOPS_CUT_FLAG {
+                return Err(crate::gpu::LoopsCut(start + i).to_string());
+            }
+            if w[0] & DONE_FLAG == 0 {
+                return Err(format!(
+                    "item {} came back without a result (status {:#x})",
+                    start + i,
+                    w[0]
+                ));
+            }
+            Ok(w)
+        })
+        .collect()
+}
+
+/// A secp256k1 key for the kernel: its form (the item's kind word), x, y.
+type KernelKey = (u32, [u8; 32], [u8; 32]);
+
+/// The key form of a secp256k1 key for the kernel, with its x and y; `None`
+/// when libsecp256k1's parser rejects the prefix or length outright.
+fn k1_key(pk: &[u8]) -> Option<KernelKey> {
+    let mut x = [0u8; 32];
+    let mut y = [0u8; 32];
+    match (pk.len(), pk[0]) {
+        (33, 2 | 3) => {
+            x.copy_from_slice(&pk[1..]);
+            Some((u32::from(pk[0]) - 1, x, y))
+        }
+        (65, 4 | 6 | 7) => {
+            x.copy_from_slice(&pk[1..33]);
+            y.copy_from_slice(&pk[33..]);
+            Some((if pk[0] == 4 { 0 } else { u32::from(pk[0]) - 3 }, x, y))
+        }
+        _ => None,
+    }
+}
+
+/// `secp256k1_verify` on the GPU: the same verdicts and reasons as the CPU path.
+pub(crate) fn secp256k1_verify(gpu: &Gpu, items: &[K1VerifyItem], low_s: bool) -> Result<Vec<Verdict>, String> {
+    let mut words = Vec::with_capacity(items.len() * ITEM_WORDS);
+    let keys: Vec<Option<KernelKey>> = items.iter().map(|i| k1_key(i.pk.as_bytes())).collect();
+    for (item, key) in items.iter().zip(&keys) {
+        let (kind, x, y) = key.unwrap_or((0, [0; 32], [0; 32]));
+        pack(&mut words, &item.hash, &item.sig[..32], &item.sig[32..], &x, &y, kind);
+    }
+    let out = run(gpu, 0, 0, &words)?;
+    Ok(items
+        .iter()
+        .zip(&keys)
+        .zip(out)
+        .map(|((item, key), w)| {
+            let verdict = (|| {
+                if key.is_none() || w[0] & 1 == 0 {
+                    return Err(Reason::MalformedKey);
+                }
+                k1_scalar_checks(&item.sig, low_s)?;
+                if w[0] & 2 == 0 {
+                    return Err(Reason::Equation);
+                }
+                Ok(())
+            })();
+            verdict.map_or_else(Verdict::Invalid, |()| Verdict::Valid)
+        })
+        .collect())
+}
+
+/// `ecrecover` on the GPU: the same results as the CPU path.
+pub(crate) fn ecrecover(
+    gpu: &Gpu,
+    items: &[RecoverItem],
+    low_s: bool,
+) -> Result<Vec<Result<Recovered, Reason>>, String> {
+    let mut words = Vec::with_capacity(items.len() * ITEM_WORDS);
+    for item in items {
+        let recid = recovery_id(item.sig[64]).unwrap_or(0);
+        let r: [u8; 32] = item.sig[..32].try_into().unwrap_or([0; 32]);
+        pack(
+            &mut words,
+            &item.hash,
+            &r,
+            &item.sig[32..64],
+            &r,
+            &[0; 32],
+            u32::from(recid),
+        );
+    }
+    let out = run(gpu, 1, 0, &words)?;
+    Ok(items
+        .iter()
+        .zip(out)
+        .map(|(item, w)| {
+            recovery_id(item.sig[64]).ok_or(Reason::BadV)?;
+            k1_scalar_checks(&item.sig, low_s)?;
+            if w[0] & 3 != 3 {
+                return Err(Reason::RecoveryFailed);
+            }
+            let mut pubkey = [0u8; 64];
+            pubkey[..32].copy_from_slice(&be_bytes(&w[1..9]));
+            pubkey[32..].copy_from_slice(&be_bytes(&w[9..17]));
+            let digest: Vec<u8> = w[17..25].iter().flat_map(|v| v.to_le_bytes()).collect();
+            let mut address = [0u8; 20];
+            address.copy_from_slice(&digest[12..]);
+            Ok(Recovered { address, pubkey })
+        })
+        .collect())
+}
+
+/// `p256_verify` on the GPU: the same verdicts and reasons as the CPU path.
+pub(crate) fn p256_verify(gpu: &Gpu, items: &[P256Item]) -> Result<Vec<Verdict>, String> {
+    let mut words = Vec::with_capacity(items.len() * ITEM_WORDS);
+    for item in items {
+        pack(&mut words, &item.hash, &item.r, &item.s, &item.x, &item.y, 0);
+    }
+    let out = run(gpu, 0, 1, &words)?;
+    Ok(items
+        .iter()
+        .zip(out)
+        .map(|(item, w)| {
+            if !in_range(&item.r, &P256_N) {
+                return Verdict::Invalid(Reason::ROutOfRange);
+            }
+            if !in_range(&item.s, &P256_N) {
+                return Verdict::Invalid(Reason::SOutOfRange);
+            }
+            if w[0] & 1 == 0 {
+                return Verdict::Invalid(Reason::NotOnCurve);
+            }
+            if w[0] & 2 == 0 {
+                return Verdict::Invalid(Reason::Equation);
+            }
+            Verdict::Valid
+        })
+        .collect())
+}
