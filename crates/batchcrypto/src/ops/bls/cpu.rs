@@ -4,7 +4,8 @@
 //! checks the whole batch with one multi-pairing of random linear
 //! combinations — a blst `Pairing` per rayon task, merged — and bisects a
 //! failing batch (a half known to be bad is split without being checked
-//! again). Aggregate verification spreads the pairs over tasks the same way;
+//! again). Aggregate verification spreads the pairs over tasks the same way,
+//! validating each key in the task that pairs it;
 //! fast aggregate verification validates the keys in parallel, then sums
 //! them and verifies once.
 
@@ -156,31 +157,46 @@ fn first_err<T>(results: Vec<Result<T, Reason>>) -> Result<Vec<T>, Reason> {
     results.into_iter().collect()
 }
 
-/// One verdict per aggregate item.
+/// One verdict per aggregate item. Each key is decoded and validated inside
+/// the pairing task that uses it (keys rarely repeat within an aggregate),
+/// while the signature is checked at the same time; only a failing key sends
+/// the item through the ordered checks for its reason.
 pub(crate) fn aggregate_verify(items: &[AggregateItem]) -> Vec<Verdict> {
-    let keys = key_cache(items.iter().flat_map(|it| it.pks.iter()));
     items
         .par_iter()
         .map(|item| {
             if item.pks.is_empty() || item.pks.len() != item.msgs.len() {
                 return Verdict::Invalid(Reason::EmptyOrMismatched);
             }
-            let checked = first_err(item.pks.iter().map(|k| cached(&keys, k)).collect())
-                .and_then(|pks| Ok((pks, decode_sig(&item.sig)?)));
-            let (pks, sig) = match checked {
-                Ok(v) => v,
-                Err(r) => return Verdict::Invalid(r),
-            };
-            let pairs: Vec<(blst_p1_affine, &[u8])> = pks
+            let pairs: Vec<(&[u8; PK_LEN], &[u8])> = item
+                .pks
                 .iter()
                 .zip(&item.msgs)
-                .map(|(pk, m)| ((*pk).into(), m.as_slice()))
+                .map(|(k, m)| (k, m.as_slice()))
                 .collect();
-            let acc = pairings(&pairs, |p, (pk, msg)| p.aggregate(pk, false, &(), false, msg, &[]));
+            let (acc, sig) = rayon::join(
+                || {
+                    pairings(&pairs, |p, (key, msg)| match decode_key(key) {
+                        Ok(pk) => {
+                            let pk: blst_p1_affine = pk.into();
+                            p.aggregate(&pk, false, &(), false, msg, &[])
+                        }
+                        Err(_) => BLST_ERROR::BLST_BAD_ENCODING,
+                    })
+                },
+                || decode_sig(&item.sig),
+            );
+            let Some(acc) = acc else {
+                let reason = item.pks.iter().find_map(|k| decode_key(k).err());
+                return Verdict::Invalid(reason.unwrap_or(Reason::Equation));
+            };
+            let sig: blst_p2_affine = match sig {
+                Ok(sig) => sig.into(),
+                Err(r) => return Verdict::Invalid(r),
+            };
             let mut gtsig = blst_fp12::default();
-            let sig: blst_p2_affine = sig.into();
             Pairing::aggregated(&mut gtsig, &sig);
-            if acc.is_some_and(|acc| acc.finalverify(Some(&gtsig))) {
+            if acc.finalverify(Some(&gtsig)) {
                 Verdict::Valid
             } else {
                 Verdict::Invalid(Reason::Equation)
