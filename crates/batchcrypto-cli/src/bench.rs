@@ -430,7 +430,7 @@ impl BenchOp {
     }
 
     /// Whether the engine has a GPU kernel for it.
-    fn has_gpu(&self) -> bool {
+    pub fn has_gpu(&self) -> bool {
         matches!(
             self,
             BenchOp::Ed25519(_)
@@ -847,6 +847,9 @@ impl Workload {
             Workload::Hash { alg, msgs, .. } => KernelWork::Hash(*alg, msgs),
             Workload::Merkle { leaves, .. } if leaves.len() < 2 => return Ok(None),
             Workload::Merkle { rule, leaves, .. } => KernelWork::Merkle(*rule, leaves),
+            Workload::Secp256k1 { items, .. } => KernelWork::Secp256k1(items),
+            Workload::Ecrecover { items, .. } => KernelWork::Ecrecover(items),
+            Workload::P256 { items, .. } => KernelWork::P256(items),
             _ => return Ok(None),
         };
         Ok(Some(engine.gpu_kernel_times(work, runs)?))

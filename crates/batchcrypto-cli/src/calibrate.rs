@@ -44,7 +44,8 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     let path = args.output.clone().or_else(Profile::default_path).ok_or_else(|| {
         Fatal("no cache directory (set HOME, XDG_CACHE_HOME or BATCHCRYPTO_PROFILE, or pass --output)".to_string())
     })?;
-    let ops = parse_ops(&args.op)?;
+    // Operations without a GPU kernel always run on the CPU: nothing to calibrate.
+    let ops: Vec<BenchOp> = parse_ops(&args.op)?.into_iter().filter(BenchOp::has_gpu).collect();
     let mut engines: Vec<(Backend, Engine)> = vec![(Backend::Cpu, crate::engine(BackendChoice::Cpu, args.threads)?)];
     let mut builder = Engine::builder().backend(BackendChoice::Gpu);
     if let Some(a) = &args.adapter {

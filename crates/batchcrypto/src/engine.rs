@@ -176,6 +176,12 @@ pub enum KernelWork<'a> {
     Hash(hash::Alg, &'a FlatBytes),
     /// A Merkle root (two leaves or more).
     Merkle(merkle::Rule, &'a [hash::Digest]),
+    /// secp256k1 verification (the kernel does not depend on the low-s rule).
+    Secp256k1(&'a [ecdsa::K1VerifyItem]),
+    /// ecrecover.
+    Ecrecover(&'a [ecdsa::RecoverItem]),
+    /// P-256 verification.
+    P256(&'a [ecdsa::P256Item]),
 }
 
 impl KernelWork<'_> {
@@ -184,6 +190,9 @@ impl KernelWork<'_> {
             KernelWork::Ed25519(_, policy) => Op::Ed25519Verify(*policy),
             KernelWork::Hash(alg, _) => Op::Hash(*alg),
             KernelWork::Merkle(rule, _) => Op::Merkle(*rule),
+            KernelWork::Secp256k1(_) => Op::Secp256k1Verify { low_s: false },
+            KernelWork::Ecrecover(_) => Op::Ecrecover { low_s: false },
+            KernelWork::P256(_) => Op::P256Verify,
         }
     }
 }
@@ -440,6 +449,9 @@ impl Engine {
             KernelWork::Ed25519(batch, policy) => ed25519::gpu::kernel_times(gpu, batch, policy, runs),
             KernelWork::Hash(alg, msgs) => hash::gpu::kernel_times(gpu, alg, msgs, runs),
             KernelWork::Merkle(rule, leaves) => merkle::gpu::kernel_times(gpu, rule, leaves, runs),
+            KernelWork::Secp256k1(items) => ecdsa::gpu::kernel_times(gpu, &ecdsa::gpu::pack_secp256k1(items).0, runs),
+            KernelWork::Ecrecover(items) => ecdsa::gpu::kernel_times(gpu, &ecdsa::gpu::pack_ecrecover(items), runs),
+            KernelWork::P256(items) => ecdsa::gpu::kernel_times(gpu, &ecdsa::gpu::pack_p256(items), runs),
         }
         .map_err(|reason| Error::Device {
             op: op.into(),

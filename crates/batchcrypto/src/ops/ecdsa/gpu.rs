@@ -170,91 +170,154 @@ fn pack(words: &mut Vec<u32>, z: &[u8; 32], r: &[u8], s: &[u8], x: &[u8; 32], y:
     words.push(kind);
 }
 
+/// Items packed for one kernel entry point and curve.
+pub(crate) struct Packed {
+    /// 0: `ecdsa_verify`, 1: `ecdsa_recover`.
+    op: u32,
+    /// 0: secp256k1, 1: P-256.
+    curve: u32,
+    words: Vec<u32>,
+}
+
+impl Packed {
+    fn new(op: u32, curve: u32, items: usize) -> Packed {
+        Packed {
+            op,
+            curve,
+            words: Vec::with_capacity(items * ITEM_WORDS),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.words.len() / ITEM_WORDS
+    }
+}
+
+fn pipeline(gpu: &Gpu, op: u32) -> Result<std::sync::Arc<wgpu::ComputePipeline>, String> {
+    gpu.require_int64("ECDSA")?;
+    if op == 0 {
+        gpu.pipeline("ecdsa_verify", "ecdsa_verify", shaders::ecdsa)
+    } else {
+        gpu.pipeline("ecdsa_recover", "ecdsa_recover", shaders::ecdsa)
+    }
+}
+
 /// Runs the kernel over packed items (in sub-batches); returns per item
 /// the status word and the rest of its output words.
-fn run(gpu: &Gpu, op: u32, curve: u32, words: &[u32]) -> Result<Vec<[u32; OUT_WORDS]>, String> {
-    gpu.require_int64("ECDSA")?;
-    let pipeline = if op == 0 {
-        gpu.pipeline("ecdsa_verify", "ecdsa_verify", shaders::ecdsa)?
-    } else {
-        gpu.pipeline("ecdsa_recover", "ecdsa_recover", shaders::ecdsa)?
-    };
+fn run(gpu: &Gpu, packed: &Packed) -> Result<Vec<[u32; OUT_WORDS]>, String> {
+    let pipeline = pipeline(gpu, packed.op)?;
     let mut pool = gpu.pool();
-    let curves: Vec<u8> = curves().iter().flat_map(|w| w.to_le_bytes()).collect();
-    let curves = gpu.upload(&mut pool, "ecdsa_curves", &curves);
-    let total = words.len() / ITEM_WORDS;
+    let total = packed.len();
     let mut out = Vec::with_capacity(total);
     let mut start = 0;
     while start < total {
         let n = (total - start).min(MAX_ITEMS);
-        let chunk: Vec<u8> = words[start * ITEM_WORDS..(start + n) * ITEM_WORDS]
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect();
-        out.extend(run_chunk(
-            gpu,
-            &mut pool,
-            &pipeline,
-            &curves,
-            [n as u32, op, curve],
-            &chunk,
-            start,
-        )?);
+        let chunk = Chunk::upload(gpu, &mut pool, &pipeline, packed, start, n);
+        out.extend(chunk.execute(&mut pool)?);
         start += n;
     }
     Ok(out)
 }
 
-fn run_chunk(
-    gpu: &Gpu,
-    pool: &mut BufferPool,
-    pipeline: &wgpu::ComputePipeline,
-    curves: &wgpu::Buffer,
-    [n, op, curve]: [u32; 3],
-    items: &[u8],
+/// Kernel-only times (seconds) of `runs` dispatches over `packed`, uploaded
+/// once; each run includes reading the results back. For benchmarks; the
+/// items must fit in one dispatch.
+pub(crate) fn kernel_times(gpu: &Gpu, packed: &Packed, runs: usize) -> Result<Vec<f64>, String> {
+    if packed.len() > MAX_ITEMS {
+        return Err(format!(
+            "kernel timing needs one dispatch; {} items need more",
+            packed.len()
+        ));
+    }
+    let pipeline = pipeline(gpu, packed.op)?;
+    let mut pool = gpu.pool();
+    let chunk = Chunk::upload(gpu, &mut pool, &pipeline, packed, 0, packed.len());
+    crate::gpu::time_runs(runs, || chunk.execute(&mut pool).map(|_| ()))
+}
+
+/// Items `start..start + n` uploaded and bound.
+struct Chunk<'a> {
+    gpu: &'a Gpu,
+    pipeline: &'a wgpu::ComputePipeline,
+    bind_group: wgpu::BindGroup,
     start: usize,
-) -> Result<Vec<[u32; OUT_WORDS]>, String> {
-    let params = gpu.params(pool, "ecdsa_params", [n, op, curve, shaders::LOOP_GUARD]);
-    let items = gpu.upload(pool, "ecdsa_items", items);
-    let out_bytes = (n as usize * OUT_WORDS * 4) as u64;
-    let out = gpu.cleared_output(pool, "ecdsa_out", out_bytes);
-    let bind_group = gpu.bind(pipeline, "ecdsa", &[(0, &params), (1, &items), (2, curves), (3, &out)]);
-    let bytes = gpu.dispatch(
-        pool,
-        Dispatch {
+    n: u32,
+}
+
+impl<'a> Chunk<'a> {
+    fn upload(
+        gpu: &'a Gpu,
+        pool: &mut BufferPool,
+        pipeline: &'a wgpu::ComputePipeline,
+        packed: &Packed,
+        start: usize,
+        n: usize,
+    ) -> Chunk<'a> {
+        let curves: Vec<u8> = curves().iter().flat_map(|w| w.to_le_bytes()).collect();
+        let curves = gpu.upload(pool, "ecdsa_curves", &curves);
+        let items: Vec<u8> = packed.words[start * ITEM_WORDS..(start + n) * ITEM_WORDS]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let params = gpu.params(
+            pool,
+            "ecdsa_params",
+            [n as u32, packed.op, packed.curve, shaders::LOOP_GUARD],
+        );
+        let items = gpu.upload(pool, "ecdsa_items", &items);
+        // Cleared before every run, in `execute`.
+        let out = gpu.output(pool, "ecdsa_out", (n * OUT_WORDS * 4) as u64);
+        let bind_group = gpu.bind(pipeline, "ecdsa", &[(0, &params), (1, &items), (2, &curves), (3, &out)]);
+        Chunk {
+            gpu,
             pipeline,
-            steps: &[(&bind_group, n)],
-            workgroup: WORKGROUP,
-            out: &out,
-            out_bytes,
-        },
-    )?;
-    bytes
-        .chunks_exact(OUT_WORDS * 4)
-        .take(n as usize)
-        .enumerate()
-        .map(|(i, b)| {
-            let mut w = [0u32; OUT_WORDS];
-            for (k, v) in w.iter_mut().enumerate() {
-                *v = u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
-            }
-            if w[0] == crate::gpu::LOOPS_CUT_FLAG {
-                return Err(crate::gpu::LoopsCut(start + i).to_string());
-            }
-            if w[0] & DONE_FLAG == 0 {
-                return Err(format!(
-                    "item {} came back without a result (status {:#x})",
-                    start + i,
-                    w[0]
-                ));
-            }
-            Ok(w)
-        })
-        .collect()
+            bind_group,
+            start,
+            n: n as u32,
+        }
+    }
+
+    /// Runs the kernel; an item without the completion flag is an error.
+    fn execute(&self, pool: &mut BufferPool) -> Result<Vec<[u32; OUT_WORDS]>, String> {
+        let out_bytes = (self.n as usize * OUT_WORDS * 4) as u64;
+        let out = self.gpu.cleared_output(pool, "ecdsa_out", out_bytes);
+        let bytes = self.gpu.dispatch(
+            pool,
+            Dispatch {
+                pipeline: self.pipeline,
+                steps: &[(&self.bind_group, self.n)],
+                workgroup: WORKGROUP,
+                out: &out,
+                out_bytes,
+            },
+        )?;
+        bytes
+            .chunks_exact(OUT_WORDS * 4)
+            .take(self.n as usize)
+            .enumerate()
+            .map(|(i, b)| {
+                let mut w = [0u32; OUT_WORDS];
+                for (k, v) in w.iter_mut().enumerate() {
+                    *v = u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
+                }
+                if w[0] == crate::gpu::LOOPS_CUT_FLAG {
+                    return Err(crate::gpu::LoopsCut(self.start + i).to_string());
+                }
+                if w[0] & DONE_FLAG == 0 {
+                    return Err(format!(
+                        "item {} came back without a result (status {:#x})",
+                        self.start + i,
+                        w[0]
+                    ));
+                }
+                Ok(w)
+            })
+            .collect()
+    }
 }
 
 /// A secp256k1 key for the kernel: its form (the item's kind word), x, y.
-type KernelKey = (u32, [u8; 32], [u8; 32]);
+pub(crate) type KernelKey = (u32, [u8; 32], [u8; 32]);
 
 /// The key form of a secp256k1 key for the kernel, with its x and y; `None`
 /// when libsecp256k1's parser rejects the prefix or length outright.
@@ -275,15 +338,58 @@ fn k1_key(pk: &[u8]) -> Option<KernelKey> {
     }
 }
 
-/// `secp256k1_verify` on the GPU: the same verdicts and reasons as the CPU path.
-pub(crate) fn secp256k1_verify(gpu: &Gpu, items: &[K1VerifyItem], low_s: bool) -> Result<Vec<Verdict>, String> {
-    let mut words = Vec::with_capacity(items.len() * ITEM_WORDS);
+/// `secp256k1_verify` items for the kernel, and each key's form (`None`:
+/// the prefix or length is rejected outright).
+pub(crate) fn pack_secp256k1(items: &[K1VerifyItem]) -> (Packed, Vec<Option<KernelKey>>) {
+    let mut packed = Packed::new(0, 0, items.len());
     let keys: Vec<Option<KernelKey>> = items.iter().map(|i| k1_key(i.pk.as_bytes())).collect();
     for (item, key) in items.iter().zip(&keys) {
         let (kind, x, y) = key.unwrap_or((0, [0; 32], [0; 32]));
-        pack(&mut words, &item.hash, &item.sig[..32], &item.sig[32..], &x, &y, kind);
+        pack(
+            &mut packed.words,
+            &item.hash,
+            &item.sig[..32],
+            &item.sig[32..],
+            &x,
+            &y,
+            kind,
+        );
     }
-    let out = run(gpu, 0, 0, &words)?;
+    (packed, keys)
+}
+
+/// `ecrecover` items for the kernel.
+pub(crate) fn pack_ecrecover(items: &[RecoverItem]) -> Packed {
+    let mut packed = Packed::new(1, 0, items.len());
+    for item in items {
+        let recid = recovery_id(item.sig[64]).unwrap_or(0);
+        let r: [u8; 32] = item.sig[..32].try_into().unwrap_or([0; 32]);
+        pack(
+            &mut packed.words,
+            &item.hash,
+            &r,
+            &item.sig[32..64],
+            &r,
+            &[0; 32],
+            u32::from(recid),
+        );
+    }
+    packed
+}
+
+/// `p256_verify` items for the kernel.
+pub(crate) fn pack_p256(items: &[P256Item]) -> Packed {
+    let mut packed = Packed::new(0, 1, items.len());
+    for item in items {
+        pack(&mut packed.words, &item.hash, &item.r, &item.s, &item.x, &item.y, 0);
+    }
+    packed
+}
+
+/// `secp256k1_verify` on the GPU: the same verdicts and reasons as the CPU path.
+pub(crate) fn secp256k1_verify(gpu: &Gpu, items: &[K1VerifyItem], low_s: bool) -> Result<Vec<Verdict>, String> {
+    let (packed, keys) = pack_secp256k1(items);
+    let out = run(gpu, &packed)?;
     Ok(items
         .iter()
         .zip(&keys)
@@ -310,21 +416,7 @@ pub(crate) fn ecrecover(
     items: &[RecoverItem],
     low_s: bool,
 ) -> Result<Vec<Result<Recovered, Reason>>, String> {
-    let mut words = Vec::with_capacity(items.len() * ITEM_WORDS);
-    for item in items {
-        let recid = recovery_id(item.sig[64]).unwrap_or(0);
-        let r: [u8; 32] = item.sig[..32].try_into().unwrap_or([0; 32]);
-        pack(
-            &mut words,
-            &item.hash,
-            &r,
-            &item.sig[32..64],
-            &r,
-            &[0; 32],
-            u32::from(recid),
-        );
-    }
-    let out = run(gpu, 1, 0, &words)?;
+    let out = run(gpu, &pack_ecrecover(items))?;
     Ok(items
         .iter()
         .zip(out)
@@ -347,11 +439,7 @@ pub(crate) fn ecrecover(
 
 /// `p256_verify` on the GPU: the same verdicts and reasons as the CPU path.
 pub(crate) fn p256_verify(gpu: &Gpu, items: &[P256Item]) -> Result<Vec<Verdict>, String> {
-    let mut words = Vec::with_capacity(items.len() * ITEM_WORDS);
-    for item in items {
-        pack(&mut words, &item.hash, &item.r, &item.s, &item.x, &item.y, 0);
-    }
-    let out = run(gpu, 0, 1, &words)?;
+    let out = run(gpu, &pack_p256(items))?;
     Ok(items
         .iter()
         .zip(out)
