@@ -15,7 +15,7 @@ use batchcrypto::ops::bls::eip2537::{self, Eip2537Error};
 use batchcrypto::{Engine, FlatBytes, Selection};
 
 use crate::Fatal;
-use crate::lines::{Io, LineVerb, hex_into, parse_object, run_lines};
+use crate::lines::{Io, LineVerb, parse_object, push_hex_field, run_lines};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -50,12 +50,7 @@ impl LineVerb for PairingVerb {
 
     fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: PairingLine = parse_object(line)?;
-        hex_into("input", item.input.as_ref(), scratch)?;
-        if batch.push(scratch) {
-            Ok(())
-        } else {
-            Err("batch over 4 GiB".to_string())
-        }
+        push_hex_field("input", item.input.as_ref(), batch, scratch)
     }
 
     fn batch_bytes(batch: &FlatBytes) -> usize {

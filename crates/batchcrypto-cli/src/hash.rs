@@ -15,7 +15,7 @@ use batchcrypto::ops::hash::{Alg, Digest};
 use batchcrypto::{Engine, FlatBytes, Selection};
 
 use crate::lines::{
-    CHUNK_BYTES, Io, LineVerb, hex_into, open_input, open_output, parse_object, progress_bar, run_lines,
+    CHUNK_BYTES, Io, LineVerb, open_input, open_output, parse_object, progress_bar, push_hex_field, run_lines,
 };
 use crate::{EXIT_MALFORMED, Fatal};
 
@@ -63,12 +63,7 @@ impl LineVerb for HashVerb {
 
     fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: HashLine = parse_object(line)?;
-        hex_into("data", item.data.as_ref(), scratch)?;
-        if batch.push(scratch) {
-            Ok(())
-        } else {
-            Err("batch over 4 GiB".to_string())
-        }
+        push_hex_field("data", item.data.as_ref(), batch, scratch)
     }
 
     fn batch_bytes(batch: &FlatBytes) -> usize {

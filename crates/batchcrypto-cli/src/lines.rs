@@ -79,6 +79,22 @@ pub fn hex_into(name: &str, value: Option<&Cow<'_, str>>, out: &mut Vec<u8>) -> 
     hex::decode_to_slice(digits, out).map_err(|e| format!("field \"{name}\": bad hex: {e}"))
 }
 
+/// Decodes a hex field of any length and appends it to `batch` (at most
+/// 4 GiB of bytes in one batch).
+pub fn push_hex_field(
+    name: &str,
+    value: Option<&Cow<'_, str>>,
+    batch: &mut batchcrypto::FlatBytes,
+    scratch: &mut Vec<u8>,
+) -> Result<(), String> {
+    hex_into(name, value, scratch)?;
+    if batch.push(scratch) {
+        Ok(())
+    } else {
+        Err("batch over 4 GiB".to_string())
+    }
+}
+
 /// Decodes a hex field that must be exactly `N` bytes.
 pub fn hex_fixed<const N: usize>(name: &str, value: Option<&Cow<'_, str>>) -> Result<[u8; N], String> {
     let digits = hex_digits(name, value)?;
