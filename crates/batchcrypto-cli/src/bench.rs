@@ -18,6 +18,7 @@ use batchcrypto::ops::{bls, ecdsa, hash, merkle};
 use batchcrypto::{Backend, BackendChoice, Engine, FlatBytes, KernelWork};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
 
 use crate::Fatal;
 
@@ -45,6 +46,12 @@ pub struct Args {
     /// Time budget for the whole run, in seconds; the time per cell is cut to fit.
     #[arg(long, default_value_t = 60.0)]
     max_seconds: f64,
+    /// Largest N at which the oracle is timed (default: every size). Larger
+    /// sizes get no oracle_1t column and no ratios: for GPU-sized batches whose
+    /// single-thread oracle would take minutes. Every backend is still checked
+    /// against the oracle's answers.
+    #[arg(long)]
+    oracle_max_n: Option<usize>,
     /// CPU threads for the cpu backend (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -95,6 +102,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         max_seconds: args.max_seconds,
         invalid_share: args.invalid_share,
         signers: args.signers,
+        oracle_max_n: args.oracle_max_n.unwrap_or(usize::MAX),
     })?;
     let rows = result.rows;
     let skipped_json: serde_json::Map<String, serde_json::Value> = ops
@@ -162,6 +170,8 @@ pub struct Ladder<'a> {
     pub max_seconds: f64,
     pub invalid_share: f64,
     pub signers: usize,
+    /// Sizes above this are measured without the oracle column.
+    pub oracle_max_n: usize,
 }
 
 /// Every measured cell, and the sizes cut by the budget.
@@ -228,12 +238,19 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Fatal> {
             eprintln!("bench: {op} n={n}");
             // The oracle and every backend run in turn within each round, so
             // all columns see the same machine noise.
-            let mut columns: Vec<Box<dyn FnMut() + '_>> = vec![Box::new(|| work.run_oracle())];
+            let with_oracle = n <= l.oracle_max_n;
+            let mut columns: Vec<Box<dyn FnMut() + '_>> = Vec::new();
+            if with_oracle {
+                columns.push(Box::new(|| work.run_oracle()));
+            }
             for (_, engine) in &engines {
                 let work = &work;
                 columns.push(Box::new(move || work.run_engine(engine)));
             }
-            let names = std::iter::once("oracle_1t").chain(engines.iter().map(|(b, _)| b.name()));
+            let names = with_oracle
+                .then_some("oracle_1t")
+                .into_iter()
+                .chain(engines.iter().map(|(b, _)| b.name()));
             let measured = measure(per_cell * columns.len() as u32, &mut columns);
             drop(columns);
             let rounds = measured.first().map_or(3, |m| m.1);
@@ -551,6 +568,7 @@ impl Workload {
                 });
                 let batch = sample::batch(&items);
                 let expected = (0..n)
+                    .into_par_iter()
                     .map(|i| oracle::verify(policy, batch.pk(i), batch.sig(i), batch.msg(i)))
                     .collect();
                 Workload::Ed25519 {
@@ -568,7 +586,10 @@ impl Workload {
                     // Bench sizes stay far below the 4 GiB batch limit.
                     let _fits = msgs.push(&buf);
                 }
-                let expected = (0..n).map(|i| hash::oracle::digest(alg, msgs.get(i))).collect();
+                let expected = (0..n)
+                    .into_par_iter()
+                    .map(|i| hash::oracle::digest(alg, msgs.get(i)))
+                    .collect();
                 Workload::Hash { alg, msgs, expected }
             }
             BenchOp::Merkle(rule) => {
@@ -635,7 +656,7 @@ impl Workload {
                     n,
                 );
                 let expected = items
-                    .iter()
+                    .par_iter()
                     .map(|i| ecdsa::oracle::secp256k1_verify(i, false))
                     .collect();
                 Workload::Secp256k1 { items, expected }
@@ -645,7 +666,7 @@ impl Workload {
                     ecdsa::sample::ecrecover(n.clamp(1, 4096), signers, invalid_share, n as u64),
                     n,
                 );
-                let expected = items.iter().map(|i| ecdsa::oracle::ecrecover(i, false)).collect();
+                let expected = items.par_iter().map(|i| ecdsa::oracle::ecrecover(i, false)).collect();
                 Workload::Ecrecover { items, expected }
             }
             BenchOp::P256 => {
@@ -653,7 +674,7 @@ impl Workload {
                     ecdsa::sample::p256_verify(n.clamp(1, 4096), signers, invalid_share, n as u64),
                     n,
                 );
-                let expected = items.iter().map(ecdsa::oracle::p256_verify).collect();
+                let expected = items.par_iter().map(ecdsa::oracle::p256_verify).collect();
                 Workload::P256 { items, expected }
             }
         }
@@ -863,7 +884,6 @@ fn cycle<T: Copy>(sample: Vec<(T, &'static str)>, n: usize) -> Vec<T> {
 
 /// The aggregate of `keys[i]` signing `msg(i)`, signed on all cores.
 fn aggregate_signature<'m>(keys: &[blst::min_pk::SecretKey], msg: impl Fn(usize) -> &'m [u8] + Sync) -> [u8; 96] {
-    use rayon::prelude::*;
     let sigs: Vec<blst::min_pk::Signature> = keys
         .par_iter()
         .enumerate()
@@ -971,7 +991,8 @@ fn markdown(machine: &serde_json::Value, args: &Args, rows: &[Row]) -> String {
         args.signers,
     );
     let backends: Vec<String> = {
-        let mut b: Vec<String> = Vec::new();
+        // The oracle first: the ratio columns are against it.
+        let mut b: Vec<String> = vec!["oracle_1t".to_string()];
         for r in rows {
             if !b.contains(&r.backend) {
                 b.push(r.backend.clone());
