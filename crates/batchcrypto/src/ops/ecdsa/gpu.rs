@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 use super::{
     K1VerifyItem, P256_N, P256Item, RecoverItem, Recovered, SECP256K1_N, in_range, k1_scalar_checks, recovery_id,
 };
-use crate::gpu::{BufferPool, Dispatch, Gpu, shaders};
+use crate::gpu::shaders::{self, CurveShape};
+use crate::gpu::{BufferPool, Dispatch, Gpu};
 use crate::verdict::{Reason, Verdict};
 
 const DONE_FLAG: u32 = 0x100;
@@ -193,19 +194,23 @@ impl Packed {
     }
 }
 
-fn pipeline(gpu: &Gpu, op: u32) -> Result<std::sync::Arc<wgpu::ComputePipeline>, String> {
+/// The pipeline of entry point `op` for `curve`: one per (entry point,
+/// curve shape), each holding one scalar multiplication.
+fn pipeline(gpu: &Gpu, op: u32, curve: u32) -> Result<std::sync::Arc<wgpu::ComputePipeline>, String> {
     gpu.require_int64("ECDSA")?;
-    if op == 0 {
-        gpu.pipeline("ecdsa_verify", "ecdsa_verify", shaders::ecdsa)
-    } else {
-        gpu.pipeline("ecdsa_recover", "ecdsa_recover", shaders::ecdsa)
-    }
+    let (key, entry, shape) = match (op, curve) {
+        (0, 0) => ("ecdsa_verify_a0", "ecdsa_verify", CurveShape::AZero),
+        (0, _) => ("ecdsa_verify_am3", "ecdsa_verify", CurveShape::AMinus3),
+        (_, 0) => ("ecdsa_recover_a0", "ecdsa_recover", CurveShape::AZero),
+        (_, _) => ("ecdsa_recover_am3", "ecdsa_recover", CurveShape::AMinus3),
+    };
+    gpu.pipeline(key, entry, || shaders::ecdsa(shape))
 }
 
 /// Runs the kernel over packed items (in sub-batches); returns per item
 /// the status word and the rest of its output words.
 fn run(gpu: &Gpu, packed: &Packed) -> Result<Vec<[u32; OUT_WORDS]>, String> {
-    let pipeline = pipeline(gpu, packed.op)?;
+    let pipeline = pipeline(gpu, packed.op, packed.curve)?;
     let mut pool = gpu.pool();
     let total = packed.len();
     let mut out = Vec::with_capacity(total);
@@ -229,7 +234,7 @@ pub(crate) fn kernel_times(gpu: &Gpu, packed: &Packed, runs: usize) -> Result<Ve
             packed.len()
         ));
     }
-    let pipeline = pipeline(gpu, packed.op)?;
+    let pipeline = pipeline(gpu, packed.op, packed.curve)?;
     let mut pool = gpu.pool();
     let chunk = Chunk::upload(gpu, &mut pool, &pipeline, packed, 0, packed.len());
     crate::gpu::time_runs(runs, || chunk.execute(&mut pool).map(|_| ()))
