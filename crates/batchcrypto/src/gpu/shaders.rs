@@ -154,6 +154,69 @@ fn keccak_rotations() -> [u32; 25] {
     rot
 }
 
+/// Keccak-f[1600] as straight-line WGSL over 25 lane variables (FIPS 202
+/// section 3.3, the step mappings theta, rho, pi, chi, iota): one round's
+/// body written out with constant lane indices and rotation amounts, in a
+/// loop of 24 rounds. Loops over lane arrays with computed indices (the
+/// textbook form) make GPU compilers keep the state in memory instead of
+/// registers. Also `keccak_absorb`, which XORs a rate block of 17 lanes
+/// into the state with constant indices.
+fn keccak_generated() -> String {
+    let rot = keccak_rotations();
+    let a = |i: usize| format!("a{i}");
+    let mut src = String::from("fn keccak_f1600(state: ptr<function, array<Lane, 25>>) {\n");
+    for i in 0..25 {
+        src += &format!("    var {} = (*state)[{i}];\n", a(i));
+    }
+    src += "    for (var round = 0u; round < 24u; round++) {\n";
+    for x in 0..5 {
+        src += &format!(
+            "        let c{x} = {} ^ {} ^ {} ^ {} ^ {};\n",
+            a(x),
+            a(x + 5),
+            a(x + 10),
+            a(x + 15),
+            a(x + 20)
+        );
+    }
+    for x in 0..5 {
+        src += &format!(
+            "        let d{x} = c{} ^ rotl_lane(c{}, 1u);\n",
+            (x + 4) % 5,
+            (x + 1) % 5
+        );
+    }
+    // rho and pi: B[y, 2x + 3y] = rot(A[x, y] ^ D[x], r[x, y]).
+    for x in 0..5 {
+        for y in 0..5 {
+            let from = x + 5 * y;
+            let to = y + 5 * ((2 * x + 3 * y) % 5);
+            src += &format!("        let b{to} = rotl_lane({} ^ d{x}, {}u);\n", a(from), rot[from]);
+        }
+    }
+    // chi, then iota on lane 0.
+    for y in (0..25).step_by(5) {
+        for x in 0..5 {
+            src += &format!(
+                "        {} = b{} ^ (~b{} & b{});\n",
+                a(x + y),
+                x + y,
+                (x + 1) % 5 + y,
+                (x + 2) % 5 + y
+            );
+        }
+    }
+    src += "        a0 ^= KECCAK_RC[round];\n    }\n";
+    for i in 0..25 {
+        src += &format!("    (*state)[{i}] = {};\n", a(i));
+    }
+    src += "}\n\nfn keccak_absorb(state: ptr<function, array<Lane, 25>>, block: ptr<function, array<Lane, 17>>) {\n";
+    for i in 0..17 {
+        src += &format!("    (*state)[{i}] ^= (*block)[{i}];\n");
+    }
+    src + "}\n"
+}
+
 const GUARD: &str = include_str!("wgsl/guard.wgsl");
 const KECCAK: &str = include_str!("wgsl/keccak.wgsl");
 const KECCAK_LANE64: &str = include_str!("wgsl/keccak_lane64.wgsl");
@@ -322,11 +385,11 @@ fn with_hash_libraries(kernel: &str, int64: bool) -> String {
     };
     [
         rc,
-        u32_array("KECCAK_ROT", &keccak_rotations()),
         u32_array("SHA256_K", &SHA256_K),
         u32_array("SHA256_H0", &SHA256_H0),
         GUARD.to_string(),
         lanes.to_string(),
+        keccak_generated(),
         KECCAK.to_string(),
         SHA256.to_string(),
         kernel.to_string(),

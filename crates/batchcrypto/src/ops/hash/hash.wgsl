@@ -25,28 +25,48 @@ fn msg_byte(b: u32) -> u32 {
     return (msg_words[b >> 2u] >> ((b & 3u) * 8u)) & 0xffu;
 }
 
+// The four message bytes from byte b on, little-endian (b need not be
+// aligned: two words and a funnel shift).
+fn msg_word_at(b: u32) -> u32 {
+    let sh = (b & 3u) * 8u;
+    let lo = msg_words[b >> 2u];
+    if sh == 0u {
+        return lo;
+    }
+    return (lo >> sh) | (msg_words[(b >> 2u) + 1u] << (32u - sh));
+}
+
 fn keccak_item(off: u32, len: u32, pad: u32) -> array<u32, 8> {
     var a = keccak_zero();
     let blocks = len / KECCAK_RATE + 1u;
     for (var blk = 0u; blk < blocks; blk++) {
+        var block: array<Lane, 17>;
         for (var lane_i = 0u; lane_i < KECCAK_RATE / 8u; lane_i++) {
-            var w: array<u32, 2>;
-            for (var j = 0u; j < 8u; j++) {
-                let pos = blk * KECCAK_RATE + lane_i * 8u + j;
-                var byte = 0u;
-                if pos < len {
-                    byte = msg_byte(off + pos);
+            let at = blk * KECCAK_RATE + lane_i * 8u;
+            if at + 8u <= len {
+                // A whole lane of message bytes.
+                block[lane_i] = lane(msg_word_at(off + at), msg_word_at(off + at + 4u));
+            } else if at <= len || at + 8u == blocks * KECCAK_RATE {
+                // The lane with the message's end, the padding or the final 0x80.
+                var w: array<u32, 2>;
+                for (var j = 0u; j < 8u; j++) {
+                    let pos = at + j;
+                    var byte = 0u;
+                    if pos < len {
+                        byte = msg_byte(off + pos);
+                    }
+                    if pos == len {
+                        byte ^= pad;
+                    }
+                    if pos == blocks * KECCAK_RATE - 1u {
+                        byte ^= 0x80u;
+                    }
+                    w[j / 4u] |= byte << (8u * (j % 4u));
                 }
-                if pos == len {
-                    byte ^= pad;
-                }
-                if pos == blocks * KECCAK_RATE - 1u {
-                    byte ^= 0x80u;
-                }
-                w[j / 4u] |= byte << (8u * (j % 4u));
+                block[lane_i] = lane(w[0], w[1]);
             }
-            a[lane_i] ^= lane(w[0], w[1]);
         }
+        keccak_absorb(&a, &block);
         keccak_f1600(&a);
     }
     return keccak_digest_words(&a);
