@@ -233,6 +233,8 @@ const U256: &str = include_str!("wgsl/u256.wgsl");
 const WEIERSTRASS: &str = include_str!("wgsl/weierstrass.wgsl");
 const WEIERSTRASS_A0: &str = include_str!("wgsl/weierstrass_a0.wgsl");
 const WEIERSTRASS_AM3: &str = include_str!("wgsl/weierstrass_am3.wgsl");
+const SHAMIR: &str = include_str!("wgsl/shamir.wgsl");
+const GLV: &str = include_str!("wgsl/glv.wgsl");
 const ECDSA: &str = include_str!("../ops/ecdsa/ecdsa.wgsl");
 
 /// Montgomery multiplication (CIOS, eight u32 limbs, 64-bit products) as
@@ -410,27 +412,29 @@ pub(crate) fn merkle(int64: bool) -> String {
 }
 
 /// The shape of a short-Weierstrass curve y^2 = x^3 + a x + b, which picks
-/// its point formulas (the rest of the curve is data in a buffer).
+/// its point formulas and double scalar multiplication (the rest of the
+/// curve is data in a buffer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum CurveShape {
-    /// a = 0 (secp256k1).
-    AZero,
-    /// a = -3 (P-256).
+    /// a = 0 with the endomorphism (beta x, y) (secp256k1): GLV.
+    AZeroGlv,
+    /// a = -3 (P-256): Shamir's trick over full scalars.
     AMinus3,
 }
 
 /// The ECDSA kernel for curves of `shape` (entry points `ecdsa_verify` and
 /// `ecdsa_recover`; needs SHADER_INT64).
 pub(crate) fn ecdsa(shape: CurveShape) -> String {
-    let formulas = match shape {
-        CurveShape::AZero => WEIERSTRASS_A0,
-        CurveShape::AMinus3 => WEIERSTRASS_AM3,
+    let (formulas, double_mul) = match shape {
+        CurveShape::AZeroGlv => (WEIERSTRASS_A0, GLV),
+        CurveShape::AMinus3 => (WEIERSTRASS_AM3, SHAMIR),
     };
     let kernel = [
         U256.to_string(),
         mont_mul_generated(),
         WEIERSTRASS.to_string(),
         formulas.to_string(),
+        double_mul.to_string(),
         ECDSA.to_string(),
     ]
     .join("\n");

@@ -5,8 +5,10 @@
 // curve's shape, in a file of their own composed after this one
 // (weierstrass_a0.wgsl: a = 0, secp256k1; weierstrass_am3.wgsl: a = -3,
 // P-256): no special cases for P = Q, P = -Q or infinity on prime-order
-// curves. Drivers inline every call, so the scalar multiplication calls
-// each formula from one site in one loop. Composed after u256 and mont_mul.
+// curves. The double scalar multiplication u1 G + u2 Q comes from shamir.wgsl
+// or, on curves with an endomorphism, glv.wgsl. Drivers inline every call,
+// so each calls each formula from one site in one loop. Composed after u256
+// and mont_mul.
 
 struct Curve {
     p: U256,
@@ -20,6 +22,15 @@ struct Curve {
     one: U256,
     // Montgomery one mod n.
     n_one: U256,
+    // The endomorphism (phi(x, y) = (beta x, y) = lambda (x, y)) and the
+    // scalar split constants of glv.wgsl, for curves that have one: beta
+    // mod p, lambda, -b1 and -b2 mod n in Montgomery form, g1 and g2 plain.
+    beta: U256,
+    lambda: U256,
+    minus_b1: U256,
+    minus_b2: U256,
+    g1: U256,
+    g2: U256,
 }
 
 struct Proj {
@@ -60,39 +71,4 @@ fn mont_pow(base: U256, exp: U256, one: U256, m: U256, inv: u32) -> U256 {
 // x^3 + a x + b (Montgomery form).
 fn curve_rhs(c: Curve, x: U256) -> U256 {
     return fadd(c, fmul(c, fadd(c, fmul(c, x, x), c.a), x), c.b);
-}
-
-// u1 G + u2 Q (plain scalars) by Shamir's trick: step 0 forms G + Q, then
-// per bit from the top a doubling and, where a bit is set, one addition of
-// G, Q or G + Q. proj_dbl and proj_add come from the curve shape's file
-// (weierstrass_a0.wgsl or weierstrass_am3.wgsl); each has one call site.
-fn double_mul(c: Curve, u1: U256, g: Proj, u2: U256, q: Proj) -> Proj {
-    var acc = proj_infinity(c);
-    var gq = proj_infinity(c);
-    for (var k = 0u; k < 257u; k++) {
-        var lhs = g;
-        var rhs = q;
-        if k > 0u {
-            let i = 256u - k;
-            acc = proj_dbl(c, acc);
-            let sel = u256_bit(u1, i) | (u256_bit(u2, i) << 1u);
-            if sel == 0u {
-                continue;
-            }
-            lhs = acc;
-            rhs = gq;
-            if sel == 1u {
-                rhs = g;
-            } else if sel == 2u {
-                rhs = q;
-            }
-        }
-        let sum = proj_add(c, lhs, rhs);
-        if k == 0u {
-            gq = sum;
-        } else {
-            acc = sum;
-        }
-    }
-    return acc;
 }

@@ -18,7 +18,7 @@
 const DONE_FLAG: u32 = 0x100u;
 const ITEM_WORDS: u32 = 41u;
 const OUT_WORDS: u32 = 25u;
-const CURVE_WORDS: u32 = 90u;
+const CURVE_WORDS: u32 = 138u;
 
 struct Params {
     n: u32,
@@ -55,7 +55,9 @@ fn one_plain() -> U256 {
 }
 
 // Curve words: p[8] pinv n[8] ninv p_r2[8] n_r2[8] a[8] b[8] gx[8] gy[8]
-// p-2[8] n-2[8] (p+1)/4[8], plain integers.
+// p-2[8] n-2[8] (p+1)/4[8], plain integers; then for curves with an
+// endomorphism (else zeros) beta[8] (Montgomery mod p), lambda[8]
+// minus_b1[8] minus_b2[8] (Montgomery mod n), g1[8] g2[8] (plain).
 fn load_curve() -> Curve {
     var c: Curve;
     c.p = curve_u256(0u);
@@ -69,6 +71,12 @@ fn load_curve() -> Curve {
     c.a = mont_mul(curve_u256(34u), p_r2, c.p, c.pinv);
     c.b = mont_mul(curve_u256(42u), p_r2, c.p, c.pinv);
     c.b3 = fadd(c, fadd(c, c.b, c.b), c.b);
+    c.beta = curve_u256(90u);
+    c.lambda = curve_u256(98u);
+    c.minus_b1 = curve_u256(106u);
+    c.minus_b2 = curve_u256(114u);
+    c.g1 = curve_u256(122u);
+    c.g2 = curve_u256(130u);
     return c;
 }
 

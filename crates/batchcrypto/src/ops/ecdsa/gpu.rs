@@ -19,7 +19,7 @@ const WORKGROUP: u32 = 64;
 const MAX_ITEMS: usize = 1 << 18;
 const ITEM_WORDS: usize = 41;
 const OUT_WORDS: usize = 25;
-const CURVE_WORDS: usize = 90;
+const CURVE_WORDS: usize = 138;
 
 /// A 256-bit integer as eight u32 limbs, least significant first.
 type Limbs = [u32; 8];
@@ -72,11 +72,10 @@ fn add_small(a: &Limbs, v: u32) -> Limbs {
     r
 }
 
-/// 2^512 mod m by 512 modular doublings (R^2 for Montgomery form).
-fn r_squared(m: &Limbs) -> Limbs {
-    let mut x = [0u32; 8];
-    x[0] = 1;
-    for _ in 0..512 {
+/// x 2^k mod m by k modular doublings (x < m).
+fn times_pow2(x: &Limbs, m: &Limbs, k: usize) -> Limbs {
+    let mut x = *x;
+    for _ in 0..k {
         let top = x[7] >> 31;
         let mut d = [0u32; 8];
         for k in (0..8).rev() {
@@ -88,6 +87,16 @@ fn r_squared(m: &Limbs) -> Limbs {
     x
 }
 
+/// 2^512 mod m (R^2 for Montgomery form).
+fn r_squared(m: &Limbs) -> Limbs {
+    times_pow2(&add_small(&[0; 8], 1), m, 512)
+}
+
+/// x R mod m: the Montgomery form of x < m (R = 2^256).
+fn mont_form(x: &Limbs, m: &Limbs) -> Limbs {
+    times_pow2(x, m, 256)
+}
+
 /// -m^-1 mod 2^32 (Newton's iteration; m odd).
 fn neg_inv32(m0: u32) -> u32 {
     let mut inv = 1u32;
@@ -97,8 +106,36 @@ fn neg_inv32(m0: u32) -> u32 {
     inv.wrapping_neg()
 }
 
-/// The 90 words of one curve (layout in ecdsa.wgsl).
-fn curve_words(p: &Limbs, n: &Limbs, a: &Limbs, b: &Limbs, g: &[u8; 65]) -> Vec<u32> {
+/// The GLV endomorphism of a curve with a = 0 (phi(x, y) = (beta x, y) =
+/// lambda (x, y)) and the constants that split a scalar k into k1 + k2
+/// lambda with |k1|, |k2| < 2^128: c1 = round(k g1 / 2^384), c2 =
+/// round(k g2 / 2^384), k2 = c1 (-b1) + c2 (-b2), k1 = k - k2 lambda (mod
+/// n), big-endian.
+struct Endomorphism {
+    beta: [u8; 32],
+    lambda: [u8; 32],
+    g1: [u8; 32],
+    g2: [u8; 32],
+    minus_b1: [u8; 32],
+    minus_b2: [u8; 32],
+}
+
+/// secp256k1's endomorphism, with the constants libsecp256k1 uses
+/// (`secp256k1_scalar_split_lambda`; Guide to Elliptic Curve Cryptography,
+/// section 3.5). Tests check beta and lambda against the oracle.
+fn secp256k1_endomorphism() -> Endomorphism {
+    Endomorphism {
+        beta: hex32("7ae96a2b657c07106e64479eac3434e99cf0497512f58995c1396c28719501ee"),
+        lambda: hex32("5363ad4cc05c30e0a5261c028812645a122e22ea20816678df02967c1b23bd72"),
+        g1: hex32("3086d221a7d46bcde86c90e49284eb153daa8a1471e8ca7fe893209a45dbb031"),
+        g2: hex32("e4437ed6010e88286f547fa90abfe4c4221208ac9df506c61571b4ae8ac47f71"),
+        minus_b1: hex32("00000000000000000000000000000000e4437ed6010e88286f547fa90abfe4c3"),
+        minus_b2: hex32("fffffffffffffffffffffffffffffffe8a280ac50774346dd765cda83db1562c"),
+    }
+}
+
+/// The words of one curve (layout in ecdsa.wgsl).
+fn curve_words(p: &Limbs, n: &Limbs, a: &Limbs, b: &Limbs, g: &[u8; 65], endo: Option<&Endomorphism>) -> Vec<u32> {
     let mut w = Vec::with_capacity(CURVE_WORDS);
     let gx = limbs(g[1..33].try_into().unwrap_or(&[0; 32]));
     let gy = limbs(g[33..65].try_into().unwrap_or(&[0; 32]));
@@ -121,6 +158,19 @@ fn curve_words(p: &Limbs, n: &Limbs, a: &Limbs, b: &Limbs, g: &[u8; 65]) -> Vec<
         q[k] = (p1[k] >> 2) | if k < 7 { p1[k + 1] << 30 } else { 0 };
     }
     w.extend(q);
+    // Endomorphism: beta R mod p, lambda R, -b1 R, -b2 R mod n (Montgomery
+    // forms), g1, g2 plain; zeros for a curve without one.
+    match endo {
+        Some(e) => {
+            w.extend(mont_form(&limbs(&e.beta), p));
+            for x in [&e.lambda, &e.minus_b1, &e.minus_b2] {
+                w.extend(mont_form(&limbs(x), n));
+            }
+            w.extend(limbs(&e.g1));
+            w.extend(limbs(&e.g2));
+        }
+        None => w.extend([0; 48]),
+    }
     w
 }
 
@@ -136,7 +186,14 @@ fn curves() -> &'static [u32] {
             &secp256k1::SecretKey::from_secret_bytes(limbs_one()).expect("1 is a key"),
         )
         .serialize_uncompressed();
-        let mut w = curve_words(&k1_p, &limbs(&SECP256K1_N), &[0; 8], &add_small(&[0; 8], 7), &k1_g);
+        let mut w = curve_words(
+            &k1_p,
+            &limbs(&SECP256K1_N),
+            &[0; 8],
+            &add_small(&[0; 8], 7),
+            &k1_g,
+            Some(&secp256k1_endomorphism()),
+        );
         let r1_p = limbs(&hex32(
             "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
         ));
@@ -149,7 +206,7 @@ fn curves() -> &'static [u32] {
         let point = r1_key.verifying_key().to_sec1_point(false);
         let mut r1_g = [0u8; 65];
         r1_g.copy_from_slice(point.as_bytes());
-        w.extend(curve_words(&r1_p, &limbs(&P256_N), &r1_a, &r1_b, &r1_g));
+        w.extend(curve_words(&r1_p, &limbs(&P256_N), &r1_a, &r1_b, &r1_g, None));
         w
     })
 }
@@ -199,9 +256,9 @@ impl Packed {
 fn pipeline(gpu: &Gpu, op: u32, curve: u32) -> Result<std::sync::Arc<wgpu::ComputePipeline>, String> {
     gpu.require_int64("ECDSA")?;
     let (key, entry, shape) = match (op, curve) {
-        (0, 0) => ("ecdsa_verify_a0", "ecdsa_verify", CurveShape::AZero),
+        (0, 0) => ("ecdsa_verify_glv", "ecdsa_verify", CurveShape::AZeroGlv),
         (0, _) => ("ecdsa_verify_am3", "ecdsa_verify", CurveShape::AMinus3),
-        (_, 0) => ("ecdsa_recover_a0", "ecdsa_recover", CurveShape::AZero),
+        (_, 0) => ("ecdsa_recover_glv", "ecdsa_recover", CurveShape::AZeroGlv),
         (_, _) => ("ecdsa_recover_am3", "ecdsa_recover", CurveShape::AMinus3),
     };
     gpu.pipeline(key, entry, || shaders::ecdsa(shape))
@@ -464,4 +521,56 @@ pub(crate) fn p256_verify(gpu: &Gpu, items: &[P256Item]) -> Result<Vec<Verdict>,
             Verdict::Valid
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// a b mod m by double-and-add (a, b < m).
+    fn mul_mod(a: &Limbs, b: &Limbs, m: &Limbs) -> Limbs {
+        let mut acc = [0u32; 8];
+        for i in (0..256).rev() {
+            acc = times_pow2(&acc, m, 1);
+            if (b[i / 32] >> (i % 32)) & 1 == 1 {
+                let mut s = [0u32; 8];
+                let mut carry = 0u64;
+                for k in 0..8 {
+                    let t = u64::from(acc[k]) + u64::from(a[k]) + carry;
+                    s[k] = t as u32;
+                    carry = t >> 32;
+                }
+                let (d, borrow) = sub(&s, m);
+                acc = if carry == 1 || !borrow { d } else { s };
+            }
+        }
+        acc
+    }
+
+    /// The endomorphism constants agree with libsecp256k1's arithmetic:
+    /// lambda P = (beta x, y) for G and another point, and lambda^3 = 1 mod n.
+    #[test]
+    fn secp256k1_endomorphism_matches_the_oracle() {
+        let e = secp256k1_endomorphism();
+        let p = limbs(&hex32(
+            "fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f",
+        ));
+        let n = limbs(&SECP256K1_N);
+        let lambda = limbs(&e.lambda);
+        let one = add_small(&[0; 8], 1);
+        assert_eq!(mul_mod(&mul_mod(&lambda, &lambda, &n), &lambda, &n), one);
+        let tweak = secp256k1::Scalar::from_be_bytes(e.lambda).expect("lambda < n");
+        for secret in [
+            limbs_one(),
+            hex32("0f0e0d0c0b0a09080706050403020100f0e0d0c0b0a090807060504030201000"),
+        ] {
+            let key = secp256k1::SecretKey::from_secret_bytes(secret).expect("key");
+            let point = secp256k1::PublicKey::from_secret_key(&key);
+            let phi = point.mul_tweak(&tweak).expect("tweak").serialize_uncompressed();
+            let xy = point.serialize_uncompressed();
+            let x = limbs(xy[1..33].try_into().expect("32 bytes"));
+            assert_eq!(be_bytes(&mul_mod(&limbs(&e.beta), &x, &p)), phi[1..33]);
+            assert_eq!(xy[33..65], phi[33..65]);
+        }
+    }
 }
