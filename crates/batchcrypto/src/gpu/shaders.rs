@@ -422,14 +422,16 @@ pub(crate) enum CurveShape {
     AMinus3,
 }
 
-/// The ECDSA kernel for curves of `shape` (entry points `ecdsa_verify` and
-/// `ecdsa_recover`; needs SHADER_INT64).
-pub(crate) fn ecdsa(shape: CurveShape) -> String {
+/// The ECDSA kernel for a curve of `shape` whose constants are the WGSL
+/// `curve` (entry points `ecdsa_verify` and `ecdsa_recover`; needs
+/// SHADER_INT64).
+pub(crate) fn ecdsa(shape: CurveShape, curve: &str) -> String {
     let (formulas, double_mul) = match shape {
         CurveShape::AZeroGlv => (WEIERSTRASS_A0, GLV),
         CurveShape::AMinus3 => (WEIERSTRASS_AM3, SHAMIR),
     };
     let kernel = [
+        curve.to_string(),
         U256.to_string(),
         mont_mul_generated(),
         WEIERSTRASS.to_string(),

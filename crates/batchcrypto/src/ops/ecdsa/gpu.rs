@@ -19,7 +19,6 @@ const WORKGROUP: u32 = 64;
 const MAX_ITEMS: usize = 1 << 18;
 const ITEM_WORDS: usize = 41;
 const OUT_WORDS: usize = 25;
-const CURVE_WORDS: usize = 138;
 
 /// A 256-bit integer as eight u32 limbs, least significant first.
 type Limbs = [u32; 8];
@@ -134,80 +133,127 @@ fn secp256k1_endomorphism() -> Endomorphism {
     }
 }
 
-/// The words of one curve (layout in ecdsa.wgsl).
-fn curve_words(p: &Limbs, n: &Limbs, a: &Limbs, b: &Limbs, g: &[u8; 65], endo: Option<&Endomorphism>) -> Vec<u32> {
-    let mut w = Vec::with_capacity(CURVE_WORDS);
-    let gx = limbs(g[1..33].try_into().unwrap_or(&[0; 32]));
-    let gy = limbs(g[33..65].try_into().unwrap_or(&[0; 32]));
-    w.extend(p);
-    w.push(neg_inv32(p[0]));
-    w.extend(n);
-    w.push(neg_inv32(n[0]));
-    w.extend(r_squared(p));
-    w.extend(r_squared(n));
-    w.extend(a);
-    w.extend(b);
-    w.extend(gx);
-    w.extend(gy);
-    w.extend(sub(p, &add_small(&[0; 8], 2)).0);
-    w.extend(sub(n, &add_small(&[0; 8], 2)).0);
-    // (p + 1) / 4: p = 3 mod 4 for both curves.
-    let p1 = add_small(p, 1);
-    let mut q = [0u32; 8];
-    for k in 0..8 {
-        q[k] = (p1[k] >> 2) | if k < 7 { p1[k + 1] << 30 } else { 0 };
-    }
-    w.extend(q);
-    // Endomorphism: beta R mod p, lambda R, -b1 R, -b2 R mod n (Montgomery
-    // forms), g1, g2 plain; zeros for a curve without one.
-    match endo {
-        Some(e) => {
-            w.extend(mont_form(&limbs(&e.beta), p));
-            for x in [&e.lambda, &e.minus_b1, &e.minus_b2] {
-                w.extend(mont_form(&limbs(x), n));
-            }
-            w.extend(limbs(&e.g1));
-            w.extend(limbs(&e.g2));
-        }
-        None => w.extend([0; 48]),
-    }
-    w
+/// A short-Weierstrass curve as the kernel takes it: its published
+/// parameters, from which every constant the kernel needs is derived here.
+struct CurveParams {
+    p: Limbs,
+    n: Limbs,
+    a: Limbs,
+    b: Limbs,
+    /// The generator, uncompressed SEC 1.
+    g: [u8; 65],
+    shape: CurveShape,
+    endomorphism: Option<Endomorphism>,
 }
 
-/// Both curves' words: secp256k1 (index 0), then P-256 (index 1). The
+/// (a + b) mod m for a, b < m.
+fn add_mod(a: &Limbs, b: &Limbs, m: &Limbs) -> Limbs {
+    let mut s = [0u32; 8];
+    let mut carry = 0u64;
+    for k in 0..8 {
+        let t = u64::from(a[k]) + u64::from(b[k]) + carry;
+        s[k] = t as u32;
+        carry = t >> 32;
+    }
+    let (d, borrow) = sub(&s, m);
+    if carry == 1 || !borrow { d } else { s }
+}
+
+fn wgsl_u256(name: &str, v: &Limbs) -> String {
+    let limbs: Vec<String> = v.iter().map(|w| format!("{w:#010x}u")).collect();
+    format!("const {name} = array<u32, 8>({});\n", limbs.join(", "))
+}
+
+/// The curve's constants as WGSL (names and forms in ecdsa.wgsl), composed
+/// into its kernel: compile-time constants let the driver fold them into
+/// the arithmetic (P-256's modulus has limbs 0 and 1).
+fn curve_wgsl(c: &CurveParams) -> String {
+    let mont_p = |x: &Limbs| mont_form(x, &c.p);
+    let gx = limbs(c.g[1..33].try_into().unwrap_or(&[0; 32]));
+    let gy = limbs(c.g[33..65].try_into().unwrap_or(&[0; 32]));
+    let b3 = add_mod(&add_mod(&c.b, &c.b, &c.p), &c.b, &c.p);
+    let one = add_small(&[0; 8], 1);
+    // (p + 1) / 4, the square-root exponent: p = 3 mod 4 for both curves.
+    let p1 = add_small(&c.p, 1);
+    let sqrt_exp: Limbs = std::array::from_fn(|k| (p1[k] >> 2) | if k < 7 { p1[k + 1] << 30 } else { 0 });
+    let two = add_small(&[0; 8], 2);
+    let mut src = [
+        wgsl_u256("CURVE_P", &c.p),
+        format!("const CURVE_PINV: u32 = {:#010x}u;\n", neg_inv32(c.p[0])),
+        wgsl_u256("CURVE_N", &c.n),
+        format!("const CURVE_NINV: u32 = {:#010x}u;\n", neg_inv32(c.n[0])),
+        wgsl_u256("CURVE_P_R2", &r_squared(&c.p)),
+        wgsl_u256("CURVE_N_R2", &r_squared(&c.n)),
+        wgsl_u256("CURVE_ONE", &mont_p(&one)),
+        wgsl_u256("CURVE_N_ONE", &mont_form(&one, &c.n)),
+        wgsl_u256("CURVE_A", &mont_p(&c.a)),
+        wgsl_u256("CURVE_B", &mont_p(&c.b)),
+        wgsl_u256("CURVE_B3", &mont_p(&b3)),
+        wgsl_u256("CURVE_GX", &mont_p(&gx)),
+        wgsl_u256("CURVE_GY", &mont_p(&gy)),
+        wgsl_u256("CURVE_P_MINUS_2", &sub(&c.p, &two).0),
+        wgsl_u256("CURVE_N_MINUS_2", &sub(&c.n, &two).0),
+        wgsl_u256("CURVE_SQRT_EXP", &sqrt_exp),
+    ]
+    .concat();
+    // Endomorphism: beta R mod p, lambda R, -b1 R, -b2 R mod n (Montgomery
+    // forms), g1, g2 plain; zeros for a curve without one.
+    let zero = [0u32; 8];
+    let endo = c.endomorphism.as_ref();
+    let field = |f: fn(&Endomorphism) -> &[u8; 32], m: Option<&Limbs>| {
+        endo.map_or(zero, |e| {
+            let x = limbs(f(e));
+            m.map_or(x, |m| mont_form(&x, m))
+        })
+    };
+    src += &wgsl_u256("CURVE_BETA", &field(|e| &e.beta, Some(&c.p)));
+    src += &wgsl_u256("CURVE_LAMBDA", &field(|e| &e.lambda, Some(&c.n)));
+    src += &wgsl_u256("CURVE_MINUS_B1", &field(|e| &e.minus_b1, Some(&c.n)));
+    src += &wgsl_u256("CURVE_MINUS_B2", &field(|e| &e.minus_b2, Some(&c.n)));
+    src += &wgsl_u256("CURVE_G1", &field(|e| &e.g1, None));
+    src += &wgsl_u256("CURVE_G2", &field(|e| &e.g2, None));
+    src
+}
+
+/// The two curves: secp256k1 (index 0), then P-256 (index 1). The
 /// generators come from the oracle crates.
-fn curves() -> &'static [u32] {
-    static WORDS: OnceLock<Vec<u32>> = OnceLock::new();
-    WORDS.get_or_init(|| {
-        let k1_p = limbs(&hex32(
-            "fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f",
-        ));
+fn curves() -> &'static [CurveParams; 2] {
+    static CURVES: OnceLock<[CurveParams; 2]> = OnceLock::new();
+    CURVES.get_or_init(|| {
         let k1_g = secp256k1::PublicKey::from_secret_key(
             &secp256k1::SecretKey::from_secret_bytes(limbs_one()).expect("1 is a key"),
         )
         .serialize_uncompressed();
-        let mut w = curve_words(
-            &k1_p,
-            &limbs(&SECP256K1_N),
-            &[0; 8],
-            &add_small(&[0; 8], 7),
-            &k1_g,
-            Some(&secp256k1_endomorphism()),
-        );
+        let k1 = CurveParams {
+            p: limbs(&hex32(
+                "fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f",
+            )),
+            n: limbs(&SECP256K1_N),
+            a: [0; 8],
+            b: add_small(&[0; 8], 7),
+            g: k1_g,
+            shape: CurveShape::AZeroGlv,
+            endomorphism: Some(secp256k1_endomorphism()),
+        };
         let r1_p = limbs(&hex32(
             "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
         ));
-        let r1_b = limbs(&hex32(
-            "5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b",
-        ));
-        let r1_a = sub(&r1_p, &add_small(&[0; 8], 3)).0;
-        let one: [u8; 32] = limbs_one();
-        let r1_key = p256::ecdsa::SigningKey::from_bytes(&one.into()).expect("1 is a key");
+        let r1_key = p256::ecdsa::SigningKey::from_bytes(&limbs_one().into()).expect("1 is a key");
         let point = r1_key.verifying_key().to_sec1_point(false);
         let mut r1_g = [0u8; 65];
         r1_g.copy_from_slice(point.as_bytes());
-        w.extend(curve_words(&r1_p, &limbs(&P256_N), &r1_a, &r1_b, &r1_g, None));
-        w
+        let r1 = CurveParams {
+            p: r1_p,
+            n: limbs(&P256_N),
+            a: sub(&r1_p, &add_small(&[0; 8], 3)).0,
+            b: limbs(&hex32(
+                "5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b",
+            )),
+            g: r1_g,
+            shape: CurveShape::AMinus3,
+            endomorphism: None,
+        };
+        [k1, r1]
     })
 }
 
@@ -252,16 +298,17 @@ impl Packed {
 }
 
 /// The pipeline of entry point `op` for `curve`: one per (entry point,
-/// curve shape), each holding one scalar multiplication.
+/// curve), each holding one scalar multiplication.
 fn pipeline(gpu: &Gpu, op: u32, curve: u32) -> Result<std::sync::Arc<wgpu::ComputePipeline>, String> {
     gpu.require_int64("ECDSA")?;
-    let (key, entry, shape) = match (op, curve) {
-        (0, 0) => ("ecdsa_verify_glv", "ecdsa_verify", CurveShape::AZeroGlv),
-        (0, _) => ("ecdsa_verify_am3", "ecdsa_verify", CurveShape::AMinus3),
-        (_, 0) => ("ecdsa_recover_glv", "ecdsa_recover", CurveShape::AZeroGlv),
-        (_, _) => ("ecdsa_recover_am3", "ecdsa_recover", CurveShape::AMinus3),
+    let (key, entry) = match (op, curve) {
+        (0, 0) => ("ecdsa_verify_secp256k1", "ecdsa_verify"),
+        (0, _) => ("ecdsa_verify_p256", "ecdsa_verify"),
+        (_, 0) => ("ecdsa_recover_secp256k1", "ecdsa_recover"),
+        (_, _) => ("ecdsa_recover_p256", "ecdsa_recover"),
     };
-    gpu.pipeline(key, entry, || shaders::ecdsa(shape))
+    let c = &curves()[curve.min(1) as usize];
+    gpu.pipeline(key, entry, || shaders::ecdsa(c.shape, &curve_wgsl(c)))
 }
 
 /// Runs the kernel over packed items (in sub-batches); returns per item
@@ -315,8 +362,6 @@ impl<'a> Chunk<'a> {
         start: usize,
         n: usize,
     ) -> Chunk<'a> {
-        let curves: Vec<u8> = curves().iter().flat_map(|w| w.to_le_bytes()).collect();
-        let curves = gpu.upload(pool, "ecdsa_curves", &curves);
         let items: Vec<u8> = packed.words[start * ITEM_WORDS..(start + n) * ITEM_WORDS]
             .iter()
             .flat_map(|w| w.to_le_bytes())
@@ -329,7 +374,7 @@ impl<'a> Chunk<'a> {
         let items = gpu.upload(pool, "ecdsa_items", &items);
         // Cleared before every run, in `execute`.
         let out = gpu.output(pool, "ecdsa_out", (n * OUT_WORDS * 4) as u64);
-        let bind_group = gpu.bind(pipeline, "ecdsa", &[(0, &params), (1, &items), (2, &curves), (3, &out)]);
+        let bind_group = gpu.bind(pipeline, "ecdsa", &[(0, &params), (1, &items), (3, &out)]);
         Chunk {
             gpu,
             pipeline,
@@ -533,15 +578,7 @@ mod tests {
         for i in (0..256).rev() {
             acc = times_pow2(&acc, m, 1);
             if (b[i / 32] >> (i % 32)) & 1 == 1 {
-                let mut s = [0u32; 8];
-                let mut carry = 0u64;
-                for k in 0..8 {
-                    let t = u64::from(acc[k]) + u64::from(a[k]) + carry;
-                    s[k] = t as u32;
-                    carry = t >> 32;
-                }
-                let (d, borrow) = sub(&s, m);
-                acc = if carry == 1 || !borrow { d } else { s };
+                acc = add_mod(&acc, a, m);
             }
         }
         acc
