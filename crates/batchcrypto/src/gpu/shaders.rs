@@ -155,12 +155,12 @@ fn keccak_rotations() -> [u32; 25] {
 }
 
 /// Keccak-f[1600] as straight-line WGSL over 25 lane variables (FIPS 202
-/// section 3.3, the step mappings theta, rho, pi, chi, iota): one round's
-/// body written out with constant lane indices and rotation amounts, in a
-/// loop of 24 rounds. Loops over lane arrays with computed indices (the
-/// textbook form) make GPU compilers keep the state in memory instead of
-/// registers. Also `keccak_absorb`, which XORs a rate block of 17 lanes
-/// into the state with constant indices.
+/// section 3.3, the step mappings theta, rho, pi, chi, iota): all 24 rounds
+/// written out with constant lane indices, rotation amounts and round
+/// constants. Loops over lane arrays with computed indices (the textbook
+/// form) make GPU compilers keep the state in memory, and naga copies a
+/// constant array into a variable for every computed index into it. Also
+/// `keccak_absorb`, which XORs a rate block of 17 lanes into the state.
 fn keccak_generated() -> String {
     let rot = keccak_rotations();
     let a = |i: usize| format!("a{i}");
@@ -168,51 +168,94 @@ fn keccak_generated() -> String {
     for i in 0..25 {
         src += &format!("    var {} = (*state)[{i}];\n", a(i));
     }
-    src += "    for (var round = 0u; round < 24u; round++) {\n";
-    for x in 0..5 {
-        src += &format!(
-            "        let c{x} = {} ^ {} ^ {} ^ {} ^ {};\n",
-            a(x),
-            a(x + 5),
-            a(x + 10),
-            a(x + 15),
-            a(x + 20)
-        );
-    }
-    for x in 0..5 {
-        src += &format!(
-            "        let d{x} = c{} ^ rotl_lane(c{}, 1u);\n",
-            (x + 4) % 5,
-            (x + 1) % 5
-        );
-    }
-    // rho and pi: B[y, 2x + 3y] = rot(A[x, y] ^ D[x], r[x, y]).
-    for x in 0..5 {
-        for y in 0..5 {
-            let from = x + 5 * y;
-            let to = y + 5 * ((2 * x + 3 * y) % 5);
-            src += &format!("        let b{to} = rotl_lane({} ^ d{x}, {}u);\n", a(from), rot[from]);
-        }
-    }
-    // chi, then iota on lane 0.
-    for y in (0..25).step_by(5) {
+    for rc in keccak_round_constants() {
+        src += "    {\n";
         for x in 0..5 {
             src += &format!(
-                "        {} = b{} ^ (~b{} & b{});\n",
-                a(x + y),
-                x + y,
-                (x + 1) % 5 + y,
-                (x + 2) % 5 + y
+                "        let c{x} = {} ^ {} ^ {} ^ {} ^ {};\n",
+                a(x),
+                a(x + 5),
+                a(x + 10),
+                a(x + 15),
+                a(x + 20)
             );
         }
+        for x in 0..5 {
+            src += &format!(
+                "        let d{x} = c{} ^ rotl_lane(c{}, 1u);\n",
+                (x + 4) % 5,
+                (x + 1) % 5
+            );
+        }
+        // rho and pi: B[y, 2x + 3y] = rot(A[x, y] ^ D[x], r[x, y]).
+        for x in 0..5 {
+            for y in 0..5 {
+                let from = x + 5 * y;
+                let to = y + 5 * ((2 * x + 3 * y) % 5);
+                src += &format!("        let b{to} = rotl_lane({} ^ d{x}, {}u);\n", a(from), rot[from]);
+            }
+        }
+        // chi, then iota on lane 0.
+        for y in (0..25).step_by(5) {
+            for x in 0..5 {
+                src += &format!(
+                    "        {} = b{} ^ (~b{} & b{});\n",
+                    a(x + y),
+                    x + y,
+                    (x + 1) % 5 + y,
+                    (x + 2) % 5 + y
+                );
+            }
+        }
+        src += &format!(
+            "        a0 ^= lane({:#010x}u, {:#010x}u);\n    }}\n",
+            rc as u32,
+            (rc >> 32) as u32
+        );
     }
-    src += "        a0 ^= KECCAK_RC[round];\n    }\n";
     for i in 0..25 {
         src += &format!("    (*state)[{i}] = {};\n", a(i));
     }
     src += "}\n\nfn keccak_absorb(state: ptr<function, array<Lane, 25>>, block: ptr<function, array<Lane, 17>>) {\n";
     for i in 0..17 {
         src += &format!("    (*state)[{i}] ^= (*block)[{i}];\n");
+    }
+    src + "}\n"
+}
+
+/// The SHA-256 compression function (FIPS 180-4 section 6.2.2) as
+/// straight-line WGSL: 64 rounds written out with the message schedule in
+/// 16 rolling variables and the round constants as literals (see
+/// `keccak_generated` for why).
+fn sha256_compress_generated() -> String {
+    let mut src = String::from("fn sha256_compress(state: ptr<function, array<u32, 8>>, m: array<u32, 16>) {\n");
+    for t in 0..16 {
+        src += &format!("    var w{t} = m[{t}];\n");
+    }
+    let v = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    for (i, name) in v.iter().enumerate() {
+        src += &format!("    var {name} = (*state)[{i}];\n");
+    }
+    for (t, k) in SHA256_K.iter().enumerate() {
+        src += "    {\n";
+        let w = t % 16;
+        if t >= 16 {
+            let (w15, w2, w7) = ((t + 1) % 16, (t + 14) % 16, (t + 9) % 16);
+            src += &format!(
+                "        w{w} += (rotr32(w{w15}, 7u) ^ rotr32(w{w15}, 18u) ^ (w{w15} >> 3u)) + w{w7} \
+                 + (rotr32(w{w2}, 17u) ^ rotr32(w{w2}, 19u) ^ (w{w2} >> 10u));\n"
+            );
+        }
+        src += &format!(
+            "        let t1 = h + (rotr32(e, 6u) ^ rotr32(e, 11u) ^ rotr32(e, 25u)) + ((e & f) ^ (~e & g)) \
+             + {k:#010x}u + w{w};\n"
+        );
+        src += "        let t2 = (rotr32(a, 2u) ^ rotr32(a, 13u) ^ rotr32(a, 22u)) + ((a & b) ^ (a & c) ^ (b & c));\n";
+        src += "        h = g;\n        g = f;\n        f = e;\n        e = d + t1;\n";
+        src += "        d = c;\n        c = b;\n        b = a;\n        a = t1 + t2;\n    }\n";
+    }
+    for (i, name) in v.iter().enumerate() {
+        src += &format!("    (*state)[{i}] += {name};\n");
     }
     src + "}\n"
 }
@@ -372,28 +415,15 @@ fn u32_array(name: &str, values: &[u32]) -> String {
 /// The hash libraries (Keccak-f[1600] on u64 lanes with `int64`, else on
 /// u32 pairs; SHA-256) and the guard, then `kernel`.
 fn with_hash_libraries(kernel: &str, int64: bool) -> String {
-    let rc = keccak_round_constants();
-    let (rc, lanes) = if int64 {
-        (u64_array("KECCAK_RC", &rc), KECCAK_LANE64)
-    } else {
-        let items: Vec<String> = rc
-            .iter()
-            .map(|v| format!("vec2<u32>({:#010x}u, {:#010x}u)", *v as u32, (v >> 32) as u32))
-            .collect();
-        (
-            format!("const KECCAK_RC = array<vec2<u32>, 24>({});\n", items.join(", ")),
-            KECCAK_LANE32,
-        )
-    };
+    let lanes = if int64 { KECCAK_LANE64 } else { KECCAK_LANE32 };
     [
-        rc,
-        u32_array("SHA256_K", &SHA256_K),
         u32_array("SHA256_H0", &SHA256_H0),
         GUARD.to_string(),
         lanes.to_string(),
         keccak_generated(),
         KECCAK.to_string(),
         SHA256.to_string(),
+        sha256_compress_generated(),
         kernel.to_string(),
     ]
     .join("\n")

@@ -23,11 +23,14 @@ struct Split {
 // round(k g / 2^384) for k, g < 2^256 (the schoolbook product's top limbs
 // plus bit 383).
 fn glv_round_shift(k: U256, g: U256) -> U256 {
+    // Variables, so that the computed indices below do not copy arrays.
+    var kv = k;
+    var gv = g;
     var t: array<u32, 16>;
     for (var i = 0u; i < 8u; i++) {
         var carry = 0lu;
         for (var j = 0u; j < 8u; j++) {
-            let s = u64(t[i + j]) + u64(k[i]) * u64(g[j]) + carry;
+            let s = u64(t[i + j]) + u64(kv[i]) * u64(gv[j]) + carry;
             t[i + j] = u32(s);
             carry = s >> 32u;
         }
@@ -86,6 +89,10 @@ fn double_mul(c: Curve, u1: U256, g: Proj, u2: U256, q: Proj) -> Proj {
     let pq = proj_neg_if(c, q, s2.k1.neg);
     let flip_g = s1.k1.neg != s1.k2.neg;
     let flip_q = s2.k1.neg != s2.k2.neg;
+    var m1 = s1.k1.mag;
+    var m2 = s1.k2.mag;
+    var m3 = s2.k1.mag;
+    var m4 = s2.k2.mag;
     var acc = proj_infinity(c);
     var sum_g = proj_infinity(c);
     var sum_q = proj_infinity(c);
@@ -109,12 +116,12 @@ fn double_mul(c: Curve, u1: U256, g: Proj, u2: U256, q: Proj) -> Proj {
             var flip: bool;
             if (step & 1u) == 0u {
                 acc = proj_dbl(c, acc);
-                sel = u256_bit(s1.k1.mag, i) | (u256_bit(s1.k2.mag, i) << 1u);
+                sel = u256_bit(&m1, i) | (u256_bit(&m2, i) << 1u);
                 base = pg;
                 rhs = sum_g;
                 flip = flip_g;
             } else {
-                sel = u256_bit(s2.k1.mag, i) | (u256_bit(s2.k2.mag, i) << 1u);
+                sel = u256_bit(&m3, i) | (u256_bit(&m4, i) << 1u);
                 base = pq;
                 rhs = sum_q;
                 flip = flip_q;

@@ -7,6 +7,8 @@
 // G, Q or G + Q. proj_dbl and proj_add come from the curve shape's file
 // (weierstrass_a0.wgsl or weierstrass_am3.wgsl); each has one call site.
 fn double_mul(c: Curve, u1: U256, g: Proj, u2: U256, q: Proj) -> Proj {
+    var e1 = u1;
+    var e2 = u2;
     var acc = proj_infinity(c);
     var gq = proj_infinity(c);
     for (var k = 0u; k < 257u; k++) {
@@ -15,7 +17,7 @@ fn double_mul(c: Curve, u1: U256, g: Proj, u2: U256, q: Proj) -> Proj {
         if k > 0u {
             let i = 256u - k;
             acc = proj_dbl(c, acc);
-            let sel = u256_bit(u1, i) | (u256_bit(u2, i) << 1u);
+            let sel = u256_bit(&e1, i) | (u256_bit(&e2, i) << 1u);
             if sel == 0u {
                 continue;
             }

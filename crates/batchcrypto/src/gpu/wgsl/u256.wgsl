@@ -100,6 +100,8 @@ fn mont_sub(a: U256, b: U256, m: U256) -> U256 {
     return d.v;
 }
 
-fn u256_bit(a: U256, i: u32) -> u32 {
-    return (a[i >> 5u] >> (i & 31u)) & 1u;
+// Bit i of *a. A pointer to a variable: indexing an array value with a
+// computed index makes the SPIR-V copy the whole array first.
+fn u256_bit(a: ptr<function, U256>, i: u32) -> u32 {
+    return ((*a)[i >> 5u] >> (i & 31u)) & 1u;
 }

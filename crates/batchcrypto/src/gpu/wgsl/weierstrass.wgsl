@@ -68,12 +68,13 @@ fn mont_pow(base: U256, exp: U256, one: U256, m: U256, inv: u32) -> U256 {
     for (var j = 2u; j < 16u; j++) {
         table[j] = mont_mul(table[j - 1u], base, m, inv);
     }
+    var e = exp;
     var r = one;
     for (var k = 0u; k < 320u; k++) {
         let w = k / 5u;
         var other = r;
         if k % 5u == 4u {
-            other = table[(exp[7u - w / 8u] >> (28u - 4u * (w % 8u))) & 15u];
+            other = table[(e[7u - w / 8u] >> (28u - 4u * (w % 8u))) & 15u];
         }
         r = mont_mul(r, other, m, inv);
     }

@@ -155,8 +155,9 @@ fn recover_item(c: Curve, i: u32) -> u32 {
     let q_ok = !u256_is_zero(q.z);
     // Affine: x = X / Z, y = Y / Z (Fermat inverse mod p).
     let zi = mont_pow(q.z, CURVE_P_MINUS_2, c.one, c.p, c.pinv);
-    let x = from_p(c, fmul(c, q.x, zi));
-    let y = from_p(c, fmul(c, q.y, zi));
+    // Variables: the loops below index them.
+    var x = from_p(c, fmul(c, q.x, zi));
+    var y = from_p(c, fmul(c, q.y, zi));
     // keccak256 of the 64 big-endian bytes x || y.
     var xb: array<u32, 8>;
     var yb: array<u32, 8>;
@@ -164,7 +165,7 @@ fn recover_item(c: Curve, i: u32) -> u32 {
         xb[k] = bswap32(x[7u - k]);
         yb[k] = bswap32(y[7u - k]);
     }
-    let digest = keccak256_64(xb, yb);
+    var digest = keccak256_64(xb, yb);
     for (var k = 0u; k < 8u; k++) {
         out[i * OUT_WORDS + 1u + k] = x[k];
         out[i * OUT_WORDS + 9u + k] = y[k];
