@@ -213,12 +213,16 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Fatal> {
         // warm-up and at least 3 rounds of every column, kernel runs) would
         // overrun its share is skipped, and so are the larger ones.
         let op_deadline = l.max_seconds * (op_index + 1) as f64 / l.ops.len() as f64;
-        let mut round_s_per_item: Option<f64> = None;
+        // Per item at the previous size: every column, and the oracle's part
+        // (left out of the prediction for sizes above --oracle-max-n).
+        let mut round_s_per_item: Option<(f64, f64)> = None;
         let mut sizes = l.sizes.clone();
         sizes.sort_unstable();
         for (k, &n) in sizes.iter().enumerate() {
-            if let Some(c) = round_s_per_item
-                && start.elapsed().as_secs_f64() + c * n as f64 * 7.0 > op_deadline
+            if let Some((all, oracle)) = round_s_per_item
+                && start.elapsed().as_secs_f64()
+                    + (all - if n > l.oracle_max_n { oracle } else { 0.0 }) * n as f64 * 7.0
+                    > op_deadline
             {
                 eprintln!("bench: {op} n >= {n} skipped: over the --max-seconds budget");
                 out.skipped.extend(sizes[k..].iter().map(|&n| (*op, n)));
@@ -302,7 +306,15 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Fatal> {
                     out.splits.push((*op, n, share, m[0].0.min(m[1].0) / m[2].0));
                 }
             }
-            round_s_per_item = Some(rows[first_row..].iter().map(|r| r.median_s).sum::<f64>() / n.max(1) as f64);
+            let per_item = |oracle_only: bool| {
+                rows[first_row..]
+                    .iter()
+                    .filter(|r| !oracle_only || r.backend == "oracle_1t")
+                    .map(|r| r.median_s)
+                    .sum::<f64>()
+                    / n.max(1) as f64
+            };
+            round_s_per_item = Some((per_item(false), per_item(true)));
         }
     }
     Ok(out)
@@ -1024,7 +1036,7 @@ fn markdown(machine: &serde_json::Value, args: &Args, rows: &[Row]) -> String {
         };
         md.push_str(&format!("| {op} | {n} |"));
         for b in &backends {
-            md.push_str(&per_item(b).map_or(" – |".to_string(), |t| format!(" {t:.2} |")));
+            md.push_str(&per_item(b).map_or(" – |".to_string(), |t| format!(" {} |", micros(t))));
         }
         let base = per_item("oracle_1t");
         for b in backends.iter().skip(1) {
@@ -1036,6 +1048,17 @@ fn markdown(machine: &serde_json::Value, args: &Args, rows: &[Row]) -> String {
         md.push('\n');
     }
     md
+}
+
+/// A per-item time in µs with at least three significant digits (hashing
+/// on a GPU runs at nanoseconds per item).
+fn micros(t: f64) -> String {
+    if t >= 1.0 || t == 0.0 {
+        format!("{t:.2}")
+    } else {
+        let decimals = (2 - t.log10().floor() as i32).clamp(2, 6) as usize;
+        format!("{t:.decimals$}")
+    }
 }
 
 /// The machine: CPU model and cores, the adapters measured (or, without a
