@@ -323,7 +323,9 @@ impl Gpu {
                 padded.resize(data.len().next_multiple_of(4), 0);
                 &padded
             };
+            let t = std::time::Instant::now();
             self.queue.write_buffer(&buffer, 0, bytes);
+            Gpu::trace(|| format!("write_buffer {slot} {} bytes", bytes.len()), t);
         }
         buffer
     }
@@ -423,6 +425,19 @@ impl Gpu {
         (self.upload(pool, slots.0, bytes), self.upload(pool, slots.1, &rebased))
     }
 
+    /// Prints how long `what` took since `since` to stderr when
+    /// BATCHCRYPTO_GPU_TRACE is set (for finding where end-to-end time goes).
+    pub(crate) fn trace(what: impl FnOnce() -> String, since: std::time::Instant) {
+        static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        if *ON.get_or_init(|| std::env::var_os("BATCHCRYPTO_GPU_TRACE").is_some()) {
+            eprintln!(
+                "batchcrypto gpu trace: {} {:.3} ms",
+                what(),
+                since.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    }
+
     /// Runs one submission (see [`Dispatch`]), copies the output back and
     /// returns its bytes. Validation errors, out-of-memory, device loss and
     /// timeouts are errors.
@@ -465,6 +480,7 @@ impl Gpu {
             pass.dispatch_workgroups(gx, gy, 1);
         }
         encoder.copy_buffer_to_buffer(out, 0, &readback, 0, out_bytes);
+        let t = std::time::Instant::now();
         let submission = self.queue.submit([encoder.finish()]);
         if let Some(e) = pollster::block_on(oom.pop()) {
             return Err(format!("dispatch: out of memory: {e}"));
@@ -488,11 +504,14 @@ impl Gpu {
             Ok(Err(e)) => return Err(format!("reading results back: {e}")),
             Err(_) => return Err("reading results back: no answer from the device".to_string()),
         }
+        Gpu::trace(|| format!("submit to results mapped ({out_bytes} bytes)"), t);
+        let t = std::time::Instant::now();
         let data = slice
             .get_mapped_range()
             .map_err(|e| format!("reading results back: {e}"))?
             .to_vec();
         readback.unmap();
+        Gpu::trace(|| "results copied".to_string(), t);
         // Errors of the uploads and bind groups that fed this dispatch.
         if let Some(fault) = lock(&self.fault).clone() {
             return Err(fault);

@@ -7,6 +7,8 @@
 
 use std::sync::OnceLock;
 
+use rayon::prelude::*;
+
 use super::{
     K1VerifyItem, P256_N, P256Item, RecoverItem, Recovered, SECP256K1_N, in_range, k1_scalar_checks, recovery_id,
 };
@@ -264,14 +266,14 @@ fn limbs_one() -> [u8; 32] {
     one
 }
 
-/// One packed item: z r s x y kind.
-fn pack(words: &mut Vec<u32>, z: &[u8; 32], r: &[u8], s: &[u8], x: &[u8; 32], y: &[u8; 32], kind: u32) {
-    words.extend(limbs(z));
-    words.extend(limbs(r.try_into().unwrap_or(&[0; 32])));
-    words.extend(limbs(s.try_into().unwrap_or(&[0; 32])));
-    words.extend(limbs(x));
-    words.extend(limbs(y));
-    words.push(kind);
+/// One packed item (ITEM_WORDS words): z r s x y kind.
+fn pack(words: &mut [u32], z: &[u8; 32], r: &[u8], s: &[u8], x: &[u8; 32], y: &[u8; 32], kind: u32) {
+    words[..8].copy_from_slice(&limbs(z));
+    words[8..16].copy_from_slice(&limbs(r.try_into().unwrap_or(&[0; 32])));
+    words[16..24].copy_from_slice(&limbs(s.try_into().unwrap_or(&[0; 32])));
+    words[24..32].copy_from_slice(&limbs(x));
+    words[32..40].copy_from_slice(&limbs(y));
+    words[40] = kind;
 }
 
 /// Items packed for one kernel entry point and curve.
@@ -284,12 +286,16 @@ pub(crate) struct Packed {
 }
 
 impl Packed {
-    fn new(op: u32, curve: u32, items: usize) -> Packed {
-        Packed {
-            op,
-            curve,
-            words: Vec::with_capacity(items * ITEM_WORDS),
-        }
+    /// `items` packed by `fill` (one item's words), on all cores.
+    fn new<T: Sync>(op: u32, curve: u32, items: &[T], fill: impl Fn(&T, &mut [u32]) + Sync) -> Packed {
+        let t = std::time::Instant::now();
+        let mut words = vec![0u32; items.len() * ITEM_WORDS];
+        words
+            .par_chunks_mut(ITEM_WORDS)
+            .zip(items.par_iter())
+            .for_each(|(w, item)| fill(item, w));
+        Gpu::trace(|| format!("ecdsa: {} items packed", items.len()), t);
+        Packed { op, curve, words }
     }
 
     fn len(&self) -> usize {
@@ -362,16 +368,13 @@ impl<'a> Chunk<'a> {
         start: usize,
         n: usize,
     ) -> Chunk<'a> {
-        let items: Vec<u8> = packed.words[start * ITEM_WORDS..(start + n) * ITEM_WORDS]
-            .iter()
-            .flat_map(|w| w.to_le_bytes())
-            .collect();
+        let items: &[u8] = bytemuck::cast_slice(&packed.words[start * ITEM_WORDS..(start + n) * ITEM_WORDS]);
         let params = gpu.params(
             pool,
             "ecdsa_params",
             [n as u32, packed.op, packed.curve, shaders::LOOP_GUARD],
         );
-        let items = gpu.upload(pool, "ecdsa_items", &items);
+        let items = gpu.upload(pool, "ecdsa_items", items);
         // Cleared before every run, in `execute`.
         let out = gpu.output(pool, "ecdsa_out", (n * OUT_WORDS * 4) as u64);
         let bind_group = gpu.bind(pipeline, "ecdsa", &[(0, &params), (1, &items), (3, &out)]);
@@ -448,49 +451,29 @@ fn k1_key(pk: &[u8]) -> Option<KernelKey> {
 /// `secp256k1_verify` items for the kernel, and each key's form (`None`:
 /// the prefix or length is rejected outright).
 pub(crate) fn pack_secp256k1(items: &[K1VerifyItem]) -> (Packed, Vec<Option<KernelKey>>) {
-    let mut packed = Packed::new(0, 0, items.len());
-    let keys: Vec<Option<KernelKey>> = items.iter().map(|i| k1_key(i.pk.as_bytes())).collect();
-    for (item, key) in items.iter().zip(&keys) {
+    let keys: Vec<Option<KernelKey>> = items.par_iter().map(|i| k1_key(i.pk.as_bytes())).collect();
+    let indexed: Vec<(&K1VerifyItem, &Option<KernelKey>)> = items.iter().zip(&keys).collect();
+    let packed = Packed::new(0, 0, &indexed, |(item, key), w| {
         let (kind, x, y) = key.unwrap_or((0, [0; 32], [0; 32]));
-        pack(
-            &mut packed.words,
-            &item.hash,
-            &item.sig[..32],
-            &item.sig[32..],
-            &x,
-            &y,
-            kind,
-        );
-    }
+        pack(w, &item.hash, &item.sig[..32], &item.sig[32..], &x, &y, kind);
+    });
     (packed, keys)
 }
 
 /// `ecrecover` items for the kernel.
 pub(crate) fn pack_ecrecover(items: &[RecoverItem]) -> Packed {
-    let mut packed = Packed::new(1, 0, items.len());
-    for item in items {
+    Packed::new(1, 0, items, |item, w| {
         let recid = recovery_id(item.sig[64]).unwrap_or(0);
         let r: [u8; 32] = item.sig[..32].try_into().unwrap_or([0; 32]);
-        pack(
-            &mut packed.words,
-            &item.hash,
-            &r,
-            &item.sig[32..64],
-            &r,
-            &[0; 32],
-            u32::from(recid),
-        );
-    }
-    packed
+        pack(w, &item.hash, &r, &item.sig[32..64], &r, &[0; 32], u32::from(recid));
+    })
 }
 
 /// `p256_verify` items for the kernel.
 pub(crate) fn pack_p256(items: &[P256Item]) -> Packed {
-    let mut packed = Packed::new(0, 1, items.len());
-    for item in items {
-        pack(&mut packed.words, &item.hash, &item.r, &item.s, &item.x, &item.y, 0);
-    }
-    packed
+    Packed::new(0, 1, items, |item, w| {
+        pack(w, &item.hash, &item.r, &item.s, &item.x, &item.y, 0);
+    })
 }
 
 /// `secp256k1_verify` on the GPU: the same verdicts and reasons as the CPU path.
