@@ -1,13 +1,14 @@
 // u1 G + u2 Q on curves with an efficient endomorphism phi(x, y) =
 // (beta x, y) = lambda (x, y) (secp256k1), after Gallant, Lambert and
-// Vanstone (CRYPTO 2001) as libsecp256k1 does it: each scalar k is split
-// into k1 + k2 lambda (mod n) with |k1|, |k2| < 2^128 (glv_split), so that
-// u1 G + u2 Q = k1 G + k2 phi(G) + k3 Q + k4 phi(Q) needs 128 doublings
-// instead of 256. Per bit from the top: one doubling, then from each pair
-// (G, phi(G)) and (Q, phi(Q)) one addition of the first, the second or
-// their sum, where a bit is set: on average 128 doublings and 192
-// additions. Signs are applied to the points (negating y). Composed after
-// weierstrass.wgsl and the shape's formulas.
+// Vanstone (CRYPTO 2001) as libsecp256k1 does it: u2 is split into k1 + k2
+// lambda (mod n) with |k1|, |k2| < 2^128 (glv_split), so that u2 Q = k1 Q +
+// k2 phi(Q) needs 128 doublings instead of 256: per bit from the top one
+// doubling and, where a bit is set, one addition of Q, phi(Q) or their sum
+// (on average 96). Signs are applied to the points (negating y). Then u1 G
+// is added as the sum of 32 points of the fixed-base table (j 2^(8w) G for
+// the bytes j of u1; g_table_point comes from the kernel). One call site
+// for each formula. Composed after weierstrass.wgsl and the shape's
+// formulas.
 
 // A half of a split scalar: its magnitude (< 2^128) and sign.
 struct Half {
@@ -80,66 +81,49 @@ fn proj_phi(c: Curve, p: Proj, neg: bool) -> Proj {
     return proj_neg_if(c, Proj(fmul(c, c.beta, p.x), p.y, p.z), neg);
 }
 
-fn double_mul(c: Curve, u1: U256, g: Proj, u2: U256, q: Proj) -> Proj {
-    let s1 = glv_split(c, u1);
-    let s2 = glv_split(c, u2);
-    // First points of the pairs with their signs; the second point of a
-    // pair is phi of the first, negated where the halves' signs differ.
-    let pg = proj_neg_if(c, g, s1.k1.neg);
-    let pq = proj_neg_if(c, q, s2.k1.neg);
-    let flip_g = s1.k1.neg != s1.k2.neg;
-    let flip_q = s2.k1.neg != s2.k2.neg;
-    var m1 = s1.k1.mag;
-    var m2 = s1.k2.mag;
-    var m3 = s2.k1.mag;
-    var m4 = s2.k2.mag;
+fn double_mul(c: Curve, u1: U256, u2: U256, q: Proj) -> Proj {
+    let s = glv_split(c, u2);
+    var m1 = s.k1.mag;
+    var m2 = s.k2.mag;
+    var e = u1;
+    // Q with the first half's sign; phi(Q) negated where the signs differ.
+    let pq = proj_neg_if(c, q, s.k1.neg);
+    let flip = s.k1.neg != s.k2.neg;
     var acc = proj_infinity(c);
-    var sum_g = proj_infinity(c);
     var sum_q = proj_infinity(c);
-    // Steps 0 and 1 form the pairs' sums; then two steps per bit.
-    for (var k = 0u; k < 258u; k++) {
-        var lhs: Proj;
+    // Step 0 forms Q + phi(Q); steps 1..128 take one bit each, from the
+    // top; steps 129..160 add one table point each.
+    for (var k = 0u; k < 161u; k++) {
+        var lhs = acc;
         var rhs: Proj;
-        if k < 2u {
-            if k == 0u {
-                lhs = pg;
-                rhs = proj_phi(c, pg, flip_g);
-            } else {
-                lhs = pq;
-                rhs = proj_phi(c, pq, flip_q);
-            }
-        } else {
-            let step = k - 2u;
-            let i = 127u - step / 2u;
-            var sel: u32;
-            var base: Proj;
-            var flip: bool;
-            if (step & 1u) == 0u {
-                acc = proj_dbl(c, acc);
-                sel = u256_bit(&m1, i) | (u256_bit(&m2, i) << 1u);
-                base = pg;
-                rhs = sum_g;
-                flip = flip_g;
-            } else {
-                sel = u256_bit(&m3, i) | (u256_bit(&m4, i) << 1u);
-                base = pq;
-                rhs = sum_q;
-                flip = flip_q;
-            }
+        if k == 0u {
+            lhs = pq;
+            rhs = proj_phi(c, pq, flip);
+        } else if k <= 128u {
+            let i = 128u - k;
+            acc = proj_dbl(c, acc);
+            let sel = u256_bit(&m1, i) | (u256_bit(&m2, i) << 1u);
             if sel == 0u {
                 continue;
             }
-            if sel == 1u {
-                rhs = base;
-            } else if sel == 2u {
-                rhs = proj_phi(c, base, flip);
-            }
             lhs = acc;
+            if sel == 1u {
+                rhs = pq;
+            } else if sel == 2u {
+                rhs = proj_phi(c, pq, flip);
+            } else {
+                rhs = sum_q;
+            }
+        } else {
+            let w = k - 129u;
+            let j = (e[w >> 2u] >> ((w & 3u) * 8u)) & 0xffu;
+            if j == 0u {
+                continue;
+            }
+            rhs = g_table_point(c, w, j);
         }
         let sum = proj_add(c, lhs, rhs);
         if k == 0u {
-            sum_g = sum;
-        } else if k == 1u {
             sum_q = sum;
         } else {
             acc = sum;

@@ -142,8 +142,11 @@ struct CurveParams {
     n: Limbs,
     a: Limbs,
     b: Limbs,
-    /// The generator, uncompressed SEC 1.
-    g: [u8; 65],
+    /// The fixed-base table's points j 2^(8w) G, w = 0..31, j = 1..255 in
+    /// that order, uncompressed SEC 1, computed by the oracle crate.
+    g_multiples: fn() -> Vec<[u8; 65]>,
+    /// Pipeline-cache and table key.
+    name: &'static str,
     shape: CurveShape,
     endomorphism: Option<Endomorphism>,
 }
@@ -171,8 +174,6 @@ fn wgsl_u256(name: &str, v: &Limbs) -> String {
 /// the arithmetic (P-256's modulus has limbs 0 and 1).
 fn curve_wgsl(c: &CurveParams) -> String {
     let mont_p = |x: &Limbs| mont_form(x, &c.p);
-    let gx = limbs(c.g[1..33].try_into().unwrap_or(&[0; 32]));
-    let gy = limbs(c.g[33..65].try_into().unwrap_or(&[0; 32]));
     let b3 = add_mod(&add_mod(&c.b, &c.b, &c.p), &c.b, &c.p);
     let one = add_small(&[0; 8], 1);
     // (p + 1) / 4, the square-root exponent: p = 3 mod 4 for both curves.
@@ -191,8 +192,6 @@ fn curve_wgsl(c: &CurveParams) -> String {
         wgsl_u256("CURVE_A", &mont_p(&c.a)),
         wgsl_u256("CURVE_B", &mont_p(&c.b)),
         wgsl_u256("CURVE_B3", &mont_p(&b3)),
-        wgsl_u256("CURVE_GX", &mont_p(&gx)),
-        wgsl_u256("CURVE_GY", &mont_p(&gy)),
         wgsl_u256("CURVE_P_MINUS_2", &sub(&c.p, &two).0),
         wgsl_u256("CURVE_N_MINUS_2", &sub(&c.n, &two).0),
         wgsl_u256("CURVE_SQRT_EXP", &sqrt_exp),
@@ -217,15 +216,10 @@ fn curve_wgsl(c: &CurveParams) -> String {
     src
 }
 
-/// The two curves: secp256k1 (index 0), then P-256 (index 1). The
-/// generators come from the oracle crates.
+/// The two curves: secp256k1 (index 0), then P-256 (index 1).
 fn curves() -> &'static [CurveParams; 2] {
     static CURVES: OnceLock<[CurveParams; 2]> = OnceLock::new();
     CURVES.get_or_init(|| {
-        let k1_g = secp256k1::PublicKey::from_secret_key(
-            &secp256k1::SecretKey::from_secret_bytes(limbs_one()).expect("1 is a key"),
-        )
-        .serialize_uncompressed();
         let k1 = CurveParams {
             p: limbs(&hex32(
                 "fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f",
@@ -233,17 +227,14 @@ fn curves() -> &'static [CurveParams; 2] {
             n: limbs(&SECP256K1_N),
             a: [0; 8],
             b: add_small(&[0; 8], 7),
-            g: k1_g,
+            g_multiples: secp256k1_g_multiples,
+            name: "secp256k1",
             shape: CurveShape::AZeroGlv,
             endomorphism: Some(secp256k1_endomorphism()),
         };
         let r1_p = limbs(&hex32(
             "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
         ));
-        let r1_key = p256::ecdsa::SigningKey::from_bytes(&limbs_one().into()).expect("1 is a key");
-        let point = r1_key.verifying_key().to_sec1_point(false);
-        let mut r1_g = [0u8; 65];
-        r1_g.copy_from_slice(point.as_bytes());
         let r1 = CurveParams {
             p: r1_p,
             n: limbs(&P256_N),
@@ -251,7 +242,8 @@ fn curves() -> &'static [CurveParams; 2] {
             b: limbs(&hex32(
                 "5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b",
             )),
-            g: r1_g,
+            g_multiples: p256_g_multiples,
+            name: "p256",
             shape: CurveShape::AMinus3,
             endomorphism: None,
         };
@@ -259,11 +251,95 @@ fn curves() -> &'static [CurveParams; 2] {
     })
 }
 
-/// The scalar 1, big-endian.
-fn limbs_one() -> [u8; 32] {
-    let mut one = [0u8; 32];
-    one[31] = 1;
-    one
+/// Windows of the fixed-base table: 32 of 8 bits.
+const G_WINDOWS: usize = 32;
+
+/// 2^(8w) as a big-endian scalar (w < 32).
+fn pow256(w: usize) -> [u8; 32] {
+    let mut s = [0u8; 32];
+    s[31 - w] = 1;
+    s
+}
+
+/// secp256k1's table points with libsecp256k1: each window's base from
+/// the secret key 2^(8w), its multiples by repeated addition.
+fn secp256k1_g_multiples() -> Vec<[u8; 65]> {
+    let mut points = Vec::with_capacity(G_WINDOWS * 255);
+    for w in 0..G_WINDOWS {
+        let base = secp256k1::PublicKey::from_secret_key(
+            &secp256k1::SecretKey::from_secret_bytes(pow256(w)).expect("2^(8w) < n"),
+        );
+        let mut point = base;
+        for j in 1..=255 {
+            points.push(point.serialize_uncompressed());
+            if j < 255 {
+                point = point.combine(&base).expect("j 2^(8w) G is never infinity for j < n");
+            }
+        }
+    }
+    points
+}
+
+/// P-256's table points with the p256 crate.
+fn p256_g_multiples() -> Vec<[u8; 65]> {
+    use p256::elliptic_curve::sec1::ToSec1Point;
+    let mut points = Vec::with_capacity(G_WINDOWS * 255);
+    // 2^(8w) G by doubling.
+    let mut base = p256::ProjectivePoint::GENERATOR;
+    for w in 0..G_WINDOWS {
+        if w > 0 {
+            for _ in 0..8 {
+                base = base + base;
+            }
+        }
+        let mut point = base;
+        for _ in 1..=255 {
+            let mut encoded = [0u8; 65];
+            encoded.copy_from_slice(point.to_sec1_point(false).as_bytes());
+            points.push(encoded);
+            point += base;
+        }
+    }
+    points
+}
+
+/// The curve's fixed-base table as the kernel reads it (layout in
+/// ecdsa.wgsl): 16 words per point, coordinates in Montgomery form, the
+/// unused j = 0 entries zero.
+fn g_table_words(c: &CurveParams) -> Vec<u32> {
+    let multiples = (c.g_multiples)();
+    let mut words = vec![0u32; G_WINDOWS * 256 * 16];
+    words
+        .par_chunks_mut(256 * 16)
+        .zip(multiples.par_chunks(255))
+        .for_each(|(window, points)| {
+            for (j, point) in points.iter().enumerate() {
+                let at = (j + 1) * 16;
+                let x = limbs(point[1..33].try_into().unwrap_or(&[0; 32]));
+                let y = limbs(point[33..65].try_into().unwrap_or(&[0; 32]));
+                window[at..at + 8].copy_from_slice(&mont_form(&x, &c.p));
+                window[at + 8..at + 16].copy_from_slice(&mont_form(&y, &c.p));
+            }
+        });
+    words
+}
+
+/// The device-resident fixed-base table of `c`, made once per device.
+fn g_table(gpu: &Gpu, c: &CurveParams) -> wgpu::Buffer {
+    let mut tables = gpu.tables.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(t) = tables.get(c.name) {
+        return t.clone();
+    }
+    let words = g_table_words(c);
+    let table = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some(c.name),
+        size: (words.len() * 4) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    gpu.queue.write_buffer(&table, 0, bytemuck::cast_slice(&words));
+    tables.insert(c.name, table.clone());
+    table
 }
 
 /// One packed item (ITEM_WORDS words): z r s x y kind.
@@ -375,9 +451,10 @@ impl<'a> Chunk<'a> {
             [n as u32, packed.op, packed.curve, shaders::LOOP_GUARD],
         );
         let items = gpu.upload(pool, "ecdsa_items", items);
+        let table = g_table(gpu, &curves()[packed.curve.min(1) as usize]);
         // Cleared before every run, in `execute`.
         let out = gpu.output(pool, "ecdsa_out", (n * OUT_WORDS * 4) as u64);
-        let bind_group = gpu.bind(pipeline, "ecdsa", &[(0, &params), (1, &items), (3, &out)]);
+        let bind_group = gpu.bind(pipeline, "ecdsa", &[(0, &params), (1, &items), (2, &table), (3, &out)]);
         Chunk {
             gpu,
             pipeline,
@@ -581,7 +658,7 @@ mod tests {
         assert_eq!(mul_mod(&mul_mod(&lambda, &lambda, &n), &lambda, &n), one);
         let tweak = secp256k1::Scalar::from_be_bytes(e.lambda).expect("lambda < n");
         for secret in [
-            limbs_one(),
+            pow256(0),
             hex32("0f0e0d0c0b0a09080706050403020100f0e0d0c0b0a090807060504030201000"),
         ] {
             let key = secp256k1::SecretKey::from_secret_bytes(secret).expect("key");
