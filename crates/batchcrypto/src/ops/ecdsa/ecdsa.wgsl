@@ -15,12 +15,15 @@
 // Item (u32 words, limbs least significant first): z[8] r[8] s[8] x[8] y[8]
 // kind (verify: 0 x,y given; 1/2 compressed, even/odd y; 3/4 hybrid,
 // even/odd y; ecrecover: the recovery id).
-// Output: status (DONE_FLAG | bit 0 key or R decoded | bit 1 equation holds
-// or Q finite), then for ecrecover x[8] y[8] (limbs) and keccak256(x || y)[8].
+// Output per item: status (DONE_FLAG | bit 0 key or R decoded | bit 1
+// equation holds or Q finite); ecrecover adds x[8] y[8] (limbs) and
+// keccak256(x || y)[8].
 
 const DONE_FLAG: u32 = 0x100u;
 const ITEM_WORDS: u32 = 41u;
-const OUT_WORDS: u32 = 25u;
+// Output words per item: verification writes only its status word.
+const VERIFY_OUT_WORDS: u32 = 1u;
+const RECOVER_OUT_WORDS: u32 = 25u;
 
 // op and curve are the host's bookkeeping: each pipeline is built for one
 // entry point and one curve.
@@ -178,9 +181,9 @@ fn recover_item(c: Curve, i: u32) -> u32 {
     }
     var digest = keccak256_64(xb, yb);
     for (var k = 0u; k < 8u; k++) {
-        out[i * OUT_WORDS + 1u + k] = x[k];
-        out[i * OUT_WORDS + 9u + k] = y[k];
-        out[i * OUT_WORDS + 17u + k] = digest[k];
+        out[i * RECOVER_OUT_WORDS + 1u + k] = x[k];
+        out[i * RECOVER_OUT_WORDS + 9u + k] = y[k];
+        out[i * RECOVER_OUT_WORDS + 17u + k] = digest[k];
     }
     return u32(root.ok) | (u32(q_ok) << 1u);
 }
@@ -192,7 +195,7 @@ fn ecdsa_verify(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
         return;
     }
     let flags = verify_item(load_curve(), i);
-    out[i * OUT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG | flags, loops_intact(params.loop_guard));
+    out[i * VERIFY_OUT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG | flags, loops_intact(params.loop_guard));
 }
 
 @compute @workgroup_size(64)
@@ -202,5 +205,5 @@ fn ecdsa_recover(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_wor
         return;
     }
     let flags = recover_item(load_curve(), i);
-    out[i * OUT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG | flags, loops_intact(params.loop_guard));
+    out[i * RECOVER_OUT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG | flags, loops_intact(params.loop_guard));
 }

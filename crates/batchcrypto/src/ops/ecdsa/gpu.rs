@@ -20,7 +20,9 @@ const DONE_FLAG: u32 = 0x100;
 const WORKGROUP: u32 = 64;
 const MAX_ITEMS: usize = 1 << 18;
 const ITEM_WORDS: usize = 41;
-const OUT_WORDS: usize = 25;
+/// Output words per item of `ecdsa_recover` (status, x, y, keccak256);
+/// `ecdsa_verify` writes the status word alone.
+const RECOVER_OUT_WORDS: usize = 25;
 
 /// A 256-bit integer as eight u32 limbs, least significant first.
 type Limbs = [u32; 8];
@@ -377,6 +379,11 @@ impl Packed {
     fn len(&self) -> usize {
         self.words.len() / ITEM_WORDS
     }
+
+    /// Output words per item.
+    fn out_words(&self) -> usize {
+        if self.op == 0 { 1 } else { RECOVER_OUT_WORDS }
+    }
 }
 
 /// The pipeline of entry point `op` for `curve`: one per (entry point,
@@ -393,9 +400,9 @@ fn pipeline(gpu: &Gpu, op: u32, curve: u32) -> Result<std::sync::Arc<wgpu::Compu
     gpu.pipeline(key, entry, || shaders::ecdsa(c.shape, &curve_wgsl(c)))
 }
 
-/// Runs the kernel over packed items (in sub-batches); returns per item
-/// the status word and the rest of its output words.
-fn run(gpu: &Gpu, packed: &Packed) -> Result<Vec<[u32; OUT_WORDS]>, String> {
+/// Runs the kernel over packed items (in sub-batches); returns the output
+/// words, `packed.out_words()` per item, the status word first.
+fn run(gpu: &Gpu, packed: &Packed) -> Result<Vec<u32>, String> {
     let pipeline = pipeline(gpu, packed.op, packed.curve)?;
     let mut pool = gpu.pool();
     let total = packed.len();
@@ -433,6 +440,7 @@ struct Chunk<'a> {
     bind_group: wgpu::BindGroup,
     start: usize,
     n: u32,
+    out_words: usize,
 }
 
 impl<'a> Chunk<'a> {
@@ -453,7 +461,7 @@ impl<'a> Chunk<'a> {
         let items = gpu.upload(pool, "ecdsa_items", items);
         let table = g_table(gpu, &curves()[packed.curve.min(1) as usize]);
         // Cleared before every run, in `execute`.
-        let out = gpu.output(pool, "ecdsa_out", (n * OUT_WORDS * 4) as u64);
+        let out = gpu.output(pool, "ecdsa_out", (n * packed.out_words() * 4) as u64);
         let bind_group = gpu.bind(pipeline, "ecdsa", &[(0, &params), (1, &items), (2, &table), (3, &out)]);
         Chunk {
             gpu,
@@ -461,12 +469,13 @@ impl<'a> Chunk<'a> {
             bind_group,
             start,
             n: n as u32,
+            out_words: packed.out_words(),
         }
     }
 
     /// Runs the kernel; an item without the completion flag is an error.
-    fn execute(&self, pool: &mut BufferPool) -> Result<Vec<[u32; OUT_WORDS]>, String> {
-        let out_bytes = (self.n as usize * OUT_WORDS * 4) as u64;
+    fn execute(&self, pool: &mut BufferPool) -> Result<Vec<u32>, String> {
+        let out_bytes = (self.n as usize * self.out_words * 4) as u64;
         let out = self.gpu.cleared_output(pool, "ecdsa_out", out_bytes);
         let bytes = self.gpu.dispatch(
             pool,
@@ -478,28 +487,23 @@ impl<'a> Chunk<'a> {
                 out_bytes,
             },
         )?;
-        bytes
-            .chunks_exact(OUT_WORDS * 4)
-            .take(self.n as usize)
-            .enumerate()
-            .map(|(i, b)| {
-                let mut w = [0u32; OUT_WORDS];
-                for (k, v) in w.iter_mut().enumerate() {
-                    *v = u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]);
-                }
-                if w[0] == crate::gpu::LOOPS_CUT_FLAG {
-                    return Err(crate::gpu::LoopsCut(self.start + i).to_string());
-                }
-                if w[0] & DONE_FLAG == 0 {
-                    return Err(format!(
-                        "item {} came back without a result (status {:#x})",
-                        self.start + i,
-                        w[0]
-                    ));
-                }
-                Ok(w)
-            })
-            .collect()
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        for (i, w) in words.chunks_exact(self.out_words).enumerate() {
+            if w[0] == crate::gpu::LOOPS_CUT_FLAG {
+                return Err(crate::gpu::LoopsCut(self.start + i).to_string());
+            }
+            if w[0] & DONE_FLAG == 0 {
+                return Err(format!(
+                    "item {} came back without a result (status {:#x})",
+                    self.start + i,
+                    w[0]
+                ));
+            }
+        }
+        Ok(words)
     }
 }
 
@@ -561,13 +565,13 @@ pub(crate) fn secp256k1_verify(gpu: &Gpu, items: &[K1VerifyItem], low_s: bool) -
         .iter()
         .zip(&keys)
         .zip(out)
-        .map(|((item, key), w)| {
+        .map(|((item, key), status)| {
             let verdict = (|| {
-                if key.is_none() || w[0] & 1 == 0 {
+                if key.is_none() || status & 1 == 0 {
                     return Err(Reason::MalformedKey);
                 }
                 k1_scalar_checks(&item.sig, low_s)?;
-                if w[0] & 2 == 0 {
+                if status & 2 == 0 {
                     return Err(Reason::Equation);
                 }
                 Ok(())
@@ -586,7 +590,7 @@ pub(crate) fn ecrecover(
     let out = run(gpu, &pack_ecrecover(items))?;
     Ok(items
         .iter()
-        .zip(out)
+        .zip(out.chunks_exact(RECOVER_OUT_WORDS))
         .map(|(item, w)| {
             recovery_id(item.sig[64]).ok_or(Reason::BadV)?;
             k1_scalar_checks(&item.sig, low_s)?;
@@ -596,9 +600,12 @@ pub(crate) fn ecrecover(
             let mut pubkey = [0u8; 64];
             pubkey[..32].copy_from_slice(&be_bytes(&w[1..9]));
             pubkey[32..].copy_from_slice(&be_bytes(&w[9..17]));
-            let digest: Vec<u8> = w[17..25].iter().flat_map(|v| v.to_le_bytes()).collect();
+            // keccak256(x || y) as little-endian words; the address is its
+            // last 20 bytes (words 3..8).
             let mut address = [0u8; 20];
-            address.copy_from_slice(&digest[12..]);
+            for (k, v) in w[20..25].iter().enumerate() {
+                address[4 * k..4 * k + 4].copy_from_slice(&v.to_le_bytes());
+            }
             Ok(Recovered { address, pubkey })
         })
         .collect())
@@ -610,17 +617,17 @@ pub(crate) fn p256_verify(gpu: &Gpu, items: &[P256Item]) -> Result<Vec<Verdict>,
     Ok(items
         .iter()
         .zip(out)
-        .map(|(item, w)| {
+        .map(|(item, status)| {
             if !in_range(&item.r, &P256_N) {
                 return Verdict::Invalid(Reason::ROutOfRange);
             }
             if !in_range(&item.s, &P256_N) {
                 return Verdict::Invalid(Reason::SOutOfRange);
             }
-            if w[0] & 1 == 0 {
+            if status & 1 == 0 {
                 return Verdict::Invalid(Reason::NotOnCurve);
             }
-            if w[0] & 2 == 0 {
+            if status & 2 == 0 {
                 return Verdict::Invalid(Reason::Equation);
             }
             Verdict::Valid
