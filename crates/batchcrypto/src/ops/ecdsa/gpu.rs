@@ -677,4 +677,31 @@ mod tests {
             assert_eq!(xy[33..65], phi[33..65]);
         }
     }
+
+    /// Spot checks of the fixed-base tables against a scalar multiplication
+    /// by each oracle crate: entry (w, j) is j 2^(8w) G.
+    #[test]
+    fn fixed_base_tables_match_the_oracles() {
+        let k1 = secp256k1_g_multiples();
+        let r1 = p256_g_multiples();
+        assert_eq!((k1.len(), r1.len()), (G_WINDOWS * 255, G_WINDOWS * 255));
+        for (w, j) in [(0usize, 1u8), (0, 255), (5, 17), (31, 1), (31, 255)] {
+            let mut scalar = [0u8; 32];
+            scalar[31 - w] = j;
+            let key = secp256k1::SecretKey::from_secret_bytes(scalar).expect("scalar < n");
+            let expected = secp256k1::PublicKey::from_secret_key(&key).serialize_uncompressed();
+            assert_eq!(k1[w * 255 + usize::from(j) - 1], expected, "secp256k1 w={w} j={j}");
+            use p256::elliptic_curve::sec1::ToSec1Point;
+            let mut s = p256::Scalar::from(u64::from(j));
+            for _ in 0..8 * w {
+                s = s + s;
+            }
+            let point = (p256::ProjectivePoint::GENERATOR * s).to_sec1_point(false);
+            assert_eq!(
+                r1[w * 255 + usize::from(j) - 1][..],
+                point.as_bytes()[..],
+                "p256 w={w} j={j}"
+            );
+        }
+    }
 }
