@@ -276,7 +276,7 @@ const U256: &str = include_str!("wgsl/u256.wgsl");
 const WEIERSTRASS: &str = include_str!("wgsl/weierstrass.wgsl");
 const WEIERSTRASS_A0: &str = include_str!("wgsl/weierstrass_a0.wgsl");
 const WEIERSTRASS_AM3: &str = include_str!("wgsl/weierstrass_am3.wgsl");
-const SHAMIR: &str = include_str!("wgsl/shamir.wgsl");
+const DOUBLE_ADD: &str = include_str!("wgsl/double_add.wgsl");
 const GLV: &str = include_str!("wgsl/glv.wgsl");
 const ECDSA: &str = include_str!("../ops/ecdsa/ecdsa.wgsl");
 
@@ -448,7 +448,7 @@ pub(crate) fn merkle(int64: bool) -> String {
 pub(crate) enum CurveShape {
     /// a = 0 with the endomorphism (beta x, y) (secp256k1): GLV.
     AZeroGlv,
-    /// a = -3 (P-256): Shamir's trick over full scalars.
+    /// a = -3 (P-256): double and add over the full scalar u2.
     AMinus3,
 }
 
@@ -458,7 +458,7 @@ pub(crate) enum CurveShape {
 pub(crate) fn ecdsa(shape: CurveShape, curve: &str) -> String {
     let (formulas, double_mul) = match shape {
         CurveShape::AZeroGlv => (WEIERSTRASS_A0, GLV),
-        CurveShape::AMinus3 => (WEIERSTRASS_AM3, SHAMIR),
+        CurveShape::AMinus3 => (WEIERSTRASS_AM3, DOUBLE_ADD),
     };
     let kernel = [
         curve.to_string(),

@@ -5,8 +5,8 @@
 // curve's shape, in a file of their own composed after this one
 // (weierstrass_a0.wgsl: a = 0, secp256k1; weierstrass_am3.wgsl: a = -3,
 // P-256): no special cases for P = Q, P = -Q or infinity on prime-order
-// curves. The double scalar multiplication u1 G + u2 Q comes from shamir.wgsl
-// or, on curves with an endomorphism, glv.wgsl. Drivers inline every call,
+// curves. The double scalar multiplication u1 G + u2 Q comes from
+// double_add.wgsl or, on curves with an endomorphism, glv.wgsl. Drivers inline every call,
 // so each calls each formula from one site in one loop. Composed after u256
 // and mont_mul.
 
