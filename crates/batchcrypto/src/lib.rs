@@ -3,6 +3,7 @@
 
 pub mod backend;
 pub mod batch;
+mod bisect;
 pub mod engine;
 pub mod error;
 pub mod gpu;
