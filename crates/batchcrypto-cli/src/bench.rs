@@ -8,6 +8,7 @@
 //! Every backend is first checked against the oracle's verdicts on the
 //! measured batch: a bench never reports a fast wrong answer.
 
+use crate::output::outln;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -31,7 +32,8 @@ pub struct Args {
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "1,16,64,256,1024,4096,16384,65536,262144"
+        default_value = "1,16,64,256,1024,4096,16384,65536,262144",
+        value_parser = crate::limits::in_range::<1, { crate::limits::MAX_ITEMS }>
     )]
     sizes: Vec<usize>,
     /// Backends to measure besides the oracle, comma-separated (cpu, gpu).
@@ -41,10 +43,10 @@ pub struct Args {
     #[arg(long, default_value_t = 0.0)]
     invalid_share: f64,
     /// Distinct signers in the inputs (keys repeat, as in a validator set).
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = 256, value_parser = crate::limits::in_range::<1, 65_536>)]
     signers: usize,
     /// Time budget for the whole run, in seconds; the time per cell is cut to fit.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = crate::limits::seconds)]
     max_seconds: f64,
     /// Largest N at which the oracle is timed (default: every size). Larger
     /// sizes get no oracle_1t column and no ratios: for GPU-sized batches whose
@@ -52,8 +54,8 @@ pub struct Args {
     /// against the oracle's answers.
     #[arg(long)]
     oracle_max_n: Option<usize>,
-    /// CPU threads for the cpu backend (default: all cores).
-    #[arg(long)]
+    /// CPU threads for the cpu backend (default: all cores), 1 to 1024.
+    #[arg(long, value_parser = crate::limits::in_range::<1, { crate::limits::MAX_THREADS }>)]
     threads: Option<usize>,
     /// Also write the results as JSON to this file.
     #[arg(long)]
@@ -117,11 +119,11 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
             (op.name().to_string(), ns.into())
         })
         .collect();
-    print!("{}", markdown(&machine, &args, &rows));
+    crate::output::print_str(&markdown(&machine, &args, &rows))?;
     for (op, ns) in &skipped_json {
         if let Some(ns) = ns.as_array().filter(|ns| !ns.is_empty()) {
             let ns: Vec<String> = ns.iter().map(ToString::to_string).collect();
-            println!(
+            outln!(
                 "\nskipped (over the {} s budget): {op} at N = {}",
                 args.max_seconds,
                 ns.join(", ")

@@ -5,6 +5,7 @@
 //! measured faster than the GPU alone. Written to the user's cache
 //! directory (or `--output`); `batchcrypto devices` shows it.
 
+use crate::output::outln;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,13 +25,14 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     op: Vec<String>,
     /// Batch sizes of the ladder, comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "64,256,1024,4096,16384,65536")]
+    #[arg(long, value_delimiter = ',', default_value = "64,256,1024,4096,16384,65536",
+          value_parser = crate::limits::in_range::<1, { crate::limits::MAX_ITEMS }>)]
     sizes: Vec<usize>,
     /// Time budget in seconds; larger sizes are cut to fit.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = 60.0, value_parser = crate::limits::seconds)]
     max_seconds: f64,
-    /// CPU threads (default: all cores).
-    #[arg(long)]
+    /// CPU threads (default: all cores), 1 to 1024.
+    #[arg(long, value_parser = crate::limits::in_range::<1, { crate::limits::MAX_THREADS }>)]
     threads: Option<usize>,
     /// The GPU adapter to calibrate, by a substring of its name (default: the best).
     #[arg(long)]
@@ -109,8 +111,8 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         );
     }
     profile.save(&path).map_err(Fatal)?;
-    println!("{}", describe(&profile));
-    println!("profile written to {}", path.display());
+    outln!("{}", describe(&profile));
+    outln!("profile written to {}", path.display());
     Ok(ExitCode::SUCCESS)
 }
 

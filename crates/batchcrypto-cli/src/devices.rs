@@ -1,6 +1,7 @@
 //! `batchcrypto devices`: what the engine can use, and the calibration
 //! profile `--backend auto` follows.
 
+use crate::output::outln;
 use std::process::ExitCode;
 
 use batchcrypto::BackendChoice;
@@ -18,22 +19,22 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     let engine = crate::engine(BackendChoice::Cpu, args.threads)?;
     for d in engine.devices() {
         let state = if d.usable { "usable" } else { "unavailable" };
-        println!("{:<4} {:<11} {} — {}", d.backend.name(), state, d.name, d.detail);
+        outln!("{:<4} {:<11} {} — {}", d.backend.name(), state, d.name, d.detail);
     }
     match batchcrypto::profile::Profile::default_path() {
-        None => println!("auto: no cache directory, so no calibration profile; auto uses the CPU"),
+        None => outln!("auto: no cache directory, so no calibration profile; auto uses the CPU"),
         Some(path) => match batchcrypto::profile::Profile::load(&path) {
-            Ok(None) => println!(
+            Ok(None) => outln!(
                 "auto: no calibration profile at {} (run `batchcrypto calibrate`); auto uses the CPU",
                 path.display()
             ),
-            Ok(Some(p)) => println!(
+            Ok(Some(p)) => outln!(
                 "auto: {}
 {}",
                 path.display(),
                 crate::calibrate::describe(&p)
             ),
-            Err(e) => println!("auto: {e}; auto uses the CPU"),
+            Err(e) => outln!("auto: {e}; auto uses the CPU"),
         },
     }
     Ok(ExitCode::SUCCESS)

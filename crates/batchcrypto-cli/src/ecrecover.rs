@@ -4,14 +4,13 @@
 //! `{"address":"0x<20 bytes>","pubkey":"<64 bytes x||y>"}` or
 //! `{"address":null,"reason":"<code>"}` (CLI-FORMATS.md).
 
-use std::borrow::Cow;
 use std::process::ExitCode;
 
 use batchcrypto::ops::ecdsa::{RecoverItem, Recovered};
 use batchcrypto::{Engine, Reason, Selection};
 
 use crate::Fatal;
-use crate::lines::{Io, LineVerb, hex_fixed, parse_object, run_lines};
+use crate::lines::{Field, Io, LineVerb, hex_fixed, parse_object, run_lines};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -30,7 +29,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         low_s: args.low_s,
     };
     run_lines(
-        &verb,
+        verb,
         &args.io,
         if args.low_s { "ecrecover --low-s" } else { "ecrecover" },
     )
@@ -43,10 +42,10 @@ struct RecoverVerb {
 
 #[derive(serde::Deserialize)]
 struct RecoverLine<'a> {
-    #[serde(borrow)]
-    hash: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    sig: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    hash: Field<'a>,
+    #[serde(borrow, default)]
+    sig: Field<'a>,
 }
 
 impl LineVerb for RecoverVerb {
@@ -58,8 +57,8 @@ impl LineVerb for RecoverVerb {
     fn parse(line: &str, batch: &mut Self::Batch, _scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: RecoverLine = parse_object(line)?;
         batch.push(RecoverItem {
-            hash: hex_fixed::<32>("hash", item.hash.as_ref())?,
-            sig: hex_fixed::<65>("sig", item.sig.as_ref())?,
+            hash: hex_fixed::<32>("hash", &item.hash)?,
+            sig: hex_fixed::<65>("sig", &item.sig)?,
         });
         Ok(())
     }

@@ -8,14 +8,13 @@
 //! `field_top_bytes`, `field_not_below_p`, `not_on_curve`,
 //! `g1_not_in_subgroup`, `g2_not_in_subgroup`.
 
-use std::borrow::Cow;
 use std::process::ExitCode;
 
 use batchcrypto::ops::bls::eip2537::{self, Eip2537Error};
 use batchcrypto::{Engine, FlatBytes, Selection};
 
 use crate::Fatal;
-use crate::lines::{Io, LineVerb, parse_object, push_hex_field, run_lines};
+use crate::lines::{Field, Io, LineVerb, parse_object, push_hex_field, run_lines};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -29,7 +28,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     let verb = PairingVerb {
         engine: args.engine.engine()?,
     };
-    run_lines(&verb, &args.io, "eip2537-pairing")
+    run_lines(verb, &args.io, "eip2537-pairing")
 }
 
 struct PairingVerb {
@@ -38,8 +37,8 @@ struct PairingVerb {
 
 #[derive(serde::Deserialize)]
 struct PairingLine<'a> {
-    #[serde(borrow)]
-    input: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    input: Field<'a>,
 }
 
 impl LineVerb for PairingVerb {
@@ -50,7 +49,7 @@ impl LineVerb for PairingVerb {
 
     fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: PairingLine = parse_object(line)?;
-        push_hex_field("input", item.input.as_ref(), batch, scratch)
+        push_hex_field("input", &item.input, batch, scratch)
     }
 
     fn batch_bytes(batch: &FlatBytes) -> usize {

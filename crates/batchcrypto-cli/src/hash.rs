@@ -8,15 +8,18 @@
 //! 32 i .. 32 i + 32). A trailing partial record is reported (exit status 2)
 //! after the digests of every whole record.
 
-use std::borrow::Cow;
 use std::process::ExitCode;
 
 use batchcrypto::ops::hash::{Alg, Digest};
 use batchcrypto::{Engine, FlatBytes, Selection};
 
 use crate::lines::{
-    CHUNK_BYTES, Io, LineVerb, open_input, open_output, parse_object, progress_bar, push_hex_field, run_lines,
+    CHUNK_BYTES, Field, Io, LineVerb, open_input, open_output, parse_object, progress_bar, push_hex_field, run_lines,
 };
+use std::io::Write;
+
+use crate::interrupt::Interrupt;
+use crate::output::write_failed;
 use crate::{EXIT_MALFORMED, Fatal};
 
 #[derive(clap::Args)]
@@ -41,7 +44,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         engine: args.engine.engine()?,
         alg: args.alg,
     };
-    run_lines(&verb, &args.io, &format!("hash {}", args.alg))
+    run_lines(verb, &args.io, &format!("hash {}", args.alg))
 }
 
 struct HashVerb {
@@ -51,8 +54,8 @@ struct HashVerb {
 
 #[derive(serde::Deserialize)]
 struct HashLine<'a> {
-    #[serde(borrow)]
-    data: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    data: Field<'a>,
 }
 
 impl LineVerb for HashVerb {
@@ -63,7 +66,7 @@ impl LineVerb for HashVerb {
 
     fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: HashLine = parse_object(line)?;
-        push_hex_field("data", item.data.as_ref(), batch, scratch)
+        push_hex_field("data", &item.data, batch, scratch)
     }
 
     fn batch_bytes(batch: &FlatBytes) -> usize {
@@ -95,70 +98,84 @@ fn run_raw(engine: &Engine, alg: Alg, record: usize, io: &Io) -> Result<ExitCode
             "--raw {record}: records must be 1 to {CHUNK_BYTES} bytes"
         )));
     }
+    let interrupt = Interrupt::install();
     let (mut input, size) = open_input(&io.input)?;
-    let mut output = open_output(&io.output)?;
+    let mut output = open_output(io)?;
     let progress = progress_bar(size);
     let start = std::time::Instant::now();
     let per_chunk = (CHUNK_BYTES / record).clamp(1, RAW_CHUNK_RECORDS);
     let (mut records, mut partial) = (0u64, 0usize);
     let mut selections: Vec<Selection> = Vec::new();
-    std::thread::scope(|scope| -> Result<(), Fatal> {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<std::io::Result<(FlatBytes, usize)>>(1);
-        scope.spawn(move || {
-            let mut buf = vec![0u8; record];
-            loop {
-                let mut chunk = FlatBytes::with_capacity(per_chunk, per_chunk * record);
-                let mut tail = 0;
-                while chunk.len() < per_chunk {
-                    match read_full(&mut *input, &mut buf) {
-                        Ok(n) if n == record => {
-                            // A chunk holds at most CHUNK_BYTES, far below the 4 GiB limit.
-                            let _fits = chunk.push(&buf);
-                        }
-                        Ok(n) => {
-                            tail = n;
-                            break;
-                        }
-                        Err(e) => {
-                            let _ = tx.send(Err(e));
-                            return;
-                        }
+    let (tx, rx) = std::sync::mpsc::sync_channel::<std::io::Result<(FlatBytes, usize)>>(1);
+    // Not joined: after a signal the process exits while it may be blocked on input.
+    std::thread::spawn(move || {
+        let mut buf = vec![0u8; record];
+        loop {
+            let mut chunk = FlatBytes::with_capacity(per_chunk, per_chunk * record);
+            let mut tail = 0;
+            while chunk.len() < per_chunk {
+                match read_full(&mut *input, &mut buf) {
+                    Ok(n) if n == record => {
+                        // A chunk holds at most CHUNK_BYTES, far below the 4 GiB limit.
+                        let _fits = chunk.push(&buf);
+                    }
+                    Ok(n) => {
+                        tail = n;
+                        break;
+                    }
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
                     }
                 }
-                let last = chunk.len() < per_chunk;
-                if (chunk.is_empty() && tail == 0) || tx.send(Ok((chunk, tail))).is_err() || last {
-                    return;
-                }
             }
-        });
-        for item in rx {
-            let (chunk, tail) = item.map_err(|e| Fatal(format!("reading input: {e}")))?;
-            let outcome = engine.hash(alg, &chunk)?;
-            for d in &outcome.output {
-                output.write_all(d).map_err(|e| Fatal(format!("writing output: {e}")))?;
+            let last = chunk.len() < per_chunk;
+            if (chunk.is_empty() && tail == 0) || tx.send(Ok((chunk, tail))).is_err() || last {
+                return;
             }
-            if !selections.contains(&outcome.selection) {
-                selections.push(outcome.selection);
-            }
-            records += chunk.len() as u64;
-            partial = tail;
-            progress.inc((chunk.len() * record + tail) as u64);
         }
-        Ok(())
-    })?;
-    output.flush().map_err(|e| Fatal(format!("writing output: {e}")))?;
+    });
+    let stopped = loop {
+        if let Some(signal) = interrupt.stopped() {
+            break Some(signal);
+        }
+        let (chunk, tail) = match rx.recv_timeout(std::time::Duration::from_millis(50)) {
+            Ok(item) => item.map_err(|e| Fatal(format!("reading input: {e}")))?,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break None,
+        };
+        let outcome = engine.hash(alg, &chunk)?;
+        for d in &outcome.output {
+            output.write_all(d).map_err(write_failed)?;
+        }
+        if !selections.contains(&outcome.selection) {
+            selections.push(outcome.selection);
+        }
+        records += chunk.len() as u64;
+        partial = tail;
+        progress.inc((chunk.len() * record + tail) as u64);
+    };
     progress.finish_and_clear();
     let secs = start.elapsed().as_secs_f64();
     let backends: Vec<String> = selections.iter().map(Selection::to_string).collect();
     eprintln!(
-        "batchcrypto hash {alg} --raw {record}: {records} records; backend {}; {secs:.3} s, {:.0} items/s",
+        "batchcrypto hash {alg} --raw {record}: {records} records; backend {}; {secs:.3} s, {} items/s",
         if backends.is_empty() {
             "none (no records)".to_string()
         } else {
             backends.join(", ")
         },
-        if secs > 0.0 { records as f64 / secs } else { 0.0 }
+        crate::lines::rate(records, secs)
     );
+    if let Some((signal, status)) = stopped {
+        let kept = output.keep_partial()?;
+        let place = kept.map_or(String::new(), |p| format!(", kept in {}", p.display()));
+        eprintln!(
+            "batchcrypto hash {alg} --raw {record}: interrupted by {signal}: the digests of the first {records} records were written{place}"
+        );
+        return Ok(ExitCode::from(status));
+    }
+    output.commit()?;
     if partial > 0 {
         eprintln!(
             "batchcrypto: error: the input ends with a partial record of {partial} bytes at byte {} (records are {record} bytes); it was not hashed",

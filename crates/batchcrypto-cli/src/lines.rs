@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -15,6 +15,8 @@ use std::time::{Duration, Instant};
 use batchcrypto::{Selection, Verdict};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::interrupt::Interrupt;
+use crate::output::{Output, write_failed};
 use crate::{EXIT_MALFORMED, Fatal};
 
 /// Items per chunk handed to the engine: large enough for a GPU batch,
@@ -23,15 +25,25 @@ pub const CHUNK_ITEMS: usize = 65_536;
 /// Message bytes per chunk, whichever limit comes first.
 pub const CHUNK_BYTES: usize = 256 << 20;
 
-/// `--input` / `--output` as given (`-` is stdin / stdout).
+/// Default of `--max-line-bytes`: 64 MiB of JSON (a message of up to 32 MiB).
+pub const DEFAULT_MAX_LINE_BYTES: usize = 64 << 20;
+/// Largest `--max-line-bytes`: a batch holds at most 4 GiB of message bytes.
+pub const MAX_MAX_LINE_BYTES: usize = 8 << 30;
+
+/// `--input` / `--output` as given (`-` is stdin / stdout), and the line cap.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Io {
     /// Input file of JSON Lines; `-` reads stdin.
     #[arg(long, default_value = "-")]
     pub input: PathBuf,
-    /// Output file of JSON Lines; `-` writes stdout.
+    /// Output file of JSON Lines; `-` writes stdout. A file is written under a
+    /// temporary name and moved into place when the run completes.
     #[arg(long, default_value = "-")]
     pub output: PathBuf,
+    /// Longest input line in bytes; a longer line gets an error line (its
+    /// bytes are skipped, never held in memory) and the run goes on.
+    #[arg(long, default_value_t = DEFAULT_MAX_LINE_BYTES, value_parser = crate::limits::in_range::<1, MAX_MAX_LINE_BYTES>)]
+    pub max_line_bytes: usize,
 }
 
 fn is_dash(p: &std::path::Path) -> bool {
@@ -48,33 +60,206 @@ pub fn open_input(path: &std::path::Path) -> Result<(Box<dyn BufRead + Send>, Op
     Ok((Box::new(BufReader::with_capacity(1 << 20, file)), size))
 }
 
-/// The output, buffered.
-pub fn open_output(path: &std::path::Path) -> Result<Box<dyn Write>, Fatal> {
-    if is_dash(path) {
-        return Ok(Box::new(BufWriter::with_capacity(1 << 20, io::stdout())));
-    }
-    let file = File::create(path).map_err(|e| Fatal(format!("cannot create output {}: {e}", path.display())))?;
-    Ok(Box::new(BufWriter::with_capacity(1 << 20, file)))
+/// The output of a run reading `io.input` (never the same file).
+pub fn open_output(io: &Io) -> Result<Output, Fatal> {
+    Output::open(&io.output, Some(&io.input))
 }
 
-/// The hex digits of a field: present, `0x` prefix removed, even length.
-fn hex_digits<'a>(name: &str, value: Option<&'a Cow<'_, str>>) -> Result<&'a str, String> {
-    let value = value.ok_or_else(|| format!("missing field \"{name}\""))?;
+/// How reading one line went.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LineRead {
+    /// The line is in the buffer, without its `\n` or `\r\n`.
+    Line,
+    /// The line had this many bytes, more than the cap: it was skipped.
+    TooLong(u64),
+    /// Memory for a line of this many bytes could not be reserved: skipped.
+    NoMemory(u64),
+}
+
+/// Reads the next line into `raw` holding at most `max` bytes of it;
+/// returns the bytes consumed (0 at the end of the input) and how it went.
+/// Line 1's UTF-8 byte order mark, if any, is the caller's to strip.
+pub fn read_line_capped(input: &mut dyn BufRead, raw: &mut Vec<u8>, max: usize) -> io::Result<(u64, LineRead)> {
+    raw.clear();
+    let (mut consumed, mut skipped) = (0u64, None::<LineRead>);
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        let (take, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        consumed += take as u64;
+        if skipped.is_none() {
+            // Room for the cap plus "\r\n", which are removed below.
+            if raw.len() + take > max.saturating_add(2) {
+                skipped = Some(LineRead::TooLong(0));
+            } else if raw.try_reserve(take).is_err() {
+                skipped = Some(LineRead::NoMemory(0));
+            } else {
+                raw.extend_from_slice(&buf[..take]);
+            }
+            if skipped.is_some() {
+                *raw = Vec::new();
+            }
+        }
+        input.consume(take);
+        if end {
+            break;
+        }
+    }
+    if let Some(skip) = skipped {
+        let len = consumed - u64::from(consumed > 0);
+        return Ok((
+            consumed,
+            match skip {
+                LineRead::NoMemory(_) => LineRead::NoMemory(len),
+                _ => LineRead::TooLong(len),
+            },
+        ));
+    }
+    if raw.last() == Some(&b'\n') {
+        raw.pop();
+        if raw.last() == Some(&b'\r') {
+            raw.pop();
+        }
+    }
+    if raw.len() > max {
+        let len = raw.len() as u64;
+        *raw = Vec::new();
+        return Ok((consumed, LineRead::TooLong(len)));
+    }
+    Ok((consumed, LineRead::Line))
+}
+
+/// The text of line `line_no` as read into `raw`, or what is wrong with it.
+/// A UTF-8 byte order mark at the start of the input is ignored.
+pub fn line_text<'a>(raw: &'a [u8], read: &LineRead, line_no: u64, max: usize) -> Result<&'a str, String> {
+    match read {
+        LineRead::Line => {}
+        LineRead::TooLong(len) => {
+            return Err(format!(
+                "line of {len} bytes is longer than --max-line-bytes {max}; skipped (raise the limit to process it)"
+            ));
+        }
+        LineRead::NoMemory(len) => return Err(format!("no memory for a line of {len} bytes; skipped")),
+    }
+    let raw = if line_no == 1 {
+        raw.strip_prefix(b"\xef\xbb\xbf").unwrap_or(raw)
+    } else {
+        raw
+    };
+    std::str::from_utf8(raw).map_err(|e| format!("not valid UTF-8 (byte {})", e.valid_up_to()))
+}
+
+/// A JSON field that should hold a hex string, as found in the line: the
+/// verbs' line structs hold these with `#[serde(borrow, default)]`, so a
+/// missing field, `null` and a number each get their own message.
+#[derive(Debug, Default)]
+pub enum Field<'a> {
+    /// The field is absent.
+    #[default]
+    Missing,
+    /// `null`.
+    Null,
+    /// A JSON string.
+    Str(Cow<'a, str>),
+    /// Something else: what it is ("a number", "an array", ...).
+    Other(&'static str),
+}
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for Field<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visit<'a> {
+            type Value = Field<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a hex string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Field<'a>, E> {
+                Ok(Field::Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Field<'a>, E> {
+                Ok(Field::Str(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Field<'a>, E> {
+                Ok(Field::Str(Cow::Owned(v)))
+            }
+            fn visit_unit<E>(self) -> Result<Field<'a>, E> {
+                Ok(Field::Null)
+            }
+            fn visit_none<E>(self) -> Result<Field<'a>, E> {
+                Ok(Field::Null)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Field<'a>, E> {
+                Ok(Field::Other("a boolean"))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Field<'a>, E> {
+                Ok(Field::Other("a number"))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Field<'a>, E> {
+                Ok(Field::Other("a number"))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Field<'a>, E> {
+                Ok(Field::Other("a number"))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Field<'a>, A::Error> {
+                while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+                Ok(Field::Other("an array"))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Field<'a>, A::Error> {
+                while map
+                    .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(Field::Other("an object"))
+            }
+        }
+        d.deserialize_any(Visit(std::marker::PhantomData))
+    }
+}
+
+/// The hex digits of a field: a string, `0x` prefix removed, even length.
+fn hex_digits<'a>(name: &str, value: &'a Field<'_>) -> Result<&'a str, String> {
+    let value = match value {
+        Field::Str(v) => v,
+        Field::Missing => return Err(format!("missing field \"{name}\"")),
+        Field::Null => return Err(format!("field \"{name}\" is null; expected a hex string")),
+        Field::Other(what) => return Err(format!("field \"{name}\" is {what}; expected a hex string")),
+    };
     let digits = value
         .strip_prefix("0x")
         .or_else(|| value.strip_prefix("0X"))
         .unwrap_or(value);
+    if let Some((at, c)) = digits.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+        return Err(format!(
+            "field \"{name}\": '{}' at character {} is not a hex digit (0-9, a-f, A-F)",
+            c.escape_debug(),
+            digits[..at].chars().count()
+        ));
+    }
     if digits.len() % 2 != 0 {
-        return Err(format!("field \"{name}\": odd number of hex digits ({})", digits.len()));
+        return Err(format!(
+            "field \"{name}\": odd number of hex digits ({}); each byte takes two",
+            digits.len()
+        ));
     }
     Ok(digits)
 }
 
 /// Decodes a hex field of any length into `out`, with or without `0x`,
 /// upper or lower case.
-pub fn hex_into(name: &str, value: Option<&Cow<'_, str>>, out: &mut Vec<u8>) -> Result<(), String> {
+pub fn hex_into(name: &str, value: &Field<'_>, out: &mut Vec<u8>) -> Result<(), String> {
     let digits = hex_digits(name, value)?;
     out.clear();
+    out.try_reserve(digits.len() / 2)
+        .map_err(|_| format!("field \"{name}\": no memory for {} bytes", digits.len() / 2))?;
     out.resize(digits.len() / 2, 0);
     hex::decode_to_slice(digits, out).map_err(|e| format!("field \"{name}\": bad hex: {e}"))
 }
@@ -83,7 +268,7 @@ pub fn hex_into(name: &str, value: Option<&Cow<'_, str>>, out: &mut Vec<u8>) -> 
 /// 4 GiB of bytes in one batch).
 pub fn push_hex_field(
     name: &str,
-    value: Option<&Cow<'_, str>>,
+    value: &Field<'_>,
     batch: &mut batchcrypto::FlatBytes,
     scratch: &mut Vec<u8>,
 ) -> Result<(), String> {
@@ -91,12 +276,12 @@ pub fn push_hex_field(
     if batch.push(scratch) {
         Ok(())
     } else {
-        Err("batch over 4 GiB".to_string())
+        Err("batch over 4 GiB or out of memory".to_string())
     }
 }
 
 /// Decodes a hex field that must be exactly `N` bytes.
-pub fn hex_fixed<const N: usize>(name: &str, value: Option<&Cow<'_, str>>) -> Result<[u8; N], String> {
+pub fn hex_fixed<const N: usize>(name: &str, value: &Field<'_>) -> Result<[u8; N], String> {
     let digits = hex_digits(name, value)?;
     if digits.len() != 2 * N {
         return Err(format!(
@@ -125,9 +310,9 @@ pub fn parse_object<'a, T: serde::Deserialize<'a>>(line: &'a str) -> Result<T, S
 /// and writes one output line per item.
 pub trait LineVerb: Send {
     /// The batch type travelling from the reader thread to the engine.
-    type Batch: Send + Default;
+    type Batch: Send + Default + 'static;
     /// The result of one item.
-    type Out;
+    type Out: Send;
     /// What the summary calls an item whose `write` returned true ("valid").
     const OK_LABEL: &'static str;
     /// Whether items can be rejected (the summary then counts "invalid").
@@ -179,49 +364,107 @@ pub struct Counts {
 
 /// Reads `io.input` line by line, runs `verb` chunk by chunk and writes one
 /// output line per input line. `title` names the verb in the summary.
-pub fn run_lines<V: LineVerb>(verb: &V, io: &Io, title: &str) -> Result<ExitCode, Fatal> {
+///
+/// Three threads: one parses the next chunk, one runs the engine on the
+/// current one, and this one writes answers and watches for SIGINT/SIGTERM
+/// ([`Interrupt`]): on a signal it stops, drops the chunk in flight, keeps
+/// the whole lines already answered and exits 130/143 after the summary.
+pub fn run_lines<V: LineVerb + 'static>(verb: V, io: &Io, title: &str) -> Result<ExitCode, Fatal> {
+    let interrupt = Interrupt::install();
     let (input, size) = open_input(&io.input)?;
-    let mut output = open_output(&io.output)?;
+    let mut output = open_output(io)?;
     let progress = progress_bar(size);
     let start = Instant::now();
     let mut counts = Counts::default();
     let mut selections: Vec<Selection> = Vec::new();
-    std::thread::scope(|scope| -> Result<(), Fatal> {
-        // One chunk in flight while the next is parsed.
-        let (tx, rx) = mpsc::sync_channel::<io::Result<Chunk<V::Batch>>>(1);
-        scope.spawn(move || read_chunks::<V>(input, tx));
-        for chunk in rx {
-            let chunk = chunk.map_err(|e| Fatal(format!("reading input: {e}")))?;
-            let verdicts = if chunk.lines.iter().any(Option::is_none) {
-                let (verdicts, selection) = verb.run(&chunk.batch)?;
-                if !selections.contains(&selection) {
-                    selections.push(selection);
-                }
-                verdicts
-            } else {
-                Vec::new()
-            };
-            write_chunk::<V>(&mut output, &chunk.lines, &verdicts, &mut counts)
-                .map_err(|e| Fatal(format!("writing output: {e}")))?;
-            progress.inc(if size.is_some() {
-                chunk.bytes_read
-            } else {
-                chunk.lines.len() as u64
-            });
+    let (parsed_tx, parsed_rx) = mpsc::sync_channel::<io::Result<Chunk<V::Batch>>>(1);
+    let (done_tx, done_rx) = mpsc::sync_channel::<Result<Answered<V>, Fatal>>(1);
+    let max_line = io.max_line_bytes;
+    // Neither thread is joined: after a signal the process exits while
+    // they may still be blocked on input or busy on a chunk.
+    std::thread::spawn(move || read_chunks::<V>(input, max_line, parsed_tx));
+    std::thread::spawn(move || {
+        for chunk in parsed_rx {
+            let answered = chunk
+                .map_err(|e| Fatal(format!("reading input: {e}")))
+                .and_then(|chunk| {
+                    let (results, selection) = if chunk.lines.iter().any(Option::is_none) {
+                        let (results, selection) = verb.run(&chunk.batch)?;
+                        (results, Some(selection))
+                    } else {
+                        (Vec::new(), None)
+                    };
+                    Ok(Answered {
+                        lines: chunk.lines,
+                        bytes_read: chunk.bytes_read,
+                        results,
+                        selection,
+                    })
+                });
+            let failed = answered.is_err();
+            if done_tx.send(answered).is_err() || failed {
+                return;
+            }
         }
-        Ok(())
-    })?;
-    output.flush().map_err(|e| Fatal(format!("writing output: {e}")))?;
+    });
+    let stopped = loop {
+        if let Some(signal) = interrupt.stopped() {
+            break Some(signal);
+        }
+        let answered = match done_rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(answered) => answered?,
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+        };
+        if let Some(selection) = answered.selection
+            && !selections.contains(&selection)
+        {
+            selections.push(selection);
+        }
+        write_chunk::<V>(&mut output, &answered.lines, &answered.results, &mut counts).map_err(write_failed)?;
+        progress.inc(if size.is_some() {
+            answered.bytes_read
+        } else {
+            answered.lines.len() as u64
+        });
+    };
     progress.finish_and_clear();
-    eprintln!("{}", summary::<V>(title, &counts, &selections, start.elapsed()));
-    Ok(if counts.malformed > 0 {
-        ExitCode::from(EXIT_MALFORMED)
-    } else {
-        ExitCode::SUCCESS
-    })
+    let summary = summary::<V>(title, &counts, &selections, start.elapsed());
+    match stopped {
+        None => {
+            output.commit()?;
+            eprintln!("{summary}");
+            Ok(if counts.malformed > 0 {
+                ExitCode::from(EXIT_MALFORMED)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Some((signal, status)) => {
+            let kept = output.keep_partial()?;
+            let place = kept.map_or(String::new(), |p| format!(", kept in {}", p.display()));
+            eprintln!(
+                "{summary}\nbatchcrypto {title}: interrupted by {signal}: the first {} lines were answered{place}; the rest of the input was not read or not answered",
+                counts.lines
+            );
+            Ok(ExitCode::from(status))
+        }
+    }
 }
 
-fn read_chunks<V: LineVerb>(mut input: Box<dyn BufRead + Send>, tx: mpsc::SyncSender<io::Result<Chunk<V::Batch>>>) {
+/// A chunk with its answers, on its way to the writer.
+struct Answered<V: LineVerb> {
+    lines: Vec<Option<String>>,
+    bytes_read: u64,
+    results: Vec<V::Out>,
+    selection: Option<Selection>,
+}
+
+fn read_chunks<V: LineVerb>(
+    mut input: Box<dyn BufRead + Send>,
+    max_line: usize,
+    tx: mpsc::SyncSender<io::Result<Chunk<V::Batch>>>,
+) {
     let mut line_no = 0u64;
     let mut raw = Vec::new();
     let mut scratch = Vec::new();
@@ -232,27 +475,18 @@ fn read_chunks<V: LineVerb>(mut input: Box<dyn BufRead + Send>, tx: mpsc::SyncSe
             bytes_read: 0,
         };
         while chunk.lines.len() < CHUNK_ITEMS && V::batch_bytes(&chunk.batch) < CHUNK_BYTES {
-            raw.clear();
-            let n = match input.read_until(b'\n', &mut raw) {
-                Ok(0) => break,
-                Ok(n) => n,
+            let (n, read) = match read_line_capped(&mut *input, &mut raw, max_line) {
+                Ok((0, _)) => break,
+                Ok(r) => r,
                 Err(e) => {
                     let _ = tx.send(Err(e));
                     return;
                 }
             };
-            chunk.bytes_read += n as u64;
+            chunk.bytes_read += n;
             line_no += 1;
-            if raw.last() == Some(&b'\n') {
-                raw.pop();
-                if raw.last() == Some(&b'\r') {
-                    raw.pop();
-                }
-            }
-            let parsed = match std::str::from_utf8(&raw) {
-                Ok(line) => V::parse(line, &mut chunk.batch, &mut scratch),
-                Err(_) => Err("not valid UTF-8".to_string()),
-            };
+            let parsed = line_text(&raw, &read, line_no, max_line)
+                .and_then(|line| V::parse(line, &mut chunk.batch, &mut scratch));
             chunk.lines.push(parsed.err().map(|e| format!("line {line_no}: {e}")));
         }
         if chunk.lines.is_empty() || tx.send(Ok(chunk)).is_err() {
@@ -317,8 +551,7 @@ pub fn progress_bar(size: Option<u64>) -> ProgressBar {
 /// The one-line summary written to stderr.
 pub fn summary<V: LineVerb>(title: &str, c: &Counts, selections: &[Selection], elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64();
-    let items = c.valid + c.invalid;
-    let rate = if secs > 0.0 { items as f64 / secs } else { 0.0 };
+    let rate = rate(c.valid + c.invalid, secs);
     let backends = if selections.is_empty() {
         "none (no items)".to_string()
     } else {
@@ -334,10 +567,22 @@ pub fn summary<V: LineVerb>(title: &str, c: &Counts, selections: &[Selection], e
         String::new()
     };
     format!(
-        "batchcrypto {title}: {} lines: {} {},{invalid} {} malformed; backend {backends}; {secs:.3} s, {rate:.0} items/s",
+        "batchcrypto {title}: {} lines: {} {},{invalid} {} malformed; backend {backends}; {secs:.3} s, {rate} items/s",
         c.lines,
         c.valid,
         V::OK_LABEL,
         c.malformed
     )
+}
+
+/// Items per second for a summary: whole numbers from 100 up, three
+/// significant digits below (a run of a few huge items is not "0 items/s").
+pub fn rate(items: u64, secs: f64) -> String {
+    let r = if secs > 0.0 { items as f64 / secs } else { 0.0 };
+    if r >= 100.0 || r == 0.0 {
+        format!("{r:.0}")
+    } else {
+        let decimals = (2 - r.log10().floor() as i32).clamp(0, 9) as usize;
+        format!("{r:.decimals$}")
+    }
 }

@@ -9,8 +9,11 @@ mod devices;
 mod ecrecover;
 mod eip2537;
 mod hash;
+mod interrupt;
+mod limits;
 mod lines;
 mod merkle;
+mod output;
 mod sample;
 mod selftest;
 mod verify;
@@ -78,8 +81,8 @@ pub struct EngineArgs {
     /// auto, cpu or gpu.
     #[arg(long, default_value = "auto")]
     pub backend: batchcrypto::BackendChoice,
-    /// CPU threads (default: all cores).
-    #[arg(long)]
+    /// CPU threads (default: all cores), 1 to 1024.
+    #[arg(long, value_parser = crate::limits::in_range::<1, { crate::limits::MAX_THREADS }>)]
     pub threads: Option<usize>,
 }
 

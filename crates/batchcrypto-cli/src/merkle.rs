@@ -11,7 +11,6 @@
 //! line gives `{"error":"line N: ..."}` lines (one per bad line, in order),
 //! no root, and exit status 2. No leaves at all is also an error line.
 
-use std::borrow::Cow;
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -20,7 +19,10 @@ use batchcrypto::Engine;
 use batchcrypto::ops::hash::{Alg, Digest};
 use batchcrypto::ops::merkle::Rule;
 
-use crate::lines::{Io, hex_fixed, open_input, open_output, parse_object, progress_bar};
+use crate::lines::{
+    Field, Io, hex_fixed, line_text, open_input, open_output, parse_object, progress_bar, read_line_capped,
+};
+use crate::output::write_failed;
 use crate::{EXIT_MALFORMED, Fatal};
 
 #[derive(clap::Args)]
@@ -40,8 +42,8 @@ pub struct Args {
 
 #[derive(serde::Deserialize)]
 struct LeafLine<'a> {
-    #[serde(borrow)]
-    leaf: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    leaf: Field<'a>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Fatal> {
@@ -53,12 +55,11 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     })?;
     let engine = args.engine.engine()?;
     let (mut input, size) = open_input(&args.io.input)?;
-    let mut output = open_output(&args.io.output)?;
+    let mut output = open_output(&args.io)?;
     let progress = progress_bar(size);
     let start = Instant::now();
-    let (leaves, errors) = read_leaves(&mut *input, &progress)?;
+    let (leaves, errors) = read_leaves(&mut *input, &progress, args.io.max_line_bytes)?;
     progress.finish_and_clear();
-    let write_err = |e: std::io::Error| Fatal(format!("writing output: {e}"));
     if !errors.is_empty() || leaves.is_empty() {
         let summary = if errors.is_empty() {
             "no leaves in the input: no root".to_string()
@@ -71,9 +72,9 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
             errors
         };
         for e in &errors {
-            writeln!(output, "{{\"error\":{}}}", serde_json::to_string(e)?).map_err(write_err)?;
+            writeln!(output, "{{\"error\":{}}}", serde_json::to_string(e)?).map_err(write_failed)?;
         }
-        output.flush().map_err(write_err)?;
+        output.commit()?;
         eprintln!("batchcrypto merkle --hash {}: {summary}", args.hash);
         return Ok(ExitCode::from(EXIT_MALFORMED));
     }
@@ -94,8 +95,8 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         let proofs = proofs(&engine, rule, &leaves, &args.proof, &outcome.output)?;
         line.push_str(&format!(",\"proofs\":{proofs}"));
     }
-    writeln!(output, "{line}}}").map_err(write_err)?;
-    output.flush().map_err(write_err)?;
+    writeln!(output, "{line}}}").map_err(write_failed)?;
+    output.commit()?;
     eprintln!(
         "batchcrypto merkle --hash {} (rule {rule}): {} leaves; backend {}; {:.3} s",
         args.hash,
@@ -110,26 +111,22 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
 fn read_leaves(
     input: &mut dyn BufRead,
     progress: &indicatif::ProgressBar,
+    max_line: usize,
 ) -> Result<(Vec<Digest>, Vec<String>), Fatal> {
     let (mut leaves, mut errors) = (Vec::new(), Vec::new());
     let mut raw = Vec::new();
     let mut line_no = 0u64;
     loop {
-        raw.clear();
-        let n = input
-            .read_until(b'\n', &mut raw)
-            .map_err(|e| Fatal(format!("reading input: {e}")))?;
+        let (n, read) =
+            read_line_capped(input, &mut raw, max_line).map_err(|e| Fatal(format!("reading input: {e}")))?;
         if n == 0 {
             break;
         }
         line_no += 1;
-        progress.inc(n as u64);
-        let text = std::str::from_utf8(&raw)
-            .map_err(|_| "not valid UTF-8".to_string())
-            .map(|l| l.trim_end_matches(['\n', '\r']));
-        let parsed = text.and_then(|line| {
+        progress.inc(n);
+        let parsed = line_text(&raw, &read, line_no, max_line).and_then(|line| {
             let item: LeafLine = parse_object(line)?;
-            hex_fixed::<32>("leaf", item.leaf.as_ref())
+            hex_fixed::<32>("leaf", &item.leaf)
         });
         match parsed {
             Ok(leaf) => leaves.push(leaf),

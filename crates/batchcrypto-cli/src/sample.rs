@@ -2,25 +2,26 @@
 //! in the verb's own line format (with an extra "kind" field that verbs ignore).
 
 use std::io::Write;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use batchcrypto::ops::{bls, ecdsa, ed25519};
 
 use crate::Fatal;
-use crate::lines::open_output;
+use crate::output::{Output, write_failed};
 
 /// What every sample takes.
 #[derive(clap::Args)]
 pub struct Common {
-    /// Number of lines.
-    #[arg(long, default_value_t = 1000)]
+    /// Number of lines (written as they are made: memory stays small).
+    #[arg(long, default_value_t = 1000, value_parser = crate::limits::in_range::<0, { crate::limits::MAX_SAMPLE_LINES }>)]
     count: usize,
     /// Share of hostile items, 0 to 1.
     #[arg(long, default_value_t = 0.2)]
     hostile_share: f64,
-    /// Distinct honest signers.
-    #[arg(long, default_value_t = 256)]
+    /// Distinct honest signers, 1 to 65,536.
+    #[arg(long, default_value_t = 256, value_parser = crate::limits::in_range::<1, 65_536>)]
     signers: usize,
     /// Seed; the same arguments give the same file everywhere.
     #[arg(long, default_value_t = 1)]
@@ -37,8 +38,8 @@ pub enum Sample {
     Ed25519 {
         #[command(flatten)]
         common: Common,
-        /// Largest message length in bytes.
-        #[arg(long, default_value_t = 256)]
+        /// Largest message length in bytes, up to 1 MiB.
+        #[arg(long, default_value_t = 256, value_parser = crate::limits::in_range::<0, { 1 << 20 }>)]
         max_msg_len: usize,
     },
     /// Items for `verify secp256k1` (hostile: r or s zero or >= n, high s,
@@ -55,103 +56,29 @@ pub enum Sample {
     Bls(Common),
 }
 
-/// Makes the lines of a sample from its common arguments.
-type LineMaker<'a> = Box<dyn Fn(&Common) -> Vec<String> + 'a>;
+/// Lines made per step: the output streams, memory stays small.
+const STEP: usize = 16_384;
+
+/// The lines of a sample, made step by step.
+type Lines<'a> = Box<dyn Iterator<Item = String> + 'a>;
+
+/// The lines of `count` items made `STEP` at a time by `make` (items that
+/// depend only on their index).
+fn by_steps<'a, T: 'a>(count: usize, make: impl Fn(Range<usize>) -> Vec<T> + 'a, line: fn(T) -> String) -> Lines<'a> {
+    Box::new(
+        (0..count)
+            .step_by(STEP)
+            .flat_map(move |start| make(start..(start + STEP).min(count)).into_iter().map(line)),
+    )
+}
 
 pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
-    let (common, lines): (&Common, LineMaker<'_>) = match &s {
-        Sample::Ed25519 { common, max_msg_len } => {
-            let max_msg_len = *max_msg_len;
-            (
-                common,
-                Box::new(move |c| {
-                    ed25519::sample::generate(&ed25519::sample::Config {
-                        count: c.count,
-                        hostile_share: c.hostile_share,
-                        signers: c.signers,
-                        max_msg_len,
-                        seed: c.seed,
-                    })
-                    .iter()
-                    .map(|i| {
-                        format!(
-                            "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\",\"kind\":\"{:?}\"}}",
-                            hex::encode(i.pk),
-                            hex::encode(i.sig),
-                            hex::encode(&i.msg),
-                            i.kind
-                        )
-                    })
-                    .collect()
-                }),
-            )
-        }
-        Sample::Secp256k1(common) => (
-            common,
-            Box::new(|c| {
-                ecdsa::sample::secp256k1_verify(c.count, c.signers, c.hostile_share, c.seed)
-                    .iter()
-                    .map(|(i, kind)| {
-                        format!(
-                            "{{\"hash\":\"{}\",\"sig\":\"{}\",\"pk\":\"{}\",\"kind\":\"{kind}\"}}",
-                            hex::encode(i.hash),
-                            hex::encode(i.sig),
-                            hex::encode(i.pk.as_bytes())
-                        )
-                    })
-                    .collect()
-            }),
-        ),
-        Sample::Ecrecover(common) => (
-            common,
-            Box::new(|c| {
-                ecdsa::sample::ecrecover(c.count, c.signers, c.hostile_share, c.seed)
-                    .iter()
-                    .map(|(i, kind)| {
-                        format!(
-                            "{{\"hash\":\"{}\",\"sig\":\"{}\",\"kind\":\"{kind}\"}}",
-                            hex::encode(i.hash),
-                            hex::encode(i.sig)
-                        )
-                    })
-                    .collect()
-            }),
-        ),
-        Sample::P256(common) => (
-            common,
-            Box::new(|c| {
-                ecdsa::sample::p256_verify(c.count, c.signers, c.hostile_share, c.seed)
-                    .iter()
-                    .map(|(i, kind)| {
-                        format!(
-                            "{{\"hash\":\"{}\",\"r\":\"{}\",\"s\":\"{}\",\"x\":\"{}\",\"y\":\"{}\",\"kind\":\"{kind}\"}}",
-                            hex::encode(i.hash),
-                            hex::encode(i.r),
-                            hex::encode(i.s),
-                            hex::encode(i.x),
-                            hex::encode(i.y)
-                        )
-                    })
-                    .collect()
-            }),
-        ),
-        Sample::Bls(common) => (
-            common,
-            Box::new(|c| {
-                bls::sample::generate(c.count, c.signers, c.hostile_share, c.seed)
-                    .iter()
-                    .map(|i| {
-                        format!(
-                            "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\",\"kind\":\"{}\"}}",
-                            hex::encode(i.pk),
-                            hex::encode(i.sig),
-                            hex::encode(&i.msg),
-                            i.kind
-                        )
-                    })
-                    .collect()
-            }),
-        ),
+    let common = match &s {
+        Sample::Ed25519 { common, .. }
+        | Sample::Secp256k1(common)
+        | Sample::Ecrecover(common)
+        | Sample::P256(common)
+        | Sample::Bls(common) => common,
     };
     if !(0.0..=1.0).contains(&common.hostile_share) {
         return Err(Fatal(format!(
@@ -159,10 +86,81 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
             common.hostile_share
         )));
     }
-    let mut out = open_output(&common.output)?;
-    for line in lines(common) {
-        writeln!(out, "{line}")?;
+    let c = common;
+    let lines: Lines<'_> = match &s {
+        Sample::Ed25519 { max_msg_len, .. } => Box::new(
+            ed25519::sample::items(&ed25519::sample::Config {
+                count: c.count,
+                hostile_share: c.hostile_share,
+                signers: c.signers,
+                max_msg_len: *max_msg_len,
+                seed: c.seed,
+            })
+            .map(|i| {
+                format!(
+                    "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\",\"kind\":\"{}\"}}",
+                    hex::encode(i.pk),
+                    hex::encode(i.sig),
+                    hex::encode(&i.msg),
+                    i.kind.name()
+                )
+            }),
+        ),
+        Sample::Secp256k1(_) => by_steps(
+            c.count,
+            |r| ecdsa::sample::secp256k1_verify_range(r, c.signers, c.hostile_share, c.seed),
+            |(i, kind)| {
+                format!(
+                    "{{\"hash\":\"{}\",\"sig\":\"{}\",\"pk\":\"{}\",\"kind\":\"{kind}\"}}",
+                    hex::encode(i.hash),
+                    hex::encode(i.sig),
+                    hex::encode(i.pk.as_bytes())
+                )
+            },
+        ),
+        Sample::Ecrecover(_) => by_steps(
+            c.count,
+            |r| ecdsa::sample::ecrecover_range(r, c.signers, c.hostile_share, c.seed),
+            |(i, kind)| {
+                format!(
+                    "{{\"hash\":\"{}\",\"sig\":\"{}\",\"kind\":\"{kind}\"}}",
+                    hex::encode(i.hash),
+                    hex::encode(i.sig)
+                )
+            },
+        ),
+        Sample::P256(_) => by_steps(
+            c.count,
+            |r| ecdsa::sample::p256_verify_range(r, c.signers, c.hostile_share, c.seed),
+            |(i, kind)| {
+                format!(
+                    "{{\"hash\":\"{}\",\"r\":\"{}\",\"s\":\"{}\",\"x\":\"{}\",\"y\":\"{}\",\"kind\":\"{kind}\"}}",
+                    hex::encode(i.hash),
+                    hex::encode(i.r),
+                    hex::encode(i.s),
+                    hex::encode(i.x),
+                    hex::encode(i.y)
+                )
+            },
+        ),
+        Sample::Bls(_) => by_steps(
+            c.count,
+            |r| bls::sample::generate_range(r, c.signers, c.hostile_share, c.seed),
+            |i| {
+                format!(
+                    "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\",\"kind\":\"{}\"}}",
+                    hex::encode(i.pk),
+                    hex::encode(i.sig),
+                    hex::encode(&i.msg),
+                    i.kind
+                )
+            },
+        ),
+    };
+    let mut out = Output::open(&common.output, None)?;
+    for line in lines {
+        writeln!(out, "{line}").map_err(write_failed)?;
     }
-    out.flush()?;
+    out.commit()?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,6 +6,7 @@
 //! whether this machine's GPU gives the oracle's answers. Exit status 0 when
 //! every target passes, 3 when one fails or none is usable.
 
+use crate::output::outln;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -24,8 +25,8 @@ pub struct Args {
     /// What to test: auto (the CPU and every usable adapter), cpu, or gpu (every usable adapter).
     #[arg(long, default_value = "auto")]
     backend: BackendChoice,
-    /// Items per policy.
-    #[arg(long, default_value_t = 400)]
+    /// Items per operation and policy, 1 to 1,000,000.
+    #[arg(long, default_value_t = 400, value_parser = crate::limits::in_range::<1, 1_000_000>)]
     count: usize,
 }
 
@@ -190,7 +191,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         problems.extend(wrong_items);
         let secs = start.elapsed().as_secs_f64();
         if problems.is_empty() {
-            println!(
+            outln!(
                 "PASS {name}: ed25519 {} items x {} policies, {} messages x {} hashes, Merkle roots of {} leaves x {} rules, {} items each of secp256k1, ecrecover and p256 equal to the oracles ({secs:.2} s)",
                 items.len(),
                 Policy::ALL.len(),
@@ -202,7 +203,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
             );
         } else {
             failed += 1;
-            println!("FAIL {name}: {}", problems.join("; "));
+            outln!("FAIL {name}: {}", problems.join("; "));
         }
     }
     Ok(if failed == 0 {

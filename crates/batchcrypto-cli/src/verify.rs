@@ -1,6 +1,5 @@
 //! `batchcrypto verify <scheme>`: one verdict line per input line.
 
-use std::borrow::Cow;
 use std::process::ExitCode;
 
 use batchcrypto::batch::SignedBatch;
@@ -10,7 +9,7 @@ use batchcrypto::ops::ed25519::Policy;
 use batchcrypto::{Engine, Error, Outcome, Selection, Verdict};
 
 use crate::Fatal;
-use crate::lines::{Io, LineVerb, hex_fixed, hex_into, parse_object, run_lines, write_verdict};
+use crate::lines::{Field, Io, LineVerb, hex_fixed, hex_into, parse_object, run_lines, write_verdict};
 
 #[derive(clap::Subcommand)]
 pub enum Verify {
@@ -75,7 +74,7 @@ pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
                 engine: engine.engine()?,
                 run: Box::new(move |e, b| e.verify_ed25519(b, policy)),
             };
-            run_lines(&verb, &io, &format!("verify ed25519 --policy {policy}"))
+            run_lines(verb, &io, &format!("verify ed25519 --policy {policy}"))
         }
         Verify::Bls { batch, engine, io } => {
             let mode = if batch { bls::Mode::Batch } else { bls::Mode::Single };
@@ -83,7 +82,7 @@ pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
                 engine: engine.engine()?,
                 run: Box::new(move |e, b| e.verify_bls(b, mode)),
             };
-            run_lines(&verb, &io, if batch { "verify bls --batch" } else { "verify bls" })
+            run_lines(verb, &io, if batch { "verify bls --batch" } else { "verify bls" })
         }
         Verify::Secp256k1 { low_s, engine, io } => {
             let verb = K1Verb {
@@ -91,7 +90,7 @@ pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
                 low_s,
             };
             run_lines(
-                &verb,
+                verb,
                 &io,
                 if low_s {
                     "verify secp256k1 --low-s"
@@ -104,19 +103,19 @@ pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
             let verb = P256Verb {
                 engine: engine.engine()?,
             };
-            run_lines(&verb, &io, "verify p256")
+            run_lines(verb, &io, "verify p256")
         }
         Verify::BlsAggregate { engine, io } => {
             let verb = AggregateVerb {
                 engine: engine.engine()?,
             };
-            run_lines(&verb, &io, "verify bls-aggregate")
+            run_lines(verb, &io, "verify bls-aggregate")
         }
         Verify::BlsFastAggregate { engine, io } => {
             let verb = FastAggregateVerb {
                 engine: engine.engine()?,
             };
-            run_lines(&verb, &io, "verify bls-fast-aggregate")
+            run_lines(verb, &io, "verify bls-fast-aggregate")
         }
     }
 }
@@ -132,12 +131,12 @@ struct SignedVerb<const PK: usize, const SIG: usize> {
 
 #[derive(serde::Deserialize)]
 struct SignedLine<'a> {
-    #[serde(borrow)]
-    pk: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    sig: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    msg: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pk: Field<'a>,
+    #[serde(borrow, default)]
+    sig: Field<'a>,
+    #[serde(borrow, default)]
+    msg: Field<'a>,
 }
 
 impl<const PK: usize, const SIG: usize> LineVerb for SignedVerb<PK, SIG> {
@@ -148,9 +147,9 @@ impl<const PK: usize, const SIG: usize> LineVerb for SignedVerb<PK, SIG> {
 
     fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: SignedLine = parse_object(line)?;
-        let pk = hex_fixed::<PK>("pk", item.pk.as_ref())?;
-        let sig = hex_fixed::<SIG>("sig", item.sig.as_ref())?;
-        hex_into("msg", item.msg.as_ref(), scratch)?;
+        let pk = hex_fixed::<PK>("pk", &item.pk)?;
+        let sig = hex_fixed::<SIG>("sig", &item.sig)?;
+        hex_into("msg", &item.msg, scratch)?;
         batch.push(&pk, &sig, scratch).map_err(|e| e.to_string())
     }
 
@@ -171,13 +170,13 @@ impl<const PK: usize, const SIG: usize> LineVerb for SignedVerb<PK, SIG> {
 #[derive(serde::Deserialize)]
 struct AggregateLine<'a> {
     #[serde(borrow)]
-    pks: Option<Vec<Cow<'a, str>>>,
+    pks: Option<Vec<Field<'a>>>,
     #[serde(borrow)]
-    msgs: Option<Vec<Cow<'a, str>>>,
-    #[serde(borrow)]
-    msg: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    sig: Option<Cow<'a, str>>,
+    msgs: Option<Vec<Field<'a>>>,
+    #[serde(borrow, default)]
+    msg: Field<'a>,
+    #[serde(borrow, default)]
+    sig: Field<'a>,
 }
 
 /// The keys and signature of an aggregate line.
@@ -188,9 +187,9 @@ fn keys_and_sig(item: &AggregateLine<'_>) -> Result<(Vec<[u8; bls::PK_LEN]>, [u8
         .ok_or("missing field \"pks\"")?
         .iter()
         .enumerate()
-        .map(|(i, k)| hex_fixed::<{ bls::PK_LEN }>(&format!("pks[{i}]"), Some(k)))
+        .map(|(i, k)| hex_fixed::<{ bls::PK_LEN }>(&format!("pks[{i}]"), k))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok((pks, hex_fixed::<{ bls::SIG_LEN }>("sig", item.sig.as_ref())?))
+    Ok((pks, hex_fixed::<{ bls::SIG_LEN }>("sig", &item.sig)?))
 }
 
 /// Bytes held by aggregate items (for chunking).
@@ -217,7 +216,7 @@ impl LineVerb for AggregateVerb {
             .ok_or("missing field \"msgs\"")?
             .iter()
             .enumerate()
-            .map(|(i, m)| hex_into(&format!("msgs[{i}]"), Some(m), scratch).map(|()| scratch.clone()))
+            .map(|(i, m)| hex_into(&format!("msgs[{i}]"), m, scratch).map(|()| scratch.clone()))
             .collect::<Result<Vec<_>, _>>()?;
         batch.push(AggregateItem { pks, msgs, sig });
         Ok(())
@@ -253,7 +252,7 @@ impl LineVerb for FastAggregateVerb {
     fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: AggregateLine = parse_object(line)?;
         let (pks, sig) = keys_and_sig(&item)?;
-        hex_into("msg", item.msg.as_ref(), scratch)?;
+        hex_into("msg", &item.msg, scratch)?;
         batch.push(FastAggregateItem {
             pks,
             msg: scratch.clone(),
@@ -278,20 +277,20 @@ impl LineVerb for FastAggregateVerb {
 
 #[derive(serde::Deserialize)]
 struct EcdsaLine<'a> {
-    #[serde(borrow)]
-    hash: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    sig: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    pk: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    r: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    s: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    x: Option<Cow<'a, str>>,
-    #[serde(borrow)]
-    y: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    hash: Field<'a>,
+    #[serde(borrow, default)]
+    sig: Field<'a>,
+    #[serde(borrow, default)]
+    pk: Field<'a>,
+    #[serde(borrow, default)]
+    r: Field<'a>,
+    #[serde(borrow, default)]
+    s: Field<'a>,
+    #[serde(borrow, default)]
+    x: Field<'a>,
+    #[serde(borrow, default)]
+    y: Field<'a>,
 }
 
 struct K1Verb {
@@ -307,9 +306,9 @@ impl LineVerb for K1Verb {
 
     fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: EcdsaLine = parse_object(line)?;
-        let hash = hex_fixed::<32>("hash", item.hash.as_ref())?;
-        let sig = hex_fixed::<64>("sig", item.sig.as_ref())?;
-        hex_into("pk", item.pk.as_ref(), scratch)?;
+        let hash = hex_fixed::<32>("hash", &item.hash)?;
+        let sig = hex_fixed::<64>("sig", &item.sig)?;
+        hex_into("pk", &item.pk, scratch)?;
         let pk = K1Key::from_slice(scratch)
             .ok_or_else(|| format!("field \"pk\": expected 33 or 65 bytes, got {} bytes", scratch.len()))?;
         batch.push(K1VerifyItem { hash, sig, pk });
@@ -343,11 +342,11 @@ impl LineVerb for P256Verb {
     fn parse(line: &str, batch: &mut Self::Batch, _scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: EcdsaLine = parse_object(line)?;
         batch.push(P256Item {
-            hash: hex_fixed::<32>("hash", item.hash.as_ref())?,
-            r: hex_fixed::<32>("r", item.r.as_ref())?,
-            s: hex_fixed::<32>("s", item.s.as_ref())?,
-            x: hex_fixed::<32>("x", item.x.as_ref())?,
-            y: hex_fixed::<32>("y", item.y.as_ref())?,
+            hash: hex_fixed::<32>("hash", &item.hash)?,
+            r: hex_fixed::<32>("r", &item.r)?,
+            s: hex_fixed::<32>("s", &item.s)?,
+            x: hex_fixed::<32>("x", &item.x)?,
+            y: hex_fixed::<32>("y", &item.y)?,
         });
         Ok(())
     }

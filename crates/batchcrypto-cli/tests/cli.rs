@@ -3,41 +3,18 @@
 //! lines reported with their number, exit statuses, and verdicts equal to
 //! the oracle's on large hostile files.
 
+mod support;
+
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
+
+use support::{bin, run_with_stdin};
 
 use batchcrypto::ops::ed25519::{Policy, oracle, sample};
 use batchcrypto::ops::hash;
 use batchcrypto::ops::merkle::{self, Rule};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-
-/// The binary, with no calibration profile (a user's own would change
-/// what `--backend auto` picks).
-fn bin() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_batchcrypto"));
-    cmd.env(
-        "BATCHCRYPTO_PROFILE",
-        std::env::temp_dir().join("batchcrypto-no-such-profile.json"),
-    );
-    cmd
-}
-
-fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn batchcrypto");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || input.write_all(&data));
-    let out = child.wait_with_output().expect("wait");
-    writer.join().expect("writer").expect("write stdin");
-    out
-}
 
 fn stdout_lines(out: &Output) -> Vec<serde_json::Value> {
     String::from_utf8(out.stdout.clone())
@@ -213,15 +190,23 @@ fn malformed_lines_are_reported_and_processing_continues() {
         ),
         (
             format!("{{\"pk\":\"{pk}\",\"sig\":\"{sig}\",\"msg\":\"zz\"}}"),
-            Some("bad hex"),
+            Some("'z' at character 0 is not a hex digit"),
+        ),
+        (
+            format!("{{\"pk\":\"{pk}\",\"sig\":\"{sig}\",\"msg\":\"ab cd\"}}"),
+            Some("field \"msg\": ' ' at character 2 is not a hex digit"),
+        ),
+        (
+            format!("{{\"pk\":\"{pk}\",\"sig\":\"{sig}\",\"msg\":\"abé0\"}}"),
+            Some("'é' at character 2 is not a hex digit"),
         ),
         (
             format!("{{\"pk\":7,\"sig\":\"{sig}\",\"msg\":\"\"}}"),
-            Some("invalid JSON"),
+            Some("field \"pk\" is a number; expected a hex string"),
         ),
         (
             format!("{{\"pk\":null,\"sig\":\"{sig}\",\"msg\":\"\"}}"),
-            Some("missing field \"pk\""),
+            Some("field \"pk\" is null; expected a hex string"),
         ),
         // Accepted variants: 0x prefix, upper case, extra fields, CRLF.
         (

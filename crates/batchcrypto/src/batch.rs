@@ -40,7 +40,7 @@ impl FlatBytes {
     }
 
     /// Appends one string. Returns `false` (and appends nothing) when the
-    /// total would exceed `u32::MAX` bytes.
+    /// total would exceed `u32::MAX` bytes or memory for it cannot be reserved.
     #[must_use]
     pub fn push(&mut self, item: &[u8]) -> bool {
         let Some(end) = u32::try_from(self.bytes.len())
@@ -49,6 +49,10 @@ impl FlatBytes {
         else {
             return false;
         };
+        // Large inputs come from users: no memory is an answer, not an abort.
+        if self.bytes.try_reserve(item.len()).is_err() || self.offsets.try_reserve(1).is_err() {
+            return false;
+        }
         self.bytes.extend_from_slice(item);
         self.offsets.push(end);
         true
@@ -137,7 +141,10 @@ impl<const PK: usize, const SIG: usize> SignedBatch<PK, SIG> {
             return Err(crate::Error::BatchTooLarge {
                 op: crate::OpName::Batch("signature"),
                 backend: crate::Backend::Cpu,
-                reason: format!("more than {} message bytes in one batch; split the input", u32::MAX),
+                reason: format!(
+                    "more than {} message bytes in one batch, or no memory for them; split the input",
+                    u32::MAX
+                ),
             });
         }
         self.pks.push(*pk);

@@ -23,6 +23,10 @@ pub struct Outcome<T> {
     pub selection: Selection,
 }
 
+/// Most CPU threads an engine may have: more only add start-up time and
+/// memory (100,000 threads took minutes to start and then crashed).
+pub const MAX_THREADS: usize = 1024;
+
 /// Configures and builds an [`Engine`].
 #[derive(Debug, Clone, Default)]
 pub struct EngineBuilder {
@@ -82,7 +86,8 @@ impl EngineBuilder {
         self
     }
 
-    /// CPU threads (default: one per logical core).
+    /// CPU threads (default: one per logical core), 1 to [`MAX_THREADS`];
+    /// [`EngineBuilder::build`] refuses other counts.
     pub fn threads(mut self, threads: usize) -> Self {
         self.threads = Some(threads);
         self
@@ -147,6 +152,15 @@ impl EngineBuilder {
             }
             BackendChoice::Cpu => None,
         };
+        if let Some(t) = self.threads
+            && !(1..=MAX_THREADS).contains(&t)
+        {
+            return Err(Error::ThreadPool {
+                op: OpName::Engine,
+                backend: Backend::Cpu,
+                reason: format!("{t} threads asked for; 1 to {MAX_THREADS} are allowed"),
+            });
+        }
         let mut pool = rayon::ThreadPoolBuilder::new().thread_name(|i| format!("batchcrypto-cpu-{i}"));
         if let Some(threads) = self.threads {
             pool = pool.num_threads(threads);
@@ -269,8 +283,28 @@ impl Engine {
                 usable: false,
             });
         }
-        for a in adapters {
+        let wanted = crate::gpu::wanted_adapter(None);
+        let chosen = crate::gpu::preferred(&adapters, wanted.as_deref());
+        if let (Some(w), None) = (&wanted, chosen) {
+            devices.push(DeviceInfo {
+                backend: Backend::Gpu,
+                name: "none".to_string(),
+                detail: format!("BATCHCRYPTO_ADAPTER={w:?} matches no adapter below: --backend gpu fails"),
+                usable: false,
+            });
+        }
+        for (i, a) in adapters.into_iter().enumerate() {
             let mut detail = format!("{}, {}, driver {}", a.device_type, a.backend, a.driver);
+            if chosen == Some(i) {
+                detail.push_str(&match &wanted {
+                    Some(w) => format!("; --backend gpu opens this one (BATCHCRYPTO_ADAPTER={w:?})"),
+                    None => "; --backend gpu opens this one (the best kind)".to_string(),
+                });
+            } else if let Some(w) = &wanted
+                && !a.name.to_lowercase().contains(&w.to_lowercase())
+            {
+                detail.push_str(&format!("; not matched by BATCHCRYPTO_ADAPTER={w:?}"));
+            }
             if a.software {
                 detail.push_str("; software adapter: auto picks it only where calibration measured it faster");
             }

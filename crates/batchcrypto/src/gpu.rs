@@ -90,6 +90,22 @@ pub fn adapters() -> Vec<AdapterSummary> {
         .collect()
 }
 
+/// The adapter asked for: `wanted`, else the `BATCHCRYPTO_ADAPTER` variable.
+pub(crate) fn wanted_adapter(wanted: Option<&str>) -> Option<String> {
+    wanted
+        .map(str::to_string)
+        .or_else(|| std::env::var("BATCHCRYPTO_ADAPTER").ok().filter(|w| !w.is_empty()))
+}
+
+/// Which of `adapters` a GPU engine opens: the best kind (discrete before
+/// integrated before virtual before software, `SHADER_INT64` first within a
+/// kind) among those whose name contains `wanted` (any case).
+pub(crate) fn preferred(adapters: &[AdapterSummary], wanted: Option<&str>) -> Option<usize> {
+    (0..adapters.len())
+        .filter(|&i| wanted.is_none_or(|w| adapters[i].name.to_lowercase().contains(&w.to_lowercase())))
+        .min_by_key(|&i| (adapters[i].rank(), !adapters[i].int64, i))
+}
+
 /// How long one dispatch may take before it counts as a device failure.
 const DISPATCH_TIMEOUT: Duration = Duration::from_secs(600);
 
@@ -164,21 +180,11 @@ impl Gpu {
         if found.is_empty() {
             return Err("looked for a Vulkan, Metal or DX12 adapter through wgpu and found none".to_string());
         }
-        let wanted = wanted
-            .map(str::to_string)
-            .or_else(|| std::env::var("BATCHCRYPTO_ADAPTER").ok());
-        found.sort_by_key(|a| {
-            let s = AdapterSummary::of(a);
-            (s.rank(), !s.int64)
-        });
-        let listed: Vec<String> = found.iter().map(|a| AdapterSummary::of(a).describe()).collect();
-        let adapter = found
-            .into_iter()
-            .find(|a| {
-                wanted
-                    .as_deref()
-                    .is_none_or(|w| a.get_info().name.to_lowercase().contains(&w.to_lowercase()))
-            })
+        let wanted = wanted_adapter(wanted);
+        let summaries: Vec<AdapterSummary> = found.iter().map(AdapterSummary::of).collect();
+        let listed: Vec<String> = summaries.iter().map(AdapterSummary::describe).collect();
+        let adapter = preferred(&summaries, wanted.as_deref())
+            .map(|i| found.swap_remove(i))
             .ok_or_else(|| {
                 format!(
                     "no adapter{} among: {}",

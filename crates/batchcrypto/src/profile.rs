@@ -134,16 +134,57 @@ impl Profile {
                 profile.version
             ));
         }
+        profile
+            .check()
+            .map_err(|e| format!("{} is not a usable profile: {e}", path.display()))?;
         Ok(Some(profile))
     }
 
-    /// Writes the profile (creating its directory).
+    /// Values a profile can hold: shares in [0, 1], rates and speedups
+    /// positive and finite, crossovers and sizes at least 1.
+    fn check(&self) -> Result<(), String> {
+        for (op, e) in &self.ops {
+            if e.crossover == Some(0) {
+                return Err(format!("{op}: crossover 0"));
+            }
+            for p in &e.points {
+                let rates = std::iter::once(p.cpu_items_per_s).chain(p.gpu_items_per_s);
+                if p.n == 0 || rates.into_iter().any(|r| !(r.is_finite() && r >= 0.0)) {
+                    return Err(format!(
+                        "{op}: a point at N={} with a rate that is not a positive number",
+                        p.n
+                    ));
+                }
+            }
+            if let Some(s) = &e.split {
+                if !(0.0..=1.0).contains(&s.cpu_share) {
+                    return Err(format!("{op}: CPU share {} is outside 0 to 1", s.cpu_share));
+                }
+                if s.n == 0 || !(s.speedup.is_finite() && s.speedup > 0.0) {
+                    return Err(format!("{op}: split at N={} with speedup {}", s.n, s.speedup));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the profile (creating its directory) to a temporary file
+    /// beside `path`, then renames it into place: a reader never sees half
+    /// a profile, and a failed write leaves the old one.
     pub fn save(&self, path: &Path) -> Result<(), String> {
-        if let Some(dir) = path.parent() {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         }
         let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())? + "\n";
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        let mut temp = path.as_os_str().to_owned();
+        temp.push(format!(".{}.tmp", std::process::id()));
+        let temp = PathBuf::from(temp);
+        std::fs::write(&temp, text)
+            .and_then(|()| std::fs::rename(&temp, path))
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&temp);
+                format!("cannot write {}: {e}", path.display())
+            })
     }
 
     /// Whether any operation ran faster on the GPU (so `auto` opens it).

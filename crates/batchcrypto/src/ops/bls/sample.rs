@@ -79,9 +79,14 @@ const HOSTILE: [&str; 7] = [
 /// messages of 32 bytes; the same for the same arguments. Signing runs on
 /// the current rayon pool.
 pub fn generate(count: usize, signers: usize, hostile_share: f64, seed: u64) -> Vec<Item> {
+    generate_range(0..count, signers, hostile_share, seed)
+}
+
+/// Items `range` of [`generate`] (each item depends only on its index).
+pub fn generate_range(range: std::ops::Range<usize>, signers: usize, hostile_share: f64, seed: u64) -> Vec<Item> {
     let keys = secret_keys(signers.max(2), seed);
     let pks: Vec<[u8; PK_LEN]> = keys.iter().map(|k| k.sk_to_pk().compress()).collect();
-    (0..count)
+    range
         .into_par_iter()
         .map(|i| {
             let mut rng = StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));

@@ -3,6 +3,8 @@
 //! s zero or not below n, r in [n, p), high s, wrong hash, flipped bits,
 //! keys off the curve or badly prefixed, every kind of bad v.
 
+use std::ops::Range;
+
 use p256::ecdsa::signature::hazmat::PrehashSigner;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -69,8 +71,18 @@ pub fn secp256k1_verify(
     hostile_share: f64,
     seed: u64,
 ) -> Vec<(K1VerifyItem, &'static str)> {
+    secp256k1_verify_range(0..count, signers, hostile_share, seed)
+}
+
+/// Items `range` of [`secp256k1_verify`] (each item depends only on its index).
+pub fn secp256k1_verify_range(
+    range: Range<usize>,
+    signers: usize,
+    hostile_share: f64,
+    seed: u64,
+) -> Vec<(K1VerifyItem, &'static str)> {
     let keys = k1_keys(signers, seed);
-    (0..count)
+    range
         .into_par_iter()
         .map(|i| {
             let mut rng = rng_for(seed, i);
@@ -137,8 +149,18 @@ pub fn secp256k1_verify(
 
 /// `ecrecover` items and the kind of each.
 pub fn ecrecover(count: usize, signers: usize, hostile_share: f64, seed: u64) -> Vec<(RecoverItem, &'static str)> {
+    ecrecover_range(0..count, signers, hostile_share, seed)
+}
+
+/// Items `range` of [`ecrecover`] (each item depends only on its index).
+pub fn ecrecover_range(
+    range: Range<usize>,
+    signers: usize,
+    hostile_share: f64,
+    seed: u64,
+) -> Vec<(RecoverItem, &'static str)> {
     let keys = k1_keys(signers, seed);
-    (0..count)
+    range
         .into_par_iter()
         .map(|i| {
             let mut rng = rng_for(seed, i);
@@ -197,6 +219,16 @@ pub fn ecrecover(count: usize, signers: usize, hostile_share: f64, seed: u64) ->
 
 /// `p256_verify` items and the kind of each.
 pub fn p256_verify(count: usize, signers: usize, hostile_share: f64, seed: u64) -> Vec<(P256Item, &'static str)> {
+    p256_verify_range(0..count, signers, hostile_share, seed)
+}
+
+/// Items `range` of [`p256_verify`] (each item depends only on its index).
+pub fn p256_verify_range(
+    range: Range<usize>,
+    signers: usize,
+    hostile_share: f64,
+    seed: u64,
+) -> Vec<(P256Item, &'static str)> {
     let mut krng = StdRng::seed_from_u64(seed);
     let keys: Vec<p256::ecdsa::SigningKey> = (0..signers.max(1))
         .map(|_| {
@@ -208,7 +240,7 @@ pub fn p256_verify(count: usize, signers: usize, hostile_share: f64, seed: u64) 
             }
         })
         .collect();
-    (0..count)
+    range
         .into_par_iter()
         .map(|i| {
             let mut rng = rng_for(seed, i);

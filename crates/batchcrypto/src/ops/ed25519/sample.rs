@@ -70,6 +70,28 @@ impl Kind {
     ];
 }
 
+impl Kind {
+    /// The kind's name in snake_case, as `batchcrypto sample` writes it
+    /// (the spelling every operation's sample uses).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Valid => "valid",
+            Kind::FlipKey => "flipped_key_bit",
+            Kind::FlipR => "flipped_r_bit",
+            Kind::FlipS => "flipped_s_bit",
+            Kind::FlipMsg => "flipped_msg_bit",
+            Kind::SmallOrderKey => "small_order_key",
+            Kind::SmallOrderR => "small_order_r",
+            Kind::MixedOrderKey => "mixed_order_key",
+            Kind::SPlusL => "s_plus_l",
+            Kind::SHighBits => "s_high_bits",
+            Kind::NonCanonicalKey => "non_canonical_key",
+            Kind::NonCanonicalR => "non_canonical_r",
+            Kind::OffCurveKey => "off_curve_key",
+        }
+    }
+}
+
 /// One generated item.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
@@ -118,24 +140,28 @@ const L_BYTES: [u8; 32] = [
 
 /// Generates `config.count` items, deterministically from `config.seed`.
 pub fn generate(config: &Config) -> Vec<Item> {
+    items(config).collect()
+}
+
+/// The items of [`generate`] one at a time (for output larger than memory).
+pub fn items(config: &Config) -> impl Iterator<Item = Item> + use<> {
+    let config = *config;
     let mut rng = StdRng::seed_from_u64(config.seed);
     let signers: Vec<ed25519_dalek::SigningKey> = (0..config.signers.max(1))
         .map(|_| ed25519_dalek::SigningKey::from_bytes(&rng.random()))
         .collect();
-    (0..config.count)
-        .map(|_| {
-            let len = rng.random_range(0..=config.max_msg_len);
-            let mut msg = vec![0u8; len];
-            rng.fill(&mut msg[..]);
-            let kind = if rng.random_bool(config.hostile_share.clamp(0.0, 1.0)) {
-                Kind::HOSTILE[rng.random_range(0..Kind::HOSTILE.len())]
-            } else {
-                Kind::Valid
-            };
-            let signer = &signers[rng.random_range(0..signers.len())];
-            build(kind, signer, msg, &mut rng)
-        })
-        .collect()
+    (0..config.count).map(move |_| {
+        let len = rng.random_range(0..=config.max_msg_len);
+        let mut msg = vec![0u8; len];
+        rng.fill(&mut msg[..]);
+        let kind = if rng.random_bool(config.hostile_share.clamp(0.0, 1.0)) {
+            Kind::HOSTILE[rng.random_range(0..Kind::HOSTILE.len())]
+        } else {
+            Kind::Valid
+        };
+        let signer = &signers[rng.random_range(0..signers.len())];
+        build(kind, signer, msg, &mut rng)
+    })
 }
 
 /// The items as a [`Batch`] (in order).
