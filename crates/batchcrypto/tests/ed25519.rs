@@ -171,7 +171,7 @@ fn wycheproof_file() {
 }
 
 /// novifinancial/ed25519-speccheck: the per-case results of Zebra (ZIP-215)
-/// and dalek `verify_strict` from ../shared/vectors/ed25519-speccheck/EXPECTED_RESULTS.md.
+/// and dalek `verify_strict` from testdata/ed25519-speccheck/EXPECTED_RESULTS.md.
 #[test]
 fn speccheck() {
     let Some(dir) = vectors_dir() else { return };

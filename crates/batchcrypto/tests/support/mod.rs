@@ -79,13 +79,15 @@ fn cpu(threads: Option<usize>) -> Engine {
     builder.build().expect("cpu engine")
 }
 
-/// The folder of public vectors: `BATCHCRYPTO_VECTORS`, else `../shared/vectors`
-/// beside the repository. `None` (with a notice) when it is missing, unless
-/// `BATCHCRYPTO_REQUIRE_VECTORS=1` (CI), where a missing folder fails.
+/// The folder of public vectors: `BATCHCRYPTO_VECTORS`, else the
+/// repository's `testdata/` (the files the tests use, copied from
+/// ../shared/vectors with their provenance and licences). `None` (with a
+/// notice) when it is missing, unless `BATCHCRYPTO_REQUIRE_VECTORS=1` (CI),
+/// where a missing folder fails.
 pub fn vectors_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("BATCHCRYPTO_VECTORS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/vectors")));
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata")));
     if dir.is_dir() {
         return Some(dir);
     }
