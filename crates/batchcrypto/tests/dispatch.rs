@@ -12,13 +12,8 @@ use batchcrypto::ops::hash::{self, Alg};
 use batchcrypto::ops::merkle::Rule;
 use batchcrypto::profile::{OpProfile, Point, Profile, Split, VERSION};
 use batchcrypto::{Backend, Engine, FlatBytes};
-use support::engines;
 
 /// The GPU engine of the harness, if this machine has an adapter.
-fn gpu_engine() -> Option<&'static Engine> {
-    engines().iter().find(|(n, _)| n == "gpu").map(|(_, e)| e)
-}
-
 fn op(crossover: Option<usize>, split: Option<Split>) -> OpProfile {
     OpProfile {
         crossover,
@@ -87,10 +82,7 @@ fn auto_without_profile_uses_the_cpu_and_says_why() {
 
 #[test]
 fn auto_follows_the_profile() {
-    let Some(gpu) = gpu_engine() else {
-        support::notice("no GPU: auto dispatch test skipped");
-        return;
-    };
+    let Some(gpu) = support::gpu_engine() else { return };
     let engine = Engine::builder()
         .profile(profile(gpu.gpu_adapter(), gpu.gpu_adapter_name()))
         .build()
@@ -159,10 +151,7 @@ fn a_profile_of_another_adapter_is_not_followed() {
 /// at every share including all-CPU and all-GPU.
 #[test]
 fn split_batches_match_the_oracle() {
-    let Some(gpu) = gpu_engine() else {
-        support::notice("no GPU: split test skipped");
-        return;
-    };
+    let Some(gpu) = support::gpu_engine() else { return };
     let items = sample::generate(&sample::Config {
         count: 300,
         hostile_share: 0.4,
@@ -176,14 +165,11 @@ fn split_batches_match_the_oracle() {
         gpu.set_split_share(None);
         let out = out.expect("verify");
         assert_eq!(out.selection.backend, Backend::Split, "{}", out.selection);
-        for (i, v) in out.output.iter().enumerate() {
-            let it = &items[i];
-            assert_eq!(
-                v.is_valid(),
-                oracle::verify(Policy::Zip215, &it.pk, &it.sig, &it.msg),
-                "share {share} item {i}"
-            );
-        }
+        let want: Vec<bool> = items
+            .iter()
+            .map(|it| oracle::verify(Policy::Zip215, &it.pk, &it.sig, &it.msg))
+            .collect();
+        support::assert_each(&format!("share {share}"), &out.output, &want, |v, w| v.is_valid() == *w);
     }
 }
 

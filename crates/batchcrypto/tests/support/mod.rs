@@ -132,6 +132,32 @@ pub fn batch_of(items: &[RawItem]) -> (Batch, Vec<&RawItem>) {
     (batch, kept)
 }
 
+/// The comparison every op's tests share: `got` holds exactly one answer
+/// per item of `want` (a backend that dropped or added items fails here),
+/// and each agrees with the oracle's by `same`; `what` names the engine
+/// and case in the message.
+pub fn assert_each<G: std::fmt::Debug, W: std::fmt::Debug>(
+    what: &str,
+    got: &[G],
+    want: &[W],
+    same: impl Fn(&G, &W) -> bool,
+) {
+    assert_eq!(got.len(), want.len(), "{what}: one answer per item");
+    for (i, (g, w)) in got.iter().zip(want).enumerate() {
+        assert!(same(g, w), "{what}: item {i}: got {g:?}, the oracle says {w:?}");
+    }
+}
+
+/// A GPU engine for the tests that need one; `None` (with a notice) where
+/// there is none, unless `BATCHCRYPTO_REQUIRE_GPU=1`, where that fails.
+pub fn gpu_engine() -> Option<&'static Engine> {
+    let gpu = engines().iter().find(|(n, _)| n == "gpu").map(|(_, e)| e);
+    if gpu.is_none() {
+        notice("no GPU: test skipped");
+    }
+    gpu
+}
+
 /// Runs `batch` on every engine under `policy`, asserts each verdict equals
 /// the oracle's and that every engine gives the same reason codes. Returns
 /// the verdicts (of the first engine).
