@@ -529,6 +529,11 @@ impl Gpu {
 /// Status a kernel writes instead of its completion flag when the driver cut
 /// one of its loops short (see `wgsl/guard.wgsl`).
 pub(crate) const LOOPS_CUT_FLAG: u32 = 0x200;
+/// The bit every kernel sets in an item's status word once it finished the
+/// item (a missing flag means the item never ran: the batch goes to the CPU).
+pub(crate) const DONE_FLAG: u32 = 0x100;
+/// Threads per workgroup of the one-thread-per-item kernels.
+pub(crate) const WORKGROUP_SIZE: u32 = 64;
 
 /// An item whose computation the driver cut short: the batch goes to the CPU.
 pub(crate) struct LoopsCut(pub(crate) usize);

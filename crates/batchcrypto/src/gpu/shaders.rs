@@ -261,6 +261,18 @@ fn sha256_compress_generated() -> String {
 }
 
 const GUARD: &str = include_str!("wgsl/guard.wgsl");
+
+/// What every kernel shares with its host, rendered from the host's
+/// constants (written once, in Rust), then the completion guard.
+fn guard() -> String {
+    format!(
+        "const DONE_FLAG: u32 = {:#x}u;\nconst LOOPS_CUT_FLAG: u32 = {:#x}u;\nconst WORKGROUP_SIZE: u32 = {}u;\nconst LOOP_GUARD: u32 = {}u;\n{GUARD}",
+        crate::gpu::DONE_FLAG,
+        crate::gpu::LOOPS_CUT_FLAG,
+        crate::gpu::WORKGROUP_SIZE,
+        LOOP_GUARD,
+    )
+}
 const KECCAK: &str = include_str!("wgsl/keccak.wgsl");
 const KECCAK_LANE64: &str = include_str!("wgsl/keccak_lane64.wgsl");
 const KECCAK_LANE32: &str = include_str!("wgsl/keccak_lane32.wgsl");
@@ -418,7 +430,7 @@ fn with_hash_libraries(kernel: &str, int64: bool) -> String {
     let lanes = if int64 { KECCAK_LANE64 } else { KECCAK_LANE32 };
     [
         u32_array("SHA256_H0", &SHA256_H0),
-        GUARD.to_string(),
+        guard(),
         lanes.to_string(),
         keccak_generated(),
         KECCAK.to_string(),
@@ -480,7 +492,7 @@ pub(crate) fn ed25519_verify() -> String {
         u64_array("SHA512_H0", &SHA512_H0),
         u32_array("ED_D_WORDS", &ED_D),
         u32_array("ED_SQRTM1_WORDS", &ED_SQRTM1),
-        GUARD.to_string(),
+        guard(),
         FE25519.to_string(),
         fe25519_generated(),
         SHA512.to_string(),

@@ -5,12 +5,13 @@
 // the host) the compiler cannot see runs both iterations only if no loop
 // limit was hit, so a truncated computation is reported, never returned.
 
-const LOOPS_CUT_FLAG: u32 = 0x200u;
+// DONE_FLAG, LOOPS_CUT_FLAG, WORKGROUP_SIZE and LOOP_GUARD come before
+// this file, rendered from the host's constants (gpu/shaders.rs `guard`).
 
 fn loops_intact(bound: u32) -> bool {
     var n = 0u;
     for (var i = 0u; i < bound; i++) {
         n += 1u;
     }
-    return bound == 2u && n == 2u;
+    return bound == LOOP_GUARD && n == LOOP_GUARD;
 }

@@ -19,11 +19,8 @@
 // equation holds or Q finite); ecrecover adds x[8] y[8] (limbs) and
 // keccak256(x || y)[8].
 
-const DONE_FLAG: u32 = 0x100u;
-const ITEM_WORDS: u32 = 41u;
-// Output words per item: verification writes only its status word.
-const VERIFY_OUT_WORDS: u32 = 1u;
-const RECOVER_OUT_WORDS: u32 = 25u;
+// ITEM_WORDS, VERIFY_OUT_WORDS (verification writes only its status word)
+// and RECOVER_OUT_WORDS are rendered by the host (ops/ecdsa/gpu.rs).
 
 // op and curve are the host's bookkeeping: each pipeline is built for one
 // entry point and one curve.
@@ -188,7 +185,7 @@ fn recover_item(c: Curve, i: u32) -> u32 {
     return u32(root.ok) | (u32(q_ok) << 1u);
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(WORKGROUP_SIZE)
 fn ecdsa_verify(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = gid.y * groups.x * 64u + gid.x;
     if i >= params.n {
@@ -198,7 +195,7 @@ fn ecdsa_verify(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
     out[i * VERIFY_OUT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG | flags, loops_intact(params.loop_guard));
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(WORKGROUP_SIZE)
 fn ecdsa_recover(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = gid.y * groups.x * 64u + gid.x;
     if i >= params.n {

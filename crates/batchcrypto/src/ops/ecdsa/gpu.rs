@@ -16,13 +16,12 @@ use crate::gpu::shaders::{self, CurveShape};
 use crate::gpu::{BufferPool, Dispatch, Gpu};
 use crate::verdict::{Reason, Verdict};
 
-const DONE_FLAG: u32 = 0x100;
-const WORKGROUP: u32 = 64;
 const MAX_ITEMS: usize = 1 << 18;
 const ITEM_WORDS: usize = 41;
-/// Output words per item of `ecdsa_recover` (status, x, y, keccak256);
-/// `ecdsa_verify` writes the status word alone.
+/// Output words per item of `ecdsa_recover` (status, x, y, keccak256).
 const RECOVER_OUT_WORDS: usize = 25;
+/// Output words per item of `ecdsa_verify`: the status word alone.
+const VERIFY_OUT_WORDS: usize = 1;
 
 /// A 256-bit integer as eight u32 limbs, least significant first.
 type Limbs = [u32; 8];
@@ -183,6 +182,10 @@ fn curve_wgsl(c: &CurveParams) -> String {
     let sqrt_exp: Limbs = std::array::from_fn(|k| (p1[k] >> 2) | if k < 7 { p1[k + 1] << 30 } else { 0 });
     let two = add_small(&[0; 8], 2);
     let mut src = [
+        // The item and output layouts the host packs and reads.
+        format!(
+            "const ITEM_WORDS: u32 = {ITEM_WORDS}u;\nconst VERIFY_OUT_WORDS: u32 = {VERIFY_OUT_WORDS}u;\nconst RECOVER_OUT_WORDS: u32 = {RECOVER_OUT_WORDS}u;\n"
+        ),
         wgsl_u256("CURVE_P", &c.p),
         format!("const CURVE_PINV: u32 = {:#010x}u;\n", neg_inv32(c.p[0])),
         wgsl_u256("CURVE_N", &c.n),
@@ -382,7 +385,11 @@ impl Packed {
 
     /// Output words per item.
     fn out_words(&self) -> usize {
-        if self.op == 0 { 1 } else { RECOVER_OUT_WORDS }
+        if self.op == 0 {
+            VERIFY_OUT_WORDS
+        } else {
+            RECOVER_OUT_WORDS
+        }
     }
 }
 
@@ -482,7 +489,7 @@ impl<'a> Chunk<'a> {
             Dispatch {
                 pipeline: self.pipeline,
                 steps: &[(&self.bind_group, self.n)],
-                workgroup: WORKGROUP,
+                workgroup: crate::gpu::WORKGROUP_SIZE,
                 out: &out,
                 out_bytes,
             },
@@ -495,7 +502,7 @@ impl<'a> Chunk<'a> {
             if w[0] == crate::gpu::LOOPS_CUT_FLAG {
                 return Err(crate::gpu::LoopsCut(self.start + i).to_string());
             }
-            if w[0] & DONE_FLAG == 0 {
+            if w[0] & crate::gpu::DONE_FLAG == 0 {
                 return Err(format!(
                     "item {} came back without a result (status {:#x})",
                     self.start + i,

@@ -14,10 +14,6 @@ use super::{Batch, Policy};
 use crate::gpu::{Dispatch, Gpu, shaders};
 use crate::verdict::{Reason, Verdict};
 
-/// Status flag the kernel sets on every item it finished.
-const DONE_FLAG: u32 = 0x100;
-/// Threads per workgroup of `ed25519_verify`.
-const WORKGROUP: u32 = 64;
 /// Most items per dispatch (bounded work per submission).
 const MAX_ITEMS: usize = 1 << 18;
 
@@ -129,7 +125,7 @@ impl Job<'_> {
             Dispatch {
                 pipeline: self.pipeline,
                 steps: &[(bind_group, n as u32)],
-                workgroup: WORKGROUP,
+                workgroup: crate::gpu::WORKGROUP_SIZE,
                 out: &out,
                 out_bytes,
             },
@@ -165,7 +161,7 @@ fn policy_code(policy: Policy) -> u32 {
 /// The verdict of one status word, `None` unless the kernel marked it done
 /// with a known code.
 fn decode(status: u32) -> Option<Verdict> {
-    if status & DONE_FLAG == 0 {
+    if status & crate::gpu::DONE_FLAG == 0 {
         return None;
     }
     Some(match status & 0xff {

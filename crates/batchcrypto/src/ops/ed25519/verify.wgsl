@@ -12,7 +12,6 @@
 // Output per item: DONE_FLAG | code (0 = valid), or LOOPS_CUT_FLAG when the
 // driver cut a loop short (guard.wgsl).
 
-const DONE_FLAG: u32 = 0x100u;
 const POLICY_STRICT: u32 = 0u;
 
 struct Params {
@@ -228,7 +227,7 @@ fn verify_item(i: u32) -> u32 {
     return 6u;
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(WORKGROUP_SIZE)
 fn ed25519_verify(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = gid.y * groups.x * 64u + gid.x;
     if i >= params.n {

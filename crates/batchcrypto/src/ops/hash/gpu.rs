@@ -6,10 +6,6 @@ use super::{Alg, Digest};
 use crate::batch::FlatBytes;
 use crate::gpu::{BufferPool, Dispatch, Gpu, shaders};
 
-/// Flag the kernel writes after each item's digest.
-const DONE_FLAG: u32 = 0x100;
-/// Threads per workgroup of `hash_main`.
-const WORKGROUP: u32 = 64;
 /// Most items per dispatch.
 const MAX_ITEMS: usize = 1 << 20;
 /// u32 words per item in the output: 8 of digest, 1 flag.
@@ -100,7 +96,7 @@ impl<'a> Job<'a> {
             Dispatch {
                 pipeline: self.pipeline,
                 steps: &[(&self.bind_group, self.n as u32)],
-                workgroup: WORKGROUP,
+                workgroup: crate::gpu::WORKGROUP_SIZE,
                 out: &out,
                 out_bytes,
             },
@@ -110,7 +106,7 @@ impl<'a> Job<'a> {
             if flag == crate::gpu::LOOPS_CUT_FLAG {
                 return Err(crate::gpu::LoopsCut(self.start + i).to_string());
             }
-            if flag != DONE_FLAG {
+            if flag != crate::gpu::DONE_FLAG {
                 return Err(format!(
                     "item {} came back without a digest (flag {flag:#x})",
                     self.start + i

@@ -4,7 +4,6 @@
 // (little-endian bytes of the digest) then DONE_FLAG, or LOOPS_CUT_FLAG
 // when the driver cut a loop short.
 
-const DONE_FLAG: u32 = 0x100u;
 const ALG_KECCAK256: u32 = 0u;
 const ALG_SHA3_256: u32 = 1u;
 const KECCAK_RATE: u32 = 136u;
@@ -106,7 +105,7 @@ fn sha256_item(off: u32, len: u32) -> array<u32, 8> {
     return out;
 }
 
-@compute @workgroup_size(64)
+@compute @workgroup_size(WORKGROUP_SIZE)
 fn hash_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = gid.y * groups.x * 64u + gid.x;
     if i >= params.n {

@@ -7,8 +7,6 @@ use super::Rule;
 use crate::gpu::{BufferPool, Dispatch, Gpu, shaders};
 use crate::ops::hash::Digest;
 
-/// Threads per workgroup of `merkle_level`.
-const WORKGROUP: u32 = 64;
 /// Bytes between two levels' parameters (the uniform offset alignment).
 const PARAM_STRIDE: u64 = 256;
 /// Status words read back: cut flag, levels run, 8 root words.
@@ -157,7 +155,7 @@ impl<'a> Job<'a> {
             Dispatch {
                 pipeline: self.pipeline,
                 steps: &steps,
-                workgroup: WORKGROUP,
+                workgroup: crate::gpu::WORKGROUP_SIZE,
                 out: &status,
                 out_bytes: STATUS_WORDS * 4,
             },
