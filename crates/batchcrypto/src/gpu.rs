@@ -16,6 +16,7 @@
 //! the engine falls back to the CPU; a kernel result is only accepted when
 //! every item carries the kernel's completion flag.
 
+pub(crate) mod bigint;
 pub(crate) mod shaders;
 
 use std::collections::HashMap;

@@ -292,33 +292,48 @@ const DOUBLE_ADD: &str = include_str!("wgsl/double_add.wgsl");
 const GLV: &str = include_str!("wgsl/glv.wgsl");
 const ECDSA: &str = include_str!("../ops/ecdsa/ecdsa.wgsl");
 
-/// Montgomery multiplication (CIOS, eight u32 limbs, 64-bit products) as
-/// straight-line code: a b R^-1 mod m for a, b < m, with inv = -m^-1 mod 2^32.
-fn mont_mul_generated() -> String {
-    let mut src = String::from(
-        "fn mont_mul(a: U256, b: U256, m: U256, inv: u32) -> U256 {\n    var t: array<u32, 10>;\n    var s: u64;\n    var c: u64;\n",
+/// Montgomery multiplication (CIOS over `n` u32 limbs, 64-bit products)
+/// as straight-line code: `fn mont_mul(a, b, m: ty, inv: u32) -> ty`
+/// computing a b R^-1 mod m for a, b < m, R = 2^(32 n), inv = -m^-1 mod
+/// 2^32 (`bigint::neg_inv32`). `ty` is the WGSL type of `n` limbs with a
+/// constructor taking them in order, `sub` its subtraction returning
+/// `.v` (difference) and `.c` (borrow). The ECDSA kernels use n = 8
+/// (`U256`, `u256_sub`); 384-bit fields take n = 12.
+fn mont_mul_generated(n: usize, ty: &str, sub: &str) -> String {
+    let mut src = format!(
+        "fn mont_mul(a: {ty}, b: {ty}, m: {ty}, inv: u32) -> {ty} {{\n    var t: array<u32, {}>;\n    var s: u64;\n    var c: u64;\n",
+        n + 2
     );
-    for i in 0..8 {
-        for j in 0..8 {
+    for i in 0..n {
+        for j in 0..n {
             let carry = if j == 0 { "" } else { " + c" };
             src += &format!(
                 "    s = u64(t[{j}]) + u64(a[{j}]) * u64(b[{i}]){carry};\n    t[{j}] = u32(s);\n    c = s >> 32u;\n"
             );
         }
-        src += "    s = u64(t[8]) + c;\n    t[8] = u32(s);\n    t[9] = u32(s >> 32u);\n";
+        src += &format!(
+            "    s = u64(t[{n}]) + c;\n    t[{n}] = u32(s);\n    t[{}] = u32(s >> 32u);\n",
+            n + 1
+        );
         src += &format!("    let q{i} = t[0] * inv;\n");
         src += &format!("    s = u64(t[0]) + u64(q{i}) * u64(m[0]);\n    c = s >> 32u;\n");
-        for j in 1..8 {
+        for j in 1..n {
             src += &format!(
                 "    s = u64(t[{j}]) + u64(q{i}) * u64(m[{j}]) + c;\n    t[{}] = u32(s);\n    c = s >> 32u;\n",
                 j - 1
             );
         }
-        src += "    s = u64(t[8]) + c;\n    t[7] = u32(s);\n    t[8] = t[9] + u32(s >> 32u);\n";
+        src += &format!(
+            "    s = u64(t[{n}]) + c;\n    t[{}] = u32(s);\n    t[{n}] = t[{}] + u32(s >> 32u);\n",
+            n - 1,
+            n + 1
+        );
     }
-    src += "    let r = U256(t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]);\n";
-    src +=
-        "    let d = u256_sub(r, m);\n    if t[8] != 0u || d.c == 0u {\n        return d.v;\n    }\n    return r;\n}\n";
+    let limbs: Vec<String> = (0..n).map(|k| format!("t[{k}]")).collect();
+    src += &format!("    let r = {ty}({});\n", limbs.join(", "));
+    src += &format!(
+        "    let d = {sub}(r, m);\n    if t[{n}] != 0u || d.c == 0u {{\n        return d.v;\n    }}\n    return r;\n}}\n"
+    );
     src
 }
 
@@ -475,7 +490,7 @@ pub(crate) fn ecdsa(shape: CurveShape, curve: &str) -> String {
     let kernel = [
         curve.to_string(),
         U256.to_string(),
-        mont_mul_generated(),
+        mont_mul_generated(8, "U256", "u256_sub"),
         WEIERSTRASS.to_string(),
         formulas.to_string(),
         double_mul.to_string(),
@@ -506,6 +521,27 @@ pub(crate) fn ed25519_verify() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Parses and validates WGSL with naga, as wgpu does before compiling.
+    fn validate(src: &str) {
+        use wgpu::naga;
+        let module = naga::front::wgsl::parse_str(src).unwrap_or_else(|e| panic!("{}", e.emit_to_string(src)));
+        naga::valid::Validator::new(naga::valid::ValidationFlags::all(), naga::valid::Capabilities::all())
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{e:?}"));
+    }
+
+    /// The Montgomery generator at other widths gives valid WGSL (384-bit
+    /// fields for BLS12-381 take 12 limbs).
+    #[test]
+    fn mont_mul_generates_valid_wgsl_at_any_width() {
+        for n in [8, 12] {
+            let prelude = format!(
+                "alias U{n} = array<u32, {n}>;\nstruct Sub{n} {{ v: U{n}, c: u32 }}\nfn sub{n}(a: U{n}, b: U{n}) -> Sub{n} {{ return Sub{n}(a, 0u); }}\n"
+            );
+            validate(&(prelude + &mont_mul_generated(n, &format!("U{n}"), &format!("sub{n}"))));
+        }
+    }
 
     #[test]
     fn keccak_constants_match_fips_202() {

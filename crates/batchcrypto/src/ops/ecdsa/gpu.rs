@@ -12,6 +12,9 @@ use rayon::prelude::*;
 use super::{
     K1VerifyItem, P256_N, P256Item, RecoverItem, Recovered, SECP256K1_N, in_range, k1_scalar_checks, recovery_id,
 };
+use crate::gpu::bigint::{
+    self, add_mod, add_small, from_be, from_hex, mont_form, neg_inv32, r_squared, sub, to_be, wgsl_const,
+};
 use crate::gpu::shaders::{self, CurveShape};
 use crate::gpu::{BufferPool, Dispatch, Gpu};
 use crate::verdict::{Reason, Verdict};
@@ -24,88 +27,12 @@ const RECOVER_OUT_WORDS: usize = 25;
 const VERIFY_OUT_WORDS: usize = 1;
 
 /// A 256-bit integer as eight u32 limbs, least significant first.
-type Limbs = [u32; 8];
-
-fn limbs(be: &[u8; 32]) -> Limbs {
-    let mut l = [0u32; 8];
-    for (k, w) in l.iter_mut().enumerate() {
-        let at = 28 - 4 * k;
-        *w = u32::from_be_bytes([be[at], be[at + 1], be[at + 2], be[at + 3]]);
-    }
-    l
-}
-
-fn be_bytes(l: &[u32]) -> [u8; 32] {
-    let mut b = [0u8; 32];
-    for k in 0..8 {
-        b[28 - 4 * k..32 - 4 * k].copy_from_slice(&l[k].to_be_bytes());
-    }
-    b
-}
+type Limbs = bigint::Limbs<8>;
 
 fn hex32(s: &str) -> [u8; 32] {
     let mut b = [0u8; 32];
-    for (i, byte) in b.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).unwrap_or(0);
-    }
+    b.copy_from_slice(&to_be::<8>(&from_hex::<8>(s)));
     b
-}
-
-/// a - b (wrapping), and whether it borrowed.
-fn sub(a: &Limbs, b: &Limbs) -> (Limbs, bool) {
-    let mut r = [0u32; 8];
-    let mut borrow = 0u64;
-    for k in 0..8 {
-        let d = (u64::from(a[k]) | 1 << 32) - u64::from(b[k]) - borrow;
-        r[k] = d as u32;
-        borrow = 1 - (d >> 32);
-    }
-    (r, borrow == 1)
-}
-
-fn add_small(a: &Limbs, v: u32) -> Limbs {
-    let mut r = *a;
-    let mut carry = u64::from(v);
-    for w in &mut r {
-        let s = u64::from(*w) + carry;
-        *w = s as u32;
-        carry = s >> 32;
-    }
-    r
-}
-
-/// x 2^k mod m by k modular doublings (x < m).
-fn times_pow2(x: &Limbs, m: &Limbs, k: usize) -> Limbs {
-    let mut x = *x;
-    for _ in 0..k {
-        let top = x[7] >> 31;
-        let mut d = [0u32; 8];
-        for k in (0..8).rev() {
-            d[k] = (x[k] << 1) | if k > 0 { x[k - 1] >> 31 } else { 0 };
-        }
-        let (s, borrow) = sub(&d, m);
-        x = if top == 1 || !borrow { s } else { d };
-    }
-    x
-}
-
-/// 2^512 mod m (R^2 for Montgomery form).
-fn r_squared(m: &Limbs) -> Limbs {
-    times_pow2(&add_small(&[0; 8], 1), m, 512)
-}
-
-/// x R mod m: the Montgomery form of x < m (R = 2^256).
-fn mont_form(x: &Limbs, m: &Limbs) -> Limbs {
-    times_pow2(x, m, 256)
-}
-
-/// -m^-1 mod 2^32 (Newton's iteration; m odd).
-fn neg_inv32(m0: u32) -> u32 {
-    let mut inv = 1u32;
-    for _ in 0..5 {
-        inv = inv.wrapping_mul(2u32.wrapping_sub(m0.wrapping_mul(inv)));
-    }
-    inv.wrapping_neg()
 }
 
 /// The GLV endomorphism of a curve with a = 0 (phi(x, y) = (beta x, y) =
@@ -152,24 +79,6 @@ struct CurveParams {
     endomorphism: Option<Endomorphism>,
 }
 
-/// (a + b) mod m for a, b < m.
-fn add_mod(a: &Limbs, b: &Limbs, m: &Limbs) -> Limbs {
-    let mut s = [0u32; 8];
-    let mut carry = 0u64;
-    for k in 0..8 {
-        let t = u64::from(a[k]) + u64::from(b[k]) + carry;
-        s[k] = t as u32;
-        carry = t >> 32;
-    }
-    let (d, borrow) = sub(&s, m);
-    if carry == 1 || !borrow { d } else { s }
-}
-
-fn wgsl_u256(name: &str, v: &Limbs) -> String {
-    let limbs: Vec<String> = v.iter().map(|w| format!("{w:#010x}u")).collect();
-    format!("const {name} = array<u32, 8>({});\n", limbs.join(", "))
-}
-
 /// The curve's constants as WGSL (names and forms in ecdsa.wgsl), composed
 /// into its kernel: compile-time constants let the driver fold them into
 /// the arithmetic (P-256's modulus has limbs 0 and 1).
@@ -186,20 +95,20 @@ fn curve_wgsl(c: &CurveParams) -> String {
         format!(
             "const ITEM_WORDS: u32 = {ITEM_WORDS}u;\nconst VERIFY_OUT_WORDS: u32 = {VERIFY_OUT_WORDS}u;\nconst RECOVER_OUT_WORDS: u32 = {RECOVER_OUT_WORDS}u;\n"
         ),
-        wgsl_u256("CURVE_P", &c.p),
+        wgsl_const("CURVE_P", &c.p),
         format!("const CURVE_PINV: u32 = {:#010x}u;\n", neg_inv32(c.p[0])),
-        wgsl_u256("CURVE_N", &c.n),
+        wgsl_const("CURVE_N", &c.n),
         format!("const CURVE_NINV: u32 = {:#010x}u;\n", neg_inv32(c.n[0])),
-        wgsl_u256("CURVE_P_R2", &r_squared(&c.p)),
-        wgsl_u256("CURVE_N_R2", &r_squared(&c.n)),
-        wgsl_u256("CURVE_ONE", &mont_p(&one)),
-        wgsl_u256("CURVE_N_ONE", &mont_form(&one, &c.n)),
-        wgsl_u256("CURVE_A", &mont_p(&c.a)),
-        wgsl_u256("CURVE_B", &mont_p(&c.b)),
-        wgsl_u256("CURVE_B3", &mont_p(&b3)),
-        wgsl_u256("CURVE_P_MINUS_2", &sub(&c.p, &two).0),
-        wgsl_u256("CURVE_N_MINUS_2", &sub(&c.n, &two).0),
-        wgsl_u256("CURVE_SQRT_EXP", &sqrt_exp),
+        wgsl_const("CURVE_P_R2", &r_squared(&c.p)),
+        wgsl_const("CURVE_N_R2", &r_squared(&c.n)),
+        wgsl_const("CURVE_ONE", &mont_p(&one)),
+        wgsl_const("CURVE_N_ONE", &mont_form(&one, &c.n)),
+        wgsl_const("CURVE_A", &mont_p(&c.a)),
+        wgsl_const("CURVE_B", &mont_p(&c.b)),
+        wgsl_const("CURVE_B3", &mont_p(&b3)),
+        wgsl_const("CURVE_P_MINUS_2", &sub(&c.p, &two).0),
+        wgsl_const("CURVE_N_MINUS_2", &sub(&c.n, &two).0),
+        wgsl_const("CURVE_SQRT_EXP", &sqrt_exp),
     ]
     .concat();
     // Endomorphism: beta R mod p, lambda R, -b1 R, -b2 R mod n (Montgomery
@@ -208,16 +117,16 @@ fn curve_wgsl(c: &CurveParams) -> String {
     let endo = c.endomorphism.as_ref();
     let field = |f: fn(&Endomorphism) -> &[u8; 32], m: Option<&Limbs>| {
         endo.map_or(zero, |e| {
-            let x = limbs(f(e));
+            let x = from_be::<8>(f(e));
             m.map_or(x, |m| mont_form(&x, m))
         })
     };
-    src += &wgsl_u256("CURVE_BETA", &field(|e| &e.beta, Some(&c.p)));
-    src += &wgsl_u256("CURVE_LAMBDA", &field(|e| &e.lambda, Some(&c.n)));
-    src += &wgsl_u256("CURVE_MINUS_B1", &field(|e| &e.minus_b1, Some(&c.n)));
-    src += &wgsl_u256("CURVE_MINUS_B2", &field(|e| &e.minus_b2, Some(&c.n)));
-    src += &wgsl_u256("CURVE_G1", &field(|e| &e.g1, None));
-    src += &wgsl_u256("CURVE_G2", &field(|e| &e.g2, None));
+    src += &wgsl_const("CURVE_BETA", &field(|e| &e.beta, Some(&c.p)));
+    src += &wgsl_const("CURVE_LAMBDA", &field(|e| &e.lambda, Some(&c.n)));
+    src += &wgsl_const("CURVE_MINUS_B1", &field(|e| &e.minus_b1, Some(&c.n)));
+    src += &wgsl_const("CURVE_MINUS_B2", &field(|e| &e.minus_b2, Some(&c.n)));
+    src += &wgsl_const("CURVE_G1", &field(|e| &e.g1, None));
+    src += &wgsl_const("CURVE_G2", &field(|e| &e.g2, None));
     src
 }
 
@@ -226,10 +135,10 @@ fn curves() -> &'static [CurveParams; 2] {
     static CURVES: OnceLock<[CurveParams; 2]> = OnceLock::new();
     CURVES.get_or_init(|| {
         let k1 = CurveParams {
-            p: limbs(&hex32(
+            p: from_be::<8>(&hex32(
                 "fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f",
             )),
-            n: limbs(&SECP256K1_N),
+            n: from_be::<8>(&SECP256K1_N),
             a: [0; 8],
             b: add_small(&[0; 8], 7),
             g_multiples: secp256k1_g_multiples,
@@ -237,14 +146,14 @@ fn curves() -> &'static [CurveParams; 2] {
             shape: CurveShape::AZeroGlv,
             endomorphism: Some(secp256k1_endomorphism()),
         };
-        let r1_p = limbs(&hex32(
+        let r1_p = from_be::<8>(&hex32(
             "ffffffff00000001000000000000000000000000ffffffffffffffffffffffff",
         ));
         let r1 = CurveParams {
             p: r1_p,
-            n: limbs(&P256_N),
+            n: from_be::<8>(&P256_N),
             a: sub(&r1_p, &add_small(&[0; 8], 3)).0,
-            b: limbs(&hex32(
+            b: from_be::<8>(&hex32(
                 "5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604b",
             )),
             g_multiples: p256_g_multiples,
@@ -320,8 +229,8 @@ fn g_table_words(c: &CurveParams) -> Vec<u32> {
         .for_each(|(window, points)| {
             for (j, point) in points.iter().enumerate() {
                 let at = (j + 1) * 16;
-                let x = limbs(point[1..33].try_into().unwrap_or(&[0; 32]));
-                let y = limbs(point[33..65].try_into().unwrap_or(&[0; 32]));
+                let x = from_be::<8>(&point[1..33]);
+                let y = from_be::<8>(&point[33..65]);
                 window[at..at + 8].copy_from_slice(&mont_form(&x, &c.p));
                 window[at + 8..at + 16].copy_from_slice(&mont_form(&y, &c.p));
             }
@@ -349,11 +258,11 @@ fn g_table(gpu: &Gpu, c: &CurveParams) -> wgpu::Buffer {
 
 /// One packed item (ITEM_WORDS words): z r s x y kind.
 fn pack(words: &mut [u32], z: &[u8; 32], r: &[u8], s: &[u8], x: &[u8; 32], y: &[u8; 32], kind: u32) {
-    words[..8].copy_from_slice(&limbs(z));
-    words[8..16].copy_from_slice(&limbs(r.try_into().unwrap_or(&[0; 32])));
-    words[16..24].copy_from_slice(&limbs(s.try_into().unwrap_or(&[0; 32])));
-    words[24..32].copy_from_slice(&limbs(x));
-    words[32..40].copy_from_slice(&limbs(y));
+    words[..8].copy_from_slice(&from_be::<8>(z));
+    words[8..16].copy_from_slice(&from_be::<8>(r));
+    words[16..24].copy_from_slice(&from_be::<8>(s));
+    words[24..32].copy_from_slice(&from_be::<8>(x));
+    words[32..40].copy_from_slice(&from_be::<8>(y));
     words[40] = kind;
 }
 
@@ -605,8 +514,8 @@ pub(crate) fn ecrecover(
                 return Err(Reason::RecoveryFailed);
             }
             let mut pubkey = [0u8; 64];
-            pubkey[..32].copy_from_slice(&be_bytes(&w[1..9]));
-            pubkey[32..].copy_from_slice(&be_bytes(&w[9..17]));
+            pubkey[..32].copy_from_slice(&to_be::<8>(&w[1..9]));
+            pubkey[32..].copy_from_slice(&to_be::<8>(&w[9..17]));
             // keccak256(x || y) as little-endian words; the address is its
             // last 20 bytes (words 3..8).
             let mut address = [0u8; 20];
@@ -650,7 +559,7 @@ mod tests {
     fn mul_mod(a: &Limbs, b: &Limbs, m: &Limbs) -> Limbs {
         let mut acc = [0u32; 8];
         for i in (0..256).rev() {
-            acc = times_pow2(&acc, m, 1);
+            acc = add_mod(&acc, &acc, m);
             if (b[i / 32] >> (i % 32)) & 1 == 1 {
                 acc = add_mod(&acc, a, m);
             }
@@ -663,11 +572,11 @@ mod tests {
     #[test]
     fn secp256k1_endomorphism_matches_the_oracle() {
         let e = secp256k1_endomorphism();
-        let p = limbs(&hex32(
+        let p = from_be::<8>(&hex32(
             "fffffffffffffffffffffffffffffffffffffffffffffffffffffffefffffc2f",
         ));
-        let n = limbs(&SECP256K1_N);
-        let lambda = limbs(&e.lambda);
+        let n = from_be::<8>(&SECP256K1_N);
+        let lambda = from_be::<8>(&e.lambda);
         let one = add_small(&[0; 8], 1);
         assert_eq!(mul_mod(&mul_mod(&lambda, &lambda, &n), &lambda, &n), one);
         let tweak = secp256k1::Scalar::from_be_bytes(e.lambda).expect("lambda < n");
@@ -679,8 +588,8 @@ mod tests {
             let point = secp256k1::PublicKey::from_secret_key(&key);
             let phi = point.mul_tweak(&tweak).expect("tweak").serialize_uncompressed();
             let xy = point.serialize_uncompressed();
-            let x = limbs(xy[1..33].try_into().expect("32 bytes"));
-            assert_eq!(be_bytes(&mul_mod(&limbs(&e.beta), &x, &p)), phi[1..33]);
+            let x = from_be::<8>(xy[1..33].try_into().expect("32 bytes"));
+            assert_eq!(to_be::<8>(&mul_mod(&from_be::<8>(&e.beta), &x, &p)), phi[1..33]);
             assert_eq!(xy[33..65], phi[33..65]);
         }
     }
