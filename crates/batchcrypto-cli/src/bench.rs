@@ -8,20 +8,15 @@
 //! Every backend is first checked against the oracle's verdicts on the
 //! measured batch: a bench never reports a fast wrong answer.
 
-use crate::output::outln;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use batchcrypto::ops::bls::eip2537::Eip2537Error;
-use batchcrypto::ops::ed25519::{self, oracle, sample};
-use batchcrypto::ops::{bls, ecdsa, hash, merkle};
-use batchcrypto::{Backend, BackendChoice, Engine, FlatBytes, KernelWork};
-use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
-use rayon::prelude::*;
+use batchcrypto::registry::{OPS, OpSpec, Workload, WorkloadConfig};
+use batchcrypto::{Backend, BackendChoice, Engine};
 
 use crate::Fatal;
+use crate::output::outln;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -152,12 +147,14 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
 /// The ops named on the command line (all when none).
 pub fn parse_ops(names: &[String]) -> Result<Vec<BenchOp>, Fatal> {
     if names.is_empty() {
-        return Ok(BenchOp::ALL.to_vec());
+        return Ok(OPS.iter().map(BenchOp).collect());
     }
     names
         .iter()
         .map(|name| {
-            BenchOp::from_name(name).ok_or_else(|| Fatal(format!("unknown op {name:?}; known: {}", op_names())))
+            batchcrypto::registry::by_name(name)
+                .map(BenchOp)
+                .ok_or_else(|| Fatal(format!("unknown op {name:?}; known: {}", op_names())))
         })
         .collect()
 }
@@ -231,7 +228,7 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Fatal> {
                 break;
             }
             let first_row = rows.len();
-            let work = Workload::new(*op, n, l.invalid_share, l.signers);
+            let work = op.workload(n, l.invalid_share, l.signers);
             // Operations without a GPU kernel are measured on the CPU only.
             let engines: Vec<&(Backend, Engine)> = l
                 .engines
@@ -239,7 +236,7 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Fatal> {
                 .filter(|(b, _)| *b != Backend::Gpu || op.has_gpu())
                 .collect();
             for (backend, engine) in &engines {
-                work.check(engine, *backend)?;
+                check(&*work, engine, *backend)?;
             }
             eprintln!("bench: {op} n={n}");
             // The oracle and every backend run in turn within each round, so
@@ -276,7 +273,7 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Fatal> {
                         .find(|r| r.op == op.name() && r.n == n && r.backend == b)
                 };
                 if has_cpu
-                    && op.splittable()
+                    && op.0.splittable
                     && let (Some(c), Some(g)) = (median("cpu"), median("gpu"))
                     && c.median_s > 0.0
                     && g.median_s > 0.0
@@ -284,11 +281,11 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Fatal> {
                     // Shares in proportion to the measured rates.
                     let share = (1.0 / c.median_s) / (1.0 / c.median_s + 1.0 / g.median_s);
                     gpu.set_split_share(Some(share));
-                    let checked = work.check(gpu, Backend::Split);
+                    let checked = check(&*work, gpu, Backend::Split);
                     gpu.set_split_share(None);
                     checked?;
                     // Side by side with each backend alone.
-                    let work = &work;
+                    let work = &*work;
                     let cpu = l.engines.iter().find(|(b, _)| *b == Backend::Cpu).map(|(_, e)| e);
                     let mut trio: Vec<Box<dyn FnMut() + '_>> = vec![
                         Box::new(move || {
@@ -385,7 +382,7 @@ fn plot(
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
             chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
         }
-        if let Some(n) = crossover[op.name()].as_u64() {
+        if let Some(n) = crossover[op.name().as_str()].as_u64() {
             let n = n as f64;
             chart
                 .draw_series(LineSeries::new(
@@ -407,518 +404,65 @@ fn plot(
 }
 
 fn op_names() -> String {
-    BenchOp::ALL.iter().map(BenchOp::name).collect::<Vec<_>>().join(", ")
+    OPS.iter().map(OpSpec::row_name).collect::<Vec<_>>().join(", ")
 }
 
-/// What the bench measures: an operation on inputs of a given shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BenchOp {
-    /// Ed25519 verification of generated items (see `--invalid-share`, `--signers`).
-    Ed25519(ed25519::Policy),
-    /// Hashing messages of a fixed length (random bytes).
-    Hash(hash::Alg, usize),
-    /// A Merkle root of N random leaves (time per leaf).
-    Merkle(merkle::Rule),
-    /// BLS verification of N items (time per signature).
-    Bls(bls::Mode),
-    /// One BLS aggregate signature over N distinct messages (time per message).
-    BlsAggregate,
-    /// One BLS aggregate signature of N keys over one message (time per key).
-    BlsFastAggregate,
-    /// N EIP-2537 pairing checks of one pair each (time per call).
-    Eip2537,
-    /// secp256k1 ECDSA verification, high s accepted.
-    Secp256k1,
-    /// Ethereum's ecrecover.
-    Ecrecover,
-    /// P-256 verification (RIP-7212).
-    P256,
+/// What the bench measures: an operation of the registry, under its row
+/// name (`keccak256_32`: the name and the workload's message length).
+#[derive(Debug, Clone, Copy)]
+pub struct BenchOp(pub &'static OpSpec);
+
+impl PartialEq for BenchOp {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.op == other.0.op
+    }
 }
 
 impl BenchOp {
-    const ALL: [BenchOp; 15] = [
-        BenchOp::Ed25519(ed25519::Policy::Strict),
-        BenchOp::Ed25519(ed25519::Policy::Zip215),
-        BenchOp::Hash(hash::Alg::Keccak256, 32),
-        BenchOp::Hash(hash::Alg::Sha3_256, 32),
-        BenchOp::Hash(hash::Alg::Sha256, 64),
-        BenchOp::Merkle(merkle::Rule::SortedKeccak256),
-        BenchOp::Merkle(merkle::Rule::Bitcoin),
-        BenchOp::Bls(bls::Mode::Single),
-        BenchOp::Bls(bls::Mode::Batch),
-        BenchOp::BlsAggregate,
-        BenchOp::BlsFastAggregate,
-        BenchOp::Eip2537,
-        BenchOp::Secp256k1,
-        BenchOp::Ecrecover,
-        BenchOp::P256,
-    ];
-
-    /// Whether its items are independent (so a batch can be split
-    /// between CPU and GPU); a Merkle root is one answer.
-    fn splittable(&self) -> bool {
-        self.has_gpu() && !matches!(self, BenchOp::Merkle(_))
+    /// The name in reports (CLI-FORMATS.md `bench --json`).
+    pub fn name(&self) -> String {
+        self.0.row_name()
     }
 
     /// Whether the engine has a GPU kernel for it.
     pub fn has_gpu(&self) -> bool {
-        matches!(
-            self,
-            BenchOp::Ed25519(_)
-                | BenchOp::Hash(..)
-                | BenchOp::Merkle(_)
-                | BenchOp::Secp256k1
-                | BenchOp::Ecrecover
-                | BenchOp::P256
-        )
+        self.0.gpu_kernel
     }
 
-    /// The engine operation it measures (its name in profiles).
+    /// The engine operation it measures (its name keys the profile).
     pub fn engine_op(&self) -> batchcrypto::Op {
-        match self {
-            BenchOp::Ed25519(policy) => batchcrypto::Op::Ed25519Verify(*policy),
-            BenchOp::Hash(alg, _) => batchcrypto::Op::Hash(*alg),
-            BenchOp::Merkle(rule) => batchcrypto::Op::Merkle(*rule),
-            BenchOp::Bls(mode) => batchcrypto::Op::BlsVerify(*mode),
-            BenchOp::BlsAggregate => batchcrypto::Op::BlsAggregateVerify,
-            BenchOp::BlsFastAggregate => batchcrypto::Op::BlsFastAggregateVerify,
-            BenchOp::Eip2537 => batchcrypto::Op::Eip2537Pairing,
-            BenchOp::Secp256k1 => batchcrypto::Op::Secp256k1Verify { low_s: false },
-            BenchOp::Ecrecover => batchcrypto::Op::Ecrecover { low_s: false },
-            BenchOp::P256 => batchcrypto::Op::P256Verify,
-        }
+        self.0.op
     }
 
-    /// The name in reports (CLI-FORMATS.md `bench --json`).
-    pub fn name(&self) -> &'static str {
-        match self {
-            BenchOp::Ed25519(ed25519::Policy::Strict) => "ed25519_verify_strict",
-            BenchOp::Ed25519(ed25519::Policy::Zip215) => "ed25519_verify_zip215",
-            BenchOp::Hash(hash::Alg::Keccak256, _) => "keccak256_32",
-            BenchOp::Hash(hash::Alg::Sha3_256, _) => "sha3_256_32",
-            BenchOp::Hash(hash::Alg::Sha256, _) => "sha256_64",
-            BenchOp::Merkle(merkle::Rule::SortedKeccak256) => "merkle_keccak256",
-            BenchOp::Merkle(merkle::Rule::Bitcoin) => "merkle_sha256",
-            BenchOp::Bls(bls::Mode::Single) => "bls_verify",
-            BenchOp::Bls(bls::Mode::Batch) => "bls_batch_verify",
-            BenchOp::BlsAggregate => "bls_aggregate_verify",
-            BenchOp::BlsFastAggregate => "bls_fast_aggregate_verify",
-            BenchOp::Eip2537 => "eip2537_pairing",
-            BenchOp::Secp256k1 => "secp256k1_verify",
-            BenchOp::Ecrecover => "ecrecover",
-            BenchOp::P256 => "p256_verify",
-        }
-    }
-
-    fn from_name(name: &str) -> Option<BenchOp> {
-        BenchOp::ALL.into_iter().find(|op| op.name() == name)
+    /// The inputs of one (op, N) cell and the oracle's answers for them.
+    fn workload(&self, n: usize, invalid_share: f64, signers: usize) -> Box<dyn Workload> {
+        (self.0.workload)(&WorkloadConfig {
+            n,
+            invalid_share,
+            signers,
+            seed: n as u64,
+            varied: false,
+        })
     }
 }
 
 impl std::fmt::Display for BenchOp {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
+        f.write_str(&self.name())
     }
 }
 
-/// The inputs of one (op, N) cell and the oracle's answers for them.
-enum Workload {
-    Ed25519 {
-        policy: ed25519::Policy,
-        batch: ed25519::Batch,
-        expected: Vec<bool>,
-    },
-    Hash {
-        alg: hash::Alg,
-        msgs: FlatBytes,
-        expected: Vec<hash::Digest>,
-    },
-    Merkle {
-        rule: merkle::Rule,
-        leaves: Vec<hash::Digest>,
-        expected: hash::Digest,
-    },
-    Bls {
-        mode: bls::Mode,
-        batch: bls::Batch,
-        expected: Vec<bool>,
-    },
-    BlsAggregate {
-        item: bls::AggregateItem,
-        expected: bool,
-    },
-    BlsFast {
-        item: bls::FastAggregateItem,
-        expected: bool,
-    },
-    Eip2537 {
-        inputs: FlatBytes,
-        expected: Vec<Result<bool, Eip2537Error>>,
-    },
-    Secp256k1 {
-        items: Vec<ecdsa::K1VerifyItem>,
-        expected: Vec<bool>,
-    },
-    Ecrecover {
-        items: Vec<ecdsa::RecoverItem>,
-        expected: Vec<Option<ecdsa::Recovered>>,
-    },
-    P256 {
-        items: Vec<ecdsa::P256Item>,
-        expected: Vec<bool>,
-    },
-}
-
-impl Workload {
-    fn new(op: BenchOp, n: usize, invalid_share: f64, signers: usize) -> Workload {
-        match op {
-            BenchOp::Ed25519(policy) => {
-                let items = sample::generate(&sample::Config {
-                    count: n,
-                    hostile_share: invalid_share,
-                    signers,
-                    seed: n as u64,
-                    ..Default::default()
-                });
-                let batch = sample::batch(&items);
-                let expected = (0..n)
-                    .into_par_iter()
-                    .map(|i| oracle::verify(policy, batch.pk(i), batch.sig(i), batch.msg(i)))
-                    .collect();
-                Workload::Ed25519 {
-                    policy,
-                    batch,
-                    expected,
-                }
-            }
-            BenchOp::Hash(alg, len) => {
-                let mut rng = StdRng::seed_from_u64(n as u64);
-                let mut msgs = FlatBytes::with_capacity(n, n * len);
-                let mut buf = vec![0u8; len];
-                for _ in 0..n {
-                    rng.fill(&mut buf[..]);
-                    // Bench sizes stay far below the 4 GiB batch limit.
-                    let _fits = msgs.push(&buf);
-                }
-                let expected = (0..n)
-                    .into_par_iter()
-                    .map(|i| hash::oracle::digest(alg, msgs.get(i)))
-                    .collect();
-                Workload::Hash { alg, msgs, expected }
-            }
-            BenchOp::Merkle(rule) => {
-                let mut rng = StdRng::seed_from_u64(n as u64);
-                let leaves: Vec<hash::Digest> = (0..n.max(1)).map(|_| rng.random()).collect();
-                let expected = merkle::oracle::root(rule, &leaves).unwrap_or_default();
-                Workload::Merkle { rule, leaves, expected }
-            }
-            BenchOp::Bls(mode) => {
-                // At most 512 distinct signed items, repeated up to N
-                // (signing costs more than verifying).
-                let distinct = bls::sample::generate(n.clamp(1, 512), signers, invalid_share, n as u64);
-                let items: Vec<bls::sample::Item> = distinct.iter().cycle().take(n).cloned().collect();
-                let batch = bls::sample::batch(&items);
-                let expected = items
-                    .iter()
-                    .map(|it| bls::oracle::verify(&it.pk, &it.sig, &it.msg))
-                    .collect();
-                Workload::Bls { mode, batch, expected }
-            }
-            BenchOp::BlsAggregate => {
-                let keys = bls::sample::secret_keys(n.max(1), n as u64);
-                let msgs: Vec<Vec<u8>> = (0..keys.len()).map(|i| (i as u64).to_le_bytes().repeat(4)).collect();
-                let sig = aggregate_signature(&keys, |i| &msgs[i]);
-                let item = bls::AggregateItem {
-                    pks: keys.iter().map(|k| k.sk_to_pk().compress()).collect(),
-                    msgs,
-                    sig,
-                };
-                let expected = bls::oracle::aggregate_verify(&item);
-                Workload::BlsAggregate { item, expected }
-            }
-            BenchOp::BlsFastAggregate => {
-                let keys = bls::sample::secret_keys(n.max(1), n as u64);
-                let msg = b"beacon block root of the slot....".to_vec();
-                let sig = aggregate_signature(&keys, |_| &msg);
-                let item = bls::FastAggregateItem {
-                    pks: keys.iter().map(|k| k.sk_to_pk().compress()).collect(),
-                    msg,
-                    sig,
-                };
-                let expected = bls::oracle::fast_aggregate_verify(&item);
-                Workload::BlsFast { item, expected }
-            }
-            BenchOp::Eip2537 => {
-                // One pair (a G1, b G2) per call: one Miller loop and one
-                // final exponentiation.
-                let g1s = bls::sample::secret_keys(16, n as u64);
-                let g2s = blst_g2_points(16, n as u64);
-                let mut inputs = FlatBytes::with_capacity(n, n * bls::eip2537::PAIR_LEN);
-                for i in 0..n {
-                    let p = bls::eip2537::encode_g1(&g1s[i % 16].sk_to_pk().serialize());
-                    let q = bls::eip2537::encode_g2(&g2s[i % 16]);
-                    // Bench sizes stay far below the 4 GiB batch limit.
-                    let _fits = inputs.push(&[&p[..], &q[..]].concat());
-                }
-                let expected = (0..n).map(|i| bls::eip2537::pairing_check(inputs.get(i))).collect();
-                Workload::Eip2537 { inputs, expected }
-            }
-            // At most 4096 distinct signed items, repeated up to N.
-            BenchOp::Secp256k1 => {
-                let items = cycle(
-                    ecdsa::sample::secp256k1_verify(n.clamp(1, 4096), signers, invalid_share, n as u64),
-                    n,
-                );
-                let expected = items
-                    .par_iter()
-                    .map(|i| ecdsa::oracle::secp256k1_verify(i, false))
-                    .collect();
-                Workload::Secp256k1 { items, expected }
-            }
-            BenchOp::Ecrecover => {
-                let items = cycle(
-                    ecdsa::sample::ecrecover(n.clamp(1, 4096), signers, invalid_share, n as u64),
-                    n,
-                );
-                let expected = items.par_iter().map(|i| ecdsa::oracle::ecrecover(i, false)).collect();
-                Workload::Ecrecover { items, expected }
-            }
-            BenchOp::P256 => {
-                let items = cycle(
-                    ecdsa::sample::p256_verify(n.clamp(1, 4096), signers, invalid_share, n as u64),
-                    n,
-                );
-                let expected = items.par_iter().map(ecdsa::oracle::p256_verify).collect();
-                Workload::P256 { items, expected }
-            }
-        }
+/// Fails the bench if the backend disagrees with the oracle on any item (or
+/// on the count) or did not run where it was asked to (a GPU that fell back
+/// to the CPU).
+fn check(work: &dyn Workload, engine: &Engine, backend: Backend) -> Result<(), Fatal> {
+    let selection = work
+        .check(engine)
+        .map_err(|e| Fatal(format!("{backend}: {e}: bench aborted")))?;
+    if selection.backend != backend && !work.trivial() {
+        return Err(Fatal(format!("asked for {backend}, ran on {selection}: bench aborted")));
     }
-
-    fn run_oracle(&self) {
-        match self {
-            Workload::Ed25519 { policy, batch, .. } => {
-                for i in 0..batch.len() {
-                    std::hint::black_box(oracle::verify(*policy, batch.pk(i), batch.sig(i), batch.msg(i)));
-                }
-            }
-            Workload::Hash { alg, msgs, .. } => {
-                for i in 0..msgs.len() {
-                    std::hint::black_box(hash::oracle::digest(*alg, msgs.get(i)));
-                }
-            }
-            Workload::Merkle { rule, leaves, .. } => {
-                std::hint::black_box(merkle::oracle::root(*rule, leaves));
-            }
-            Workload::Bls { batch, .. } => {
-                for i in 0..batch.len() {
-                    std::hint::black_box(bls::oracle::verify(batch.pk(i), batch.sig(i), batch.msg(i)));
-                }
-            }
-            Workload::BlsAggregate { item, .. } => {
-                std::hint::black_box(bls::oracle::aggregate_verify(item));
-            }
-            Workload::BlsFast { item, .. } => {
-                std::hint::black_box(bls::oracle::fast_aggregate_verify(item));
-            }
-            Workload::Eip2537 { inputs, .. } => {
-                for i in 0..inputs.len() {
-                    std::hint::black_box(bls::eip2537::pairing_check(inputs.get(i)).ok());
-                }
-            }
-            Workload::Secp256k1 { items, .. } => {
-                for i in items {
-                    std::hint::black_box(ecdsa::oracle::secp256k1_verify(i, false));
-                }
-            }
-            Workload::Ecrecover { items, .. } => {
-                for i in items {
-                    std::hint::black_box(ecdsa::oracle::ecrecover(i, false));
-                }
-            }
-            Workload::P256 { items, .. } => {
-                for i in items {
-                    std::hint::black_box(ecdsa::oracle::p256_verify(i));
-                }
-            }
-        }
-    }
-
-    fn run_engine(&self, engine: &Engine) {
-        match self {
-            Workload::Ed25519 { policy, batch, .. } => {
-                std::hint::black_box(engine.verify_ed25519(batch, *policy).map(|o| o.output.len()).ok());
-            }
-            Workload::Hash { alg, msgs, .. } => {
-                std::hint::black_box(engine.hash(*alg, msgs).map(|o| o.output.len()).ok());
-            }
-            Workload::Merkle { rule, leaves, .. } => {
-                std::hint::black_box(engine.merkle_root(*rule, leaves).map(|o| o.output).ok());
-            }
-            Workload::Bls { mode, batch, .. } => {
-                std::hint::black_box(engine.verify_bls(batch, *mode).map(|o| o.output.len()).ok());
-            }
-            Workload::BlsAggregate { item, .. } => {
-                std::hint::black_box(engine.bls_aggregate_verify(std::slice::from_ref(item)).ok());
-            }
-            Workload::BlsFast { item, .. } => {
-                std::hint::black_box(engine.bls_fast_aggregate_verify(std::slice::from_ref(item)).ok());
-            }
-            Workload::Eip2537 { inputs, .. } => {
-                std::hint::black_box(engine.eip2537_pairing(inputs).map(|o| o.output.len()).ok());
-            }
-            Workload::Secp256k1 { items, .. } => {
-                std::hint::black_box(engine.verify_secp256k1(items, false).map(|o| o.output.len()).ok());
-            }
-            Workload::Ecrecover { items, .. } => {
-                std::hint::black_box(engine.ecrecover(items, false).map(|o| o.output.len()).ok());
-            }
-            Workload::P256 { items, .. } => {
-                std::hint::black_box(engine.verify_p256(items).map(|o| o.output.len()).ok());
-            }
-        }
-    }
-
-    /// Fails the bench if the backend disagrees with the oracle on any item
-    /// or did not run where it was asked to (a GPU that fell back to the CPU).
-    fn check(&self, engine: &Engine, backend: Backend) -> Result<(), Fatal> {
-        let (selection, wrong) = match self {
-            Workload::Ed25519 {
-                policy,
-                batch,
-                expected,
-            } => {
-                let outcome = engine.verify_ed25519(batch, *policy)?;
-                let wrong = outcome
-                    .output
-                    .iter()
-                    .zip(expected)
-                    .position(|(v, e)| v.is_valid() != *e);
-                (outcome.selection, wrong)
-            }
-            Workload::Hash { alg, msgs, expected } => {
-                let outcome = engine.hash(*alg, msgs)?;
-                let wrong = outcome.output.iter().zip(expected).position(|(d, e)| d != e);
-                (outcome.selection, wrong)
-            }
-            Workload::Merkle { rule, leaves, expected } => {
-                let outcome = engine.merkle_root(*rule, leaves)?;
-                // A single leaf is its own root on every backend.
-                if leaves.len() == 1 {
-                    return Ok(());
-                }
-                (outcome.selection, (outcome.output != *expected).then_some(0))
-            }
-            Workload::Bls { mode, batch, expected } => {
-                let outcome = engine.verify_bls(batch, *mode)?;
-                let wrong = outcome
-                    .output
-                    .iter()
-                    .zip(expected)
-                    .position(|(v, e)| v.is_valid() != *e);
-                (outcome.selection, wrong)
-            }
-            Workload::BlsAggregate { item, expected } => {
-                let outcome = engine.bls_aggregate_verify(std::slice::from_ref(item))?;
-                (
-                    outcome.selection,
-                    (outcome.output[0].is_valid() != *expected).then_some(0),
-                )
-            }
-            Workload::BlsFast { item, expected } => {
-                let outcome = engine.bls_fast_aggregate_verify(std::slice::from_ref(item))?;
-                (
-                    outcome.selection,
-                    (outcome.output[0].is_valid() != *expected).then_some(0),
-                )
-            }
-            Workload::Eip2537 { inputs, expected } => {
-                let outcome = engine.eip2537_pairing(inputs)?;
-                let wrong = outcome.output.iter().zip(expected).position(|(v, e)| v != e);
-                (outcome.selection, wrong)
-            }
-            Workload::Secp256k1 { items, expected } => {
-                let outcome = engine.verify_secp256k1(items, false)?;
-                let wrong = outcome
-                    .output
-                    .iter()
-                    .zip(expected)
-                    .position(|(v, e)| v.is_valid() != *e);
-                (outcome.selection, wrong)
-            }
-            Workload::Ecrecover { items, expected } => {
-                let outcome = engine.ecrecover(items, false)?;
-                let wrong = outcome
-                    .output
-                    .iter()
-                    .zip(expected)
-                    .position(|(v, e)| v.as_ref().ok() != e.as_ref());
-                (outcome.selection, wrong)
-            }
-            Workload::P256 { items, expected } => {
-                let outcome = engine.verify_p256(items)?;
-                let wrong = outcome
-                    .output
-                    .iter()
-                    .zip(expected)
-                    .position(|(v, e)| v.is_valid() != *e);
-                (outcome.selection, wrong)
-            }
-        };
-        if selection.backend != backend {
-            return Err(Fatal(format!("asked for {backend}, ran on {selection}: bench aborted")));
-        }
-        match wrong {
-            None => Ok(()),
-            Some(i) => Err(Fatal(format!(
-                "{backend} disagrees with the oracle on item {i}: bench aborted"
-            ))),
-        }
-    }
-
-    /// Kernel-only times (none for a one-leaf tree, which has no kernel).
-    fn kernel_times(&self, engine: &Engine, runs: usize) -> Result<Option<Vec<f64>>, Fatal> {
-        let work = match self {
-            Workload::Ed25519 { policy, batch, .. } => KernelWork::Ed25519(batch, *policy),
-            Workload::Hash { alg, msgs, .. } => KernelWork::Hash(*alg, msgs),
-            Workload::Merkle { leaves, .. } if leaves.len() < 2 => return Ok(None),
-            Workload::Merkle { rule, leaves, .. } => KernelWork::Merkle(*rule, leaves),
-            Workload::Secp256k1 { items, .. } => KernelWork::Secp256k1(items),
-            Workload::Ecrecover { items, .. } => KernelWork::Ecrecover(items),
-            Workload::P256 { items, .. } => KernelWork::P256(items),
-            _ => return Ok(None),
-        };
-        Ok(Some(engine.gpu_kernel_times(work, runs)?))
-    }
-}
-
-/// The items of a sample (kinds dropped), repeated up to `n`.
-fn cycle<T: Copy>(sample: Vec<(T, &'static str)>, n: usize) -> Vec<T> {
-    sample.iter().map(|(item, _)| *item).cycle().take(n).collect()
-}
-
-/// The aggregate of `keys[i]` signing `msg(i)`, signed on all cores.
-fn aggregate_signature<'m>(keys: &[blst::min_pk::SecretKey], msg: impl Fn(usize) -> &'m [u8] + Sync) -> [u8; 96] {
-    let sigs: Vec<blst::min_pk::Signature> = keys
-        .par_iter()
-        .enumerate()
-        .map(|(i, k)| k.sign(msg(i), bls::DST, &[]))
-        .collect();
-    let refs: Vec<&blst::min_pk::Signature> = sigs.iter().collect();
-    blst::min_pk::AggregateSignature::aggregate(&refs, false)
-        .map(|a| a.to_signature().compress())
-        .unwrap_or([0u8; 96])
-}
-
-/// `count` G2 points (blst's uncompressed form): public keys of the
-/// min_sig variant, which live in G2.
-fn blst_g2_points(count: usize, seed: u64) -> Vec<[u8; 192]> {
-    bls::sample::secret_keys(count, seed)
-        .iter()
-        .map(|k| {
-            let k2 = blst::min_sig::SecretKey::from_bytes(&k.to_bytes()).expect("a valid scalar stays valid");
-            k2.sk_to_pk().serialize()
-        })
-        .collect()
+    Ok(())
 }
 
 /// Runs each column once to warm up, then in rounds (each column once per
@@ -981,7 +525,7 @@ fn crossover_json(ops: &[BenchOp], rows: &[Row]) -> serde_json::Value {
         .iter()
         .map(|op| {
             (
-                op.name().to_string(),
+                op.name(),
                 crossover(op, rows).map_or(serde_json::Value::Null, Into::into),
             )
         })

@@ -12,6 +12,7 @@ use crate::error::{Error, OpName};
 use crate::gpu::Gpu;
 use crate::ops::{Op, bls, ecdsa, ed25519, hash, merkle};
 use crate::profile::{Plan, Profile};
+use crate::registry;
 use crate::verdict::Verdict;
 
 /// Results of one call and the backend that produced them.
@@ -420,8 +421,10 @@ impl Engine {
         )
     }
 
-    /// Runs an operation that has no GPU kernel yet on the CPU, saying so.
+    /// Runs an operation that has no GPU kernel yet (its declaration says
+    /// so) on the CPU, saying so.
     fn run_cpu_only<T: Send>(&self, op: Op, on_cpu: impl FnOnce() -> T + Send) -> Outcome<T> {
+        debug_assert!(!registry::spec(op).gpu_kernel, "{op} is declared with a GPU kernel");
         let why = match self.choice {
             BackendChoice::Cpu => "requested".to_string(),
             BackendChoice::Gpu | BackendChoice::Auto => format!("{op} has no GPU kernel yet; the CPU ran it"),
@@ -530,7 +533,7 @@ impl Engine {
     where
         T: Send,
     {
-        let (plan, why) = self.select(op, n, false);
+        let (plan, why) = self.select(op, n);
         Ok(self.run_plan(plan, why, on_gpu, on_cpu))
     }
 
@@ -582,7 +585,7 @@ impl Engine {
         on_cpu: impl Fn(&I) -> Vec<R> + Sync,
     ) -> Result<Outcome<Vec<R>>, Error> {
         let n = input.len();
-        let (plan, why) = self.select(op, n, true);
+        let (plan, why) = self.select(op, n);
         let (Plan::Split { cpu_share }, Some(gpu)) = (plan, &self.gpu) else {
             return Ok(self.run_plan(plan, why, |gpu| on_gpu(gpu, input), || on_cpu(input)));
         };
@@ -615,8 +618,10 @@ impl Engine {
         Ok(Outcome { output, selection })
     }
 
-    /// Picks where a batch of `n` items of `op` runs, and why.
-    fn select(&self, op: Op, n: usize, can_split: bool) -> (Plan, String) {
+    /// Picks where a batch of `n` items of `op` runs, and why; whether it
+    /// may be split comes from the op's declaration ([`registry::spec`]).
+    fn select(&self, op: Op, n: usize) -> (Plan, String) {
+        let can_split = registry::spec(op).splittable;
         match (self.choice, &self.gpu) {
             (BackendChoice::Cpu, _) => (Plan::Cpu, "requested".to_string()),
             (BackendChoice::Gpu, Some(_)) => match *self

@@ -9,6 +9,7 @@ pub mod error;
 pub mod gpu;
 pub mod ops;
 pub mod profile;
+pub mod registry;
 pub mod verdict;
 
 pub use backend::{Backend, BackendChoice, Selection};

@@ -28,6 +28,7 @@ pub(crate) mod cpu;
 pub mod eip2537;
 pub mod oracle;
 pub mod sample;
+pub(crate) mod workload;
 
 use blst::BLST_ERROR;
 use blst::min_pk::{PublicKey, Signature};

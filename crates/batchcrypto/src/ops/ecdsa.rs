@@ -18,6 +18,7 @@ pub(crate) mod cpu;
 pub(crate) mod gpu;
 pub mod oracle;
 pub mod sample;
+pub(crate) mod workload;
 
 use crate::verdict::Reason;
 

@@ -25,6 +25,7 @@ pub(crate) mod cpu;
 pub(crate) mod gpu;
 pub mod oracle;
 pub mod sample;
+pub(crate) mod workload;
 
 use std::fmt;
 use std::str::FromStr;

@@ -8,6 +8,7 @@
 pub(crate) mod cpu;
 pub(crate) mod gpu;
 pub mod oracle;
+pub(crate) mod workload;
 
 use std::fmt;
 use std::str::FromStr;
