@@ -10,9 +10,10 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
-use batchcrypto::registry::{OPS, OpSpec, Workload, WorkloadConfig};
+use batchcrypto::ladder::{Ladder, Row, crossover, ladder};
+use batchcrypto::registry::{OPS, OpSpec};
 use batchcrypto::{Backend, BackendChoice, Engine};
 
 use crate::Fatal;
@@ -61,17 +62,6 @@ pub struct Args {
     plot: Option<PathBuf>,
 }
 
-/// One measured cell.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Row {
-    pub op: String,
-    pub n: usize,
-    pub backend: String,
-    pub median_s: f64,
-    pub items_per_s: f64,
-    pub runs: usize,
-}
-
 pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     let ops = parse_ops(&args.op)?;
     let mut engines: Vec<(Backend, Engine)> = Vec::new();
@@ -92,14 +82,16 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     }
     let threads = engines.first().map_or(0, |(_, e)| e.cpu_threads());
     let machine = machine(threads, &engines);
+    let engine_refs: Vec<(Backend, &Engine)> = engines.iter().map(|(b, e)| (*b, e)).collect();
     let result = ladder(&Ladder {
         ops: ops.clone(),
         sizes: args.sizes.clone(),
-        engines: &engines,
+        engines: &engine_refs,
         max_seconds: args.max_seconds,
         invalid_share: args.invalid_share,
         signers: args.signers,
         oracle_max_n: args.oracle_max_n.unwrap_or(usize::MAX),
+        progress: &|line| eprintln!("{line}"),
     })?;
     let rows = result.rows;
     let skipped_json: serde_json::Map<String, serde_json::Value> = ops
@@ -108,10 +100,10 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
             let ns: Vec<usize> = result
                 .skipped
                 .iter()
-                .filter(|(o, _)| o == op)
+                .filter(|(o, _)| o.op == op.op)
                 .map(|(_, n)| *n)
                 .collect();
-            (op.name().to_string(), ns.into())
+            (op.row_name(), ns.into())
         })
         .collect();
     crate::output::print_str(&markdown(&machine, &args, &rows))?;
@@ -144,186 +136,25 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The ops named on the command line (all when none).
-pub fn parse_ops(names: &[String]) -> Result<Vec<BenchOp>, Fatal> {
+/// The ops named on the command line, by name or row name (all when none).
+pub fn parse_ops(names: &[String]) -> Result<Vec<&'static OpSpec>, Fatal> {
     if names.is_empty() {
-        return Ok(OPS.iter().map(BenchOp).collect());
+        return Ok(OPS.iter().collect());
     }
     names
         .iter()
         .map(|name| {
             batchcrypto::registry::by_name(name)
-                .map(BenchOp)
                 .ok_or_else(|| Fatal(format!("unknown op {name:?}; known: {}", op_names())))
         })
         .collect()
-}
-
-/// What one ladder measures.
-pub struct Ladder<'a> {
-    pub ops: Vec<BenchOp>,
-    pub sizes: Vec<usize>,
-    /// The backends besides the oracle; with both cpu and gpu, splittable
-    /// ops also get a `split` column.
-    pub engines: &'a [(Backend, Engine)],
-    pub max_seconds: f64,
-    pub invalid_share: f64,
-    pub signers: usize,
-    /// Sizes above this are measured without the oracle column.
-    pub oracle_max_n: usize,
-}
-
-/// Every measured cell, and the sizes cut by the budget.
-pub struct LadderResult {
-    pub rows: Vec<Row>,
-    pub skipped: Vec<(BenchOp, usize)>,
-    /// Per (op, N) where a split was measured: the CPU share and the time of
-    /// the faster backend alone over the split time, measured side by side.
-    pub splits: Vec<(BenchOp, usize, f64, f64)>,
-}
-
-/// Measures every (op, N) cell: the oracle on one thread and each engine,
-/// interleaved round by round; kernel-only times; and, with both a CPU and a
-/// GPU engine, a CPU+GPU split in proportion to their measured rates, side
-/// by side with the GPU alone. Every backend is first checked against the
-/// oracle on the cell's inputs.
-pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Fatal> {
-    let gpu_engine = l.engines.iter().find(|(b, _)| *b == Backend::Gpu).map(|(_, e)| e);
-    let has_cpu = l.engines.iter().any(|(b, _)| *b == Backend::Cpu);
-    let cells = l.ops.len() * l.sizes.len() * (1 + l.engines.len());
-    let per_cell = Duration::from_secs_f64((l.max_seconds / cells.max(1) as f64).max(0.05));
-    eprintln!(
-        "bench: {} ops x {} sizes x {} columns, about {:.2} s per cell",
-        l.ops.len(),
-        l.sizes.len(),
-        1 + l.engines.len(),
-        per_cell.as_secs_f64()
-    );
-    let mut out = LadderResult {
-        rows: Vec::new(),
-        skipped: Vec::new(),
-        splits: Vec::new(),
-    };
-    let rows = &mut out.rows;
-    let start = Instant::now();
-    for (op_index, op) in l.ops.iter().enumerate() {
-        // Each op gets an equal share of the budget; a size whose predicted
-        // cost (from the previous size's per-item times: the check, a
-        // warm-up and at least 3 rounds of every column, kernel runs) would
-        // overrun its share is skipped, and so are the larger ones.
-        let op_deadline = l.max_seconds * (op_index + 1) as f64 / l.ops.len() as f64;
-        // Per item at the previous size: every column, and the oracle's part
-        // (left out of the prediction for sizes above --oracle-max-n).
-        let mut round_s_per_item: Option<(f64, f64)> = None;
-        let mut sizes = l.sizes.clone();
-        sizes.sort_unstable();
-        for (k, &n) in sizes.iter().enumerate() {
-            if let Some((all, oracle)) = round_s_per_item
-                && start.elapsed().as_secs_f64()
-                    + (all - if n > l.oracle_max_n { oracle } else { 0.0 }) * n as f64 * 7.0
-                    > op_deadline
-            {
-                eprintln!("bench: {op} n >= {n} skipped: over the --max-seconds budget");
-                out.skipped.extend(sizes[k..].iter().map(|&n| (*op, n)));
-                break;
-            }
-            let first_row = rows.len();
-            let work = op.workload(n, l.invalid_share, l.signers);
-            // Operations without a GPU kernel are measured on the CPU only.
-            let engines: Vec<&(Backend, Engine)> = l
-                .engines
-                .iter()
-                .filter(|(b, _)| *b != Backend::Gpu || op.has_gpu())
-                .collect();
-            for (backend, engine) in &engines {
-                check(&*work, engine, *backend)?;
-            }
-            eprintln!("bench: {op} n={n}");
-            // The oracle and every backend run in turn within each round, so
-            // all columns see the same machine noise.
-            let with_oracle = n <= l.oracle_max_n;
-            let mut columns: Vec<Box<dyn FnMut() + '_>> = Vec::new();
-            if with_oracle {
-                columns.push(Box::new(|| work.run_oracle()));
-            }
-            for (_, engine) in &engines {
-                let work = &work;
-                columns.push(Box::new(move || work.run_engine(engine)));
-            }
-            let names = with_oracle
-                .then_some("oracle_1t")
-                .into_iter()
-                .chain(engines.iter().map(|(b, _)| b.name()));
-            let measured = measure(per_cell * columns.len() as u32, &mut columns);
-            drop(columns);
-            let rounds = measured.first().map_or(3, |m| m.1);
-            for (name, (median, runs)) in names.zip(measured) {
-                rows.push(row(op, n, name, median, runs));
-            }
-            if let Some(gpu) = gpu_engine.filter(|_| op.has_gpu()) {
-                // Kernel only: inputs resident on the device, results read back.
-                if let Some(mut times) = work.kernel_times(gpu, rounds + 1)? {
-                    times.remove(0); // warm-up
-                    times.sort_by(f64::total_cmp);
-                    rows.push(row(op, n, "gpu_kernel", times[times.len() / 2], times.len()));
-                }
-                let median = |b: &str| {
-                    rows.iter()
-                        .rev()
-                        .find(|r| r.op == op.name() && r.n == n && r.backend == b)
-                };
-                if has_cpu
-                    && op.0.splittable
-                    && let (Some(c), Some(g)) = (median("cpu"), median("gpu"))
-                    && c.median_s > 0.0
-                    && g.median_s > 0.0
-                {
-                    // Shares in proportion to the measured rates.
-                    let share = (1.0 / c.median_s) / (1.0 / c.median_s + 1.0 / g.median_s);
-                    gpu.set_split_share(Some(share));
-                    let checked = check(&*work, gpu, Backend::Split);
-                    gpu.set_split_share(None);
-                    checked?;
-                    // Side by side with each backend alone.
-                    let work = &*work;
-                    let cpu = l.engines.iter().find(|(b, _)| *b == Backend::Cpu).map(|(_, e)| e);
-                    let mut trio: Vec<Box<dyn FnMut() + '_>> = vec![
-                        Box::new(move || {
-                            if let Some(cpu) = cpu {
-                                work.run_engine(cpu);
-                            }
-                        }),
-                        Box::new(move || work.run_engine(gpu)),
-                        Box::new(move || {
-                            gpu.set_split_share(Some(share));
-                            work.run_engine(gpu);
-                            gpu.set_split_share(None);
-                        }),
-                    ];
-                    let m = measure(per_cell * 3, &mut trio);
-                    rows.push(row(op, n, "split", m[2].0, m[2].1));
-                    out.splits.push((*op, n, share, m[0].0.min(m[1].0) / m[2].0));
-                }
-            }
-            let per_item = |oracle_only: bool| {
-                rows[first_row..]
-                    .iter()
-                    .filter(|r| !oracle_only || r.backend == "oracle_1t")
-                    .map(|r| r.median_s)
-                    .sum::<f64>()
-                    / n.max(1) as f64
-            };
-            round_s_per_item = Some((per_item(false), per_item(true)));
-        }
-    }
-    Ok(out)
 }
 
 /// One panel per op: µs per item against N, log-log, a line per backend,
 /// the crossover (first N where gpu beats cpu) as a vertical line.
 fn plot(
     path: &std::path::Path,
-    ops: &[BenchOp],
+    ops: &[&'static OpSpec],
     rows: &[Row],
     crossover: &serde_json::Value,
     machine: &serde_json::Value,
@@ -334,7 +165,8 @@ fn plot(
     let panels = root.split_evenly((ops.len().max(1), 1));
     let colors = [RED, BLUE, GREEN, MAGENTA, CYAN, BLACK];
     for (op, panel) in ops.iter().zip(panels) {
-        let mine: Vec<&Row> = rows.iter().filter(|r| r.op == op.name()).collect();
+        let name = op.row_name();
+        let mine: Vec<&Row> = rows.iter().filter(|r| r.op == name).collect();
         let per_item = |r: &Row| r.median_s / r.n.max(1) as f64 * 1e6;
         let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, 0f64, f64::MAX, 0f64);
         for r in &mine {
@@ -347,7 +179,7 @@ fn plot(
             continue;
         }
         let title = format!(
-            "{op} — {} ({} cores), {}",
+            "{name} — {} ({} cores), {}",
             machine["cpu"].as_str().unwrap_or("?"),
             machine["cores"],
             machine["adapters"][0].as_str().unwrap_or("no GPU")
@@ -382,7 +214,7 @@ fn plot(
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2)));
             chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))?;
         }
-        if let Some(n) = crossover[op.name().as_str()].as_u64() {
+        if let Some(n) = crossover[name.as_str()].as_u64() {
             let n = n as f64;
             chart
                 .draw_series(LineSeries::new(
@@ -407,125 +239,13 @@ fn op_names() -> String {
     OPS.iter().map(OpSpec::row_name).collect::<Vec<_>>().join(", ")
 }
 
-/// What the bench measures: an operation of the registry, under its row
-/// name (`keccak256_32`: the name and the workload's message length).
-#[derive(Debug, Clone, Copy)]
-pub struct BenchOp(pub &'static OpSpec);
-
-impl PartialEq for BenchOp {
-    fn eq(&self, other: &Self) -> bool {
-        self.0.op == other.0.op
-    }
-}
-
-impl BenchOp {
-    /// The name in reports (CLI-FORMATS.md `bench --json`).
-    pub fn name(&self) -> String {
-        self.0.row_name()
-    }
-
-    /// Whether the engine has a GPU kernel for it.
-    pub fn has_gpu(&self) -> bool {
-        self.0.gpu_kernel
-    }
-
-    /// The engine operation it measures (its name keys the profile).
-    pub fn engine_op(&self) -> batchcrypto::Op {
-        self.0.op
-    }
-
-    /// The inputs of one (op, N) cell and the oracle's answers for them.
-    fn workload(&self, n: usize, invalid_share: f64, signers: usize) -> Box<dyn Workload> {
-        (self.0.workload)(&WorkloadConfig {
-            n,
-            invalid_share,
-            signers,
-            seed: n as u64,
-            varied: false,
-        })
-    }
-}
-
-impl std::fmt::Display for BenchOp {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.name())
-    }
-}
-
-/// Fails the bench if the backend disagrees with the oracle on any item (or
-/// on the count) or did not run where it was asked to (a GPU that fell back
-/// to the CPU).
-fn check(work: &dyn Workload, engine: &Engine, backend: Backend) -> Result<(), Fatal> {
-    let selection = work
-        .check(engine)
-        .map_err(|e| Fatal(format!("{backend}: {e}: bench aborted")))?;
-    if selection.backend != backend && !work.trivial() {
-        return Err(Fatal(format!("asked for {backend}, ran on {selection}: bench aborted")));
-    }
-    Ok(())
-}
-
-/// Runs each column once to warm up, then in rounds (each column once per
-/// round) until `budget` is spent, with at least 3 and at most 101 rounds;
-/// returns each column's median run time and run count.
-fn measure(budget: Duration, columns: &mut [Box<dyn FnMut() + '_>]) -> Vec<(f64, usize)> {
-    for f in columns.iter_mut() {
-        f();
-    }
-    let start = Instant::now();
-    let mut times: Vec<Vec<f64>> = vec![Vec::new(); columns.len()];
-    let mut rounds = 0;
-    while rounds < 3 || (start.elapsed() < budget && rounds < 101) {
-        for (f, t) in columns.iter_mut().zip(&mut times) {
-            let begin = Instant::now();
-            f();
-            t.push(begin.elapsed().as_secs_f64());
-        }
-        rounds += 1;
-    }
-    times
-        .into_iter()
-        .map(|mut t| {
-            t.sort_by(f64::total_cmp);
-            (t[t.len() / 2], t.len())
-        })
-        .collect()
-}
-
-fn row(op: &BenchOp, n: usize, backend: &str, median_s: f64, runs: usize) -> Row {
-    Row {
-        op: op.name().to_string(),
-        n,
-        backend: backend.to_string(),
-        median_s,
-        items_per_s: if median_s > 0.0 { n as f64 / median_s } else { 0.0 },
-        runs,
-    }
-}
-
-/// The smallest measured N where `gpu` beats `cpu` for `op` (`None` when
-/// it never does or one of them was not measured).
-pub fn crossover(op: &BenchOp, rows: &[Row]) -> Option<usize> {
-    let time = |n: usize, b: &str| {
-        rows.iter()
-            .find(|r| r.op == op.name() && r.n == n && r.backend == b)
-            .map(|r| r.median_s)
-    };
-    let mut sizes: Vec<usize> = rows.iter().filter(|r| r.op == op.name()).map(|r| r.n).collect();
-    sizes.sort_unstable();
-    sizes.dedup();
-    sizes
-        .into_iter()
-        .find(|&n| matches!((time(n, "gpu"), time(n, "cpu")), (Some(g), Some(c)) if g < c))
-}
-
 /// Per op, [`crossover`] (null when none).
-fn crossover_json(ops: &[BenchOp], rows: &[Row]) -> serde_json::Value {
+fn crossover_json(ops: &[&'static OpSpec], rows: &[Row]) -> serde_json::Value {
     let map: serde_json::Map<String, serde_json::Value> = ops
         .iter()
         .map(|op| {
             (
-                op.name(),
+                op.row_name(),
                 crossover(op, rows).map_or(serde_json::Value::Null, Into::into),
             )
         })

@@ -32,7 +32,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
                 "auto: {}
 {}",
                 path.display(),
-                crate::calibrate::describe(&p)
+                p.describe()
             ),
             Err(e) => outln!("auto: {e}; auto uses the CPU"),
         },

@@ -50,6 +50,17 @@ pub enum Error {
         /// What is wrong with the input.
         reason: String,
     },
+    /// A backend disagreed with the oracle (or ran elsewhere than asked)
+    /// while being measured: its figures would be worthless.
+    #[error("{op} on {backend}: {reason}")]
+    Disagrees {
+        /// The operation measured.
+        op: OpName,
+        /// The backend that disagreed.
+        backend: Backend,
+        /// Where, and how.
+        reason: String,
+    },
     /// The CPU thread pool could not be created.
     #[error("{op}: backend {backend}: thread pool: {reason}")]
     ThreadPool {

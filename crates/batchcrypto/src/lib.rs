@@ -7,6 +7,7 @@ mod bisect;
 pub mod engine;
 pub mod error;
 pub mod gpu;
+pub mod ladder;
 pub mod ops;
 pub mod profile;
 pub mod registry;

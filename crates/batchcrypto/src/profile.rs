@@ -100,7 +100,7 @@ pub enum Plan {
 
 /// A split must have been measured at least this much faster than the
 /// faster backend alone to be used (below that, noise decides).
-const MIN_SPLIT_SPEEDUP: f64 = 1.05;
+pub const MIN_SPLIT_SPEEDUP: f64 = 1.05;
 
 impl Profile {
     /// The profile's path: `$BATCHCRYPTO_PROFILE`, else
@@ -185,6 +185,49 @@ impl Profile {
                 let _ = std::fs::remove_file(&temp);
                 format!("cannot write {}: {e}", path.display())
             })
+    }
+
+    /// A few lines per profile: where it came from and, per operation, the
+    /// crossover, the rates at the largest size and any split.
+    pub fn describe(&self) -> String {
+        let p = self;
+        let mut s = format!(
+            "profile of {} (commit {}): CPU {} ({} threads), GPU {}\n",
+            p.created,
+            // A profile is a user's file: cut by characters, never inside one.
+            p.commit.chars().take(10).collect::<String>(),
+            p.cpu,
+            p.threads,
+            p.adapter.as_deref().unwrap_or("none")
+        );
+        for (op, o) in &p.ops {
+            let last = o.points.last();
+            let rates = last.map_or("no points".to_string(), |pt| {
+                format!(
+                    "at N={}: cpu {:.0}/s, gpu {}",
+                    pt.n,
+                    pt.cpu_items_per_s,
+                    pt.gpu_items_per_s.map_or("–".to_string(), |g| format!("{g:.0}/s"))
+                )
+            });
+            let split = o.split.as_ref().map_or(String::new(), |sp| {
+                format!(
+                    "; split from N={} (cpu share {:.0}%, {:.2}x the faster backend alone)",
+                    sp.n,
+                    sp.cpu_share * 100.0,
+                    sp.speedup
+                )
+            });
+            s.push_str(&format!(
+                "  {op:<22} auto: {}; {rates}{split}\n",
+                o.crossover
+                    .map_or("cpu always (the gpu never beat it)".to_string(), |n| format!(
+                        "gpu from N*={n}"
+                    ))
+            ));
+        }
+        s.pop();
+        s
     }
 
     /// Whether any operation ran faster on the GPU (so `auto` opens it).

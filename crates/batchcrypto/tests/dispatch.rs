@@ -190,3 +190,46 @@ fn profiles_round_trip_and_versions_are_checked() {
     assert!(Profile::load(&path).is_err());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A library user calibrates without the CLI: the profile names every op
+/// with a GPU kernel that was asked for (by its name), with a point per
+/// measured size, and an `Auto` engine takes it.
+#[test]
+fn library_users_can_calibrate() {
+    let cpu = support::cpu_engine(None);
+    let gpu = support::gpu_engine();
+    let ops = vec![
+        batchcrypto::registry::by_name("keccak256_32").expect("declared"),
+        batchcrypto::registry::by_name("bls_verify").expect("declared"),
+    ];
+    let profile = batchcrypto::ladder::calibrate(&batchcrypto::ladder::Calibration {
+        ops,
+        sizes: vec![16, 64],
+        cpu: &cpu,
+        gpu,
+        max_seconds: 4.0,
+        created: "2026-11-30T00:00:00Z".to_string(),
+        commit: "test".to_string(),
+        progress: &|_| {},
+    })
+    .expect("calibrate");
+    // BLS has no GPU kernel: nothing to calibrate.
+    assert_eq!(profile.ops.keys().collect::<Vec<_>>(), ["keccak256"]);
+    let points = &profile.ops["keccak256"].points;
+    assert_eq!(points.iter().map(|p| p.n).collect::<Vec<_>>(), [16, 64]);
+    assert!(points.iter().all(|p| p.cpu_items_per_s > 0.0));
+    assert_eq!(points.iter().all(|p| p.gpu_items_per_s.is_some()), gpu.is_some());
+    assert!(profile.describe().contains("keccak256"));
+    Engine::builder()
+        .profile(profile)
+        .build()
+        .expect("an auto engine with the profile");
+}
+
+/// A profile is a user's file: odd text in it never panics the report.
+#[test]
+fn describing_a_profile_with_odd_text_does_not_panic() {
+    let mut p = profile(Some("é (b)".to_string()), Some("é".to_string()));
+    p.commit = "ééééééééééééé".to_string();
+    assert!(p.describe().contains("éééééééééé"));
+}

@@ -29,9 +29,9 @@ pub fn engines() -> &'static [(String, Engine)] {
 
 fn build_engines() -> Vec<(String, Engine)> {
     let mut engines = vec![
-        ("cpu".to_string(), cpu(None)),
-        ("cpu-1-thread".to_string(), cpu(Some(1))),
-        ("cpu-3-threads".to_string(), cpu(Some(3))),
+        ("cpu".to_string(), cpu_engine(None)),
+        ("cpu-1-thread".to_string(), cpu_engine(Some(1))),
+        ("cpu-3-threads".to_string(), cpu_engine(Some(3))),
     ];
     match Engine::builder().backend(BackendChoice::Gpu).build() {
         Ok(engine) => {
@@ -71,7 +71,8 @@ pub fn expected_backend(name: &str, needs_int64: bool) -> &'static str {
     }
 }
 
-fn cpu(threads: Option<usize>) -> Engine {
+/// A CPU engine with `threads` threads (default: all cores).
+pub fn cpu_engine(threads: Option<usize>) -> Engine {
     let mut builder = Engine::builder().backend(BackendChoice::Cpu);
     if let Some(t) = threads {
         builder = builder.threads(t);
