@@ -69,65 +69,106 @@ pub enum Verify {
 
 pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
     match verify {
-        Verify::Ed25519 { policy, engine, io } => {
-            let verb = SignedVerb {
-                engine: engine.engine()?,
-                run: Box::new(move |e, b| e.verify_ed25519(b, policy)),
-            };
-            run_lines(verb, &io, &format!("verify ed25519 --policy {policy}"))
-        }
+        Verify::Ed25519 { policy, engine, io } => run_lines(
+            VerdictVerb::<SignedFormat<32, 64>>::new(engine.engine()?, move |e, b| e.verify_ed25519(b, policy)),
+            &io,
+            &format!("verify ed25519 --policy {policy}"),
+        ),
         Verify::Bls { batch, engine, io } => {
             let mode = if batch { bls::Mode::Batch } else { bls::Mode::Single };
-            let verb = SignedVerb {
-                engine: engine.engine()?,
-                run: Box::new(move |e, b| e.verify_bls(b, mode)),
-            };
-            run_lines(verb, &io, if batch { "verify bls --batch" } else { "verify bls" })
-        }
-        Verify::Secp256k1 { low_s, engine, io } => {
-            let verb = K1Verb {
-                engine: engine.engine()?,
-                low_s,
-            };
             run_lines(
-                verb,
+                VerdictVerb::<SignedFormat<{ bls::PK_LEN }, { bls::SIG_LEN }>>::new(engine.engine()?, move |e, b| {
+                    e.verify_bls(b, mode)
+                }),
                 &io,
-                if low_s {
-                    "verify secp256k1 --low-s"
-                } else {
-                    "verify secp256k1"
-                },
+                if batch { "verify bls --batch" } else { "verify bls" },
             )
         }
-        Verify::P256 { engine, io } => {
-            let verb = P256Verb {
-                engine: engine.engine()?,
-            };
-            run_lines(verb, &io, "verify p256")
-        }
-        Verify::BlsAggregate { engine, io } => {
-            let verb = AggregateVerb {
-                engine: engine.engine()?,
-            };
-            run_lines(verb, &io, "verify bls-aggregate")
-        }
-        Verify::BlsFastAggregate { engine, io } => {
-            let verb = FastAggregateVerb {
-                engine: engine.engine()?,
-            };
-            run_lines(verb, &io, "verify bls-fast-aggregate")
+        Verify::Secp256k1 { low_s, engine, io } => run_lines(
+            VerdictVerb::<K1Format>::new(engine.engine()?, move |e, b| e.verify_secp256k1(b, low_s)),
+            &io,
+            if low_s {
+                "verify secp256k1 --low-s"
+            } else {
+                "verify secp256k1"
+            },
+        ),
+        Verify::P256 { engine, io } => run_lines(
+            VerdictVerb::<P256Format>::new(engine.engine()?, |e, b| e.verify_p256(b)),
+            &io,
+            "verify p256",
+        ),
+        Verify::BlsAggregate { engine, io } => run_lines(
+            VerdictVerb::<AggregateFormat>::new(engine.engine()?, |e, b| e.bls_aggregate_verify(b)),
+            &io,
+            "verify bls-aggregate",
+        ),
+        Verify::BlsFastAggregate { engine, io } => run_lines(
+            VerdictVerb::<FastAggregateFormat>::new(engine.engine()?, |e, b| e.bls_fast_aggregate_verify(b)),
+            &io,
+            "verify bls-fast-aggregate",
+        ),
+    }
+}
+
+/// How one `verify` verb reads its lines: what differs between them (the
+/// CLI line format); the rest is [`VerdictVerb`].
+trait LineFormat: Send + 'static {
+    /// The batch the engine takes.
+    type Batch: Send + Default + 'static;
+    /// Parses one line and appends its item to `batch`.
+    fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String>;
+    /// Bytes `batch` holds (for chunking).
+    fn batch_bytes(batch: &Self::Batch) -> usize;
+}
+
+type RunVerdicts<B> = Box<dyn Fn(&Engine, &B) -> Result<Outcome<Vec<Verdict>>, Error> + Send>;
+
+/// A verb with one verdict per line (`{"valid":..}`), items read by `F`.
+struct VerdictVerb<F: LineFormat> {
+    engine: Engine,
+    run: RunVerdicts<F::Batch>,
+}
+
+impl<F: LineFormat> VerdictVerb<F> {
+    fn new(
+        engine: Engine,
+        run: impl Fn(&Engine, &F::Batch) -> Result<Outcome<Vec<Verdict>>, Error> + Send + 'static,
+    ) -> Self {
+        VerdictVerb {
+            engine,
+            run: Box::new(run),
         }
     }
 }
 
-type RunSigned<const PK: usize, const SIG: usize> =
-    Box<dyn Fn(&Engine, &SignedBatch<PK, SIG>) -> Result<Outcome<Vec<Verdict>>, Error> + Send>;
+impl<F: LineFormat> LineVerb for VerdictVerb<F> {
+    type Batch = F::Batch;
+    type Out = Verdict;
+    const OK_LABEL: &'static str = "valid";
+    const HAS_INVALID: bool = true;
 
-/// Any `{"pk","sig","msg"}` scheme with keys of `PK` and signatures of `SIG` bytes.
-struct SignedVerb<const PK: usize, const SIG: usize> {
-    engine: Engine,
-    run: RunSigned<PK, SIG>,
+    fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
+        F::parse(line, batch, scratch)
+    }
+
+    fn batch_bytes(batch: &Self::Batch) -> usize {
+        F::batch_bytes(batch)
+    }
+
+    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Verdict>, Selection), Fatal> {
+        let outcome = (self.run)(&self.engine, batch)?;
+        Ok((outcome.output, outcome.selection))
+    }
+
+    fn write(out: &Verdict, w: &mut dyn std::io::Write) -> std::io::Result<bool> {
+        write_verdict(out, w)
+    }
 }
+
+/// `{"pk","sig","msg"}` with keys of `PK` and signatures of `SIG` bytes
+/// (Ed25519, BLS).
+struct SignedFormat<const PK: usize, const SIG: usize>;
 
 #[derive(serde::Deserialize)]
 struct SignedLine<'a> {
@@ -139,11 +180,8 @@ struct SignedLine<'a> {
     msg: Field<'a>,
 }
 
-impl<const PK: usize, const SIG: usize> LineVerb for SignedVerb<PK, SIG> {
+impl<const PK: usize, const SIG: usize> LineFormat for SignedFormat<PK, SIG> {
     type Batch = SignedBatch<PK, SIG>;
-    type Out = Verdict;
-    const OK_LABEL: &'static str = "valid";
-    const HAS_INVALID: bool = true;
 
     fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: SignedLine = parse_object(line)?;
@@ -155,15 +193,6 @@ impl<const PK: usize, const SIG: usize> LineVerb for SignedVerb<PK, SIG> {
 
     fn batch_bytes(batch: &Self::Batch) -> usize {
         batch.msgs().bytes().len()
-    }
-
-    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Verdict>, Selection), Fatal> {
-        let outcome = (self.run)(&self.engine, batch)?;
-        Ok((outcome.output, outcome.selection))
-    }
-
-    fn write(out: &Verdict, w: &mut dyn std::io::Write) -> std::io::Result<bool> {
-        write_verdict(out, w)
     }
 }
 
@@ -197,15 +226,11 @@ fn aggregate_bytes(keys: usize, msg_bytes: usize) -> usize {
     keys * bls::PK_LEN + msg_bytes + bls::SIG_LEN
 }
 
-struct AggregateVerb {
-    engine: Engine,
-}
+/// `{"pks":[..],"msgs":[..],"sig"}`.
+struct AggregateFormat;
 
-impl LineVerb for AggregateVerb {
+impl LineFormat for AggregateFormat {
     type Batch = Vec<AggregateItem>;
-    type Out = Verdict;
-    const OK_LABEL: &'static str = "valid";
-    const HAS_INVALID: bool = true;
 
     fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: AggregateLine = parse_object(line)?;
@@ -228,26 +253,13 @@ impl LineVerb for AggregateVerb {
             .map(|i| aggregate_bytes(i.pks.len(), i.msgs.iter().map(Vec::len).sum()))
             .sum()
     }
-
-    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Verdict>, Selection), Fatal> {
-        let outcome = self.engine.bls_aggregate_verify(batch)?;
-        Ok((outcome.output, outcome.selection))
-    }
-
-    fn write(out: &Verdict, w: &mut dyn std::io::Write) -> std::io::Result<bool> {
-        write_verdict(out, w)
-    }
 }
 
-struct FastAggregateVerb {
-    engine: Engine,
-}
+/// `{"pks":[..],"msg","sig"}`.
+struct FastAggregateFormat;
 
-impl LineVerb for FastAggregateVerb {
+impl LineFormat for FastAggregateFormat {
     type Batch = Vec<FastAggregateItem>;
-    type Out = Verdict;
-    const OK_LABEL: &'static str = "valid";
-    const HAS_INVALID: bool = true;
 
     fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: AggregateLine = parse_object(line)?;
@@ -263,15 +275,6 @@ impl LineVerb for FastAggregateVerb {
 
     fn batch_bytes(batch: &Self::Batch) -> usize {
         batch.iter().map(|i| aggregate_bytes(i.pks.len(), i.msg.len())).sum()
-    }
-
-    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Verdict>, Selection), Fatal> {
-        let outcome = self.engine.bls_fast_aggregate_verify(batch)?;
-        Ok((outcome.output, outcome.selection))
-    }
-
-    fn write(out: &Verdict, w: &mut dyn std::io::Write) -> std::io::Result<bool> {
-        write_verdict(out, w)
     }
 }
 
@@ -293,16 +296,11 @@ struct EcdsaLine<'a> {
     y: Field<'a>,
 }
 
-struct K1Verb {
-    engine: Engine,
-    low_s: bool,
-}
+/// `{"hash","sig","pk"}` (secp256k1).
+struct K1Format;
 
-impl LineVerb for K1Verb {
+impl LineFormat for K1Format {
     type Batch = Vec<K1VerifyItem>;
-    type Out = Verdict;
-    const OK_LABEL: &'static str = "valid";
-    const HAS_INVALID: bool = true;
 
     fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: EcdsaLine = parse_object(line)?;
@@ -318,26 +316,13 @@ impl LineVerb for K1Verb {
     fn batch_bytes(batch: &Self::Batch) -> usize {
         batch.len() * std::mem::size_of::<K1VerifyItem>()
     }
-
-    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Verdict>, Selection), Fatal> {
-        let outcome = self.engine.verify_secp256k1(batch, self.low_s)?;
-        Ok((outcome.output, outcome.selection))
-    }
-
-    fn write(out: &Verdict, w: &mut dyn std::io::Write) -> std::io::Result<bool> {
-        write_verdict(out, w)
-    }
 }
 
-struct P256Verb {
-    engine: Engine,
-}
+/// `{"hash","r","s","x","y"}` (P-256, RIP-7212).
+struct P256Format;
 
-impl LineVerb for P256Verb {
+impl LineFormat for P256Format {
     type Batch = Vec<P256Item>;
-    type Out = Verdict;
-    const OK_LABEL: &'static str = "valid";
-    const HAS_INVALID: bool = true;
 
     fn parse(line: &str, batch: &mut Self::Batch, _scratch: &mut Vec<u8>) -> Result<(), String> {
         let item: EcdsaLine = parse_object(line)?;
@@ -353,14 +338,5 @@ impl LineVerb for P256Verb {
 
     fn batch_bytes(batch: &Self::Batch) -> usize {
         batch.len() * std::mem::size_of::<P256Item>()
-    }
-
-    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Verdict>, Selection), Fatal> {
-        let outcome = self.engine.verify_p256(batch)?;
-        Ok((outcome.output, outcome.selection))
-    }
-
-    fn write(out: &Verdict, w: &mut dyn std::io::Write) -> std::io::Result<bool> {
-        write_verdict(out, w)
     }
 }
