@@ -422,6 +422,9 @@ pub fn run_lines<V: LineVerb + 'static>(verb: V, io: &Io, title: &str) -> Result
             selections.push(selection);
         }
         write_chunk::<V>(&mut output, &answered.lines, &answered.results, &mut counts).map_err(write_failed)?;
+        // Each answered chunk goes out whole: a reader downstream sees it
+        // now, not when the next megabyte is buffered.
+        output.flush().map_err(write_failed)?;
         progress.inc(if size.is_some() {
             answered.bytes_read
         } else {

@@ -10,7 +10,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use batchcrypto::ops::{ecdsa, ed25519};
-use support::{bin, run_with_stdin};
+use support::{bin, run_with_stdin, spawn_piped};
 
 mod support;
 
@@ -239,13 +239,7 @@ fn interrupted(signal: &str, output: Option<&Path>) -> (Output, usize) {
         out_arg = p.to_str().expect("path").to_string();
         args.extend(["--output", &out_arg]);
     }
-    let mut child: Child = bin()
-        .args(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let mut child: Child = spawn_piped(&args);
     let mut stdin = child.stdin.take().expect("stdin");
     // One full chunk (65,536 lines, which the engine then answers) and a
     // few lines more; stdin is kept open so the run cannot end by itself.
@@ -392,13 +386,7 @@ fn a_closed_pipe_is_a_quiet_exit() {
         (&["devices"], Vec::new()),
     ];
     for (args, input) in runs {
-        let mut child = bin()
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn");
+        let mut child = spawn_piped(args);
         let mut stdin = child.stdin.take().expect("stdin");
         let writer = std::thread::spawn(move || {
             let _ = stdin.write_all(&input);

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 /// The binary, with no calibration profile (a user's own would change
 /// what `--backend auto` picks).
@@ -15,15 +15,20 @@ pub fn bin() -> Command {
     cmd
 }
 
-/// Runs the binary with `args`, `stdin` written to it from another thread.
-pub fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = bin()
+/// The binary started with `args` and all three streams piped.
+pub fn spawn_piped(args: &[&str]) -> Child {
+    bin()
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("spawn batchcrypto");
+        .expect("spawn batchcrypto")
+}
+
+/// Runs the binary with `args`, `stdin` written to it from another thread.
+pub fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = spawn_piped(args);
     let mut input = child.stdin.take().expect("stdin");
     let data = stdin.to_vec();
     // The binary may stop reading early (an error before any input): a
