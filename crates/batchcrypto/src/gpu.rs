@@ -17,6 +17,7 @@
 //! every item carries the kernel's completion flag.
 
 pub(crate) mod bigint;
+pub(crate) mod curve;
 pub(crate) mod shaders;
 
 use std::collections::HashMap;

@@ -12,9 +12,8 @@ use rayon::prelude::*;
 use super::{
     K1VerifyItem, P256_N, P256Item, RecoverItem, Recovered, SECP256K1_N, in_range, k1_scalar_checks, recovery_id,
 };
-use crate::gpu::bigint::{
-    self, add_mod, add_small, from_be, from_hex, mont_form, neg_inv32, r_squared, sub, to_be, wgsl_const,
-};
+use crate::gpu::bigint::{self, add_small, from_be, from_hex, mont_form, sub, to_be, wgsl_const};
+use crate::gpu::curve::weierstrass_wgsl;
 use crate::gpu::shaders::{self, CurveShape};
 use crate::gpu::{BufferPool, Dispatch, Gpu};
 use crate::verdict::{Reason, Verdict};
@@ -83,34 +82,10 @@ struct CurveParams {
 /// into its kernel: compile-time constants let the driver fold them into
 /// the arithmetic (P-256's modulus has limbs 0 and 1).
 fn curve_wgsl(c: &CurveParams) -> String {
-    let mont_p = |x: &Limbs| mont_form(x, &c.p);
-    let b3 = add_mod(&add_mod(&c.b, &c.b, &c.p), &c.b, &c.p);
-    let one = add_small(&[0; 8], 1);
-    // (p + 1) / 4, the square-root exponent: p = 3 mod 4 for both curves.
-    let p1 = add_small(&c.p, 1);
-    let sqrt_exp: Limbs = std::array::from_fn(|k| (p1[k] >> 2) | if k < 7 { p1[k + 1] << 30 } else { 0 });
-    let two = add_small(&[0; 8], 2);
-    let mut src = [
-        // The item and output layouts the host packs and reads.
-        format!(
-            "const ITEM_WORDS: u32 = {ITEM_WORDS}u;\nconst VERIFY_OUT_WORDS: u32 = {VERIFY_OUT_WORDS}u;\nconst RECOVER_OUT_WORDS: u32 = {RECOVER_OUT_WORDS}u;\n"
-        ),
-        wgsl_const("CURVE_P", &c.p),
-        format!("const CURVE_PINV: u32 = {:#010x}u;\n", neg_inv32(c.p[0])),
-        wgsl_const("CURVE_N", &c.n),
-        format!("const CURVE_NINV: u32 = {:#010x}u;\n", neg_inv32(c.n[0])),
-        wgsl_const("CURVE_P_R2", &r_squared(&c.p)),
-        wgsl_const("CURVE_N_R2", &r_squared(&c.n)),
-        wgsl_const("CURVE_ONE", &mont_p(&one)),
-        wgsl_const("CURVE_N_ONE", &mont_form(&one, &c.n)),
-        wgsl_const("CURVE_A", &mont_p(&c.a)),
-        wgsl_const("CURVE_B", &mont_p(&c.b)),
-        wgsl_const("CURVE_B3", &mont_p(&b3)),
-        wgsl_const("CURVE_P_MINUS_2", &sub(&c.p, &two).0),
-        wgsl_const("CURVE_N_MINUS_2", &sub(&c.n, &two).0),
-        wgsl_const("CURVE_SQRT_EXP", &sqrt_exp),
-    ]
-    .concat();
+    // The item and output layouts the host packs and reads, then the curve.
+    let mut src = format!(
+        "const ITEM_WORDS: u32 = {ITEM_WORDS}u;\nconst VERIFY_OUT_WORDS: u32 = {VERIFY_OUT_WORDS}u;\nconst RECOVER_OUT_WORDS: u32 = {RECOVER_OUT_WORDS}u;\n"
+    ) + &weierstrass_wgsl(&c.p, &c.n, &c.a, &c.b);
     // Endomorphism: beta R mod p, lambda R, -b1 R, -b2 R mod n (Montgomery
     // forms), g1, g2 plain; zeros for a curve without one.
     let zero = [0u32; 8];
@@ -554,6 +529,7 @@ pub(crate) fn p256_verify(gpu: &Gpu, items: &[P256Item]) -> Result<Vec<Verdict>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gpu::bigint::add_mod;
 
     /// a b mod m by double-and-add (a, b < m).
     fn mul_mod(a: &Limbs, b: &Limbs, m: &Limbs) -> Limbs {
