@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batchcrypto::ops::{bls, ecdsa, ed25519};
+use batchcrypto::ops::{bip340, bls, ecdsa, ed25519};
 
 use crate::Fatal;
 use crate::output::{Output, write_failed};
@@ -51,6 +51,9 @@ pub enum Sample {
     /// Items for `verify p256` (hostile: r or s zero or >= n, keys off the
     /// curve or at infinity, high s, wrong hash, bit flips).
     P256(Common),
+    /// Items for `verify bip340` (hostile: wrong message or key, bit flips,
+    /// r >= p, s >= n, keys off the curve or not below p).
+    Bip340(Common),
     /// Items for `verify bls` (hostile: wrong message or key, bit flips,
     /// identity key, infinity signature, points outside the subgroup).
     Bls(Common),
@@ -78,6 +81,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::Secp256k1(common)
         | Sample::Ecrecover(common)
         | Sample::P256(common)
+        | Sample::Bip340(common)
         | Sample::Bls(common) => common,
     };
     if !(0.0..=1.0).contains(&common.hostile_share) {
@@ -143,6 +147,11 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
                 )
             },
         ),
+        Sample::Bip340(_) => by_steps(
+            c.count,
+            |r| bip340::sample::generate_range(r, c.signers, c.hostile_share, c.seed),
+            signed_line,
+        ),
         Sample::Bls(_) => by_steps(
             c.count,
             |r| bls::sample::generate_range(r, c.signers, c.hostile_share, c.seed),
@@ -163,4 +172,15 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
     }
     out.commit()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A `{"pk","sig","msg","kind"}` line.
+fn signed_line(i: bip340::sample::Item) -> String {
+    format!(
+        "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\",\"kind\":\"{}\"}}",
+        hex::encode(i.pk),
+        hex::encode(i.sig),
+        hex::encode(&i.msg),
+        i.kind
+    )
 }

@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use batchcrypto::batch::SignedBatch;
+use batchcrypto::ops::bip340;
 use batchcrypto::ops::bls::{self, AggregateItem, FastAggregateItem};
 use batchcrypto::ops::ecdsa::{K1Key, K1VerifyItem, P256Item};
 use batchcrypto::ops::ed25519::Policy;
@@ -46,6 +47,13 @@ pub enum Verify {
     },
     /// P-256 ECDSA under RIP-7212: in {"hash","r","s","x","y"} (32 bytes each), out {"valid":bool[,"reason"]}.
     P256 {
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
+    /// BIP-340 Schnorr (Bitcoin Taproot): in {"pk":32 x-only,"sig":64,"msg"}, out {"valid":bool[,"reason"]}.
+    Bip340 {
         #[command(flatten)]
         engine: crate::EngineArgs,
         #[command(flatten)]
@@ -97,6 +105,13 @@ pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
             VerdictVerb::<P256Format>::new(engine.engine()?, |e, b| e.verify_p256(b)),
             &io,
             "verify p256",
+        ),
+        Verify::Bip340 { engine, io } => run_lines(
+            VerdictVerb::<SignedFormat<{ bip340::PK_LEN }, { bip340::SIG_LEN }>>::new(engine.engine()?, |e, b| {
+                e.verify_bip340(b)
+            }),
+            &io,
+            "verify bip340",
         ),
         Verify::BlsAggregate { engine, io } => run_lines(
             VerdictVerb::<AggregateFormat>::new(engine.engine()?, |e, b| e.bls_aggregate_verify(b)),
@@ -167,7 +182,7 @@ impl<F: LineFormat> LineVerb for VerdictVerb<F> {
 }
 
 /// `{"pk","sig","msg"}` with keys of `PK` and signatures of `SIG` bytes
-/// (Ed25519, BLS).
+/// (Ed25519, BLS, BIP-340).
 struct SignedFormat<const PK: usize, const SIG: usize>;
 
 #[derive(serde::Deserialize)]

@@ -10,7 +10,7 @@ use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
 use crate::error::{Error, OpName};
 use crate::gpu::Gpu;
-use crate::ops::{Op, bls, ecdsa, ed25519, hash, merkle};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle};
 use crate::profile::{Plan, Profile};
 use crate::registry;
 use crate::verdict::Verdict;
@@ -419,6 +419,13 @@ impl Engine {
             |gpu, it| ecdsa::gpu::p256_verify(gpu, it),
             |it| ecdsa::cpu::p256_verify(it),
         )
+    }
+
+    /// Verifies BIP-340 Schnorr signatures (x-only keys, messages of any
+    /// length): one verdict per item, equal to libsecp256k1's (see
+    /// [`bip340`]). CPU only for now.
+    pub fn verify_bip340(&self, batch: &bip340::Batch) -> Result<Outcome<Vec<Verdict>>, Error> {
+        Ok(self.run_cpu_only(Op::Bip340Verify, || bip340::cpu::verify(batch)))
     }
 
     /// Runs an operation that has no GPU kernel yet (its declaration says

@@ -2,6 +2,7 @@
 //! `ops/<op>.rs`, the oracle and CPU path (and later the GPU host code and
 //! kernel) in `ops/<op>/`.
 
+pub mod bip340;
 pub mod bls;
 pub mod ecdsa;
 pub mod ed25519;
@@ -41,11 +42,13 @@ pub enum Op {
     },
     /// P-256 ECDSA verification under RIP-7212.
     P256Verify,
+    /// BIP-340 Schnorr verification (Bitcoin Taproot).
+    Bip340Verify,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 17] = [
+    pub const ALL: [Op; 18] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -63,6 +66,7 @@ impl Op {
         Op::Ecrecover { low_s: false },
         Op::Ecrecover { low_s: true },
         Op::P256Verify,
+        Op::Bip340Verify,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -85,6 +89,7 @@ impl Op {
             Op::Ecrecover { low_s: false } => "ecrecover",
             Op::Ecrecover { low_s: true } => "ecrecover_low_s",
             Op::P256Verify => "p256_verify",
+            Op::Bip340Verify => "bip340_verify",
         }
     }
 

@@ -19,7 +19,7 @@
 use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
-use crate::ops::{Op, bls, ecdsa, ed25519, hash, merkle};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle};
 
 /// How a workload is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -178,7 +178,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 17] = [
+pub static OPS: [OpSpec; 18] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -196,6 +196,7 @@ pub static OPS: [OpSpec; 17] = [
     ecdsa::workload::ECRECOVER,
     ecdsa::workload::ECRECOVER_LOW_S,
     ecdsa::workload::P256_VERIFY,
+    bip340::workload::VERIFY,
 ];
 
 /// The declaration of `op`.

@@ -1,0 +1,45 @@
+//! BIP-340's declaration in the registry ([`crate::registry`]).
+
+use rayon::prelude::*;
+
+use super::{Batch, oracle, sample};
+use crate::engine::Engine;
+use crate::ops::Op;
+use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
+use crate::verdict::Verdict;
+
+/// `bip340_verify`.
+pub const VERIFY: OpSpec = OpSpec {
+    op: Op::Bip340Verify,
+    item: "(x-only pk 32, sig 64, msg)",
+    gpu_kernel: false,
+    splittable: false,
+    bench_msg_len: None,
+    workload,
+};
+
+fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
+    // The bench signs at most 4,096 distinct items and repeats them.
+    let distinct = if c.varied { c.n } else { c.n.clamp(1, 4096) };
+    let made = sample::generate(distinct, c.signers, c.invalid_share, c.seed);
+    let items: Vec<sample::Item> = made.iter().cycle().take(c.n).cloned().collect();
+    let batch = sample::batch(&items);
+    let expected = items
+        .par_iter()
+        .map(|it| oracle::verify(&it.pk, &it.sig, &it.msg))
+        .collect();
+    Box::new(Cases {
+        len: batch.len(),
+        input: batch,
+        expected,
+        oracle: |b: &Batch| {
+            for i in 0..b.len() {
+                std::hint::black_box(oracle::verify(b.pk(i), b.sig(i), b.msg(i)));
+            }
+        },
+        engine: |e: &Engine, b: &Batch| e.verify_bip340(b),
+        same: |v: &Verdict, w: &bool| v.is_valid() == *w,
+        kernel: None,
+        trivial: false,
+    })
+}

@@ -1,0 +1,90 @@
+//! BIP-340 against libsecp256k1 on every engine: the 19 vectors of the BIP
+//! (testdata/bip340), each with the reason its comment names, and generated
+//! honest and hostile items item by item.
+
+mod support;
+
+use batchcrypto::Reason;
+use batchcrypto::ops::bip340::{self, oracle, sample};
+use support::{assert_each, engines, vectors_dir};
+
+fn hex_bytes(s: &str) -> Vec<u8> {
+    hex::decode(s).unwrap_or_else(|e| panic!("{s:?}: {e}"))
+}
+
+#[test]
+fn bip_340_vectors() {
+    let Some(dir) = vectors_dir() else { return };
+    let text = std::fs::read_to_string(dir.join("bip340/test-vectors.csv")).expect("test-vectors.csv");
+    let mut batch = bip340::Batch::new();
+    let mut want = Vec::new();
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let index: usize = f[0].parse().expect("index");
+        let pk: [u8; 32] = hex_bytes(f[2]).try_into().expect("32-byte key");
+        let sig: [u8; 64] = hex_bytes(f[5]).try_into().expect("64-byte signature");
+        let msg = hex_bytes(f[4]);
+        let valid = f[6] == "TRUE";
+        assert_eq!(oracle::verify(&pk, &sig, &msg), valid, "oracle, case {index}");
+        // The reason each failing case's comment names.
+        let reason = match index {
+            5 | 14 => Some(Reason::MalformedKey),
+            12 => Some(Reason::ROutOfRange),
+            13 => Some(Reason::SOutOfRange),
+            6..=11 => Some(Reason::Equation),
+            _ => None,
+        };
+        assert_eq!(reason.is_none(), valid, "case {index}");
+        batch.push(&pk, &sig, &msg).expect("push");
+        want.push(reason);
+    }
+    assert_eq!(want.len(), 19);
+    for (name, engine) in engines() {
+        let got = engine.verify_bip340(&batch).expect("verify").output;
+        assert_each(name, &got, &want, |v, w| v.reason() == *w);
+    }
+}
+
+#[test]
+fn generated_items_match_the_oracle() {
+    for (count, share, seed) in [(500, 0.5, 1), (64, 0.0, 2), (40, 1.0, 3), (1, 1.0, 4)] {
+        let items = sample::generate(count, 16, share, seed);
+        let batch = sample::batch(&items);
+        let want: Vec<bool> = items.iter().map(|i| oracle::verify(&i.pk, &i.sig, &i.msg)).collect();
+        let mut first = None;
+        for (name, engine) in engines() {
+            let got = engine.verify_bip340(&batch).expect("verify").output;
+            assert_each(&format!("{name} share {share}"), &got, &want, |v, w| v.is_valid() == *w);
+            for (item, v) in items.iter().zip(&got) {
+                let allowed: &[Option<Reason>] = match item.kind {
+                    "valid" => &[None],
+                    "wrong_message" | "wrong_key" => &[Some(Reason::Equation)],
+                    "r_not_below_p" => &[Some(Reason::ROutOfRange)],
+                    "s_not_below_n" => &[Some(Reason::SOutOfRange)],
+                    "key_off_curve" | "key_not_below_p" => &[Some(Reason::MalformedKey)],
+                    // A flipped bit may push r past p or s past n.
+                    "flipped_sig_bit" => &[
+                        Some(Reason::Equation),
+                        Some(Reason::ROutOfRange),
+                        Some(Reason::SOutOfRange),
+                    ],
+                    other => panic!("kind {other} has no expected reason here"),
+                };
+                assert!(allowed.contains(&v.reason()), "{name} {}: {v:?}", item.kind);
+            }
+            match &first {
+                None => first = Some(got),
+                Some(f) => assert_eq!(f, &got, "{name}: reasons differ between engines"),
+            }
+        }
+    }
+}
+
+#[test]
+fn gpu_backend_runs_it_on_the_cpu_and_says_so() {
+    let Some(gpu) = support::gpu_engine() else { return };
+    let items = sample::generate(10, 4, 0.5, 5);
+    let out = gpu.verify_bip340(&sample::batch(&items)).expect("verify");
+    assert_eq!(out.selection.backend, batchcrypto::Backend::Cpu);
+    assert!(out.selection.why.contains("no GPU kernel"), "{}", out.selection.why);
+}
