@@ -150,20 +150,12 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         Sample::Bip340(_) => by_steps(
             c.count,
             |r| bip340::sample::generate_range(r, c.signers, c.hostile_share, c.seed),
-            signed_line,
+            |i| signed_line(&i.pk, &i.sig, &i.msg, i.kind),
         ),
         Sample::Bls(_) => by_steps(
             c.count,
             |r| bls::sample::generate_range(r, c.signers, c.hostile_share, c.seed),
-            |i| {
-                format!(
-                    "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\",\"kind\":\"{}\"}}",
-                    hex::encode(i.pk),
-                    hex::encode(i.sig),
-                    hex::encode(&i.msg),
-                    i.kind
-                )
-            },
+            |i| signed_line(&i.pk, &i.sig, &i.msg, i.kind),
         ),
     };
     let mut out = Output::open(&common.output, None)?;
@@ -174,13 +166,12 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A `{"pk","sig","msg","kind"}` line.
-fn signed_line(i: bip340::sample::Item) -> String {
+/// A `{"pk","sig","msg","kind"}` line (BLS, BIP-340).
+fn signed_line(pk: &[u8], sig: &[u8], msg: &[u8], kind: &str) -> String {
     format!(
-        "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\",\"kind\":\"{}\"}}",
-        hex::encode(i.pk),
-        hex::encode(i.sig),
-        hex::encode(&i.msg),
-        i.kind
+        "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\",\"kind\":\"{kind}\"}}",
+        hex::encode(pk),
+        hex::encode(sig),
+        hex::encode(msg)
     )
 }

@@ -14,6 +14,7 @@ use secp256k1::Keypair;
 
 use super::{PK_LEN, SECP256K1_P, SIG_LEN};
 use crate::ops::ecdsa::SECP256K1_N;
+use crate::ops::ecdsa::sample::add_small;
 
 /// One generated item.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,18 +42,6 @@ pub const HOSTILE: [&str; 7] = [
 
 fn rng_for(seed: u64, i: usize) -> StdRng {
     StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xb1b3_4000)
-}
-
-/// `v + k` for a big-endian v (wrapping; k small).
-fn add_small(v: &[u8; 32], k: u8) -> [u8; 32] {
-    let mut out = *v;
-    let mut carry = u16::from(k);
-    for b in out.iter_mut().rev() {
-        let s = u16::from(*b) + carry;
-        *b = s as u8;
-        carry = s >> 8;
-    }
-    out
 }
 
 /// `count` items by `signers` signers (at least two), about `hostile_share` hostile.

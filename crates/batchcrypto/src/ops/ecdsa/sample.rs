@@ -27,7 +27,7 @@ fn negate(s: &[u8], n: &[u8; 32]) -> [u8; 32] {
 }
 
 /// `v + k` for a big-endian v (wrapping; k small).
-fn add_small(v: &[u8; 32], k: u8) -> [u8; 32] {
+pub(crate) fn add_small(v: &[u8; 32], k: u8) -> [u8; 32] {
     let mut out = *v;
     let mut carry = u16::from(k);
     for b in out.iter_mut().rev() {
