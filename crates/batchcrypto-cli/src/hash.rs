@@ -18,7 +18,7 @@ use crate::lines::{
 };
 use std::io::Write;
 
-use crate::interrupt::Interrupt;
+use crate::interrupt::{Interrupt, Received};
 use crate::output::write_failed;
 use crate::{EXIT_MALFORMED, Fatal};
 
@@ -136,13 +136,10 @@ fn run_raw(engine: &Engine, alg: Alg, record: usize, io: &Io) -> Result<ExitCode
         }
     });
     let stopped = loop {
-        if let Some(signal) = interrupt.stopped() {
-            break Some(signal);
-        }
-        let (chunk, tail) = match rx.recv_timeout(std::time::Duration::from_millis(50)) {
-            Ok(item) => item.map_err(|e| Fatal(format!("reading input: {e}")))?,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break None,
+        let (chunk, tail) = match interrupt.recv(&rx) {
+            Received::Item(item) => item.map_err(|e| Fatal(format!("reading input: {e}")))?,
+            Received::Done => break None,
+            Received::Stopped(signal, status) => break Some((signal, status)),
         };
         let outcome = engine.hash(alg, &chunk)?;
         for d in &outcome.output {

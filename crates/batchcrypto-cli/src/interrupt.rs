@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Duration;
 
 use signal_hook::consts::{SIGINT, SIGTERM};
 
@@ -36,6 +38,33 @@ impl Interrupt {
             Some(("SIGTERM", 143))
         } else {
             None
+        }
+    }
+}
+
+/// What waiting on a channel under [`Interrupt`] gave.
+pub enum Received<T> {
+    /// The next message.
+    Item(T),
+    /// The sender is gone: the input is done.
+    Done,
+    /// A signal asked the run to stop: its name and exit status.
+    Stopped(&'static str, u8),
+}
+
+impl Interrupt {
+    /// The next message of `rx`, waiting in short steps so that a signal is
+    /// noticed within 50 ms even while the other threads are busy or blocked.
+    pub fn recv<T>(&self, rx: &Receiver<T>) -> Received<T> {
+        loop {
+            if let Some((signal, status)) = self.stopped() {
+                return Received::Stopped(signal, status);
+            }
+            match rx.recv_timeout(Duration::from_millis(50)) {
+                Ok(item) => return Received::Item(item),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return Received::Done,
+            }
         }
     }
 }

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use batchcrypto::{Selection, Verdict};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::interrupt::Interrupt;
+use crate::interrupt::{Interrupt, Received};
 use crate::output::{Output, write_failed};
 use crate::{EXIT_MALFORMED, Fatal};
 
@@ -408,13 +408,10 @@ pub fn run_lines<V: LineVerb + 'static>(verb: V, io: &Io, title: &str) -> Result
         }
     });
     let stopped = loop {
-        if let Some(signal) = interrupt.stopped() {
-            break Some(signal);
-        }
-        let answered = match done_rx.recv_timeout(Duration::from_millis(50)) {
-            Ok(answered) => answered?,
-            Err(mpsc::RecvTimeoutError::Timeout) => continue,
-            Err(mpsc::RecvTimeoutError::Disconnected) => break None,
+        let answered = match interrupt.recv(&done_rx) {
+            Received::Item(answered) => answered?,
+            Received::Done => break None,
+            Received::Stopped(signal, status) => break Some((signal, status)),
         };
         if let Some(selection) = answered.selection
             && !selections.contains(&selection)

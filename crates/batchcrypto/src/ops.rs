@@ -11,6 +11,16 @@ pub mod merkle;
 
 use std::fmt;
 
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+
+/// The random generator of item `i` of a sample made from `seed`: each
+/// item depends only on the seed and its index, so samples can be made in
+/// parallel and in ranges (shared by the ECDSA, BLS and BIP-340 samples).
+pub(crate) fn item_rng(seed: u64, i: usize) -> StdRng {
+    StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
 /// Every operation the engine offers, named as in reports and bench output
 /// (`ed25519_verify_strict`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

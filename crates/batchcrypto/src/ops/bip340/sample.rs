@@ -15,6 +15,7 @@ use secp256k1::Keypair;
 use super::{PK_LEN, SECP256K1_P, SIG_LEN};
 use crate::ops::ecdsa::SECP256K1_N;
 use crate::ops::ecdsa::sample::add_small;
+use crate::ops::item_rng;
 
 /// One generated item.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,10 +41,6 @@ pub const HOSTILE: [&str; 7] = [
     "wrong_key",
 ];
 
-fn rng_for(seed: u64, i: usize) -> StdRng {
-    StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xb1b3_4000)
-}
-
 /// `count` items by `signers` signers (at least two), about `hostile_share` hostile.
 pub fn generate(count: usize, signers: usize, hostile_share: f64, seed: u64) -> Vec<Item> {
     generate_range(0..count, signers, hostile_share, seed)
@@ -64,7 +61,8 @@ pub fn generate_range(range: Range<usize>, signers: usize, hostile_share: f64, s
     range
         .into_par_iter()
         .map(|i| {
-            let mut rng = rng_for(seed, i);
+            // Its own stream: the same seed gives other items than the ECDSA samples.
+            let mut rng = item_rng(seed ^ 0xb1b3_4000, i);
             let signer = rng.random_range(0..keys.len());
             let key = &keys[signer];
             let len = rng.random_range(0..=100);

@@ -10,6 +10,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
+use crate::ops::item_rng;
+
 use super::{Batch, DST, PK_LEN, SIG_LEN};
 
 /// A compressed G1 point on the curve but not in the subgroup (the x
@@ -89,7 +91,7 @@ pub fn generate_range(range: std::ops::Range<usize>, signers: usize, hostile_sha
     range
         .into_par_iter()
         .map(|i| {
-            let mut rng = StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            let mut rng = item_rng(seed, i);
             let signer = rng.random_range(0..keys.len());
             let msg: [u8; 32] = rng.random();
             let sig = keys[signer].sign(&msg, DST, &[]).compress();

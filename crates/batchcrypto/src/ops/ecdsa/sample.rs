@@ -12,6 +12,8 @@ use rayon::prelude::*;
 use secp256k1::ecdsa::RecoverableSignature;
 use secp256k1::{Message, PublicKey, SecretKey};
 
+use crate::ops::item_rng;
+
 use super::{K1Key, K1VerifyItem, P256_N, P256Item, RecoverItem, SECP256K1_N};
 
 /// `n - s` for a big-endian s in [1, n-1]: the other s of the same signature.
@@ -36,10 +38,6 @@ pub(crate) fn add_small(v: &[u8; 32], k: u8) -> [u8; 32] {
         carry = s >> 8;
     }
     out
-}
-
-fn rng_for(seed: u64, i: usize) -> StdRng {
-    StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
 fn k1_keys(count: usize, seed: u64) -> Vec<SecretKey> {
@@ -85,7 +83,7 @@ pub fn secp256k1_verify_range(
     range
         .into_par_iter()
         .map(|i| {
-            let mut rng = rng_for(seed, i);
+            let mut rng = item_rng(seed, i);
             let (hash, pk, sig, _) = k1_signed(&keys, &mut rng);
             let compressed = rng.random::<bool>();
             let pk_bytes = if compressed {
@@ -163,7 +161,7 @@ pub fn ecrecover_range(
     range
         .into_par_iter()
         .map(|i| {
-            let mut rng = rng_for(seed, i);
+            let mut rng = item_rng(seed, i);
             let (hash, _, compact, id) = k1_signed(&keys, &mut rng);
             let mut sig = [0u8; 65];
             sig[..64].copy_from_slice(&compact);
@@ -243,7 +241,7 @@ pub fn p256_verify_range(
     range
         .into_par_iter()
         .map(|i| {
-            let mut rng = rng_for(seed, i);
+            let mut rng = item_rng(seed, i);
             let key = &keys[rng.random_range(0..keys.len())];
             let hash: [u8; 32] = rng.random();
             let sig: p256::ecdsa::Signature = key.sign_prehash(&hash).expect("a 32-byte prehash signs");

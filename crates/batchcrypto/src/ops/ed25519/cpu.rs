@@ -132,19 +132,16 @@ fn decide_zip215(batch: &Batch, cache: &KeyCache<ed25519_zebra::VerificationKey>
     let check = Zip215 {
         batch,
         cache,
-        candidates,
-        items: (0..candidates.len()).map(|_| OnceLock::new()).collect(),
+        items: (0..batch.len()).map(|_| OnceLock::new()).collect(),
     };
-    let idx: Vec<usize> = (0..candidates.len()).collect();
-    bisect::decide(&check, &idx, BATCH_COST)
+    bisect::decide(&check, candidates, BATCH_COST)
 }
 
 /// The candidates of a ZIP-215 batch, as single and batch checks.
 struct Zip215<'a> {
     batch: &'a Batch,
     cache: &'a KeyCache<ed25519_zebra::VerificationKey>,
-    candidates: &'a [usize],
-    /// Each candidate as a zebra batch item, made when it first takes part
+    /// Each item (by batch index) as a zebra batch item, made when it first takes part
     /// in a batch check: k = H(R || A || M) is computed there once and
     /// reused by every later check (none is made for items decided alone).
     items: Vec<OnceLock<ed25519_zebra::batch::Item>>,
@@ -152,7 +149,7 @@ struct Zip215<'a> {
 
 impl Checker for Zip215<'_> {
     fn one(&self, i: usize) -> bool {
-        verify_one_zip215(self.batch, self.cache, self.candidates[i])
+        verify_one_zip215(self.batch, self.cache, i)
     }
 
     /// ed25519-zebra's batch verification, with fresh random coefficients
@@ -161,12 +158,11 @@ impl Checker for Zip215<'_> {
         let mut verifier = ed25519_zebra::batch::Verifier::new();
         for &i in items {
             let item = self.items[i].get_or_init(|| {
-                let j = self.candidates[i];
-                let vkb = ed25519_zebra::VerificationKeyBytes::from(*self.batch.pk(j));
+                let vkb = ed25519_zebra::VerificationKeyBytes::from(*self.batch.pk(i));
                 (
                     vkb,
-                    ed25519_zebra::Signature::from_bytes(self.batch.sig(j)),
-                    self.batch.msg(j),
+                    ed25519_zebra::Signature::from_bytes(self.batch.sig(i)),
+                    self.batch.msg(i),
                 )
                     .into()
             });
