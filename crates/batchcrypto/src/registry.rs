@@ -39,6 +39,15 @@ pub struct WorkloadConfig {
     pub varied: bool,
 }
 
+impl WorkloadConfig {
+    /// How many distinct items to sign: the bench at most `cap` (signing
+    /// costs more than verifying; they are repeated up to `n`), the
+    /// self-test every one.
+    pub fn distinct(&self, cap: usize) -> usize {
+        if self.varied { self.n } else { self.n.clamp(1, cap) }
+    }
+}
+
 /// A disagreement between a backend and the oracle.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mismatch {

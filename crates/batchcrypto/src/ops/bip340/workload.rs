@@ -19,9 +19,7 @@ pub const VERIFY: OpSpec = OpSpec {
 };
 
 fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
-    // The bench signs at most 4,096 distinct items and repeats them.
-    let distinct = if c.varied { c.n } else { c.n.clamp(1, 4096) };
-    let made = sample::generate(distinct, c.signers, c.invalid_share, c.seed);
+    let made = sample::generate(c.distinct(4096), c.signers, c.invalid_share, c.seed);
     let items: Vec<sample::Item> = made.iter().cycle().take(c.n).cloned().collect();
     let batch = sample::batch(&items);
     let expected = items

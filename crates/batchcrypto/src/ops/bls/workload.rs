@@ -44,10 +44,7 @@ pub const FAST_AGGREGATE_VERIFY: OpSpec = cpu_only(
 pub const EIP2537_PAIRING: OpSpec = cpu_only(Op::Eip2537Pairing, "EIP-2537 pairing input", pairing);
 
 fn verify(c: &WorkloadConfig, mode: Mode) -> Box<dyn Workload> {
-    // The bench signs at most 512 distinct items and repeats them (signing
-    // costs more than verifying); the self-test signs every item.
-    let distinct = if c.varied { c.n } else { c.n.clamp(1, 512) };
-    let made = sample::generate(distinct, c.signers, c.invalid_share, c.seed);
+    let made = sample::generate(c.distinct(512), c.signers, c.invalid_share, c.seed);
     let items: Vec<sample::Item> = made.iter().cycle().take(c.n).cloned().collect();
     let batch = sample::batch(&items);
     let expected = items

@@ -44,14 +44,8 @@ pub const ECRECOVER_LOW_S: OpSpec = ecdsa(Op::Ecrecover { low_s: true }, "(hash 
 /// `p256_verify`.
 pub const P256_VERIFY: OpSpec = ecdsa(Op::P256Verify, "(hash, r, s, x, y: 32 each)", p256);
 
-/// Items the workload signs: the bench at most 4,096 distinct ones,
-/// repeated up to `n`; the self-test every one.
-fn distinct(c: &WorkloadConfig) -> usize {
-    if c.varied { c.n } else { c.n.clamp(1, 4096) }
-}
-
 fn secp256k1(c: &WorkloadConfig, low_s: bool) -> Box<dyn Workload> {
-    let made = sample::secp256k1_verify(distinct(c), c.signers, c.invalid_share, c.seed);
+    let made = sample::secp256k1_verify(c.distinct(4096), c.signers, c.invalid_share, c.seed);
     let items = cycle(&made, c.n);
     let expected = items.par_iter().map(|i| oracle::secp256k1_verify(i, low_s)).collect();
     Box::new(Cases {
@@ -73,7 +67,7 @@ fn secp256k1(c: &WorkloadConfig, low_s: bool) -> Box<dyn Workload> {
 }
 
 fn ecrecover(c: &WorkloadConfig, low_s: bool) -> Box<dyn Workload> {
-    let made = sample::ecrecover(distinct(c), c.signers, c.invalid_share, c.seed);
+    let made = sample::ecrecover(c.distinct(4096), c.signers, c.invalid_share, c.seed);
     let items = cycle(&made, c.n);
     let expected = items.par_iter().map(|i| oracle::ecrecover(i, low_s)).collect();
     Box::new(Cases {
@@ -95,7 +89,7 @@ fn ecrecover(c: &WorkloadConfig, low_s: bool) -> Box<dyn Workload> {
 }
 
 fn p256(c: &WorkloadConfig) -> Box<dyn Workload> {
-    let made = sample::p256_verify(distinct(c), c.signers, c.invalid_share, c.seed);
+    let made = sample::p256_verify(c.distinct(4096), c.signers, c.invalid_share, c.seed);
     let items = cycle(&made, c.n);
     let expected = items.par_iter().map(oracle::p256_verify).collect();
     Box::new(Cases {
