@@ -139,6 +139,87 @@ pub(crate) fn ed25519_verify() -> String {
 mod tests {
     use super::*;
 
+    /// Every kernel the engine compiles: (name, source, entry points, needs
+    /// SHADER_INT64).
+    fn every_kernel() -> Vec<(String, String, &'static [&'static str], bool)> {
+        let mut kernels = Vec::new();
+        for int64 in [true, false] {
+            kernels.push((format!("hash int64={int64}"), hash(int64), &["hash_main"][..], int64));
+            kernels.push((
+                format!("merkle int64={int64}"),
+                merkle(int64),
+                &["merkle_level"][..],
+                int64,
+            ));
+        }
+        for (curve, name) in [(0, "ecdsa secp256k1"), (1, "ecdsa p256")] {
+            kernels.push((
+                name.to_string(),
+                crate::ops::ecdsa::gpu::kernel_source(curve),
+                &["ecdsa_verify", "ecdsa_recover"][..],
+                true,
+            ));
+        }
+        kernels.push((
+            "ed25519".to_string(),
+            ed25519_verify(),
+            &["ed25519_setup", "ed25519_verify"][..],
+            true,
+        ));
+        kernels
+    }
+
+    /// Portability evidence without a Mac or a Windows machine: every
+    /// kernel validates under the capabilities the engine requests and
+    /// translates, with naga (the translator wgpu uses on those systems),
+    /// to Metal Shading Language and to HLSL, each entry point present.
+    /// The versions asked for are the first with 64-bit integers (MSL 2.3+,
+    /// shader model 6.0); naga's writers do not check them against the
+    /// types used, so a driver's compiler is still the final word.
+    #[test]
+    fn every_kernel_translates_to_metal_and_hlsl() {
+        use naga::back::{hlsl, msl};
+        use naga::valid::{Capabilities, ValidationFlags, Validator};
+        for (name, src, entries, int64) in every_kernel() {
+            let module =
+                naga::front::wgsl::parse_str(&src).unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(&src)));
+            let caps = if int64 {
+                Capabilities::SHADER_INT64
+            } else {
+                Capabilities::empty()
+            };
+            let info = Validator::new(ValidationFlags::all(), caps)
+                .validate(&module)
+                .unwrap_or_else(|e| panic!("{name}: validation: {e:?}"));
+            for entry in entries {
+                assert!(
+                    module.entry_points.iter().any(|e| e.name == *entry),
+                    "{name}: no entry point {entry}"
+                );
+            }
+            let options = msl::Options {
+                lang_version: (2, 4),
+                ..Default::default()
+            };
+            let (metal, _) = msl::write_string(&module, &info, &options, &msl::PipelineOptions::default())
+                .unwrap_or_else(|e| panic!("{name}: to MSL: {e:?}"));
+            for entry in entries {
+                assert!(metal.contains(entry), "{name}: MSL lacks {entry}");
+            }
+            let options = hlsl::Options {
+                shader_model: hlsl::ShaderModel::V6_0,
+                ..Default::default()
+            };
+            let mut dx = String::new();
+            hlsl::Writer::new(&mut dx, &options, &hlsl::PipelineOptions::default())
+                .write(&module, &info, None)
+                .unwrap_or_else(|e| panic!("{name}: to HLSL: {e:?}"));
+            for entry in entries {
+                assert!(dx.contains(entry), "{name}: HLSL lacks {entry}");
+            }
+        }
+    }
+
     /// Parses and validates WGSL with naga, as wgpu does before compiling.
     fn validate(src: &str) {
         use wgpu::naga;

@@ -287,8 +287,13 @@ fn pipeline(gpu: &Gpu, op: u32, curve: u32) -> Result<std::sync::Arc<wgpu::Compu
         (_, 0) => ("ecdsa_recover_secp256k1", "ecdsa_recover"),
         (_, _) => ("ecdsa_recover_p256", "ecdsa_recover"),
     };
+    gpu.pipeline(key, entry, || kernel_source(curve))
+}
+
+/// The kernel of `curve` (0: secp256k1, 1: P-256), both entry points.
+pub(crate) fn kernel_source(curve: u32) -> String {
     let c = &curves()[curve.min(1) as usize];
-    gpu.pipeline(key, entry, || shaders::ecdsa(c.shape, &curve_wgsl(c)))
+    shaders::ecdsa(c.shape, &curve_wgsl(c))
 }
 
 /// Runs the kernel over packed items (in sub-batches); returns the output
