@@ -10,6 +10,7 @@ use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
 use crate::error::{Error, OpName};
 use crate::gpu::Gpu;
+use crate::gpu::driver::{Failure, Streamed};
 use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle};
 use crate::profile::{Plan, Profile};
 use crate::registry;
@@ -493,9 +494,9 @@ impl Engine {
             KernelWork::Ed25519(batch, policy) => ed25519::gpu::kernel_times(gpu, batch, policy, runs),
             KernelWork::Hash(alg, msgs) => hash::gpu::kernel_times(gpu, alg, msgs, runs),
             KernelWork::Merkle(rule, leaves) => merkle::gpu::kernel_times(gpu, rule, leaves, runs),
-            KernelWork::Secp256k1(items) => ecdsa::gpu::kernel_times(gpu, &ecdsa::gpu::pack_secp256k1(items).0, runs),
-            KernelWork::Ecrecover(items) => ecdsa::gpu::kernel_times(gpu, &ecdsa::gpu::pack_ecrecover(items), runs),
-            KernelWork::P256(items) => ecdsa::gpu::kernel_times(gpu, &ecdsa::gpu::pack_p256(items), runs),
+            KernelWork::Secp256k1(items) => ecdsa::gpu::secp256k1_kernel_times(gpu, items, runs),
+            KernelWork::Ecrecover(items) => ecdsa::gpu::ecrecover_kernel_times(gpu, items, runs),
+            KernelWork::P256(items) => ecdsa::gpu::p256_kernel_times(gpu, items, runs),
         }
         .map_err(|reason| Error::Device {
             op: op.into(),
@@ -510,6 +511,24 @@ impl Engine {
     #[doc(hidden)]
     pub fn inject_gpu_fault(&self, reason: &str) -> bool {
         self.gpu.as_ref().map(|g| g.set_fault(reason)).is_some()
+    }
+
+    /// Makes this engine's next GPU call fail at `stage` of its sub-batch
+    /// `sub_batch` (counted from 0), once: the answers of the sub-batches
+    /// decoded before it are kept, the rest computed on the CPU. For the
+    /// fault-injection tests; returns `false` when the engine has no GPU.
+    #[doc(hidden)]
+    pub fn inject_gpu_fault_at(&self, stage: crate::gpu::FaultStage, sub_batch: usize) -> bool {
+        self.gpu.as_ref().map(|g| g.inject(stage, sub_batch)).is_some()
+    }
+
+    /// Caps the items per GPU sub-batch (`None`: each kernel's own limit),
+    /// so that tests stream small batches in many sub-batches.
+    #[doc(hidden)]
+    pub fn set_gpu_sub_batch_cap(&self, cap: Option<usize>) {
+        if let Some(g) = &self.gpu {
+            g.set_sub_batch_cap(cap);
+        }
     }
 
     /// For a [`BackendChoice::Gpu`] engine: run every splittable batch on
@@ -583,45 +602,87 @@ impl Engine {
     /// Runs a call whose items are independent: like [`Engine::run`], and
     /// when the plan is a split, the CPU takes the first share of the items
     /// while the GPU runs the rest, at once; the results are concatenated
-    /// in order. A GPU failure sends its share to the CPU too.
+    /// in order. When the GPU fails part way, the answers of the
+    /// sub-batches it finished are kept and the CPU computes the rest (none
+    /// lost, none twice); the selection says so.
     fn run_split<I: Items, R: Send>(
         &self,
         op: Op,
         input: &I,
-        on_gpu: impl Fn(&Gpu, &I) -> Result<Vec<R>, String> + Sync,
+        on_gpu: impl Fn(&Gpu, &I) -> Streamed<R> + Sync,
         on_cpu: impl Fn(&I) -> Vec<R> + Sync,
     ) -> Result<Outcome<Vec<R>>, Error> {
         let n = input.len();
         let (plan, why) = self.select(op, n);
-        let (Plan::Split { cpu_share }, Some(gpu)) = (plan, &self.gpu) else {
-            return Ok(self.run_plan(plan, why, |gpu| on_gpu(gpu, input), || on_cpu(input)));
+        let gpu = match (plan, &self.gpu) {
+            (Plan::Gpu | Plan::Split { .. }, Some(gpu)) => gpu,
+            _ => return Ok(self.run_plan(Plan::Cpu, why, |_| Err(String::new()), || on_cpu(input))),
         };
-        let cut = ((n as f64 * cpu_share).round() as usize).min(n);
-        let (cpu_part, gpu_part) = (input.slice(0..cut), input.slice(cut..n));
-        let (cpu_out, gpu_out) = std::thread::scope(|scope| {
-            let cpu = scope.spawn(|| self.pool.install(|| on_cpu(&cpu_part)));
-            let gpu_out = on_gpu(gpu, &gpu_part);
-            let cpu_out = cpu.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (cpu_out, gpu_out)
-        });
-        let (rest, selection) = match gpu_out {
-            Ok(rest) => (
-                rest,
-                Selection {
-                    backend: Backend::Split,
-                    why: format!("{why}; {cut} items on the cpu, {} on the gpu", n - cut),
-                },
-            ),
-            Err(e) => (
-                self.pool.install(|| on_cpu(&gpu_part)),
-                Selection {
-                    backend: Backend::Cpu,
-                    why: format!("gpu failed ({e}) in a split; its share ran on the cpu too"),
-                },
-            ),
+        let cut = match plan {
+            Plan::Split { cpu_share } => ((n as f64 * cpu_share).round() as usize).min(n),
+            _ => 0,
         };
-        let mut output = cpu_out;
-        output.extend(rest);
+        let (mut output, gpu_out, gpu_part) = if cut == 0 {
+            (Vec::with_capacity(n), on_gpu(gpu, input), None)
+        } else {
+            let (cpu_part, gpu_part) = (input.slice(0..cut), input.slice(cut..n));
+            let (cpu_out, gpu_out) = std::thread::scope(|scope| {
+                let cpu = scope.spawn(|| self.pool.install(|| on_cpu(&cpu_part)));
+                let gpu_out = on_gpu(gpu, &gpu_part);
+                let cpu_out = cpu.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (cpu_out, gpu_out)
+            });
+            (cpu_out, gpu_out, Some(gpu_part))
+        };
+        let on_gpu_items = n - cut;
+        let split = matches!(plan, Plan::Split { .. });
+        let selection = match gpu_out {
+            Ok(rest) => {
+                output.extend(rest);
+                if !split {
+                    Selection {
+                        backend: Backend::Gpu,
+                        why,
+                    }
+                } else {
+                    Selection {
+                        backend: Backend::Split,
+                        why: format!("{why}; {cut} items on the cpu, {on_gpu_items} on the gpu"),
+                    }
+                }
+            }
+            Err(Failure { mut done, reason }) => {
+                done.truncate(on_gpu_items);
+                let k = done.len();
+                let gpu_part = gpu_part.as_ref().unwrap_or(input);
+                let rest = self.pool.install(|| on_cpu(&gpu_part.slice(k..on_gpu_items)));
+                output.extend(done);
+                output.extend(rest);
+                match (k, split) {
+                    (0, false) => Selection {
+                        backend: Backend::Cpu,
+                        why: format!("gpu failed ({reason}); fell back to cpu"),
+                    },
+                    (0, true) => Selection {
+                        backend: Backend::Cpu,
+                        why: format!("gpu failed ({reason}) in a split; its share ran on the cpu too"),
+                    },
+                    _ => Selection {
+                        backend: Backend::Split,
+                        why: format!(
+                            "gpu failed after {k} of its {on_gpu_items} items ({reason}); the cpu ran the other {}{}",
+                            on_gpu_items - k,
+                            if split {
+                                format!(" and its own share of {cut}")
+                            } else {
+                                String::new()
+                            }
+                        ),
+                    },
+                }
+            }
+        };
+        debug_assert_eq!(output.len(), n, "one answer per item");
         Ok(Outcome { output, selection })
     }
 

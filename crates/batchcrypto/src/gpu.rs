@@ -18,11 +18,16 @@
 
 pub(crate) mod bigint;
 pub(crate) mod curve;
+pub(crate) mod driver;
 pub(crate) mod shaders;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+
+pub use driver::FaultStage;
+use driver::Lane;
 
 use crate::batch::FlatBytes;
 
@@ -111,7 +116,7 @@ pub(crate) fn preferred(adapters: &[AdapterSummary], wanted: Option<&str>) -> Op
 /// How long one dispatch may take before it counts as a device failure.
 const DISPATCH_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// An open device with its pipeline cache and buffer pool.
+/// An open device with its pipeline cache and the driver's idle lanes.
 pub(crate) struct Gpu {
     pub(crate) summary: AdapterSummary,
     /// Whether the device was opened with `SHADER_INT64`.
@@ -119,8 +124,15 @@ pub(crate) struct Gpu {
     pub(crate) device: wgpu::Device,
     pub(crate) queue: wgpu::Queue,
     pub(crate) max_binding: u64,
+    /// Whether kernels are timed with GPU timestamps (`TIMESTAMP_QUERY`).
+    pub(crate) timestamps: bool,
     pipelines: Mutex<HashMap<&'static str, Arc<wgpu::ComputePipeline>>>,
-    pool: Mutex<BufferPool>,
+    /// Idle lanes of the driver per kernel (see [`driver`]).
+    lanes: Mutex<HashMap<&'static str, Vec<Lane>>>,
+    /// The most units per sub-batch, when tests lower it (0: the kernel's own).
+    sub_batch_cap: AtomicUsize,
+    /// A one-shot failure tests inject at a stage of a sub-batch.
+    injected: Mutex<Option<(FaultStage, usize)>>,
     /// Per-operation data computed on the device once (e.g. base-point tables).
     pub(crate) tables: Mutex<HashMap<&'static str, wgpu::Buffer>>,
     /// The first error wgpu reported outside an error scope, or the reason
@@ -134,39 +146,6 @@ impl std::fmt::Debug for Gpu {
         f.debug_struct("Gpu")
             .field("adapter", &self.summary)
             .finish_non_exhaustive()
-    }
-}
-
-/// Grow-only buffers, one per named slot, reused across calls.
-#[derive(Default)]
-pub(crate) struct BufferPool {
-    buffers: HashMap<&'static str, wgpu::Buffer>,
-}
-
-impl BufferPool {
-    /// A buffer of at least `size` bytes for `slot`, reused when large enough.
-    pub(crate) fn get(
-        &mut self,
-        device: &wgpu::Device,
-        slot: &'static str,
-        size: u64,
-        usage: wgpu::BufferUsages,
-    ) -> wgpu::Buffer {
-        let size = size.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT.max(4));
-        if let Some(b) = self.buffers.get(slot)
-            && b.size() >= size
-            && b.usage().contains(usage)
-        {
-            return b.clone();
-        }
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(slot),
-            size: size.next_power_of_two(),
-            usage,
-            mapped_at_creation: false,
-        });
-        self.buffers.insert(slot, buffer.clone());
-        buffer
     }
 }
 
@@ -196,11 +175,16 @@ impl Gpu {
             })?;
         let summary = AdapterSummary::of(&adapter);
         let int64 = use_int64 && summary.int64;
+        let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
         let limits = adapter.limits();
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("batchcrypto"),
             required_features: if int64 {
                 wgpu::Features::SHADER_INT64
+            } else {
+                wgpu::Features::empty()
+            } | if timestamps {
+                wgpu::Features::TIMESTAMP_QUERY
             } else {
                 wgpu::Features::empty()
             },
@@ -229,8 +213,11 @@ impl Gpu {
             device,
             queue,
             max_binding,
+            timestamps,
             pipelines: Mutex::new(HashMap::new()),
-            pool: Mutex::new(BufferPool::default()),
+            lanes: Mutex::new(HashMap::new()),
+            sub_batch_cap: AtomicUsize::new(0),
+            injected: Mutex::new(None),
             tables: Mutex::new(HashMap::new()),
             fault,
         })
@@ -295,82 +282,60 @@ impl Gpu {
         Ok(pipeline)
     }
 
-    /// The buffer pool; hold the guard for the whole call so that buffers
-    /// are not shared between concurrent calls.
-    pub(crate) fn pool(&self) -> MutexGuard<'_, BufferPool> {
-        lock(&self.pool)
+    /// The failure recorded by wgpu's callbacks or [`Gpu::set_fault`], if any.
+    pub(crate) fn fault(&self) -> Option<String> {
+        lock(&self.fault).clone()
     }
 
-    /// Writes `data` into a pooled storage buffer for `slot`.
-    pub(crate) fn upload(&self, pool: &mut BufferPool, slot: &'static str, data: &[u8]) -> wgpu::Buffer {
-        self.upload_with_room(pool, slot, data, data.len() as u64)
+    /// Up to `n` idle lanes of `kernel` from the pool, new empty ones for
+    /// the rest; the pool's lock is held only while taking.
+    pub(crate) fn take_lanes(&self, kernel: &'static str, n: usize) -> Vec<Lane> {
+        let mut lanes = {
+            let mut pool = lock(&self.lanes);
+            let idle = pool.entry(kernel).or_default();
+            idle.split_off(idle.len().saturating_sub(n))
+        };
+        lanes.resize_with(n, Lane::default);
+        lanes
     }
 
-    /// [`Gpu::upload`] into a buffer of at least `size` bytes, the rest
-    /// left for a kernel to write.
-    pub(crate) fn upload_with_room(
-        &self,
-        pool: &mut BufferPool,
-        slot: &'static str,
-        data: &[u8],
-        size: u64,
-    ) -> wgpu::Buffer {
-        let buffer = pool.get(
-            &self.device,
-            slot,
-            size.max(data.len() as u64),
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
-        );
-        if !data.is_empty() {
-            // Copies must be multiples of 4 bytes.
-            let mut padded;
-            let bytes = if data.len().is_multiple_of(4) {
-                data
-            } else {
-                padded = data.to_vec();
-                padded.resize(data.len().next_multiple_of(4), 0);
-                &padded
-            };
-            let t = std::time::Instant::now();
-            self.queue.write_buffer(&buffer, 0, bytes);
-            Gpu::trace(|| format!("write_buffer {slot} {} bytes", bytes.len()), t);
+    /// Gives idle lanes back to the pool, keeping at most `keep` per kernel.
+    pub(crate) fn return_lanes(&self, kernel: &'static str, lanes: Vec<Lane>, keep: usize) {
+        let mut pool = lock(&self.lanes);
+        let idle = pool.entry(kernel).or_default();
+        idle.extend(lanes);
+        idle.truncate(keep);
+    }
+
+    /// The most units per sub-batch: `kernel_max`, or less when a test lowered it.
+    pub(crate) fn sub_batch_cap(&self, kernel_max: usize) -> usize {
+        match self.sub_batch_cap.load(Ordering::Relaxed) {
+            0 => kernel_max,
+            cap => cap.min(kernel_max),
         }
-        buffer
+        .max(1)
     }
 
-    /// A pooled uniform buffer holding a kernel's four u32 parameters.
-    pub(crate) fn params(&self, pool: &mut BufferPool, slot: &'static str, values: [u32; 4]) -> wgpu::Buffer {
-        let buffer = pool.get(
-            &self.device,
-            slot,
-            16,
-            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        );
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        self.queue.write_buffer(&buffer, 0, &bytes);
-        buffer
+    /// Lowers the most units per sub-batch (tests; `None` restores it).
+    pub(crate) fn set_sub_batch_cap(&self, cap: Option<usize>) {
+        self.sub_batch_cap.store(cap.unwrap_or(0), Ordering::Relaxed);
     }
 
-    /// A pooled output buffer of at least `bytes` for a kernel to write.
-    pub(crate) fn output(&self, pool: &mut BufferPool, slot: &'static str, bytes: u64) -> wgpu::Buffer {
-        pool.get(
-            &self.device,
-            slot,
-            bytes,
-            wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
-        )
+    /// Makes the next call fail at `stage` of sub-batch `sub_batch` (tests).
+    pub(crate) fn inject(&self, stage: FaultStage, sub_batch: usize) {
+        *lock(&self.injected) = Some((stage, sub_batch));
     }
 
-    /// [`Gpu::output`], cleared on the device, so that a kernel that
-    /// silently did nothing leaves no stale completion flag.
-    pub(crate) fn cleared_output(&self, pool: &mut BufferPool, slot: &'static str, bytes: u64) -> wgpu::Buffer {
-        let buffer = self.output(pool, slot, bytes);
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        encoder.clear_buffer(&buffer, 0, Some(bytes.next_multiple_of(4)));
-        self.queue.submit([encoder.finish()]);
-        buffer
+    /// Whether an injected failure is due at `stage` of `sub_batch` (it
+    /// fires once).
+    pub(crate) fn injected(&self, stage: FaultStage, sub_batch: usize) -> bool {
+        let mut injected = lock(&self.injected);
+        if *injected == Some((stage, sub_batch)) {
+            *injected = None;
+            true
+        } else {
+            false
+        }
     }
 
     /// A bind group for group 0 of `pipeline` with whole buffers at the given bindings.
@@ -412,27 +377,6 @@ impl Gpu {
         Ok(end)
     }
 
-    /// Uploads items `start..end` of `msgs` as they are stored: the bytes,
-    /// and the offsets rebased to the first item, into the pool's `slots`
-    /// (bytes, offsets). Returns (bytes, offsets) buffers.
-    pub(crate) fn upload_flat(
-        &self,
-        pool: &mut BufferPool,
-        slots: (&'static str, &'static str),
-        msgs: &FlatBytes,
-        start: usize,
-        end: usize,
-    ) -> (wgpu::Buffer, wgpu::Buffer) {
-        let offsets = msgs.offsets();
-        let first = offsets[start];
-        let rebased: Vec<u8> = offsets[start..=end]
-            .iter()
-            .flat_map(|o| (o - first).to_le_bytes())
-            .collect();
-        let bytes = &msgs.bytes()[first as usize..offsets[end] as usize];
-        (self.upload(pool, slots.0, bytes), self.upload(pool, slots.1, &rebased))
-    }
-
     /// Prints how long `what` took since `since` to stderr when
     /// BATCHCRYPTO_GPU_TRACE is set (for finding where end-to-end time goes).
     pub(crate) fn trace(what: impl FnOnce() -> String, since: std::time::Instant) {
@@ -446,85 +390,40 @@ impl Gpu {
         }
     }
 
-    /// Runs one submission (see [`Dispatch`]), copies the output back and
-    /// returns its bytes. Validation errors, out-of-memory, device loss and
-    /// timeouts are errors.
-    pub(crate) fn dispatch(&self, pool: &mut BufferPool, job: Dispatch<'_>) -> Result<Vec<u8>, String> {
-        let Dispatch {
-            pipeline,
-            steps,
-            workgroup,
-            out,
-            out_bytes,
-        } = job;
-        if let Some(fault) = lock(&self.fault).clone() {
+    /// Runs a one-off setup kernel (e.g. a table computed on the device):
+    /// `threads` threads of `pipeline` in workgroups of `workgroup`, waited
+    /// for, errors checked.
+    pub(crate) fn run_setup(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        bind_group: &wgpu::BindGroup,
+        threads: u32,
+        workgroup: u32,
+    ) -> Result<(), String> {
+        if let Some(fault) = self.fault() {
             return Err(fault);
         }
-        let readback = pool.get(
-            &self.device,
-            "readback",
-            out_bytes,
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        );
         let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let oom = self.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        // One pass per step: wgpu orders the passes' storage accesses.
-        for (bind_group, items) in steps {
-            let groups = items.div_ceil(workgroup).max(1);
-            let (gx, gy) = if groups <= 65_535 {
-                (groups, 1)
-            } else {
-                (65_535, groups.div_ceil(65_535))
-            };
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: None,
-                timestamp_writes: None,
-            });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
             pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, *bind_group, &[]);
-            pass.dispatch_workgroups(gx, gy, 1);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups(threads.div_ceil(workgroup), 1, 1);
         }
-        encoder.copy_buffer_to_buffer(out, 0, &readback, 0, out_bytes);
-        let t = std::time::Instant::now();
         let submission = self.queue.submit([encoder.finish()]);
-        if let Some(e) = pollster::block_on(oom.pop()) {
-            return Err(format!("dispatch: out of memory: {e}"));
-        }
         if let Some(e) = pollster::block_on(validation.pop()) {
-            return Err(format!("dispatch: {e}"));
+            return Err(format!("setup: {e}"));
         }
-        let slice = readback.slice(..out_bytes);
-        let (tx, rx) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |r| {
-            let _ = tx.send(r);
-        });
         self.device
             .poll(wgpu::PollType::Wait {
                 submission_index: Some(submission),
                 timeout: Some(DISPATCH_TIMEOUT),
             })
             .map_err(|e| format!("waiting for the device: {e}"))?;
-        match rx.recv_timeout(Duration::from_secs(5)) {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(format!("reading results back: {e}")),
-            Err(_) => return Err("reading results back: no answer from the device".to_string()),
-        }
-        Gpu::trace(|| format!("submit to results mapped ({out_bytes} bytes)"), t);
-        let t = std::time::Instant::now();
-        let data = slice
-            .get_mapped_range()
-            .map_err(|e| format!("reading results back: {e}"))?
-            .to_vec();
-        readback.unmap();
-        Gpu::trace(|| "results copied".to_string(), t);
-        // Errors of the uploads and bind groups that fed this dispatch.
-        if let Some(fault) = lock(&self.fault).clone() {
-            return Err(fault);
-        }
-        Ok(data)
+        self.fault().map_or(Ok(()), Err)
     }
 }
 
@@ -536,6 +435,19 @@ pub(crate) const LOOPS_CUT_FLAG: u32 = 0x200;
 pub(crate) const DONE_FLAG: u32 = 0x100;
 /// Threads per workgroup of the one-thread-per-item kernels.
 pub(crate) const WORKGROUP_SIZE: u32 = 64;
+
+/// `Ok` when a kernel's status word for `item` carries the completion
+/// flag; otherwise the loop-guard error, or an error saying the item came
+/// back without `what`.
+pub(crate) fn check_done(status: u32, item: usize, what: &str) -> Result<(), String> {
+    if status == LOOPS_CUT_FLAG {
+        return Err(LoopsCut(item).to_string());
+    }
+    if status & DONE_FLAG == 0 {
+        return Err(format!("item {item} came back without {what} (status {status:#x})"));
+    }
+    Ok(())
+}
 
 /// An item whose computation the driver cut short: the batch goes to the CPU.
 pub(crate) struct LoopsCut(pub(crate) usize);
@@ -549,30 +461,6 @@ impl std::fmt::Display for LoopsCut {
             self.0
         )
     }
-}
-
-/// One submission: for each step (bind group, items) in order, a compute
-/// pass of `items` threads of `pipeline` in workgroups of `workgroup`
-/// (spread over x and y beyond 65,535 groups); then the first `out_bytes` of
-/// `out` read back. Later steps see what earlier ones wrote.
-pub(crate) struct Dispatch<'a> {
-    pub(crate) pipeline: &'a wgpu::ComputePipeline,
-    pub(crate) steps: &'a [(&'a wgpu::BindGroup, u32)],
-    pub(crate) workgroup: u32,
-    pub(crate) out: &'a wgpu::Buffer,
-    pub(crate) out_bytes: u64,
-}
-
-/// Wall-clock seconds of each of `runs` calls of `run` (kernel-only
-/// benchmark timings; the first error ends the series).
-pub(crate) fn time_runs(runs: usize, mut run: impl FnMut() -> Result<(), String>) -> Result<Vec<f64>, String> {
-    (0..runs)
-        .map(|_| {
-            let t = std::time::Instant::now();
-            run()?;
-            Ok(t.elapsed().as_secs_f64())
-        })
-        .collect()
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {

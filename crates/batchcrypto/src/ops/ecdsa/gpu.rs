@@ -5,17 +5,18 @@
 //! kernel's flags (key or R decoded, equation holds or Q finite) complete
 //! the verdicts in the documented order.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
 use super::{
     K1VerifyItem, P256_N, P256Item, RecoverItem, Recovered, SECP256K1_N, in_range, k1_scalar_checks, recovery_id,
 };
+use crate::gpu::Gpu;
 use crate::gpu::bigint::{self, add_small, from_be, from_hex, mont_form, sub, to_be, wgsl_const};
 use crate::gpu::curve::weierstrass_wgsl;
+use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::shaders::{self, CurveShape};
-use crate::gpu::{BufferPool, Dispatch, Gpu};
 use crate::verdict::{Reason, Verdict};
 
 const MAX_ITEMS: usize = 1 << 18;
@@ -232,7 +233,7 @@ fn g_table(gpu: &Gpu, c: &CurveParams) -> wgpu::Buffer {
 }
 
 /// One packed item (ITEM_WORDS words): z r s x y kind.
-fn pack(words: &mut [u32], z: &[u8; 32], r: &[u8], s: &[u8], x: &[u8; 32], y: &[u8; 32], kind: u32) {
+fn pack(words: &mut [u32; ITEM_WORDS], z: &[u8; 32], r: &[u8], s: &[u8], x: &[u8; 32], y: &[u8; 32], kind: u32) {
     words[..8].copy_from_slice(&from_be::<8>(z));
     words[8..16].copy_from_slice(&from_be::<8>(r));
     words[16..24].copy_from_slice(&from_be::<8>(s));
@@ -241,53 +242,26 @@ fn pack(words: &mut [u32], z: &[u8; 32], r: &[u8], s: &[u8], x: &[u8; 32], y: &[
     words[40] = kind;
 }
 
-/// Items packed for one kernel entry point and curve.
-pub(crate) struct Packed {
-    /// 0: `ecdsa_verify`, 1: `ecdsa_recover`.
-    op: u32,
-    /// 0: secp256k1, 1: P-256.
-    curve: u32,
-    words: Vec<u32>,
+/// The kernel's entry points.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// `ecdsa_verify`: the status word alone.
+    Verify,
+    /// `ecdsa_recover`: status, x, y, keccak256(x || y).
+    Recover,
 }
 
-impl Packed {
-    /// `items` packed by `fill` (one item's words), on all cores.
-    fn new<T: Sync>(op: u32, curve: u32, items: &[T], fill: impl Fn(&T, &mut [u32]) + Sync) -> Packed {
-        let t = std::time::Instant::now();
-        let mut words = vec![0u32; items.len() * ITEM_WORDS];
-        words
-            .par_chunks_mut(ITEM_WORDS)
-            .zip(items.par_iter())
-            .for_each(|(w, item)| fill(item, w));
-        Gpu::trace(|| format!("ecdsa: {} items packed", items.len()), t);
-        Packed { op, curve, words }
-    }
-
-    fn len(&self) -> usize {
-        self.words.len() / ITEM_WORDS
-    }
-
-    /// Output words per item.
-    fn out_words(&self) -> usize {
-        if self.op == 0 {
-            VERIFY_OUT_WORDS
-        } else {
-            RECOVER_OUT_WORDS
-        }
-    }
-}
-
-/// The pipeline of entry point `op` for `curve`: one per (entry point,
-/// curve), each holding one scalar multiplication.
-fn pipeline(gpu: &Gpu, op: u32, curve: u32) -> Result<std::sync::Arc<wgpu::ComputePipeline>, String> {
+/// The pipeline of `entry` for `curve` (0: secp256k1, 1: P-256): one per
+/// (entry point, curve), each holding one scalar multiplication.
+fn pipeline(gpu: &Gpu, entry: Entry, curve: u32) -> Result<Arc<wgpu::ComputePipeline>, String> {
     gpu.require_int64("ECDSA")?;
-    let (key, entry) = match (op, curve) {
-        (0, 0) => ("ecdsa_verify_secp256k1", "ecdsa_verify"),
-        (0, _) => ("ecdsa_verify_p256", "ecdsa_verify"),
-        (_, 0) => ("ecdsa_recover_secp256k1", "ecdsa_recover"),
-        (_, _) => ("ecdsa_recover_p256", "ecdsa_recover"),
+    let (key, name) = match (entry, curve) {
+        (Entry::Verify, 0) => ("ecdsa_verify_secp256k1", "ecdsa_verify"),
+        (Entry::Verify, _) => ("ecdsa_verify_p256", "ecdsa_verify"),
+        (Entry::Recover, 0) => ("ecdsa_recover_secp256k1", "ecdsa_recover"),
+        (Entry::Recover, _) => ("ecdsa_recover_p256", "ecdsa_recover"),
     };
-    gpu.pipeline(key, entry, || kernel_source(curve))
+    gpu.pipeline(key, name, || kernel_source(curve))
 }
 
 /// The kernel of `curve` (0: secp256k1, 1: P-256), both entry points.
@@ -296,115 +270,138 @@ pub(crate) fn kernel_source(curve: u32) -> String {
     shaders::ecdsa(c.shape, &curve_wgsl(c))
 }
 
-/// Runs the kernel over packed items (in sub-batches); returns the output
-/// words, `packed.out_words()` per item, the status word first.
-fn run(gpu: &Gpu, packed: &Packed) -> Result<Vec<u32>, String> {
-    let pipeline = pipeline(gpu, packed.op, packed.curve)?;
-    let mut pool = gpu.pool();
-    let total = packed.len();
-    let mut out = Vec::with_capacity(total);
-    let mut start = 0;
-    while start < total {
-        let n = (total - start).min(MAX_ITEMS);
-        let chunk = Chunk::upload(gpu, &mut pool, &pipeline, packed, start, n);
-        out.extend(chunk.execute(&mut pool)?);
-        start += n;
+/// Items of one entry point and curve for the driver: `fill` packs an
+/// item's words (on all cores), `finish` turns an item and its output
+/// words (status first) into its answer.
+struct EcdsaKernel<'a, T, F, G> {
+    pipeline: Arc<wgpu::ComputePipeline>,
+    table: wgpu::Buffer,
+    entry: Entry,
+    curve: u32,
+    items: &'a [T],
+    fill: F,
+    finish: G,
+}
+
+impl<'a, T, R, F, G> EcdsaKernel<'a, T, F, G>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(usize, &T) -> [u32; ITEM_WORDS] + Sync,
+    G: Fn(usize, &T, &[u32]) -> R + Sync,
+{
+    fn new(gpu: &Gpu, entry: Entry, curve: u32, items: &'a [T], fill: F, finish: G) -> Result<Self, String> {
+        Ok(EcdsaKernel {
+            pipeline: pipeline(gpu, entry, curve)?,
+            table: g_table(gpu, &curves()[curve.min(1) as usize]),
+            entry,
+            curve,
+            items,
+            fill,
+            finish,
+        })
     }
-    Ok(out)
-}
 
-/// Kernel-only times (seconds) of `runs` dispatches over `packed`, uploaded
-/// once; each run includes reading the results back. For benchmarks; the
-/// items must fit in one dispatch.
-pub(crate) fn kernel_times(gpu: &Gpu, packed: &Packed, runs: usize) -> Result<Vec<f64>, String> {
-    if packed.len() > MAX_ITEMS {
-        return Err(format!(
-            "kernel timing needs one dispatch; {} items need more",
-            packed.len()
-        ));
+    /// Output words per item.
+    fn out_words(&self) -> usize {
+        match self.entry {
+            Entry::Verify => VERIFY_OUT_WORDS,
+            Entry::Recover => RECOVER_OUT_WORDS,
+        }
     }
-    let pipeline = pipeline(gpu, packed.op, packed.curve)?;
-    let mut pool = gpu.pool();
-    let chunk = Chunk::upload(gpu, &mut pool, &pipeline, packed, 0, packed.len());
-    crate::gpu::time_runs(runs, || chunk.execute(&mut pool).map(|_| ()))
 }
 
-/// Items `start..start + n` uploaded and bound.
-struct Chunk<'a> {
-    gpu: &'a Gpu,
-    pipeline: &'a wgpu::ComputePipeline,
-    bind_group: wgpu::BindGroup,
-    start: usize,
-    n: u32,
-    out_words: usize,
-}
+impl<T, R, F, G> Kernel for EcdsaKernel<'_, T, F, G>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(usize, &T) -> [u32; ITEM_WORDS] + Sync,
+    G: Fn(usize, &T, &[u32]) -> R + Sync,
+{
+    type Out = R;
 
-impl<'a> Chunk<'a> {
-    fn upload(
-        gpu: &'a Gpu,
-        pool: &mut BufferPool,
-        pipeline: &'a wgpu::ComputePipeline,
-        packed: &Packed,
+    fn name(&self) -> &'static str {
+        "ecdsa"
+    }
+
+    fn pipeline(&self) -> &wgpu::ComputePipeline {
+        &self.pipeline
+    }
+
+    fn units(&self) -> usize {
+        self.items.len()
+    }
+
+    fn max_units(&self) -> usize {
+        MAX_ITEMS
+    }
+
+    fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
+        vec![Input::uniform(16), Input::storage((end - start) * ITEM_WORDS * 4)]
+    }
+
+    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
+        let [params, items] = driver::inputs(dst);
+        let entry = match self.entry {
+            Entry::Verify => 0,
+            Entry::Recover => 1,
+        };
+        driver::params(params, [(end - start) as u32, entry, self.curve, shaders::LOOP_GUARD]);
+        driver::par_fill(items, &self.items[start..end], |i, item| {
+            let mut bytes = [0u8; ITEM_WORDS * 4];
+            for (d, w) in bytes.chunks_exact_mut(4).zip((self.fill)(start + i, item)) {
+                d.copy_from_slice(&w.to_le_bytes());
+            }
+            bytes
+        });
+    }
+
+    fn out_bytes(&self, start: usize, end: usize) -> u64 {
+        ((end - start) * self.out_words() * 4) as u64
+    }
+
+    fn bind(
+        &self,
+        gpu: &Gpu,
+        inputs: &[wgpu::Buffer],
+        out: &wgpu::Buffer,
         start: usize,
-        n: usize,
-    ) -> Chunk<'a> {
-        let items: &[u8] = bytemuck::cast_slice(&packed.words[start * ITEM_WORDS..(start + n) * ITEM_WORDS]);
-        let params = gpu.params(
-            pool,
-            "ecdsa_params",
-            [n as u32, packed.op, packed.curve, shaders::LOOP_GUARD],
-        );
-        let items = gpu.upload(pool, "ecdsa_items", items);
-        let table = g_table(gpu, &curves()[packed.curve.min(1) as usize]);
-        // Cleared before every run, in `execute`.
-        let out = gpu.output(pool, "ecdsa_out", (n * packed.out_words() * 4) as u64);
-        let bind_group = gpu.bind(pipeline, "ecdsa", &[(0, &params), (1, &items), (2, &table), (3, &out)]);
-        Chunk {
-            gpu,
-            pipeline,
-            bind_group,
-            start,
-            n: n as u32,
-            out_words: packed.out_words(),
-        }
+        end: usize,
+    ) -> Vec<(wgpu::BindGroup, u32)> {
+        // Bindings 0-1 the inputs, 2 the fixed-base table, 3 the output.
+        let bindings: Vec<(u32, &wgpu::Buffer)> = inputs
+            .iter()
+            .chain([&self.table, out])
+            .zip(0..)
+            .map(|(b, i)| (i, b))
+            .collect();
+        vec![(gpu.bind(&self.pipeline, "ecdsa", &bindings), (end - start) as u32)]
     }
 
-    /// Runs the kernel; an item without the completion flag is an error.
-    fn execute(&self, pool: &mut BufferPool) -> Result<Vec<u32>, String> {
-        let out_bytes = (self.n as usize * self.out_words * 4) as u64;
-        let out = self.gpu.cleared_output(pool, "ecdsa_out", out_bytes);
-        let bytes = self.gpu.dispatch(
-            pool,
-            Dispatch {
-                pipeline: self.pipeline,
-                steps: &[(&self.bind_group, self.n)],
-                workgroup: crate::gpu::WORKGROUP_SIZE,
-                out: &out,
-                out_bytes,
-            },
-        )?;
-        let words: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    fn decode(&self, start: usize, end: usize, out: &[u8], answers: &mut Vec<R>) -> Result<(), String> {
+        let per_item = self.out_words() * 4;
+        let decoded: Vec<Result<R, String>> = out
+            .par_chunks_exact(per_item)
+            .zip(self.items[start..end].par_iter())
+            .enumerate()
+            .map(|(i, (bytes, item))| {
+                let words: Vec<u32> = bytes
+                    .chunks_exact(4)
+                    .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    .collect();
+                crate::gpu::check_done(words[0], start + i, "a result")?;
+                Ok((self.finish)(start + i, item, &words))
+            })
             .collect();
-        for (i, w) in words.chunks_exact(self.out_words).enumerate() {
-            if w[0] == crate::gpu::LOOPS_CUT_FLAG {
-                return Err(crate::gpu::LoopsCut(self.start + i).to_string());
-            }
-            if w[0] & crate::gpu::DONE_FLAG == 0 {
-                return Err(format!(
-                    "item {} came back without a result (status {:#x})",
-                    self.start + i,
-                    w[0]
-                ));
-            }
+        for answer in decoded {
+            answers.push(answer?);
         }
-        Ok(words)
+        Ok(())
     }
 }
 
 /// A secp256k1 key for the kernel: its form (the item's kind word), x, y.
-pub(crate) type KernelKey = (u32, [u8; 32], [u8; 32]);
+type KernelKey = (u32, [u8; 32], [u8; 32]);
 
 /// The key form of a secp256k1 key for the kernel, with its x and y; `None`
 /// when libsecp256k1's parser rejects the prefix or length outright.
@@ -425,69 +422,74 @@ fn k1_key(pk: &[u8]) -> Option<KernelKey> {
     }
 }
 
-/// `secp256k1_verify` items for the kernel, and each key's form (`None`:
-/// the prefix or length is rejected outright).
-pub(crate) fn pack_secp256k1(items: &[K1VerifyItem]) -> (Packed, Vec<Option<KernelKey>>) {
-    let keys: Vec<Option<KernelKey>> = items.par_iter().map(|i| k1_key(i.pk.as_bytes())).collect();
-    let indexed: Vec<(&K1VerifyItem, &Option<KernelKey>)> = items.iter().zip(&keys).collect();
-    let packed = Packed::new(0, 0, &indexed, |(item, key), w| {
-        let (kind, x, y) = key.unwrap_or((0, [0; 32], [0; 32]));
-        pack(w, &item.hash, &item.sig[..32], &item.sig[32..], &x, &y, kind);
-    });
-    (packed, keys)
-}
-
-/// `ecrecover` items for the kernel.
-pub(crate) fn pack_ecrecover(items: &[RecoverItem]) -> Packed {
-    Packed::new(1, 0, items, |item, w| {
-        let recid = recovery_id(item.sig[64]).unwrap_or(0);
-        let r: [u8; 32] = item.sig[..32].try_into().unwrap_or([0; 32]);
-        pack(w, &item.hash, &r, &item.sig[32..64], &r, &[0; 32], u32::from(recid));
-    })
-}
-
-/// `p256_verify` items for the kernel.
-pub(crate) fn pack_p256(items: &[P256Item]) -> Packed {
-    Packed::new(0, 1, items, |item, w| {
-        pack(w, &item.hash, &item.r, &item.s, &item.x, &item.y, 0);
-    })
-}
-
-/// `secp256k1_verify` on the GPU: the same verdicts and reasons as the CPU path.
-pub(crate) fn secp256k1_verify(gpu: &Gpu, items: &[K1VerifyItem], low_s: bool) -> Result<Vec<Verdict>, String> {
-    let (packed, keys) = pack_secp256k1(items);
-    let out = run(gpu, &packed)?;
-    Ok(items
-        .iter()
-        .zip(&keys)
-        .zip(out)
-        .map(|((item, key), status)| {
+/// The `secp256k1_verify` kernel over `items`: the same verdicts and
+/// reasons as the CPU path. `keys` holds each item's key form.
+fn secp256k1_kernel<'a>(
+    gpu: &Gpu,
+    items: &'a [K1VerifyItem],
+    keys: &'a [Option<KernelKey>],
+    low_s: bool,
+) -> Result<impl Kernel<Out = Verdict> + 'a, String> {
+    EcdsaKernel::new(
+        gpu,
+        Entry::Verify,
+        0,
+        items,
+        move |i, item: &K1VerifyItem| {
+            let (kind, x, y) = keys[i].unwrap_or((0, [0; 32], [0; 32]));
+            let mut w = [0u32; ITEM_WORDS];
+            pack(&mut w, &item.hash, &item.sig[..32], &item.sig[32..], &x, &y, kind);
+            w
+        },
+        move |i, item: &K1VerifyItem, out: &[u32]| {
             let verdict = (|| {
-                if key.is_none() || status & 1 == 0 {
+                if keys[i].is_none() || out[0] & 1 == 0 {
                     return Err(Reason::MalformedKey);
                 }
                 k1_scalar_checks(&item.sig, low_s)?;
-                if status & 2 == 0 {
+                if out[0] & 2 == 0 {
                     return Err(Reason::Equation);
                 }
                 Ok(())
             })();
             verdict.map_or_else(Verdict::Invalid, |()| Verdict::Valid)
-        })
-        .collect())
+        },
+    )
 }
 
-/// `ecrecover` on the GPU: the same results as the CPU path.
-pub(crate) fn ecrecover(
+/// Each item's key form for the kernel (`None`: the prefix or length is
+/// rejected outright).
+pub(crate) fn secp256k1_keys(items: &[K1VerifyItem]) -> Vec<Option<KernelKey>> {
+    items.par_iter().map(|i| k1_key(i.pk.as_bytes())).collect()
+}
+
+/// The `ecrecover` kernel over `items`: the same results as the CPU path.
+fn ecrecover_kernel<'a>(
     gpu: &Gpu,
-    items: &[RecoverItem],
+    items: &'a [RecoverItem],
     low_s: bool,
-) -> Result<Vec<Result<Recovered, Reason>>, String> {
-    let out = run(gpu, &pack_ecrecover(items))?;
-    Ok(items
-        .iter()
-        .zip(out.chunks_exact(RECOVER_OUT_WORDS))
-        .map(|(item, w)| {
+) -> Result<impl Kernel<Out = Result<Recovered, Reason>> + 'a, String> {
+    EcdsaKernel::new(
+        gpu,
+        Entry::Recover,
+        0,
+        items,
+        |_, item: &RecoverItem| {
+            let recid = recovery_id(item.sig[64]).unwrap_or(0);
+            let r: [u8; 32] = item.sig[..32].try_into().unwrap_or([0; 32]);
+            let mut w = [0u32; ITEM_WORDS];
+            pack(
+                &mut w,
+                &item.hash,
+                &r,
+                &item.sig[32..64],
+                &r,
+                &[0; 32],
+                u32::from(recid),
+            );
+            w
+        },
+        move |_, item: &RecoverItem, w: &[u32]| {
             recovery_id(item.sig[64]).ok_or(Reason::BadV)?;
             k1_scalar_checks(&item.sig, low_s)?;
             if w[0] & 3 != 3 {
@@ -503,32 +505,75 @@ pub(crate) fn ecrecover(
                 address[4 * k..4 * k + 4].copy_from_slice(&v.to_le_bytes());
             }
             Ok(Recovered { address, pubkey })
-        })
-        .collect())
+        },
+    )
 }
 
-/// `p256_verify` on the GPU: the same verdicts and reasons as the CPU path.
-pub(crate) fn p256_verify(gpu: &Gpu, items: &[P256Item]) -> Result<Vec<Verdict>, String> {
-    let out = run(gpu, &pack_p256(items))?;
-    Ok(items
-        .iter()
-        .zip(out)
-        .map(|(item, status)| {
+/// The `p256_verify` kernel over `items`: the same verdicts and reasons as
+/// the CPU path.
+fn p256_kernel<'a>(gpu: &Gpu, items: &'a [P256Item]) -> Result<impl Kernel<Out = Verdict> + 'a, String> {
+    EcdsaKernel::new(
+        gpu,
+        Entry::Verify,
+        1,
+        items,
+        |_, item: &P256Item| {
+            let mut w = [0u32; ITEM_WORDS];
+            pack(&mut w, &item.hash, &item.r, &item.s, &item.x, &item.y, 0);
+            w
+        },
+        |_, item: &P256Item, out: &[u32]| {
             if !in_range(&item.r, &P256_N) {
                 return Verdict::Invalid(Reason::ROutOfRange);
             }
             if !in_range(&item.s, &P256_N) {
                 return Verdict::Invalid(Reason::SOutOfRange);
             }
-            if status & 1 == 0 {
+            if out[0] & 1 == 0 {
                 return Verdict::Invalid(Reason::NotOnCurve);
             }
-            if status & 2 == 0 {
+            if out[0] & 2 == 0 {
                 return Verdict::Invalid(Reason::Equation);
             }
             Verdict::Valid
-        })
-        .collect())
+        },
+    )
+}
+
+/// `secp256k1_verify` on the GPU.
+pub(crate) fn secp256k1_verify(gpu: &Gpu, items: &[K1VerifyItem], low_s: bool) -> Streamed<Verdict> {
+    let keys = secp256k1_keys(items);
+    driver::run(
+        gpu,
+        &secp256k1_kernel(gpu, items, &keys, low_s).map_err(Failure::at_start)?,
+    )
+}
+
+/// `ecrecover` on the GPU.
+pub(crate) fn ecrecover(gpu: &Gpu, items: &[RecoverItem], low_s: bool) -> Streamed<Result<Recovered, Reason>> {
+    driver::run(gpu, &ecrecover_kernel(gpu, items, low_s).map_err(Failure::at_start)?)
+}
+
+/// `p256_verify` on the GPU.
+pub(crate) fn p256_verify(gpu: &Gpu, items: &[P256Item]) -> Streamed<Verdict> {
+    driver::run(gpu, &p256_kernel(gpu, items).map_err(Failure::at_start)?)
+}
+
+/// Kernel-only times (seconds) of `runs` runs of `secp256k1_verify` (see
+/// [`driver::time`]).
+pub(crate) fn secp256k1_kernel_times(gpu: &Gpu, items: &[K1VerifyItem], runs: usize) -> Result<Vec<f64>, String> {
+    let keys = secp256k1_keys(items);
+    driver::time(gpu, &secp256k1_kernel(gpu, items, &keys, false)?, runs)
+}
+
+/// Kernel-only times (seconds) of `runs` runs of `ecrecover`.
+pub(crate) fn ecrecover_kernel_times(gpu: &Gpu, items: &[RecoverItem], runs: usize) -> Result<Vec<f64>, String> {
+    driver::time(gpu, &ecrecover_kernel(gpu, items, false)?, runs)
+}
+
+/// Kernel-only times (seconds) of `runs` runs of `p256_verify`.
+pub(crate) fn p256_kernel_times(gpu: &Gpu, items: &[P256Item], runs: usize) -> Result<Vec<f64>, String> {
+    driver::time(gpu, &p256_kernel(gpu, items)?, runs)
 }
 
 #[cfg(test)]

@@ -1,169 +1,143 @@
-//! Host side of the Ed25519 GPU kernel (`verify.wgsl`): uploads a batch as
-//! it is stored (keys, signatures, flat message bytes and offsets), runs one
-//! thread per signature, reads back one status word per item and turns it
-//! into the same [`Verdict`]s as the CPU path.
+//! Host side of the Ed25519 GPU kernel (`verify.wgsl`) for the driver
+//! ([`crate::gpu::driver`]): a batch travels as it is stored (keys,
+//! signatures, flat message bytes and offsets), one thread per signature;
+//! one status word per item comes back and becomes the same [`Verdict`]s
+//! as the CPU path's.
 //!
 //! The table of 1B .. 8B for the fixed-base half of the double-scalar
 //! multiplication is computed on the device once per engine (`ed25519_setup`)
 //! from encodings that curve25519-dalek provides, and kept.
 
+use std::sync::Arc;
+
 use curve25519_dalek::Scalar;
 use curve25519_dalek::constants::ED25519_BASEPOINT_POINT;
 
 use super::{Batch, Policy};
-use crate::gpu::{Dispatch, Gpu, shaders};
+use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
+use crate::gpu::{Gpu, shaders};
+use crate::ops::hash::gpu::pack_flat;
 use crate::verdict::{Reason, Verdict};
 
-/// Most items per dispatch (bounded work per submission).
+/// Most items per sub-batch.
 const MAX_ITEMS: usize = 1 << 18;
 
 /// Verifies every item of `batch` under `policy` on the GPU.
-pub(crate) fn verify(gpu: &Gpu, batch: &Batch, policy: Policy) -> Result<Vec<Verdict>, String> {
-    gpu.require_int64("Ed25519")?;
-    let pipeline = gpu.pipeline("ed25519_verify", "ed25519_verify", shaders::ed25519_verify)?;
-    let mut pool = gpu.pool();
-    let base = base_table(gpu, &mut pool)?;
-    let mut verdicts = Vec::with_capacity(batch.len());
-    let mut start = 0;
-    while start < batch.len() {
-        let end = gpu.sub_batch_end(batch.msgs(), start, MAX_ITEMS)?;
-        let job = Job {
-            gpu,
-            pipeline: &pipeline,
-            base: &base,
-            batch,
-            start,
-            end,
-            policy,
-        };
-        let bind_group = job.upload(&mut pool);
-        verdicts.extend(job.execute(&mut pool, &bind_group)?);
-        start = end;
-    }
-    Ok(verdicts)
+pub(crate) fn verify(gpu: &Gpu, batch: &Batch, policy: Policy) -> Streamed<Verdict> {
+    driver::run(gpu, &Ed25519Kernel::new(gpu, batch, policy).map_err(Failure::at_start)?)
 }
 
-/// Kernel-only times (seconds) of `runs` dispatches over `batch`, its inputs
-/// uploaded once beforehand; each run includes the status readback (4 bytes
-/// per item). For benchmarks; the batch must fit in one dispatch.
+/// Kernel-only times (seconds) of `runs` runs over `batch`, uploaded once
+/// (see [`driver::time`]). For benchmarks; the batch must fit in one
+/// sub-batch.
 pub(crate) fn kernel_times(gpu: &Gpu, batch: &Batch, policy: Policy, runs: usize) -> Result<Vec<f64>, String> {
-    gpu.require_int64("Ed25519")?;
-    let pipeline = gpu.pipeline("ed25519_verify", "ed25519_verify", shaders::ed25519_verify)?;
-    let mut pool = gpu.pool();
-    let base = base_table(gpu, &mut pool)?;
-    let end = gpu.sub_batch_end(batch.msgs(), 0, MAX_ITEMS)?;
-    if end != batch.len() {
-        return Err(format!(
-            "kernel timing needs one dispatch; the batch needs {}+",
-            batch.len() / end.max(1)
-        ));
-    }
-    let job = Job {
-        gpu,
-        pipeline: &pipeline,
-        base: &base,
-        batch,
-        start: 0,
-        end,
-        policy,
-    };
-    let bind_group = job.upload(&mut pool);
-    crate::gpu::time_runs(runs, || job.execute(&mut pool, &bind_group).map(|_| ()))
+    driver::time(gpu, &Ed25519Kernel::new(gpu, batch, policy)?, runs)
 }
 
-/// Items `start..end` of a batch on their way to the device.
-struct Job<'a> {
-    gpu: &'a Gpu,
-    pipeline: &'a wgpu::ComputePipeline,
-    base: &'a wgpu::Buffer,
+/// A batch for the verification kernel, with the device's base table.
+struct Ed25519Kernel<'a> {
+    pipeline: Arc<wgpu::ComputePipeline>,
+    base: wgpu::Buffer,
     batch: &'a Batch,
-    start: usize,
-    end: usize,
-    policy: Policy,
+    policy: u32,
 }
 
-impl Job<'_> {
-    /// Uploads the items into pooled buffers; returns the bind group.
-    fn upload(&self, pool: &mut crate::gpu::BufferPool) -> wgpu::BindGroup {
-        let (gpu, batch, start, end) = (self.gpu, self.batch, self.start, self.end);
-        let n = (end - start) as u32;
-        let params = gpu.params(
-            pool,
-            "ed25519_params",
-            [n, policy_code(self.policy), shaders::LOOP_GUARD, 0],
-        );
-        let pks = gpu.upload(pool, "ed25519_pks", batch.pks()[start..end].as_flattened());
-        let sigs = gpu.upload(pool, "ed25519_sigs", batch.sigs()[start..end].as_flattened());
-        let (msgs, offs) = gpu.upload_flat(pool, ("ed25519_msgs", "ed25519_offsets"), batch.msgs(), start, end);
-        // Cleared before every run, in `execute`.
-        let out = gpu.output(pool, "ed25519_out", u64::from(n) * 4);
-        gpu.bind(
-            self.pipeline,
-            "ed25519_verify",
-            &[
-                (0, &params),
-                (1, &pks),
-                (2, &sigs),
-                (3, &msgs),
-                (4, &offs),
-                (5, self.base),
-                (6, &out),
-            ],
-        )
-    }
-
-    /// Clears the status words, runs the kernel, reads the statuses back and
-    /// decodes them; an item without the completion flag is an error.
-    fn execute(&self, pool: &mut crate::gpu::BufferPool, bind_group: &wgpu::BindGroup) -> Result<Vec<Verdict>, String> {
-        let gpu = self.gpu;
-        let n = self.end - self.start;
-        let out_bytes = (n * 4) as u64;
-        // Same pooled buffer as bound in `upload`, cleared before each run.
-        let out = gpu.cleared_output(pool, "ed25519_out", out_bytes);
-        let words = gpu.dispatch(
-            pool,
-            Dispatch {
-                pipeline: self.pipeline,
-                steps: &[(bind_group, n as u32)],
-                workgroup: crate::gpu::WORKGROUP_SIZE,
-                out: &out,
-                out_bytes,
+impl<'a> Ed25519Kernel<'a> {
+    fn new(gpu: &Gpu, batch: &'a Batch, policy: Policy) -> Result<Ed25519Kernel<'a>, String> {
+        gpu.require_int64("Ed25519")?;
+        Ok(Ed25519Kernel {
+            pipeline: gpu.pipeline("ed25519_verify", "ed25519_verify", shaders::ed25519_verify)?,
+            base: base_table(gpu)?,
+            batch,
+            policy: match policy {
+                Policy::Strict => 0,
+                Policy::Zip215 => 1,
             },
-        )?;
-        words
-            .chunks_exact(4)
-            .take(n)
-            .enumerate()
-            .map(|(i, w)| {
-                let status = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
-                decode(status).ok_or_else(|| incomplete(self.start + i, status))
-            })
-            .collect()
+        })
     }
 }
 
-/// The error for an item without a verdict.
-fn incomplete(item: usize, status: u32) -> String {
-    if status == crate::gpu::LOOPS_CUT_FLAG {
-        format!("{}", crate::gpu::LoopsCut(item))
-    } else {
-        format!("item {item} came back without a verdict (status {status:#x})")
+impl Kernel for Ed25519Kernel<'_> {
+    type Out = Verdict;
+
+    fn name(&self) -> &'static str {
+        "ed25519_verify"
+    }
+
+    fn pipeline(&self) -> &wgpu::ComputePipeline {
+        &self.pipeline
+    }
+
+    fn units(&self) -> usize {
+        self.batch.len()
+    }
+
+    fn max_units(&self) -> usize {
+        MAX_ITEMS
+    }
+
+    fn end(&self, gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
+        gpu.sub_batch_end(self.batch.msgs(), start, max)
+    }
+
+    fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
+        let offsets = self.batch.msgs().offsets();
+        let n = end - start;
+        vec![
+            Input::uniform(16),
+            Input::storage(n * 32),
+            Input::storage(n * 64),
+            Input::storage((offsets[end] - offsets[start]) as usize),
+            Input::storage((n + 1) * 4),
+        ]
+    }
+
+    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
+        let [params, mut pks, mut sigs, msgs, offsets] = driver::inputs(dst);
+        driver::params(params, [(end - start) as u32, self.policy, shaders::LOOP_GUARD, 0]);
+        pks.copy_from_slice(self.batch.pks()[start..end].as_flattened());
+        sigs.copy_from_slice(self.batch.sigs()[start..end].as_flattened());
+        pack_flat(self.batch.msgs(), start, end, msgs, offsets);
+    }
+
+    fn out_bytes(&self, start: usize, end: usize) -> u64 {
+        ((end - start) * 4) as u64
+    }
+
+    fn bind(
+        &self,
+        gpu: &Gpu,
+        inputs: &[wgpu::Buffer],
+        out: &wgpu::Buffer,
+        start: usize,
+        end: usize,
+    ) -> Vec<(wgpu::BindGroup, u32)> {
+        // Bindings 0-4 the inputs, 5 the base table, 6 the statuses.
+        let bindings: Vec<(u32, &wgpu::Buffer)> = inputs
+            .iter()
+            .chain([&self.base, out])
+            .zip(0..)
+            .map(|(b, i)| (i, b))
+            .collect();
+        vec![(
+            gpu.bind(&self.pipeline, "ed25519_verify", &bindings),
+            (end - start) as u32,
+        )]
+    }
+
+    fn decode(&self, start: usize, _end: usize, out: &[u8], verdicts: &mut Vec<Verdict>) -> Result<(), String> {
+        for (i, w) in out.chunks_exact(4).enumerate() {
+            let status = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+            crate::gpu::check_done(status, start + i, "a verdict")?;
+            verdicts
+                .push(decode(status).ok_or_else(|| format!("item {} came back with status {status:#x}", start + i))?);
+        }
+        Ok(())
     }
 }
 
-fn policy_code(policy: Policy) -> u32 {
-    match policy {
-        Policy::Strict => 0,
-        Policy::Zip215 => 1,
-    }
-}
-
-/// The verdict of one status word, `None` unless the kernel marked it done
-/// with a known code.
+/// The verdict of one completed status word, `None` for an unknown code.
 fn decode(status: u32) -> Option<Verdict> {
-    if status & crate::gpu::DONE_FLAG == 0 {
-        return None;
-    }
     Some(match status & 0xff {
         0 => Verdict::Valid,
         1 => Verdict::Invalid(Reason::MalformedKey),
@@ -178,7 +152,7 @@ fn decode(status: u32) -> Option<Verdict> {
 
 /// The device-resident table of 1B .. 8B in affine Niels form, computed
 /// once per device by `ed25519_setup`.
-fn base_table(gpu: &Gpu, pool: &mut crate::gpu::BufferPool) -> Result<wgpu::Buffer, String> {
+fn base_table(gpu: &Gpu) -> Result<wgpu::Buffer, String> {
     let mut tables = gpu.tables.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(t) = tables.get("ed25519_base") {
         return Ok(t.clone());
@@ -187,25 +161,22 @@ fn base_table(gpu: &Gpu, pool: &mut crate::gpu::BufferPool) -> Result<wgpu::Buff
     let encodings: Vec<u8> = (1u64..=8)
         .flat_map(|k| (Scalar::from(k) * ED25519_BASEPOINT_POINT).compress().to_bytes())
         .collect();
-    let input = gpu.upload(pool, "ed25519_base_encodings", &encodings);
-    let size = 8 * 30 * 4;
+    let input = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("ed25519_base_encodings"),
+        size: encodings.len() as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    gpu.queue.write_buffer(&input, 0, &encodings);
     let table = gpu.device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("ed25519_base"),
-        size,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        size: 8 * 30 * 4,
+        usage: wgpu::BufferUsages::STORAGE,
         mapped_at_creation: false,
     });
     let bind_group = gpu.bind(&setup, "ed25519_setup", &[(10, &input), (11, &table)]);
-    gpu.dispatch(
-        pool,
-        Dispatch {
-            pipeline: &setup,
-            steps: &[(&bind_group, 8)],
-            workgroup: 8,
-            out: &table,
-            out_bytes: size,
-        },
-    )?;
+    // The setup kernel's workgroup holds the table's eight points.
+    gpu.run_setup(&setup, &bind_group, 8, 8)?;
     tables.insert("ed25519_base", table.clone());
     Ok(table)
 }

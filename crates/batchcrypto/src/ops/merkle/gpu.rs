@@ -1,10 +1,14 @@
-//! Host side of the Merkle kernel (`merkle.wgsl`): uploads the leaves into a
-//! buffer with room for every level, records one pass per level (each its
-//! own parameters) in one submission, and reads back only the status words
-//! and the root.
+//! Host side of the Merkle kernel (`merkle.wgsl`) for the driver
+//! ([`crate::gpu::driver`]): the leaves go into a buffer with room for
+//! every level, one pass per level (each its own parameters) runs in one
+//! submission, and only the status words and the root come back. The
+//! driver's unit is the whole tree.
+
+use std::sync::Arc;
 
 use super::Rule;
-use crate::gpu::{BufferPool, Dispatch, Gpu, shaders};
+use crate::gpu::driver::{self, Dst, Failure, Input, Kernel};
+use crate::gpu::{Gpu, shaders};
 use crate::ops::hash::Digest;
 
 /// Bytes between two levels' parameters (the uniform offset alignment).
@@ -40,36 +44,30 @@ fn plan(n: usize) -> Result<(Vec<LevelPlan>, usize), String> {
 
 /// The root of `leaves` (at least two) under `rule`, on the GPU.
 pub(crate) fn root(gpu: &Gpu, rule: Rule, leaves: &[Digest]) -> Result<Digest, String> {
-    let pipeline = gpu.pipeline("merkle", "merkle_level", || shaders::merkle(gpu.int64))?;
-    let mut pool = gpu.pool();
-    let job = Job::upload(gpu, &mut pool, &pipeline, rule, leaves)?;
-    job.execute(&mut pool)
+    let tree = Tree::new(gpu, rule, leaves)?;
+    match driver::run(gpu, &tree) {
+        Ok(roots) => roots.first().copied().ok_or_else(|| "no root came back".to_string()),
+        Err(Failure { reason, .. }) => Err(reason),
+    }
 }
 
 /// Kernel-only times (seconds) of `runs` reductions of `leaves`, uploaded
-/// once; each run includes reading the root back. For benchmarks.
+/// once (see [`driver::time`]). For benchmarks.
 pub(crate) fn kernel_times(gpu: &Gpu, rule: Rule, leaves: &[Digest], runs: usize) -> Result<Vec<f64>, String> {
-    let pipeline = gpu.pipeline("merkle", "merkle_level", || shaders::merkle(gpu.int64))?;
-    let mut pool = gpu.pool();
-    let job = Job::upload(gpu, &mut pool, &pipeline, rule, leaves)?;
-    crate::gpu::time_runs(runs, || job.execute(&mut pool).map(|_| ()))
+    driver::time(gpu, &Tree::new(gpu, rule, leaves)?, runs)
 }
 
-/// A tree uploaded and ready to reduce.
-struct Job<'a> {
-    gpu: &'a Gpu,
-    pipeline: &'a wgpu::ComputePipeline,
-    steps: Vec<(wgpu::BindGroup, u32)>,
+/// A tree to reduce: one unit for the driver.
+struct Tree<'a> {
+    pipeline: Arc<wgpu::ComputePipeline>,
+    rule: u32,
+    leaves: &'a [Digest],
+    levels: Vec<LevelPlan>,
+    tree_bytes: u64,
 }
 
-impl<'a> Job<'a> {
-    fn upload(
-        gpu: &'a Gpu,
-        pool: &mut BufferPool,
-        pipeline: &'a wgpu::ComputePipeline,
-        rule: Rule,
-        leaves: &[Digest],
-    ) -> Result<Job<'a>, String> {
+impl<'a> Tree<'a> {
+    fn new(gpu: &Gpu, rule: Rule, leaves: &'a [Digest]) -> Result<Tree<'a>, String> {
         if leaves.len() < 2 {
             return Err("a GPU reduction needs two leaves or more".to_string());
         }
@@ -81,39 +79,87 @@ impl<'a> Job<'a> {
                 leaves.len()
             ));
         }
-        let nodes = gpu.upload_with_room(pool, "merkle_nodes", leaves.as_flattened(), tree_bytes);
-        let rule_code: u32 = match rule {
-            Rule::SortedKeccak256 => 0,
-            Rule::Bitcoin => 1,
-        };
-        let mut param_bytes = vec![0u8; levels.len() * PARAM_STRIDE as usize];
-        for (l, level) in levels.iter().enumerate() {
-            let last = u32::from(l + 1 == levels.len());
+        Ok(Tree {
+            pipeline: gpu.pipeline("merkle", "merkle_level", || shaders::merkle(gpu.int64))?,
+            rule: match rule {
+                Rule::SortedKeccak256 => 0,
+                Rule::Bitcoin => 1,
+            },
+            leaves,
+            levels,
+            tree_bytes,
+        })
+    }
+}
+
+impl Kernel for Tree<'_> {
+    type Out = Digest;
+
+    fn name(&self) -> &'static str {
+        "merkle"
+    }
+
+    fn pipeline(&self) -> &wgpu::ComputePipeline {
+        &self.pipeline
+    }
+
+    fn units(&self) -> usize {
+        1
+    }
+
+    fn max_units(&self) -> usize {
+        1
+    }
+
+    fn inputs(&self, _start: usize, _end: usize) -> Vec<Input> {
+        vec![
+            Input::uniform(self.levels.len() * PARAM_STRIDE as usize),
+            Input::storage(self.leaves.len() * 32).with_room(self.tree_bytes),
+        ]
+    }
+
+    fn pack(&self, _start: usize, _end: usize, dst: Vec<Dst<'_>>) {
+        let [mut params, mut nodes] = driver::inputs(dst);
+        let mut param_bytes = vec![0u8; params.len()];
+        for (l, (level, at)) in self
+            .levels
+            .iter()
+            .zip(param_bytes.chunks_exact_mut(PARAM_STRIDE as usize))
+            .enumerate()
+        {
+            let last = u32::from(l + 1 == self.levels.len());
             let words = [
                 level.n_in,
                 level.in_off,
                 level.out_off,
-                rule_code,
+                self.rule,
                 shaders::LOOP_GUARD,
                 last,
                 0,
                 0,
             ];
-            let at = l * PARAM_STRIDE as usize;
-            for (k, w) in words.iter().enumerate() {
-                param_bytes[at + 4 * k..at + 4 * k + 4].copy_from_slice(&w.to_le_bytes());
+            for (d, w) in at.chunks_exact_mut(4).zip(words) {
+                d.copy_from_slice(&w.to_le_bytes());
             }
         }
-        let params = pool.get(
-            &gpu.device,
-            "merkle_params",
-            param_bytes.len() as u64,
-            wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-        );
-        gpu.queue.write_buffer(&params, 0, &param_bytes);
-        let status = gpu.output(pool, "merkle_status", STATUS_WORDS * 4);
-        let layout = pipeline.get_bind_group_layout(0);
-        let steps = levels
+        params.copy_from_slice(&param_bytes);
+        nodes.copy_from_slice(self.leaves.as_flattened());
+    }
+
+    fn out_bytes(&self, _start: usize, _end: usize) -> u64 {
+        STATUS_WORDS * 4
+    }
+
+    fn bind(
+        &self,
+        gpu: &Gpu,
+        inputs: &[wgpu::Buffer],
+        out: &wgpu::Buffer,
+        _start: usize,
+        _end: usize,
+    ) -> Vec<(wgpu::BindGroup, u32)> {
+        let layout = self.pipeline.get_bind_group_layout(0);
+        self.levels
             .iter()
             .enumerate()
             .map(|(l, level)| {
@@ -124,51 +170,37 @@ impl<'a> Job<'a> {
                         wgpu::BindGroupEntry {
                             binding: 0,
                             resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                                buffer: &params,
+                                buffer: &inputs[0],
                                 offset: l as u64 * PARAM_STRIDE,
                                 size: wgpu::BufferSize::new(32),
                             }),
                         },
                         wgpu::BindGroupEntry {
                             binding: 1,
-                            resource: nodes.as_entire_binding(),
+                            resource: inputs[1].as_entire_binding(),
                         },
                         wgpu::BindGroupEntry {
                             binding: 2,
-                            resource: status.as_entire_binding(),
+                            resource: out.as_entire_binding(),
                         },
                     ],
                 });
                 (bind_group, level.n_in.div_ceil(2))
             })
-            .collect();
-        Ok(Job { gpu, pipeline, steps })
+            .collect()
     }
 
-    /// Clears the status, reduces every level, checks the status and
-    /// returns the root.
-    fn execute(&self, pool: &mut BufferPool) -> Result<Digest, String> {
-        let status = self.gpu.cleared_output(pool, "merkle_status", STATUS_WORDS * 4);
-        let steps: Vec<(&wgpu::BindGroup, u32)> = self.steps.iter().map(|(b, n)| (b, *n)).collect();
-        let bytes = self.gpu.dispatch(
-            pool,
-            Dispatch {
-                pipeline: self.pipeline,
-                steps: &steps,
-                workgroup: crate::gpu::WORKGROUP_SIZE,
-                out: &status,
-                out_bytes: STATUS_WORDS * 4,
-            },
-        )?;
+    fn decode(&self, _start: usize, _end: usize, bytes: &[u8], roots: &mut Vec<Digest>) -> Result<(), String> {
         let word = |k: usize| u32::from_le_bytes([bytes[4 * k], bytes[4 * k + 1], bytes[4 * k + 2], bytes[4 * k + 3]]);
         if word(0) & crate::gpu::LOOPS_CUT_FLAG != 0 {
             return Err("the driver cut a loop short while reducing the tree".to_string());
         }
-        if word(1) as usize != self.steps.len() {
-            return Err(format!("{} of {} tree levels ran", word(1), self.steps.len()));
+        if word(1) as usize != self.levels.len() {
+            return Err(format!("{} of {} tree levels ran", word(1), self.levels.len()));
         }
         let mut root = [0u8; 32];
         root.copy_from_slice(&bytes[8..40]);
-        Ok(root)
+        roots.push(root);
+        Ok(())
     }
 }

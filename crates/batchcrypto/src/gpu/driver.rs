@@ -1,0 +1,642 @@
+//! The one kernel driver: every operation's GPU path streams its batch
+//! through [`run`], and its benchmark timings come from [`time`].
+//!
+//! A batch is cut into sub-batches (each op's [`Kernel::end`] says how far
+//! one may reach: a count, or a storage binding's limit for messages), and
+//! up to [`DEPTH`] of them are in flight at once, each on its own
+//! [`Lane`] of persistent buffers: while the device runs sub-batch k, the
+//! host packs k+1 straight into the next lane's mapped staging buffer
+//! (on rayon threads where the op's packing is heavy) and reads back k-1.
+//! wgpu runs one queue's submissions in order, so the device never waits
+//! for the host while packing keeps up.
+//!
+//! Per lane: a staging buffer (`MAP_WRITE | COPY_SRC`, mapped whenever the
+//! lane is idle, so packing writes into it directly), the device-side
+//! input buffers the kernel binds, the output buffer (cleared on the device
+//! before every run, so a kernel that silently did nothing leaves no
+//! completion flag) and a readback buffer (`MAP_READ`) of only the bytes
+//! the answer needs. Buffers grow and are kept; lanes go back to the
+//! [`Gpu`]'s pool after the call. No lock is held while the device works:
+//! concurrent calls on one engine each take their own lanes.
+//!
+//! Each op supplies only what is its own ([`Kernel`]): the input sizes,
+//! `pack`, `bind` and `decode`. `decode` checks every unit's completion and
+//! loop-guard flags; the driver checks the count, error scopes, the device's
+//! fault flag and a bounded wait. When anything fails, the answers of the
+//! sub-batches decoded so far are returned with the reason ([`Failure`]) and
+//! the engine recomputes the rest on the CPU, so nothing is lost or
+//! duplicated. Tests inject a failure at each stage ([`FaultStage`]).
+//!
+//! Kernel times use GPU timestamp queries where the adapter has
+//! `TIMESTAMP_QUERY` (the span from the first pass's start to the last
+//! pass's end), wall time around submit and readback otherwise.
+
+use std::collections::VecDeque;
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use super::{DISPATCH_TIMEOUT, Gpu, WORKGROUP_SIZE};
+
+/// Sub-batches in flight at once in one call: one packed by the host, one
+/// running on the device, one read back.
+pub(crate) const DEPTH: usize = 3;
+
+/// Idle lanes kept per kernel after calls (more are dropped).
+const POOL_LANES: usize = 4 * DEPTH;
+
+/// Alignment of each input inside a lane's staging buffer.
+const STAGING_ALIGN: u64 = 256;
+
+/// How long a map callback may lag behind the wait that completed its
+/// submission before the device counts as failed.
+const MAP_GRACE: Duration = Duration::from_secs(5);
+
+/// How the kernel binds an input buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Usage {
+    /// `var<storage>` (read or read-write).
+    Storage,
+    /// `var<uniform>` (parameters).
+    Uniform,
+}
+
+/// One input buffer of a sub-batch: the bytes the host packs and the
+/// buffer's size (at least those bytes; the rest is the kernel's to write).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Input {
+    pub(crate) bytes: usize,
+    pub(crate) room: u64,
+    pub(crate) usage: Usage,
+}
+
+impl Input {
+    /// A storage input of `bytes` packed bytes.
+    pub(crate) fn storage(bytes: usize) -> Input {
+        Input {
+            bytes,
+            room: bytes as u64,
+            usage: Usage::Storage,
+        }
+    }
+
+    /// A uniform input of `bytes` packed bytes.
+    pub(crate) fn uniform(bytes: usize) -> Input {
+        Input {
+            bytes,
+            room: bytes as u64,
+            usage: Usage::Uniform,
+        }
+    }
+
+    /// The same input in a buffer of at least `room` bytes.
+    pub(crate) fn with_room(self, room: u64) -> Input {
+        Input {
+            room: room.max(self.bytes as u64),
+            ..self
+        }
+    }
+}
+
+/// Where `pack` writes one input: write-only mapped staging memory.
+pub(crate) type Dst<'a> = wgpu::WriteOnly<'a, [u8]>;
+
+/// The `N` inputs `pack` was given, as an array.
+pub(crate) fn inputs<const N: usize>(dst: Vec<Dst<'_>>) -> [Dst<'_>; N] {
+    <[Dst<'_>; N]>::try_from(dst).unwrap_or_else(|d| panic!("{} inputs declared, {N} packed", d.len()))
+}
+
+/// A kernel's four u32 parameters as the bytes of its uniform input.
+pub(crate) fn params(dst: Dst<'_>, values: [u32; 4]) {
+    dst.write_iter(values.iter().flat_map(|v| v.to_le_bytes()));
+}
+
+/// Items packed by `fill` (item index, item) into `dst`, `N` bytes each,
+/// on all cores. Write-only staging memory cannot be shared between
+/// threads, so the items are packed into a scratch buffer (kept per calling
+/// thread, reused by every later sub-batch) and copied over in one pass.
+pub(crate) fn par_fill<T: Sync, const N: usize>(
+    mut dst: Dst<'_>,
+    items: &[T],
+    fill: impl Fn(usize, &T) -> [u8; N] + Sync,
+) {
+    use rayon::prelude::*;
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    SCRATCH.with_borrow_mut(|scratch| {
+        let need = items.len() * N;
+        if scratch.len() < need {
+            scratch.resize(need, 0);
+        }
+        scratch[..need]
+            .par_chunks_exact_mut(N)
+            .zip(items.par_iter())
+            .enumerate()
+            .for_each(|(i, (slot, item))| slot.copy_from_slice(&fill(i, item)));
+        dst.copy_from_slice(&scratch[..need]);
+    });
+}
+
+/// What one operation's GPU path supplies to the driver. A unit is what the
+/// kernel answers one by one: an item, or for Merkle a whole tree.
+pub(crate) trait Kernel: Sync {
+    /// One unit's answer.
+    type Out: Send;
+
+    /// The key of this kernel's lanes in the pool (and its name in traces).
+    fn name(&self) -> &'static str;
+    /// The compiled pipeline the passes run.
+    fn pipeline(&self) -> &wgpu::ComputePipeline;
+    /// Units in the batch.
+    fn units(&self) -> usize;
+    /// Most units per sub-batch.
+    fn max_units(&self) -> usize;
+    /// Where the sub-batch from `start` ends: at most `start + max` (and at
+    /// least `start + 1`), or an error when even one unit cannot fit.
+    fn end(&self, _gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
+        Ok((start + max).min(self.units()))
+    }
+    /// The input buffers of units `start..end`, in the order `pack` fills
+    /// them and `bind` binds them.
+    fn inputs(&self, start: usize, end: usize) -> Vec<Input>;
+    /// Packs units `start..end` into `dst`, one write-only slice per input
+    /// of exactly its `bytes` (see [`inputs`]).
+    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>);
+    /// Bytes of the output the kernel writes and the host reads back.
+    fn out_bytes(&self, start: usize, end: usize) -> u64;
+    /// The passes of one run, in order: a bind group each and its thread
+    /// count; later passes see what earlier ones wrote.
+    fn bind(
+        &self,
+        gpu: &Gpu,
+        inputs: &[wgpu::Buffer],
+        out: &wgpu::Buffer,
+        start: usize,
+        end: usize,
+    ) -> Vec<(wgpu::BindGroup, u32)>;
+    /// Appends the answers of units `start..end` from the output bytes; an
+    /// error when a unit lacks its completion flag or the loop guard fired.
+    fn decode(&self, start: usize, end: usize, out: &[u8], answers: &mut Vec<Self::Out>) -> Result<(), String>;
+}
+
+/// GPU work that stopped part way: the answers of units `0..done.len()`
+/// (every sub-batch decoded and checked before the failure) and why.
+#[derive(Debug)]
+pub(crate) struct Failure<T> {
+    pub(crate) done: Vec<T>,
+    pub(crate) reason: String,
+}
+
+/// Every unit's answer, or those before a failure and why.
+pub(crate) type Streamed<T> = Result<Vec<T>, Failure<T>>;
+
+impl<T> Failure<T> {
+    /// A failure before any answer.
+    pub(crate) fn at_start(reason: String) -> Failure<T> {
+        Failure {
+            done: Vec::new(),
+            reason,
+        }
+    }
+}
+
+/// A stage of the driver at which tests make a sub-batch fail
+/// ([`crate::Engine::inject_gpu_fault_at`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FaultStage {
+    /// Packing the sub-batch on the host fails.
+    Pack,
+    /// Uploading it fails.
+    Upload,
+    /// The kernel never runs (the output stays cleared: decode must notice).
+    Kernel,
+    /// Reading the results back fails.
+    Readback,
+}
+
+/// Persistent buffers for one sub-batch in flight. Invariant while idle:
+/// the staging buffer (if any) is mapped for writing, the readback buffer
+/// unmapped.
+#[derive(Default)]
+pub(crate) struct Lane {
+    staging: Option<wgpu::Buffer>,
+    inputs: Vec<Option<wgpu::Buffer>>,
+    out: Option<wgpu::Buffer>,
+    readback: Option<wgpu::Buffer>,
+    timer: Option<(wgpu::QuerySet, wgpu::Buffer)>,
+}
+
+/// The buffer in `slot`, replaced by a new one (of a power of two bytes)
+/// when it is smaller than `size` or lacks `usage`. Staging buffers are
+/// made mapped.
+fn ensure(
+    gpu: &Gpu,
+    slot: &mut Option<wgpu::Buffer>,
+    label: &'static str,
+    size: u64,
+    usage: wgpu::BufferUsages,
+) -> wgpu::Buffer {
+    let size = size.max(16).next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT);
+    match slot {
+        Some(b) if b.size() >= size && b.usage().contains(usage) => b.clone(),
+        _ => {
+            let b = gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some(label),
+                size: size.next_power_of_two(),
+                usage,
+                mapped_at_creation: usage.contains(wgpu::BufferUsages::MAP_WRITE),
+            });
+            *slot = Some(b.clone());
+            b
+        }
+    }
+}
+
+/// What one submission does.
+#[derive(Clone, Copy)]
+struct Step {
+    /// Pack and upload the inputs.
+    upload: bool,
+    /// Run the kernel's passes.
+    compute: bool,
+    /// Write GPU timestamps around the passes.
+    timed: bool,
+}
+
+/// A submitted sub-batch.
+struct InFlight {
+    lane: Lane,
+    start: usize,
+    end: usize,
+    submission: wgpu::SubmissionIndex,
+    read: Receiver<Result<(), wgpu::BufferAsyncError>>,
+    /// The staging buffer's map for the next packing, when it was unmapped.
+    write: Option<Receiver<Result<(), wgpu::BufferAsyncError>>>,
+    out_bytes: u64,
+    /// Where the two timestamps sit in the readback, when timed.
+    timestamps_at: Option<u64>,
+    sub_batch: usize,
+}
+
+/// Staging offsets of `inputs` and the staging bytes in all.
+fn staging_layout(inputs: &[Input]) -> (Vec<u64>, u64) {
+    let mut offsets = Vec::with_capacity(inputs.len());
+    let mut total = 0u64;
+    for input in inputs {
+        offsets.push(total);
+        total = (total + (input.bytes as u64).next_multiple_of(4)).next_multiple_of(STAGING_ALIGN);
+    }
+    (offsets, total)
+}
+
+/// Packs (when asked), encodes and submits units `start..end` on `lane`.
+fn submit<K: Kernel>(
+    gpu: &Gpu,
+    kernel: &K,
+    mut lane: Lane,
+    (start, end): (usize, usize),
+    sub_batch: usize,
+    step: Step,
+) -> Result<InFlight, String> {
+    let inputs = kernel.inputs(start, end);
+    let (offsets, staging_bytes) = staging_layout(&inputs);
+    let out_bytes = kernel.out_bytes(start, end).next_multiple_of(4);
+    let timestamps_at = (step.timed && gpu.timestamps).then(|| out_bytes.next_multiple_of(8));
+    let read_bytes = timestamps_at.map_or(out_bytes, |at| at + 16);
+
+    if lane.inputs.len() < inputs.len() {
+        lane.inputs.resize(inputs.len(), None);
+    }
+    let device_inputs: Vec<wgpu::Buffer> = lane
+        .inputs
+        .iter_mut()
+        .zip(&inputs)
+        .map(|(slot, input)| {
+            let usage = match input.usage {
+                Usage::Storage => wgpu::BufferUsages::STORAGE,
+                Usage::Uniform => wgpu::BufferUsages::UNIFORM,
+            } | wgpu::BufferUsages::COPY_DST;
+            ensure(gpu, slot, kernel.name(), input.room.max(input.bytes as u64), usage)
+        })
+        .collect();
+    let out = ensure(
+        gpu,
+        &mut lane.out,
+        "out",
+        out_bytes,
+        wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
+    );
+    let readback = ensure(
+        gpu,
+        &mut lane.readback,
+        "readback",
+        read_bytes,
+        wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+    );
+
+    if step.upload {
+        if gpu.injected(FaultStage::Pack, sub_batch) {
+            return Err(format!("injected fault packing sub-batch {sub_batch}"));
+        }
+        let t = Instant::now();
+        let staging = ensure(
+            gpu,
+            &mut lane.staging,
+            "staging",
+            staging_bytes,
+            wgpu::BufferUsages::MAP_WRITE | wgpu::BufferUsages::COPY_SRC,
+        );
+        {
+            let mut view = staging
+                .get_mapped_range_mut(..staging_bytes.max(16))
+                .map_err(|e| format!("staging buffer: {e}"))?;
+            let mut rest = view.slice(..);
+            let mut slices = Vec::with_capacity(inputs.len());
+            let mut at = 0u64;
+            for (input, &offset) in inputs.iter().zip(&offsets) {
+                let (_, tail) = rest.split_at((offset - at) as usize);
+                let padded = input.bytes.next_multiple_of(4);
+                let (slice, tail) = tail.split_at(padded);
+                let (data, mut pad) = slice.split_at(input.bytes);
+                pad.fill(0);
+                slices.push(data);
+                rest = tail;
+                at = offset + padded as u64;
+            }
+            kernel.pack(start, end, slices);
+        }
+        staging.unmap();
+        Gpu::trace(
+            || {
+                format!(
+                    "{}: sub-batch {sub_batch} packed ({} units)",
+                    kernel.name(),
+                    end - start
+                )
+            },
+            t,
+        );
+        if gpu.injected(FaultStage::Upload, sub_batch) {
+            return Err(format!("injected fault uploading sub-batch {sub_batch}"));
+        }
+    }
+
+    let validation = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let oom = gpu.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+    if step.upload
+        && let Some(staging) = &lane.staging
+    {
+        for ((input, &offset), buffer) in inputs.iter().zip(&offsets).zip(&device_inputs) {
+            if input.bytes > 0 {
+                encoder.copy_buffer_to_buffer(staging, offset, buffer, 0, (input.bytes as u64).next_multiple_of(4));
+            }
+        }
+    }
+    encoder.clear_buffer(&out, 0, Some(out_bytes));
+    let compute = step.compute && !gpu.injected(FaultStage::Kernel, sub_batch);
+    if compute {
+        let passes = kernel.bind(gpu, &device_inputs, &out, start, end);
+        if timestamps_at.is_some() && lane.timer.is_none() {
+            lane.timer = Some((
+                gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+                    label: Some("kernel time"),
+                    ty: wgpu::QueryType::Timestamp,
+                    count: 2,
+                }),
+                gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("kernel time"),
+                    size: 16,
+                    usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                }),
+            ));
+        }
+        let last = passes.len().saturating_sub(1);
+        for (p, (bind_group, threads)) in passes.iter().enumerate() {
+            let timestamp_writes = match (&lane.timer, timestamps_at) {
+                (Some((set, _)), Some(_)) if p == 0 || p == last => Some(wgpu::ComputePassTimestampWrites {
+                    query_set: set,
+                    beginning_of_pass_write_index: (p == 0).then_some(0),
+                    end_of_pass_write_index: (p == last).then_some(1),
+                }),
+                _ => None,
+            };
+            let groups = threads.div_ceil(WORKGROUP_SIZE).max(1);
+            let (gx, gy) = if groups <= 65_535 {
+                (groups, 1)
+            } else {
+                (65_535, groups.div_ceil(65_535))
+            };
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: None,
+                timestamp_writes,
+            });
+            pass.set_pipeline(kernel.pipeline());
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups(gx, gy, 1);
+        }
+    }
+    encoder.copy_buffer_to_buffer(&out, 0, &readback, 0, out_bytes);
+    if let (Some(at), Some((set, resolve)), true) = (timestamps_at, &lane.timer, compute) {
+        encoder.resolve_query_set(set, 0..2, resolve, 0);
+        encoder.copy_buffer_to_buffer(resolve, 0, &readback, at, 16);
+    }
+    let submission = gpu.queue.submit([encoder.finish()]);
+    if let Some(e) = pollster::block_on(oom.pop()) {
+        return Err(format!("sub-batch {sub_batch}: out of memory: {e}"));
+    }
+    if let Some(e) = pollster::block_on(validation.pop()) {
+        return Err(format!("sub-batch {sub_batch}: {e}"));
+    }
+    let (tx, read) = mpsc::channel();
+    readback.map_async(wgpu::MapMode::Read, ..read_bytes, move |r| {
+        let _ = tx.send(r);
+    });
+    let write = match (&lane.staging, step.upload) {
+        (Some(staging), true) => {
+            let (tx, rx) = mpsc::channel();
+            staging.map_async(wgpu::MapMode::Write, .., move |r| {
+                let _ = tx.send(r);
+            });
+            Some(rx)
+        }
+        _ => None,
+    };
+    Ok(InFlight {
+        lane,
+        start,
+        end,
+        submission,
+        read,
+        write,
+        out_bytes,
+        timestamps_at: timestamps_at.filter(|_| compute),
+        sub_batch,
+    })
+}
+
+/// A map callback's answer, waited for a little.
+fn mapped(rx: &Receiver<Result<(), wgpu::BufferAsyncError>>, what: &str) -> Result<(), String> {
+    match rx.recv_timeout(MAP_GRACE) {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(format!("{what}: {e}")),
+        Err(_) => Err(format!("{what}: no answer from the device")),
+    }
+}
+
+/// Waits for a submitted sub-batch, decodes it into `answers` (when
+/// `decode`) and returns its lane (idle again) and its GPU kernel seconds
+/// (when timed).
+fn finish<K: Kernel>(
+    gpu: &Gpu,
+    kernel: &K,
+    flight: InFlight,
+    answers: Option<&mut Vec<K::Out>>,
+) -> Result<(Lane, Option<f64>), String> {
+    let t = Instant::now();
+    gpu.device
+        .poll(wgpu::PollType::Wait {
+            submission_index: Some(flight.submission),
+            timeout: Some(DISPATCH_TIMEOUT),
+        })
+        .map_err(|e| format!("waiting for the device: {e}"))?;
+    mapped(&flight.read, "reading results back")?;
+    if let Some(write) = &flight.write {
+        mapped(write, "mapping the staging buffer")?;
+    }
+    Gpu::trace(
+        || format!("{}: sub-batch {} waited for", kernel.name(), flight.sub_batch),
+        t,
+    );
+    if gpu.injected(FaultStage::Readback, flight.sub_batch) {
+        return Err(format!("injected fault reading back sub-batch {}", flight.sub_batch));
+    }
+    if let Some(fault) = gpu.fault() {
+        return Err(fault);
+    }
+    let readback = flight.lane.readback.as_ref().ok_or("no readback buffer")?;
+    let read_bytes = flight.timestamps_at.map_or(flight.out_bytes, |at| at + 16);
+    let result = (|| {
+        let data = readback
+            .get_mapped_range(..read_bytes)
+            .map_err(|e| format!("reading results back: {e}"))?;
+        if let Some(answers) = answers {
+            let before = answers.len();
+            let decoded = kernel.decode(flight.start, flight.end, &data[..flight.out_bytes as usize], answers);
+            if let Err(e) = decoded {
+                answers.truncate(before);
+                return Err(e);
+            }
+            if answers.len() - before != flight.end - flight.start {
+                let got = answers.len() - before;
+                answers.truncate(before);
+                return Err(format!(
+                    "{}: {got} answers decoded for {} units",
+                    kernel.name(),
+                    flight.end - flight.start
+                ));
+            }
+        }
+        Ok(flight.timestamps_at.map(|at| {
+            let word = |k: usize| {
+                let mut b = [0u8; 8];
+                b.copy_from_slice(&data[at as usize + 8 * k..at as usize + 8 * k + 8]);
+                u64::from_le_bytes(b)
+            };
+            word(1).saturating_sub(word(0)) as f64 * f64::from(gpu.queue.get_timestamp_period()) * 1e-9
+        }))
+    })();
+    readback.unmap();
+    Ok((flight.lane, result?))
+}
+
+/// Runs `kernel` over its whole batch, streamed: the answers in order, or
+/// the answers decoded before a failure and its reason.
+pub(crate) fn run<K: Kernel>(gpu: &Gpu, kernel: &K) -> Streamed<K::Out> {
+    let units = kernel.units();
+    let mut answers = Vec::with_capacity(units);
+    let mut idle = gpu.take_lanes(kernel.name(), DEPTH);
+    let mut flights: VecDeque<InFlight> = VecDeque::with_capacity(DEPTH);
+    let max = gpu.sub_batch_cap(kernel.max_units());
+    let step = Step {
+        upload: true,
+        compute: true,
+        timed: false,
+    };
+    let streamed = (|| {
+        if let Some(fault) = gpu.fault() {
+            return Err(fault);
+        }
+        let (mut start, mut sub_batch) = (0, 0);
+        while start < units {
+            let end = kernel.end(gpu, start, max)?;
+            if end <= start || end > units {
+                return Err(format!("{}: sub-batch {start}..{end} of {units}", kernel.name()));
+            }
+            let lane = match idle.pop() {
+                Some(lane) => lane,
+                None => {
+                    let oldest = flights.pop_front().ok_or("no lane free and none in flight")?;
+                    finish(gpu, kernel, oldest, Some(&mut answers))?.0
+                }
+            };
+            flights.push_back(submit(gpu, kernel, lane, (start, end), sub_batch, step)?);
+            start = end;
+            sub_batch += 1;
+        }
+        while let Some(flight) = flights.pop_front() {
+            idle.push(finish(gpu, kernel, flight, Some(&mut answers))?.0);
+        }
+        Ok(())
+    })();
+    match streamed {
+        Ok(()) => {
+            gpu.return_lanes(kernel.name(), idle, POOL_LANES);
+            Ok(answers)
+        }
+        // The lanes of a failed call are dropped (wgpu keeps what the
+        // device still uses alive); the next call makes new ones.
+        Err(reason) => Err(Failure { done: answers, reason }),
+    }
+}
+
+/// Kernel-only seconds of `runs` runs of `kernel` over its batch (which must
+/// fit in one sub-batch), its inputs uploaded once beforehand: GPU
+/// timestamps where the adapter has them, else wall time of each
+/// submission and its readback. Every run's output is decoded and checked.
+pub(crate) fn time<K: Kernel>(gpu: &Gpu, kernel: &K, runs: usize) -> Result<Vec<f64>, String> {
+    let units = kernel.units();
+    let end = kernel.end(gpu, 0, kernel.max_units())?;
+    if end != units {
+        return Err(format!(
+            "kernel timing needs one dispatch; {units} items need more (at most {end} per dispatch)"
+        ));
+    }
+    let lane = gpu.take_lanes(kernel.name(), 1).pop().unwrap_or_default();
+    let upload = Step {
+        upload: true,
+        compute: false,
+        timed: false,
+    };
+    let (mut lane, _) = finish(gpu, kernel, submit(gpu, kernel, lane, (0, end), 0, upload)?, None)?;
+    let run = Step {
+        upload: false,
+        compute: true,
+        timed: true,
+    };
+    let mut times = Vec::with_capacity(runs);
+    let mut answers = Vec::with_capacity(units);
+    for _ in 0..runs {
+        answers.clear();
+        let t = Instant::now();
+        let flight = submit(gpu, kernel, lane, (0, end), 0, run)?;
+        let (idle, gpu_seconds) = finish(gpu, kernel, flight, Some(&mut answers))?;
+        times.push(gpu_seconds.unwrap_or_else(|| t.elapsed().as_secs_f64()));
+        lane = idle;
+    }
+    gpu.return_lanes(kernel.name(), vec![lane], POOL_LANES);
+    Ok(times)
+}
