@@ -583,7 +583,19 @@ pub(crate) fn run<K: Kernel>(gpu: &Gpu, kernel: &K) -> Streamed<K::Out> {
                     finish(gpu, kernel, oldest, Some(&mut answers))?.0
                 }
             };
-            flights.push_back(submit(gpu, kernel, lane, (start, end), sub_batch, step)?);
+            match submit(gpu, kernel, lane, (start, end), sub_batch, step) {
+                Ok(flight) => flights.push_back(flight),
+                Err(e) => {
+                    // The sub-batches already in flight are earlier ones:
+                    // keep what they answer.
+                    while let Some(flight) = flights.pop_front() {
+                        if finish(gpu, kernel, flight, Some(&mut answers)).is_err() {
+                            break;
+                        }
+                    }
+                    return Err(e);
+                }
+            }
             start = end;
             sub_batch += 1;
         }

@@ -1,0 +1,145 @@
+//! The streaming GPU driver, through every operation with a kernel (the
+//! registry's declarations): batches cut into many small sub-batches
+//! (more than the driver keeps in flight, so lanes are reused) answer
+//! exactly as the oracle; a failure injected at each stage (pack, upload,
+//! kernel, readback) of a sub-batch keeps the answers of the sub-batches
+//! before it and recomputes the rest on the CPU, none lost or twice, and
+//! the selection says so; several threads calling one engine at once get
+//! the oracle's answers.
+//!
+//! The engine's sub-batch cap and injected faults are engine-wide, so the
+//! tests of this file take turns on one GPU engine of their own.
+
+mod support;
+
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+use batchcrypto::gpu::FaultStage;
+use batchcrypto::registry::{OPS, OpSpec, WorkloadConfig};
+use batchcrypto::{Backend, BackendChoice, Engine};
+
+/// Items per sub-batch in these tests.
+const CAP: usize = 7;
+/// Items per workload: eight sub-batches, more than the driver's depth.
+const N: usize = 53;
+
+/// This file's GPU engine, one test at a time (`None` without an adapter,
+/// unless BATCHCRYPTO_REQUIRE_GPU=1).
+fn gpu() -> Option<MutexGuard<'static, Engine>> {
+    static ENGINE: OnceLock<Option<Mutex<Engine>>> = OnceLock::new();
+    let engine = ENGINE.get_or_init(|| {
+        support::gpu_engine()?;
+        Some(Mutex::new(
+            Engine::builder()
+                .backend(BackendChoice::Gpu)
+                .build()
+                .expect("the GPU engine support found"),
+        ))
+    });
+    engine
+        .as_ref()
+        .map(|m| m.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+}
+
+/// The operations with a GPU kernel.
+fn kernel_ops() -> impl Iterator<Item = &'static OpSpec> {
+    OPS.iter().filter(|spec| spec.gpu_kernel)
+}
+
+fn config() -> WorkloadConfig {
+    WorkloadConfig {
+        n: N,
+        invalid_share: 0.4,
+        signers: 5,
+        seed: 14,
+        varied: true,
+    }
+}
+
+#[test]
+fn many_sub_batches_match_the_oracle() {
+    let Some(engine) = gpu() else { return };
+    engine.set_gpu_sub_batch_cap(Some(CAP));
+    for spec in kernel_ops() {
+        let work = (spec.workload)(&config());
+        let selection = work.check(&engine).unwrap_or_else(|e| panic!("{}: {e}", spec.name()));
+        assert_eq!(selection.backend, Backend::Gpu, "{}: {selection}", spec.name());
+    }
+    engine.set_gpu_sub_batch_cap(None);
+}
+
+#[test]
+fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
+    let Some(engine) = gpu() else { return };
+    engine.set_gpu_sub_batch_cap(Some(CAP));
+    for spec in kernel_ops() {
+        let work = (spec.workload)(&config());
+        // A Merkle tree is one unit: only its first sub-batch can fail.
+        let positions: &[usize] = if spec.splittable { &[0, 3, N / CAP] } else { &[0] };
+        for stage in [
+            FaultStage::Pack,
+            FaultStage::Upload,
+            FaultStage::Kernel,
+            FaultStage::Readback,
+        ] {
+            for &at in positions {
+                let case = format!("{} {stage:?} at sub-batch {at}", spec.name());
+                assert!(engine.inject_gpu_fault_at(stage, at));
+                // The answers are the oracle's, item by item and in number.
+                let selection = work.check(&engine).unwrap_or_else(|e| panic!("{case}: {e}"));
+                if at == 0 {
+                    assert_eq!(selection.backend, Backend::Cpu, "{case}: {selection}");
+                    assert!(selection.why.contains("fell back to cpu"), "{case}: {selection}");
+                } else {
+                    assert_eq!(selection.backend, Backend::Split, "{case}: {selection}");
+                    let kept = at * CAP;
+                    assert!(
+                        selection
+                            .why
+                            .contains(&format!("gpu failed after {kept} of its {N} items")),
+                        "{case}: {selection}"
+                    );
+                    assert!(
+                        selection.why.contains(&format!("the cpu ran the other {}", N - kept)),
+                        "{case}: {selection}"
+                    );
+                }
+                // A kernel that never ran is caught by the completion flags.
+                let cause = if stage == FaultStage::Kernel {
+                    "gpu failed"
+                } else {
+                    "injected fault"
+                };
+                assert!(selection.why.contains(cause), "{case}: {selection}");
+                // The next call runs on the GPU again.
+                let again = work.check(&engine).unwrap_or_else(|e| panic!("{case}, after: {e}"));
+                assert_eq!(again.backend, Backend::Gpu, "{case}, after: {again}");
+            }
+        }
+    }
+    engine.set_gpu_sub_batch_cap(None);
+}
+
+#[test]
+fn concurrent_calls_on_one_engine_match_the_oracle() {
+    let Some(engine) = gpu() else { return };
+    engine.set_gpu_sub_batch_cap(Some(CAP));
+    let works: Vec<_> = kernel_ops()
+        .filter(|spec| spec.splittable)
+        .map(|spec| (spec.name(), (spec.workload)(&config())))
+        .collect();
+    std::thread::scope(|scope| {
+        for thread in 0..4 {
+            let (engine, works) = (&*engine, &works);
+            scope.spawn(move || {
+                for (name, work) in works.iter().cycle().skip(thread).take(works.len()) {
+                    let selection = work
+                        .check(engine)
+                        .unwrap_or_else(|e| panic!("thread {thread}, {name}: {e}"));
+                    assert_eq!(selection.backend, Backend::Gpu, "thread {thread}, {name}: {selection}");
+                }
+            });
+        }
+    });
+    engine.set_gpu_sub_batch_cap(None);
+}
