@@ -9,8 +9,7 @@ use std::sync::Mutex;
 use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
 use crate::error::{Error, OpName};
-use crate::gpu::Gpu;
-use crate::gpu::driver::{Failure, Streamed};
+use crate::gpu::{Failure, GpuRuntime, Streamed};
 use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle};
 use crate::profile::{Plan, Profile};
 use crate::registry;
@@ -105,13 +104,13 @@ impl EngineBuilder {
         let mut auto_note =
             "auto: no calibration profile (run `batchcrypto calibrate`), the CPU is the default".to_string();
         let gpu = match self.backend {
-            BackendChoice::Gpu => Some(Gpu::open(self.adapter.as_deref(), !self.no_int64).map_err(|reason| {
-                Error::BackendUnavailable {
+            BackendChoice::Gpu => Some(crate::gpu::open(self.adapter.as_deref(), !self.no_int64).map_err(
+                |reason| Error::BackendUnavailable {
                     op: OpName::Engine,
                     backend: Backend::Gpu,
                     reason,
-                }
-            })?),
+                },
+            )?),
             BackendChoice::Auto => {
                 let loaded = match self.profile {
                     ProfileSource::Without => Ok(None),
@@ -130,7 +129,7 @@ impl EngineBuilder {
                     }
                     Ok(Some(p)) => {
                         let name = self.adapter.clone().or_else(|| p.adapter_name.clone());
-                        match Gpu::open(name.as_deref(), !self.no_int64) {
+                        match crate::gpu::open(name.as_deref(), !self.no_int64) {
                             Ok(gpu) if Some(gpu.describe()) == p.adapter => {
                                 profile = Some(p);
                                 Some(gpu)
@@ -231,7 +230,7 @@ pub struct DeviceInfo {
 pub struct Engine {
     choice: BackendChoice,
     pool: rayon::ThreadPool,
-    gpu: Option<Gpu>,
+    gpu: Option<Box<dyn GpuRuntime>>,
     /// The profile `Auto` follows (when one was loaded and matches the GPU).
     profile: Option<Profile>,
     /// Why `Auto` runs everything on the CPU when there is no profile.
@@ -258,12 +257,12 @@ impl Engine {
 
     /// The GPU adapter this engine opened, if any ("name (type, backend, driver)").
     pub fn gpu_adapter(&self) -> Option<String> {
-        self.gpu.as_ref().map(Gpu::describe)
+        self.gpu.as_ref().map(|g| g.describe())
     }
 
     /// The name alone of the GPU adapter this engine opened, if any.
     pub fn gpu_adapter_name(&self) -> Option<String> {
-        self.gpu.as_ref().map(|g| g.summary.name.clone())
+        self.gpu.as_ref().map(|g| g.adapter_name())
     }
 
     /// Every substrate this engine knows of, usable or not: the CPU and each
@@ -281,7 +280,7 @@ impl Engine {
             devices.push(DeviceInfo {
                 backend: Backend::Gpu,
                 name: "none".to_string(),
-                detail: "wgpu found no Vulkan, Metal or DX12 adapter".to_string(),
+                detail: crate::gpu::no_adapter_reason().to_string(),
                 usable: false,
             });
         }
@@ -333,7 +332,7 @@ impl Engine {
         self.run_split(
             Op::Ed25519Verify(policy),
             batch,
-            |gpu, b| ed25519::gpu::verify(gpu, b, policy),
+            |gpu, b| gpu.ed25519_verify(b, policy),
             |b| ed25519::cpu::verify(b, policy),
         )
     }
@@ -344,7 +343,7 @@ impl Engine {
         self.run_split(
             Op::Hash(alg),
             msgs,
-            |gpu, m| hash::gpu::hash(gpu, alg, m),
+            |gpu, m| gpu.hash(alg, m),
             |m| hash::cpu::hash(alg, m),
         )
     }
@@ -391,7 +390,7 @@ impl Engine {
         self.run_split(
             Op::Secp256k1Verify { low_s },
             &items,
-            |gpu, it| ecdsa::gpu::secp256k1_verify(gpu, it, low_s),
+            |gpu, it| gpu.secp256k1_verify(it, low_s),
             |it| ecdsa::cpu::secp256k1_verify(it, low_s),
         )
     }
@@ -406,7 +405,7 @@ impl Engine {
         self.run_split(
             Op::Ecrecover { low_s },
             &items,
-            |gpu, it| ecdsa::gpu::ecrecover(gpu, it, low_s),
+            |gpu, it| gpu.ecrecover(it, low_s),
             |it| ecdsa::cpu::ecrecover(it, low_s),
         )
     }
@@ -417,7 +416,7 @@ impl Engine {
         self.run_split(
             Op::P256Verify,
             &items,
-            |gpu, it| ecdsa::gpu::p256_verify(gpu, it),
+            |gpu, it| gpu.p256_verify(it),
             |it| ecdsa::cpu::p256_verify(it),
         )
     }
@@ -463,7 +462,7 @@ impl Engine {
             _ => self.run(
                 op,
                 leaves.len(),
-                |gpu| merkle::gpu::root(gpu, rule, leaves),
+                |gpu| gpu.merkle_root(rule, leaves),
                 || merkle::cpu::root(rule, leaves),
             ),
         }
@@ -490,18 +489,24 @@ impl Engine {
             backend: Backend::Gpu,
             reason: "this engine has no GPU (build it with BackendChoice::Gpu)".to_string(),
         })?;
-        match work {
-            KernelWork::Ed25519(batch, policy) => ed25519::gpu::kernel_times(gpu, batch, policy, runs),
-            KernelWork::Hash(alg, msgs) => hash::gpu::kernel_times(gpu, alg, msgs, runs),
-            KernelWork::Merkle(rule, leaves) => merkle::gpu::kernel_times(gpu, rule, leaves, runs),
-            KernelWork::Secp256k1(items) => ecdsa::gpu::secp256k1_kernel_times(gpu, items, runs),
-            KernelWork::Ecrecover(items) => ecdsa::gpu::ecrecover_kernel_times(gpu, items, runs),
-            KernelWork::P256(items) => ecdsa::gpu::p256_kernel_times(gpu, items, runs),
-        }
-        .map_err(|reason| Error::Device {
+        gpu.kernel_times(work, runs).map_err(|reason| Error::Device {
             op: op.into(),
             backend: Backend::Gpu,
             reason,
+        })
+    }
+
+    /// How [`Engine::gpu_kernel_times`] times a kernel on this engine's
+    /// GPU: "GPU timestamps" where the adapter has `TIMESTAMP_QUERY` (from
+    /// the first pass's start to the last pass's end), otherwise the wall
+    /// clock of each submission and its readback. `None` without a GPU.
+    pub fn gpu_kernel_clock(&self) -> Option<&'static str> {
+        self.gpu.as_ref().map(|g| {
+            if g.timestamps() {
+                "GPU timestamps"
+            } else {
+                "the wall clock of each submission and its readback"
+            }
         })
     }
 
@@ -553,7 +558,7 @@ impl Engine {
         &self,
         op: Op,
         n: usize,
-        on_gpu: impl FnOnce(&Gpu) -> Result<T, String>,
+        on_gpu: impl FnOnce(&dyn GpuRuntime) -> Result<T, String>,
         on_cpu: impl FnOnce() -> T + Send,
     ) -> Result<Outcome<T>, Error>
     where
@@ -567,11 +572,11 @@ impl Engine {
         &self,
         plan: Plan,
         why: String,
-        on_gpu: impl FnOnce(&Gpu) -> Result<T, String>,
+        on_gpu: impl FnOnce(&dyn GpuRuntime) -> Result<T, String>,
         on_cpu: impl FnOnce() -> T + Send,
     ) -> Outcome<T> {
         if plan != Plan::Cpu
-            && let Some(gpu) = &self.gpu
+            && let Some(gpu) = self.gpu.as_deref()
         {
             return match on_gpu(gpu) {
                 Ok(output) => Outcome {
@@ -609,12 +614,12 @@ impl Engine {
         &self,
         op: Op,
         input: &I,
-        on_gpu: impl Fn(&Gpu, &I) -> Streamed<R> + Sync,
+        on_gpu: impl Fn(&dyn GpuRuntime, &I) -> Streamed<R> + Sync,
         on_cpu: impl Fn(&I) -> Vec<R> + Sync,
     ) -> Result<Outcome<Vec<R>>, Error> {
         let n = input.len();
         let (plan, why) = self.select(op, n);
-        let gpu = match (plan, &self.gpu) {
+        let gpu = match (plan, self.gpu.as_deref()) {
             (Plan::Gpu | Plan::Split { .. }, Some(gpu)) => gpu,
             _ => return Ok(self.run_plan(Plan::Cpu, why, |_| Err(String::new()), || on_cpu(input))),
         };

@@ -1,35 +1,47 @@
-//! The GPU runtime on wgpu (Vulkan, Metal, DX12): adapter discovery, one
-//! device per [`Engine`](crate::Engine), compute pipelines compiled once
-//! (lazily, on first use) and cached, a grow-only buffer pool, bounded waits
-//! and error scopes around every creation and dispatch.
+//! The GPU seam: what the engine asks of a GPU ([`GpuRuntime`]: one method
+//! per operation with a kernel, kernel timings, fault injection), the
+//! adapters found, and the one runtime implemented so far, wgpu (Vulkan,
+//! Metal, DX12; [`device`]), behind the default cargo feature `wgpu`.
+//! A CUDA runtime (cudarc + NVRTC) would be one more implementation of the
+//! trait with one host file per operation; the engine and the dispatcher
+//! do not change. Built without a runtime, asking for the GPU is a clear
+//! error ("not compiled in"), never a link failure or a panic.
 //!
+//! On wgpu: one device per [`Engine`](crate::Engine), compute pipelines
+//! compiled once (lazily, on first use) and cached, every batch streamed
+//! through one driver ([`driver`]) with bounded waits and error scopes.
 //! Kernels are WGSL composed from the shared libraries in `gpu/wgsl/` plus
 //! each operation's own kernel file, by plain concatenation of
-//! `include_str!` parts with constants rendered from Rust
-//! ([`shaders`]); nothing is read from disk at run time.
+//! `include_str!` parts with constants rendered from Rust ([`shaders`]);
+//! nothing is read from disk at run time.
 //!
-//! The Ed25519 kernel needs `SHADER_INT64` (64-bit products and SHA-512
-//! lanes); on an adapter without it (or an engine built with
-//! `shader_int64(false)`) that operation runs on the CPU and says why, while
-//! the hashing and Merkle kernels run Keccak on pairs of u32 words.
-//! Any device error, lost device or timeout is returned as an `Err` so that
-//! the engine falls back to the CPU; a kernel result is only accepted when
-//! every item carries the kernel's completion flag.
+//! The Ed25519 and ECDSA kernels need `SHADER_INT64` (64-bit products and
+//! SHA-512 lanes); on an adapter without it (or an engine built with
+//! `shader_int64(false)`) those operations run on the CPU and say why,
+//! while the hashing and Merkle kernels run Keccak on pairs of u32 words.
+//! Any device error, lost device or timeout is returned as an error so that
+//! the engine computes what is missing on the CPU; a kernel result is only
+//! accepted when every item carries the kernel's completion flag.
 
+#[cfg(feature = "wgpu")]
 pub(crate) mod bigint;
+#[cfg(feature = "wgpu")]
 pub(crate) mod curve;
+#[cfg(feature = "wgpu")]
+pub(crate) mod device;
+#[cfg(feature = "wgpu")]
 pub(crate) mod driver;
+#[cfg(feature = "wgpu")]
 pub(crate) mod shaders;
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
-
-pub use driver::FaultStage;
-use driver::Lane;
+#[cfg(feature = "wgpu")]
+pub(crate) use device::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, WORKGROUP_SIZE, check_done};
 
 use crate::batch::FlatBytes;
+use crate::engine::KernelWork;
+use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
+use crate::ops::{ed25519, hash, merkle};
+use crate::verdict::{Reason, Verdict};
 
 /// One adapter as `devices` shows it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,23 +61,6 @@ pub struct AdapterSummary {
 }
 
 impl AdapterSummary {
-    fn of(adapter: &wgpu::Adapter) -> Self {
-        let info = adapter.get_info();
-        let software = info.device_type == wgpu::DeviceType::Cpu;
-        AdapterSummary {
-            name: info.name.clone(),
-            backend: format!("{:?}", info.backend),
-            device_type: if software {
-                "software".to_string()
-            } else {
-                format!("{:?}", info.device_type).to_lowercase()
-            },
-            driver: format!("{} {}", info.driver, info.driver_info).trim().to_string(),
-            int64: adapter.features().contains(wgpu::Features::SHADER_INT64),
-            software,
-        }
-    }
-
     /// "name (type, backend, driver)".
     pub fn describe(&self) -> String {
         format!(
@@ -84,17 +79,38 @@ impl AdapterSummary {
         }
     }
 }
-
-fn instance() -> wgpu::Instance {
-    wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env())
+/// Every adapter this build's GPU runtime finds, usable or not (none
+/// without one).
+pub fn adapters() -> Vec<AdapterSummary> {
+    #[cfg(feature = "wgpu")]
+    return device::adapters();
+    #[cfg(not(feature = "wgpu"))]
+    Vec::new()
 }
 
-/// Every adapter wgpu finds on this machine, usable or not.
-pub fn adapters() -> Vec<AdapterSummary> {
-    pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()))
-        .iter()
-        .map(AdapterSummary::of)
-        .collect()
+/// Why there is no GPU in a build without a GPU runtime.
+#[cfg(not(feature = "wgpu"))]
+pub(crate) const NOT_COMPILED_IN: &str =
+    "no GPU runtime compiled in (batchcrypto was built without its `wgpu` cargo feature)";
+
+/// Why [`adapters`] found none.
+pub(crate) fn no_adapter_reason() -> &'static str {
+    #[cfg(feature = "wgpu")]
+    return "wgpu found no Vulkan, Metal or DX12 adapter";
+    #[cfg(not(feature = "wgpu"))]
+    NOT_COMPILED_IN
+}
+
+/// Opens the best adapter of this build's runtime (see [`preferred`]), or
+/// says why not.
+pub(crate) fn open(wanted: Option<&str>, use_int64: bool) -> Result<Box<dyn GpuRuntime>, String> {
+    #[cfg(feature = "wgpu")]
+    return Ok(Box::new(Gpu::open(wanted, use_int64)?));
+    #[cfg(not(feature = "wgpu"))]
+    {
+        let _ = (wanted, use_int64);
+        Err(NOT_COMPILED_IN.to_string())
+    }
 }
 
 /// The adapter asked for: `wanted`, else the `BATCHCRYPTO_ADAPTER` variable.
@@ -112,358 +128,71 @@ pub(crate) fn preferred(adapters: &[AdapterSummary], wanted: Option<&str>) -> Op
         .filter(|&i| wanted.is_none_or(|w| adapters[i].name.to_lowercase().contains(&w.to_lowercase())))
         .min_by_key(|&i| (adapters[i].rank(), !adapters[i].int64, i))
 }
-
-/// How long one dispatch may take before it counts as a device failure.
-const DISPATCH_TIMEOUT: Duration = Duration::from_secs(600);
-
-/// An open device with its pipeline cache and the driver's idle lanes.
-pub(crate) struct Gpu {
-    pub(crate) summary: AdapterSummary,
-    /// Whether the device was opened with `SHADER_INT64`.
-    pub(crate) int64: bool,
-    pub(crate) device: wgpu::Device,
-    pub(crate) queue: wgpu::Queue,
-    pub(crate) max_binding: u64,
-    /// Whether kernels are timed with GPU timestamps (`TIMESTAMP_QUERY`).
-    pub(crate) timestamps: bool,
-    pipelines: Mutex<HashMap<&'static str, Arc<wgpu::ComputePipeline>>>,
-    /// Idle lanes of the driver per kernel (see [`driver`]).
-    lanes: Mutex<HashMap<&'static str, Vec<Lane>>>,
-    /// The most units per sub-batch, when tests lower it (0: the kernel's own).
-    sub_batch_cap: AtomicUsize,
-    /// A one-shot failure tests inject at a stage of a sub-batch.
-    injected: Mutex<Option<(FaultStage, usize)>>,
-    /// Per-operation data computed on the device once (e.g. base-point tables).
-    pub(crate) tables: Mutex<HashMap<&'static str, wgpu::Buffer>>,
-    /// The first error wgpu reported outside an error scope, or the reason
-    /// the device was lost: once set, every dispatch fails (and the engine
-    /// uses the CPU) instead of wgpu's default of panicking.
-    fault: Arc<Mutex<Option<String>>>,
+/// GPU work that stopped part way: the answers of units `0..done.len()`
+/// (every sub-batch decoded and checked before the failure) and why.
+#[derive(Debug)]
+pub(crate) struct Failure<T> {
+    pub(crate) done: Vec<T>,
+    pub(crate) reason: String,
 }
 
-impl std::fmt::Debug for Gpu {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Gpu")
-            .field("adapter", &self.summary)
-            .finish_non_exhaustive()
+/// Every unit's answer, or those before a failure and why.
+pub(crate) type Streamed<T> = Result<Vec<T>, Failure<T>>;
+
+impl<T> Failure<T> {
+    /// A failure before any answer.
+    #[cfg_attr(not(feature = "wgpu"), allow(dead_code))]
+    pub(crate) fn at_start(reason: String) -> Failure<T> {
+        Failure {
+            done: Vec::new(),
+            reason,
+        }
     }
 }
 
-impl Gpu {
-    /// Opens the best adapter (discrete before integrated before virtual
-    /// before software, and within each kind one with `SHADER_INT64` first),
-    /// with `SHADER_INT64` when it has it and `use_int64` allows. `wanted`,
-    /// else the `BATCHCRYPTO_ADAPTER` variable (a substring of the adapter's
-    /// name, any case), picks one explicitly.
-    pub(crate) fn open(wanted: Option<&str>, use_int64: bool) -> Result<Gpu, String> {
-        let instance = instance();
-        let mut found = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
-        if found.is_empty() {
-            return Err("looked for a Vulkan, Metal or DX12 adapter through wgpu and found none".to_string());
-        }
-        let wanted = wanted_adapter(wanted);
-        let summaries: Vec<AdapterSummary> = found.iter().map(AdapterSummary::of).collect();
-        let listed: Vec<String> = summaries.iter().map(AdapterSummary::describe).collect();
-        let adapter = preferred(&summaries, wanted.as_deref())
-            .map(|i| found.swap_remove(i))
-            .ok_or_else(|| {
-                format!(
-                    "no adapter{} among: {}",
-                    wanted.map(|w| format!(" matching {w:?}")).unwrap_or_default(),
-                    listed.join("; ")
-                )
-            })?;
-        let summary = AdapterSummary::of(&adapter);
-        let int64 = use_int64 && summary.int64;
-        let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
-        let limits = adapter.limits();
-        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("batchcrypto"),
-            required_features: if int64 {
-                wgpu::Features::SHADER_INT64
-            } else {
-                wgpu::Features::empty()
-            } | if timestamps {
-                wgpu::Features::TIMESTAMP_QUERY
-            } else {
-                wgpu::Features::empty()
-            },
-            required_limits: wgpu::Limits {
-                max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
-                max_buffer_size: limits.max_buffer_size,
-                max_storage_buffers_per_shader_stage: limits.max_storage_buffers_per_shader_stage.min(8),
-                ..wgpu::Limits::default()
-            },
-            ..Default::default()
-        }))
-        .map_err(|e| format!("{}: request_device failed: {e}", summary.describe()))?;
-        let max_binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
-        let fault: Arc<Mutex<Option<String>>> = Arc::default();
-        let on_error = fault.clone();
-        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
-            lock(&on_error).get_or_insert_with(|| format!("device error: {e}"));
-        }));
-        let on_lost = fault.clone();
-        device.set_device_lost_callback(move |reason, message| {
-            lock(&on_lost).get_or_insert_with(|| format!("device lost ({reason:?}): {message}"));
-        });
-        Ok(Gpu {
-            summary,
-            int64,
-            device,
-            queue,
-            max_binding,
-            timestamps,
-            pipelines: Mutex::new(HashMap::new()),
-            lanes: Mutex::new(HashMap::new()),
-            sub_batch_cap: AtomicUsize::new(0),
-            injected: Mutex::new(None),
-            tables: Mutex::new(HashMap::new()),
-            fault,
-        })
-    }
-
-    /// `Err` with the reason when the device was opened without
-    /// `SHADER_INT64`, which `kernel` needs.
-    pub(crate) fn require_int64(&self, kernel: &str) -> Result<(), String> {
-        if self.int64 {
-            Ok(())
-        } else {
-            Err(format!(
-                "the {kernel} kernel needs SHADER_INT64, which this device was opened without"
-            ))
-        }
-    }
-
-    /// "name (type, backend, driver)", noting when the device runs without `SHADER_INT64`.
-    pub(crate) fn describe(&self) -> String {
-        let mut d = self.summary.describe();
-        if !self.int64 {
-            d.push_str(" [without SHADER_INT64: 32-bit Keccak lanes, Ed25519 on the CPU]");
-        }
-        d
-    }
-
-    /// Marks the device as failed, as wgpu's error callbacks do.
-    pub(crate) fn set_fault(&self, reason: &str) {
-        lock(&self.fault).get_or_insert_with(|| reason.to_string());
-    }
-
-    /// The pipeline for `entry` of the shader `key`, compiled on first use
-    /// from `source()` and cached for the life of the device.
-    pub(crate) fn pipeline(
-        &self,
-        key: &'static str,
-        entry: &'static str,
-        source: impl FnOnce() -> String,
-    ) -> Result<Arc<wgpu::ComputePipeline>, String> {
-        let mut cache = lock(&self.pipelines);
-        if let Some(p) = cache.get(key) {
-            return Ok(p.clone());
-        }
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(key),
-            source: wgpu::ShaderSource::Wgsl(source().into()),
-        });
-        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(key),
-            layout: None,
-            module: &module,
-            entry_point: Some(entry),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(format!("compiling {key}: {e}"));
-        }
-        let pipeline = Arc::new(pipeline);
-        cache.insert(key, pipeline.clone());
-        Ok(pipeline)
-    }
-
-    /// The failure recorded by wgpu's callbacks or [`Gpu::set_fault`], if any.
-    pub(crate) fn fault(&self) -> Option<String> {
-        lock(&self.fault).clone()
-    }
-
-    /// Up to `n` idle lanes of `kernel` from the pool, new empty ones for
-    /// the rest; the pool's lock is held only while taking.
-    pub(crate) fn take_lanes(&self, kernel: &'static str, n: usize) -> Vec<Lane> {
-        let mut lanes = {
-            let mut pool = lock(&self.lanes);
-            let idle = pool.entry(kernel).or_default();
-            idle.split_off(idle.len().saturating_sub(n))
-        };
-        lanes.resize_with(n, Lane::default);
-        lanes
-    }
-
-    /// Gives idle lanes back to the pool, keeping at most `keep` per kernel.
-    pub(crate) fn return_lanes(&self, kernel: &'static str, lanes: Vec<Lane>, keep: usize) {
-        let mut pool = lock(&self.lanes);
-        let idle = pool.entry(kernel).or_default();
-        idle.extend(lanes);
-        idle.truncate(keep);
-    }
-
-    /// The most units per sub-batch: `kernel_max`, or less when a test lowered it.
-    pub(crate) fn sub_batch_cap(&self, kernel_max: usize) -> usize {
-        match self.sub_batch_cap.load(Ordering::Relaxed) {
-            0 => kernel_max,
-            cap => cap.min(kernel_max),
-        }
-        .max(1)
-    }
-
-    /// Lowers the most units per sub-batch (tests; `None` restores it).
-    pub(crate) fn set_sub_batch_cap(&self, cap: Option<usize>) {
-        self.sub_batch_cap.store(cap.unwrap_or(0), Ordering::Relaxed);
-    }
-
-    /// Makes the next call fail at `stage` of sub-batch `sub_batch` (tests).
-    pub(crate) fn inject(&self, stage: FaultStage, sub_batch: usize) {
-        *lock(&self.injected) = Some((stage, sub_batch));
-    }
-
-    /// Whether an injected failure is due at `stage` of `sub_batch` (it
-    /// fires once).
-    pub(crate) fn injected(&self, stage: FaultStage, sub_batch: usize) -> bool {
-        let mut injected = lock(&self.injected);
-        if *injected == Some((stage, sub_batch)) {
-            *injected = None;
-            true
-        } else {
-            false
-        }
-    }
-
-    /// A bind group for group 0 of `pipeline` with whole buffers at the given bindings.
-    pub(crate) fn bind(
-        &self,
-        pipeline: &wgpu::ComputePipeline,
-        label: &'static str,
-        buffers: &[(u32, &wgpu::Buffer)],
-    ) -> wgpu::BindGroup {
-        let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
-            .iter()
-            .map(|(binding, buffer)| wgpu::BindGroupEntry {
-                binding: *binding,
-                resource: buffer.as_entire_binding(),
-            })
-            .collect();
-        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(label),
-            layout: &pipeline.get_bind_group_layout(0),
-            entries: &entries,
-        })
-    }
-
-    /// The end of the largest run of items from `start` (at most
-    /// `max_items`) whose message bytes fit in one storage binding.
-    pub(crate) fn sub_batch_end(&self, msgs: &FlatBytes, start: usize, max_items: usize) -> Result<usize, String> {
-        let max_bytes = usize::try_from(self.max_binding).unwrap_or(usize::MAX).min(1 << 30);
-        let offsets = msgs.offsets();
-        let mut end = (start + max_items).min(msgs.len());
-        while end > start + 1 && (offsets[end] - offsets[start]) as usize > max_bytes {
-            end = start + (end - start) / 2;
-        }
-        if (offsets[end] - offsets[start]) as usize > max_bytes {
-            return Err(format!(
-                "a message of {} bytes exceeds the adapter's storage binding limit",
-                offsets[end] - offsets[start]
-            ));
-        }
-        Ok(end)
-    }
-
-    /// Prints how long `what` took since `since` to stderr when
-    /// BATCHCRYPTO_GPU_TRACE is set (for finding where end-to-end time goes).
-    pub(crate) fn trace(what: impl FnOnce() -> String, since: std::time::Instant) {
-        static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        if *ON.get_or_init(|| std::env::var_os("BATCHCRYPTO_GPU_TRACE").is_some()) {
-            eprintln!(
-                "batchcrypto gpu trace: {} {:.3} ms",
-                what(),
-                since.elapsed().as_secs_f64() * 1e3
-            );
-        }
-    }
-
-    /// Runs a one-off setup kernel (e.g. a table computed on the device):
-    /// `threads` threads of `pipeline` in workgroups of `workgroup`, waited
-    /// for, errors checked.
-    pub(crate) fn run_setup(
-        &self,
-        pipeline: &wgpu::ComputePipeline,
-        bind_group: &wgpu::BindGroup,
-        threads: u32,
-        workgroup: u32,
-    ) -> Result<(), String> {
-        if let Some(fault) = self.fault() {
-            return Err(fault);
-        }
-        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-            pass.set_pipeline(pipeline);
-            pass.set_bind_group(0, bind_group, &[]);
-            pass.dispatch_workgroups(threads.div_ceil(workgroup), 1, 1);
-        }
-        let submission = self.queue.submit([encoder.finish()]);
-        if let Some(e) = pollster::block_on(validation.pop()) {
-            return Err(format!("setup: {e}"));
-        }
-        self.device
-            .poll(wgpu::PollType::Wait {
-                submission_index: Some(submission),
-                timeout: Some(DISPATCH_TIMEOUT),
-            })
-            .map_err(|e| format!("waiting for the device: {e}"))?;
-        self.fault().map_or(Ok(()), Err)
-    }
+/// A stage of a GPU runtime at which tests make a sub-batch fail
+/// ([`crate::Engine::inject_gpu_fault_at`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FaultStage {
+    /// Packing the sub-batch on the host fails.
+    Pack,
+    /// Uploading it fails.
+    Upload,
+    /// The kernel never runs (the output stays cleared: decoding must notice).
+    Kernel,
+    /// Reading the results back fails.
+    Readback,
 }
 
-/// Status a kernel writes instead of its completion flag when the driver cut
-/// one of its loops short (see `wgsl/guard.wgsl`).
-pub(crate) const LOOPS_CUT_FLAG: u32 = 0x200;
-/// The bit every kernel sets in an item's status word once it finished the
-/// item (a missing flag means the item never ran: the batch goes to the CPU).
-pub(crate) const DONE_FLAG: u32 = 0x100;
-/// Threads per workgroup of the one-thread-per-item kernels.
-pub(crate) const WORKGROUP_SIZE: u32 = 64;
-
-/// `Ok` when a kernel's status word for `item` carries the completion
-/// flag; otherwise the loop-guard error, or an error saying the item came
-/// back without `what`.
-pub(crate) fn check_done(status: u32, item: usize, what: &str) -> Result<(), String> {
-    if status == LOOPS_CUT_FLAG {
-        return Err(LoopsCut(item).to_string());
-    }
-    if status & DONE_FLAG == 0 {
-        return Err(format!("item {item} came back without {what} (status {status:#x})"));
-    }
-    Ok(())
-}
-
-/// An item whose computation the driver cut short: the batch goes to the CPU.
-pub(crate) struct LoopsCut(pub(crate) usize);
-
-impl std::fmt::Display for LoopsCut {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the driver cut a loop short on item {} (llvmpipe stops loops after 65535 iterations per invocation; \
-             long messages need more)",
-            self.0
-        )
-    }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A panic elsewhere while holding the lock leaves the data usable.
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+/// What the engine asks of a GPU runtime: one method per operation with a
+/// kernel (each answers as the operation's oracle, or fails with the
+/// answers it had), kernel timings, and the test hooks. Implemented by
+/// [`Gpu`] (wgpu).
+pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
+    /// "name (type, backend, driver)", with what the device lacks.
+    fn describe(&self) -> String;
+    /// The adapter's name.
+    fn adapter_name(&self) -> String;
+    /// Whether kernels are timed with GPU timestamps.
+    fn timestamps(&self) -> bool;
+    /// Ed25519 verification under `policy`.
+    fn ed25519_verify(&self, batch: &ed25519::Batch, policy: ed25519::Policy) -> Streamed<Verdict>;
+    /// Digests under `alg`.
+    fn hash(&self, alg: hash::Alg, msgs: &FlatBytes) -> Streamed<hash::Digest>;
+    /// secp256k1 ECDSA verification.
+    fn secp256k1_verify(&self, items: &[K1VerifyItem], low_s: bool) -> Streamed<Verdict>;
+    /// Ethereum's ecrecover.
+    fn ecrecover(&self, items: &[RecoverItem], low_s: bool) -> Streamed<Result<Recovered, Reason>>;
+    /// P-256 verification (RIP-7212).
+    fn p256_verify(&self, items: &[P256Item]) -> Streamed<Verdict>;
+    /// A Merkle root (at least two leaves).
+    fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String>;
+    /// Kernel-only seconds of `runs` runs over `work`.
+    fn kernel_times(&self, work: KernelWork<'_>, runs: usize) -> Result<Vec<f64>, String>;
+    /// Marks the device failed: every later call fails.
+    fn set_fault(&self, reason: &str);
+    /// Makes the next call fail once at `stage` of sub-batch `sub_batch`.
+    fn inject(&self, stage: FaultStage, sub_batch: usize);
+    /// Caps the units per sub-batch (`None`: each kernel's own).
+    fn set_sub_batch_cap(&self, cap: Option<usize>);
 }

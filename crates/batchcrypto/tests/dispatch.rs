@@ -233,3 +233,23 @@ fn describing_a_profile_with_odd_text_does_not_panic() {
     p.commit = "ééééééééééééé".to_string();
     assert!(p.describe().contains("éééééééééé"));
 }
+
+/// Built without a GPU runtime (no `wgpu` feature), asking for the GPU is a
+/// clear error that says so, `auto` runs on the CPU, and no adapter is listed.
+#[cfg(not(feature = "wgpu"))]
+#[test]
+fn without_a_gpu_runtime_the_gpu_is_not_compiled_in() {
+    match Engine::builder().backend(batchcrypto::BackendChoice::Gpu).build() {
+        Err(batchcrypto::Error::BackendUnavailable { reason, .. }) => {
+            assert!(
+                reason.contains("not compiled in") || reason.contains("without its `wgpu`"),
+                "{reason}"
+            );
+        }
+        other => panic!("expected BackendUnavailable, got {other:?}"),
+    }
+    assert!(batchcrypto::gpu::adapters().is_empty());
+    let engine = Engine::builder().without_profile().build().expect("auto engine");
+    let out = engine.hash(Alg::Keccak256, &msgs(10)).expect("hash");
+    assert_eq!(out.selection.backend, Backend::Cpu);
+}

@@ -38,6 +38,12 @@ pub(super) fn markdown(machine: &serde_json::Value, args: &Args, rows: &[Row]) -
         args.invalid_share,
         args.signers,
     );
+    if let Some(clock) = machine["gpu_kernel_clock"].as_str()
+        && rows.iter().any(|r| r.backend == "gpu_kernel")
+    {
+        md = md.trim_end().to_string()
+            + &format!("\ngpu_kernel: the kernel alone, inputs uploaded once, timed by {clock}\n\n");
+    }
     let backends: Vec<String> = {
         // The oracle first: the ratio columns are against it.
         let mut b: Vec<String> = vec!["oracle_1t".to_string()];
@@ -104,11 +110,13 @@ pub fn machine(threads: usize, engines: &[(Backend, Engine)]) -> serde_json::Val
     if adapters.is_empty() {
         adapters = batchcrypto::gpu::adapters().into_iter().map(|a| a.describe()).collect();
     }
+    let kernel_clock = engines.iter().find_map(|(_, e)| e.gpu_kernel_clock());
     serde_json::json!({
         "cpu": batchcrypto::engine::cpu_model(),
         "cores": std::thread::available_parallelism().map_or(0, |n| n.get()),
         "threads": threads,
         "adapters": adapters,
+        "gpu_kernel_clock": kernel_clock,
         "commit": env!("BATCHCRYPTO_COMMIT"),
         "date": rfc3339_now(),
     })

@@ -35,7 +35,8 @@ use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver};
 use std::time::{Duration, Instant};
 
-use super::{DISPATCH_TIMEOUT, Gpu, WORKGROUP_SIZE};
+use super::device::{DISPATCH_TIMEOUT, Gpu, WORKGROUP_SIZE};
+pub(crate) use super::{Failure, FaultStage, Streamed};
 
 /// Sub-batches in flight at once in one call: one packed by the host, one
 /// running on the device, one read back.
@@ -177,41 +178,6 @@ pub(crate) trait Kernel: Sync {
     /// Appends the answers of units `start..end` from the output bytes; an
     /// error when a unit lacks its completion flag or the loop guard fired.
     fn decode(&self, start: usize, end: usize, out: &[u8], answers: &mut Vec<Self::Out>) -> Result<(), String>;
-}
-
-/// GPU work that stopped part way: the answers of units `0..done.len()`
-/// (every sub-batch decoded and checked before the failure) and why.
-#[derive(Debug)]
-pub(crate) struct Failure<T> {
-    pub(crate) done: Vec<T>,
-    pub(crate) reason: String,
-}
-
-/// Every unit's answer, or those before a failure and why.
-pub(crate) type Streamed<T> = Result<Vec<T>, Failure<T>>;
-
-impl<T> Failure<T> {
-    /// A failure before any answer.
-    pub(crate) fn at_start(reason: String) -> Failure<T> {
-        Failure {
-            done: Vec::new(),
-            reason,
-        }
-    }
-}
-
-/// A stage of the driver at which tests make a sub-batch fail
-/// ([`crate::Engine::inject_gpu_fault_at`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FaultStage {
-    /// Packing the sub-batch on the host fails.
-    Pack,
-    /// Uploading it fails.
-    Upload,
-    /// The kernel never runs (the output stays cleared: decode must notice).
-    Kernel,
-    /// Reading the results back fails.
-    Readback,
 }
 
 /// Persistent buffers for one sub-batch in flight. Invariant while idle:

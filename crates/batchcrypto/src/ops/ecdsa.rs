@@ -15,6 +15,7 @@
 //! `not_on_curve`, `equation`.
 
 pub(crate) mod cpu;
+#[cfg(feature = "wgpu")]
 pub(crate) mod gpu;
 pub mod oracle;
 pub mod sample;

@@ -22,6 +22,7 @@
 //! [ZIP-215]: https://zips.z.cash/zip-0215
 
 pub(crate) mod cpu;
+#[cfg(feature = "wgpu")]
 pub(crate) mod gpu;
 pub mod oracle;
 pub mod sample;

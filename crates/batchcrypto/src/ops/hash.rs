@@ -6,6 +6,7 @@
 //! [`FlatBytes`]: crate::FlatBytes
 
 pub(crate) mod cpu;
+#[cfg(feature = "wgpu")]
 pub(crate) mod gpu;
 pub mod oracle;
 pub(crate) mod workload;

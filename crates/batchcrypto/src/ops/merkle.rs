@@ -31,6 +31,7 @@
 //! only the root.
 
 pub(crate) mod cpu;
+#[cfg(feature = "wgpu")]
 pub(crate) mod gpu;
 pub mod oracle;
 pub(crate) mod workload;

@@ -1,0 +1,462 @@
+//! The wgpu runtime: adapter discovery, one device per engine, the
+//! pipeline cache, the driver's lanes, setup dispatches, and the
+//! [`GpuRuntime`] implementation that hands each operation to its host
+//! file (`ops/<op>/gpu.rs`).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use super::driver::Lane;
+use super::{AdapterSummary, FaultStage, GpuRuntime, Streamed, preferred, wanted_adapter};
+use crate::batch::FlatBytes;
+use crate::engine::KernelWork;
+use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
+use crate::ops::{ecdsa, ed25519, hash, merkle};
+use crate::verdict::{Reason, Verdict};
+
+fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
+    let info = adapter.get_info();
+    let software = info.device_type == wgpu::DeviceType::Cpu;
+    AdapterSummary {
+        name: info.name.clone(),
+        backend: format!("{:?}", info.backend),
+        device_type: if software {
+            "software".to_string()
+        } else {
+            format!("{:?}", info.device_type).to_lowercase()
+        },
+        driver: format!("{} {}", info.driver, info.driver_info).trim().to_string(),
+        int64: adapter.features().contains(wgpu::Features::SHADER_INT64),
+        software,
+    }
+}
+
+fn instance() -> wgpu::Instance {
+    wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env())
+}
+
+/// Every adapter wgpu finds on this machine, usable or not.
+pub(crate) fn adapters() -> Vec<AdapterSummary> {
+    pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()))
+        .iter()
+        .map(summary)
+        .collect()
+}
+
+/// How long one dispatch may take before it counts as a device failure.
+pub(super) const DISPATCH_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// An open device with its pipeline cache and the driver's idle lanes.
+pub(crate) struct Gpu {
+    pub(crate) summary: AdapterSummary,
+    /// Whether the device was opened with `SHADER_INT64`.
+    pub(crate) int64: bool,
+    pub(crate) device: wgpu::Device,
+    pub(crate) queue: wgpu::Queue,
+    pub(crate) max_binding: u64,
+    /// Whether kernels are timed with GPU timestamps (`TIMESTAMP_QUERY`).
+    pub(crate) timestamps: bool,
+    pipelines: Mutex<HashMap<&'static str, Arc<wgpu::ComputePipeline>>>,
+    /// Idle lanes of the driver per kernel (see [`driver`]).
+    lanes: Mutex<HashMap<&'static str, Vec<Lane>>>,
+    /// The most units per sub-batch, when tests lower it (0: the kernel's own).
+    sub_batch_cap: AtomicUsize,
+    /// A one-shot failure tests inject at a stage of a sub-batch.
+    injected: Mutex<Option<(FaultStage, usize)>>,
+    /// Per-operation data computed on the device once (e.g. base-point tables).
+    pub(crate) tables: Mutex<HashMap<&'static str, wgpu::Buffer>>,
+    /// The first error wgpu reported outside an error scope, or the reason
+    /// the device was lost: once set, every dispatch fails (and the engine
+    /// uses the CPU) instead of wgpu's default of panicking.
+    fault: Arc<Mutex<Option<String>>>,
+}
+
+impl std::fmt::Debug for Gpu {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gpu")
+            .field("adapter", &self.summary)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Gpu {
+    /// Opens the best adapter (discrete before integrated before virtual
+    /// before software, and within each kind one with `SHADER_INT64` first),
+    /// with `SHADER_INT64` when it has it and `use_int64` allows. `wanted`,
+    /// else the `BATCHCRYPTO_ADAPTER` variable (a substring of the adapter's
+    /// name, any case), picks one explicitly.
+    pub(crate) fn open(wanted: Option<&str>, use_int64: bool) -> Result<Gpu, String> {
+        let instance = instance();
+        let mut found = pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()));
+        if found.is_empty() {
+            return Err("looked for a Vulkan, Metal or DX12 adapter through wgpu and found none".to_string());
+        }
+        let wanted = wanted_adapter(wanted);
+        let summaries: Vec<AdapterSummary> = found.iter().map(summary).collect();
+        let listed: Vec<String> = summaries.iter().map(AdapterSummary::describe).collect();
+        let adapter = preferred(&summaries, wanted.as_deref())
+            .map(|i| found.swap_remove(i))
+            .ok_or_else(|| {
+                format!(
+                    "no adapter{} among: {}",
+                    wanted.map(|w| format!(" matching {w:?}")).unwrap_or_default(),
+                    listed.join("; ")
+                )
+            })?;
+        let summary = summary(&adapter);
+        let int64 = use_int64 && summary.int64;
+        let timestamps = adapter.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+        let limits = adapter.limits();
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("batchcrypto"),
+            required_features: if int64 {
+                wgpu::Features::SHADER_INT64
+            } else {
+                wgpu::Features::empty()
+            } | if timestamps {
+                wgpu::Features::TIMESTAMP_QUERY
+            } else {
+                wgpu::Features::empty()
+            },
+            required_limits: wgpu::Limits {
+                max_storage_buffer_binding_size: limits.max_storage_buffer_binding_size,
+                max_buffer_size: limits.max_buffer_size,
+                max_storage_buffers_per_shader_stage: limits.max_storage_buffers_per_shader_stage.min(8),
+                ..wgpu::Limits::default()
+            },
+            ..Default::default()
+        }))
+        .map_err(|e| format!("{}: request_device failed: {e}", summary.describe()))?;
+        let max_binding = limits.max_storage_buffer_binding_size.min(limits.max_buffer_size);
+        let fault: Arc<Mutex<Option<String>>> = Arc::default();
+        let on_error = fault.clone();
+        device.on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+            lock(&on_error).get_or_insert_with(|| format!("device error: {e}"));
+        }));
+        let on_lost = fault.clone();
+        device.set_device_lost_callback(move |reason, message| {
+            lock(&on_lost).get_or_insert_with(|| format!("device lost ({reason:?}): {message}"));
+        });
+        Ok(Gpu {
+            summary,
+            int64,
+            device,
+            queue,
+            max_binding,
+            timestamps,
+            pipelines: Mutex::new(HashMap::new()),
+            lanes: Mutex::new(HashMap::new()),
+            sub_batch_cap: AtomicUsize::new(0),
+            injected: Mutex::new(None),
+            tables: Mutex::new(HashMap::new()),
+            fault,
+        })
+    }
+
+    /// `Err` with the reason when the device was opened without
+    /// `SHADER_INT64`, which `kernel` needs.
+    pub(crate) fn require_int64(&self, kernel: &str) -> Result<(), String> {
+        if self.int64 {
+            Ok(())
+        } else {
+            Err(format!(
+                "the {kernel} kernel needs SHADER_INT64, which this device was opened without"
+            ))
+        }
+    }
+
+    /// "name (type, backend, driver)", noting when the device runs without `SHADER_INT64`.
+    pub(crate) fn describe(&self) -> String {
+        let mut d = self.summary.describe();
+        if !self.int64 {
+            d.push_str(" [without SHADER_INT64: 32-bit Keccak lanes, Ed25519 on the CPU]");
+        }
+        d
+    }
+
+    /// Marks the device as failed, as wgpu's error callbacks do.
+    pub(crate) fn set_fault(&self, reason: &str) {
+        lock(&self.fault).get_or_insert_with(|| reason.to_string());
+    }
+
+    /// The pipeline for `entry` of the shader `key`, compiled on first use
+    /// from `source()` and cached for the life of the device.
+    pub(crate) fn pipeline(
+        &self,
+        key: &'static str,
+        entry: &'static str,
+        source: impl FnOnce() -> String,
+    ) -> Result<Arc<wgpu::ComputePipeline>, String> {
+        let mut cache = lock(&self.pipelines);
+        if let Some(p) = cache.get(key) {
+            return Ok(p.clone());
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some(key),
+            source: wgpu::ShaderSource::Wgsl(source().into()),
+        });
+        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some(key),
+            layout: None,
+            module: &module,
+            entry_point: Some(entry),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        if let Some(e) = pollster::block_on(scope.pop()) {
+            return Err(format!("compiling {key}: {e}"));
+        }
+        let pipeline = Arc::new(pipeline);
+        cache.insert(key, pipeline.clone());
+        Ok(pipeline)
+    }
+
+    /// The failure recorded by wgpu's callbacks or [`Gpu::set_fault`], if any.
+    pub(crate) fn fault(&self) -> Option<String> {
+        lock(&self.fault).clone()
+    }
+
+    /// Up to `n` idle lanes of `kernel` from the pool, new empty ones for
+    /// the rest; the pool's lock is held only while taking.
+    pub(crate) fn take_lanes(&self, kernel: &'static str, n: usize) -> Vec<Lane> {
+        let mut lanes = {
+            let mut pool = lock(&self.lanes);
+            let idle = pool.entry(kernel).or_default();
+            idle.split_off(idle.len().saturating_sub(n))
+        };
+        lanes.resize_with(n, Lane::default);
+        lanes
+    }
+
+    /// Gives idle lanes back to the pool, keeping at most `keep` per kernel.
+    pub(crate) fn return_lanes(&self, kernel: &'static str, lanes: Vec<Lane>, keep: usize) {
+        let mut pool = lock(&self.lanes);
+        let idle = pool.entry(kernel).or_default();
+        idle.extend(lanes);
+        idle.truncate(keep);
+    }
+
+    /// The most units per sub-batch: `kernel_max`, or less when a test lowered it.
+    pub(crate) fn sub_batch_cap(&self, kernel_max: usize) -> usize {
+        match self.sub_batch_cap.load(Ordering::Relaxed) {
+            0 => kernel_max,
+            cap => cap.min(kernel_max),
+        }
+        .max(1)
+    }
+
+    /// Lowers the most units per sub-batch (tests; `None` restores it).
+    pub(crate) fn set_sub_batch_cap(&self, cap: Option<usize>) {
+        self.sub_batch_cap.store(cap.unwrap_or(0), Ordering::Relaxed);
+    }
+
+    /// Makes the next call fail at `stage` of sub-batch `sub_batch` (tests).
+    pub(crate) fn inject(&self, stage: FaultStage, sub_batch: usize) {
+        *lock(&self.injected) = Some((stage, sub_batch));
+    }
+
+    /// Whether an injected failure is due at `stage` of `sub_batch` (it
+    /// fires once).
+    pub(crate) fn injected(&self, stage: FaultStage, sub_batch: usize) -> bool {
+        let mut injected = lock(&self.injected);
+        if *injected == Some((stage, sub_batch)) {
+            *injected = None;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// A bind group for group 0 of `pipeline` with whole buffers at the given bindings.
+    pub(crate) fn bind(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        label: &'static str,
+        buffers: &[(u32, &wgpu::Buffer)],
+    ) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
+            .iter()
+            .map(|(binding, buffer)| wgpu::BindGroupEntry {
+                binding: *binding,
+                resource: buffer.as_entire_binding(),
+            })
+            .collect();
+        self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some(label),
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        })
+    }
+
+    /// The end of the largest run of items from `start` (at most
+    /// `max_items`) whose message bytes fit in one storage binding.
+    pub(crate) fn sub_batch_end(&self, msgs: &FlatBytes, start: usize, max_items: usize) -> Result<usize, String> {
+        let max_bytes = usize::try_from(self.max_binding).unwrap_or(usize::MAX).min(1 << 30);
+        let offsets = msgs.offsets();
+        let mut end = (start + max_items).min(msgs.len());
+        while end > start + 1 && (offsets[end] - offsets[start]) as usize > max_bytes {
+            end = start + (end - start) / 2;
+        }
+        if (offsets[end] - offsets[start]) as usize > max_bytes {
+            return Err(format!(
+                "a message of {} bytes exceeds the adapter's storage binding limit",
+                offsets[end] - offsets[start]
+            ));
+        }
+        Ok(end)
+    }
+
+    /// Prints how long `what` took since `since` to stderr when
+    /// BATCHCRYPTO_GPU_TRACE is set (for finding where end-to-end time goes).
+    pub(crate) fn trace(what: impl FnOnce() -> String, since: std::time::Instant) {
+        static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        if *ON.get_or_init(|| std::env::var_os("BATCHCRYPTO_GPU_TRACE").is_some()) {
+            eprintln!(
+                "batchcrypto gpu trace: {} {:.3} ms",
+                what(),
+                since.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    }
+
+    /// Runs a one-off setup kernel (e.g. a table computed on the device):
+    /// `threads` threads of `pipeline` in workgroups of `workgroup`, waited
+    /// for, errors checked.
+    pub(crate) fn run_setup(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        bind_group: &wgpu::BindGroup,
+        threads: u32,
+        workgroup: u32,
+    ) -> Result<(), String> {
+        if let Some(fault) = self.fault() {
+            return Err(fault);
+        }
+        let validation = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label: None });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups(threads.div_ceil(workgroup), 1, 1);
+        }
+        let submission = self.queue.submit([encoder.finish()]);
+        if let Some(e) = pollster::block_on(validation.pop()) {
+            return Err(format!("setup: {e}"));
+        }
+        self.device
+            .poll(wgpu::PollType::Wait {
+                submission_index: Some(submission),
+                timeout: Some(DISPATCH_TIMEOUT),
+            })
+            .map_err(|e| format!("waiting for the device: {e}"))?;
+        self.fault().map_or(Ok(()), Err)
+    }
+}
+
+/// Status a kernel writes instead of its completion flag when the driver cut
+/// one of its loops short (see `wgsl/guard.wgsl`).
+pub(crate) const LOOPS_CUT_FLAG: u32 = 0x200;
+/// The bit every kernel sets in an item's status word once it finished the
+/// item (a missing flag means the item never ran: the batch goes to the CPU).
+pub(crate) const DONE_FLAG: u32 = 0x100;
+/// Threads per workgroup of the one-thread-per-item kernels.
+pub(crate) const WORKGROUP_SIZE: u32 = 64;
+
+/// `Ok` when a kernel's status word for `item` carries the completion
+/// flag; otherwise the loop-guard error, or an error saying the item came
+/// back without `what`.
+pub(crate) fn check_done(status: u32, item: usize, what: &str) -> Result<(), String> {
+    if status == LOOPS_CUT_FLAG {
+        return Err(LoopsCut(item).to_string());
+    }
+    if status & DONE_FLAG == 0 {
+        return Err(format!("item {item} came back without {what} (status {status:#x})"));
+    }
+    Ok(())
+}
+
+/// An item whose computation the driver cut short: the batch goes to the CPU.
+pub(crate) struct LoopsCut(pub(crate) usize);
+
+impl std::fmt::Display for LoopsCut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the driver cut a loop short on item {} (llvmpipe stops loops after 65535 iterations per invocation; \
+             long messages need more)",
+            self.0
+        )
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic elsewhere while holding the lock leaves the data usable.
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl GpuRuntime for Gpu {
+    fn describe(&self) -> String {
+        Gpu::describe(self)
+    }
+
+    fn adapter_name(&self) -> String {
+        self.summary.name.clone()
+    }
+
+    fn timestamps(&self) -> bool {
+        self.timestamps
+    }
+
+    fn ed25519_verify(&self, batch: &ed25519::Batch, policy: ed25519::Policy) -> Streamed<Verdict> {
+        ed25519::gpu::verify(self, batch, policy)
+    }
+
+    fn hash(&self, alg: hash::Alg, msgs: &FlatBytes) -> Streamed<hash::Digest> {
+        hash::gpu::hash(self, alg, msgs)
+    }
+
+    fn secp256k1_verify(&self, items: &[K1VerifyItem], low_s: bool) -> Streamed<Verdict> {
+        ecdsa::gpu::secp256k1_verify(self, items, low_s)
+    }
+
+    fn ecrecover(&self, items: &[RecoverItem], low_s: bool) -> Streamed<Result<Recovered, Reason>> {
+        ecdsa::gpu::ecrecover(self, items, low_s)
+    }
+
+    fn p256_verify(&self, items: &[P256Item]) -> Streamed<Verdict> {
+        ecdsa::gpu::p256_verify(self, items)
+    }
+
+    fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String> {
+        merkle::gpu::root(self, rule, leaves)
+    }
+
+    fn kernel_times(&self, work: KernelWork<'_>, runs: usize) -> Result<Vec<f64>, String> {
+        match work {
+            KernelWork::Ed25519(batch, policy) => ed25519::gpu::kernel_times(self, batch, policy, runs),
+            KernelWork::Hash(alg, msgs) => hash::gpu::kernel_times(self, alg, msgs, runs),
+            KernelWork::Merkle(rule, leaves) => merkle::gpu::kernel_times(self, rule, leaves, runs),
+            KernelWork::Secp256k1(items) => ecdsa::gpu::secp256k1_kernel_times(self, items, runs),
+            KernelWork::Ecrecover(items) => ecdsa::gpu::ecrecover_kernel_times(self, items, runs),
+            KernelWork::P256(items) => ecdsa::gpu::p256_kernel_times(self, items, runs),
+        }
+    }
+
+    fn set_fault(&self, reason: &str) {
+        Gpu::set_fault(self, reason);
+    }
+
+    fn inject(&self, stage: FaultStage, sub_batch: usize) {
+        Gpu::inject(self, stage, sub_batch);
+    }
+
+    fn set_sub_batch_cap(&self, cap: Option<usize>) {
+        Gpu::set_sub_batch_cap(self, cap);
+    }
+}
