@@ -35,7 +35,7 @@ pub(crate) mod driver;
 pub(crate) mod shaders;
 
 #[cfg(feature = "wgpu")]
-pub(crate) use device::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, WORKGROUP_SIZE, check_done};
+pub(crate) use device::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, WORKGROUP_SIZE, check_done};
 
 use crate::batch::FlatBytes;
 use crate::engine::KernelWork;

@@ -373,7 +373,7 @@ pub(crate) const WORKGROUP_SIZE: u32 = 64;
 /// back without `what`.
 pub(crate) fn check_done(status: u32, item: usize, what: &str) -> Result<(), String> {
     if status == LOOPS_CUT_FLAG {
-        return Err(LoopsCut(item).to_string());
+        return Err(LoopsCut(item..item + 1).to_string());
     }
     if status & DONE_FLAG == 0 {
         return Err(format!("item {item} came back without {what} (status {status:#x})"));
@@ -381,17 +381,18 @@ pub(crate) fn check_done(status: u32, item: usize, what: &str) -> Result<(), Str
     Ok(())
 }
 
-/// An item whose computation the driver cut short: the batch goes to the CPU.
-pub(crate) struct LoopsCut(pub(crate) usize);
+/// Items among which the driver cut a computation short: they go to the CPU.
+pub(crate) struct LoopsCut(pub(crate) std::ops::Range<usize>);
 
 impl std::fmt::Display for LoopsCut {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the driver cut a loop short on item {} (llvmpipe stops loops after 65535 iterations per invocation; \
-             long messages need more)",
-            self.0
-        )
+        let Self(items) = self;
+        if items.len() == 1 {
+            write!(f, "the driver cut a loop short on item {}", items.start)?;
+        } else {
+            write!(f, "the driver cut a loop short in items {}..{}", items.start, items.end)?;
+        }
+        f.write_str(" (llvmpipe stops loops after 65535 iterations per invocation; long messages need more)")
     }
 }
 

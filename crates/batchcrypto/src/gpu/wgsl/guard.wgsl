@@ -15,3 +15,9 @@ fn loops_intact(bound: u32) -> bool {
     }
     return bound == LOOP_GUARD && n == LOOP_GUARD;
 }
+
+// The item of a thread in a one-thread-per-item dispatch: the host spreads
+// more than 65535 workgroups over y (see gpu/driver.rs).
+fn item_index(gid: vec3<u32>, groups: vec3<u32>) -> u32 {
+    return gid.y * groups.x * WORKGROUP_SIZE + gid.x;
+}

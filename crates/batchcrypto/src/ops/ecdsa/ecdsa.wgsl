@@ -180,14 +180,17 @@ fn recover_item(c: Curve, i: u32) -> u32 {
     for (var k = 0u; k < 8u; k++) {
         out[i * RECOVER_OUT_WORDS + 1u + k] = x[k];
         out[i * RECOVER_OUT_WORDS + 9u + k] = y[k];
-        out[i * RECOVER_OUT_WORDS + 17u + k] = digest[k];
+    }
+    // The address: the digest's last 20 bytes (words 3..8).
+    for (var k = 0u; k < 5u; k++) {
+        out[i * RECOVER_OUT_WORDS + 17u + k] = digest[3u + k];
     }
     return u32(root.ok) | (u32(q_ok) << 1u);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn ecdsa_verify(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 64u + gid.x;
+    let i = item_index(gid, groups);
     if i >= params.n {
         return;
     }
@@ -197,7 +200,7 @@ fn ecdsa_verify(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn ecdsa_recover(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 64u + gid.x;
+    let i = item_index(gid, groups);
     if i >= params.n {
         return;
     }

@@ -21,8 +21,9 @@ use crate::verdict::{Reason, Verdict};
 
 const MAX_ITEMS: usize = 1 << 18;
 const ITEM_WORDS: usize = 41;
-/// Output words per item of `ecdsa_recover` (status, x, y, keccak256).
-const RECOVER_OUT_WORDS: usize = 25;
+/// Output words per item of `ecdsa_recover` (status, x, y, and the
+/// address: the last 20 bytes of keccak256(x || y)).
+const RECOVER_OUT_WORDS: usize = 22;
 /// Output words per item of `ecdsa_verify`: the status word alone.
 const VERIFY_OUT_WORDS: usize = 1;
 
@@ -247,7 +248,7 @@ fn pack(words: &mut [u32; ITEM_WORDS], z: &[u8; 32], r: &[u8], s: &[u8], x: &[u8
 enum Entry {
     /// `ecdsa_verify`: the status word alone.
     Verify,
-    /// `ecdsa_recover`: status, x, y, keccak256(x || y).
+    /// `ecdsa_recover`: status, x, y, address.
     Recover,
 }
 
@@ -498,10 +499,9 @@ fn ecrecover_kernel<'a>(
             let mut pubkey = [0u8; 64];
             pubkey[..32].copy_from_slice(&to_be::<8>(&w[1..9]));
             pubkey[32..].copy_from_slice(&to_be::<8>(&w[9..17]));
-            // keccak256(x || y) as little-endian words; the address is its
-            // last 20 bytes (words 3..8).
+            // The address as five little-endian words.
             let mut address = [0u8; 20];
-            for (k, v) in w[20..25].iter().enumerate() {
+            for (k, v) in w[17..22].iter().enumerate() {
                 address[4 * k..4 * k + 4].copy_from_slice(&v.to_le_bytes());
             }
             Ok(Recovered { address, pubkey })

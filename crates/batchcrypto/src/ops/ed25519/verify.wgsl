@@ -229,7 +229,7 @@ fn verify_item(i: u32) -> u32 {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn ed25519_verify(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 64u + gid.x;
+    let i = item_index(gid, groups);
     if i >= params.n {
         return;
     }

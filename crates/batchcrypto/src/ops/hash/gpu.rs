@@ -1,7 +1,8 @@
 //! Host side of the hashing kernel (`hash.wgsl`) for the driver
 //! ([`crate::gpu::driver`]): the messages travel as stored (flat bytes
-//! and offsets rebased to the sub-batch), one thread per message; eight
-//! digest words and a completion flag come back per item.
+//! and offsets rebased to the sub-batch), one thread per message; the 32
+//! digest bytes of each item come back, then two status words for the
+//! whole sub-batch (items finished, loop guard).
 
 use std::sync::Arc;
 
@@ -12,8 +13,13 @@ use crate::gpu::{Gpu, shaders};
 
 /// Most items per sub-batch.
 const MAX_ITEMS: usize = 1 << 20;
-/// u32 words per item in the output: 8 of digest, 1 flag.
-const OUT_WORDS: usize = 9;
+/// Digest bytes per item in the output.
+const DIGEST_BYTES: usize = 32;
+/// Where the status words start after `n` digests: a storage binding's
+/// offset alignment (256 on every adapter wgpu supports).
+fn status_at(n: usize) -> u64 {
+    (n * DIGEST_BYTES).next_multiple_of(256) as u64
+}
 
 /// The digest of every item of `msgs` under `alg`, on the GPU.
 pub(crate) fn hash(gpu: &Gpu, alg: Alg, msgs: &FlatBytes) -> Streamed<Digest> {
@@ -87,7 +93,7 @@ impl Kernel for HashKernel<'_> {
     }
 
     fn out_bytes(&self, start: usize, end: usize) -> u64 {
-        ((end - start) * OUT_WORDS * 4) as u64
+        status_at(end - start) + 8
     }
 
     fn bind(
@@ -98,18 +104,64 @@ impl Kernel for HashKernel<'_> {
         start: usize,
         end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
-        let bindings: Vec<(u32, &wgpu::Buffer)> = inputs.iter().chain([out]).zip(0..).map(|(b, i)| (i, b)).collect();
-        vec![(gpu.bind(&self.pipeline, "hash", &bindings), (end - start) as u32)]
+        let n = end - start;
+        let part = |offset: u64, size: u64| {
+            wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: out,
+                offset,
+                size: wgpu::BufferSize::new(size),
+            })
+        };
+        let mut entries: Vec<wgpu::BindGroupEntry<'_>> = inputs
+            .iter()
+            .zip(0..)
+            .map(|(b, binding)| wgpu::BindGroupEntry {
+                binding,
+                resource: b.as_entire_binding(),
+            })
+            .collect();
+        // The digests, and apart the status words, in one output buffer.
+        entries.push(wgpu::BindGroupEntry {
+            binding: 3,
+            resource: part(0, (n * DIGEST_BYTES).max(4) as u64),
+        });
+        entries.push(wgpu::BindGroupEntry {
+            binding: 4,
+            resource: part(status_at(n), 8),
+        });
+        let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("hash"),
+            layout: &self.pipeline.get_bind_group_layout(0),
+            entries: &entries,
+        });
+        vec![(bind_group, n as u32)]
     }
 
-    fn decode(&self, start: usize, _end: usize, out: &[u8], digests: &mut Vec<Digest>) -> Result<(), String> {
-        for (i, item) in out.chunks_exact(OUT_WORDS * 4).enumerate() {
-            let flag = u32::from_le_bytes([item[32], item[33], item[34], item[35]]);
-            crate::gpu::check_done(flag, start + i, "a digest")?;
-            let mut d = [0u8; 32];
-            d.copy_from_slice(&item[..32]);
-            digests.push(d);
+    fn decode(&self, start: usize, end: usize, out: &[u8], digests: &mut Vec<Digest>) -> Result<(), String> {
+        let n = end - start;
+        let at = status_at(n) as usize;
+        let word = |k: usize| {
+            u32::from_le_bytes([
+                out[at + 4 * k],
+                out[at + 4 * k + 1],
+                out[at + 4 * k + 2],
+                out[at + 4 * k + 3],
+            ])
+        };
+        if word(1) & crate::gpu::LOOPS_CUT_FLAG != 0 {
+            return Err(crate::gpu::LoopsCut(start..end).to_string());
         }
+        if word(0) as usize != n {
+            return Err(format!(
+                "{} of the {n} digests of items {start}..{end} came back",
+                word(0)
+            ));
+        }
+        digests.extend(out[..n * DIGEST_BYTES].chunks_exact(DIGEST_BYTES).map(|d| {
+            let mut digest = [0u8; 32];
+            digest.copy_from_slice(d);
+            digest
+        }));
         Ok(())
     }
 }

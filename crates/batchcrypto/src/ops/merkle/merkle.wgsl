@@ -84,7 +84,7 @@ fn sha256d_pair(a: array<u32, 8>, b: array<u32, 8>) -> array<u32, 8> {
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn merkle_level(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = gid.y * groups.x * 64u + gid.x;
+    let i = item_index(gid, groups);
     if i >= (level.n_in + 1u) / 2u {
         return;
     }
