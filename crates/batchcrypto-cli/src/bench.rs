@@ -65,9 +65,42 @@ pub struct Args {
     /// crossover marked) as SVG to this file.
     #[arg(long)]
     plot: Option<PathBuf>,
+    /// Instead of the ladder: the GPU field-multiplication microbenchmark
+    /// (multiplications per second of the Ed25519, secp256k1 and P-256
+    /// kernels' field layers beside the adapter's u32 multiply-add rate),
+    /// with this many threads.
+    #[arg(long, value_parser = crate::limits::in_range::<1, { crate::limits::MAX_ITEMS }>)]
+    field_rates: Option<usize>,
+}
+
+/// Chained multiplications per thread in `--field-rates`.
+const FIELD_ITERATIONS: u32 = 1024;
+
+/// `bench --field-rates THREADS`: one table, GPU-timed medians of 5 runs.
+fn field_rates(args: &Args, threads: usize) -> Result<ExitCode, Fatal> {
+    let engine = crate::engine(BackendChoice::Gpu, args.threads)?;
+    let rates = engine.gpu_field_rates(threads, FIELD_ITERATIONS, 5)?;
+    let machine = machine(engine.cpu_threads(), &[(Backend::Gpu, engine)]);
+    let imad = rates.iter().find(|r| r.name == "u32_mul_add").map(|r| r.per_second);
+    let mut md = format!(
+        "## batchcrypto field-multiplication rates\n\nadapter: {}; commit {}; {}\n{threads} threads x {FIELD_ITERATIONS} chained operations, medians of 5 runs timed by {}\n\n| operation | per second | u32 multiply-adds in the same time |\n|---|---:|---:|\n",
+        machine["adapters"][0].as_str().unwrap_or("?"),
+        machine["commit"].as_str().unwrap_or("?"),
+        machine["date"].as_str().unwrap_or("?"),
+        machine["gpu_kernel_clock"].as_str().unwrap_or("?"),
+    );
+    for r in &rates {
+        let ratio = imad.map_or("–".to_string(), |i| format!("{:.0}", i / r.per_second));
+        md += &format!("| {} | {:.4e} | {ratio} |\n", r.name, r.per_second);
+    }
+    crate::output::print_str(&md)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Fatal> {
+    if let Some(threads) = args.field_rates {
+        return field_rates(&args, threads);
+    }
     let ops = parse_ops(&args.op)?;
     let mut engines: Vec<(Backend, Engine)> = Vec::new();
     for name in &args.backend {

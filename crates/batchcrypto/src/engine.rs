@@ -496,6 +496,30 @@ impl Engine {
         })
     }
 
+    /// The field-multiplication microbenchmark on this engine's GPU:
+    /// multiplications per second of the Ed25519, secp256k1 and P-256
+    /// kernels' field layers (those needing `SHADER_INT64` only where the
+    /// device has it) and the adapter's u32 multiply-add rate, `threads`
+    /// threads of `iterations` each, medians of `runs` runs.
+    pub fn gpu_field_rates(
+        &self,
+        threads: usize,
+        iterations: u32,
+        runs: usize,
+    ) -> Result<Vec<crate::gpu::FieldRate>, Error> {
+        let gpu = self.gpu.as_ref().ok_or_else(|| Error::BackendUnavailable {
+            op: OpName::Engine,
+            backend: Backend::Gpu,
+            reason: "this engine has no GPU (build it with BackendChoice::Gpu)".to_string(),
+        })?;
+        gpu.field_rates(threads, iterations, runs)
+            .map_err(|reason| Error::Device {
+                op: OpName::Engine,
+                backend: Backend::Gpu,
+                reason,
+            })
+    }
+
     /// How [`Engine::gpu_kernel_times`] times a kernel on this engine's
     /// GPU: "GPU timestamps" where the adapter has `TIMESTAMP_QUERY` (from
     /// the first pass's start to the last pass's end), otherwise the wall

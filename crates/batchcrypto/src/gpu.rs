@@ -32,6 +32,8 @@ pub(crate) mod device;
 #[cfg(feature = "wgpu")]
 pub(crate) mod driver;
 #[cfg(feature = "wgpu")]
+pub(crate) mod field_bench;
+#[cfg(feature = "wgpu")]
 pub(crate) mod shaders;
 
 #[cfg(feature = "wgpu")]
@@ -164,6 +166,16 @@ pub enum FaultStage {
     Readback,
 }
 
+/// Operations per second of one field layer (or of the adapter's u32
+/// multiply-add), from [`crate::Engine::gpu_field_rates`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldRate {
+    /// `fe25519_mul`, `secp256k1_mont_mul`, `p256_mont_mul` or `u32_mul_add`.
+    pub name: &'static str,
+    /// Operations per second (medians of GPU-timed runs).
+    pub per_second: f64,
+}
+
 /// What the engine asks of a GPU runtime: one method per operation with a
 /// kernel (each answers as the operation's oracle, or fails with the
 /// answers it had), kernel timings, and the test hooks. Implemented by
@@ -189,6 +201,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String>;
     /// Kernel-only seconds of `runs` runs over `work`.
     fn kernel_times(&self, work: KernelWork<'_>, runs: usize) -> Result<Vec<f64>, String>;
+    /// The field-multiplication microbenchmark (see `gpu/field_bench.rs`).
+    fn field_rates(&self, threads: usize, iterations: u32, runs: usize) -> Result<Vec<FieldRate>, String>;
     /// Marks the device failed: every later call fails.
     fn set_fault(&self, reason: &str);
     /// Makes the next call fail once at `stage` of sub-batch `sub_batch`.

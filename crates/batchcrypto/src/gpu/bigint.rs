@@ -88,6 +88,19 @@ pub(crate) fn add_mod<const N: usize>(a: &Limbs<N>, b: &Limbs<N>, m: &Limbs<N>) 
     if carry == 1 || !borrow { d } else { s }
 }
 
+/// a b mod m by double and add (a, b < m): slow, for checking kernels.
+#[cfg(test)]
+pub(crate) fn mul_mod<const N: usize>(a: &Limbs<N>, b: &Limbs<N>, m: &Limbs<N>) -> Limbs<N> {
+    let mut acc = [0u32; N];
+    for i in (0..32 * N).rev() {
+        acc = add_mod(&acc, &acc, m);
+        if (b[i / 32] >> (i % 32)) & 1 == 1 {
+            acc = add_mod(&acc, a, m);
+        }
+    }
+    acc
+}
+
 /// x 2^k mod m by k modular doublings (x < m).
 pub(crate) fn times_pow2<const N: usize>(x: &Limbs<N>, m: &Limbs<N>, k: usize) -> Limbs<N> {
     let mut x = *x;

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::driver::Lane;
-use super::{AdapterSummary, FaultStage, GpuRuntime, Streamed, preferred, wanted_adapter};
+use super::{AdapterSummary, FaultStage, FieldRate, GpuRuntime, Streamed, preferred, wanted_adapter};
 use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
@@ -447,6 +447,10 @@ impl GpuRuntime for Gpu {
             KernelWork::Ecrecover(items) => ecdsa::gpu::ecrecover_kernel_times(self, items, runs),
             KernelWork::P256(items) => ecdsa::gpu::p256_kernel_times(self, items, runs),
         }
+    }
+
+    fn field_rates(&self, threads: usize, iterations: u32, runs: usize) -> Result<Vec<FieldRate>, String> {
+        super::field_bench::rates(self, threads, iterations, runs)
     }
 
     fn set_fault(&self, reason: &str) {

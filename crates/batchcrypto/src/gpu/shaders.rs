@@ -135,6 +135,29 @@ pub(crate) fn ed25519_verify() -> String {
     .join("\n")
 }
 
+const FIELD_BENCH: &str = include_str!("wgsl/field_bench.wgsl");
+
+/// The Ed25519 kernels' field layer: arithmetic mod 2^255 - 19.
+pub(crate) fn fe25519_layer() -> String {
+    [FE25519.to_string(), fe25519_generated()].join("\n")
+}
+
+/// A 256-bit Montgomery field layer after the curve's constants `curve`.
+pub(crate) fn mont256_layer(curve: &str) -> String {
+    [
+        curve.to_string(),
+        U256.to_string(),
+        mont_mul_generated(8, "U256", "u256_sub"),
+    ]
+    .join("\n")
+}
+
+/// The field-multiplication bench (entry point `field_bench`, in `entry`)
+/// over a field `layer` (see gpu/field_bench.rs).
+pub(crate) fn field_bench(layer: &str, entry: &str) -> String {
+    [guard(), FIELD_BENCH.to_string(), layer.to_string(), entry.to_string()].join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,6 +181,14 @@ mod tests {
                 crate::ops::ecdsa::gpu::kernel_source(curve),
                 &["ecdsa_verify", "ecdsa_recover"][..],
                 true,
+            ));
+        }
+        for field in crate::gpu::field_bench::Field::ALL {
+            kernels.push((
+                field.name().to_string(),
+                field.source(),
+                &["field_bench"][..],
+                field != crate::gpu::field_bench::Field::Imad,
             ));
         }
         kernels.push((

@@ -265,6 +265,12 @@ fn pipeline(gpu: &Gpu, entry: Entry, curve: u32) -> Result<Arc<wgpu::ComputePipe
     gpu.pipeline(key, name, || kernel_source(curve))
 }
 
+/// The constants of `curve` (0: secp256k1, 1: P-256) as WGSL, for kernels
+/// that use its field (the field-multiplication bench).
+pub(crate) fn curve_constants_wgsl(curve: u32) -> String {
+    curve_wgsl(&curves()[curve.min(1) as usize])
+}
+
 /// The kernel of `curve` (0: secp256k1, 1: P-256), both entry points.
 pub(crate) fn kernel_source(curve: u32) -> String {
     let c = &curves()[curve.min(1) as usize];
@@ -579,19 +585,7 @@ pub(crate) fn p256_kernel_times(gpu: &Gpu, items: &[P256Item], runs: usize) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::bigint::add_mod;
-
-    /// a b mod m by double-and-add (a, b < m).
-    fn mul_mod(a: &Limbs, b: &Limbs, m: &Limbs) -> Limbs {
-        let mut acc = [0u32; 8];
-        for i in (0..256).rev() {
-            acc = add_mod(&acc, &acc, m);
-            if (b[i / 32] >> (i % 32)) & 1 == 1 {
-                acc = add_mod(&acc, a, m);
-            }
-        }
-        acc
-    }
+    use crate::gpu::bigint::mul_mod;
 
     /// The endomorphism constants agree with libsecp256k1's arithmetic:
     /// lambda P = (beta x, y) for G and another point, and lambda^3 = 1 mod n.
