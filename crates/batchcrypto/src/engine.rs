@@ -651,8 +651,10 @@ impl Engine {
             Plan::Split { cpu_share } => ((n as f64 * cpu_share).round() as usize).min(n),
             _ => 0,
         };
+        // Without a CPU share the GPU's answers are the output as they are
+        // (moved, not copied).
         let (mut output, gpu_out, gpu_part) = if cut == 0 {
-            (Vec::with_capacity(n), on_gpu(gpu, input), None)
+            (Vec::new(), on_gpu(gpu, input), None)
         } else {
             let (cpu_part, gpu_part) = (input.slice(0..cut), input.slice(cut..n));
             let (cpu_out, gpu_out) = std::thread::scope(|scope| {
@@ -667,7 +669,7 @@ impl Engine {
         let split = matches!(plan, Plan::Split { .. });
         let selection = match gpu_out {
             Ok(rest) => {
-                output.extend(rest);
+                append(&mut output, rest);
                 if !split {
                     Selection {
                         backend: Backend::Gpu,
@@ -685,7 +687,7 @@ impl Engine {
                 let k = done.len();
                 let gpu_part = gpu_part.as_ref().unwrap_or(input);
                 let rest = self.pool.install(|| on_cpu(&gpu_part.slice(k..on_gpu_items)));
-                output.extend(done);
+                append(&mut output, done);
                 output.extend(rest);
                 match (k, split) {
                     (0, false) => Selection {
@@ -746,6 +748,15 @@ impl Engine {
             // `build` refuses Gpu without a device.
             (BackendChoice::Gpu, None) => (Plan::Cpu, "no GPU".to_string()),
         }
+    }
+}
+
+/// `more` after `output`, moved when `output` is empty.
+fn append<R>(output: &mut Vec<R>, more: Vec<R>) {
+    if output.is_empty() {
+        *output = more;
+    } else {
+        output.extend(more);
     }
 }
 

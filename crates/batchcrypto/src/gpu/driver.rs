@@ -347,6 +347,7 @@ fn submit<K: Kernel>(
         }
     }
 
+    let t = Instant::now();
     let validation = gpu.device.push_error_scope(wgpu::ErrorFilter::Validation);
     let oom = gpu.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
     let mut encoder = gpu
@@ -431,6 +432,7 @@ fn submit<K: Kernel>(
         }
         _ => None,
     };
+    Gpu::trace(|| format!("{}: sub-batch {sub_batch} submitted", kernel.name()), t);
     Ok(InFlight {
         lane,
         start,
@@ -485,6 +487,7 @@ fn finish<K: Kernel>(
     }
     let readback = flight.lane.readback.as_ref().ok_or("no readback buffer")?;
     let read_bytes = flight.timestamps_at.map_or(flight.out_bytes, |at| at + 16);
+    let t = Instant::now();
     let result = (|| {
         let data = readback
             .get_mapped_range(..read_bytes)
@@ -516,6 +519,10 @@ fn finish<K: Kernel>(
         }))
     })();
     readback.unmap();
+    Gpu::trace(
+        || format!("{}: sub-batch {} decoded", kernel.name(), flight.sub_batch),
+        t,
+    );
     Ok((flight.lane, result?))
 }
 

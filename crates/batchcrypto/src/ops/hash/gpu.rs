@@ -1,8 +1,8 @@
 //! Host side of the hashing kernel (`hash.wgsl`) for the driver
 //! ([`crate::gpu::driver`]): the messages travel as stored (flat bytes
 //! and offsets rebased to the sub-batch), one thread per message; the 32
-//! digest bytes of each item come back, then two status words for the
-//! whole sub-batch (items finished, loop guard).
+//! digest bytes of each item come back, then a bitmap of the items that
+//! finished and a loop-guard word.
 
 use std::sync::Arc;
 
@@ -19,6 +19,11 @@ const DIGEST_BYTES: usize = 32;
 /// offset alignment (256 on every adapter wgpu supports).
 fn status_at(n: usize) -> u64 {
     (n * DIGEST_BYTES).next_multiple_of(256) as u64
+}
+
+/// Status bytes for `n` items: a bit per item, then the loop-guard word.
+fn status_bytes(n: usize) -> u64 {
+    4 * (n.div_ceil(32) as u64 + 1)
 }
 
 /// The digest of every item of `msgs` under `alg`, on the GPU.
@@ -93,7 +98,7 @@ impl Kernel for HashKernel<'_> {
     }
 
     fn out_bytes(&self, start: usize, end: usize) -> u64 {
-        status_at(end - start) + 8
+        status_at(end - start) + status_bytes(end - start)
     }
 
     fn bind(
@@ -127,7 +132,7 @@ impl Kernel for HashKernel<'_> {
         });
         entries.push(wgpu::BindGroupEntry {
             binding: 4,
-            resource: part(status_at(n), 8),
+            resource: part(status_at(n), status_bytes(n)),
         });
         let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("hash"),
@@ -139,23 +144,15 @@ impl Kernel for HashKernel<'_> {
 
     fn decode(&self, start: usize, end: usize, out: &[u8], digests: &mut Vec<Digest>) -> Result<(), String> {
         let n = end - start;
-        let at = status_at(n) as usize;
-        let word = |k: usize| {
-            u32::from_le_bytes([
-                out[at + 4 * k],
-                out[at + 4 * k + 1],
-                out[at + 4 * k + 2],
-                out[at + 4 * k + 3],
-            ])
-        };
-        if word(1) & crate::gpu::LOOPS_CUT_FLAG != 0 {
+        let words: Vec<u32> = out[status_at(n) as usize..]
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        if words[n.div_ceil(32)] & crate::gpu::LOOPS_CUT_FLAG != 0 {
             return Err(crate::gpu::LoopsCut(start..end).to_string());
         }
-        if word(0) as usize != n {
-            return Err(format!(
-                "{} of the {n} digests of items {start}..{end} came back",
-                word(0)
-            ));
+        if let Some(i) = (0..n).find(|i| words[i / 32] >> (i % 32) & 1 == 0) {
+            return Err(format!("item {} came back without a digest", start + i));
         }
         digests.extend(out[..n * DIGEST_BYTES].chunks_exact(DIGEST_BYTES).map(|d| {
             let mut digest = [0u8; 32];

@@ -1,10 +1,10 @@
 // Batch hashing, one thread per message of any length (flat bytes plus
 // offsets): Keccak-256 (pad 0x01), SHA3-256 (pad 0x06) and SHA-256.
 // Composed after guard, keccak and sha256. Output: 8 digest words per item
-// (little-endian bytes of the digest), and apart (binding 4) two status
-// words: how many items finished (summed per workgroup) and LOOPS_CUT_FLAG
-// when the driver cut a loop short. Only the digests and those 8 bytes are
-// read back.
+// (little-endian bytes of the digest), and apart (binding 4) a bitmap of
+// the items that finished (bit i % 32 of word i / 32), then one word with
+// LOOPS_CUT_FLAG when the driver cut a loop short. Only the digests and
+// those n / 8 + 4 bytes are read back.
 
 const ALG_KECCAK256: u32 = 0u;
 const ALG_SHA3_256: u32 = 1u;
@@ -21,10 +21,7 @@ struct Params {
 @group(0) @binding(1) var<storage, read> msg_words: array<u32>;
 @group(0) @binding(2) var<storage, read> msg_offsets: array<u32>;
 @group(0) @binding(3) var<storage, read_write> digests: array<u32>;
-@group(0) @binding(4) var<storage, read_write> status: array<atomic<u32>, 2>;
-
-var<workgroup> group_done: atomic<u32>;
-var<workgroup> group_cut: atomic<u32>;
+@group(0) @binding(4) var<storage, read_write> status: array<atomic<u32>>;
 
 fn msg_byte(b: u32) -> u32 {
     return (msg_words[b >> 2u] >> ((b & 3u) * 8u)) & 0xffu;
@@ -112,42 +109,27 @@ fn sha256_item(off: u32, len: u32) -> array<u32, 8> {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn hash_main(
-    @builtin(global_invocation_id) gid: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) lid: u32,
-) {
+fn hash_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = item_index(gid, groups);
-    if i < params.n {
-        let off = msg_offsets[i];
-        let len = msg_offsets[i + 1u] - off;
-        var d: array<u32, 8>;
-        if params.alg == ALG_KECCAK256 {
-            d = keccak_item(off, len, 0x01u);
-        } else if params.alg == ALG_SHA3_256 {
-            d = keccak_item(off, len, 0x06u);
-        } else {
-            d = sha256_item(off, len);
-        }
-        for (var w = 0u; w < 8u; w++) {
-            digests[i * 8u + w] = d[w];
-        }
-        if loops_intact(params.loop_guard) {
-            atomicAdd(&group_done, 1u);
-        } else {
-            atomicOr(&group_cut, LOOPS_CUT_FLAG);
-        }
+    if i >= params.n {
+        return;
     }
-    // One global update per workgroup, not per item.
-    workgroupBarrier();
-    if lid == 0u {
-        let done = atomicLoad(&group_done);
-        if done > 0u {
-            atomicAdd(&status[0], done);
-        }
-        let cut = atomicLoad(&group_cut);
-        if cut != 0u {
-            atomicOr(&status[1], cut);
-        }
+    let off = msg_offsets[i];
+    let len = msg_offsets[i + 1u] - off;
+    var d: array<u32, 8>;
+    if params.alg == ALG_KECCAK256 {
+        d = keccak_item(off, len, 0x01u);
+    } else if params.alg == ALG_SHA3_256 {
+        d = keccak_item(off, len, 0x06u);
+    } else {
+        d = sha256_item(off, len);
+    }
+    for (var w = 0u; w < 8u; w++) {
+        digests[i * 8u + w] = d[w];
+    }
+    if loops_intact(params.loop_guard) {
+        atomicOr(&status[i / 32u], 1u << (i % 32u));
+    } else {
+        atomicOr(&status[(params.n + 31u) / 32u], LOOPS_CUT_FLAG);
     }
 }
