@@ -138,6 +138,19 @@ pub(crate) fn par_fill<T: Sync, const N: usize>(
     });
 }
 
+/// The one pass of a one-thread-per-unit kernel: `buffers` bound at
+/// bindings 0, 1, 2, ... of group 0 in order, `threads` threads.
+pub(crate) fn one_pass<'a>(
+    gpu: &Gpu,
+    pipeline: &wgpu::ComputePipeline,
+    label: &'static str,
+    buffers: impl IntoIterator<Item = &'a wgpu::Buffer>,
+    threads: usize,
+) -> Vec<(wgpu::BindGroup, u32)> {
+    let bindings: Vec<(u32, &wgpu::Buffer)> = (0..).zip(buffers).collect();
+    vec![(gpu.bind(pipeline, label, &bindings), threads as u32)]
+}
+
 /// What one operation's GPU path supplies to the driver. A unit is what the
 /// kernel answers one by one: an item, or for Merkle a whole tree.
 pub(crate) trait Kernel: Sync {

@@ -168,8 +168,13 @@ impl Kernel for Chains {
         start: usize,
         end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
-        let bindings: Vec<(u32, &wgpu::Buffer)> = inputs.iter().chain([out]).zip(0..).map(|(b, i)| (i, b)).collect();
-        vec![(gpu.bind(&self.pipeline, "field_bench", &bindings), (end - start) as u32)]
+        driver::one_pass(
+            gpu,
+            &self.pipeline,
+            "field_bench",
+            inputs.iter().chain([out]),
+            end - start,
+        )
     }
 
     fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<[u32; 8]>) -> Result<(), String> {

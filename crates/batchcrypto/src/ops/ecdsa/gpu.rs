@@ -376,13 +376,13 @@ where
         end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
         // Bindings 0-1 the inputs, 2 the fixed-base table, 3 the output.
-        let bindings: Vec<(u32, &wgpu::Buffer)> = inputs
-            .iter()
-            .chain([&self.table, out])
-            .zip(0..)
-            .map(|(b, i)| (i, b))
-            .collect();
-        vec![(gpu.bind(&self.pipeline, "ecdsa", &bindings), (end - start) as u32)]
+        driver::one_pass(
+            gpu,
+            &self.pipeline,
+            "ecdsa",
+            inputs.iter().chain([&self.table, out]),
+            end - start,
+        )
     }
 
     fn decode(&self, start: usize, end: usize, out: &[u8], answers: &mut Vec<R>) -> Result<(), String> {

@@ -113,16 +113,13 @@ impl Kernel for Ed25519Kernel<'_> {
         end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
         // Bindings 0-4 the inputs, 5 the base table, 6 the statuses.
-        let bindings: Vec<(u32, &wgpu::Buffer)> = inputs
-            .iter()
-            .chain([&self.base, out])
-            .zip(0..)
-            .map(|(b, i)| (i, b))
-            .collect();
-        vec![(
-            gpu.bind(&self.pipeline, "ed25519_verify", &bindings),
-            (end - start) as u32,
-        )]
+        driver::one_pass(
+            gpu,
+            &self.pipeline,
+            "ed25519_verify",
+            inputs.iter().chain([&self.base, out]),
+            end - start,
+        )
     }
 
     fn decode(&self, start: usize, _end: usize, out: &[u8], verdicts: &mut Vec<Verdict>) -> Result<(), String> {
