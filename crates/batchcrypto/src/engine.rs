@@ -197,6 +197,8 @@ pub enum KernelWork<'a> {
     Ecrecover(&'a [ecdsa::RecoverItem]),
     /// P-256 verification.
     P256(&'a [ecdsa::P256Item]),
+    /// BIP-340 verification.
+    Bip340(&'a bip340::Batch),
 }
 
 impl KernelWork<'_> {
@@ -208,6 +210,7 @@ impl KernelWork<'_> {
             KernelWork::Secp256k1(_) => Op::Secp256k1Verify { low_s: false },
             KernelWork::Ecrecover(_) => Op::Ecrecover { low_s: false },
             KernelWork::P256(_) => Op::P256Verify,
+            KernelWork::Bip340(_) => Op::Bip340Verify,
         }
     }
 }
@@ -423,9 +426,14 @@ impl Engine {
 
     /// Verifies BIP-340 Schnorr signatures (x-only keys, messages of any
     /// length): one verdict per item, equal to libsecp256k1's (see
-    /// [`bip340`]). CPU only for now.
+    /// [`bip340`]).
     pub fn verify_bip340(&self, batch: &bip340::Batch) -> Result<Outcome<Vec<Verdict>>, Error> {
-        Ok(self.run_cpu_only(Op::Bip340Verify, || bip340::cpu::verify(batch)))
+        self.run_split(
+            Op::Bip340Verify,
+            batch,
+            |gpu, b| gpu.bip340_verify(b),
+            bip340::cpu::verify,
+        )
     }
 
     /// Runs an operation that has no GPU kernel yet (its declaration says

@@ -42,7 +42,7 @@ pub(crate) use device::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, WORKGROUP_SIZE
 use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
-use crate::ops::{ed25519, hash, merkle};
+use crate::ops::{bip340, ed25519, hash, merkle};
 use crate::verdict::{Reason, Verdict};
 
 /// One adapter as `devices` shows it.
@@ -197,6 +197,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn ecrecover(&self, items: &[RecoverItem], low_s: bool) -> Streamed<Result<Recovered, Reason>>;
     /// P-256 verification (RIP-7212).
     fn p256_verify(&self, items: &[P256Item]) -> Streamed<Verdict>;
+    /// BIP-340 Schnorr verification.
+    fn bip340_verify(&self, batch: &bip340::Batch) -> Streamed<Verdict>;
     /// A Merkle root (at least two leaves).
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String>;
     /// Kernel-only seconds of `runs` runs over `work`.

@@ -207,7 +207,8 @@ fn library_users_can_calibrate() {
         sizes: vec![16, 64],
         cpu: &cpu,
         gpu,
-        max_seconds: 4.0,
+        // Enough that a loaded machine does not cut the second size.
+        max_seconds: 10.0,
         created: "2026-11-30T00:00:00Z".to_string(),
         commit: "test".to_string(),
         progress: &|_| {},

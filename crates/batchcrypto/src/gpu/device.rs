@@ -13,7 +13,7 @@ use super::{AdapterSummary, FaultStage, FieldRate, GpuRuntime, Streamed, preferr
 use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
-use crate::ops::{ecdsa, ed25519, hash, merkle};
+use crate::ops::{bip340, ecdsa, ed25519, hash, merkle};
 use crate::verdict::{Reason, Verdict};
 
 fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
@@ -434,6 +434,10 @@ impl GpuRuntime for Gpu {
         ecdsa::gpu::p256_verify(self, items)
     }
 
+    fn bip340_verify(&self, batch: &bip340::Batch) -> Streamed<Verdict> {
+        bip340::gpu::verify(self, batch)
+    }
+
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String> {
         merkle::gpu::root(self, rule, leaves)
     }
@@ -446,6 +450,7 @@ impl GpuRuntime for Gpu {
             KernelWork::Secp256k1(items) => ecdsa::gpu::secp256k1_kernel_times(self, items, runs),
             KernelWork::Ecrecover(items) => ecdsa::gpu::ecrecover_kernel_times(self, items, runs),
             KernelWork::P256(items) => ecdsa::gpu::p256_kernel_times(self, items, runs),
+            KernelWork::Bip340(batch) => bip340::gpu::kernel_times(self, batch, runs),
         }
     }
 

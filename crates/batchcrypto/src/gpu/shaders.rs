@@ -179,7 +179,7 @@ mod tests {
             kernels.push((
                 name.to_string(),
                 crate::ops::ecdsa::gpu::kernel_source(curve),
-                &["ecdsa_verify", "ecdsa_recover"][..],
+                &["ecdsa_verify", "ecdsa_recover", "bip340_verify"][..],
                 true,
             ));
         }

@@ -11,10 +11,13 @@
 //! in this order: `malformed_key`, `r_out_of_range`, `s_out_of_range`,
 //! `equation`.
 //!
-//! CPU only for now (the GPU kernel over the ECDSA kernel's layers is
-//! issue 17's next step): `--backend gpu` runs it on the CPU and says so.
+//! On the GPU ([`gpu`](self)): the secp256k1 kernel's `bip340_verify` entry
+//! point (fixed-base table, GLV), the challenge hashed on the host while
+//! packing.
 
 pub(crate) mod cpu;
+#[cfg(feature = "wgpu")]
+pub(crate) mod gpu;
 pub mod oracle;
 pub mod sample;
 pub(crate) mod workload;

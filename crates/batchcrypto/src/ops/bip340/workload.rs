@@ -3,7 +3,7 @@
 use rayon::prelude::*;
 
 use super::{Batch, oracle, sample};
-use crate::engine::Engine;
+use crate::engine::{Engine, KernelWork};
 use crate::ops::Op;
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
 use crate::verdict::Verdict;
@@ -12,8 +12,8 @@ use crate::verdict::Verdict;
 pub const VERIFY: OpSpec = OpSpec {
     op: Op::Bip340Verify,
     item: "(x-only pk 32, sig 64, msg)",
-    gpu_kernel: false,
-    splittable: false,
+    gpu_kernel: true,
+    splittable: true,
     bench_msg_len: None,
     workload,
 };
@@ -37,7 +37,7 @@ fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
         },
         engine: |e: &Engine, b: &Batch| e.verify_bip340(b),
         same: |v: &Verdict, w: &bool| v.is_valid() == *w,
-        kernel: None,
+        kernel: Some(|e: &Engine, b: &Batch, runs| e.gpu_kernel_times(KernelWork::Bip340(b), runs)),
         trivial: false,
     })
 }

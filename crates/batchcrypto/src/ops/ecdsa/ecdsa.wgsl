@@ -6,8 +6,11 @@
 // double and add on P-256; u1 G from a fixed-base table), x(R) compared
 // with r without an inversion) and Ethereum's ecrecover (`ecdsa_recover`:
 // R lifted from r and the parity, Q = (-z/r) G + (s/r) R, made affine,
-// keccak256 of x || y). Two entry points, so that each pipeline holds one
-// scalar multiplication. The host has already applied the range, v and
+// keccak256 of x || y) and BIP-340 Schnorr verification (`bip340_verify`:
+// P lifted from x with even y, R = s G - e P made affine, even y and
+// x(R) = r; e is the tagged challenge hash mod n, computed by the host).
+// One entry point per pipeline, so that each holds one scalar
+// multiplication. The host has already applied the range, v and
 // low-s rules; it combines them with the flags written here. Composed
 // after the curve constants, guard, keccak (u64 lanes), sha256, u256,
 // mont_mul, weierstrass, the shape's formulas and double_add or glv.
@@ -15,9 +18,11 @@
 // Item (u32 words, limbs least significant first): z[8] r[8] s[8] x[8] y[8]
 // kind (verify: 0 x,y given; 1/2 compressed, even/odd y; 3/4 hybrid,
 // even/odd y; ecrecover: the recovery id).
+// BIP-340 uses the same layout: e in z's place, r, s, and the key's x in
+// x's place.
 // Output per item: status (DONE_FLAG | bit 0 key or R decoded | bit 1
 // equation holds or Q finite); ecrecover adds x[8] y[8] (limbs) and
-// keccak256(x || y)[8].
+// the address (the last five words of keccak256(x || y)).
 
 // ITEM_WORDS, VERIFY_OUT_WORDS (verification writes only its status word)
 // and RECOVER_OUT_WORDS are rendered by the host (ops/ecdsa/gpu.rs).
@@ -206,4 +211,35 @@ fn ecdsa_recover(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_wor
     }
     let flags = recover_item(load_curve(), i);
     out[i * RECOVER_OUT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG | flags, loops_intact(params.loop_guard));
+}
+
+// BIP-340: P = lift_x(x) (x < p, x^3 + 7 a square, even y), R = s G +
+// (n - e) P, valid iff R is finite with even affine y and x(R) = r. The
+// host checks r < p and s < n before this flag counts.
+fn bip340_item(c: Curve, i: u32) -> u32 {
+    let x = item_u256(i, 24u);
+    let px = to_p(c, x);
+    let lifted = sqrt_with_parity(c, curve_rhs(c, px), 0u);
+    let key_ok = u256_lt(x, c.p) && lifted.ok;
+    let e = item_u256(i, 0u);
+    var neg_e: U256;
+    if !u256_is_zero(e) {
+        neg_e = u256_sub(c.n, e).v;
+    }
+    let big_r = double_mul(c, item_u256(i, 16u), neg_e, Proj(px, lifted.y, c.one));
+    let zi = mont_pow(big_r.z, CURVE_P_MINUS_2, c.one, c.p, c.pinv);
+    let rx = from_p(c, fmul(c, big_r.x, zi));
+    let ry = from_p(c, fmul(c, big_r.y, zi));
+    let eq_ok = !u256_is_zero(big_r.z) && (ry[0] & 1u) == 0u && u256_eq(rx, item_u256(i, 8u));
+    return u32(key_ok) | (u32(eq_ok) << 1u);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn bip340_verify(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = item_index(gid, groups);
+    if i >= params.n {
+        return;
+    }
+    let flags = bip340_item(load_curve(), i);
+    out[i * VERIFY_OUT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG | flags, loops_intact(params.loop_guard));
 }

@@ -20,7 +20,7 @@ use crate::gpu::shaders::{self, CurveShape};
 use crate::verdict::{Reason, Verdict};
 
 const MAX_ITEMS: usize = 1 << 18;
-const ITEM_WORDS: usize = 41;
+pub(crate) const ITEM_WORDS: usize = 41;
 /// Output words per item of `ecdsa_recover` (status, x, y, and the
 /// address: the last 20 bytes of keccak256(x || y)).
 const RECOVER_OUT_WORDS: usize = 22;
@@ -234,7 +234,15 @@ fn g_table(gpu: &Gpu, c: &CurveParams) -> wgpu::Buffer {
 }
 
 /// One packed item (ITEM_WORDS words): z r s x y kind.
-fn pack(words: &mut [u32; ITEM_WORDS], z: &[u8; 32], r: &[u8], s: &[u8], x: &[u8; 32], y: &[u8; 32], kind: u32) {
+pub(crate) fn pack(
+    words: &mut [u32; ITEM_WORDS],
+    z: &[u8; 32],
+    r: &[u8],
+    s: &[u8],
+    x: &[u8; 32],
+    y: &[u8; 32],
+    kind: u32,
+) {
     words[..8].copy_from_slice(&from_be::<8>(z));
     words[8..16].copy_from_slice(&from_be::<8>(r));
     words[16..24].copy_from_slice(&from_be::<8>(s));
@@ -245,11 +253,13 @@ fn pack(words: &mut [u32; ITEM_WORDS], z: &[u8; 32], r: &[u8], s: &[u8], x: &[u8
 
 /// The kernel's entry points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Entry {
+pub(crate) enum Entry {
     /// `ecdsa_verify`: the status word alone.
     Verify,
     /// `ecdsa_recover`: status, x, y, address.
     Recover,
+    /// `bip340_verify` (secp256k1 only): the status word alone.
+    Bip340,
 }
 
 /// The pipeline of `entry` for `curve` (0: secp256k1, 1: P-256): one per
@@ -261,6 +271,7 @@ fn pipeline(gpu: &Gpu, entry: Entry, curve: u32) -> Result<Arc<wgpu::ComputePipe
         (Entry::Verify, _) => ("ecdsa_verify_p256", "ecdsa_verify"),
         (Entry::Recover, 0) => ("ecdsa_recover_secp256k1", "ecdsa_recover"),
         (Entry::Recover, _) => ("ecdsa_recover_p256", "ecdsa_recover"),
+        (Entry::Bip340, _) => ("bip340_secp256k1", "bip340_verify"),
     };
     gpu.pipeline(key, name, || kernel_source(curve))
 }
@@ -280,7 +291,7 @@ pub(crate) fn kernel_source(curve: u32) -> String {
 /// Items of one entry point and curve for the driver: `fill` packs an
 /// item's words (on all cores), `finish` turns an item and its output
 /// words (status first) into its answer.
-struct EcdsaKernel<'a, T, F, G> {
+pub(crate) struct EcdsaKernel<'a, T, F, G> {
     pipeline: Arc<wgpu::ComputePipeline>,
     table: wgpu::Buffer,
     entry: Entry,
@@ -297,7 +308,7 @@ where
     F: Fn(usize, &T) -> [u32; ITEM_WORDS] + Sync,
     G: Fn(usize, &T, &[u32]) -> R + Sync,
 {
-    fn new(gpu: &Gpu, entry: Entry, curve: u32, items: &'a [T], fill: F, finish: G) -> Result<Self, String> {
+    pub(crate) fn new(gpu: &Gpu, entry: Entry, curve: u32, items: &'a [T], fill: F, finish: G) -> Result<Self, String> {
         Ok(EcdsaKernel {
             pipeline: pipeline(gpu, entry, curve)?,
             table: g_table(gpu, &curves()[curve.min(1) as usize]),
@@ -312,7 +323,7 @@ where
     /// Output words per item.
     fn out_words(&self) -> usize {
         match self.entry {
-            Entry::Verify => VERIFY_OUT_WORDS,
+            Entry::Verify | Entry::Bip340 => VERIFY_OUT_WORDS,
             Entry::Recover => RECOVER_OUT_WORDS,
         }
     }
@@ -352,6 +363,7 @@ where
         let entry = match self.entry {
             Entry::Verify => 0,
             Entry::Recover => 1,
+            Entry::Bip340 => 2,
         };
         driver::params(params, [(end - start) as u32, entry, self.curve, shaders::LOOP_GUARD]);
         driver::par_fill(items, &self.items[start..end], |i, item| {
