@@ -8,7 +8,8 @@ mod fields;
 mod hashes;
 
 use fields::{ED_D, ED_SQRTM1, fe25519_generated, mont_mul_generated};
-use hashes::{SHA256_H0, SHA512_H0, SHA512_K, keccak_generated, sha256_compress_generated};
+pub(crate) use hashes::SHA256_H0;
+use hashes::{SHA512_H0, SHA512_K, keccak_generated, sha256_compress_generated};
 
 /// The bound the kernels' `loops_intact` guard expects (see guard.wgsl);
 /// hosts pass it in their parameters.
@@ -31,6 +32,7 @@ const KECCAK: &str = include_str!("wgsl/keccak.wgsl");
 const KECCAK_LANE64: &str = include_str!("wgsl/keccak_lane64.wgsl");
 const KECCAK_LANE32: &str = include_str!("wgsl/keccak_lane32.wgsl");
 const SHA256: &str = include_str!("wgsl/sha256.wgsl");
+const FLAT_MSGS: &str = include_str!("wgsl/flat_msgs.wgsl");
 const HASH: &str = include_str!("../ops/hash/hash.wgsl");
 const MERKLE: &str = include_str!("../ops/merkle/merkle.wgsl");
 const FE25519: &str = include_str!("wgsl/fe25519.wgsl");
@@ -76,7 +78,7 @@ fn with_hash_libraries(kernel: &str, int64: bool) -> String {
 /// The batch hashing kernel (entry point `hash_main`); `int64` picks the
 /// Keccak lane type.
 pub(crate) fn hash(int64: bool) -> String {
-    with_hash_libraries(HASH, int64)
+    with_hash_libraries(&[FLAT_MSGS, HASH].join("\n"), int64)
 }
 
 /// The Merkle level kernel (entry point `merkle_level`); `int64` picks the
@@ -111,6 +113,11 @@ pub(crate) fn ecdsa(shape: CurveShape, curve: &str) -> String {
         WEIERSTRASS.to_string(),
         formulas.to_string(),
         double_mul.to_string(),
+        u32_array(
+            "BIP340_CHALLENGE_MIDSTATE",
+            &crate::ops::bip340::gpu::challenge_midstate(),
+        ),
+        FLAT_MSGS.to_string(),
         ECDSA.to_string(),
     ]
     .join("\n");

@@ -110,7 +110,7 @@ pub(super) const SHA256_K: [u32; 64] = [
 ];
 
 /// SHA-256 initial hash value (FIPS 180-4 section 5.3.3).
-pub(super) const SHA256_H0: [u32; 8] = [
+pub(crate) const SHA256_H0: [u32; 8] = [
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 ];
 

@@ -8,7 +8,8 @@
 // R lifted from r and the parity, Q = (-z/r) G + (s/r) R, made affine,
 // keccak256 of x || y) and BIP-340 Schnorr verification (`bip340_verify`:
 // P lifted from x with even y, R = s G - e P made affine, even y and
-// x(R) = r; e is the tagged challenge hash mod n, computed by the host).
+// x(R) = r; e = H_BIP0340/challenge(r || x || m) mod n hashed here, from
+// the tag prefix's midstate rendered by the host).
 // One entry point per pipeline, so that each holds one scalar
 // multiplication. The host has already applied the range, v and
 // low-s rules; it combines them with the flags written here. Composed
@@ -18,8 +19,8 @@
 // Item (u32 words, limbs least significant first): z[8] r[8] s[8] x[8] y[8]
 // kind (verify: 0 x,y given; 1/2 compressed, even/odd y; 3/4 hybrid,
 // even/odd y; ecrecover: the recovery id).
-// BIP-340 uses the same layout: e in z's place, r, s, and the key's x in
-// x's place.
+// BIP-340 uses the same layout (r, s, and the key's x in x's place; z
+// unused) and the flat messages of bindings 4 and 5.
 // Output per item: status (DONE_FLAG | bit 0 key or R decoded | bit 1
 // equation holds or Q finite); ecrecover adds x[8] y[8] (limbs) and
 // the address (the last five words of keccak256(x || y)).
@@ -42,6 +43,9 @@ struct Params {
 // affine x[8] y[8] in Montgomery form, computed by the host.
 @group(0) @binding(2) var<storage, read> g_table: array<u32>;
 @group(0) @binding(3) var<storage, read_write> out: array<u32>;
+// BIP-340 only: the messages, flat (read through flat_msgs.wgsl).
+@group(0) @binding(4) var<storage, read> msg_words: array<u32>;
+@group(0) @binding(5) var<storage, read> msg_offsets: array<u32>;
 
 fn item_u256(i: u32, at: u32) -> U256 {
     var v: U256;
@@ -213,6 +217,28 @@ fn ecdsa_recover(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_wor
     out[i * RECOVER_OUT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG | flags, loops_intact(params.loop_guard));
 }
 
+// e = SHA-256(tag prefix || r || x || m) mod n: the prefix (two blocks'
+// worth: SHA-256(tag) twice) is already in the midstate, r || x is the
+// next block, the message and padding follow (64 + 64 bytes before it).
+fn bip340_challenge(c: Curve, i: u32, x: U256) -> U256 {
+    var state = BIP340_CHALLENGE_MIDSTATE;
+    let r = item_u256(i, 8u);
+    var block: array<u32, 16>;
+    for (var k = 0u; k < 8u; k++) {
+        // Limbs are least significant first; SHA-256 words big-endian.
+        block[k] = r[7u - k];
+        block[8u + k] = x[7u - k];
+    }
+    sha256_compress(&state, block);
+    let off = msg_offsets[i];
+    let digest = sha256_flat(state, off, msg_offsets[i + 1u] - off, 128u);
+    var e: U256;
+    for (var k = 0u; k < 8u; k++) {
+        e[k] = digest[7u - k];
+    }
+    return u256_reduce_once(e, c.n);
+}
+
 // BIP-340: P = lift_x(x) (x < p, x^3 + 7 a square, even y), R = s G +
 // (n - e) P, valid iff R is finite with even affine y and x(R) = r. The
 // host checks r < p and s < n before this flag counts.
@@ -221,7 +247,7 @@ fn bip340_item(c: Curve, i: u32) -> u32 {
     let px = to_p(c, x);
     let lifted = sqrt_with_parity(c, curve_rhs(c, px), 0u);
     let key_ok = u256_lt(x, c.p) && lifted.ok;
-    let e = item_u256(i, 0u);
+    let e = bip340_challenge(c, i, x);
     var neg_e: U256;
     if !u256_is_zero(e) {
         neg_e = u256_sub(c.n, e).v;

@@ -12,11 +12,13 @@ use rayon::prelude::*;
 use super::{
     K1VerifyItem, P256_N, P256Item, RecoverItem, Recovered, SECP256K1_N, in_range, k1_scalar_checks, recovery_id,
 };
+use crate::batch::FlatBytes;
 use crate::gpu::Gpu;
 use crate::gpu::bigint::{self, add_small, from_be, from_hex, mont_form, sub, to_be, wgsl_const};
 use crate::gpu::curve::weierstrass_wgsl;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::shaders::{self, CurveShape};
+use crate::ops::hash::gpu::{flat_inputs, pack_flat};
 use crate::verdict::{Reason, Verdict};
 
 const MAX_ITEMS: usize = 1 << 18;
@@ -299,6 +301,8 @@ pub(crate) struct EcdsaKernel<'a, T, F, G> {
     items: &'a [T],
     fill: F,
     finish: G,
+    /// BIP-340's messages, uploaded flat beside the items (bindings 4, 5).
+    msgs: Option<&'a FlatBytes>,
 }
 
 impl<'a, T, R, F, G> EcdsaKernel<'a, T, F, G>
@@ -317,7 +321,16 @@ where
             items,
             fill,
             finish,
+            msgs: None,
         })
+    }
+
+    /// The same kernel with each item's message uploaded too.
+    pub(crate) fn with_msgs(self, msgs: &'a FlatBytes) -> Self {
+        EcdsaKernel {
+            msgs: Some(msgs),
+            ..self
+        }
     }
 
     /// Output words per item.
@@ -354,12 +367,29 @@ where
         MAX_ITEMS
     }
 
+    fn end(&self, gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
+        match self.msgs {
+            Some(msgs) => gpu.sub_batch_end(msgs, start, max),
+            None => Ok((start + max).min(self.items.len())),
+        }
+    }
+
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
-        vec![Input::uniform(16), Input::storage((end - start) * ITEM_WORDS * 4)]
+        let mut inputs = vec![Input::uniform(16), Input::storage((end - start) * ITEM_WORDS * 4)];
+        if let Some(msgs) = self.msgs {
+            inputs.extend(flat_inputs(msgs, start, end));
+        }
+        inputs
     }
 
     fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
-        let [params, items] = driver::inputs(dst);
+        let mut dst = dst.into_iter();
+        let (Some(params), Some(items)) = (dst.next(), dst.next()) else {
+            unreachable!("two inputs or more, as declared");
+        };
+        if let (Some(msgs), Some(bytes), Some(offsets)) = (self.msgs, dst.next(), dst.next()) {
+            pack_flat(msgs, start, end, bytes, offsets);
+        }
         let entry = match self.entry {
             Entry::Verify => 0,
             Entry::Recover => 1,
@@ -387,12 +417,14 @@ where
         start: usize,
         end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
-        // Bindings 0-1 the inputs, 2 the fixed-base table, 3 the output.
+        // Bindings 0-1 the items, 2 the fixed-base table, 3 the output, 4-5
+        // the messages (BIP-340).
+        let (items, msgs) = inputs.split_at(2);
         driver::one_pass(
             gpu,
             &self.pipeline,
             "ecdsa",
-            inputs.iter().chain([&self.table, out]),
+            items.iter().chain([&self.table, out]).chain(msgs),
             end - start,
         )
     }

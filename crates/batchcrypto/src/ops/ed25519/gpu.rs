@@ -16,7 +16,7 @@ use curve25519_dalek::constants::ED25519_BASEPOINT_POINT;
 use super::{Batch, Policy};
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::{Gpu, shaders};
-use crate::ops::hash::gpu::pack_flat;
+use crate::ops::hash::gpu::{flat_inputs, pack_flat};
 use crate::verdict::{Reason, Verdict};
 
 /// Most items per sub-batch.
@@ -81,15 +81,10 @@ impl Kernel for Ed25519Kernel<'_> {
     }
 
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
-        let offsets = self.batch.msgs().offsets();
         let n = end - start;
-        vec![
-            Input::uniform(16),
-            Input::storage(n * 32),
-            Input::storage(n * 64),
-            Input::storage((offsets[end] - offsets[start]) as usize),
-            Input::storage((n + 1) * 4),
-        ]
+        let mut inputs = vec![Input::uniform(16), Input::storage(n * 32), Input::storage(n * 64)];
+        inputs.extend(flat_inputs(self.batch.msgs(), start, end));
+        inputs
     }
 
     fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {

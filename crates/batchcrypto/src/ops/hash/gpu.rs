@@ -83,12 +83,9 @@ impl Kernel for HashKernel<'_> {
     }
 
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
-        let offsets = self.msgs.offsets();
-        vec![
-            Input::uniform(16),
-            Input::storage((offsets[end] - offsets[start]) as usize),
-            Input::storage((end - start + 1) * 4),
-        ]
+        let mut inputs = vec![Input::uniform(16)];
+        inputs.extend(flat_inputs(self.msgs, start, end));
+        inputs
     }
 
     fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
@@ -161,6 +158,16 @@ impl Kernel for HashKernel<'_> {
         }));
         Ok(())
     }
+}
+
+/// The two inputs of items `start..end` of `msgs` as [`pack_flat`] packs
+/// them: bytes and offsets.
+pub(crate) fn flat_inputs(msgs: &FlatBytes, start: usize, end: usize) -> [Input; 2] {
+    let offsets = msgs.offsets();
+    [
+        Input::storage((offsets[end] - offsets[start]) as usize),
+        Input::storage((end - start + 1) * 4),
+    ]
 }
 
 /// Items `start..end` of `msgs` as stored: their bytes, and their offsets

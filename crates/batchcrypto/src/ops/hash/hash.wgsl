@@ -1,6 +1,7 @@
 // Batch hashing, one thread per message of any length (flat bytes plus
 // offsets): Keccak-256 (pad 0x01), SHA3-256 (pad 0x06) and SHA-256.
-// Composed after guard, keccak and sha256. Output: 8 digest words per item
+// Composed after guard, keccak, sha256 and flat_msgs (which reads this
+// kernel's msg_words). Output: 8 digest words per item
 // (little-endian bytes of the digest), and apart (binding 4) a bitmap of
 // the items that finished (bit i % 32 of word i / 32), then one word with
 // LOOPS_CUT_FLAG when the driver cut a loop short. Only the digests and
@@ -22,21 +23,6 @@ struct Params {
 @group(0) @binding(2) var<storage, read> msg_offsets: array<u32>;
 @group(0) @binding(3) var<storage, read_write> digests: array<u32>;
 @group(0) @binding(4) var<storage, read_write> status: array<atomic<u32>>;
-
-fn msg_byte(b: u32) -> u32 {
-    return (msg_words[b >> 2u] >> ((b & 3u) * 8u)) & 0xffu;
-}
-
-// The four message bytes from byte b on, little-endian (b need not be
-// aligned: two words and a funnel shift).
-fn msg_word_at(b: u32) -> u32 {
-    let sh = (b & 3u) * 8u;
-    let lo = msg_words[b >> 2u];
-    if sh == 0u {
-        return lo;
-    }
-    return (lo >> sh) | (msg_words[(b >> 2u) + 1u] << (32u - sh));
-}
 
 fn keccak_item(off: u32, len: u32, pad: u32) -> array<u32, 8> {
     var a = keccak_zero();
@@ -75,31 +61,7 @@ fn keccak_item(off: u32, len: u32, pad: u32) -> array<u32, 8> {
 }
 
 fn sha256_item(off: u32, len: u32) -> array<u32, 8> {
-    var state = SHA256_H0;
-    let blocks = (len + 8u) / 64u + 1u;
-    // The 64-bit bit length as two words (no u64 needed).
-    let bitlen = array<u32, 2>(len << 3u, len >> 29u);
-    for (var blk = 0u; blk < blocks; blk++) {
-        var m: array<u32, 16>;
-        for (var w = 0u; w < 16u; w++) {
-            var word = 0u;
-            for (var j = 0u; j < 4u; j++) {
-                let pos = blk * 64u + w * 4u + j;
-                var byte = 0u;
-                if pos < len {
-                    byte = msg_byte(off + pos);
-                } else if pos == len {
-                    byte = 0x80u;
-                } else if pos >= blocks * 64u - 8u {
-                    let k = blocks * 64u - 1u - pos;
-                    byte = (bitlen[k / 4u] >> ((k % 4u) * 8u)) & 0xffu;
-                }
-                word = (word << 8u) | byte;
-            }
-            m[w] = word;
-        }
-        sha256_compress(&state, m);
-    }
+    let state = sha256_flat(SHA256_H0, off, len, 0u);
     // Big-endian state words -> little-endian words of the digest bytes.
     var out: array<u32, 8>;
     for (var i = 0u; i < 8u; i++) {
