@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batchcrypto::ops::{bip340, bls, ecdsa, ed25519};
+use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, sr25519};
 
 use crate::Fatal;
 use crate::output::{Output, write_failed};
@@ -54,6 +54,10 @@ pub enum Sample {
     /// Items for `verify bip340` (hostile: wrong message or key, bit flips,
     /// r >= p, s >= n, keys off the curve or not below p).
     Bip340(Common),
+    /// Items for `verify sr25519` under the context `substrate` (hostile:
+    /// wrong message, context or key, bit flips, marker bit cleared, s >= l,
+    /// non-canonical keys).
+    Sr25519(Common),
     /// Items for `verify bls` (hostile: wrong message or key, bit flips,
     /// identity key, infinity signature, points outside the subgroup).
     Bls(Common),
@@ -82,6 +86,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::Ecrecover(common)
         | Sample::P256(common)
         | Sample::Bip340(common)
+        | Sample::Sr25519(common)
         | Sample::Bls(common) => common,
     };
     if !(0.0..=1.0).contains(&common.hostile_share) {
@@ -152,6 +157,11 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
             |r| bip340::sample::generate_range(r, c.signers, c.hostile_share, c.seed),
             |i| signed_line(&i.pk, &i.sig, &i.msg, i.kind),
         ),
+        Sample::Sr25519(_) => by_steps(
+            c.count,
+            |r| sr25519::sample::generate_range(r, c.signers, c.hostile_share, c.seed),
+            |i| signed_line(&i.pk, &i.sig, &i.msg, i.kind),
+        ),
         Sample::Bls(_) => by_steps(
             c.count,
             |r| bls::sample::generate_range(r, c.signers, c.hostile_share, c.seed),
@@ -166,7 +176,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A `{"pk","sig","msg","kind"}` line (BLS, BIP-340).
+/// A `{"pk","sig","msg","kind"}` line (BLS, BIP-340, sr25519).
 fn signed_line(pk: &[u8], sig: &[u8], msg: &[u8], kind: &str) -> String {
     format!(
         "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\",\"kind\":\"{kind}\"}}",

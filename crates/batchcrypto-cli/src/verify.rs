@@ -3,10 +3,10 @@
 use std::process::ExitCode;
 
 use batchcrypto::batch::SignedBatch;
-use batchcrypto::ops::bip340;
 use batchcrypto::ops::bls::{self, AggregateItem, FastAggregateItem};
 use batchcrypto::ops::ecdsa::{K1Key, K1VerifyItem, P256Item};
 use batchcrypto::ops::ed25519::Policy;
+use batchcrypto::ops::{bip340, sr25519};
 use batchcrypto::{Engine, Error, Outcome, Selection, Verdict};
 
 use crate::Fatal;
@@ -54,6 +54,16 @@ pub enum Verify {
     },
     /// BIP-340 Schnorr (Bitcoin Taproot): in {"pk":32 x-only,"sig":64,"msg"}, out {"valid":bool[,"reason"]}.
     Bip340 {
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
+    /// sr25519 (Polkadot, Substrate): in {"pk":32,"sig":64,"msg"}, out {"valid":bool[,"reason"]}.
+    Sr25519 {
+        /// The signing context (its bytes as given; Substrate's is `substrate`).
+        #[arg(long, default_value = "substrate")]
+        context: String,
         #[command(flatten)]
         engine: crate::EngineArgs,
         #[command(flatten)]
@@ -112,6 +122,14 @@ pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
             }),
             &io,
             "verify bip340",
+        ),
+        Verify::Sr25519 { context, engine, io } => run_lines(
+            VerdictVerb::<SignedFormat<{ sr25519::PK_LEN }, { sr25519::SIG_LEN }>>::new(
+                engine.engine()?,
+                move |e, b| e.verify_sr25519(b, context.as_bytes()),
+            ),
+            &io,
+            "verify sr25519",
         ),
         Verify::BlsAggregate { engine, io } => run_lines(
             VerdictVerb::<AggregateFormat>::new(engine.engine()?, |e, b| e.bls_aggregate_verify(b)),

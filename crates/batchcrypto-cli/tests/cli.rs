@@ -925,6 +925,8 @@ fn samples_feed_their_verbs() {
         ("ecrecover", vec!["ecrecover"]),
         ("p256", vec!["verify", "p256"]),
         ("bls", vec!["verify", "bls"]),
+        ("bip340", vec!["verify", "bip340"]),
+        ("sr25519", vec!["verify", "sr25519"]),
     ] {
         let args = ["sample", op, "--count", "30", "--seed", "3", "--hostile-share", "0.5"];
         let a = run_with_stdin(&args, b"");

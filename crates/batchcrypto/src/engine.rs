@@ -10,7 +10,7 @@ use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle, sr25519};
 use crate::profile::{Plan, Profile};
 use crate::registry;
 use crate::verdict::Verdict;
@@ -434,6 +434,13 @@ impl Engine {
             |gpu, b| gpu.bip340_verify(b),
             bip340::cpu::verify,
         )
+    }
+
+    /// Verifies sr25519 signatures under the signing context `ctx`
+    /// (Substrate: [`sr25519::DEFAULT_CONTEXT`]): one verdict per item, equal
+    /// to schnorrkel's (see [`sr25519`]). CPU only for now.
+    pub fn verify_sr25519(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Result<Outcome<Vec<Verdict>>, Error> {
+        Ok(self.run_cpu_only(Op::Sr25519Verify, || sr25519::cpu::verify(batch, ctx)))
     }
 
     /// Runs an operation that has no GPU kernel yet (its declaration says

@@ -8,6 +8,7 @@ pub mod ecdsa;
 pub mod ed25519;
 pub mod hash;
 pub mod merkle;
+pub mod sr25519;
 
 use std::fmt;
 
@@ -54,11 +55,13 @@ pub enum Op {
     P256Verify,
     /// BIP-340 Schnorr verification (Bitcoin Taproot).
     Bip340Verify,
+    /// sr25519 verification (Polkadot, Substrate).
+    Sr25519Verify,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 18] = [
+    pub const ALL: [Op; 19] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -77,6 +80,7 @@ impl Op {
         Op::Ecrecover { low_s: true },
         Op::P256Verify,
         Op::Bip340Verify,
+        Op::Sr25519Verify,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -100,6 +104,7 @@ impl Op {
             Op::Ecrecover { low_s: true } => "ecrecover_low_s",
             Op::P256Verify => "p256_verify",
             Op::Bip340Verify => "bip340_verify",
+            Op::Sr25519Verify => "sr25519_verify",
         }
     }
 

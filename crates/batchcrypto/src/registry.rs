@@ -19,7 +19,7 @@
 use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle, sr25519};
 
 /// How a workload is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -187,7 +187,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 18] = [
+pub static OPS: [OpSpec; 19] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -206,6 +206,7 @@ pub static OPS: [OpSpec; 18] = [
     ecdsa::workload::ECRECOVER_LOW_S,
     ecdsa::workload::P256_VERIFY,
     bip340::workload::VERIFY,
+    sr25519::workload::VERIFY,
 ];
 
 /// The declaration of `op`.

@@ -1,0 +1,43 @@
+//! sr25519's declaration in the registry ([`crate::registry`]).
+
+use rayon::prelude::*;
+
+use super::{Batch, DEFAULT_CONTEXT, oracle, sample};
+use crate::engine::Engine;
+use crate::ops::Op;
+use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
+use crate::verdict::Verdict;
+
+/// `sr25519_verify` (context `substrate`).
+pub const VERIFY: OpSpec = OpSpec {
+    op: Op::Sr25519Verify,
+    item: "(pk 32, sig 64, msg)",
+    gpu_kernel: false,
+    splittable: false,
+    bench_msg_len: None,
+    workload,
+};
+
+fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
+    let made = sample::generate(c.distinct(4096), c.signers, c.invalid_share, c.seed);
+    let items: Vec<sample::Item> = made.iter().cycle().take(c.n).cloned().collect();
+    let batch = sample::batch(&items);
+    let expected = items
+        .par_iter()
+        .map(|it| oracle::verify(DEFAULT_CONTEXT, &it.pk, &it.sig, &it.msg))
+        .collect();
+    Box::new(Cases {
+        len: batch.len(),
+        input: batch,
+        expected,
+        oracle: |b: &Batch| {
+            for i in 0..b.len() {
+                std::hint::black_box(oracle::verify(DEFAULT_CONTEXT, b.pk(i), b.sig(i), b.msg(i)));
+            }
+        },
+        engine: |e: &Engine, b: &Batch| e.verify_sr25519(b, DEFAULT_CONTEXT),
+        same: |v: &Verdict, w: &bool| v.is_valid() == *w,
+        kernel: None,
+        trivial: false,
+    })
+}
