@@ -17,9 +17,35 @@ use rand::rngs::StdRng;
 
 /// The random generator of item `i` of a sample made from `seed`: each
 /// item depends only on the seed and its index, so samples can be made in
-/// parallel and in ranges (shared by the ECDSA, BLS and BIP-340 samples).
+/// parallel and in ranges (shared by the ECDSA, BLS, BIP-340 and sr25519 samples).
 pub(crate) fn item_rng(seed: u64, i: usize) -> StdRng {
     StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+/// One generated `(pk, sig, msg)` item and how it was built (the BLS,
+/// BIP-340 and sr25519 samples).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedItem<const PK: usize, const SIG: usize> {
+    /// The public key's encoding.
+    pub pk: [u8; PK],
+    /// The signature's encoding.
+    pub sig: [u8; SIG],
+    /// The message.
+    pub msg: Vec<u8>,
+    /// "valid" or the kind of corruption.
+    pub kind: &'static str,
+}
+
+/// Generated items as a batch (sample messages are short: far below the
+/// batch's 4 GiB limit, so no push fails).
+pub fn signed_batch<const PK: usize, const SIG: usize>(
+    items: &[SignedItem<PK, SIG>],
+) -> crate::batch::SignedBatch<PK, SIG> {
+    let mut batch = crate::batch::SignedBatch::with_capacity(items.len(), items.iter().map(|i| i.msg.len()).sum());
+    for it in items {
+        let _fits = batch.push(&it.pk, &it.sig, &it.msg);
+    }
+    batch
 }
 
 /// Every operation the engine offers, named as in reports and bench output

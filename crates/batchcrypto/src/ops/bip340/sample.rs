@@ -18,17 +18,7 @@ use crate::ops::ecdsa::sample::add_small;
 use crate::ops::item_rng;
 
 /// One generated item.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Item {
-    /// x-only public key.
-    pub pk: [u8; PK_LEN],
-    /// R.x ‖ s.
-    pub sig: [u8; SIG_LEN],
-    /// The message.
-    pub msg: Vec<u8>,
-    /// "valid" or the kind of corruption.
-    pub kind: &'static str,
-}
+pub type Item = crate::ops::SignedItem<PK_LEN, SIG_LEN>;
 
 /// The hostile kinds, in the order they are drawn.
 pub const HOSTILE: [&str; 7] = [
@@ -101,12 +91,7 @@ pub fn generate_range(range: Range<usize>, signers: usize, hostile_share: f64, s
         .collect()
 }
 
-/// The items as a [`super::Batch`].
+/// The items as a batch.
 pub fn batch(items: &[Item]) -> super::Batch {
-    let mut batch = super::Batch::with_capacity(items.len(), items.iter().map(|i| i.msg.len()).sum());
-    for it in items {
-        // Sample messages are at most 101 bytes: far below the 4 GiB limit.
-        let _fits = batch.push(&it.pk, &it.sig, &it.msg);
-    }
-    batch
+    crate::ops::signed_batch(items)
 }

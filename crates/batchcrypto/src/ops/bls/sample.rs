@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::ops::item_rng;
 
-use super::{Batch, DST, PK_LEN, SIG_LEN};
+use super::{DST, PK_LEN, SIG_LEN};
 
 /// A compressed G1 point on the curve but not in the subgroup (the x
 /// coordinate 0x0123456789abcdef repeated, as in the consensus test vectors).
@@ -42,18 +42,8 @@ const fn infinity<const N: usize>() -> [u8; N] {
     out
 }
 
-/// One item and how it was built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Item {
-    /// Compressed public key.
-    pub pk: [u8; PK_LEN],
-    /// Compressed signature.
-    pub sig: [u8; SIG_LEN],
-    /// The message.
-    pub msg: Vec<u8>,
-    /// "valid" or the kind of corruption.
-    pub kind: &'static str,
-}
+/// One generated item.
+pub type Item = crate::ops::SignedItem<PK_LEN, SIG_LEN>;
 
 /// `count` secret keys from `seed`.
 pub fn secret_keys(count: usize, seed: u64) -> Vec<SecretKey> {
@@ -121,12 +111,7 @@ pub fn generate_range(range: std::ops::Range<usize>, signers: usize, hostile_sha
         .collect()
 }
 
-/// The items as a [`Batch`].
-pub fn batch(items: &[Item]) -> Batch {
-    let mut batch = Batch::with_capacity(items.len(), items.iter().map(|i| i.msg.len()).sum());
-    for it in items {
-        // Sample messages are 32 bytes: far below the 4 GiB batch limit.
-        let _fits = batch.push(&it.pk, &it.sig, &it.msg);
-    }
-    batch
+/// The items as a batch.
+pub fn batch(items: &[Item]) -> super::Batch {
+    crate::ops::signed_batch(items)
 }

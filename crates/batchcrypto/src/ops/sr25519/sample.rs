@@ -17,17 +17,7 @@ use super::{DEFAULT_CONTEXT, PK_LEN, SIG_LEN};
 use crate::ops::item_rng;
 
 /// One generated item.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Item {
-    /// Ristretto public key.
-    pub pk: [u8; PK_LEN],
-    /// R ‖ s with the marker bit.
-    pub sig: [u8; SIG_LEN],
-    /// The message.
-    pub msg: Vec<u8>,
-    /// "valid" or the kind of corruption.
-    pub kind: &'static str,
-}
+pub type Item = crate::ops::SignedItem<PK_LEN, SIG_LEN>;
 
 /// The hostile kinds, in the order they are drawn.
 pub const HOSTILE: [&str; 8] = [
@@ -150,12 +140,7 @@ pub fn generate_range(range: Range<usize>, signers: usize, hostile_share: f64, s
         .collect()
 }
 
-/// The items as a [`super::Batch`].
+/// The items as a batch.
 pub fn batch(items: &[Item]) -> super::Batch {
-    let mut batch = super::Batch::with_capacity(items.len(), items.iter().map(|i| i.msg.len()).sum());
-    for it in items {
-        // Sample messages are at most 101 bytes: far below the 4 GiB limit.
-        let _fits = batch.push(&it.pk, &it.sig, &it.msg);
-    }
-    batch
+    crate::ops::signed_batch(items)
 }
