@@ -48,6 +48,20 @@ pub fn signed_batch<const PK: usize, const SIG: usize>(
     batch
 }
 
+/// A workload's input from generated items: `made` repeated up to `n` items
+/// (the bench signs a few thousand and repeats them), as a batch, and the
+/// oracle's verdict on each (`verify`, on all cores).
+pub(crate) fn repeated_signed<const PK: usize, const SIG: usize>(
+    made: &[SignedItem<PK, SIG>],
+    n: usize,
+    verify: impl Fn(&SignedItem<PK, SIG>) -> bool + Sync,
+) -> (crate::batch::SignedBatch<PK, SIG>, Vec<bool>) {
+    use rayon::prelude::*;
+    let items: Vec<SignedItem<PK, SIG>> = made.iter().cycle().take(n).cloned().collect();
+    let expected = items.par_iter().map(&verify).collect();
+    (signed_batch(&items), expected)
+}
+
 /// Every operation the engine offers, named as in reports and bench output
 /// (`ed25519_verify_strict`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

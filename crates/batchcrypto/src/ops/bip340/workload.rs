@@ -1,10 +1,8 @@
 //! BIP-340's declaration in the registry ([`crate::registry`]).
 
-use rayon::prelude::*;
-
 use super::{Batch, oracle, sample};
 use crate::engine::{Engine, KernelWork};
-use crate::ops::Op;
+use crate::ops::{Op, repeated_signed};
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
 use crate::verdict::Verdict;
 
@@ -20,12 +18,7 @@ pub const VERIFY: OpSpec = OpSpec {
 
 fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
     let made = sample::generate(c.distinct(4096), c.signers, c.invalid_share, c.seed);
-    let items: Vec<sample::Item> = made.iter().cycle().take(c.n).cloned().collect();
-    let batch = sample::batch(&items);
-    let expected = items
-        .par_iter()
-        .map(|it| oracle::verify(&it.pk, &it.sig, &it.msg))
-        .collect();
+    let (batch, expected) = repeated_signed(&made, c.n, |it| oracle::verify(&it.pk, &it.sig, &it.msg));
     Box::new(Cases {
         len: batch.len(),
         input: batch,

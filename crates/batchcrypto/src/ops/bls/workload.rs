@@ -9,7 +9,7 @@ use super::eip2537::{self, Eip2537Error};
 use super::{AggregateItem, Batch, DST, FastAggregateItem, Mode, SIG_LEN, oracle, sample};
 use crate::batch::FlatBytes;
 use crate::engine::Engine;
-use crate::ops::Op;
+use crate::ops::{Op, repeated_signed};
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
 use crate::verdict::Verdict;
 
@@ -45,12 +45,7 @@ pub const EIP2537_PAIRING: OpSpec = cpu_only(Op::Eip2537Pairing, "EIP-2537 pairi
 
 fn verify(c: &WorkloadConfig, mode: Mode) -> Box<dyn Workload> {
     let made = sample::generate(c.distinct(512), c.signers, c.invalid_share, c.seed);
-    let items: Vec<sample::Item> = made.iter().cycle().take(c.n).cloned().collect();
-    let batch = sample::batch(&items);
-    let expected = items
-        .par_iter()
-        .map(|it| oracle::verify(&it.pk, &it.sig, &it.msg))
-        .collect();
+    let (batch, expected) = repeated_signed(&made, c.n, |it| oracle::verify(&it.pk, &it.sig, &it.msg));
     Box::new(Cases {
         len: batch.len(),
         input: (mode, batch),
