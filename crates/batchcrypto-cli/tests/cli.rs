@@ -351,6 +351,53 @@ fn gpu_backend_prints_what_cpu_prints() {
     }
 }
 
+/// The Schnorr verbs' "done when": on large hostile files from `sample`
+/// with malformed lines mixed in, `--backend gpu` prints exactly what
+/// `--backend cpu` prints, and says the GPU ran.
+#[test]
+fn schnorr_verbs_print_on_the_gpu_what_the_cpu_prints() {
+    if !has_usable_gpu() {
+        let _ = writeln!(std::io::stderr(), "note: no usable GPU adapter; CLI GPU test skipped");
+        return;
+    }
+    for (op, verb) in [
+        ("bip340", vec!["verify", "bip340"]),
+        ("sr25519", vec!["verify", "sr25519"]),
+        ("sr25519", vec!["verify", "sr25519", "--context", "polkadot"]),
+    ] {
+        let args = ["sample", op, "--count", "2000", "--seed", "5", "--hostile-share", "0.5"];
+        let sample = run_with_stdin(&args, b"");
+        assert_eq!(sample.status.code(), Some(0), "{op}");
+        let mut input = String::new();
+        for (i, line) in String::from_utf8_lossy(&sample.stdout).lines().enumerate() {
+            if i % 400 == 3 {
+                input.push_str("{\"pk\":\"zz\"}\n");
+            }
+            input.push_str(line);
+            input.push('\n');
+        }
+        let run = |backend: &str| {
+            let mut cmd = verb.clone();
+            cmd.extend(["--backend", backend]);
+            run_with_stdin(&cmd, input.as_bytes())
+        };
+        let (cpu, gpu) = (run("cpu"), run("gpu"));
+        assert_eq!(cpu.status.code(), Some(2), "{verb:?}: malformed lines");
+        assert_eq!(gpu.status.code(), Some(2), "{verb:?}");
+        assert!(
+            String::from_utf8_lossy(&gpu.stderr).contains("backend gpu (requested)"),
+            "{verb:?}: {}",
+            String::from_utf8_lossy(&gpu.stderr)
+        );
+        assert_eq!(stdout_lines(&cpu).len(), 2005, "{verb:?}: one line per input line");
+        assert_eq!(
+            String::from_utf8_lossy(&gpu.stdout),
+            String::from_utf8_lossy(&cpu.stdout),
+            "{verb:?}"
+        );
+    }
+}
+
 #[test]
 fn empty_input_gives_empty_output() {
     let out = run_with_stdin(&["verify", "ed25519"], b"");

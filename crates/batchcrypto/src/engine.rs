@@ -199,6 +199,8 @@ pub enum KernelWork<'a> {
     P256(&'a [ecdsa::P256Item]),
     /// BIP-340 verification.
     Bip340(&'a bip340::Batch),
+    /// sr25519 verification under a signing context.
+    Sr25519(&'a sr25519::Batch, &'a [u8]),
 }
 
 impl KernelWork<'_> {
@@ -211,6 +213,7 @@ impl KernelWork<'_> {
             KernelWork::Ecrecover(_) => Op::Ecrecover { low_s: false },
             KernelWork::P256(_) => Op::P256Verify,
             KernelWork::Bip340(_) => Op::Bip340Verify,
+            KernelWork::Sr25519(..) => Op::Sr25519Verify,
         }
     }
 }
@@ -438,9 +441,14 @@ impl Engine {
 
     /// Verifies sr25519 signatures under the signing context `ctx`
     /// (Substrate: [`sr25519::DEFAULT_CONTEXT`]): one verdict per item, equal
-    /// to schnorrkel's (see [`sr25519`]). CPU only for now.
+    /// to schnorrkel's (see [`sr25519`]).
     pub fn verify_sr25519(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Result<Outcome<Vec<Verdict>>, Error> {
-        Ok(self.run_cpu_only(Op::Sr25519Verify, || sr25519::cpu::verify(batch, ctx)))
+        self.run_split(
+            Op::Sr25519Verify,
+            batch,
+            |gpu, b| gpu.sr25519_verify(b, ctx),
+            |b| sr25519::cpu::verify(b, ctx),
+        )
     }
 
     /// Runs an operation that has no GPU kernel yet (its declaration says

@@ -34,6 +34,8 @@ pub(crate) mod driver;
 #[cfg(feature = "wgpu")]
 pub(crate) mod field_bench;
 #[cfg(feature = "wgpu")]
+pub(crate) mod merlin;
+#[cfg(feature = "wgpu")]
 pub(crate) mod shaders;
 
 #[cfg(feature = "wgpu")]
@@ -42,7 +44,7 @@ pub(crate) use device::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, WORKGROUP_SIZE
 use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
-use crate::ops::{bip340, ed25519, hash, merkle};
+use crate::ops::{bip340, ed25519, hash, merkle, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 /// One adapter as `devices` shows it.
@@ -199,6 +201,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn p256_verify(&self, items: &[P256Item]) -> Streamed<Verdict>;
     /// BIP-340 Schnorr verification.
     fn bip340_verify(&self, batch: &bip340::Batch) -> Streamed<Verdict>;
+    /// sr25519 verification under the signing context `ctx`.
+    fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict>;
     /// A Merkle root (at least two leaves).
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String>;
     /// Kernel-only seconds of `runs` runs over `work`.

@@ -13,7 +13,7 @@ use super::{AdapterSummary, FaultStage, FieldRate, GpuRuntime, Streamed, preferr
 use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
-use crate::ops::{bip340, ecdsa, ed25519, hash, merkle};
+use crate::ops::{bip340, ecdsa, ed25519, hash, merkle, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
@@ -438,6 +438,10 @@ impl GpuRuntime for Gpu {
         bip340::gpu::verify(self, batch)
     }
 
+    fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict> {
+        sr25519::gpu::verify(self, batch, ctx)
+    }
+
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String> {
         merkle::gpu::root(self, rule, leaves)
     }
@@ -451,6 +455,7 @@ impl GpuRuntime for Gpu {
             KernelWork::Ecrecover(items) => ecdsa::gpu::ecrecover_kernel_times(self, items, runs),
             KernelWork::P256(items) => ecdsa::gpu::p256_kernel_times(self, items, runs),
             KernelWork::Bip340(batch) => bip340::gpu::kernel_times(self, batch, runs),
+            KernelWork::Sr25519(batch, ctx) => sr25519::gpu::kernel_times(self, batch, ctx, runs),
         }
     }
 

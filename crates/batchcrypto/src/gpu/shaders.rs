@@ -7,7 +7,7 @@
 mod fields;
 mod hashes;
 
-use fields::{ED_D, ED_SQRTM1, fe25519_generated, mont_mul_generated};
+use fields::{ED_D, ED_SQRTM1, RISTRETTO_INVSQRT_A_MINUS_D, fe25519_generated, mont_mul_generated};
 pub(crate) use hashes::SHA256_H0;
 use hashes::{SHA512_H0, SHA512_K, keccak_generated, sha256_compress_generated};
 
@@ -33,13 +33,18 @@ const KECCAK_LANE64: &str = include_str!("wgsl/keccak_lane64.wgsl");
 const KECCAK_LANE32: &str = include_str!("wgsl/keccak_lane32.wgsl");
 const SHA256: &str = include_str!("wgsl/sha256.wgsl");
 const FLAT_MSGS: &str = include_str!("wgsl/flat_msgs.wgsl");
+const SHA256_FLAT: &str = include_str!("wgsl/sha256_flat.wgsl");
 const HASH: &str = include_str!("../ops/hash/hash.wgsl");
 const MERKLE: &str = include_str!("../ops/merkle/merkle.wgsl");
 const FE25519: &str = include_str!("wgsl/fe25519.wgsl");
 const SHA512: &str = include_str!("wgsl/sha512.wgsl");
 const SC25519: &str = include_str!("wgsl/sc25519.wgsl");
 const ED25519_POINT: &str = include_str!("wgsl/ed25519_point.wgsl");
+const ED25519_DSM: &str = include_str!("wgsl/ed25519_dsm.wgsl");
 const ED25519_VERIFY: &str = include_str!("../ops/ed25519/verify.wgsl");
+const RISTRETTO: &str = include_str!("wgsl/ristretto.wgsl");
+const STROBE: &str = include_str!("wgsl/strobe.wgsl");
+const SR25519_VERIFY: &str = include_str!("../ops/sr25519/verify.wgsl");
 const U256: &str = include_str!("wgsl/u256.wgsl");
 const WEIERSTRASS: &str = include_str!("wgsl/weierstrass.wgsl");
 const WEIERSTRASS_A0: &str = include_str!("wgsl/weierstrass_a0.wgsl");
@@ -53,7 +58,7 @@ fn u64_array(name: &str, values: &[u64]) -> String {
     format!("const {name} = array<u64, {}>({});\n", values.len(), items.join(", "))
 }
 
-fn u32_array(name: &str, values: &[u32]) -> String {
+pub(crate) fn u32_array(name: &str, values: &[u32]) -> String {
     let items: Vec<String> = values.iter().map(|v| format!("{v:#010x}u")).collect();
     format!("const {name} = array<u32, {}>({});\n", values.len(), items.join(", "))
 }
@@ -78,7 +83,7 @@ fn with_hash_libraries(kernel: &str, int64: bool) -> String {
 /// The batch hashing kernel (entry point `hash_main`); `int64` picks the
 /// Keccak lane type.
 pub(crate) fn hash(int64: bool) -> String {
-    with_hash_libraries(&[FLAT_MSGS, HASH].join("\n"), int64)
+    with_hash_libraries(&[FLAT_MSGS, SHA256_FLAT, HASH].join("\n"), int64)
 }
 
 /// The Merkle level kernel (entry point `merkle_level`); `int64` picks the
@@ -118,28 +123,57 @@ pub(crate) fn ecdsa(shape: CurveShape, curve: &str) -> String {
             &crate::ops::bip340::gpu::challenge_midstate(),
         ),
         FLAT_MSGS.to_string(),
+        SHA256_FLAT.to_string(),
         ECDSA.to_string(),
     ]
     .join("\n");
     with_hash_libraries(&kernel, true)
 }
 
-/// The Ed25519 verification kernel (entry points `ed25519_setup` and `ed25519_verify`).
-pub(crate) fn ed25519_verify() -> String {
-    [
-        u64_array("SHA512_K", &SHA512_K),
-        u64_array("SHA512_H0", &SHA512_H0),
+/// The edwards25519 layers with their constants: the field, scalars mod
+/// L, points, the double-scalar multiplication over the device's table of
+/// B, and flat messages, after the guard.
+fn edwards25519_layers() -> Vec<String> {
+    vec![
         u32_array("ED_D_WORDS", &ED_D),
         u32_array("ED_SQRTM1_WORDS", &ED_SQRTM1),
         guard(),
         FE25519.to_string(),
         fe25519_generated(),
-        SHA512.to_string(),
         SC25519.to_string(),
         ED25519_POINT.to_string(),
-        ED25519_VERIFY.to_string(),
+        ED25519_DSM.to_string(),
+        FLAT_MSGS.to_string(),
     ]
-    .join("\n")
+}
+
+/// The Ed25519 verification kernel (entry points `ed25519_setup` and `ed25519_verify`).
+pub(crate) fn ed25519_verify() -> String {
+    let mut src = edwards25519_layers();
+    src.extend([
+        u64_array("SHA512_K", &SHA512_K),
+        u64_array("SHA512_H0", &SHA512_H0),
+        SHA512.to_string(),
+        ED25519_VERIFY.to_string(),
+    ]);
+    src.join("\n")
+}
+
+/// The sr25519 verification kernel (entry point `sr25519_verify`): the
+/// edwards25519 layers, Ristretto, Keccak-f[1600] on u64 lanes and the
+/// STROBE interpreter with schnorrkel's verification transcript.
+pub(crate) fn sr25519_verify() -> String {
+    let mut src = edwards25519_layers();
+    src.extend([
+        u32_array("RISTRETTO_INVSQRT_A_MINUS_D_WORDS", &RISTRETTO_INVSQRT_A_MINUS_D),
+        RISTRETTO.to_string(),
+        KECCAK_LANE64.to_string(),
+        keccak_generated(),
+        crate::ops::sr25519::gpu::transcript_program(),
+        STROBE.to_string(),
+        SR25519_VERIFY.to_string(),
+    ]);
+    src.join("\n")
 }
 
 const FIELD_BENCH: &str = include_str!("wgsl/field_bench.wgsl");
@@ -204,6 +238,7 @@ mod tests {
             &["ed25519_setup", "ed25519_verify"][..],
             true,
         ));
+        kernels.push(("sr25519".to_string(), sr25519_verify(), &["sr25519_verify"][..], true));
         kernels
     }
 

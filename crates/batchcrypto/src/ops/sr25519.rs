@@ -11,11 +11,15 @@
 //! first failing check in this order: `malformed_key`,
 //! `malformed_signature` (marker bit or non-canonical s), `equation`.
 //!
-//! CPU only for now: the GPU kernel (Ristretto decoding, merlin's STROBE-128
-//! over the Keccak-f layer, the Ed25519 kernel's double multiplication) is
-//! issue 17's next step; `--backend gpu` runs it on the CPU and says so.
+//! On the GPU ([`gpu`](self)) the whole check runs on the device: Ristretto
+//! decoding (`gpu/wgsl/ristretto.wgsl`), the transcript through a STROBE-128
+//! interpreter over the Keccak-f[1600] layer (`gpu/wgsl/strobe.wgsl`,
+//! programs from `gpu/merlin.rs`), and the Ed25519 kernel's double-scalar
+//! multiplication.
 
 pub(crate) mod cpu;
+#[cfg(feature = "wgpu")]
+pub(crate) mod gpu;
 pub mod oracle;
 pub mod sample;
 pub(crate) mod workload;

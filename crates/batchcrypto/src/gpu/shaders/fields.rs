@@ -13,6 +13,12 @@ pub(super) const ED_SQRTM1: [u32; 8] = [
     0x4a0ea0b0, 0xc4ee1b27, 0xad2fe478, 0x2f431806, 0x3dfbd7a7, 0x2b4d0099, 0x4fc1df0b, 0x2b832480,
 ];
 
+/// Ristretto255's 1/sqrt(a - d) with a = -1 (curve25519-dalek's
+/// INVSQRT_A_MINUS_D), little-endian words; checked against d below.
+pub(super) const RISTRETTO_INVSQRT_A_MINUS_D: [u32; 8] = [
+    0x805d40ea, 0x99c8fdaa, 0x5a4172be, 0x9d2f1617, 0xfe01d840, 0x16c27b91, 0xcfaffca2, 0x786c8905,
+];
+
 /// Montgomery multiplication (CIOS over `n` u32 limbs, 64-bit products)
 /// as straight-line code: `fn mont_mul(a, b, m: ty, inv: u32) -> ty`
 /// computing a b R^-1 mod m for a, b < m, R = 2^(32 n), inv = -m^-1 mod
@@ -148,4 +154,30 @@ pub(super) fn fe25519_generated() -> String {
     src += &fe_carry_chain();
     src += "}\n";
     src
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::bigint::{self, mul_mod, sub};
+
+    const P: [u32; 8] = [
+        0xffffffed, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff, 0x7fffffff,
+    ];
+
+    /// The written constants are what their definitions say: d = -121665 /
+    /// 121666, sqrt(-1)^2 = -1, and (1/sqrt(a - d))^2 (a - d) = 1 with a = -1.
+    #[test]
+    fn edwards25519_constants_satisfy_their_definitions() {
+        let minus = |x: &[u32; 8]| sub(&P, x).0;
+        let one = bigint::small::<8>(1);
+        assert_eq!(
+            mul_mod(&ED_D, &bigint::small(121666), &P),
+            minus(&bigint::small(121665))
+        );
+        assert_eq!(mul_mod(&ED_SQRTM1, &ED_SQRTM1, &P), minus(&one));
+        let a_minus_d = minus(&bigint::add_mod(&one, &ED_D, &P));
+        let c = RISTRETTO_INVSQRT_A_MINUS_D;
+        assert_eq!(mul_mod(&mul_mod(&c, &c, &P), &a_minus_d, &P), one);
+    }
 }

@@ -82,6 +82,31 @@ fn p3_mul8_is_identity(p: P3) -> bool {
     return fe_is_zero(r.x) && fe_eq(r.y, r.z);
 }
 
+// sqrt(u / v) as curve25519-dalek's sqrt_ratio_i computes it (the
+// Ristretto paper's SQRT_RATIO_M1): r = u v^3 (u v^7)^((p-5)/8), times
+// sqrt(-1) when v r^2 is -u or -u sqrt(-1), made non-negative; `square` is
+// whether u / v was a square (v r^2 = u or -u). u = 0 gives (true, 0);
+// v = 0 with u != 0 gives (false, 0).
+struct SqrtRatio {
+    square: bool,
+    r: Fe,
+}
+
+fn fe_sqrt_ratio_m1(u: Fe, v: Fe) -> SqrtRatio {
+    let v3 = fe_mul(fe_sq(v), v);
+    let v7 = fe_mul(fe_sq(v3), v);
+    var r = fe_mul(fe_mul(u, v3), fe_pow22523(fe_mul(u, v7)));
+    let check = fe_mul(v, fe_sq(r));
+    let sqrtm1 = fe_from_words(ED_SQRTM1_WORDS);
+    let correct = fe_eq(check, u);
+    let flipped = fe_eq(check, fe_neg(u));
+    let flipped_i = fe_eq(check, fe_mul(fe_neg(u), sqrtm1));
+    if flipped || flipped_i {
+        r = fe_mul(r, sqrtm1);
+    }
+    return SqrtRatio(correct || flipped, fe_abs(r));
+}
+
 // Decoded point, or ok = false when the encoding has no point (x^2 not a
 // square). As curve25519-dalek: the sign bit is applied even to x = 0, and
 // y >= p is reduced (non-canonical encodings decode).
@@ -93,26 +118,10 @@ struct Decoded {
 fn p3_decode(s: array<u32, 8>) -> Decoded {
     let y = fe_from_words(s);
     let yy = fe_sq(y);
-    let u = fe_sub(yy, FE_ONE);
-    let v = fe_add(fe_mul(yy, ed_d()), FE_ONE);
-    let v3 = fe_mul(fe_sq(v), v);
-    let v7 = fe_mul(fe_sq(v3), v);
-    // x = u v^3 (u v^7)^((p-5)/8)
-    var x = fe_mul(fe_mul(fe_pow22523(fe_mul(u, v7)), v3), u);
-    let vxx = fe_mul(fe_sq(x), v);
-    var ok = true;
-    if !fe_eq(vxx, u) {
-        if fe_eq(vxx, fe_neg(u)) {
-            x = fe_mul(x, fe_from_words(ED_SQRTM1_WORDS));
-        } else {
-            ok = false;
-        }
-    }
-    let sign = (s[7] >> 31u) == 1u;
-    if fe_is_negative(x) != sign {
-        x = fe_neg(x);
-    }
-    return Decoded(ok, P3(x, y, FE_ONE, fe_mul(x, y)));
+    // x = sqrt((y^2 - 1) / (d y^2 + 1)), non-negative, then the sign bit.
+    let root = fe_sqrt_ratio_m1(fe_sub(yy, FE_ONE), fe_add(fe_mul(yy, ed_d()), FE_ONE));
+    let x = fe_select(root.r, fe_neg(root.r), (s[7] >> 31u) == 1u);
+    return Decoded(root.square, P3(x, y, FE_ONE, fe_mul(x, y)));
 }
 
 // The 32-byte encoding (as eight little-endian words) of a point.

@@ -170,3 +170,8 @@ fn fe_eq(f: Fe, g: Fe) -> bool {
 fn fe_is_negative(f: Fe) -> bool {
     return (fe_to_words(f)[0] & 1u) == 1u;
 }
+
+// |f|: f or -f, whichever is non-negative (even).
+fn fe_abs(f: Fe) -> Fe {
+    return fe_select(f, fe_neg(f), fe_is_negative(f));
+}

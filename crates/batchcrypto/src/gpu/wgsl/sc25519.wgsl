@@ -77,6 +77,25 @@ fn sc_reduce(limbs: array<i64, 24>) -> Scalar {
     return out;
 }
 
+// A 512-bit little-endian number (eight u64 lanes, least significant
+// first) reduced modulo L: curve25519-dalek's from_bytes_mod_order_wide.
+fn sc_from_wide(lanes: array<u64, 8>) -> Scalar {
+    var limbs: array<i64, 24>;
+    for (var t = 0u; t < 24u; t++) {
+        let bit = t * 21u;
+        let lane = bit >> 6u;
+        let shift = bit & 63u;
+        var v = lanes[lane] >> shift;
+        if shift > 43u && lane < 7u {
+            v |= lanes[lane + 1u] << (64u - shift);
+        }
+        // Limb 23 takes the top 29 bits (483..511).
+        let width = select(21u, 29u, t == 23u);
+        limbs[t] = i64(v & ((1lu << width) - 1lu));
+    }
+    return sc_reduce(limbs);
+}
+
 // Signed radix-16 digits (64 of them, each in [-8, 8]) of a scalar given as
 // 13 limbs of 21 bits (value < 2^253).
 fn sc_digits(s: Scalar) -> array<i32, 64> {

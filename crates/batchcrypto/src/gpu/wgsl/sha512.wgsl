@@ -77,3 +77,17 @@ fn sha512_pad_byte(pos: u32, len: u32, blocks: u32) -> u32 {
     }
     return 0u;
 }
+
+// The digest (H0..H7, big-endian) as a little-endian 512-bit number: eight
+// u64 lanes, least significant first (each word byte-swapped).
+fn sha512_digest_le(state: array<u64, 8>) -> array<u64, 8> {
+    var out: array<u64, 8>;
+    for (var j = 0u; j < 8u; j++) {
+        var v = 0lu;
+        for (var k = 0u; k < 8u; k++) {
+            v |= ((state[j] >> (8u * k)) & 0xfflu) << (56u - 8u * k);
+        }
+        out[j] = v;
+    }
+    return out;
+}

@@ -2,7 +2,8 @@
 //! ([`crate::gpu::driver`]): a batch travels as it is stored (keys,
 //! signatures, flat message bytes and offsets), one thread per signature;
 //! one status word per item comes back and becomes the same [`Verdict`]s
-//! as the CPU path's.
+//! as the CPU path's. [`EdwardsKernel`] is that host side for any
+//! edwards25519 kernel of this shape (sr25519's too).
 //!
 //! The table of 1B .. 8B for the fixed-base half of the double-scalar
 //! multiplication is computed on the device once per engine (`ed25519_setup`)
@@ -24,44 +25,77 @@ const MAX_ITEMS: usize = 1 << 18;
 
 /// Verifies every item of `batch` under `policy` on the GPU.
 pub(crate) fn verify(gpu: &Gpu, batch: &Batch, policy: Policy) -> Streamed<Verdict> {
-    driver::run(gpu, &Ed25519Kernel::new(gpu, batch, policy).map_err(Failure::at_start)?)
+    driver::run(gpu, &kernel(gpu, batch, policy).map_err(Failure::at_start)?)
 }
 
 /// Kernel-only times (seconds) of `runs` runs over `batch`, uploaded once
 /// (see [`driver::time`]). For benchmarks; the batch must fit in one
 /// sub-batch.
 pub(crate) fn kernel_times(gpu: &Gpu, batch: &Batch, policy: Policy, runs: usize) -> Result<Vec<f64>, String> {
-    driver::time(gpu, &Ed25519Kernel::new(gpu, batch, policy)?, runs)
+    driver::time(gpu, &kernel(gpu, batch, policy)?, runs)
 }
 
-/// A batch for the verification kernel, with the device's base table.
-struct Ed25519Kernel<'a> {
+fn kernel<'a>(gpu: &Gpu, batch: &'a Batch, policy: Policy) -> Result<EdwardsKernel<'a>, String> {
+    let policy = match policy {
+        Policy::Strict => 0,
+        Policy::Zip215 => 1,
+    };
+    EdwardsKernel::new(
+        gpu,
+        "ed25519_verify",
+        shaders::ed25519_verify,
+        batch,
+        policy,
+        None,
+        decode,
+    )
+}
+
+/// A signed batch (32-byte keys, 64-byte signatures, flat messages) for an
+/// edwards25519 verification kernel: Ed25519's, and sr25519's with its
+/// signing context as an `extra` input. Bindings: 0 the parameters (n,
+/// `param`, the loop guard), 1 keys, 2 signatures, 3-4 messages and
+/// offsets, then `extra` if any, the device's table of B, one status word
+/// per item, which `decode` turns into a verdict. The entry point and
+/// the pipeline's cache key are `name`.
+pub(crate) struct EdwardsKernel<'a> {
+    name: &'static str,
     pipeline: Arc<wgpu::ComputePipeline>,
     base: wgpu::Buffer,
     batch: &'a Batch,
-    policy: u32,
+    param: u32,
+    extra: Option<&'a [u8]>,
+    decode: fn(u32) -> Option<Verdict>,
 }
 
-impl<'a> Ed25519Kernel<'a> {
-    fn new(gpu: &Gpu, batch: &'a Batch, policy: Policy) -> Result<Ed25519Kernel<'a>, String> {
-        gpu.require_int64("Ed25519")?;
-        Ok(Ed25519Kernel {
-            pipeline: gpu.pipeline("ed25519_verify", "ed25519_verify", shaders::ed25519_verify)?,
+impl<'a> EdwardsKernel<'a> {
+    pub(crate) fn new(
+        gpu: &Gpu,
+        name: &'static str,
+        shader: fn() -> String,
+        batch: &'a Batch,
+        param: u32,
+        extra: Option<&'a [u8]>,
+        decode: fn(u32) -> Option<Verdict>,
+    ) -> Result<EdwardsKernel<'a>, String> {
+        gpu.require_int64(name)?;
+        Ok(EdwardsKernel {
+            name,
+            pipeline: gpu.pipeline(name, name, shader)?,
             base: base_table(gpu)?,
             batch,
-            policy: match policy {
-                Policy::Strict => 0,
-                Policy::Zip215 => 1,
-            },
+            param,
+            extra,
+            decode,
         })
     }
 }
 
-impl Kernel for Ed25519Kernel<'_> {
+impl Kernel for EdwardsKernel<'_> {
     type Out = Verdict;
 
     fn name(&self) -> &'static str {
-        "ed25519_verify"
+        self.name
     }
 
     fn pipeline(&self) -> &wgpu::ComputePipeline {
@@ -84,12 +118,18 @@ impl Kernel for Ed25519Kernel<'_> {
         let n = end - start;
         let mut inputs = vec![Input::uniform(16), Input::storage(n * 32), Input::storage(n * 64)];
         inputs.extend(flat_inputs(self.batch.msgs(), start, end));
+        inputs.extend(self.extra.map(|e| Input::storage(e.len())));
         inputs
     }
 
-    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
+    fn pack(&self, start: usize, end: usize, mut dst: Vec<Dst<'_>>) {
+        if let Some(extra) = self.extra {
+            dst.pop()
+                .unwrap_or_else(|| unreachable!("the extra input is declared"))
+                .copy_from_slice(extra);
+        }
         let [params, mut pks, mut sigs, msgs, offsets] = driver::inputs(dst);
-        driver::params(params, [(end - start) as u32, self.policy, shaders::LOOP_GUARD, 0]);
+        driver::params(params, [(end - start) as u32, self.param, shaders::LOOP_GUARD, 0]);
         pks.copy_from_slice(self.batch.pks()[start..end].as_flattened());
         sigs.copy_from_slice(self.batch.sigs()[start..end].as_flattened());
         pack_flat(self.batch.msgs(), start, end, msgs, offsets);
@@ -107,11 +147,10 @@ impl Kernel for Ed25519Kernel<'_> {
         start: usize,
         end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
-        // Bindings 0-4 the inputs, 5 the base table, 6 the statuses.
         driver::one_pass(
             gpu,
             &self.pipeline,
-            "ed25519_verify",
+            self.name,
             inputs.iter().chain([&self.base, out]),
             end - start,
         )
@@ -121,16 +160,18 @@ impl Kernel for Ed25519Kernel<'_> {
         for (i, w) in out.chunks_exact(4).enumerate() {
             let status = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
             crate::gpu::check_done(status, start + i, "a verdict")?;
-            verdicts
-                .push(decode(status).ok_or_else(|| format!("item {} came back with status {status:#x}", start + i))?);
+            verdicts.push(
+                (self.decode)(status & 0xff)
+                    .ok_or_else(|| format!("item {} came back with status {status:#x}", start + i))?,
+            );
         }
         Ok(())
     }
 }
 
-/// The verdict of one completed status word, `None` for an unknown code.
-fn decode(status: u32) -> Option<Verdict> {
-    Some(match status & 0xff {
+/// The verdict of one status code, `None` for an unknown one.
+fn decode(code: u32) -> Option<Verdict> {
+    Some(match code {
         0 => Verdict::Valid,
         1 => Verdict::Invalid(Reason::MalformedKey),
         2 => Verdict::Invalid(Reason::MalformedR),
@@ -144,7 +185,7 @@ fn decode(status: u32) -> Option<Verdict> {
 
 /// The device-resident table of 1B .. 8B in affine Niels form, computed
 /// once per device by `ed25519_setup`.
-fn base_table(gpu: &Gpu) -> Result<wgpu::Buffer, String> {
+pub(crate) fn base_table(gpu: &Gpu) -> Result<wgpu::Buffer, String> {
     let mut tables = gpu.tables.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
     if let Some(t) = tables.get("ed25519_base") {
         return Ok(t.clone());

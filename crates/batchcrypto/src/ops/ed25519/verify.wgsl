@@ -1,6 +1,7 @@
 // Ed25519 verification (RFC 8032 section 5.1.7), one thread per signature,
 // under the strict (ed25519-dalek verify_strict) or zip215 (ed25519-zebra)
-// policy. Composed after fe25519, sha512, sc25519 and ed25519_point.
+// policy. Composed after fe25519, sha512, sc25519, ed25519_point,
+// ed25519_dsm and flat_msgs.
 //
 // Checks, in the order that names the reason (ops/ed25519.rs):
 //   1 malformed_key  A does not decode
@@ -54,22 +55,6 @@ fn ed25519_setup(@builtin(global_invocation_id) gid: vec3<u32>) {
     }
 }
 
-// jB as a cached point with Z = 1.
-fn base_multiple(j: u32) -> Cached {
-    var c: Cached;
-    c.z = FE_ONE;
-    for (var i = 0u; i < 10u; i++) {
-        c.ypx[i] = base_table[j * 30u + i];
-        c.ymx[i] = base_table[j * 30u + 10u + i];
-        c.t2d[i] = base_table[j * 30u + 20u + i];
-    }
-    return c;
-}
-
-fn word_byte(w: u32, i: u32) -> u32 {
-    return (w >> ((i & 3u) * 8u)) & 0xffu;
-}
-
 // Byte `pos` of R || A || M for item `item` (message at byte offset `moff`
 // of the flat message buffer).
 fn ram_byte(item: u32, pos: u32, moff: u32) -> u32 {
@@ -79,8 +64,7 @@ fn ram_byte(item: u32, pos: u32, moff: u32) -> u32 {
     if pos < 64u {
         return word_byte(pks[item * 8u + ((pos - 32u) >> 2u)], pos);
     }
-    let b = moff + pos - 64u;
-    return word_byte(msg_words[b >> 2u], b);
+    return msg_byte(moff + pos - 64u);
 }
 
 // k = SHA-512(R || A || M) mod L.
@@ -107,74 +91,7 @@ fn challenge(item: u32) -> Scalar {
         }
         sha512_compress(&state, m);
     }
-    // The digest is H0..H7 big-endian; as a 512-bit little-endian number,
-    // byte j is byte (j mod 8) from the top of H[j / 8].
-    var limbs: array<i64, 24>;
-    for (var t = 0u; t < 24u; t++) {
-        var v = 0lu;
-        let first = (t * 21u) / 8u;
-        for (var k = 0u; k < 5u; k++) {
-            let j = first + k;
-            if j < 64u {
-                let byte = (state[j >> 3u] >> (56u - 8u * (j & 7u))) & 0xfflu;
-                v |= byte << (8u * k);
-            }
-        }
-        let width = select(21u, 29u, t == 23u);
-        limbs[t] = i64((v >> ((t * 21u) & 7u)) & ((1lu << width) - 1lu));
-    }
-    return sc_reduce(limbs);
-}
-
-// [s]B - [k]A by signed radix-16 digits: per digit position four doublings
-// and up to two additions, all through one step of the loop below (one
-// doubling, one addition and one conversion in the shader).
-fn double_scalar_mul(k: Scalar, a: P3, s: Scalar) -> P3 {
-    let d2 = ed_d2();
-    var table: array<Cached, 8>; // 1A .. 8A
-    table[0] = p3_to_cached(a, d2);
-    var acc = a;
-    for (var i = 1u; i < 8u; i++) {
-        acc = p1p1_to_p3(p3_add(acc, table[0], false));
-        table[i] = p3_to_cached(acc, d2);
-    }
-    let ek = sc_digits(k);
-    let es = sc_digits(s);
-    var r = p3_identity();
-    for (var i = 63i; i >= 0i; i--) {
-        for (var step = 0u; step < 6u; step++) {
-            var p1: P1P1;
-            if step < 4u {
-                if i == 63i {
-                    continue; // doubling the identity
-                }
-                p1 = p3_dbl(r);
-            } else {
-                var digit: i32;
-                var q: Cached;
-                var sub: bool;
-                if step == 4u {
-                    // -[k]A: a positive digit subtracts.
-                    digit = ek[i];
-                    if digit == 0i {
-                        continue;
-                    }
-                    q = table[u32(abs(digit)) - 1u];
-                    sub = digit > 0i;
-                } else {
-                    digit = es[i];
-                    if digit == 0i {
-                        continue;
-                    }
-                    q = base_multiple(u32(abs(digit)) - 1u);
-                    sub = digit < 0i;
-                }
-                p1 = p3_add(r, q, sub);
-            }
-            r = p1p1_to_p3(p1);
-        }
-    }
-    return r;
+    return sc_from_wide(sha512_digest_le(state));
 }
 
 fn verify_item(i: u32) -> u32 {

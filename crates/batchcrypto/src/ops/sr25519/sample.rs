@@ -61,10 +61,19 @@ impl rand_core_06::CryptoRng for Seeded {}
 
 /// schnorrkel's signature of `msg` under `ctx`, its nonce witness drawn
 /// from `seed`.
-fn sign(key: &Keypair, ctx: &[u8], msg: &[u8], seed: u64) -> [u8; SIG_LEN] {
+pub fn sign(key: &Keypair, ctx: &[u8], msg: &[u8], seed: u64) -> [u8; SIG_LEN] {
     let t = schnorrkel::signing_context(ctx).bytes(msg);
     key.sign(schnorrkel::context::attach_rng(t, Seeded(StdRng::seed_from_u64(seed))))
         .to_bytes()
+}
+
+/// The key pair a 32-byte mini secret key expands to (Ed25519 mode, as
+/// Substrate's).
+pub fn keypair(secret: [u8; 32]) -> Keypair {
+    // Any 32 bytes are a mini secret key.
+    MiniSecretKey::from_bytes(&secret)
+        .map(|k| k.expand_to_keypair(ExpansionMode::Ed25519))
+        .unwrap_or_else(|_| unreachable!("32 bytes"))
 }
 
 /// `count` items by `signers` signers (at least two), about `hostile_share` hostile.
@@ -75,15 +84,7 @@ pub fn generate(count: usize, signers: usize, hostile_share: f64, seed: u64) -> 
 /// Items `range` of [`generate`].
 pub fn generate_range(range: Range<usize>, signers: usize, hostile_share: f64, seed: u64) -> Vec<Item> {
     let mut krng = StdRng::seed_from_u64(seed ^ 0x5252_5519);
-    let keys: Vec<Keypair> = (0..signers.max(2))
-        .map(|_| {
-            let secret: [u8; 32] = krng.random();
-            // Any 32 bytes are a mini secret key.
-            MiniSecretKey::from_bytes(&secret)
-                .map(|k| k.expand_to_keypair(ExpansionMode::Ed25519))
-                .unwrap_or_else(|_| unreachable!("32 bytes"))
-        })
-        .collect();
+    let keys: Vec<Keypair> = (0..signers.max(2)).map(|_| keypair(krng.random())).collect();
     range
         .into_par_iter()
         .map(|i| {

@@ -1,7 +1,7 @@
 //! sr25519's declaration in the registry ([`crate::registry`]).
 
 use super::{Batch, DEFAULT_CONTEXT, oracle, sample};
-use crate::engine::Engine;
+use crate::engine::{Engine, KernelWork};
 use crate::ops::{Op, repeated_signed};
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
 use crate::verdict::Verdict;
@@ -10,8 +10,8 @@ use crate::verdict::Verdict;
 pub const VERIFY: OpSpec = OpSpec {
     op: Op::Sr25519Verify,
     item: "(pk 32, sig 64, msg)",
-    gpu_kernel: false,
-    splittable: false,
+    gpu_kernel: true,
+    splittable: true,
     bench_msg_len: None,
     workload,
 };
@@ -32,7 +32,7 @@ fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
         },
         engine: |e: &Engine, b: &Batch| e.verify_sr25519(b, DEFAULT_CONTEXT),
         same: |v: &Verdict, w: &bool| v.is_valid() == *w,
-        kernel: None,
+        kernel: Some(|e: &Engine, b: &Batch, runs| e.gpu_kernel_times(KernelWork::Sr25519(b, DEFAULT_CONTEXT), runs)),
         trivial: false,
     })
 }
