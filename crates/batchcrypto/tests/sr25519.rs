@@ -36,7 +36,8 @@ fn every_engine(batch: &sr25519::Batch, ctx: &[u8]) -> Vec<(&'static str, Vec<Ve
 
 #[test]
 fn generated_items_match_the_oracle() {
-    for (count, share, seed) in [(400, 0.6, 1), (64, 0.0, 2), (80, 1.0, 3), (1, 1.0, 4)] {
+    // 3000 items with 2% hostile: the CPU path's batch checks fail and bisect.
+    for (count, share, seed) in [(400, 0.6, 1), (64, 0.0, 2), (80, 1.0, 3), (1, 1.0, 4), (3000, 0.02, 6)] {
         let items = sample::generate(count, 8, share, seed);
         let batch = sample::batch(&items);
         let want: Vec<bool> = items

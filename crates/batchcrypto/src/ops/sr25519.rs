@@ -36,3 +36,26 @@ pub const DEFAULT_CONTEXT: &[u8] = b"substrate";
 /// A batch of `(public key, signature, message)` items (one context for
 /// the batch).
 pub type Batch = SignedBatch<PK_LEN, SIG_LEN>;
+
+/// rand_core 0.6's generator traits (schnorrkel's) over one of ours: the
+/// seeded generator of the samples, the thread's CSPRNG for batch
+/// verification's coefficients. Only cryptographic generators are wrapped.
+pub(crate) struct Rng06<R>(pub(crate) R);
+
+impl<R: rand::RngExt> rand_core_06::RngCore for Rng06<R> {
+    fn next_u32(&mut self) -> u32 {
+        self.0.random()
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.0.random()
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        self.0.fill(dest);
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core_06::Error> {
+        self.fill_bytes(dest);
+        Ok(())
+    }
+}
+
+impl<R: rand::RngExt> rand_core_06::CryptoRng for Rng06<R> {}

@@ -13,7 +13,7 @@ use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 use schnorrkel::{ExpansionMode, Keypair, MiniSecretKey};
 
-use super::{DEFAULT_CONTEXT, PK_LEN, SIG_LEN};
+use super::{DEFAULT_CONTEXT, PK_LEN, Rng06, SIG_LEN};
 use crate::ops::item_rng;
 
 /// One generated item.
@@ -38,32 +38,11 @@ const L: [u8; 32] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0x10,
 ];
 
-/// rand_core 0.6's generator traits (schnorrkel's) over our seeded one.
-struct Seeded(StdRng);
-
-impl rand_core_06::RngCore for Seeded {
-    fn next_u32(&mut self) -> u32 {
-        self.0.random()
-    }
-    fn next_u64(&mut self) -> u64 {
-        self.0.random()
-    }
-    fn fill_bytes(&mut self, dest: &mut [u8]) {
-        self.0.fill(dest);
-    }
-    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core_06::Error> {
-        self.fill_bytes(dest);
-        Ok(())
-    }
-}
-
-impl rand_core_06::CryptoRng for Seeded {}
-
 /// schnorrkel's signature of `msg` under `ctx`, its nonce witness drawn
 /// from `seed`.
 pub fn sign(key: &Keypair, ctx: &[u8], msg: &[u8], seed: u64) -> [u8; SIG_LEN] {
     let t = schnorrkel::signing_context(ctx).bytes(msg);
-    key.sign(schnorrkel::context::attach_rng(t, Seeded(StdRng::seed_from_u64(seed))))
+    key.sign(schnorrkel::context::attach_rng(t, Rng06(StdRng::seed_from_u64(seed))))
         .to_bytes()
 }
 
