@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine from the repo root, with .device/ made by
-# scripts/gpu-bundle.sh: bash .device/gpu-run.sh OUTDIR (about 6 minutes).
+# scripts/gpu-bundle.sh: bash .device/gpu-run.sh OUTDIR (about 7 minutes).
 # Writes at most 8 files (the device tool's limit). Most important first:
 # correctness on the device, then issue 14's targets (the streaming
-# driver), then its open questions (end-to-end vs kernel gap, field rates).
+# driver) and issue 17's (Schnorr), then issue 14's open questions
+# (end-to-end vs kernel gap, field rates).
 set -uo pipefail
 out=${1:?usage: gpu-run.sh OUTDIR}
 mkdir -p "$out"
@@ -23,6 +24,9 @@ timeout 120 $bin bench --backend gpu --op ed25519_verify_strict,ecrecover,p256_v
   --sizes 65536,262144 --oracle-max-n 0 --max-seconds 100 --json "$out/targets.json" 2>&1 | tee "$out/targets.md"
 timeout 60 $bin bench --backend gpu --op keccak256_32,merkle_keccak256 --sizes 1048576,4194304 \
   --oracle-max-n 0 --max-seconds 45 2>&1 | tee -a "$out/targets.md"
+# Issue 17: BIP-340 and sr25519 >= 3M/s end to end.
+timeout 90 $bin bench --backend gpu --op bip340_verify,sr25519_verify --sizes 65536,262144 \
+  --oracle-max-n 0 --max-seconds 70 2>&1 | tee -a "$out/targets.md"
 
 # The end-to-end vs kernel gap: the same cells with the 16-core CPU column
 # interleaved (GPU idle between its runs); compare gpu/gpu_kernel with the
