@@ -35,6 +35,8 @@ pub(crate) mod driver;
 pub(crate) mod field_bench;
 #[cfg(feature = "wgpu")]
 pub(crate) mod merlin;
+#[cfg(all(test, feature = "wgpu"))]
+pub(crate) mod probe;
 #[cfg(feature = "wgpu")]
 pub(crate) mod shaders;
 

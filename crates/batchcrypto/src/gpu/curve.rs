@@ -41,6 +41,40 @@ pub(crate) fn weierstrass_wgsl<const N: usize>(p: &Limbs<N>, n: &Limbs<N>, a: &L
     .concat()
 }
 
+/// BLS12-381's base field prime p, big-endian hex.
+#[cfg_attr(
+    not(test),
+    allow(
+        dead_code,
+        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
+    )
+)]
+pub(crate) const BLS12_381_P: &str =
+    "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab";
+
+/// The constants of `wgsl/fp381.wgsl`: p with its CIOS constant, R^2 and
+/// one in Montgomery form, and the exponents p - 2 (inversion) and
+/// (p + 1) / 4 (square roots).
+#[cfg_attr(
+    not(test),
+    allow(
+        dead_code,
+        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
+    )
+)]
+pub(crate) fn fp381_wgsl() -> String {
+    let p: Limbs<12> = super::bigint::from_hex(BLS12_381_P);
+    [
+        wgsl_const("BLS_P", &p),
+        format!("const BLS_PINV: u32 = {:#010x}u;\n", neg_inv32(p[0])),
+        wgsl_const("BLS_R2", &r_squared(&p)),
+        wgsl_const("BLS_ONE", &mont_form(&small(1), &p)),
+        wgsl_const("BLS_P_MINUS_2", &sub(&p, &small(2)).0),
+        wgsl_const("BLS_SQRT_EXP", &sqrt_exponent(&p)),
+    ]
+    .concat()
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::bigint::from_hex;
@@ -50,9 +84,7 @@ mod tests {
     /// and valid WGSL.
     #[test]
     fn bls12_381_constants_at_twelve_limbs() {
-        let p: Limbs<12> = from_hex(
-            "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab",
-        );
+        let p: Limbs<12> = from_hex(BLS12_381_P);
         let r: Limbs<12> = from_hex(
             "0000000000000000000000000000000073eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001",
         );

@@ -7,7 +7,7 @@
 mod fields;
 mod hashes;
 
-use fields::{ED_D, ED_SQRTM1, RISTRETTO_INVSQRT_A_MINUS_D, fe25519_generated, mont_mul_generated};
+use fields::{ED_D, ED_SQRTM1, RISTRETTO_INVSQRT_A_MINUS_D, fe25519_generated, mont_mul_generated, uint_generated};
 pub(crate) use hashes::SHA256_H0;
 use hashes::{SHA512_H0, SHA512_K, keccak_generated, sha256_compress_generated};
 
@@ -19,7 +19,7 @@ const GUARD: &str = include_str!("wgsl/guard.wgsl");
 
 /// What every kernel shares with its host, rendered from the host's
 /// constants (written once, in Rust), then the completion guard.
-fn guard() -> String {
+pub(crate) fn guard() -> String {
     format!(
         "const DONE_FLAG: u32 = {:#x}u;\nconst LOOPS_CUT_FLAG: u32 = {:#x}u;\nconst WORKGROUP_SIZE: u32 = {}u;\nconst LOOP_GUARD: u32 = {}u;\n{GUARD}",
         crate::gpu::DONE_FLAG,
@@ -177,6 +177,33 @@ pub(crate) fn sr25519_verify() -> String {
 }
 
 const FIELD_BENCH: &str = include_str!("wgsl/field_bench.wgsl");
+#[cfg_attr(
+    not(test),
+    allow(
+        dead_code,
+        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
+    )
+)]
+const FP381: &str = include_str!("wgsl/fp381.wgsl");
+
+/// BLS12-381's F_p and F_p2 (`wgsl/fp381.wgsl`) with their constants and
+/// generated 384-bit arithmetic (needs SHADER_INT64).
+#[cfg_attr(
+    not(test),
+    allow(
+        dead_code,
+        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
+    )
+)]
+pub(crate) fn fp381_layer() -> String {
+    [
+        super::curve::fp381_wgsl(),
+        uint_generated(12),
+        mont_mul_generated(12, "array<u32, 12>", "u384_sub"),
+        FP381.to_string(),
+    ]
+    .join("\n")
+}
 
 /// The Ed25519 kernels' field layer: arithmetic mod 2^255 - 19.
 pub(crate) fn fe25519_layer() -> String {

@@ -64,6 +64,39 @@ pub(super) fn mont_mul_generated(n: usize, ty: &str, sub: &str) -> String {
     src
 }
 
+/// Addition and subtraction of `n`-limb integers (u32 limbs, least
+/// significant first) as straight-line code: `u{bits}_add(a, b)` and
+/// `u{bits}_sub(a, b)` return a `Carry{bits}` (`.v` the result mod
+/// 2^(32 n), `.c` the carry out or the borrow), for the Montgomery layers
+/// above 256 bits (BLS12-381: n = 12).
+#[cfg_attr(
+    not(test),
+    allow(
+        dead_code,
+        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
+    )
+)]
+pub(super) fn uint_generated(n: usize) -> String {
+    let bits = 32 * n;
+    let ty = format!("array<u32, {n}>");
+    let mut src = format!("struct Carry{bits} {{\n    v: {ty},\n    c: u32,\n}}\n\n");
+    src += &format!("fn u{bits}_add(a: {ty}, b: {ty}) -> Carry{bits} {{\n    var r: Carry{bits};\n    var s = 0lu;\n");
+    for k in 0..n {
+        src += &format!("    s = u64(a[{k}]) + u64(b[{k}]) + (s >> 32u);\n    r.v[{k}] = u32(s);\n");
+    }
+    src += "    r.c = u32(s >> 32u);\n    return r;\n}\n\n";
+    // Each limb borrows 2^32 and pays it back from the next: s >> 32 is 1
+    // when no borrow was needed.
+    src += &format!(
+        "fn u{bits}_sub(a: {ty}, b: {ty}) -> Carry{bits} {{\n    var r: Carry{bits};\n    let top = 0x100000000lu;\n    var s = top;\n"
+    );
+    for k in 0..n {
+        src += &format!("    s = (u64(a[{k}]) | top) - u64(b[{k}]) - (1lu - (s >> 32u));\n    r.v[{k}] = u32(s);\n");
+    }
+    src += "    r.c = 1u - u32(s >> 32u);\n    return r;\n}\n";
+    src
+}
+
 /// Bits of limb `i` in radix 2^25.5.
 fn limb_bits(i: usize) -> u32 {
     if i.is_multiple_of(2) { 26 } else { 25 }

@@ -1,0 +1,169 @@
+// BLS12-381's base field F_p (p a 381-bit prime) and its quadratic
+// extension F_p2 = F_p[u] / (u^2 + 1), the bottom of the tower the BLS
+// kernels build on (issue 15). Elements of F_p are twelve u32 limbs, least
+// significant first, in Montgomery form (R = 2^384): CIOS multiplication
+// with 64-bit products, generated straight-line by Rust (`mont_mul`, with
+// u384_add / u384_sub, gpu/shaders/fields.rs), as the 256-bit curves do.
+// Twelve 32-bit limbs because WGSL has no 64-bit multiply-high; the
+// measured alternatives go in the issue note. The constants BLS_P,
+// BLS_PINV, BLS_ONE, BLS_R2, BLS_P_MINUS_2 and BLS_SQRT_EXP are rendered
+// from Rust (gpu/curve.rs) in front of this file. Needs SHADER_INT64.
+
+alias Fp = array<u32, 12>;
+
+struct Fp2 {
+    c0: Fp,
+    c1: Fp,
+}
+
+fn fp_zero() -> Fp {
+    var z: Fp;
+    return z;
+}
+
+fn fp_mul(a: Fp, b: Fp) -> Fp {
+    return mont_mul(a, b, BLS_P, BLS_PINV);
+}
+
+fn fp_sq(a: Fp) -> Fp {
+    return mont_mul(a, a, BLS_P, BLS_PINV);
+}
+
+// (a + b) mod p for a, b < p (p < 2^381: the sum never carries out).
+fn fp_add(a: Fp, b: Fp) -> Fp {
+    let s = u384_add(a, b).v;
+    let d = u384_sub(s, BLS_P);
+    if d.c == 0u {
+        return d.v;
+    }
+    return s;
+}
+
+fn fp_sub(a: Fp, b: Fp) -> Fp {
+    let d = u384_sub(a, b);
+    if d.c != 0u {
+        return u384_add(d.v, BLS_P).v;
+    }
+    return d.v;
+}
+
+fn fp_neg(a: Fp) -> Fp {
+    return fp_sub(fp_zero(), a);
+}
+
+fn fp_is_zero(a: Fp) -> bool {
+    var acc = 0u;
+    for (var i = 0u; i < 12u; i++) {
+        acc |= a[i];
+    }
+    return acc == 0u;
+}
+
+fn fp_eq(a: Fp, b: Fp) -> bool {
+    var acc = 0u;
+    for (var i = 0u; i < 12u; i++) {
+        acc |= a[i] ^ b[i];
+    }
+    return acc == 0u;
+}
+
+// Into and out of Montgomery form (canonical values below p).
+fn fp_to_mont(a: Fp) -> Fp {
+    return fp_mul(a, BLS_R2);
+}
+
+fn fp_from_mont(a: Fp) -> Fp {
+    var one: Fp;
+    one[0] = 1u;
+    return fp_mul(a, one);
+}
+
+// base^exp with fixed 4-bit windows: table[j] = base^j (14
+// multiplications), then per window from the top four squarings and one
+// multiplication (by one where the window is zero), all through one
+// multiplication site: 384 + 96 + 14 multiplications.
+fn fp_pow(base: Fp, exp: Fp) -> Fp {
+    var table: array<Fp, 16>;
+    table[0] = BLS_ONE;
+    table[1] = base;
+    for (var j = 2u; j < 16u; j++) {
+        table[j] = fp_mul(table[j - 1u], base);
+    }
+    var e = exp;
+    var r = BLS_ONE;
+    for (var k = 0u; k < 480u; k++) {
+        let w = k / 5u;
+        var other = r;
+        if k % 5u == 4u {
+            other = table[(e[11u - w / 8u] >> (28u - 4u * (w % 8u))) & 15u];
+        }
+        r = fp_mul(r, other);
+    }
+    return r;
+}
+
+// 1/a by Fermat (0 for 0).
+fn fp_inv(a: Fp) -> Fp {
+    return fp_pow(a, BLS_P_MINUS_2);
+}
+
+struct FpSqrt {
+    ok: bool,
+    r: Fp,
+}
+
+// A square root a^((p+1)/4) (p = 3 mod 4); ok when a is a square.
+fn fp_sqrt(a: Fp) -> FpSqrt {
+    let r = fp_pow(a, BLS_SQRT_EXP);
+    return FpSqrt(fp_eq(fp_sq(r), a), r);
+}
+
+fn fp2_add(a: Fp2, b: Fp2) -> Fp2 {
+    return Fp2(fp_add(a.c0, b.c0), fp_add(a.c1, b.c1));
+}
+
+fn fp2_sub(a: Fp2, b: Fp2) -> Fp2 {
+    return Fp2(fp_sub(a.c0, b.c0), fp_sub(a.c1, b.c1));
+}
+
+fn fp2_neg(a: Fp2) -> Fp2 {
+    return Fp2(fp_neg(a.c0), fp_neg(a.c1));
+}
+
+fn fp2_conj(a: Fp2) -> Fp2 {
+    return Fp2(a.c0, fp_neg(a.c1));
+}
+
+fn fp2_is_zero(a: Fp2) -> bool {
+    return fp_is_zero(a.c0) && fp_is_zero(a.c1);
+}
+
+fn fp2_eq(a: Fp2, b: Fp2) -> bool {
+    return fp_eq(a.c0, b.c0) && fp_eq(a.c1, b.c1);
+}
+
+// (a0 + a1 u)(b0 + b1 u) with u^2 = -1, by Karatsuba: three
+// multiplications.
+fn fp2_mul(a: Fp2, b: Fp2) -> Fp2 {
+    let v0 = fp_mul(a.c0, b.c0);
+    let v1 = fp_mul(a.c1, b.c1);
+    let s = fp_mul(fp_add(a.c0, a.c1), fp_add(b.c0, b.c1));
+    return Fp2(fp_sub(v0, v1), fp_sub(fp_sub(s, v0), v1));
+}
+
+// (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two multiplications.
+fn fp2_sq(a: Fp2) -> Fp2 {
+    let m = fp_mul(a.c0, a.c1);
+    return Fp2(fp_mul(fp_add(a.c0, a.c1), fp_sub(a.c0, a.c1)), fp_add(m, m));
+}
+
+// Times the non-residue xi = 1 + u of the sextic extension.
+fn fp2_mul_by_xi(a: Fp2) -> Fp2 {
+    return Fp2(fp_sub(a.c0, a.c1), fp_add(a.c0, a.c1));
+}
+
+// 1/a = conj(a) / (a0^2 + a1^2) (0 for 0).
+fn fp2_inv(a: Fp2) -> Fp2 {
+    let t = fp_inv(fp_add(fp_sq(a.c0), fp_sq(a.c1)));
+    return Fp2(fp_mul(a.c0, t), fp_neg(fp_mul(a.c1, t)));
+}
