@@ -185,6 +185,19 @@ const FIELD_BENCH: &str = include_str!("wgsl/field_bench.wgsl");
     )
 )]
 const FP381: &str = include_str!("wgsl/fp381.wgsl");
+const FP12: &str = include_str!("wgsl/fp12.wgsl");
+
+/// BLS12-381's whole tower: F_p, F_p2, F_p6 and F_p12 (needs SHADER_INT64).
+#[cfg_attr(
+    not(test),
+    allow(
+        dead_code,
+        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
+    )
+)]
+pub(crate) fn fp12_layer() -> String {
+    [fp381_layer(), FP12.to_string()].join("\n")
+}
 
 /// BLS12-381's F_p and F_p2 (`wgsl/fp381.wgsl`) with their constants and
 /// generated 384-bit arithmetic (needs SHADER_INT64).

@@ -4,12 +4,26 @@
 // significant first, in Montgomery form (R = 2^384): CIOS multiplication
 // with 64-bit products, generated straight-line by Rust (`mont_mul`, with
 // u384_add / u384_sub, gpu/shaders/fields.rs), as the 256-bit curves do.
+// Composed after the guard (LOOP_GUARD).
 // Twelve 32-bit limbs because WGSL has no 64-bit multiply-high; the
 // measured alternatives go in the issue note. The constants BLS_P,
 // BLS_PINV, BLS_ONE, BLS_R2, BLS_P_MINUS_2 and BLS_SQRT_EXP are rendered
 // from Rust (gpu/curve.rs) in front of this file. Needs SHADER_INT64.
 
 alias Fp = array<u32, 12>;
+
+// 1, in a form the compiler cannot see. The tower's product loops run to
+// k * tower_one so that drivers keep them as loops, one multiplication in
+// the code, instead of unrolling them: unrolled, F_p12 multiplication alone
+// is over a hundred inlined 384-bit multiplications, and llvmpipe took
+// minutes to compile a kernel using it. Kernels call tower_init with their
+// loop-guard parameter before any tower arithmetic (a wrong one also fails
+// the guard, so the item is flagged, never wrong).
+var<private> tower_one: u32;
+
+fn tower_init(loop_guard: u32) {
+    tower_one = loop_guard / LOOP_GUARD;
+}
 
 struct Fp2 {
     c0: Fp,
@@ -86,12 +100,12 @@ fn fp_pow(base: Fp, exp: Fp) -> Fp {
     var table: array<Fp, 16>;
     table[0] = BLS_ONE;
     table[1] = base;
-    for (var j = 2u; j < 16u; j++) {
+    for (var j = 2u; j < 16u * tower_one; j++) {
         table[j] = fp_mul(table[j - 1u], base);
     }
     var e = exp;
     var r = BLS_ONE;
-    for (var k = 0u; k < 480u; k++) {
+    for (var k = 0u; k < 480u * tower_one; k++) {
         let w = k / 5u;
         var other = r;
         if k % 5u == 4u {
@@ -143,18 +157,27 @@ fn fp2_eq(a: Fp2, b: Fp2) -> bool {
 }
 
 // (a0 + a1 u)(b0 + b1 u) with u^2 = -1, by Karatsuba: three
-// multiplications.
+// multiplications, made in a loop so that the shader holds one (drivers
+// inline every call site, and the tower above multiplies them).
 fn fp2_mul(a: Fp2, b: Fp2) -> Fp2 {
-    let v0 = fp_mul(a.c0, b.c0);
-    let v1 = fp_mul(a.c1, b.c1);
-    let s = fp_mul(fp_add(a.c0, a.c1), fp_add(b.c0, b.c1));
-    return Fp2(fp_sub(v0, v1), fp_sub(fp_sub(s, v0), v1));
+    let l = array<Fp, 3>(a.c0, a.c1, fp_add(a.c0, a.c1));
+    let r = array<Fp, 3>(b.c0, b.c1, fp_add(b.c0, b.c1));
+    var v: array<Fp, 3>;
+    for (var k = 0u; k < 3u * tower_one; k++) {
+        v[k] = fp_mul(l[k], r[k]);
+    }
+    return Fp2(fp_sub(v[0], v[1]), fp_sub(fp_sub(v[2], v[0]), v[1]));
 }
 
 // (a0 + a1 u)^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u: two multiplications.
 fn fp2_sq(a: Fp2) -> Fp2 {
-    let m = fp_mul(a.c0, a.c1);
-    return Fp2(fp_mul(fp_add(a.c0, a.c1), fp_sub(a.c0, a.c1)), fp_add(m, m));
+    let l = array<Fp, 2>(fp_add(a.c0, a.c1), a.c0);
+    let r = array<Fp, 2>(fp_sub(a.c0, a.c1), a.c1);
+    var v: array<Fp, 2>;
+    for (var k = 0u; k < 2u * tower_one; k++) {
+        v[k] = fp_mul(l[k], r[k]);
+    }
+    return Fp2(v[0], fp_add(v[1], v[1]));
 }
 
 // Times the non-residue xi = 1 + u of the sextic extension.
@@ -162,8 +185,16 @@ fn fp2_mul_by_xi(a: Fp2) -> Fp2 {
     return Fp2(fp_sub(a.c0, a.c1), fp_add(a.c0, a.c1));
 }
 
-// 1/a = conj(a) / (a0^2 + a1^2) (0 for 0).
+// 1/a = conj(a) / (a0^2 + a1^2) (0 for 0); the products in loops.
 fn fp2_inv(a: Fp2) -> Fp2 {
-    let t = fp_inv(fp_add(fp_sq(a.c0), fp_sq(a.c1)));
-    return Fp2(fp_mul(a.c0, t), fp_neg(fp_mul(a.c1, t)));
+    let x = array<Fp, 2>(a.c0, a.c1);
+    var v: array<Fp, 2>;
+    for (var k = 0u; k < 2u * tower_one; k++) {
+        v[k] = fp_mul(x[k], x[k]);
+    }
+    let t = fp_inv(fp_add(v[0], v[1]));
+    for (var k = 0u; k < 2u * tower_one; k++) {
+        v[k] = fp_mul(x[k], t);
+    }
+    return Fp2(v[0], fp_neg(v[1]));
 }
