@@ -115,13 +115,7 @@ pub(crate) fn run(
     in_words: usize,
     out_words: usize,
 ) -> Result<Vec<Vec<u32>>, String> {
-    let source = [
-        shaders::guard(),
-        format!("const PROBE_OUT: u32 = {}u;\n", out_words + 1),
-        ENTRY.to_string(),
-        layer.to_string(),
-    ]
-    .join("\n");
+    let source = source(layer, out_words);
     let probe = Probe {
         pipeline: gpu.pipeline(key, "probe", || source)?,
         input,
@@ -129,6 +123,17 @@ pub(crate) fn run(
         out_words,
     };
     driver::run(gpu, &probe).map_err(|f| f.reason)
+}
+
+/// The probe kernel's source around `layer` (entry point `probe`).
+fn source(layer: &str, out_words: usize) -> String {
+    [
+        shaders::guard(),
+        format!("const PROBE_OUT: u32 = {}u;\n", out_words + 1),
+        ENTRY.to_string(),
+        layer.to_string(),
+    ]
+    .join("\n")
 }
 
 /// The GPU for the layer tests, or `None` (a skip) unless
@@ -398,6 +403,19 @@ fn probe_item(i: u32) {
             conj.conjugate_in_place();
             assert_eq!(pair(got, 5), conj, "item {n}: fp12_conj");
             assert_eq!(pair(inv, 0), a.inverse().unwrap_or_default(), "item {n}: fp12_inv");
+        }
+    }
+
+    /// The tower probes translate to Metal and HLSL as the kernels do
+    /// (`every_kernel_translates_to_metal_and_hlsl`): 384-bit code is
+    /// portable beyond Vulkan.
+    #[test]
+    fn tower_probes_translate_to_metal_and_hlsl() {
+        let fp = [shaders::fp381_layer(), FP381_PROBE.to_string()].join("\n");
+        let mul = [shaders::fp12_layer(), FP12_IO.to_string(), FP12_MUL_PROBE.to_string()].join("\n");
+        let inv = [shaders::fp12_layer(), FP12_IO.to_string(), FP12_INV_PROBE.to_string()].join("\n");
+        for (name, layer, out) in [("fp381", fp, 181), ("fp12 mul", mul, 504), ("fp12 inv", inv, 144)] {
+            shaders::tests::assert_translates(name, &source(&layer, out), &["probe"], true);
         }
     }
 }

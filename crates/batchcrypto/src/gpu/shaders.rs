@@ -240,7 +240,7 @@ pub(crate) fn field_bench(layer: &str, entry: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Every kernel the engine compiles: (name, source, entry points, needs
@@ -291,45 +291,51 @@ mod tests {
     /// types used, so a driver's compiler is still the final word.
     #[test]
     fn every_kernel_translates_to_metal_and_hlsl() {
+        for (name, src, entries, int64) in every_kernel() {
+            assert_translates(&name, &src, entries, int64);
+        }
+    }
+
+    /// `src` validates under the capabilities the engine requests (64-bit
+    /// integers where `int64`) and translates to MSL 2.4 and HLSL SM 6.0
+    /// with each of `entries` present (see above).
+    pub(crate) fn assert_translates(name: &str, src: &str, entries: &[&str], int64: bool) {
         use naga::back::{hlsl, msl};
         use naga::valid::{Capabilities, ValidationFlags, Validator};
-        for (name, src, entries, int64) in every_kernel() {
-            let module =
-                naga::front::wgsl::parse_str(&src).unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(&src)));
-            let caps = if int64 {
-                Capabilities::SHADER_INT64
-            } else {
-                Capabilities::empty()
-            };
-            let info = Validator::new(ValidationFlags::all(), caps)
-                .validate(&module)
-                .unwrap_or_else(|e| panic!("{name}: validation: {e:?}"));
-            for entry in entries {
-                assert!(
-                    module.entry_points.iter().any(|e| e.name == *entry),
-                    "{name}: no entry point {entry}"
-                );
-            }
-            let options = msl::Options {
-                lang_version: (2, 4),
-                ..Default::default()
-            };
-            let (metal, _) = msl::write_string(&module, &info, &options, &msl::PipelineOptions::default())
-                .unwrap_or_else(|e| panic!("{name}: to MSL: {e:?}"));
-            for entry in entries {
-                assert!(metal.contains(entry), "{name}: MSL lacks {entry}");
-            }
-            let options = hlsl::Options {
-                shader_model: hlsl::ShaderModel::V6_0,
-                ..Default::default()
-            };
-            let mut dx = String::new();
-            hlsl::Writer::new(&mut dx, &options, &hlsl::PipelineOptions::default())
-                .write(&module, &info, None)
-                .unwrap_or_else(|e| panic!("{name}: to HLSL: {e:?}"));
-            for entry in entries {
-                assert!(dx.contains(entry), "{name}: HLSL lacks {entry}");
-            }
+        let module = naga::front::wgsl::parse_str(src).unwrap_or_else(|e| panic!("{name}: {}", e.emit_to_string(src)));
+        let caps = if int64 {
+            Capabilities::SHADER_INT64
+        } else {
+            Capabilities::empty()
+        };
+        let info = Validator::new(ValidationFlags::all(), caps)
+            .validate(&module)
+            .unwrap_or_else(|e| panic!("{name}: validation: {e:?}"));
+        for entry in entries {
+            assert!(
+                module.entry_points.iter().any(|e| e.name == *entry),
+                "{name}: no entry point {entry}"
+            );
+        }
+        let options = msl::Options {
+            lang_version: (2, 4),
+            ..Default::default()
+        };
+        let (metal, _) = msl::write_string(&module, &info, &options, &msl::PipelineOptions::default())
+            .unwrap_or_else(|e| panic!("{name}: to MSL: {e:?}"));
+        for entry in entries {
+            assert!(metal.contains(entry), "{name}: MSL lacks {entry}");
+        }
+        let options = hlsl::Options {
+            shader_model: hlsl::ShaderModel::V6_0,
+            ..Default::default()
+        };
+        let mut dx = String::new();
+        hlsl::Writer::new(&mut dx, &options, &hlsl::PipelineOptions::default())
+            .write(&module, &info, None)
+            .unwrap_or_else(|e| panic!("{name}: to HLSL: {e:?}"));
+        for entry in entries {
+            assert!(dx.contains(entry), "{name}: HLSL lacks {entry}");
         }
     }
 
