@@ -179,7 +179,8 @@ pub(crate) trait Kernel: Sync {
     /// Bytes of the output the kernel writes and the host reads back.
     fn out_bytes(&self, start: usize, end: usize) -> u64;
     /// The passes of one run, in order: a bind group each and its thread
-    /// count; later passes see what earlier ones wrote.
+    /// count; later passes see what earlier ones wrote. By default one pass,
+    /// a thread per unit, the inputs bound in order and then the output.
     fn bind(
         &self,
         gpu: &Gpu,
@@ -187,7 +188,15 @@ pub(crate) trait Kernel: Sync {
         out: &wgpu::Buffer,
         start: usize,
         end: usize,
-    ) -> Vec<(wgpu::BindGroup, u32)>;
+    ) -> Vec<(wgpu::BindGroup, u32)> {
+        one_pass(
+            gpu,
+            self.pipeline(),
+            self.name(),
+            inputs.iter().chain([out]),
+            end - start,
+        )
+    }
     /// Appends the answers of units `start..end` from the output bytes; an
     /// error when a unit lacks its completion flag or the loop guard fired.
     fn decode(&self, start: usize, end: usize, out: &[u8], answers: &mut Vec<Self::Out>) -> Result<(), String>;

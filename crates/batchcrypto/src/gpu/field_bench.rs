@@ -160,23 +160,6 @@ impl Kernel for Chains {
         ((end - start) * 36) as u64
     }
 
-    fn bind(
-        &self,
-        gpu: &Gpu,
-        inputs: &[wgpu::Buffer],
-        out: &wgpu::Buffer,
-        start: usize,
-        end: usize,
-    ) -> Vec<(wgpu::BindGroup, u32)> {
-        driver::one_pass(
-            gpu,
-            &self.pipeline,
-            "field_bench",
-            inputs.iter().chain([out]),
-            end - start,
-        )
-    }
-
     fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<[u32; 8]>) -> Result<(), String> {
         for (i, thread) in out.chunks_exact(36).enumerate() {
             let word =

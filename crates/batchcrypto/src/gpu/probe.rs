@@ -80,17 +80,6 @@ impl Kernel for Probe<'_> {
         ((end - start) * (self.out_words + 1) * 4) as u64
     }
 
-    fn bind(
-        &self,
-        gpu: &Gpu,
-        inputs: &[wgpu::Buffer],
-        out: &wgpu::Buffer,
-        start: usize,
-        end: usize,
-    ) -> Vec<(wgpu::BindGroup, u32)> {
-        driver::one_pass(gpu, &self.pipeline, "probe", inputs.iter().chain([out]), end - start)
-    }
-
     fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
         let words: Vec<u32> = out
             .chunks_exact(4)
