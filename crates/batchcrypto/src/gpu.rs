@@ -34,6 +34,12 @@ pub(crate) mod driver;
 #[cfg(feature = "wgpu")]
 pub(crate) mod field_bench;
 #[cfg(feature = "wgpu")]
+#[cfg_attr(
+    not(test),
+    allow(dead_code, reason = "the BLS12-381 kernels (issue 15); the probe tests use it now")
+)]
+pub(crate) mod fp12_program;
+#[cfg(feature = "wgpu")]
 pub(crate) mod merlin;
 #[cfg(all(test, feature = "wgpu"))]
 pub(crate) mod probe;

@@ -77,6 +77,19 @@ pub(crate) fn small<const N: usize>(v: u32) -> Limbs<N> {
 
 /// (a + b) mod m for a, b < m.
 pub(crate) fn add_mod<const N: usize>(a: &Limbs<N>, b: &Limbs<N>, m: &Limbs<N>) -> Limbs<N> {
+    let (s, carry) = add(a, b);
+    let (d, borrow) = sub(&s, m);
+    if carry || !borrow { d } else { s }
+}
+
+/// (a - b) mod m for a, b < m.
+pub(crate) fn sub_mod<const N: usize>(a: &Limbs<N>, b: &Limbs<N>, m: &Limbs<N>) -> Limbs<N> {
+    let (d, borrow) = sub(a, b);
+    if borrow { add(&d, m).0 } else { d }
+}
+
+/// a + b (wrapping), and whether it carried.
+fn add<const N: usize>(a: &Limbs<N>, b: &Limbs<N>) -> (Limbs<N>, bool) {
     let mut s = [0u32; N];
     let mut carry = 0u64;
     for k in 0..N {
@@ -84,12 +97,23 @@ pub(crate) fn add_mod<const N: usize>(a: &Limbs<N>, b: &Limbs<N>, m: &Limbs<N>) 
         s[k] = t as u32;
         carry = t >> 32;
     }
-    let (d, borrow) = sub(&s, m);
-    if carry == 1 || !borrow { d } else { s }
+    (s, carry == 1)
 }
 
-/// a b mod m by double and add (a, b < m): slow, for checking kernels.
-#[cfg(test)]
+/// a / d and a mod d for a small divisor d > 0.
+pub(crate) fn div_small<const N: usize>(a: &Limbs<N>, d: u32) -> (Limbs<N>, u32) {
+    let mut q = [0u32; N];
+    let mut rem = 0u64;
+    for k in (0..N).rev() {
+        let cur = (rem << 32) | u64::from(a[k]);
+        q[k] = (cur / u64::from(d)) as u32;
+        rem = cur % u64::from(d);
+    }
+    (q, rem as u32)
+}
+
+/// a b mod m by double and add (a, b < m): slow, for constants and for
+/// checking kernels.
 pub(crate) fn mul_mod<const N: usize>(a: &Limbs<N>, b: &Limbs<N>, m: &Limbs<N>) -> Limbs<N> {
     let mut acc = [0u32; N];
     for i in (0..32 * N).rev() {
@@ -168,6 +192,20 @@ mod tests {
             );
             assert_eq!(to_u128(&mont_form(&a2, &m)), pow2_ref(a.into(), m64.into(), 64));
             assert_eq!(to_u128(&r_squared(&m)), pow2_ref(1, m64.into(), 128));
+            assert_eq!(
+                to_u128(&sub_mod(&a2, &b2, &m)),
+                (u128::from(a) + u128::from(m64) - u128::from(b)) % u128::from(m64)
+            );
+            assert_eq!(
+                to_u128(&mul_mod(&a2, &b2, &m)),
+                (u128::from(a) * u128::from(b)) % u128::from(m64)
+            );
+            let d = rng.random::<u32>() | 1;
+            let (q, r) = div_small(&a2, d);
+            assert_eq!(
+                (to_u128(&q), u128::from(r)),
+                (u128::from(a) / u128::from(d), u128::from(a) % u128::from(d))
+            );
             let (d, borrow) = sub(&a2, &b2);
             assert_eq!(borrow, a < b);
             assert_eq!(to_u128(&d) as u64, a.wrapping_sub(b));

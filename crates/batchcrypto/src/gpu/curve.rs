@@ -5,7 +5,9 @@
 //! The names are those the WGSL curve code reads (`wgsl/weierstrass.wgsl`
 //! and the kernels built on it).
 
-use super::bigint::{Limbs, add_mod, mont_form, neg_inv32, r_squared, small, sub, wgsl_const};
+use super::bigint::{
+    Limbs, add_mod, div_small, from_hex, mont_form, mul_mod, neg_inv32, r_squared, small, sub, sub_mod, wgsl_const,
+};
 
 /// (p + 1) / 4, the square-root exponent when p = 3 mod 4 (all the curves
 /// above).
@@ -73,6 +75,124 @@ pub(crate) fn fp381_wgsl() -> String {
         wgsl_const("BLS_SQRT_EXP", &sqrt_exponent(&p)),
     ]
     .concat()
+}
+
+/// |x| for BLS12-381's curve parameter x = -0xd201000000010000 (negative):
+/// the Miller loop's length and the exponent of the final exponentiation's
+/// hard part and of both subgroup checks.
+#[cfg_attr(
+    not(test),
+    allow(dead_code, reason = "the BLS12-381 kernels (issue 15); the probe tests use it now")
+)]
+pub(crate) const BLS_X_ABS: u64 = 0xd201_0000_0001_0000;
+
+/// An element c0 + c1 u of F_p2 = F_p[u] / (u^2 + 1) as plain residues
+/// mod BLS12-381's p, for deriving the constants below once per pipeline
+/// (slow, public values only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Fp2Const([Limbs<12>; 2]);
+
+impl Fp2Const {
+    fn p() -> Limbs<12> {
+        from_hex(BLS12_381_P)
+    }
+
+    fn mul(self, o: Self) -> Self {
+        let (p, [a0, a1], [b0, b1]) = (Self::p(), self.0, o.0);
+        let m = |x, y| mul_mod(x, y, &p);
+        Self([
+            sub_mod(&m(&a0, &b0), &m(&a1, &b1), &p),
+            add_mod(&m(&a0, &b1), &m(&a1, &b0), &p),
+        ])
+    }
+
+    fn conj(self) -> Self {
+        Self([self.0[0], sub_mod(&[0; 12], &self.0[1], &Self::p())])
+    }
+
+    /// self^e, square and multiply from the top bit.
+    fn pow(self, e: &Limbs<12>) -> Self {
+        let mut r = Self([small(1), [0; 12]]);
+        for i in (0..384).rev() {
+            r = r.mul(r);
+            if (e[i / 32] >> (i % 32)) & 1 == 1 {
+                r = r.mul(self);
+            }
+        }
+        r
+    }
+
+    /// 1/self = conj(self) / (c0^2 + c1^2), the norm inverted by Fermat.
+    fn inv(self) -> Self {
+        let p = Self::p();
+        let [c0, c1] = self.0;
+        let norm = add_mod(&mul_mod(&c0, &c0, &p), &mul_mod(&c1, &c1, &p), &p);
+        let inv = Self([norm, [0; 12]]).pow(&sub(&p, &small(2)).0).0[0];
+        Self([mul_mod(&c0, &inv, &p), sub_mod(&[0; 12], &mul_mod(&c1, &inv, &p), &p)])
+    }
+
+    /// The Montgomery forms of both coefficients as WGSL constants
+    /// NAME_C0 and NAME_C1.
+    fn wgsl(self, name: &str) -> String {
+        let p = Self::p();
+        wgsl_const(&format!("{name}_C0"), &mont_form(&self.0[0], &p))
+            + &wgsl_const(&format!("{name}_C1"), &mont_form(&self.0[1], &p))
+    }
+}
+
+/// The constants of the BLS12-381 curve and pairing layers
+/// (`wgsl/bls_curve.wgsl`, `wgsl/bls_pairing.wgsl`), in Montgomery form:
+///
+/// - `BLS_TWO_INV` = 1/2 (the Miller loop's doubling step);
+/// - `BLS_BETA`, the cube root of unity of G1's endomorphism
+///   sigma(x, y) = (beta x, y), blst's choice (-1 - sqrt(-3)) / 2 with
+///   sqrt(-3) = (-3)^((p+1)/4), for which sigma^2 acts on G1 as [-x^2]
+///   (M. Scott, "A note on group membership tests for G1, G2 and GT on
+///   BLS pairing-friendly curves", eprint 2021/1130);
+/// - `BLS_FROB1_k`, `BLS_FROB2_k` for k = 0..5: with gamma = xi^((p-1)/6)
+///   (xi = 1 + u), the Frobenius x -> x^p maps the basis element
+///   w^k = v^(k/2) w^(k%2) of F_p12 to gamma^k w^k, and x -> x^(p^2) to
+///   (gamma conj(gamma))^k w^k; k is the coefficient's place c(k%2).c(k/2);
+/// - `BLS_PSI_X` = 1/xi^((p-1)/3) and `BLS_PSI_Y` = 1/xi^((p-1)/2), the
+///   untwist-Frobenius-twist endomorphism psi(x, y) =
+///   (conj(x) PSI_X, conj(y) PSI_Y) of G2, on which it acts as [x];
+/// - `BLS_X_HI`, `BLS_X_LO`: |x| in two words.
+#[cfg_attr(
+    not(test),
+    allow(dead_code, reason = "the BLS12-381 kernels (issue 15); the probe tests use it now")
+)]
+pub(crate) fn bls_pairing_wgsl() -> String {
+    let p: Limbs<12> = from_hex(BLS12_381_P);
+    let mont = |x: &Limbs<12>| mont_form(x, &p);
+    let plus1 = super::bigint::add_small(&p, 1);
+    let two_inv = div_small(&plus1, 2).0;
+    let minus3 = sub(&p, &small(3)).0;
+    let sqrt_m3 = Fp2Const([minus3, [0; 12]]).pow(&sqrt_exponent(&p)).0[0];
+    // beta = -(1 + sqrt(-3)) / 2.
+    let beta = mul_mod(&sub_mod(&[0; 12], &add_mod(&small(1), &sqrt_m3, &p), &p), &two_inv, &p);
+    let xi = Fp2Const([small(1), small(1)]);
+    let gamma = xi.pow(&div_small(&sub(&p, &small(1)).0, 6).0);
+    let gamma2 = gamma.mul(gamma.conj());
+    let mut out = vec![
+        wgsl_const("BLS_TWO_INV", &mont(&two_inv)),
+        wgsl_const("BLS_BETA", &mont(&beta)),
+        format!(
+            "const BLS_X_HI: u32 = {:#010x}u;\nconst BLS_X_LO: u32 = {:#010x}u;\n",
+            BLS_X_ABS >> 32,
+            BLS_X_ABS as u32
+        ),
+    ];
+    for (name, g) in [("BLS_FROB1", gamma), ("BLS_FROB2", gamma2)] {
+        let mut power = Fp2Const([small(1), [0; 12]]);
+        for k in 0..6 {
+            out.push(power.wgsl(&format!("{name}_{k}")));
+            power = power.mul(g);
+        }
+    }
+    let gamma3 = gamma.mul(gamma).mul(gamma);
+    out.push(gamma.mul(gamma).inv().wgsl("BLS_PSI_X"));
+    out.push(gamma3.inv().wgsl("BLS_PSI_Y"));
+    out.concat()
 }
 
 #[cfg(test)]

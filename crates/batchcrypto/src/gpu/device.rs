@@ -193,6 +193,7 @@ impl Gpu {
         if let Some(p) = cache.get(key) {
             return Ok(p.clone());
         }
+        let started = std::time::Instant::now();
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
             label: Some(key),
@@ -209,6 +210,8 @@ impl Gpu {
         if let Some(e) = pollster::block_on(scope.pop()) {
             return Err(format!("compiling {key}: {e}"));
         }
+        // Drivers may compile further on the first dispatch (llvmpipe does).
+        Self::trace(|| format!("created pipeline {key}"), started);
         let pipeline = Arc::new(pipeline);
         cache.insert(key, pipeline.clone());
         Ok(pipeline)

@@ -104,7 +104,7 @@ pub(crate) fn run(
     in_words: usize,
     out_words: usize,
 ) -> Result<Vec<Vec<u32>>, String> {
-    let source = source(layer, out_words);
+    let source = source(layer, in_words, out_words);
     let probe = Probe {
         pipeline: gpu.pipeline(key, "probe", || source)?,
         input,
@@ -115,10 +115,13 @@ pub(crate) fn run(
 }
 
 /// The probe kernel's source around `layer` (entry point `probe`).
-fn source(layer: &str, out_words: usize) -> String {
+fn source(layer: &str, in_words: usize, out_words: usize) -> String {
     [
         shaders::guard(),
-        format!("const PROBE_OUT: u32 = {}u;\n", out_words + 1),
+        format!(
+            "const PROBE_IN: u32 = {in_words}u;\nconst PROBE_OUT: u32 = {}u;\n",
+            out_words + 1
+        ),
         ENTRY.to_string(),
         layer.to_string(),
     ]
@@ -141,6 +144,9 @@ pub(crate) fn test_gpu() -> Option<Gpu> {
 }
 
 #[cfg(test)]
+mod bls;
+
+#[cfg(test)]
 mod tests {
     use ark_bls12_381::{Fq, Fq2, Fq6, Fq12};
     use ark_ff::{BigInteger, Field, PrimeField};
@@ -157,7 +163,7 @@ mod tests {
 fn probe_load(i: u32, k: u32) -> Fp {
     var v: Fp;
     for (var j = 0u; j < 12u; j++) {
-        v[j] = probe_in[i * 48u + k * 12u + j];
+        v[j] = probe_in[i * PROBE_IN + k * 12u + j];
     }
     return fp_to_mont(v);
 }
@@ -192,7 +198,7 @@ fn probe_item(i: u32) {
 }
 ";
 
-    fn words(x: Fq) -> Vec<u32> {
+    pub(super) fn words(x: Fq) -> Vec<u32> {
         x.into_bigint()
             .to_bytes_le()
             .chunks_exact(4)
@@ -200,7 +206,7 @@ fn probe_item(i: u32) {
             .collect()
     }
 
-    fn fq(words: &[u32]) -> Fq {
+    pub(super) fn fq(words: &[u32]) -> Fq {
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         Fq::from_le_bytes_mod_order(&bytes)
     }
@@ -269,11 +275,11 @@ fn probe_item(i: u32) {
     /// Reading and writing F_p6 values for the fp12.wgsl probes: two F_p12
     /// values a and b in (12 F_p values each, coefficient order c0.c0.c0,
     /// c0.c0.c1, c0.c1.c0, ...), F_p6 results out by slot.
-    const FP12_IO: &str = "
+    pub(super) const FP12_IO: &str = "
 fn probe_fp(i: u32, k: u32) -> Fp {
     var v: Fp;
     for (var j = 0u; j < 12u; j++) {
-        v[j] = probe_in[i * 288u + k * 12u + j];
+        v[j] = probe_in[i * PROBE_IN + k * 12u + j];
     }
     return fp_to_mont(v);
 }
@@ -322,11 +328,11 @@ fn probe_item(i: u32) {
 }
 ";
 
-    fn fq6(c: &[Fq]) -> Fq6 {
+    pub(super) fn fq6(c: &[Fq]) -> Fq6 {
         Fq6::new(Fq2::new(c[0], c[1]), Fq2::new(c[2], c[3]), Fq2::new(c[4], c[5]))
     }
 
-    fn fq12(c: &[Fq]) -> Fq12 {
+    pub(super) fn fq12(c: &[Fq]) -> Fq12 {
         Fq12::new(fq6(&c[..6]), fq6(&c[6..]))
     }
 
@@ -403,8 +409,12 @@ fn probe_item(i: u32) {
         let fp = [shaders::fp381_layer(), FP381_PROBE.to_string()].join("\n");
         let mul = [shaders::fp12_layer(), FP12_IO.to_string(), FP12_MUL_PROBE.to_string()].join("\n");
         let inv = [shaders::fp12_layer(), FP12_IO.to_string(), FP12_INV_PROBE.to_string()].join("\n");
-        for (name, layer, out) in [("fp381", fp, 181), ("fp12 mul", mul, 504), ("fp12 inv", inv, 144)] {
-            shaders::tests::assert_translates(name, &source(&layer, out), &["probe"], true);
+        for (name, layer, inw, out) in [
+            ("fp381", fp, 48, 181),
+            ("fp12 mul", mul, 288, 504),
+            ("fp12 inv", inv, 288, 144),
+        ] {
+            shaders::tests::assert_translates(name, &source(&layer, inw, out), &["probe"], true);
         }
     }
 }

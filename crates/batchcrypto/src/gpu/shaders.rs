@@ -186,6 +186,59 @@ const FIELD_BENCH: &str = include_str!("wgsl/field_bench.wgsl");
 )]
 const FP381: &str = include_str!("wgsl/fp381.wgsl");
 const FP12: &str = include_str!("wgsl/fp12.wgsl");
+const BLS_CURVE: &str = include_str!("wgsl/bls_curve.wgsl");
+const BLS_GROUP: &str = include_str!("wgsl/bls_group.wgsl");
+const BLS_PAIRING: &str = include_str!("wgsl/bls_pairing.wgsl");
+
+/// BLS12-381's G1 and G2 (`wgsl/bls_curve.wgsl`) over the whole tower,
+/// with the pairing constants: the complete a = 0 formulas of
+/// `wgsl/weierstrass_a0.wgsl` and the group-generic `wgsl/bls_group.wgsl`,
+/// rendered for each group.
+#[cfg_attr(
+    not(test),
+    allow(
+        dead_code,
+        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
+    )
+)]
+pub(crate) fn bls_curve_layer() -> String {
+    let mut parts = vec![fp12_layer(), super::curve::bls_pairing_wgsl(), BLS_CURVE.to_string()];
+    for (g, field) in [("g1", "fp"), ("g2", "fp2")] {
+        let (point, ty) = (format!("{}Proj", g.to_uppercase()), format!("F{}", &field[1..]));
+        parts.push(
+            WEIERSTRASS_A0
+                .replace("fmul(c, c.b3, ", &format!("{field}_times_b3("))
+                .replace("fmul(c, ", &format!("{field}_mul("))
+                .replace("fadd(c, ", &format!("{field}_add("))
+                .replace("fsub(c, ", &format!("{field}_sub("))
+                .replace("c: Curve, ", "")
+                .replace("Proj", &point)
+                .replace("proj_", &format!("{g}_")),
+        );
+        parts.push(
+            BLS_GROUP
+                .replace("GPoint", &point)
+                .replace("grp_", &format!("{g}_"))
+                .replace("Field", &ty)
+                .replace("field_", &format!("{field}_")),
+        );
+    }
+    parts.join("\n")
+}
+
+/// The pairing layer: the Miller loop and the F_p12 program interpreter
+/// (`wgsl/bls_pairing.wgsl`) after the curve layer, with `program` (the
+/// final exponentiation, gpu/fp12_program.rs) as the constant `name`.
+#[cfg_attr(
+    not(test),
+    allow(
+        dead_code,
+        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
+    )
+)]
+pub(crate) fn bls_pairing_layer(program: &super::fp12_program::Program, name: &str) -> String {
+    [bls_curve_layer(), program.wgsl(name), BLS_PAIRING.to_string()].join("\n")
+}
 
 /// BLS12-381's whole tower: F_p, F_p2, F_p6 and F_p12 (needs SHADER_INT64).
 #[cfg_attr(

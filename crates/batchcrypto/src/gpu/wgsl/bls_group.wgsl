@@ -1,0 +1,40 @@
+// The group-generic part of BLS12-381's G1 and G2, rendered once per group
+// by gpu/shaders.rs (GPoint, grp_, Field and field_ become G1Proj, g1_, Fp,
+// fp_ or G2Proj, g2_, Fp2, fp2_). Composed after bls_curve.wgsl and the
+// rendered point formulas (grp_add, grp_dbl).
+
+fn grp_infinity() -> GPoint {
+    return GPoint(field_zero(), field_one(), field_zero());
+}
+
+fn grp_is_infinity(p: GPoint) -> bool {
+    return field_is_zero(p.z);
+}
+
+fn grp_neg(p: GPoint) -> GPoint {
+    return GPoint(p.x, field_neg(p.y), p.z);
+}
+
+// Projective equality: X1 Z2 = X2 Z1 and Y1 Z2 = Y2 Z1 (both infinity, or
+// neither and the same affine point).
+fn grp_eq(p: GPoint, q: GPoint) -> bool {
+    let pz = array<Field, 2>(p.z, q.z);
+    let c = array<Field, 4>(p.x, q.x, p.y, q.y);
+    var v: array<Field, 4>;
+    for (var k = 0u; k < 4u * tower_one; k++) {
+        v[k] = field_mul(c[k], pz[1u - k % 2u]);
+    }
+    return field_eq(v[0], v[1]) && field_eq(v[2], v[3]) && grp_is_infinity(p) == grp_is_infinity(q);
+}
+
+// [|x|] p, by double and add from the top bit of |x| (a public constant).
+fn grp_times_x_abs(p: GPoint) -> GPoint {
+    var r = p;
+    for (var k = 0u; k < 63u * tower_one; k++) {
+        r = grp_dbl(r);
+        if bls_x_bit(62u - k) {
+            r = grp_add(r, p);
+        }
+    }
+    return r;
+}
