@@ -848,12 +848,38 @@ fn eip2537_pairing_lines() {
     assert_eq!(out.status.code(), Some(0));
     let lines = stdout_lines(&out);
     assert_eq!(lines.len(), want.len());
-    for (line, want) in lines.iter().zip(want) {
+    for (line, want) in lines.iter().zip(&want) {
         match want {
             Some(hex) => assert_eq!(line["output"].as_str(), Some(hex.as_str()), "{line}"),
             None => assert!(line["output"].is_null() && line["reason"].is_string(), "{line}"),
         }
     }
+    // On the GPU: the same lines, with each call also cut by a byte and
+    // with its last pair doubled, and a malformed line.
+    if !has_usable_gpu() {
+        let _ = writeln!(std::io::stderr(), "note: no usable GPU adapter; CLI GPU test skipped");
+        return;
+    }
+    let mut hostile = input.clone();
+    for line in input.lines() {
+        let hex = &line[10..line.len() - 2];
+        if hex.len() >= 768 {
+            hostile.push_str(&format!("{{\"input\":\"{}\"}}\n", &hex[..hex.len() - 2]));
+            hostile.push_str(&format!("{{\"input\":\"{hex}{}\"}}\n", &hex[hex.len() - 768..]));
+        }
+    }
+    hostile.push_str("{\"input\":\"zz\"}\n");
+    let run = |backend: &str| run_with_stdin(&["eip2537-pairing", "--backend", backend], hostile.as_bytes());
+    let (cpu, gpu) = (run("cpu"), run("gpu"));
+    assert_eq!(cpu.status.code(), Some(2), "the malformed line");
+    assert_eq!(gpu.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&gpu.stderr);
+    assert!(stderr.contains("backend gpu (requested)"), "{stderr}");
+    assert!(stdout_lines(&cpu).len() > 2 * want.len(), "the hostile lines are there");
+    assert_eq!(
+        String::from_utf8_lossy(&gpu.stdout),
+        String::from_utf8_lossy(&cpu.stdout)
+    );
 }
 
 /// The "done when" of ECDSA: large hostile mixed files for `verify

@@ -375,18 +375,23 @@ impl Engine {
     }
 
     /// The EIP-2537 pairing check of every input (see
-    /// [`bls::eip2537`]): `Ok(result)` or the call's failure. CPU only.
+    /// [`bls::eip2537`]): `Ok(result)` or the call's failure.
     pub fn eip2537_pairing(
         &self,
         inputs: &FlatBytes,
     ) -> Result<Outcome<Vec<Result<bool, bls::eip2537::Eip2537Error>>>, Error> {
         use rayon::prelude::*;
-        Ok(self.run_cpu_only(Op::Eip2537Pairing, || {
-            (0..inputs.len())
-                .into_par_iter()
-                .map(|i| bls::eip2537::pairing_check(inputs.get(i)))
-                .collect()
-        }))
+        self.run_split(
+            Op::Eip2537Pairing,
+            inputs,
+            |gpu, i| gpu.eip2537_pairing(i),
+            |i| {
+                (0..i.len())
+                    .into_par_iter()
+                    .map(|k| bls::eip2537::pairing_check(i.get(k)))
+                    .collect()
+            },
+        )
     }
 
     /// Verifies secp256k1 ECDSA signatures over 32-byte hashes: one

@@ -34,10 +34,6 @@ pub(crate) mod driver;
 #[cfg(feature = "wgpu")]
 pub(crate) mod field_bench;
 #[cfg(feature = "wgpu")]
-#[cfg_attr(
-    not(test),
-    allow(dead_code, reason = "the BLS12-381 kernels (issue 15); the probe tests use it now")
-)]
 pub(crate) mod fp12_program;
 #[cfg(feature = "wgpu")]
 pub(crate) mod merlin;
@@ -51,6 +47,7 @@ pub(crate) use device::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, WORKGROUP_SIZE
 
 use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
+use crate::ops::bls::eip2537::Eip2537Error;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
 use crate::ops::{bip340, ed25519, hash, merkle, sr25519};
 use crate::verdict::{Reason, Verdict};
@@ -211,6 +208,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn bip340_verify(&self, batch: &bip340::Batch) -> Streamed<Verdict>;
     /// sr25519 verification under the signing context `ctx`.
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict>;
+    /// EIP-2537 pairing checks.
+    fn eip2537_pairing(&self, inputs: &FlatBytes) -> Streamed<Result<bool, Eip2537Error>>;
     /// A Merkle root (at least two leaves).
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String>;
     /// Kernel-only seconds of `runs` runs over `work`.

@@ -44,26 +44,12 @@ pub(crate) fn weierstrass_wgsl<const N: usize>(p: &Limbs<N>, n: &Limbs<N>, a: &L
 }
 
 /// BLS12-381's base field prime p, big-endian hex.
-#[cfg_attr(
-    not(test),
-    allow(
-        dead_code,
-        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
-    )
-)]
 pub(crate) const BLS12_381_P: &str =
     "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab";
 
 /// The constants of `wgsl/fp381.wgsl`: p with its CIOS constant, R^2 and
 /// one in Montgomery form, and the exponents p - 2 (inversion) and
 /// (p + 1) / 4 (square roots).
-#[cfg_attr(
-    not(test),
-    allow(
-        dead_code,
-        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
-    )
-)]
 pub(crate) fn fp381_wgsl() -> String {
     let p: Limbs<12> = super::bigint::from_hex(BLS12_381_P);
     [
@@ -80,10 +66,6 @@ pub(crate) fn fp381_wgsl() -> String {
 /// |x| for BLS12-381's curve parameter x = -0xd201000000010000 (negative):
 /// the Miller loop's length and the exponent of the final exponentiation's
 /// hard part and of both subgroup checks.
-#[cfg_attr(
-    not(test),
-    allow(dead_code, reason = "the BLS12-381 kernels (issue 15); the probe tests use it now")
-)]
 pub(crate) const BLS_X_ABS: u64 = 0xd201_0000_0001_0000;
 
 /// An element c0 + c1 u of F_p2 = F_p[u] / (u^2 + 1) as plain residues
@@ -157,10 +139,6 @@ impl Fp2Const {
 ///   untwist-Frobenius-twist endomorphism psi(x, y) =
 ///   (conj(x) PSI_X, conj(y) PSI_Y) of G2, on which it acts as [x];
 /// - `BLS_X_HI`, `BLS_X_LO`: |x| in two words.
-#[cfg_attr(
-    not(test),
-    allow(dead_code, reason = "the BLS12-381 kernels (issue 15); the probe tests use it now")
-)]
 pub(crate) fn bls_pairing_wgsl() -> String {
     let p: Limbs<12> = from_hex(BLS12_381_P);
     let mont = |x: &Limbs<12>| mont_form(x, &p);

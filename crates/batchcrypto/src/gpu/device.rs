@@ -12,8 +12,9 @@ use super::driver::Lane;
 use super::{AdapterSummary, FaultStage, FieldRate, GpuRuntime, Streamed, preferred, wanted_adapter};
 use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
+use crate::ops::bls::eip2537::Eip2537Error;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
-use crate::ops::{bip340, ecdsa, ed25519, hash, merkle, sr25519};
+use crate::ops::{bip340, bls, ecdsa, ed25519, hash, merkle, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
@@ -443,6 +444,10 @@ impl GpuRuntime for Gpu {
 
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict> {
         sr25519::gpu::verify(self, batch, ctx)
+    }
+
+    fn eip2537_pairing(&self, inputs: &FlatBytes) -> Streamed<Result<bool, Eip2537Error>> {
+        bls::gpu::eip2537_pairing(self, inputs)
     }
 
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String> {

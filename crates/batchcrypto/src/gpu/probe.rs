@@ -144,9 +144,6 @@ pub(crate) fn test_gpu() -> Option<Gpu> {
 }
 
 #[cfg(test)]
-mod bls;
-
-#[cfg(test)]
 mod tests {
     use ark_bls12_381::{Fq, Fq2, Fq6, Fq12};
     use ark_ff::{BigInteger, Field, PrimeField};
@@ -198,7 +195,7 @@ fn probe_item(i: u32) {
 }
 ";
 
-    pub(super) fn words(x: Fq) -> Vec<u32> {
+    fn words(x: Fq) -> Vec<u32> {
         x.into_bigint()
             .to_bytes_le()
             .chunks_exact(4)
@@ -206,7 +203,7 @@ fn probe_item(i: u32) {
             .collect()
     }
 
-    pub(super) fn fq(words: &[u32]) -> Fq {
+    fn fq(words: &[u32]) -> Fq {
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         Fq::from_le_bytes_mod_order(&bytes)
     }
@@ -275,7 +272,7 @@ fn probe_item(i: u32) {
     /// Reading and writing F_p6 values for the fp12.wgsl probes: two F_p12
     /// values a and b in (12 F_p values each, coefficient order c0.c0.c0,
     /// c0.c0.c1, c0.c1.c0, ...), F_p6 results out by slot.
-    pub(super) const FP12_IO: &str = "
+    const FP12_IO: &str = "
 fn probe_fp(i: u32, k: u32) -> Fp {
     var v: Fp;
     for (var j = 0u; j < 12u; j++) {
@@ -328,11 +325,11 @@ fn probe_item(i: u32) {
 }
 ";
 
-    pub(super) fn fq6(c: &[Fq]) -> Fq6 {
+    fn fq6(c: &[Fq]) -> Fq6 {
         Fq6::new(Fq2::new(c[0], c[1]), Fq2::new(c[2], c[3]), Fq2::new(c[4], c[5]))
     }
 
-    pub(super) fn fq12(c: &[Fq]) -> Fq12 {
+    fn fq12(c: &[Fq]) -> Fq12 {
         Fq12::new(fq6(&c[..6]), fq6(&c[6..]))
     }
 

@@ -177,30 +177,49 @@ pub(crate) fn sr25519_verify() -> String {
 }
 
 const FIELD_BENCH: &str = include_str!("wgsl/field_bench.wgsl");
-#[cfg_attr(
-    not(test),
-    allow(
-        dead_code,
-        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
-    )
-)]
 const FP381: &str = include_str!("wgsl/fp381.wgsl");
 const FP12: &str = include_str!("wgsl/fp12.wgsl");
 const BLS_CURVE: &str = include_str!("wgsl/bls_curve.wgsl");
 const BLS_GROUP: &str = include_str!("wgsl/bls_group.wgsl");
 const BLS_PAIRING: &str = include_str!("wgsl/bls_pairing.wgsl");
+const BLS_PAIRS: &str = include_str!("../ops/bls/pairs.wgsl");
+const BLS_FINAL_EXP: &str = include_str!("../ops/bls/final_exp.wgsl");
+
+/// The EIP-2537 pairing check's two kernels (entry points `bls_pairs` and
+/// `bls_final`, ops/bls/gpu.rs), each after the pairing layer with the
+/// pairing check's F_p12 program.
+pub(crate) fn bls_eip2537(entry: &str) -> String {
+    use crate::ops::bls::gpu as host;
+    let program = super::fp12_program::final_exponentiation();
+    let constants = format!(
+        "const PAIR_IN: u32 = {}u;\nconst PAIR_OUT: u32 = {}u;\nconst PAIR_G1: u32 = {}u;\nconst PAIR_G2: u32 = {}u;\n\
+         const PAIR_MILLER: u32 = {}u;\nconst STATUS_NOT_ON_CURVE: u32 = {}u;\nconst STATUS_NOT_IN_SUBGROUP: u32 = {}u;\n\
+         const FINAL_OUT: u32 = {}u;\nconst FINAL_MAX_RANGE: u32 = {}u;\nconst FINAL_CHECK: u32 = {}u;\n",
+        host::PAIR_IN,
+        host::PAIR_OUT,
+        host::PAIR_G1,
+        host::PAIR_G2,
+        host::PAIR_MILLER,
+        host::STATUS_NOT_ON_CURVE,
+        host::STATUS_NOT_IN_SUBGROUP,
+        host::FINAL_OUT,
+        host::FINAL_MAX_RANGE,
+        host::FINAL_CHECK,
+    );
+    let kernel = if entry == "bls_pairs" { BLS_PAIRS } else { BLS_FINAL_EXP };
+    [
+        guard(),
+        constants,
+        bls_pairing_layer(&program, "BLS_FINAL_EXP"),
+        kernel.to_string(),
+    ]
+    .join("\n")
+}
 
 /// BLS12-381's G1 and G2 (`wgsl/bls_curve.wgsl`) over the whole tower,
 /// with the pairing constants: the complete a = 0 formulas of
 /// `wgsl/weierstrass_a0.wgsl` and the group-generic `wgsl/bls_group.wgsl`,
 /// rendered for each group.
-#[cfg_attr(
-    not(test),
-    allow(
-        dead_code,
-        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
-    )
-)]
 pub(crate) fn bls_curve_layer() -> String {
     let mut parts = vec![fp12_layer(), super::curve::bls_pairing_wgsl(), BLS_CURVE.to_string()];
     for (g, field) in [("g1", "fp"), ("g2", "fp2")] {
@@ -229,38 +248,17 @@ pub(crate) fn bls_curve_layer() -> String {
 /// The pairing layer: the Miller loop and the F_p12 program interpreter
 /// (`wgsl/bls_pairing.wgsl`) after the curve layer, with `program` (the
 /// final exponentiation, gpu/fp12_program.rs) as the constant `name`.
-#[cfg_attr(
-    not(test),
-    allow(
-        dead_code,
-        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
-    )
-)]
 pub(crate) fn bls_pairing_layer(program: &super::fp12_program::Program, name: &str) -> String {
     [bls_curve_layer(), program.wgsl(name), BLS_PAIRING.to_string()].join("\n")
 }
 
 /// BLS12-381's whole tower: F_p, F_p2, F_p6 and F_p12 (needs SHADER_INT64).
-#[cfg_attr(
-    not(test),
-    allow(
-        dead_code,
-        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
-    )
-)]
 pub(crate) fn fp12_layer() -> String {
     [fp381_layer(), FP12.to_string()].join("\n")
 }
 
 /// BLS12-381's F_p and F_p2 (`wgsl/fp381.wgsl`) with their constants and
 /// generated 384-bit arithmetic (needs SHADER_INT64).
-#[cfg_attr(
-    not(test),
-    allow(
-        dead_code,
-        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
-    )
-)]
 pub(crate) fn fp381_layer() -> String {
     [
         super::curve::fp381_wgsl(),
@@ -332,6 +330,18 @@ pub(crate) mod tests {
             true,
         ));
         kernels.push(("sr25519".to_string(), sr25519_verify(), &["sr25519_verify"][..], true));
+        kernels.push((
+            "bls pairs".to_string(),
+            bls_eip2537("bls_pairs"),
+            &["bls_pairs"][..],
+            true,
+        ));
+        kernels.push((
+            "bls final".to_string(),
+            bls_eip2537("bls_final"),
+            &["bls_final"][..],
+            true,
+        ));
         kernels
     }
 

@@ -26,6 +26,8 @@
 
 pub(crate) mod cpu;
 pub mod eip2537;
+#[cfg(feature = "wgpu")]
+pub(crate) mod gpu;
 pub mod oracle;
 pub mod sample;
 pub(crate) mod workload;

@@ -69,13 +69,6 @@ pub(super) fn mont_mul_generated(n: usize, ty: &str, sub: &str) -> String {
 /// `u{bits}_sub(a, b)` return a `Carry{bits}` (`.v` the result mod
 /// 2^(32 n), `.c` the carry out or the borrow), for the Montgomery layers
 /// above 256 bits (BLS12-381: n = 12).
-#[cfg_attr(
-    not(test),
-    allow(
-        dead_code,
-        reason = "the BLS12-381 kernels (issue 15) build on it; the probe tests use it now"
-    )
-)]
 pub(super) fn uint_generated(n: usize) -> String {
     let bits = 32 * n;
     let ty = format!("array<u32, {n}>");

@@ -64,7 +64,7 @@ impl std::fmt::Display for Eip2537Error {
 }
 
 /// The 48 significant bytes of a 64-byte field element.
-fn fp(bytes: &[u8]) -> Result<&[u8], Eip2537Error> {
+pub(super) fn fp(bytes: &[u8]) -> Result<&[u8], Eip2537Error> {
     let (top, value) = bytes.split_at(FP_LEN - 48);
     if top.iter().any(|&b| b != 0) {
         return Err(Eip2537Error::TopBytes);
@@ -82,7 +82,12 @@ fn g1(bytes: &[u8]) -> Result<Option<blst_p1_affine>, Eip2537Error> {
         return Ok(None);
     }
     // blst's uncompressed (ZCash) form: x || y, no flag bits (x < p leaves them clear).
-    let pk = PublicKey::deserialize(&[x, y].concat()).map_err(|_| Eip2537Error::NotOnCurve)?;
+    // blst refuses E's points of order 3, (0, +-2), while deserializing:
+    // they are on the curve, outside the subgroup.
+    let pk = PublicKey::deserialize(&[x, y].concat()).map_err(|e| match e {
+        BLST_ERROR::BLST_POINT_NOT_IN_GROUP => Eip2537Error::G1NotInSubgroup,
+        _ => Eip2537Error::NotOnCurve,
+    })?;
     match pk.validate() {
         Ok(()) => Ok(Some(pk.into())),
         Err(BLST_ERROR::BLST_PK_IS_INFINITY) => Ok(None),

@@ -41,7 +41,14 @@ pub const FAST_AGGREGATE_VERIFY: OpSpec = cpu_only(
     fast_aggregate,
 );
 /// `eip2537_pairing` (one pair per call).
-pub const EIP2537_PAIRING: OpSpec = cpu_only(Op::Eip2537Pairing, "EIP-2537 pairing input", pairing);
+pub const EIP2537_PAIRING: OpSpec = OpSpec {
+    op: Op::Eip2537Pairing,
+    item: "EIP-2537 pairing input",
+    gpu_kernel: true,
+    splittable: true,
+    bench_msg_len: None,
+    workload: pairing,
+};
 
 fn verify(c: &WorkloadConfig, mode: Mode) -> Box<dyn Workload> {
     let made = sample::generate(c.distinct(512), c.signers, c.invalid_share, c.seed);
