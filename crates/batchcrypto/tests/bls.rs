@@ -221,6 +221,21 @@ fn consensus_deserialization_vectors() {
     }
 }
 
+/// Every engine's answers to `inputs` (one per call), each engine having
+/// run where it should (the GPU engine on the GPU).
+fn pairing_on_every_engine(inputs: &FlatBytes) -> Vec<(&'static str, Vec<Result<bool, Eip2537Error>>)> {
+    engines()
+        .iter()
+        .map(|(name, engine)| {
+            let out = engine.eip2537_pairing(inputs).expect("pairing");
+            let backend = out.selection.backend.name();
+            assert_eq!(backend, expected_backend(name, true), "{name}: {}", out.selection);
+            assert_eq!(out.output.len(), inputs.len(), "{name}");
+            (name.as_str(), out.output)
+        })
+        .collect()
+}
+
 #[test]
 fn eip2537_pairing_vectors() {
     let Some(dir) = vectors_dir() else { return };
@@ -234,16 +249,7 @@ fn eip2537_pairing_vectors() {
     for case in good.iter().chain(&bad) {
         assert!(inputs.push(&hex_bytes(&case["Input"])));
     }
-    for (name, engine) in engines() {
-        let out = engine.eip2537_pairing(&inputs).expect("pairing");
-        assert_eq!(
-            out.selection.backend.name(),
-            expected_backend(name, true),
-            "{name}: {}",
-            out.selection
-        );
-        let got = out.output;
-        assert_eq!(got.len(), inputs.len(), "{name}");
+    for (name, got) in pairing_on_every_engine(&inputs) {
         for (i, case) in good.iter().enumerate() {
             let want = hex_bytes(&case["Expected"]);
             let out = got[i].map(eip2537::output);
@@ -394,16 +400,8 @@ fn eip2537_generated_calls_match_on_every_engine() {
         (want[25], want[45]),
         (Err(Eip2537Error::G1NotInSubgroup), Err(Eip2537Error::G1NotInSubgroup))
     );
-    for (name, engine) in engines() {
-        let out = engine.eip2537_pairing(&inputs).expect("pairing");
-        assert_eq!(
-            out.selection.backend.name(),
-            expected_backend(name, true),
-            "{name}: {}",
-            out.selection
-        );
-        assert_eq!(out.output.len(), want.len(), "{name}");
-        for (i, (got, w)) in out.output.iter().zip(&want).enumerate() {
+    for (name, got) in pairing_on_every_engine(&inputs) {
+        for (i, (got, w)) in got.iter().zip(&want).enumerate() {
             assert_eq!(got, w, "{name} call {i}");
         }
     }

@@ -111,6 +111,27 @@ pub(crate) fn params(dst: Dst<'_>, values: [u32; 4]) {
     dst.write_iter(values.iter().flat_map(|v| v.to_le_bytes()));
 }
 
+/// Units of `stride` u32 words each, the last the completion flag (checked),
+/// appended to `answers` as their other words (`what` names a unit in
+/// errors).
+pub(crate) fn decode_words(
+    out: &[u8],
+    stride: usize,
+    start: usize,
+    what: &str,
+    answers: &mut Vec<Vec<u32>>,
+) -> Result<(), String> {
+    let words: Vec<u32> = out
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    for (i, unit) in words.chunks_exact(stride).enumerate() {
+        super::check_done(unit[stride - 1], start + i, what)?;
+        answers.push(unit[..stride - 1].to_vec());
+    }
+    Ok(())
+}
+
 /// Items packed by `fill` (item index, item) into `dst`, `N` bytes each,
 /// on all cores. Write-only staging memory cannot be shared between
 /// threads, so the items are packed into a scratch buffer (kept per calling

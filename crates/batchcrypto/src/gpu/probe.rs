@@ -81,15 +81,7 @@ impl Kernel for Probe<'_> {
     }
 
     fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
-        let words: Vec<u32> = out
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect();
-        for (i, item) in words.chunks_exact(self.out_words + 1).enumerate() {
-            super::check_done(item[self.out_words], start + i, "a probe")?;
-            answers.push(item[..self.out_words].to_vec());
-        }
-        Ok(())
+        driver::decode_words(out, self.out_words + 1, start, "a probe", answers)
     }
 }
 

@@ -157,28 +157,8 @@ impl Kernel for PairsKernel<'_> {
     }
 
     fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
-        decode_words(out, PAIR_OUT, start, "a pair", answers)
+        driver::decode_words(out, PAIR_OUT, start, "a pair", answers)
     }
-}
-
-/// Units of `stride` words (the last the completion flag) into their other
-/// words.
-fn decode_words(
-    out: &[u8],
-    stride: usize,
-    start: usize,
-    what: &str,
-    answers: &mut Vec<Vec<u32>>,
-) -> Result<(), String> {
-    let words: Vec<u32> = out
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-        .collect();
-    for (i, unit) in words.chunks_exact(stride).enumerate() {
-        crate::gpu::check_done(unit[stride - 1], start + i, what)?;
-        answers.push(unit[..stride - 1].to_vec());
-    }
-    Ok(())
 }
 
 /// `bls_final` over ranges of F_p12 values.
@@ -240,7 +220,7 @@ impl Kernel for FinalKernel<'_> {
     }
 
     fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
-        decode_words(out, FINAL_OUT, start, "a pairing product", answers)
+        driver::decode_words(out, FINAL_OUT, start, "a pairing product", answers)
     }
 }
 
