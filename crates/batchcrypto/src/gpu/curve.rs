@@ -48,8 +48,9 @@ pub(crate) const BLS12_381_P: &str =
     "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab";
 
 /// The constants of `wgsl/fp381.wgsl`: p with its CIOS constant, R^2 and
-/// one in Montgomery form, and the exponents p - 2 (inversion) and
-/// (p + 1) / 4 (square roots).
+/// one in Montgomery form, the exponents p - 2 (inversion), (p + 1) / 4
+/// (square roots in F_p) and (p - 3) / 4 (in F_p2), and (p - 1) / 2 (the
+/// sign's bound and F_p2's second square-root exponent).
 pub(crate) fn fp381_wgsl() -> String {
     let p: Limbs<12> = super::bigint::from_hex(BLS12_381_P);
     [
@@ -59,6 +60,8 @@ pub(crate) fn fp381_wgsl() -> String {
         wgsl_const("BLS_ONE", &mont_form(&small(1), &p)),
         wgsl_const("BLS_P_MINUS_2", &sub(&p, &small(2)).0),
         wgsl_const("BLS_SQRT_EXP", &sqrt_exponent(&p)),
+        wgsl_const("BLS_SQRT2_EXP", &div_small(&sub(&p, &small(3)).0, 4).0),
+        wgsl_const("BLS_HALF", &div_small(&p, 2).0),
     ]
     .concat()
 }
@@ -125,7 +128,8 @@ impl Fp2Const {
 /// The constants of the BLS12-381 curve and pairing layers
 /// (`wgsl/bls_curve.wgsl`, `wgsl/bls_pairing.wgsl`), in Montgomery form:
 ///
-/// - `BLS_TWO_INV` = 1/2 (the Miller loop's doubling step);
+/// - `BLS_TWO_INV` = 1/2 (the Miller loop's doubling step), `BLS_B` = 4
+///   (E: y^2 = x^3 + 4; E': y^2 = x^3 + 4 (1 + u));
 /// - `BLS_BETA`, the cube root of unity of G1's endomorphism
 ///   sigma(x, y) = (beta x, y), blst's choice (-1 - sqrt(-3)) / 2 with
 ///   sqrt(-3) = (-3)^((p+1)/4), for which sigma^2 acts on G1 as [-x^2]
@@ -153,6 +157,7 @@ pub(crate) fn bls_pairing_wgsl() -> String {
     let gamma2 = gamma.mul(gamma.conj());
     let mut out = vec![
         wgsl_const("BLS_TWO_INV", &mont(&two_inv)),
+        wgsl_const("BLS_B", &mont(&small(4))),
         wgsl_const("BLS_BETA", &mont(&beta)),
         format!(
             "const BLS_X_HI: u32 = {:#010x}u;\nconst BLS_X_LO: u32 = {:#010x}u;\n",

@@ -28,18 +28,6 @@ fn bls_x_bit(i: u32) -> bool {
     return ((word >> (i % 32u)) & 1u) == 1u;
 }
 
-fn fp_one() -> Fp {
-    return BLS_ONE;
-}
-
-fn fp2_one() -> Fp2 {
-    return Fp2(BLS_ONE, fp_zero());
-}
-
-fn fp2_zero() -> Fp2 {
-    return Fp2(fp_zero(), fp_zero());
-}
-
 // 3 b for G1: 12 a, by additions.
 fn fp_times_b3(a: Fp) -> Fp {
     let a2 = fp_add(a, a);
@@ -91,13 +79,54 @@ fn g2_in_subgroup(q: G2Proj) -> bool {
     return g2_eq(g2_psi(q), g2_neg(g2_times_x_abs(q)));
 }
 
+// x^3 + b on E and on E' (Montgomery form).
+fn g1_rhs(x: Fp) -> Fp {
+    return fp_add(fp_mul(fp_sq(x), x), BLS_B);
+}
+
+fn g2_rhs(x: Fp2) -> Fp2 {
+    return fp2_add(fp2_mul(fp2_sq(x), x), Fp2(BLS_B, BLS_B));
+}
+
 // Whether the affine (x, y) (Montgomery form) is on E or E'.
 fn g1_on_curve(x: Fp, y: Fp) -> bool {
-    let four = fp_add(fp_add(BLS_ONE, BLS_ONE), fp_add(BLS_ONE, BLS_ONE));
-    return fp_eq(fp_sq(y), fp_add(fp_mul(fp_sq(x), x), four));
+    return fp_eq(fp_sq(y), g1_rhs(x));
 }
 
 fn g2_on_curve(x: Fp2, y: Fp2) -> bool {
-    let four = fp_add(fp_add(BLS_ONE, BLS_ONE), fp_add(BLS_ONE, BLS_ONE));
-    return fp2_eq(fp2_sq(y), fp2_add(fp2_mul(fp2_sq(x), x), Fp2(four, four)));
+    return fp2_eq(fp2_sq(y), g2_rhs(x));
+}
+
+// Decompression (the ZCash encoding blst reads): the y of the point with
+// this x whose sign (fp_is_largest, fp2_is_largest) is `largest`; ok when
+// x^3 + b is a square, i.e. such a point exists. Flags and x < p are the
+// host's to check.
+struct G1Affine {
+    ok: bool,
+    x: Fp,
+    y: Fp,
+}
+
+struct G2Affine {
+    ok: bool,
+    x: Fp2,
+    y: Fp2,
+}
+
+fn g1_decompress(x: Fp, largest: bool) -> G1Affine {
+    let root = fp_sqrt(g1_rhs(x));
+    var y = root.r;
+    if fp_is_largest(y) != largest {
+        y = fp_neg(y);
+    }
+    return G1Affine(root.ok, x, y);
+}
+
+fn g2_decompress(x: Fp2, largest: bool) -> G2Affine {
+    let root = fp2_sqrt(g2_rhs(x));
+    var y = root.r;
+    if fp2_is_largest(y) != largest {
+        y = fp2_neg(y);
+    }
+    return G2Affine(root.ok, x, y);
 }

@@ -132,6 +132,24 @@ fn fp_sqrt(a: Fp) -> FpSqrt {
     return FpSqrt(fp_eq(fp_sq(r), a), r);
 }
 
+// Whether a (Montgomery form) is the larger of a and -a as integers,
+// a > (p - 1) / 2: the "sign" of the ZCash encoding's sort flag.
+fn fp_is_largest(a: Fp) -> bool {
+    return u384_sub(BLS_HALF, fp_from_mont(a)).c == 1u;
+}
+
+fn fp_one() -> Fp {
+    return BLS_ONE;
+}
+
+fn fp2_one() -> Fp2 {
+    return Fp2(BLS_ONE, fp_zero());
+}
+
+fn fp2_zero() -> Fp2 {
+    return Fp2(fp_zero(), fp_zero());
+}
+
 fn fp2_add(a: Fp2, b: Fp2) -> Fp2 {
     return Fp2(fp_add(a.c0, b.c0), fp_add(a.c1, b.c1));
 }
@@ -183,6 +201,66 @@ fn fp2_sq(a: Fp2) -> Fp2 {
 // Times the non-residue xi = 1 + u of the sextic extension.
 fn fp2_mul_by_xi(a: Fp2) -> Fp2 {
     return Fp2(fp_sub(a.c0, a.c1), fp_add(a.c0, a.c1));
+}
+
+// The sign of an F_p2 element as blst and the ZCash encoding take it:
+// that of c1, or of c0 when c1 is zero.
+fn fp2_is_largest(a: Fp2) -> bool {
+    if fp_is_zero(a.c1) {
+        return fp_is_largest(a.c0);
+    }
+    return fp_is_largest(a.c1);
+}
+
+// base^exp in F_p2, fixed 4-bit windows as fp_pow (one multiplication site).
+fn fp2_pow(base: Fp2, exp: Fp) -> Fp2 {
+    var table: array<Fp2, 16>;
+    table[0] = fp2_one();
+    table[1] = base;
+    for (var j = 2u; j < 16u * tower_one; j++) {
+        table[j] = fp2_mul(table[j - 1u], base);
+    }
+    var r = fp2_one();
+    for (var k = 0u; k < 480u * tower_one; k++) {
+        let w = k / 5u;
+        var other = r;
+        if k % 5u == 4u {
+            other = table[(exp[11u - w / 8u] >> (28u - 4u * (w % 8u))) & 15u];
+        }
+        r = fp2_mul(r, other);
+    }
+    return r;
+}
+
+struct Fp2Sqrt {
+    ok: bool,
+    r: Fp2,
+}
+
+// A square root of a in F_p2 for p = 3 mod 4: Adj and Rodriguez-Henriquez,
+// "Square root computation over even extension fields" (eprint 2012/685),
+// Algorithm 9: a1 = a^((p-3)/4), alpha = a1^2 a; -1 -> u a1 a, else
+// (1 + alpha)^((p-1)/2) a1 a. Both powers from one site, in a loop; ok
+// when a is a square.
+fn fp2_sqrt(a: Fp2) -> Fp2Sqrt {
+    var base = a;
+    var exp = BLS_SQRT2_EXP;
+    var x0: Fp2;
+    var x: Fp2;
+    for (var k = 0u; k < 2u * tower_one; k++) {
+        let r = fp2_pow(base, exp);
+        if k == 0u {
+            x0 = fp2_mul(r, a);
+            let alpha = fp2_mul(r, x0);
+            // u x0 when alpha = -1 (then the loop's second power is unused).
+            x = Fp2(fp_neg(x0.c1), x0.c0);
+            base = fp2_add(fp2_one(), alpha);
+            exp = BLS_HALF;
+        } else if !fp2_is_zero(base) {
+            x = fp2_mul(r, x0);
+        }
+    }
+    return Fp2Sqrt(fp2_eq(fp2_sq(x), a), x);
 }
 
 // 1/a = conj(a) / (a0^2 + a1^2) (0 for 0); the products in loops.
