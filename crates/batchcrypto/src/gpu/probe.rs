@@ -144,25 +144,29 @@ mod tests {
 
     use super::*;
 
-    /// probe_item for fp381.wgsl: four canonical F_p values a, b, c, d in
-    /// (twelve words each), x = a + b u and y = c + d u; out, canonical:
-    /// a b, a + b, a - b, a^2, -a, 1/a, a square root of a (0 if none), x y,
-    /// x^2, 1/x, (1 + u) x, then whether a is a square.
-    const FP381_PROBE: &str = "
-fn probe_load(i: u32, k: u32) -> Fp {
+    /// F_p value k of item i, canonical in, in Montgomery form: the reader
+    /// of every probe below (composed before it).
+    const FP_IO: &str = "
+fn probe_fp(i: u32, k: u32) -> Fp {
     var v: Fp;
     for (var j = 0u; j < 12u; j++) {
         v[j] = probe_in[i * PROBE_IN + k * 12u + j];
     }
     return fp_to_mont(v);
 }
+";
 
+    /// probe_item for fp381.wgsl: four canonical F_p values a, b, c, d in
+    /// (twelve words each), x = a + b u and y = c + d u; out, canonical:
+    /// a b, a + b, a - b, a^2, -a, 1/a, a square root of a (0 if none), x y,
+    /// x^2, 1/x, (1 + u) x, then whether a is a square.
+    const FP381_PROBE: &str = "
 fn probe_item(i: u32) {
     tower_init(params.loop_guard);
-    let a = probe_load(i, 0u);
-    let b = probe_load(i, 1u);
+    let a = probe_fp(i, 0u);
+    let b = probe_fp(i, 1u);
     let x = Fp2(a, b);
-    let y = Fp2(probe_load(i, 2u), probe_load(i, 3u));
+    let y = Fp2(probe_fp(i, 2u), probe_fp(i, 3u));
     let root = fp_sqrt(a);
     var outs = array<Fp, 15>(
         fp_mul(a, b), fp_add(a, b), fp_sub(a, b), fp_sq(a), fp_neg(a), fp_inv(a),
@@ -235,7 +239,7 @@ fn probe_item(i: u32) {
             }));
         }
         let input: Vec<u32> = values.iter().flat_map(|v| v.iter().flat_map(|x| words(*x))).collect();
-        let layer = [shaders::fp381_layer(), FP381_PROBE.to_string()].join("\n");
+        let layer = [shaders::fp381_layer(), FP_IO.to_string(), FP381_PROBE.to_string()].join("\n");
         let out = run(&gpu, "probe_fp381", &layer, &input, 48, 181).expect("probe");
         assert_eq!(out.len(), values.len());
         for (n, ([a, b, c, d], got)) in values.iter().zip(&out).enumerate() {
@@ -265,14 +269,6 @@ fn probe_item(i: u32) {
     /// values a and b in (12 F_p values each, coefficient order c0.c0.c0,
     /// c0.c0.c1, c0.c1.c0, ...), F_p6 results out by slot.
     const FP12_IO: &str = "
-fn probe_fp(i: u32, k: u32) -> Fp {
-    var v: Fp;
-    for (var j = 0u; j < 12u; j++) {
-        v[j] = probe_in[i * PROBE_IN + k * 12u + j];
-    }
-    return fp_to_mont(v);
-}
-
 fn probe_fp6(i: u32, k: u32) -> Fp6 {
     return Fp6(Fp2(probe_fp(i, k), probe_fp(i, k + 1u)), Fp2(probe_fp(i, k + 2u), probe_fp(i, k + 3u)),
                Fp2(probe_fp(i, k + 4u), probe_fp(i, k + 5u)));
@@ -362,7 +358,13 @@ fn probe_item(i: u32) {
         }
         let input: Vec<u32> = values.iter().flat_map(|v| v.iter().flat_map(|x| words(*x))).collect();
         let probe = |key, entry: &str, slots: usize| {
-            let layer = [shaders::fp12_layer(), FP12_IO.to_string(), entry.to_string()].join("\n");
+            let layer = [
+                shaders::fp12_layer(),
+                FP_IO.to_string(),
+                FP12_IO.to_string(),
+                entry.to_string(),
+            ]
+            .join("\n");
             let out = run(&gpu, key, &layer, &input, 288, slots * 72).expect("probe");
             assert_eq!(out.len(), values.len(), "{key}");
             out
@@ -394,14 +396,6 @@ fn probe_item(i: u32) {
     /// (c0, c1), canonical, and the sort flags (bit 0 G1's, bit 1 G2's);
     /// out, canonical: whether G1's point exists, its y, the same for G2.
     const DECOMPRESS_PROBE: &str = "
-fn probe_fp(i: u32, k: u32) -> Fp {
-    var v: Fp;
-    for (var j = 0u; j < 12u; j++) {
-        v[j] = probe_in[i * PROBE_IN + k * 12u + j];
-    }
-    return fp_to_mont(v);
-}
-
 fn probe_item(i: u32) {
     tower_init(params.loop_guard);
     let flags = probe_in[i * PROBE_IN + 36u];
@@ -459,7 +453,12 @@ fn probe_item(i: u32) {
             input.extend(limbs(&b[..48]));
             input.push(flags);
         }
-        let layer = [shaders::bls_curve_layer(), DECOMPRESS_PROBE.to_string()].join("\n");
+        let layer = [
+            shaders::bls_curve_layer(),
+            FP_IO.to_string(),
+            DECOMPRESS_PROBE.to_string(),
+        ]
+        .join("\n");
         let out = run(&gpu, "probe_bls_decompress", &layer, &input, 37, 38).expect("probe");
         assert_eq!(out.len(), g1.len());
         let (mut found, mut missing) = (0, 0);
@@ -497,10 +496,27 @@ fn probe_item(i: u32) {
     /// portable beyond Vulkan.
     #[test]
     fn tower_probes_translate_to_metal_and_hlsl() {
-        let fp = [shaders::fp381_layer(), FP381_PROBE.to_string()].join("\n");
-        let mul = [shaders::fp12_layer(), FP12_IO.to_string(), FP12_MUL_PROBE.to_string()].join("\n");
-        let inv = [shaders::fp12_layer(), FP12_IO.to_string(), FP12_INV_PROBE.to_string()].join("\n");
-        let decompress = [shaders::bls_curve_layer(), DECOMPRESS_PROBE.to_string()].join("\n");
+        let fp = [shaders::fp381_layer(), FP_IO.to_string(), FP381_PROBE.to_string()].join("\n");
+        let mul = [
+            shaders::fp12_layer(),
+            FP_IO.to_string(),
+            FP12_IO.to_string(),
+            FP12_MUL_PROBE.to_string(),
+        ]
+        .join("\n");
+        let inv = [
+            shaders::fp12_layer(),
+            FP_IO.to_string(),
+            FP12_IO.to_string(),
+            FP12_INV_PROBE.to_string(),
+        ]
+        .join("\n");
+        let decompress = [
+            shaders::bls_curve_layer(),
+            FP_IO.to_string(),
+            DECOMPRESS_PROBE.to_string(),
+        ]
+        .join("\n");
         for (name, layer, inw, out) in [
             ("fp381", fp, 48, 181),
             ("fp12 mul", mul, 288, 504),

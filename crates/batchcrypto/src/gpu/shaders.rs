@@ -179,6 +179,7 @@ pub(crate) fn sr25519_verify() -> String {
 const FIELD_BENCH: &str = include_str!("wgsl/field_bench.wgsl");
 const FP381: &str = include_str!("wgsl/fp381.wgsl");
 const FP12: &str = include_str!("wgsl/fp12.wgsl");
+const FP_POW: &str = include_str!("wgsl/fp_pow.wgsl");
 const BLS_CURVE: &str = include_str!("wgsl/bls_curve.wgsl");
 const BLS_GROUP: &str = include_str!("wgsl/bls_group.wgsl");
 const BLS_PAIRING: &str = include_str!("wgsl/bls_pairing.wgsl");
@@ -265,6 +266,8 @@ pub(crate) fn fp381_layer() -> String {
         uint_generated(12),
         mont_mul_generated(12, "array<u32, 12>", "u384_sub"),
         FP381.to_string(),
+        FP_POW.replace("Field", "Fp").replace("field_", "fp_"),
+        FP_POW.replace("Field", "Fp2").replace("field_", "fp2_"),
     ]
     .join("\n")
 }

@@ -92,30 +92,6 @@ fn fp_from_mont(a: Fp) -> Fp {
     return fp_mul(a, one);
 }
 
-// base^exp with fixed 4-bit windows: table[j] = base^j (14
-// multiplications), then per window from the top four squarings and one
-// multiplication (by one where the window is zero), all through one
-// multiplication site: 384 + 96 + 14 multiplications.
-fn fp_pow(base: Fp, exp: Fp) -> Fp {
-    var table: array<Fp, 16>;
-    table[0] = BLS_ONE;
-    table[1] = base;
-    for (var j = 2u; j < 16u * tower_one; j++) {
-        table[j] = fp_mul(table[j - 1u], base);
-    }
-    var e = exp;
-    var r = BLS_ONE;
-    for (var k = 0u; k < 480u * tower_one; k++) {
-        let w = k / 5u;
-        var other = r;
-        if k % 5u == 4u {
-            other = table[(e[11u - w / 8u] >> (28u - 4u * (w % 8u))) & 15u];
-        }
-        r = fp_mul(r, other);
-    }
-    return r;
-}
-
 // 1/a by Fermat (0 for 0).
 fn fp_inv(a: Fp) -> Fp {
     return fp_pow(a, BLS_P_MINUS_2);
@@ -210,26 +186,6 @@ fn fp2_is_largest(a: Fp2) -> bool {
         return fp_is_largest(a.c0);
     }
     return fp_is_largest(a.c1);
-}
-
-// base^exp in F_p2, fixed 4-bit windows as fp_pow (one multiplication site).
-fn fp2_pow(base: Fp2, exp: Fp) -> Fp2 {
-    var table: array<Fp2, 16>;
-    table[0] = fp2_one();
-    table[1] = base;
-    for (var j = 2u; j < 16u * tower_one; j++) {
-        table[j] = fp2_mul(table[j - 1u], base);
-    }
-    var r = fp2_one();
-    for (var k = 0u; k < 480u * tower_one; k++) {
-        let w = k / 5u;
-        var other = r;
-        if k % 5u == 4u {
-            other = table[(exp[11u - w / 8u] >> (28u - 4u * (w % 8u))) & 15u];
-        }
-        r = fp2_mul(r, other);
-    }
-    return r;
 }
 
 struct Fp2Sqrt {
