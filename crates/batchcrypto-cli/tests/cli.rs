@@ -767,6 +767,14 @@ fn bls_lines_match_oracle() {
     }
     assert_eq!(errors, 4);
     assert!(want.next().is_none());
+    // On the GPU: the same lines, malformed ones included.
+    if has_usable_gpu() {
+        let gpu = run_with_stdin(&["verify", "bls", "--backend", "gpu"], input.as_bytes());
+        assert_eq!(gpu.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&gpu.stderr);
+        assert!(stderr.contains("backend gpu (requested)"), "{stderr}");
+        assert_eq!(gpu.stdout, single.stdout, "gpu and cpu differ");
+    }
 
     // Aggregates: one valid line per form, then a corrupted one.
     let keys = bls_sample::secret_keys(3, 7);
@@ -792,6 +800,37 @@ fn bls_lines_match_oracle() {
     };
     let input = line(&msgs) + &line(&["aa", "bb", "cd"]) + "{\"pks\":[],\"msgs\":[]}\n";
     let out = run_with_stdin(&["verify", "bls-aggregate"], input.as_bytes());
+    if has_usable_gpu() {
+        // Every verdict the generated items give, as aggregates of one to
+        // three of them.
+        let mut hostile = input.clone();
+        for chunk in items.chunks(3).take(60) {
+            let field = |f: &dyn Fn(&bls_sample::Item) -> String| {
+                chunk
+                    .iter()
+                    .map(|it| format!("\"{}\"", f(it)))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            };
+            hostile.push_str(&format!(
+                "{{\"pks\":[{}],\"msgs\":[{}],\"sig\":\"{}\"}}\n",
+                field(&|it| hex::encode(it.pk)),
+                field(&|it| hex::encode(&it.msg)),
+                hex::encode(chunk[0].sig)
+            ));
+        }
+        let run =
+            |backend: &str| run_with_stdin(&["verify", "bls-aggregate", "--backend", backend], hostile.as_bytes());
+        let (cpu, gpu) = (run("cpu"), run("gpu"));
+        assert_eq!(gpu.status.code(), cpu.status.code());
+        let stderr = String::from_utf8_lossy(&gpu.stderr);
+        assert!(stderr.contains("backend gpu (requested)"), "{stderr}");
+        assert!(stdout_lines(&cpu).len() > 60, "the hostile lines are there");
+        assert_eq!(
+            String::from_utf8_lossy(&gpu.stdout),
+            String::from_utf8_lossy(&cpu.stdout)
+        );
+    }
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(
         text.lines().take(2).collect::<Vec<_>>(),

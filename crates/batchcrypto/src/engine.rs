@@ -356,22 +356,37 @@ impl Engine {
 
     /// Verifies every `(pk, msg, sig)` item of `batch` (BLS12-381, the
     /// Ethereum consensus ciphersuite): one verdict per item, equal to
-    /// blst's `verify` (see [`bls`]). CPU only for now.
+    /// blst's `verify` (see [`bls`]).
     pub fn verify_bls(&self, batch: &bls::Batch, mode: bls::Mode) -> Result<Outcome<Vec<Verdict>>, Error> {
-        Ok(self.run_cpu_only(Op::BlsVerify(mode), || bls::cpu::verify(batch, mode)))
+        self.run_split(
+            Op::BlsVerify(mode),
+            batch,
+            |gpu, b| gpu.bls_verify(b),
+            |b| bls::cpu::verify(b, mode),
+        )
     }
 
     /// One verdict per aggregate signature over one message per key, equal
-    /// to blst's `aggregate_verify`. CPU only for now.
+    /// to blst's `aggregate_verify`.
     pub fn bls_aggregate_verify(&self, items: &[bls::AggregateItem]) -> Result<Outcome<Vec<Verdict>>, Error> {
-        Ok(self.run_cpu_only(Op::BlsAggregateVerify, || bls::cpu::aggregate_verify(items)))
+        self.run_split(
+            Op::BlsAggregateVerify,
+            &items,
+            |gpu, it| gpu.bls_aggregate_verify(it),
+            |it| bls::cpu::aggregate_verify(it),
+        )
     }
 
     /// One verdict per aggregate signature of many keys over one message,
     /// equal to blst's `fast_aggregate_verify` after `KeyValidate` of every
-    /// key. CPU only for now.
+    /// key.
     pub fn bls_fast_aggregate_verify(&self, items: &[bls::FastAggregateItem]) -> Result<Outcome<Vec<Verdict>>, Error> {
-        Ok(self.run_cpu_only(Op::BlsFastAggregateVerify, || bls::cpu::fast_aggregate_verify(items)))
+        self.run_split(
+            Op::BlsFastAggregateVerify,
+            &items,
+            |gpu, it| gpu.bls_fast_aggregate_verify(it),
+            |it| bls::cpu::fast_aggregate_verify(it),
+        )
     }
 
     /// The EIP-2537 pairing check of every input (see
@@ -454,23 +469,6 @@ impl Engine {
             |gpu, b| gpu.sr25519_verify(b, ctx),
             |b| sr25519::cpu::verify(b, ctx),
         )
-    }
-
-    /// Runs an operation that has no GPU kernel yet (its declaration says
-    /// so) on the CPU, saying so.
-    fn run_cpu_only<T: Send>(&self, op: Op, on_cpu: impl FnOnce() -> T + Send) -> Outcome<T> {
-        debug_assert!(!registry::spec(op).gpu_kernel, "{op} is declared with a GPU kernel");
-        let why = match self.choice {
-            BackendChoice::Cpu => "requested".to_string(),
-            BackendChoice::Gpu | BackendChoice::Auto => format!("{op} has no GPU kernel yet; the CPU ran it"),
-        };
-        Outcome {
-            output: self.pool.install(on_cpu),
-            selection: Selection {
-                backend: Backend::Cpu,
-                why,
-            },
-        }
     }
 
     /// The Merkle root of `leaves` under `rule` (see [`merkle`]), equal to

@@ -49,7 +49,7 @@ use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::bls::eip2537::Eip2537Error;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
-use crate::ops::{bip340, ed25519, hash, merkle, sr25519};
+use crate::ops::{bip340, bls, ed25519, hash, merkle, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 /// One adapter as `devices` shows it.
@@ -208,6 +208,12 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn bip340_verify(&self, batch: &bip340::Batch) -> Streamed<Verdict>;
     /// sr25519 verification under the signing context `ctx`.
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict>;
+    /// BLS signature verification (both modes: same verdicts).
+    fn bls_verify(&self, batch: &bls::Batch) -> Streamed<Verdict>;
+    /// BLS aggregate verification.
+    fn bls_aggregate_verify(&self, items: &[bls::AggregateItem]) -> Streamed<Verdict>;
+    /// BLS fast aggregate verification.
+    fn bls_fast_aggregate_verify(&self, items: &[bls::FastAggregateItem]) -> Streamed<Verdict>;
     /// EIP-2537 pairing checks.
     fn eip2537_pairing(&self, inputs: &FlatBytes) -> Streamed<Result<bool, Eip2537Error>>;
     /// A Merkle root (at least two leaves).

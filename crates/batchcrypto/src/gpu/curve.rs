@@ -95,6 +95,11 @@ impl Fp2Const {
         Self([self.0[0], sub_mod(&[0; 12], &self.0[1], &Self::p())])
     }
 
+    fn neg(self) -> Self {
+        let p = Self::p();
+        Self(self.0.map(|c| sub_mod(&[0; 12], &c, &p)))
+    }
+
     /// self^e, square and multiply from the top bit.
     fn pow(self, e: &Limbs<12>) -> Self {
         let mut r = Self([small(1), [0; 12]]);
@@ -122,6 +127,22 @@ impl Fp2Const {
         let p = Self::p();
         wgsl_const(&format!("{name}_C0"), &mont_form(&self.0[0], &p))
             + &wgsl_const(&format!("{name}_C1"), &mont_form(&self.0[1], &p))
+    }
+
+    /// The Montgomery form as a WGSL `Fp2(..)` expression.
+    fn wgsl_expr(self) -> String {
+        let p = Self::p();
+        let [c0, c1] = self.0.map(|c| {
+            let limbs: Vec<String> = mont_form(&c, &p).iter().map(|w| format!("{w:#010x}u")).collect();
+            format!("array<u32, 12>({})", limbs.join(", "))
+        });
+        format!("Fp2({c0}, {c1})")
+    }
+
+    /// c0 + c1 u from big-endian hex of up to 96 digits each.
+    fn hex(c0: &str, c1: &str) -> Self {
+        let pad = |s: &str| format!("{s:0>96}");
+        Self([from_hex(&pad(c0)), from_hex(&pad(c1))])
     }
 }
 
@@ -176,6 +197,104 @@ pub(crate) fn bls_pairing_wgsl() -> String {
     out.push(gamma.mul(gamma).inv().wgsl("BLS_PSI_X"));
     out.push(gamma3.inv().wgsl("BLS_PSI_Y"));
     out.concat()
+}
+
+/// The coefficients of RFC 9380's 3-isogeny from E2' to E' (appendix E.3,
+/// k_(j,i) as (c0, c1) in big-endian hex), lowest degree first: x_num,
+/// x_den, y_num, y_den, each padded to four (the denominators are monic).
+const ISO3: [[(&str, &str); 4]; 4] = [
+    [
+        (
+            "5c759507e8e333ebb5b7a9a47d7ed8532c52d39fd3a042a88b58423c50ae15d5c2638e343d9c71c6238aaaaaaaa97d6",
+            "5c759507e8e333ebb5b7a9a47d7ed8532c52d39fd3a042a88b58423c50ae15d5c2638e343d9c71c6238aaaaaaaa97d6",
+        ),
+        (
+            "0",
+            "11560bf17baa99bc32126fced787c88f984f87adf7ae0c7f9a208c6b4f20a4181472aaa9cb8d555526a9ffffffffc71a",
+        ),
+        (
+            "11560bf17baa99bc32126fced787c88f984f87adf7ae0c7f9a208c6b4f20a4181472aaa9cb8d555526a9ffffffffc71e",
+            "8ab05f8bdd54cde190937e76bc3e447cc27c3d6fbd7063fcd104635a790520c0a395554e5c6aaaa9354ffffffffe38d",
+        ),
+        (
+            "171d6541fa38ccfaed6dea691f5fb614cb14b4e7f4e810aa22d6108f142b85757098e38d0f671c7188e2aaaaaaaa5ed1",
+            "0",
+        ),
+    ],
+    [
+        (
+            "0",
+            "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa63",
+        ),
+        (
+            "c",
+            "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa9f",
+        ),
+        ("1", "0"),
+        ("0", "0"),
+    ],
+    [
+        (
+            "1530477c7ab4113b59a4c18b076d11930f7da5d4a07f649bf54439d87d27e500fc8c25ebf8c92f6812cfc71c71c6d706",
+            "1530477c7ab4113b59a4c18b076d11930f7da5d4a07f649bf54439d87d27e500fc8c25ebf8c92f6812cfc71c71c6d706",
+        ),
+        (
+            "0",
+            "5c759507e8e333ebb5b7a9a47d7ed8532c52d39fd3a042a88b58423c50ae15d5c2638e343d9c71c6238aaaaaaaa97be",
+        ),
+        (
+            "11560bf17baa99bc32126fced787c88f984f87adf7ae0c7f9a208c6b4f20a4181472aaa9cb8d555526a9ffffffffc71c",
+            "8ab05f8bdd54cde190937e76bc3e447cc27c3d6fbd7063fcd104635a790520c0a395554e5c6aaaa9354ffffffffe38f",
+        ),
+        (
+            "124c9ad43b6cf79bfbf7043de3811ad0761b0f37a1e26286b0e977c69aa274524e79097a56dc4bd9e1b371c71c718b10",
+            "0",
+        ),
+    ],
+    [
+        (
+            "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffa8fb",
+            "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffa8fb",
+        ),
+        (
+            "0",
+            "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffa9d3",
+        ),
+        (
+            "12",
+            "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaa99",
+        ),
+        ("1", "0"),
+    ],
+];
+
+/// The constants of the hash to G2 (`ops/bls/hash.wgsl`, RFC 9380 section
+/// 8.8.2), in Montgomery form: `BLS_R3` = R^3 mod p (hash_to_field's
+/// reduction of 512-bit integers); E2''s `SSWU_A` = 240 u and
+/// `SSWU_B` = 1012 (1 + u), `SSWU_Z` = -(2 + u), and the simplified SWU
+/// map's -B/A and B/(Z A); `BLS_ISO3`, the 3-isogeny's coefficients
+/// ([`ISO3`], sixteen in order).
+pub(crate) fn bls_hash_wgsl() -> String {
+    let p: Limbs<12> = from_hex(BLS12_381_P);
+    let zero = [0u32; 12];
+    let a = Fp2Const([zero, small(240)]);
+    let b = Fp2Const([small(1012), small(1012)]);
+    let z = Fp2Const([small(2), small(1)]).neg();
+    let iso: Vec<String> = ISO3
+        .iter()
+        .flatten()
+        .map(|(c0, c1)| Fp2Const::hex(c0, c1).wgsl_expr())
+        .collect();
+    [
+        wgsl_const("BLS_R3", &mont_form(&r_squared(&p), &p)),
+        a.wgsl("SSWU_A"),
+        b.wgsl("SSWU_B"),
+        z.wgsl("SSWU_Z"),
+        b.mul(a.inv()).neg().wgsl("SSWU_MINUS_B_OVER_A"),
+        b.mul(z.mul(a).inv()).wgsl("SSWU_B_OVER_ZA"),
+        format!("const BLS_ISO3 = array<Fp2, 16>({});\n", iso.join(", ")),
+    ]
+    .concat()
 }
 
 #[cfg(test)]

@@ -446,6 +446,18 @@ impl GpuRuntime for Gpu {
         sr25519::gpu::verify(self, batch, ctx)
     }
 
+    fn bls_verify(&self, batch: &bls::Batch) -> Streamed<Verdict> {
+        bls::gpu::signatures::verify(self, batch)
+    }
+
+    fn bls_aggregate_verify(&self, items: &[bls::AggregateItem]) -> Streamed<Verdict> {
+        bls::gpu::signatures::aggregate_verify(self, items)
+    }
+
+    fn bls_fast_aggregate_verify(&self, items: &[bls::FastAggregateItem]) -> Streamed<Verdict> {
+        bls::gpu::signatures::fast_aggregate_verify(self, items)
+    }
+
     fn eip2537_pairing(&self, inputs: &FlatBytes) -> Streamed<Result<bool, Eip2537Error>> {
         bls::gpu::eip2537_pairing(self, inputs)
     }

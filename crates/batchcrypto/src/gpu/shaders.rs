@@ -185,6 +185,55 @@ const BLS_GROUP: &str = include_str!("wgsl/bls_group.wgsl");
 const BLS_PAIRING: &str = include_str!("wgsl/bls_pairing.wgsl");
 const BLS_PAIRS: &str = include_str!("../ops/bls/pairs.wgsl");
 const BLS_FINAL_EXP: &str = include_str!("../ops/bls/final_exp.wgsl");
+const BLS_POINTS: &str = include_str!("../ops/bls/points.wgsl");
+const BLS_HASH: &str = include_str!("../ops/bls/hash.wgsl");
+const BLS_KEY_SUM: &str = include_str!("../ops/bls/key_sum.wgsl");
+
+/// The signature kernels' own three (ops/bls/gpu/signatures.rs) after the
+/// curve layer: `bls_points` (decompression and subgroup checks of keys
+/// and signatures), `bls_key_sum` (fast aggregation's key sums) and
+/// `bls_hash` (hash to G2, with SHA-256 and the hash constants); their
+/// Miller loops and final exponentiations are the EIP-2537 kernels'.
+pub(crate) fn bls_signatures(entry: &str) -> String {
+    use crate::ops::bls::gpu::signatures as host;
+    use crate::ops::bls::gpu::{STATUS_NOT_IN_SUBGROUP, STATUS_NOT_ON_CURVE};
+    let mut parts = vec![
+        guard(),
+        format!(
+            "const POINT_IN: u32 = {}u;\nconst POINT_OUT: u32 = {}u;\nconst POINT_G2: u32 = {}u;\n\
+             const POINT_LARGEST: u32 = {}u;\nconst STATUS_NOT_ON_CURVE: u32 = {}u;\n\
+             const STATUS_NOT_IN_SUBGROUP: u32 = {}u;\nconst HASH_OUT: u32 = {}u;\nconst SUM_OUT: u32 = {}u;\n",
+            host::POINT_IN,
+            host::POINT_OUT,
+            host::POINT_G2,
+            host::POINT_LARGEST,
+            STATUS_NOT_ON_CURVE,
+            STATUS_NOT_IN_SUBGROUP,
+            host::HASH_OUT,
+            host::SUM_OUT,
+        ),
+        bls_curve_layer(),
+    ];
+    if entry == "bls_points" {
+        parts.push(BLS_POINTS.to_string());
+    } else if entry == "bls_key_sum" {
+        parts.push(BLS_KEY_SUM.to_string());
+    } else {
+        let dst = host::dst_prime();
+        let bytes: Vec<u32> = dst.iter().map(|&b| u32::from(b)).collect();
+        parts.extend([
+            u32_array("SHA256_H0", &SHA256_H0),
+            SHA256.to_string(),
+            sha256_compress_generated(),
+            FLAT_MSGS.to_string(),
+            u32_array("XMD_DST_PRIME", &bytes),
+            format!("const XMD_DST_PRIME_LEN: u32 = {}u;\n", dst.len()),
+            super::curve::bls_hash_wgsl(),
+            BLS_HASH.to_string(),
+        ]);
+    }
+    parts.join("\n")
+}
 
 /// The EIP-2537 pairing check's two kernels (entry points `bls_pairs` and
 /// `bls_final`, ops/bls/gpu.rs), each after the pairing layer with the
@@ -343,6 +392,24 @@ pub(crate) mod tests {
             "bls final".to_string(),
             bls_eip2537("bls_final"),
             &["bls_final"][..],
+            true,
+        ));
+        kernels.push((
+            "bls points".to_string(),
+            bls_signatures("bls_points"),
+            &["bls_points"][..],
+            true,
+        ));
+        kernels.push((
+            "bls key sum".to_string(),
+            bls_signatures("bls_key_sum"),
+            &["bls_key_sum"][..],
+            true,
+        ));
+        kernels.push((
+            "bls hash".to_string(),
+            bls_signatures("bls_hash"),
+            &["bls_hash"][..],
             true,
         ));
         kernels

@@ -24,6 +24,8 @@ use crate::gpu::bigint;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::{Gpu, shaders};
 
+pub(crate) mod signatures;
+
 /// Words per pair into `bls_pairs`: six coordinates of twelve words, flags.
 pub(crate) const PAIR_IN: usize = 73;
 /// Words per pair out of `bls_pairs`: status, Miller value, completion.
@@ -47,7 +49,7 @@ pub(crate) const FINAL_MAX_RANGE: usize = 32;
 /// `bls_final`'s mode: exponentiate and compare with one (else: multiply).
 pub(crate) const FINAL_CHECK: u32 = 1;
 /// Words of an F_p12 value.
-const FP12_WORDS: usize = 144;
+pub(super) const FP12_WORDS: usize = 144;
 /// Pairs per `bls_pairs` sub-batch.
 const MAX_PAIRS: usize = 16_384;
 /// Ranges per `bls_final` sub-batch, which caps its values at 65,536
@@ -74,13 +76,16 @@ impl Point {
 }
 
 /// Appends a pair for `bls_pairs`: the canonical coordinates of its finite
-/// points (zeros for the others) and the flags.
-fn pack_pair(words: &mut Vec<u32>, g1: Option<&[u32]>, g2: Option<&[u32]>) {
+/// points (zeros for the others) and the flags: with `check`, curve and
+/// subgroup checks of the finite points; the Miller loop when both are.
+pub(super) fn pack_pair(words: &mut Vec<u32>, g1: Option<&[u32]>, g2: Option<&[u32]>, check: bool) {
     words.extend_from_slice(g1.unwrap_or(&[0; 24]));
     words.extend_from_slice(g2.unwrap_or(&[0; 48]));
     let flag = |set: bool, bit: u32| if set { bit } else { 0 };
     words.push(
-        flag(g1.is_some(), PAIR_G1) | flag(g2.is_some(), PAIR_G2) | flag(g1.is_some() && g2.is_some(), PAIR_MILLER),
+        flag(check && g1.is_some(), PAIR_G1)
+            | flag(check && g2.is_some(), PAIR_G2)
+            | flag(g1.is_some() && g2.is_some(), PAIR_MILLER),
     );
 }
 
@@ -161,20 +166,31 @@ impl Kernel for PairsKernel<'_> {
     }
 }
 
-/// `bls_final` over ranges of F_p12 values.
-struct FinalKernel<'a> {
-    pipeline: Arc<wgpu::ComputePipeline>,
+/// A kernel with one thread per range of consecutive values (`bls_final`
+/// over F_p12 values, `bls_key_sum` over G1 keys): parameters
+/// (n, loop guard, mode), the ranges (start, end per thread, rebased to the
+/// sub-batch), the values.
+pub(super) struct RangesKernel<'a> {
+    pub(super) name: &'static str,
+    pub(super) pipeline: Arc<wgpu::ComputePipeline>,
     /// Consecutive ranges: range k is `bounds[k]..bounds[k + 1]`.
-    bounds: &'a [usize],
-    values: &'a [u32],
-    mode: u32,
+    pub(super) bounds: &'a [usize],
+    pub(super) values: &'a [u32],
+    /// Words per value.
+    pub(super) value_words: usize,
+    pub(super) mode: u32,
+    /// Words per range out, the last the completion flag.
+    pub(super) out_words: usize,
+    /// Most ranges and most values per sub-batch.
+    pub(super) max_ranges: usize,
+    pub(super) max_values: usize,
 }
 
-impl Kernel for FinalKernel<'_> {
+impl Kernel for RangesKernel<'_> {
     type Out = Vec<u32>;
 
     fn name(&self) -> &'static str {
-        "bls_final"
+        self.name
     }
 
     fn pipeline(&self) -> &wgpu::ComputePipeline {
@@ -186,11 +202,20 @@ impl Kernel for FinalKernel<'_> {
     }
 
     fn max_units(&self) -> usize {
-        MAX_RANGES
+        self.max_ranges
+    }
+
+    fn end(&self, _gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
+        let last = (start + max).min(self.units());
+        let mut end = start + 1;
+        while end < last && self.bounds[end + 1] - self.bounds[start] <= self.max_values {
+            end += 1;
+        }
+        Ok(end)
     }
 
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
-        let values = (self.bounds[end] - self.bounds[start]) * FP12_WORDS * 4;
+        let values = (self.bounds[end] - self.bounds[start]) * self.value_words * 4;
         vec![
             Input::uniform(16),
             Input::storage((end - start) * 8),
@@ -209,18 +234,38 @@ impl Kernel for FinalKernel<'_> {
                 .flat_map(|w| w.to_le_bytes()),
         );
         values.write_iter(
-            self.values[base * FP12_WORDS..self.bounds[end] * FP12_WORDS]
+            self.values[base * self.value_words..self.bounds[end] * self.value_words]
                 .iter()
                 .flat_map(|w| w.to_le_bytes()),
         );
     }
 
     fn out_bytes(&self, start: usize, end: usize) -> u64 {
-        ((end - start) * FINAL_OUT * 4) as u64
+        ((end - start) * self.out_words * 4) as u64
     }
 
     fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
-        driver::decode_words(out, FINAL_OUT, start, "a pairing product", answers)
+        driver::decode_words(out, self.out_words, start, self.name, answers)
+    }
+}
+
+/// `bls_final` over ranges of F_p12 values in `mode`.
+fn final_kernel<'a>(
+    pipeline: Arc<wgpu::ComputePipeline>,
+    bounds: &'a [usize],
+    values: &'a [u32],
+    mode: u32,
+) -> RangesKernel<'a> {
+    RangesKernel {
+        name: "bls_final",
+        pipeline,
+        bounds,
+        values,
+        value_words: FP12_WORDS,
+        mode,
+        out_words: FINAL_OUT,
+        max_ranges: MAX_RANGES,
+        max_values: MAX_RANGES * FINAL_MAX_RANGE,
     }
 }
 
@@ -256,6 +301,56 @@ fn first_failure(pairs: &[(Point, Point)], status: &[u32]) -> Option<Eip2537Erro
     None
 }
 
+/// The Miller values of packed pairs ([`pack_pair`]), after the checks
+/// their flags ask for: per pair, the status and the value (`bls_pairs`'s
+/// output without its completion flag).
+pub(super) fn miller_values(gpu: &Gpu, words: &[u32]) -> Result<Vec<Vec<u32>>, String> {
+    if words.is_empty() {
+        return Ok(Vec::new());
+    }
+    let kernel = PairsKernel {
+        pipeline: pipeline(gpu, "bls_pairs")?,
+        words,
+    };
+    driver::run(gpu, &kernel).map_err(|f| f.reason)
+}
+
+/// Whether each range's product of Miller values raised to the final
+/// exponentiation is one: ranges `bounds[k]..bounds[k + 1]` of `values`
+/// (F_p12 values of [`FP12_WORDS`] words), an empty range's product one.
+/// Ranges longer than [`FINAL_MAX_RANGE`] are first reduced to partial
+/// products in earlier rounds of the same kernel.
+pub(super) fn final_check(gpu: &Gpu, mut values: Vec<u32>, mut bounds: Vec<usize>) -> Result<Vec<bool>, String> {
+    if bounds.len() < 2 {
+        return Ok(Vec::new());
+    }
+    let final_pipeline = pipeline(gpu, "bls_final")?;
+    loop {
+        let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        if longest <= FINAL_MAX_RANGE {
+            break;
+        }
+        // Cut every range into chunks; the products become its values.
+        let mut chunks = vec![0usize];
+        let mut range_chunks = vec![0usize];
+        for w in bounds.windows(2) {
+            let mut at = w[0];
+            while at < w[1] {
+                at = (at + FINAL_MAX_RANGE).min(w[1]);
+                chunks.push(at);
+            }
+            range_chunks.push(chunks.len() - 1);
+        }
+        let kernel = final_kernel(final_pipeline.clone(), &chunks, &values, 0);
+        let products = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
+        values = products.iter().flat_map(|p| p[1..].iter().copied()).collect();
+        bounds = range_chunks;
+    }
+    let kernel = final_kernel(final_pipeline, &bounds, &values, FINAL_CHECK);
+    let results = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
+    Ok(results.iter().map(|r| r[0] == 1).collect())
+}
+
 /// The precompile for every input of `inputs`, as
 /// [`eip2537::pairing_check`] answers.
 pub(crate) fn eip2537_pairing(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<Result<bool, Eip2537Error>> {
@@ -265,19 +360,11 @@ pub(crate) fn eip2537_pairing(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<Result<
     for pairs in parsed.iter().flatten() {
         for (g1, g2) in pairs {
             if g1.finite().is_some() || g2.finite().is_some() {
-                pack_pair(&mut words, g1.finite(), g2.finite());
+                pack_pair(&mut words, g1.finite(), g2.finite(), true);
             }
         }
     }
-    let checked = if words.is_empty() {
-        Vec::new()
-    } else {
-        let kernel = PairsKernel {
-            pipeline: pipeline(gpu, "bls_pairs").map_err(Failure::at_start)?,
-            words: &words,
-        };
-        driver::run(gpu, &kernel).map_err(|f| Failure::at_start(f.reason))?
-    };
+    let checked = miller_values(gpu, &words).map_err(Failure::at_start)?;
     // Each valid call's Miller values, as ranges of `values`.
     let mut answers: Vec<Option<Result<bool, Eip2537Error>>> = Vec::with_capacity(parsed.len());
     let (mut values, mut bounds, mut owners) = (Vec::new(), vec![0usize], Vec::new());
@@ -319,46 +406,10 @@ pub(crate) fn eip2537_pairing(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<Result<
         owners.push(i);
         answers.push(None);
     }
-    // Stage 2: reduce each call's values to at most FINAL_MAX_RANGE, then
-    // exponentiate.
-    if !owners.is_empty() {
-        let final_pipeline = pipeline(gpu, "bls_final").map_err(Failure::at_start)?;
-        loop {
-            let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
-            if longest <= FINAL_MAX_RANGE {
-                break;
-            }
-            // Cut every call into chunks; the products become its values.
-            let mut chunks = vec![0usize];
-            let mut call_chunks = vec![0usize];
-            for w in bounds.windows(2) {
-                let mut at = w[0];
-                while at < w[1] {
-                    at = (at + FINAL_MAX_RANGE).min(w[1]);
-                    chunks.push(at);
-                }
-                call_chunks.push(chunks.len() - 1);
-            }
-            let kernel = FinalKernel {
-                pipeline: final_pipeline.clone(),
-                bounds: &chunks,
-                values: &values,
-                mode: 0,
-            };
-            let products = driver::run(gpu, &kernel).map_err(|f| Failure::at_start(f.reason))?;
-            values = products.iter().flat_map(|p| p[1..].iter().copied()).collect();
-            bounds = call_chunks;
-        }
-        let kernel = FinalKernel {
-            pipeline: final_pipeline,
-            bounds: &bounds,
-            values: &values,
-            mode: FINAL_CHECK,
-        };
-        let results = driver::run(gpu, &kernel).map_err(|f| Failure::at_start(f.reason))?;
-        for (owner, result) in owners.iter().zip(&results) {
-            answers[*owner] = Some(Ok(result[0] == 1));
-        }
+    // Stage 2: the products and final exponentiations.
+    let results = final_check(gpu, values, bounds).map_err(Failure::at_start)?;
+    for (owner, result) in owners.iter().zip(results) {
+        answers[*owner] = Some(Ok(result));
     }
     answers
         .into_iter()
@@ -491,6 +542,7 @@ mod tests {
                 &mut input,
                 p.map(|p| g1_words(&p)).as_deref(),
                 q.map(|q| g2_words(&q)).as_deref(),
+                true,
             );
         }
         let kernel = PairsKernel {
@@ -549,12 +601,7 @@ mod tests {
         let bounds = [0, 2, 3, 4, 7];
         let pipeline = pipeline(&gpu, "bls_final").expect("pipeline");
         for mode in [0, FINAL_CHECK] {
-            let kernel = FinalKernel {
-                pipeline: pipeline.clone(),
-                bounds: &bounds,
-                values: &words,
-                mode,
-            };
+            let kernel = final_kernel(pipeline.clone(), &bounds, &words, mode);
             let out = driver::run(&gpu, &kernel).expect("bls_final");
             assert_eq!(out.len(), bounds.len() - 1);
             for (k, got) in out.iter().enumerate() {

@@ -13,11 +13,14 @@ use crate::ops::{Op, repeated_signed};
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
 use crate::verdict::Verdict;
 
-const fn cpu_only(op: Op, item: &'static str, workload: fn(&WorkloadConfig) -> Box<dyn Workload>) -> OpSpec {
+/// An op whose GPU path runs its kernels over the whole batch
+/// (ops/bls/gpu.rs): not split between CPU and GPU yet, since a failure
+/// sends every item to the CPU rather than keeping those done.
+const fn whole_batch(op: Op, item: &'static str, workload: fn(&WorkloadConfig) -> Box<dyn Workload>) -> OpSpec {
     OpSpec {
         op,
         item,
-        gpu_kernel: false,
+        gpu_kernel: true,
         splittable: false,
         bench_msg_len: None,
         workload,
@@ -25,32 +28,23 @@ const fn cpu_only(op: Op, item: &'static str, workload: fn(&WorkloadConfig) -> B
 }
 
 /// `bls_verify`.
-pub const VERIFY: OpSpec = cpu_only(Op::BlsVerify(Mode::Single), "(pk 48, sig 96, msg)", |c| {
+pub const VERIFY: OpSpec = whole_batch(Op::BlsVerify(Mode::Single), "(pk 48, sig 96, msg)", |c| {
     verify(c, Mode::Single)
 });
-/// `bls_batch_verify`.
-pub const BATCH_VERIFY: OpSpec = cpu_only(Op::BlsVerify(Mode::Batch), "(pk 48, sig 96, msg)", |c| {
+/// `bls_batch_verify` (on the GPU, each item on its own for now).
+pub const BATCH_VERIFY: OpSpec = whole_batch(Op::BlsVerify(Mode::Batch), "(pk 48, sig 96, msg)", |c| {
     verify(c, Mode::Batch)
 });
 /// `bls_aggregate_verify` (bench unit: one key and message).
-pub const AGGREGATE_VERIFY: OpSpec = cpu_only(Op::BlsAggregateVerify, "aggregate of n (pk, msg) pairs", aggregate);
+pub const AGGREGATE_VERIFY: OpSpec = whole_batch(Op::BlsAggregateVerify, "aggregate of n (pk, msg) pairs", aggregate);
 /// `bls_fast_aggregate_verify` (bench unit: one key).
-pub const FAST_AGGREGATE_VERIFY: OpSpec = cpu_only(
+pub const FAST_AGGREGATE_VERIFY: OpSpec = whole_batch(
     Op::BlsFastAggregateVerify,
     "aggregate of n keys over one msg",
     fast_aggregate,
 );
-/// `eip2537_pairing` (one pair per call). Not split between CPU and GPU
-/// yet: its GPU path runs two kernels over the whole batch, so a failure
-/// sends every call to the CPU rather than keeping those done.
-pub const EIP2537_PAIRING: OpSpec = OpSpec {
-    op: Op::Eip2537Pairing,
-    item: "EIP-2537 pairing input",
-    gpu_kernel: true,
-    splittable: false,
-    bench_msg_len: None,
-    workload: pairing,
-};
+/// `eip2537_pairing` (one pair per call).
+pub const EIP2537_PAIRING: OpSpec = whole_batch(Op::Eip2537Pairing, "EIP-2537 pairing input", pairing);
 
 fn verify(c: &WorkloadConfig, mode: Mode) -> Box<dyn Workload> {
     let made = sample::generate(c.distinct(512), c.signers, c.invalid_share, c.seed);

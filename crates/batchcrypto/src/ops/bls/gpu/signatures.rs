@@ -1,0 +1,686 @@
+//! BLS signatures on the GPU (issue 15): `bls_verify` (and
+//! `bls_batch_verify`, same verdicts) and `bls_aggregate_verify`, in four
+//! kernels through the driver:
+//!
+//! 1. `bls_points` (ops/bls/points.wgsl): every distinct public key and
+//!    every signature decompressed and checked for its subgroup;
+//! 2. `bls_hash` (ops/bls/hash.wgsl): hash to G2 of every message;
+//! 3. `bls_pairs` (the EIP-2537 kernel, checks off): the Miller loops of
+//!    (pk, H(m)) and (-G1, sig);
+//! 4. `bls_final`: per item the product of its Miller values, the final
+//!    exponentiation, compared with one.
+//!
+//! The host reads the encodings' flags as blst does (compression bit, the
+//! infinity encoding, x < p; blst also refuses G1's x = 0 while decoding:
+//! those points, (0, +-2), have order 3) and gives each item the CPU
+//! path's first failing reason ([`super::super`]'s order).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::{
+    FP12_WORDS, RangesKernel, STATUS_NOT_IN_SUBGROUP, STATUS_NOT_ON_CURVE, final_check, miller_values, pack_pair,
+};
+use crate::batch::FlatBytes;
+use crate::gpu::bigint::{self, Limbs};
+use crate::gpu::curve::BLS12_381_P;
+use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
+use crate::gpu::{Gpu, shaders};
+use crate::ops::bls::{AggregateItem, Batch, DST, FastAggregateItem, PK_LEN, SIG_LEN};
+use crate::ops::hash::gpu::{flat_inputs, pack_flat};
+use crate::verdict::{Reason, Verdict};
+
+/// Words per point into `bls_points`: x (24 words), flags.
+pub(crate) const POINT_IN: usize = 25;
+/// Words per point out of `bls_points`: status, x and y (48), completion.
+pub(crate) const POINT_OUT: usize = 50;
+/// Point flag: a G2 point (a signature), else G1 (a key).
+pub(crate) const POINT_G2: u32 = 1;
+/// Point flag: y is the larger of y and -y (the encoding's sort flag).
+pub(crate) const POINT_LARGEST: u32 = 2;
+/// Words per message out of `bls_hash`: finite flag, x and y, completion.
+pub(crate) const HASH_OUT: usize = 50;
+/// Words per item out of `bls_key_sum`: finite flag, x and y, completion.
+pub(crate) const SUM_OUT: usize = 26;
+/// Most keys one `bls_key_sum` thread adds (one addition per loop
+/// iteration, well under llvmpipe's 65,535); a batch with a larger item
+/// runs on the CPU.
+const MAX_SUM_KEYS: usize = 16_384;
+/// Points per `bls_points` sub-batch.
+const MAX_POINTS: usize = 16_384;
+/// Messages per `bls_hash` sub-batch.
+const MAX_MESSAGES: usize = 16_384;
+
+/// G1's generator, big-endian hex (x, y): its negation pairs with the
+/// signature.
+const G1_X: &str = "17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
+const G1_Y: &str = "08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1";
+
+/// DST_prime = DST || I2OSP(len(DST), 1) (RFC 9380 section 5.3.1).
+pub(crate) fn dst_prime() -> Vec<u8> {
+    let mut d = DST.to_vec();
+    d.push(DST.len() as u8);
+    d
+}
+
+/// What follows the message in b_0's input (after Z_pad, which the device
+/// supplies): I2OSP(256, 2) || I2OSP(0, 1) || DST_prime.
+fn xmd_tail() -> Vec<u8> {
+    let mut t = vec![1, 0, 0];
+    t.extend(dst_prime());
+    t
+}
+
+/// -G1 as the pairing kernel reads it: x, y canonical words.
+fn minus_g1() -> Vec<u32> {
+    let p: Limbs<12> = bigint::from_hex(BLS12_381_P);
+    let y = bigint::sub(&p, &bigint::from_hex(G1_Y)).0;
+    let mut w = bigint::from_hex::<12>(G1_X).to_vec();
+    w.extend(y);
+    w
+}
+
+/// A compressed point as the host reads it.
+enum Encoded {
+    /// blst refuses the encoding.
+    Bad,
+    /// The encoding of the point at infinity.
+    Infinity,
+    /// x (G1: twelve words then twelve zeros; G2: c0 then c1) and the sort
+    /// flag.
+    Finite(Vec<u32>, bool),
+}
+
+/// A 48-byte (G1) or 96-byte (G2) compressed encoding read as blst's
+/// `uncompress` does before its arithmetic.
+fn read_compressed(bytes: &[u8]) -> Encoded {
+    let top = bytes[0];
+    if top & 0x80 == 0 {
+        return Encoded::Bad;
+    }
+    if top & 0x40 != 0 {
+        return if top & 0x3f == 0 && bytes[1..].iter().all(|&b| b == 0) {
+            Encoded::Infinity
+        } else {
+            Encoded::Bad
+        };
+    }
+    let mut x = bytes.to_vec();
+    x[0] &= 0x1f;
+    let p: Limbs<12> = bigint::from_hex(BLS12_381_P);
+    // Big-endian: G2's x.c1 comes first.
+    let coords: Vec<Limbs<12>> = x.chunks_exact(48).rev().map(bigint::from_be::<12>).collect();
+    if coords.iter().any(|c| !bigint::sub(c, &p).1) {
+        return Encoded::Bad;
+    }
+    let mut words: Vec<u32> = coords.concat();
+    words.resize(24, 0);
+    // blst's G1 decoding refuses x = 0 (the points of order 3).
+    if coords.len() == 1 && words.iter().all(|&w| w == 0) {
+        return Encoded::Bad;
+    }
+    Encoded::Finite(words, top & 0x20 != 0)
+}
+
+/// A key or signature as the verifications use it: its affine coordinates
+/// (canonical words: G1 x, y; G2 x.c0, x.c1, y.c0, y.c1), `None` for the
+/// point at infinity, or why it is refused.
+type Decoded = Result<Option<Vec<u32>>, Reason>;
+
+/// `bls_points` over packed points.
+struct PointsKernel<'a> {
+    pipeline: Arc<wgpu::ComputePipeline>,
+    words: &'a [u32],
+}
+
+impl Kernel for PointsKernel<'_> {
+    type Out = Vec<u32>;
+
+    fn name(&self) -> &'static str {
+        "bls_points"
+    }
+
+    fn pipeline(&self) -> &wgpu::ComputePipeline {
+        &self.pipeline
+    }
+
+    fn units(&self) -> usize {
+        self.words.len() / POINT_IN
+    }
+
+    fn max_units(&self) -> usize {
+        MAX_POINTS
+    }
+
+    fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
+        vec![Input::uniform(16), Input::storage((end - start) * POINT_IN * 4)]
+    }
+
+    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
+        let [params, points] = driver::inputs(dst);
+        driver::params(params, [(end - start) as u32, shaders::LOOP_GUARD, 0, 0]);
+        points.write_iter(
+            self.words[start * POINT_IN..end * POINT_IN]
+                .iter()
+                .flat_map(|w| w.to_le_bytes()),
+        );
+    }
+
+    fn out_bytes(&self, start: usize, end: usize) -> u64 {
+        ((end - start) * POINT_OUT * 4) as u64
+    }
+
+    fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
+        driver::decode_words(out, POINT_OUT, start, "a point", answers)
+    }
+}
+
+/// `bls_hash` over messages with expand_message's tail appended.
+struct HashKernel<'a> {
+    pipeline: Arc<wgpu::ComputePipeline>,
+    msgs: &'a FlatBytes,
+}
+
+impl Kernel for HashKernel<'_> {
+    type Out = Vec<u32>;
+
+    fn name(&self) -> &'static str {
+        "bls_hash"
+    }
+
+    fn pipeline(&self) -> &wgpu::ComputePipeline {
+        &self.pipeline
+    }
+
+    fn units(&self) -> usize {
+        self.msgs.len()
+    }
+
+    fn max_units(&self) -> usize {
+        MAX_MESSAGES
+    }
+
+    fn end(&self, gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
+        gpu.sub_batch_end(self.msgs, start, max)
+    }
+
+    fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
+        let mut inputs = vec![Input::uniform(16)];
+        inputs.extend(flat_inputs(self.msgs, start, end));
+        inputs
+    }
+
+    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
+        let [params, bytes, offsets] = driver::inputs(dst);
+        driver::params(params, [(end - start) as u32, shaders::LOOP_GUARD, 0, 0]);
+        pack_flat(self.msgs, start, end, bytes, offsets);
+    }
+
+    fn out_bytes(&self, start: usize, end: usize) -> u64 {
+        ((end - start) * HASH_OUT * 4) as u64
+    }
+
+    fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
+        driver::decode_words(out, HASH_OUT, start, "a message", answers)
+    }
+}
+
+fn pipeline(gpu: &Gpu, entry: &'static str) -> Result<Arc<wgpu::ComputePipeline>, String> {
+    gpu.require_int64(entry)?;
+    gpu.pipeline(entry, entry, || shaders::bls_signatures(entry))
+}
+
+/// The group of a compressed point: a key's or a signature's.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Group {
+    G1,
+    G2,
+}
+
+impl Group {
+    /// What the point at infinity decodes to, and the reasons for a
+    /// refused encoding (or an x with no point) and for a point outside the
+    /// subgroup, as [`crate::ops::bls::decode_key`] and
+    /// [`crate::ops::bls::decode_sig`] give them.
+    fn rules(self) -> (Decoded, Reason, Reason) {
+        match self {
+            Group::G1 => (Err(Reason::IdentityKey), Reason::MalformedKey, Reason::KeyNotInSubgroup),
+            Group::G2 => (Ok(None), Reason::MalformedSignature, Reason::SignatureNotInSubgroup),
+        }
+    }
+}
+
+/// Decodes `encodings` of `group` on the device.
+fn decode_points<'a>(
+    gpu: &Gpu,
+    group: Group,
+    encodings: impl Iterator<Item = &'a [u8]>,
+) -> Result<Vec<Decoded>, String> {
+    let (infinity, malformed, subgroup) = group.rules();
+    let read: Vec<Encoded> = encodings.map(read_compressed).collect();
+    let mut words = Vec::new();
+    for e in &read {
+        if let Encoded::Finite(x, largest) = e {
+            words.extend_from_slice(x);
+            let flag = |set: bool, bit: u32| if set { bit } else { 0 };
+            words.push(flag(group == Group::G2, POINT_G2) | flag(*largest, POINT_LARGEST));
+        }
+    }
+    let checked = if words.is_empty() {
+        Vec::new()
+    } else {
+        let kernel = PointsKernel {
+            pipeline: pipeline(gpu, "bls_points")?,
+            words: &words,
+        };
+        driver::run(gpu, &kernel).map_err(|f| f.reason)?
+    };
+    let mut checked = checked.into_iter();
+    read.into_iter()
+        .map(|e| match e {
+            Encoded::Bad => Ok(Err(malformed)),
+            Encoded::Infinity => Ok(infinity.clone()),
+            Encoded::Finite(..) => {
+                let out = checked.next().ok_or("a point without an answer")?;
+                Ok(match (out[0], group) {
+                    (0, Group::G2) => Ok(Some(out[1..49].to_vec())),
+                    (0, Group::G1) => Ok(Some([&out[1..13], &out[25..37]].concat())),
+                    (STATUS_NOT_ON_CURVE, _) => Err(malformed),
+                    (STATUS_NOT_IN_SUBGROUP, _) => Err(subgroup),
+                    (s, _) => return Err(format!("a point with status {s}")),
+                })
+            }
+        })
+        .collect()
+}
+
+/// Every key of `keys` as `KeyValidate` decides.
+fn decode_keys<'a>(gpu: &Gpu, keys: impl Iterator<Item = &'a [u8; PK_LEN]>) -> Result<Vec<Decoded>, String> {
+    decode_points(gpu, Group::G1, keys.map(|k| &k[..]))
+}
+
+/// Every signature of `sigs` as `signature_to_point` with the subgroup
+/// check decides (infinity is a valid signature).
+fn decode_sigs<'a>(gpu: &Gpu, sigs: impl Iterator<Item = &'a [u8; SIG_LEN]>) -> Result<Vec<Decoded>, String> {
+    decode_points(gpu, Group::G2, sigs.map(|s| &s[..]))
+}
+
+/// H(m) for every message (affine words; `None` for infinity).
+fn hash_to_g2<'a>(gpu: &Gpu, msgs: impl Iterator<Item = &'a [u8]>) -> Result<Vec<Option<Vec<u32>>>, String> {
+    let tail = xmd_tail();
+    let mut flat = FlatBytes::default();
+    for m in msgs {
+        if !flat.push(&[m, &tail[..]].concat()) {
+            return Err("messages too large for the hash kernel".to_string());
+        }
+    }
+    if flat.is_empty() {
+        return Ok(Vec::new());
+    }
+    let kernel = HashKernel {
+        pipeline: pipeline(gpu, "bls_hash")?,
+        msgs: &flat,
+    };
+    let out = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
+    Ok(out
+        .into_iter()
+        .map(|o| (o[0] == 1).then(|| o[1..49].to_vec()))
+        .collect())
+}
+
+/// One verification's pairs: e(pk_j, H(m_j)) for each (key, hash), then
+/// e(-G1, sig).
+struct Check {
+    /// The item's index.
+    item: usize,
+    keys: Vec<Vec<u32>>,
+    hashes: Vec<usize>,
+    sig: Option<Vec<u32>>,
+}
+
+/// The verdicts of `checks` (the items' others already set in `verdicts`):
+/// every message hashed, every pair's Miller loop, one final
+/// exponentiation per check.
+fn run_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Verdict]) -> Result<(), String> {
+    let hashes = hash_to_g2(gpu, msgs.iter().copied())?;
+    let g1 = minus_g1();
+    let mut words = Vec::new();
+    let mut bounds = vec![0usize];
+    for c in checks {
+        for (key, &h) in c.keys.iter().zip(&c.hashes) {
+            pack_pair(&mut words, Some(key), hashes[h].as_deref(), false);
+        }
+        pack_pair(&mut words, Some(&g1), c.sig.as_deref(), false);
+        bounds.push(bounds.last().unwrap_or(&0) + c.keys.len() + 1);
+    }
+    let millers = miller_values(gpu, &words)?;
+    let mut values = Vec::with_capacity(millers.len() * FP12_WORDS);
+    for m in &millers {
+        values.extend_from_slice(&m[1..]);
+    }
+    let ok = final_check(gpu, values, bounds)?;
+    for (c, ok) in checks.iter().zip(ok) {
+        if !ok {
+            verdicts[c.item] = Verdict::Invalid(Reason::Equation);
+        }
+    }
+    Ok(())
+}
+
+/// One verdict per item of `batch`, as [`crate::ops::bls::cpu::verify`]
+/// gives (both modes).
+pub(crate) fn verify(gpu: &Gpu, batch: &Batch) -> Streamed<Verdict> {
+    let run = || -> Result<Vec<Verdict>, String> {
+        let mut distinct: Vec<[u8; PK_LEN]> = batch.pks().to_vec();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let keys: HashMap<[u8; PK_LEN], Decoded> = distinct
+            .iter()
+            .copied()
+            .zip(decode_keys(gpu, distinct.iter())?)
+            .collect();
+        let sigs = decode_sigs(gpu, (0..batch.len()).map(|i| batch.sig(i)))?;
+        let mut verdicts = vec![Verdict::Valid; batch.len()];
+        let (mut checks, mut msgs) = (Vec::new(), Vec::new());
+        for (i, sig) in sigs.into_iter().enumerate() {
+            let key = keys.get(batch.pk(i)).cloned().unwrap_or(Err(Reason::MalformedKey));
+            match (key, sig) {
+                (Err(r), _) | (Ok(_), Err(r)) => verdicts[i] = Verdict::Invalid(r),
+                (Ok(key), Ok(sig)) => {
+                    checks.push(Check {
+                        item: i,
+                        keys: vec![key.unwrap_or_default()],
+                        hashes: vec![msgs.len()],
+                        sig,
+                    });
+                    msgs.push(batch.msg(i));
+                }
+            }
+        }
+        run_checks(gpu, &checks, &msgs, &mut verdicts)?;
+        Ok(verdicts)
+    };
+    run().map_err(Failure::at_start)
+}
+
+/// One verdict per aggregate item, as
+/// [`crate::ops::bls::cpu::aggregate_verify`] gives.
+pub(crate) fn aggregate_verify(gpu: &Gpu, items: &[AggregateItem]) -> Streamed<Verdict> {
+    let run = || -> Result<Vec<Verdict>, String> {
+        let keys = decode_keys(gpu, items.iter().flat_map(|it| it.pks.iter()))?;
+        let sigs = decode_sigs(gpu, items.iter().map(|it| &it.sig))?;
+        let mut verdicts = vec![Verdict::Valid; items.len()];
+        let (mut checks, mut msgs) = (Vec::new(), Vec::new());
+        let mut keys = keys.into_iter();
+        for (i, (item, sig)) in items.iter().zip(sigs).enumerate() {
+            let mine: Vec<Decoded> = keys.by_ref().take(item.pks.len()).collect();
+            if item.pks.is_empty() || item.pks.len() != item.msgs.len() {
+                verdicts[i] = Verdict::Invalid(Reason::EmptyOrMismatched);
+                continue;
+            }
+            let mine: Result<Vec<Option<Vec<u32>>>, Reason> = mine.into_iter().collect();
+            match (mine, sig) {
+                (Err(r), _) | (Ok(_), Err(r)) => verdicts[i] = Verdict::Invalid(r),
+                (Ok(mine), Ok(sig)) => {
+                    checks.push(Check {
+                        item: i,
+                        keys: mine.into_iter().map(Option::unwrap_or_default).collect(),
+                        hashes: (msgs.len()..msgs.len() + item.msgs.len()).collect(),
+                        sig,
+                    });
+                    msgs.extend(item.msgs.iter().map(Vec::as_slice));
+                }
+            }
+        }
+        run_checks(gpu, &checks, &msgs, &mut verdicts)?;
+        Ok(verdicts)
+    };
+    run().map_err(Failure::at_start)
+}
+
+/// The sum of each range of `keys` (affine words, 24 per key; ranges
+/// `bounds[k]..bounds[k + 1]`): its affine words, `None` for infinity.
+fn key_sums(gpu: &Gpu, keys: &[u32], bounds: &[usize]) -> Result<Vec<Option<Vec<u32>>>, String> {
+    if bounds.len() < 2 {
+        return Ok(Vec::new());
+    }
+    if bounds.windows(2).any(|w| w[1] - w[0] > MAX_SUM_KEYS) {
+        return Err(format!(
+            "an item of more than {MAX_SUM_KEYS} keys (the key sum's limit)"
+        ));
+    }
+    let kernel = RangesKernel {
+        name: "bls_key_sum",
+        pipeline: pipeline(gpu, "bls_key_sum")?,
+        bounds,
+        values: keys,
+        value_words: 24,
+        mode: 0,
+        out_words: SUM_OUT,
+        max_ranges: MAX_POINTS,
+        max_values: MAX_POINTS * 16,
+    };
+    let out = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
+    Ok(out
+        .into_iter()
+        .map(|o| (o[0] == 1).then(|| o[1..25].to_vec()))
+        .collect())
+}
+
+/// One verdict per fast-aggregate item, as
+/// [`crate::ops::bls::cpu::fast_aggregate_verify`] gives: every key
+/// validated, their sum (on the device; a sum at infinity fails, as in
+/// blst), then one verification.
+pub(crate) fn fast_aggregate_verify(gpu: &Gpu, items: &[FastAggregateItem]) -> Streamed<Verdict> {
+    let run = || -> Result<Vec<Verdict>, String> {
+        let mut distinct: Vec<[u8; PK_LEN]> = items.iter().flat_map(|it| it.pks.iter().copied()).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let keys: HashMap<[u8; PK_LEN], Decoded> = distinct
+            .iter()
+            .copied()
+            .zip(decode_keys(gpu, distinct.iter())?)
+            .collect();
+        let sigs = decode_sigs(gpu, items.iter().map(|it| &it.sig))?;
+        let mut verdicts = vec![Verdict::Valid; items.len()];
+        // The items whose keys and signature passed, with their keys.
+        let (mut ready, mut words, mut bounds) = (Vec::new(), Vec::new(), vec![0usize]);
+        for (i, (item, sig)) in items.iter().zip(sigs).enumerate() {
+            if item.pks.is_empty() {
+                verdicts[i] = Verdict::Invalid(Reason::EmptyOrMismatched);
+                continue;
+            }
+            let mine: Result<Vec<Option<Vec<u32>>>, Reason> = item
+                .pks
+                .iter()
+                .map(|k| keys.get(k).cloned().unwrap_or(Err(Reason::MalformedKey)))
+                .collect();
+            match (mine, sig) {
+                (Err(r), _) | (Ok(_), Err(r)) => verdicts[i] = Verdict::Invalid(r),
+                (Ok(mine), Ok(sig)) => {
+                    for key in mine {
+                        words.extend(key.unwrap_or_default());
+                    }
+                    bounds.push(words.len() / 24);
+                    ready.push((i, sig));
+                }
+            }
+        }
+        let sums = key_sums(gpu, &words, &bounds)?;
+        let (mut checks, mut msgs) = (Vec::new(), Vec::new());
+        for ((i, sig), sum) in ready.into_iter().zip(sums) {
+            match sum {
+                None => verdicts[i] = Verdict::Invalid(Reason::Equation),
+                Some(sum) => {
+                    checks.push(Check {
+                        item: i,
+                        keys: vec![sum],
+                        hashes: vec![msgs.len()],
+                        sig,
+                    });
+                    msgs.push(items[i].msg.as_slice());
+                }
+            }
+        }
+        run_checks(gpu, &checks, &msgs, &mut verdicts)?;
+        Ok(verdicts)
+    };
+    run().map_err(Failure::at_start)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The two kernels of this file against blst: `bls_points` on keys and
+    //! signatures with every flag and hostile x, `bls_hash` on messages of
+    //! every length near SHA-256's block boundaries. End to end against the
+    //! CPU path: tests/bls.rs and the CLI's tests.
+
+    use blst::min_pk::{PublicKey, SecretKey, Signature};
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    use super::*;
+    use crate::gpu::probe::test_gpu;
+    use crate::ops::bls::{decode_key, decode_sig};
+
+    /// The secret key 1: its public key is G1's generator, its signature
+    /// of m is H(m).
+    fn sk_one() -> SecretKey {
+        let mut one = [0u8; 32];
+        one[31] = 1;
+        SecretKey::from_bytes(&one).expect("sk = 1")
+    }
+
+    #[test]
+    fn minus_g1_is_blst_generator_negated() {
+        let g = sk_one().sk_to_pk().serialize();
+        assert_eq!(bigint::from_be::<12>(&g[..48]).to_vec(), minus_g1()[..12]);
+        let p: Limbs<12> = bigint::from_hex(BLS12_381_P);
+        let y = bigint::from_be::<12>(&g[48..]);
+        assert_eq!(
+            bigint::add_mod(&y, &minus_g1()[12..].try_into().expect("12"), &p),
+            [0; 12]
+        );
+    }
+
+    /// blst's uncompressed coordinates as the kernels write them.
+    fn affine_words(uncompressed: &[u8]) -> Vec<u32> {
+        // blst serializes G2 coordinates c1 first.
+        let coords: Vec<&[u8]> = uncompressed.chunks_exact(48).collect();
+        let order: Vec<&[u8]> = if coords.len() == 2 {
+            coords
+        } else {
+            vec![coords[1], coords[0], coords[3], coords[2]]
+        };
+        order.iter().flat_map(|c| bigint::from_be::<12>(c)).collect()
+    }
+
+    #[test]
+    fn points_kernel_matches_blst() {
+        let Some(gpu) = test_gpu() else { return };
+        let mut rng = StdRng::seed_from_u64(48_96);
+        let mut keys: Vec<[u8; PK_LEN]> = Vec::new();
+        let mut sigs: Vec<[u8; SIG_LEN]> = Vec::new();
+        for n in 0..48u32 {
+            let sk = SecretKey::key_gen(&rng.random::<[u8; 32]>(), &[]).expect("key");
+            let (mut k, mut s) = (sk.sk_to_pk().compress(), sk.sign(&n.to_le_bytes(), DST, &[]).compress());
+            match n % 8 {
+                // Random x below 2^380, either sign: mostly off the curve
+                // or outside the subgroup.
+                2 | 3 => {
+                    rng.fill(&mut k[1..]);
+                    rng.fill(&mut s[1..]);
+                    k[0] = 0x80 | (k[0] & 0x20) | (rng.random::<u8>() & 0x0f);
+                    s[0] = 0x80 | (s[0] & 0x20) | (rng.random::<u8>() & 0x0f);
+                    s[48] &= 0x0f;
+                }
+                // Flags: no compression bit, infinity with junk or with
+                // the sign, the canonical infinity.
+                4 => {
+                    k[0] &= 0x7f;
+                    s[0] = 0xc0;
+                    s[1..].fill(0);
+                }
+                5 => {
+                    k[0] = 0xe0;
+                    k[1..].fill(0);
+                    s[0] |= 0x40;
+                }
+                6 => {
+                    k = [0; PK_LEN];
+                    k[0] = 0xc0;
+                    // x = p (not below p) for the signature's c0.
+                    s[48..].copy_from_slice(&bigint::to_be::<12>(&bigint::from_hex::<12>(BLS12_381_P)));
+                }
+                7 => {
+                    // G1's x = 0 (order 3), and a sign flip.
+                    k = [0; PK_LEN];
+                    k[0] = 0x80 | (n as u8 & 1) << 5;
+                    s[0] ^= 0x20;
+                }
+                _ => {}
+            }
+            keys.push(k);
+            sigs.push(s);
+        }
+        let got_keys = decode_keys(&gpu, keys.iter()).expect("keys");
+        let got_sigs = decode_sigs(&gpu, sigs.iter()).expect("sigs");
+        assert_eq!((got_keys.len(), got_sigs.len()), (keys.len(), sigs.len()));
+        for (n, (k, got)) in keys.iter().zip(&got_keys).enumerate() {
+            let want = decode_key(k).map(|pk| Some(affine_words(&pk.serialize())));
+            assert_eq!(*got, want, "key {n}");
+        }
+        for (n, (s, got)) in sigs.iter().zip(&got_sigs).enumerate() {
+            let want = decode_sig(s).map(|sig| {
+                let bytes = sig.serialize();
+                (bytes[0] & 0x40 == 0).then(|| affine_words(&bytes))
+            });
+            assert_eq!(*got, want, "signature {n}");
+        }
+        let seen: std::collections::HashSet<Reason> = got_keys
+            .iter()
+            .chain(&got_sigs)
+            .filter_map(|d| d.clone().err())
+            .collect();
+        for reason in [
+            Reason::MalformedKey,
+            Reason::IdentityKey,
+            Reason::KeyNotInSubgroup,
+            Reason::MalformedSignature,
+            Reason::SignatureNotInSubgroup,
+        ] {
+            assert!(seen.contains(&reason), "{reason:?} not covered");
+        }
+        assert!(
+            got_sigs.iter().any(|s| matches!(s, Ok(None))),
+            "infinity signature covered"
+        );
+        // Untouched: PublicKey and Signature decode here as on the CPU.
+        assert!(PublicKey::uncompress(&keys[0]).is_ok() && Signature::uncompress(&sigs[0]).is_ok());
+    }
+
+    #[test]
+    fn hash_kernel_matches_blst() {
+        let Some(gpu) = test_gpu() else { return };
+        let mut rng = StdRng::seed_from_u64(9380);
+        // Lengths around b_0's block boundaries (Z_pad, message, 47-byte
+        // tail, 9 bytes of padding), and longer ones.
+        let mut msgs: Vec<Vec<u8>> = [0usize, 1, 7, 8, 9, 31, 32, 33, 64, 72, 73, 100, 137, 200, 1000]
+            .iter()
+            .map(|&len| (0..len).map(|_| rng.random()).collect())
+            .collect();
+        msgs.extend((0..9).map(|_| rng.random::<[u8; 32]>().to_vec()));
+        let got = hash_to_g2(&gpu, msgs.iter().map(Vec::as_slice)).expect("bls_hash");
+        assert_eq!(got.len(), msgs.len());
+        let sk = sk_one();
+        for (n, (m, got)) in msgs.iter().zip(&got).enumerate() {
+            let bytes = sk.sign(m, DST, &[]).serialize();
+            assert_eq!(
+                got.as_deref(),
+                Some(&affine_words(&bytes)[..]),
+                "message {n} ({} bytes)",
+                m.len()
+            );
+        }
+    }
+}
