@@ -727,8 +727,9 @@ fn calibrate_then_auto_follows_the_profile() {
 
 /// `verify bls` (item by item and `--batch`) on a hostile mixed file with
 /// malformed lines: the oracle's verdict per line, the same reasons in both
-/// modes, exit 2; `verify bls-aggregate`, `verify bls-fast-aggregate` and
-/// `eip2537-pairing` in their JSON forms.
+/// modes, exit 2; `verify bls-aggregate` and `verify bls-fast-aggregate` in
+/// their JSON forms, and on hostile aggregates of the generated items
+/// `--backend gpu` prints what `--backend cpu` prints.
 #[test]
 fn bls_lines_match_oracle() {
     use batchcrypto::ops::bls::{self, sample as bls_sample};
@@ -767,14 +768,8 @@ fn bls_lines_match_oracle() {
     }
     assert_eq!(errors, 4);
     assert!(want.next().is_none());
-    // On the GPU: the same lines, malformed ones included.
-    if has_usable_gpu() {
-        let gpu = run_with_stdin(&["verify", "bls", "--backend", "gpu"], input.as_bytes());
-        assert_eq!(gpu.status.code(), Some(2));
-        let stderr = String::from_utf8_lossy(&gpu.stderr);
-        assert!(stderr.contains("backend gpu (requested)"), "{stderr}");
-        assert_eq!(gpu.stdout, single.stdout, "gpu and cpu differ");
-    }
+    // (`verify bls` with and without `--batch` on the GPU: the golden
+    // files' test, on a hostile file with malformed lines.)
 
     // Aggregates: one valid line per form, then a corrupted one.
     let keys = bls_sample::secret_keys(3, 7);
@@ -864,6 +859,46 @@ fn bls_lines_match_oracle() {
         String::from_utf8_lossy(&out.stdout),
         "{\"valid\":true}\n{\"valid\":false,\"reason\":\"equation\"}\n"
     );
+    if has_usable_gpu() {
+        // The generated items' keys in groups of one to three over the
+        // first one's message and signature, and keys that cancel.
+        let mut hostile = input.clone();
+        for (n, chunk) in items.chunks(3).take(60).enumerate() {
+            let keys: Vec<String> = chunk[..1 + n % 3]
+                .iter()
+                .map(|it| format!("\"{}\"", hex::encode(it.pk)))
+                .collect();
+            hostile.push_str(&format!(
+                "{{\"pks\":[{}],\"msg\":\"{}\",\"sig\":\"{}\"}}\n",
+                keys.join(","),
+                hex::encode(&chunk[0].msg),
+                hex::encode(chunk[0].sig)
+            ));
+        }
+        let mut negated = hex::decode(&pks[0]).expect("hex");
+        negated[0] ^= 0x20;
+        hostile.push_str(&format!(
+            "{{\"pks\":[\"{}\",\"{}\"],\"msg\":\"\",\"sig\":\"c0{}\"}}\n",
+            pks[0],
+            hex::encode(negated),
+            "00".repeat(95)
+        ));
+        let run = |backend: &str| {
+            run_with_stdin(
+                &["verify", "bls-fast-aggregate", "--backend", backend],
+                hostile.as_bytes(),
+            )
+        };
+        let (cpu, gpu) = (run("cpu"), run("gpu"));
+        assert_eq!(gpu.status.code(), cpu.status.code());
+        let stderr = String::from_utf8_lossy(&gpu.stderr);
+        assert!(stderr.contains("backend gpu (requested)"), "{stderr}");
+        assert!(stdout_lines(&cpu).len() > 60, "the hostile lines are there");
+        assert_eq!(
+            String::from_utf8_lossy(&gpu.stdout),
+            String::from_utf8_lossy(&cpu.stdout)
+        );
+    }
 }
 
 #[test]

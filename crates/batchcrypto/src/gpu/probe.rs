@@ -392,106 +392,7 @@ fn probe_item(i: u32) {
         }
     }
 
-    /// probe_item for decompression (bls_curve.wgsl): in, G1's x, G2's x
-    /// (c0, c1), canonical, and the sort flags (bit 0 G1's, bit 1 G2's);
-    /// out, canonical: whether G1's point exists, its y, the same for G2.
-    const DECOMPRESS_PROBE: &str = "
-fn probe_item(i: u32) {
-    tower_init(params.loop_guard);
-    let flags = probe_in[i * PROBE_IN + 36u];
-    let p = g1_decompress(probe_fp(i, 0u), (flags & 1u) != 0u);
-    let q = g2_decompress(Fp2(probe_fp(i, 1u), probe_fp(i, 2u)), (flags & 2u) != 0u);
-    let ys = array<Fp, 3>(p.y, q.y.c0, q.y.c1);
-    for (var k = 0u; k < 3u; k++) {
-        let c = fp_from_mont(ys[k]);
-        for (var j = 0u; j < 12u; j++) {
-            probe_out[i * PROBE_OUT + 1u + select(13u * k, 13u + 12u * (k - 1u), k > 0u) + j] = c[j];
-        }
-    }
-    probe_out[i * PROBE_OUT] = select(0u, 1u, p.ok);
-    probe_out[i * PROBE_OUT + 13u] = select(0u, 1u, q.ok);
-}
-";
-
-    /// Decompression of G1 and G2 x coordinates with either sort flag
-    /// equals blst's (`uncompress`, then the y of `serialize`) on keys and
-    /// signatures of random secret keys, and on random x below p, about
-    /// half of which have no point (blst: not on the curve; the device: no
-    /// square root).
-    #[test]
-    fn bls_decompression_matches_blst() {
-        use blst::min_pk::{PublicKey, SecretKey, Signature};
-        let Some(gpu) = test_gpu() else { return };
-        let mut rng = StdRng::seed_from_u64(96);
-        let mut g1: Vec<[u8; 48]> = Vec::new();
-        let mut g2: Vec<[u8; 96]> = Vec::new();
-        for n in 0..40 {
-            if n < 20 {
-                let sk = SecretKey::key_gen(&rng.random::<[u8; 32]>(), &[]).expect("key");
-                g1.push(sk.sk_to_pk().compress());
-                g2.push(sk.sign(&[n as u8], b"DST", &[]).compress());
-            } else {
-                // Random x below p (top byte under 0x10, p starts 0x1a), either flag.
-                let mut x1: [u8; 48] = rng.random();
-                let mut x2: [u8; 96] = std::array::from_fn(|_| rng.random());
-                x1[0] = 0x80 | (x1[0] & 0x20) | (x1[0] & 0x0f);
-                x2[0] = 0x80 | (x2[0] & 0x20) | (x2[0] & 0x0f);
-                x2[48] %= 0x1a;
-                g1.push(x1);
-                g2.push(x2);
-            }
-        }
-        let limbs = |be: &[u8]| crate::gpu::bigint::from_be::<12>(be).to_vec();
-        let mut input = Vec::new();
-        for (a, b) in g1.iter().zip(&g2) {
-            let (mut a, mut b) = (*a, *b);
-            let flags = u32::from(a[0] & 0x20 != 0) | u32::from(b[0] & 0x20 != 0) << 1;
-            a[0] &= 0x1f;
-            b[0] &= 0x1f;
-            input.extend(limbs(&a));
-            input.extend(limbs(&b[48..]));
-            input.extend(limbs(&b[..48]));
-            input.push(flags);
-        }
-        let layer = [
-            shaders::bls_curve_layer(),
-            FP_IO.to_string(),
-            DECOMPRESS_PROBE.to_string(),
-        ]
-        .join("\n");
-        let out = run(&gpu, "probe_bls_decompress", &layer, &input, 37, 38).expect("probe");
-        assert_eq!(out.len(), g1.len());
-        let (mut found, mut missing) = (0, 0);
-        for (n, ((a, b), got)) in g1.iter().zip(&g2).zip(&out).enumerate() {
-            match PublicKey::uncompress(a) {
-                Ok(pk) => {
-                    assert_eq!(got[0], 1, "item {n}: G1 point exists");
-                    assert_eq!(got[1..13], limbs(&pk.serialize()[48..])[..], "item {n}: G1 y");
-                    found += 1;
-                }
-                Err(_) => {
-                    assert_eq!(got[0], 0, "item {n}: no G1 point");
-                    missing += 1;
-                }
-            }
-            match Signature::uncompress(b) {
-                Ok(sig) => {
-                    let y = sig.serialize();
-                    assert_eq!(got[13], 1, "item {n}: G2 point exists");
-                    assert_eq!(got[14..26], limbs(&y[144..])[..], "item {n}: G2 y.c0");
-                    assert_eq!(got[26..38], limbs(&y[96..144])[..], "item {n}: G2 y.c1");
-                    found += 1;
-                }
-                Err(_) => {
-                    assert_eq!(got[13], 0, "item {n}: no G2 point");
-                    missing += 1;
-                }
-            }
-        }
-        assert!(found >= 50 && missing >= 5, "{found} points, {missing} without");
-    }
-
-    /// The tower and curve probes translate to Metal and HLSL as the kernels do
+    /// The tower probes translate to Metal and HLSL as the kernels do
     /// (`every_kernel_translates_to_metal_and_hlsl`): 384-bit code is
     /// portable beyond Vulkan.
     #[test]
@@ -511,17 +412,10 @@ fn probe_item(i: u32) {
             FP12_INV_PROBE.to_string(),
         ]
         .join("\n");
-        let decompress = [
-            shaders::bls_curve_layer(),
-            FP_IO.to_string(),
-            DECOMPRESS_PROBE.to_string(),
-        ]
-        .join("\n");
         for (name, layer, inw, out) in [
             ("fp381", fp, 48, 181),
             ("fp12 mul", mul, 288, 504),
             ("fp12 inv", inv, 288, 144),
-            ("bls decompress", decompress, 37, 38),
         ] {
             shaders::tests::assert_translates(name, &source(&layer, inw, out), &["probe"], true);
         }
