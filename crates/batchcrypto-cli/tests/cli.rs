@@ -24,6 +24,23 @@ fn stdout_lines(out: &Output) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// Runs `args` on `input` with `--backend cpu` and with `--backend gpu`:
+/// the same exit status and byte-equal output, the GPU run saying it ran
+/// there as requested. Returns the CPU run.
+fn gpu_prints_what_cpu_prints(args: &[&str], input: &[u8]) -> std::process::Output {
+    let run = |backend: &str| run_with_stdin(&[args, &["--backend", backend]].concat(), input);
+    let (cpu, gpu) = (run("cpu"), run("gpu"));
+    assert_eq!(gpu.status.code(), cpu.status.code(), "{args:?}");
+    let stderr = String::from_utf8_lossy(&gpu.stderr);
+    assert!(stderr.contains("backend gpu (requested)"), "{args:?}: {stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&gpu.stdout),
+        String::from_utf8_lossy(&cpu.stdout),
+        "{args:?}"
+    );
+    cpu
+}
+
 /// Whether `batchcrypto devices` lists a usable GPU adapter; with
 /// `BATCHCRYPTO_REQUIRE_GPU=1` (CI) a missing one fails the test instead.
 fn has_usable_gpu() -> bool {
@@ -330,24 +347,8 @@ fn gpu_backend_prints_what_cpu_prints() {
         input.push('\n');
     }
     for policy in Policy::ALL {
-        let run = |backend: &str| {
-            run_with_stdin(
-                &["verify", "ed25519", "--policy", policy.name(), "--backend", backend],
-                input.as_bytes(),
-            )
-        };
-        let (cpu, gpu) = (run("cpu"), run("gpu"));
-        assert_eq!(gpu.status.code(), Some(2));
-        assert!(
-            String::from_utf8_lossy(&gpu.stderr).contains("backend gpu (requested)"),
-            "{}",
-            String::from_utf8_lossy(&gpu.stderr)
-        );
-        assert_eq!(
-            String::from_utf8_lossy(&gpu.stdout),
-            String::from_utf8_lossy(&cpu.stdout),
-            "{policy}"
-        );
+        let cpu = gpu_prints_what_cpu_prints(&["verify", "ed25519", "--policy", policy.name()], input.as_bytes());
+        assert_eq!(cpu.status.code(), Some(2));
     }
 }
 
@@ -376,25 +377,9 @@ fn schnorr_verbs_print_on_the_gpu_what_the_cpu_prints() {
             input.push_str(line);
             input.push('\n');
         }
-        let run = |backend: &str| {
-            let mut cmd = verb.clone();
-            cmd.extend(["--backend", backend]);
-            run_with_stdin(&cmd, input.as_bytes())
-        };
-        let (cpu, gpu) = (run("cpu"), run("gpu"));
+        let cpu = gpu_prints_what_cpu_prints(&verb, input.as_bytes());
         assert_eq!(cpu.status.code(), Some(2), "{verb:?}: malformed lines");
-        assert_eq!(gpu.status.code(), Some(2), "{verb:?}");
-        assert!(
-            String::from_utf8_lossy(&gpu.stderr).contains("backend gpu (requested)"),
-            "{verb:?}: {}",
-            String::from_utf8_lossy(&gpu.stderr)
-        );
         assert_eq!(stdout_lines(&cpu).len(), 2005, "{verb:?}: one line per input line");
-        assert_eq!(
-            String::from_utf8_lossy(&gpu.stdout),
-            String::from_utf8_lossy(&cpu.stdout),
-            "{verb:?}"
-        );
     }
 }
 
@@ -814,17 +799,8 @@ fn bls_lines_match_oracle() {
                 hex::encode(chunk[0].sig)
             ));
         }
-        let run =
-            |backend: &str| run_with_stdin(&["verify", "bls-aggregate", "--backend", backend], hostile.as_bytes());
-        let (cpu, gpu) = (run("cpu"), run("gpu"));
-        assert_eq!(gpu.status.code(), cpu.status.code());
-        let stderr = String::from_utf8_lossy(&gpu.stderr);
-        assert!(stderr.contains("backend gpu (requested)"), "{stderr}");
+        let cpu = gpu_prints_what_cpu_prints(&["verify", "bls-aggregate"], hostile.as_bytes());
         assert!(stdout_lines(&cpu).len() > 60, "the hostile lines are there");
-        assert_eq!(
-            String::from_utf8_lossy(&gpu.stdout),
-            String::from_utf8_lossy(&cpu.stdout)
-        );
     }
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(
@@ -883,21 +859,8 @@ fn bls_lines_match_oracle() {
             hex::encode(negated),
             "00".repeat(95)
         ));
-        let run = |backend: &str| {
-            run_with_stdin(
-                &["verify", "bls-fast-aggregate", "--backend", backend],
-                hostile.as_bytes(),
-            )
-        };
-        let (cpu, gpu) = (run("cpu"), run("gpu"));
-        assert_eq!(gpu.status.code(), cpu.status.code());
-        let stderr = String::from_utf8_lossy(&gpu.stderr);
-        assert!(stderr.contains("backend gpu (requested)"), "{stderr}");
+        let cpu = gpu_prints_what_cpu_prints(&["verify", "bls-fast-aggregate"], hostile.as_bytes());
         assert!(stdout_lines(&cpu).len() > 60, "the hostile lines are there");
-        assert_eq!(
-            String::from_utf8_lossy(&gpu.stdout),
-            String::from_utf8_lossy(&cpu.stdout)
-        );
     }
 }
 
@@ -943,17 +906,9 @@ fn eip2537_pairing_lines() {
         }
     }
     hostile.push_str("{\"input\":\"zz\"}\n");
-    let run = |backend: &str| run_with_stdin(&["eip2537-pairing", "--backend", backend], hostile.as_bytes());
-    let (cpu, gpu) = (run("cpu"), run("gpu"));
+    let cpu = gpu_prints_what_cpu_prints(&["eip2537-pairing"], hostile.as_bytes());
     assert_eq!(cpu.status.code(), Some(2), "the malformed line");
-    assert_eq!(gpu.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&gpu.stderr);
-    assert!(stderr.contains("backend gpu (requested)"), "{stderr}");
     assert!(stdout_lines(&cpu).len() > 2 * want.len(), "the hostile lines are there");
-    assert_eq!(
-        String::from_utf8_lossy(&gpu.stdout),
-        String::from_utf8_lossy(&cpu.stdout)
-    );
 }
 
 /// The "done when" of ECDSA: large hostile mixed files for `verify

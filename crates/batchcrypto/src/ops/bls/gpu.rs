@@ -118,17 +118,25 @@ fn parse(input: &[u8]) -> Parsed {
         .collect())
 }
 
-/// `bls_pairs` over packed pairs.
-struct PairsKernel<'a> {
-    pipeline: Arc<wgpu::ComputePipeline>,
-    words: &'a [u32],
+/// A kernel with one thread per unit of `in_words` words (`bls_pairs` over
+/// packed pairs, `bls_points` over packed points): parameters (n, loop
+/// guard), the units; out, `out_words` per unit, the last the completion
+/// flag.
+pub(super) struct UnitsKernel<'a> {
+    pub(super) name: &'static str,
+    pub(super) pipeline: Arc<wgpu::ComputePipeline>,
+    pub(super) words: &'a [u32],
+    pub(super) in_words: usize,
+    pub(super) out_words: usize,
+    /// Most units per sub-batch.
+    pub(super) max_units: usize,
 }
 
-impl Kernel for PairsKernel<'_> {
+impl Kernel for UnitsKernel<'_> {
     type Out = Vec<u32>;
 
     fn name(&self) -> &'static str {
-        "bls_pairs"
+        self.name
     }
 
     fn pipeline(&self) -> &wgpu::ComputePipeline {
@@ -136,33 +144,51 @@ impl Kernel for PairsKernel<'_> {
     }
 
     fn units(&self) -> usize {
-        self.words.len() / PAIR_IN
+        self.words.len() / self.in_words
     }
 
     fn max_units(&self) -> usize {
-        MAX_PAIRS
+        self.max_units
     }
 
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
-        vec![Input::uniform(16), Input::storage((end - start) * PAIR_IN * 4)]
+        vec![Input::uniform(16), Input::storage((end - start) * self.in_words * 4)]
     }
 
     fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
-        let [params, pairs] = driver::inputs(dst);
+        let [params, units] = driver::inputs(dst);
         driver::params(params, [(end - start) as u32, shaders::LOOP_GUARD, 0, 0]);
-        pairs.write_iter(
-            self.words[start * PAIR_IN..end * PAIR_IN]
+        units.write_iter(
+            self.words[start * self.in_words..end * self.in_words]
                 .iter()
                 .flat_map(|w| w.to_le_bytes()),
         );
     }
 
     fn out_bytes(&self, start: usize, end: usize) -> u64 {
-        ((end - start) * PAIR_OUT * 4) as u64
+        ((end - start) * self.out_words * 4) as u64
     }
 
     fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
-        driver::decode_words(out, PAIR_OUT, start, "a pair", answers)
+        driver::decode_words(
+            out,
+            self.out_words,
+            start,
+            &format!("its {} answer", self.name),
+            answers,
+        )
+    }
+}
+
+/// `bls_pairs` over packed pairs ([`pack_pair`]).
+fn pairs_kernel(pipeline: Arc<wgpu::ComputePipeline>, words: &[u32]) -> UnitsKernel<'_> {
+    UnitsKernel {
+        name: "bls_pairs",
+        pipeline,
+        words,
+        in_words: PAIR_IN,
+        out_words: PAIR_OUT,
+        max_units: MAX_PAIRS,
     }
 }
 
@@ -245,7 +271,13 @@ impl Kernel for RangesKernel<'_> {
     }
 
     fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
-        driver::decode_words(out, self.out_words, start, self.name, answers)
+        driver::decode_words(
+            out,
+            self.out_words,
+            start,
+            &format!("its {} answer", self.name),
+            answers,
+        )
     }
 }
 
@@ -308,10 +340,7 @@ pub(super) fn miller_values(gpu: &Gpu, words: &[u32]) -> Result<Vec<Vec<u32>>, S
     if words.is_empty() {
         return Ok(Vec::new());
     }
-    let kernel = PairsKernel {
-        pipeline: pipeline(gpu, "bls_pairs")?,
-        words,
-    };
+    let kernel = pairs_kernel(pipeline(gpu, "bls_pairs")?, words);
     driver::run(gpu, &kernel).map_err(|f| f.reason)
 }
 
@@ -545,10 +574,7 @@ mod tests {
                 true,
             );
         }
-        let kernel = PairsKernel {
-            pipeline: pipeline(&gpu, "bls_pairs").expect("pipeline"),
-            words: &input,
-        };
+        let kernel = pairs_kernel(pipeline(&gpu, "bls_pairs").expect("pipeline"), &input);
         let out = driver::run(&gpu, &kernel).expect("bls_pairs");
         assert_eq!(out.len(), pairs.len());
         let mut millers = 0;

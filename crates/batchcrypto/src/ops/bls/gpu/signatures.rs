@@ -19,7 +19,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::{
-    FP12_WORDS, RangesKernel, STATUS_NOT_IN_SUBGROUP, STATUS_NOT_ON_CURVE, final_check, miller_values, pack_pair,
+    FP12_WORDS, RangesKernel, STATUS_NOT_IN_SUBGROUP, STATUS_NOT_ON_CURVE, UnitsKernel, final_check, miller_values,
+    pack_pair,
 };
 use crate::batch::FlatBytes;
 use crate::gpu::bigint::{self, Limbs};
@@ -127,53 +128,9 @@ fn read_compressed(bytes: &[u8]) -> Encoded {
 /// point at infinity, or why it is refused.
 type Decoded = Result<Option<Vec<u32>>, Reason>;
 
-/// `bls_points` over packed points.
-struct PointsKernel<'a> {
-    pipeline: Arc<wgpu::ComputePipeline>,
-    words: &'a [u32],
-}
-
-impl Kernel for PointsKernel<'_> {
-    type Out = Vec<u32>;
-
-    fn name(&self) -> &'static str {
-        "bls_points"
-    }
-
-    fn pipeline(&self) -> &wgpu::ComputePipeline {
-        &self.pipeline
-    }
-
-    fn units(&self) -> usize {
-        self.words.len() / POINT_IN
-    }
-
-    fn max_units(&self) -> usize {
-        MAX_POINTS
-    }
-
-    fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
-        vec![Input::uniform(16), Input::storage((end - start) * POINT_IN * 4)]
-    }
-
-    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
-        let [params, points] = driver::inputs(dst);
-        driver::params(params, [(end - start) as u32, shaders::LOOP_GUARD, 0, 0]);
-        points.write_iter(
-            self.words[start * POINT_IN..end * POINT_IN]
-                .iter()
-                .flat_map(|w| w.to_le_bytes()),
-        );
-    }
-
-    fn out_bytes(&self, start: usize, end: usize) -> u64 {
-        ((end - start) * POINT_OUT * 4) as u64
-    }
-
-    fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
-        driver::decode_words(out, POINT_OUT, start, "a point", answers)
-    }
-}
+/// A validated key's affine coordinates (never infinity: `KeyValidate`
+/// refuses it), or why it is refused.
+type Key = Result<Vec<u32>, Reason>;
 
 /// `bls_hash` over messages with expand_message's tail appended.
 struct HashKernel<'a> {
@@ -269,9 +226,13 @@ fn decode_points<'a>(
     let checked = if words.is_empty() {
         Vec::new()
     } else {
-        let kernel = PointsKernel {
+        let kernel = UnitsKernel {
+            name: "bls_points",
             pipeline: pipeline(gpu, "bls_points")?,
             words: &words,
+            in_words: POINT_IN,
+            out_words: POINT_OUT,
+            max_units: MAX_POINTS,
         };
         driver::run(gpu, &kernel).map_err(|f| f.reason)?
     };
@@ -295,8 +256,12 @@ fn decode_points<'a>(
 }
 
 /// Every key of `keys` as `KeyValidate` decides.
-fn decode_keys<'a>(gpu: &Gpu, keys: impl Iterator<Item = &'a [u8; PK_LEN]>) -> Result<Vec<Decoded>, String> {
-    decode_points(gpu, Group::G1, keys.map(|k| &k[..]))
+fn decode_keys<'a>(gpu: &Gpu, keys: impl Iterator<Item = &'a [u8; PK_LEN]>) -> Result<Vec<Key>, String> {
+    let decoded = decode_points(gpu, Group::G1, keys.map(|k| &k[..]))?;
+    Ok(decoded
+        .into_iter()
+        .map(|d| d.and_then(|p| p.ok_or(Reason::IdentityKey)))
+        .collect())
 }
 
 /// Every signature of `sigs` as `signature_to_point` with the subgroup
@@ -374,7 +339,7 @@ pub(crate) fn verify(gpu: &Gpu, batch: &Batch) -> Streamed<Verdict> {
         let mut distinct: Vec<[u8; PK_LEN]> = batch.pks().to_vec();
         distinct.sort_unstable();
         distinct.dedup();
-        let keys: HashMap<[u8; PK_LEN], Decoded> = distinct
+        let keys: HashMap<[u8; PK_LEN], Key> = distinct
             .iter()
             .copied()
             .zip(decode_keys(gpu, distinct.iter())?)
@@ -389,7 +354,7 @@ pub(crate) fn verify(gpu: &Gpu, batch: &Batch) -> Streamed<Verdict> {
                 (Ok(key), Ok(sig)) => {
                     checks.push(Check {
                         item: i,
-                        keys: vec![key.unwrap_or_default()],
+                        keys: vec![key],
                         hashes: vec![msgs.len()],
                         sig,
                     });
@@ -413,18 +378,18 @@ pub(crate) fn aggregate_verify(gpu: &Gpu, items: &[AggregateItem]) -> Streamed<V
         let (mut checks, mut msgs) = (Vec::new(), Vec::new());
         let mut keys = keys.into_iter();
         for (i, (item, sig)) in items.iter().zip(sigs).enumerate() {
-            let mine: Vec<Decoded> = keys.by_ref().take(item.pks.len()).collect();
+            let mine: Vec<Key> = keys.by_ref().take(item.pks.len()).collect();
             if item.pks.is_empty() || item.pks.len() != item.msgs.len() {
                 verdicts[i] = Verdict::Invalid(Reason::EmptyOrMismatched);
                 continue;
             }
-            let mine: Result<Vec<Option<Vec<u32>>>, Reason> = mine.into_iter().collect();
+            let mine: Result<Vec<Vec<u32>>, Reason> = mine.into_iter().collect();
             match (mine, sig) {
                 (Err(r), _) | (Ok(_), Err(r)) => verdicts[i] = Verdict::Invalid(r),
                 (Ok(mine), Ok(sig)) => {
                     checks.push(Check {
                         item: i,
-                        keys: mine.into_iter().map(Option::unwrap_or_default).collect(),
+                        keys: mine,
                         hashes: (msgs.len()..msgs.len() + item.msgs.len()).collect(),
                         sig,
                     });
@@ -476,7 +441,7 @@ pub(crate) fn fast_aggregate_verify(gpu: &Gpu, items: &[FastAggregateItem]) -> S
         let mut distinct: Vec<[u8; PK_LEN]> = items.iter().flat_map(|it| it.pks.iter().copied()).collect();
         distinct.sort_unstable();
         distinct.dedup();
-        let keys: HashMap<[u8; PK_LEN], Decoded> = distinct
+        let keys: HashMap<[u8; PK_LEN], Key> = distinct
             .iter()
             .copied()
             .zip(decode_keys(gpu, distinct.iter())?)
@@ -490,7 +455,7 @@ pub(crate) fn fast_aggregate_verify(gpu: &Gpu, items: &[FastAggregateItem]) -> S
                 verdicts[i] = Verdict::Invalid(Reason::EmptyOrMismatched);
                 continue;
             }
-            let mine: Result<Vec<Option<Vec<u32>>>, Reason> = item
+            let mine: Result<Vec<Vec<u32>>, Reason> = item
                 .pks
                 .iter()
                 .map(|k| keys.get(k).cloned().unwrap_or(Err(Reason::MalformedKey)))
@@ -499,7 +464,7 @@ pub(crate) fn fast_aggregate_verify(gpu: &Gpu, items: &[FastAggregateItem]) -> S
                 (Err(r), _) | (Ok(_), Err(r)) => verdicts[i] = Verdict::Invalid(r),
                 (Ok(mine), Ok(sig)) => {
                     for key in mine {
-                        words.extend(key.unwrap_or_default());
+                        words.extend(key);
                     }
                     bounds.push(words.len() / 24);
                     ready.push((i, sig));
@@ -627,7 +592,7 @@ mod tests {
         let got_sigs = decode_sigs(&gpu, sigs.iter()).expect("sigs");
         assert_eq!((got_keys.len(), got_sigs.len()), (keys.len(), sigs.len()));
         for (n, (k, got)) in keys.iter().zip(&got_keys).enumerate() {
-            let want = decode_key(k).map(|pk| Some(affine_words(&pk.serialize())));
+            let want = decode_key(k).map(|pk| affine_words(&pk.serialize()));
             assert_eq!(*got, want, "key {n}");
         }
         for (n, (s, got)) in sigs.iter().zip(&got_sigs).enumerate() {
@@ -639,8 +604,8 @@ mod tests {
         }
         let seen: std::collections::HashSet<Reason> = got_keys
             .iter()
-            .chain(&got_sigs)
             .filter_map(|d| d.clone().err())
+            .chain(got_sigs.iter().filter_map(|d| d.clone().err()))
             .collect();
         for reason in [
             Reason::MalformedKey,
