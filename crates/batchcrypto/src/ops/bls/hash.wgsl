@@ -99,14 +99,20 @@ fn expand_message(off: u32, len: u32) -> array<u32, 64> {
     for (var step = 0u; step < blocks0 + 16u; step++) {
         var m: array<u32, 16>;
         for (var w = 0u; w < 16u; w++) {
+            let at = blk * 64u + w * 4u;
+            if h == 0u && at >= 64u && at + 4u <= 64u + len {
+                // Four message bytes at once (the loop limit counts
+                // iterations: long messages stay under it).
+                m[w] = bswap32(msg_word_at(off + at - 64u));
+                continue;
+            }
             var word = 0u;
             for (var j = 0u; j < 4u; j++) {
-                let pos = blk * 64u + w * 4u + j;
                 var byte: u32;
                 if h == 0u {
-                    byte = xmd_b0_byte(pos, off, len, blocks0);
+                    byte = xmd_b0_byte(at + j, off, len, blocks0);
                 } else {
-                    byte = xmd_bi_byte(&chain, h, pos);
+                    byte = xmd_bi_byte(&chain, h, at + j);
                 }
                 word = (word << 8u) | byte;
             }
