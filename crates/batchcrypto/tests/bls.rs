@@ -480,6 +480,44 @@ fn generated_items_match_the_oracle() {
     }
 }
 
+/// Many keys signing few messages (as validators sign one attestation's
+/// data): the GPU hashes each distinct message once; every verdict is
+/// still the oracle's, with signatures moved to another message, to
+/// another key, and messages differing in one byte.
+#[test]
+fn shared_messages_match_the_oracle() {
+    let keys = sample::secret_keys(40, 12);
+    let msgs: Vec<Vec<u8>> = (0..3u8).map(|i| vec![i; 32]).collect();
+    let mut items = Vec::new();
+    for (i, k) in keys.iter().enumerate() {
+        let msg = &msgs[i % 3];
+        let sig = k.sign(msg, bls::DST, &[]).compress();
+        let (msg, sig) = match i % 5 {
+            // Signed another of the shared messages.
+            1 => (msgs[(i + 1) % 3].clone(), sig),
+            // Another key's signature of the same message.
+            2 => (msg.clone(), keys[(i + 3) % 40].sign(msg, bls::DST, &[]).compress()),
+            // One byte off.
+            3 => {
+                let mut m = msg.clone();
+                m[31] ^= 1;
+                (m, sig)
+            }
+            _ => (msg.clone(), sig),
+        };
+        items.push(sample::Item {
+            pk: k.sk_to_pk().compress(),
+            sig,
+            msg,
+            kind: "",
+        });
+    }
+    let verdicts = assert_batch_matches_oracle(&sample::batch(&items), "shared messages");
+    for (i, v) in verdicts.iter().enumerate() {
+        assert_eq!(v.is_valid(), i % 5 == 0 || i % 5 == 4, "item {i}: {v:?}");
+    }
+}
+
 /// Aggregates built from generated keys: valid, corrupted and malformed.
 #[test]
 fn generated_aggregates_match_the_oracle() {

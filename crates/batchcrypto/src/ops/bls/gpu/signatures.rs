@@ -304,10 +304,25 @@ struct Check {
 }
 
 /// The verdicts of `checks` (the items' others already set in `verdicts`):
-/// every message hashed, every pair's Miller loop, one final
+/// every distinct message hashed, every pair's Miller loop, one final
 /// exponentiation per check.
 fn run_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Verdict]) -> Result<(), String> {
-    let hashes = hash_to_g2(gpu, msgs.iter().copied())?;
+    // Each distinct message is hashed once (validators sign the same
+    // attestation data, a sync committee the same block root).
+    let mut distinct: HashMap<&[u8], usize> = HashMap::new();
+    let index: Vec<usize> = msgs
+        .iter()
+        .map(|m| {
+            let next = distinct.len();
+            *distinct.entry(m).or_insert(next)
+        })
+        .collect();
+    let mut unique: Vec<&[u8]> = vec![&[]; distinct.len()];
+    for (m, &k) in &distinct {
+        unique[k] = m;
+    }
+    let hashed = hash_to_g2(gpu, unique.into_iter())?;
+    let hashes: Vec<&Option<Vec<u32>>> = index.iter().map(|&k| &hashed[k]).collect();
     let g1 = minus_g1();
     let mut words = Vec::new();
     let mut bounds = vec![0usize];
