@@ -4,6 +4,9 @@
 //! domain separation tag [`DST`], key validation and signature subgroup
 //! checks on (the consensus specs' `KeyValidate` and `signature_to_point`).
 //! Oracle: [blst](https://github.com/supranational/blst) ([`oracle`]).
+//! The CPU path is blst on all cores (`cpu.rs`); every operation also runs
+//! on the GPU (`gpu.rs`, `gpu/signatures.rs`: decompression, subgroup
+//! checks, hash to G2 and pairings in WGSL) with the same answers.
 //!
 //! Operations, each one verdict per item:
 //!

@@ -1,5 +1,7 @@
-//! Host side of BLS12-381 on the GPU (issue 15). For now the EIP-2537
-//! pairing check ([`eip2537_pairing`]), in two kernels through the driver:
+//! Host side of BLS12-381 on the GPU (issue 15): the EIP-2537 pairing
+//! check ([`eip2537_pairing`]) here, the signature operations in
+//! [`signatures`] on the same two pairing kernels ([`miller_values`],
+//! [`final_check`]):
 //!
 //! 1. `bls_pairs` (ops/bls/pairs.wgsl), one thread per (G1, G2) pair of
 //!    every call: curve and subgroup checks of both points and the pair's

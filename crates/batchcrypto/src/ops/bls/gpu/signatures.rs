@@ -1,19 +1,23 @@
 //! BLS signatures on the GPU (issue 15): `bls_verify` (and
-//! `bls_batch_verify`, same verdicts) and `bls_aggregate_verify`, in four
-//! kernels through the driver:
+//! `bls_batch_verify`, same verdicts, item by item for now),
+//! `bls_aggregate_verify` and `bls_fast_aggregate_verify`, in kernels run
+//! through the driver one after another:
 //!
 //! 1. `bls_points` (ops/bls/points.wgsl): every distinct public key and
 //!    every signature decompressed and checked for its subgroup;
-//! 2. `bls_hash` (ops/bls/hash.wgsl): hash to G2 of every message;
-//! 3. `bls_pairs` (the EIP-2537 kernel, checks off): the Miller loops of
-//!    (pk, H(m)) and (-G1, sig);
-//! 4. `bls_final`: per item the product of its Miller values, the final
+//! 2. `bls_key_sum` (ops/bls/key_sum.wgsl, fast aggregation only): each
+//!    item's keys added;
+//! 3. `bls_hash` (ops/bls/hash.wgsl): hash to G2 of every distinct message;
+//! 4. `bls_pairs` (the EIP-2537 kernel, checks off): the Miller loops of
+//!    (pk, H(m)) per key and (-G1, sig);
+//! 5. `bls_final`: per item the product of its Miller values, the final
 //!    exponentiation, compared with one.
 //!
 //! The host reads the encodings' flags as blst does (compression bit, the
 //! infinity encoding, x < p; blst also refuses G1's x = 0 while decoding:
 //! those points, (0, +-2), have order 3) and gives each item the CPU
-//! path's first failing reason ([`super::super`]'s order).
+//! path's first failing reason ([`super::super`]'s order). Any failure of
+//! a kernel fails the whole call (the engine recomputes it on the CPU).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -264,6 +268,19 @@ fn decode_keys<'a>(gpu: &Gpu, keys: impl Iterator<Item = &'a [u8; PK_LEN]>) -> R
         .collect())
 }
 
+/// Every distinct key of `keys`, decoded once (validator sets repeat
+/// keys).
+fn key_cache<'a>(
+    gpu: &Gpu,
+    keys: impl Iterator<Item = &'a [u8; PK_LEN]>,
+) -> Result<HashMap<[u8; PK_LEN], Key>, String> {
+    let mut distinct: Vec<[u8; PK_LEN]> = keys.copied().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let decoded = decode_keys(gpu, distinct.iter())?;
+    Ok(distinct.into_iter().zip(decoded).collect())
+}
+
 /// Every signature of `sigs` as `signature_to_point` with the subgroup
 /// check decides (infinity is a valid signature).
 fn decode_sigs<'a>(gpu: &Gpu, sigs: impl Iterator<Item = &'a [u8; SIG_LEN]>) -> Result<Vec<Decoded>, String> {
@@ -351,14 +368,7 @@ fn run_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Verdi
 /// gives (both modes).
 pub(crate) fn verify(gpu: &Gpu, batch: &Batch) -> Streamed<Verdict> {
     let run = || -> Result<Vec<Verdict>, String> {
-        let mut distinct: Vec<[u8; PK_LEN]> = batch.pks().to_vec();
-        distinct.sort_unstable();
-        distinct.dedup();
-        let keys: HashMap<[u8; PK_LEN], Key> = distinct
-            .iter()
-            .copied()
-            .zip(decode_keys(gpu, distinct.iter())?)
-            .collect();
+        let keys = key_cache(gpu, batch.pks().iter())?;
         let sigs = decode_sigs(gpu, (0..batch.len()).map(|i| batch.sig(i)))?;
         let mut verdicts = vec![Verdict::Valid; batch.len()];
         let (mut checks, mut msgs) = (Vec::new(), Vec::new());
@@ -453,14 +463,7 @@ fn key_sums(gpu: &Gpu, keys: &[u32], bounds: &[usize]) -> Result<Vec<Option<Vec<
 /// blst), then one verification.
 pub(crate) fn fast_aggregate_verify(gpu: &Gpu, items: &[FastAggregateItem]) -> Streamed<Verdict> {
     let run = || -> Result<Vec<Verdict>, String> {
-        let mut distinct: Vec<[u8; PK_LEN]> = items.iter().flat_map(|it| it.pks.iter().copied()).collect();
-        distinct.sort_unstable();
-        distinct.dedup();
-        let keys: HashMap<[u8; PK_LEN], Key> = distinct
-            .iter()
-            .copied()
-            .zip(decode_keys(gpu, distinct.iter())?)
-            .collect();
+        let keys = key_cache(gpu, items.iter().flat_map(|it| it.pks.iter()))?;
         let sigs = decode_sigs(gpu, items.iter().map(|it| &it.sig))?;
         let mut verdicts = vec![Verdict::Valid; items.len()];
         // The items whose keys and signature passed, with their keys.
