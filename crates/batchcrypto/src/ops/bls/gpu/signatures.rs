@@ -291,8 +291,12 @@ fn decode_sigs<'a>(gpu: &Gpu, sigs: impl Iterator<Item = &'a [u8; SIG_LEN]>) -> 
 fn hash_to_g2<'a>(gpu: &Gpu, msgs: impl Iterator<Item = &'a [u8]>) -> Result<Vec<Option<Vec<u32>>>, String> {
     let tail = xmd_tail();
     let mut flat = FlatBytes::default();
+    let mut buf = Vec::new();
     for m in msgs {
-        if !flat.push(&[m, &tail[..]].concat()) {
+        buf.clear();
+        buf.extend_from_slice(m);
+        buf.extend_from_slice(&tail);
+        if !flat.push(&buf) {
             return Err("messages too large for the hash kernel".to_string());
         }
     }
