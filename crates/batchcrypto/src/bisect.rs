@@ -34,6 +34,9 @@
 
 use rayon::prelude::*;
 
+#[cfg(feature = "wgpu")]
+pub(crate) mod passes;
+
 /// What [`decide`] needs of an operation. Items are named by index.
 pub(crate) trait Checker: Sync {
     /// The exact verdict of item `i` on its own (the oracle's).
@@ -98,7 +101,8 @@ pub(crate) fn decide(check: &impl Checker, items: &[usize], cost: Cost) -> Vec<b
         // the last invalid one (whose savings pay for a surprise).
         let probe = (PROBE_PER_THREAD * threads).min(items.len() / MAX_ROUND_SHARE).max(1);
         let cap = (streak / 3).min(MAX_ROUND_ITEMS).max(probe);
-        let chunk = best_chunk(rate, cost).map_or(1, |c| c.min(cap / threads).min(left.div_ceil(threads)));
+        let chunk =
+            best_chunk(rate, cost, expected_cost).map_or(1, |c| c.min(cap / threads).min(left.div_ceil(threads)));
         let (round, chunk) = if chunk > cost.leaf.max(1) {
             ((chunk * threads * CHUNKS_PER_THREAD).min(cap).min(left), chunk)
         } else {
@@ -149,11 +153,12 @@ fn resolve(check: &impl Checker, idx: &[usize], ok: &mut [bool], known_bad: bool
 
 /// The chunk size with the lowest expected cost per item at invalid share
 /// `p`, or `None` when single verification is expected to be cheaper.
-fn best_chunk(p: f64, cost: Cost) -> Option<usize> {
+/// `expected(c, p, cost)` is the strategy's expected cost of `c` items.
+fn best_chunk(p: f64, cost: Cost, expected: impl Fn(usize, f64, Cost) -> f64) -> Option<usize> {
     let mut best: Option<(usize, f64)> = None;
     let mut c = cost.leaf.max(1) + 1;
     while c <= cost.max_chunk {
-        let per_item = expected_cost(c, p, cost) / c as f64;
+        let per_item = expected(c, p, cost) / c as f64;
         if best.is_none_or(|(_, b)| per_item < b) {
             best = Some((c, per_item));
         }
@@ -267,7 +272,7 @@ mod tests {
     }
 
     /// The placements of invalid items an attacker may choose.
-    fn patterns(n: usize) -> Vec<(String, HashSet<usize>)> {
+    pub(super) fn patterns(n: usize) -> Vec<(String, HashSet<usize>)> {
         let mut out = Vec::new();
         for share in [0.0, 0.001, 0.01, 0.03, 0.1, 0.25, 0.5, 0.9, 1.0] {
             let k = (n as f64 * share).round() as usize;

@@ -361,7 +361,7 @@ impl Engine {
         self.run_split(
             Op::BlsVerify(mode),
             batch,
-            |gpu, b| gpu.bls_verify(b),
+            |gpu, b| gpu.bls_verify(b, mode),
             |b| bls::cpu::verify(b, mode),
         )
     }

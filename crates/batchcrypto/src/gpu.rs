@@ -208,8 +208,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn bip340_verify(&self, batch: &bip340::Batch) -> Streamed<Verdict>;
     /// sr25519 verification under the signing context `ctx`.
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict>;
-    /// BLS signature verification (both modes: same verdicts).
-    fn bls_verify(&self, batch: &bls::Batch) -> Streamed<Verdict>;
+    /// BLS signature verification in `mode` (same verdicts).
+    fn bls_verify(&self, batch: &bls::Batch, mode: bls::Mode) -> Streamed<Verdict>;
     /// BLS aggregate verification.
     fn bls_aggregate_verify(&self, items: &[bls::AggregateItem]) -> Streamed<Verdict>;
     /// BLS fast aggregate verification.

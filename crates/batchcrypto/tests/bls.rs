@@ -480,6 +480,33 @@ fn generated_items_match_the_oracle() {
     }
 }
 
+/// Signatures swapped between two items: both are invalid, yet the plain
+/// sum of the batch's equations still holds (e(pk_i, H(m_i)) e(pk_j, H(m_j))
+/// = e(G1, sig_i + sig_j) whichever item carries which signature). Batch
+/// verification's random scalars must catch every such pair, on every
+/// engine, for shared and for distinct messages.
+#[test]
+fn swapped_signatures_are_caught() {
+    let mut items = sample::generate(96, 16, 0.0, 6);
+    let pairs = [(0, 1), (10, 40), (94, 95)];
+    for &(i, j) in &pairs {
+        let sig = items[i].sig;
+        items[i].sig = items[j].sig;
+        items[j].sig = sig;
+    }
+    // Items 50 and 51 sign one message; their signatures are swapped too.
+    items[51].msg = items[50].msg.clone();
+    let keys = sample::secret_keys(2, 61);
+    for (n, k) in keys.iter().enumerate() {
+        items[50 + n].pk = k.sk_to_pk().compress();
+        items[51 - n].sig = k.sign(&items[50].msg, bls::DST, &[]).compress();
+    }
+    let verdicts = assert_batch_matches_oracle(&sample::batch(&items), "swapped signatures");
+    let bad: Vec<usize> = (0..items.len()).filter(|&i| !verdicts[i].is_valid()).collect();
+    assert_eq!(bad, [0, 1, 10, 40, 50, 51, 94, 95]);
+    assert!(bad.iter().all(|&i| verdicts[i] == Verdict::Invalid(Reason::Equation)));
+}
+
 /// Many keys signing few messages (as validators sign one attestation's
 /// data): the GPU hashes each distinct message once; every verdict is
 /// still the oracle's, with signatures moved to another message, to

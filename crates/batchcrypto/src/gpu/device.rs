@@ -446,8 +446,8 @@ impl GpuRuntime for Gpu {
         sr25519::gpu::verify(self, batch, ctx)
     }
 
-    fn bls_verify(&self, batch: &bls::Batch) -> Streamed<Verdict> {
-        bls::gpu::signatures::verify(self, batch)
+    fn bls_verify(&self, batch: &bls::Batch, mode: bls::Mode) -> Streamed<Verdict> {
+        bls::gpu::signatures::verify(self, batch, mode)
     }
 
     fn bls_aggregate_verify(&self, items: &[bls::AggregateItem]) -> Streamed<Verdict> {

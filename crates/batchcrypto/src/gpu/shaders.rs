@@ -187,14 +187,15 @@ const BLS_PAIRS: &str = include_str!("../ops/bls/pairs.wgsl");
 const BLS_FINAL_EXP: &str = include_str!("../ops/bls/final_exp.wgsl");
 const BLS_POINTS: &str = include_str!("../ops/bls/points.wgsl");
 const BLS_HASH: &str = include_str!("../ops/bls/hash.wgsl");
-const BLS_KEY_SUM: &str = include_str!("../ops/bls/key_sum.wgsl");
+const BLS_SUM: &str = include_str!("../ops/bls/sum.wgsl");
 
-/// The signature kernels' own three (ops/bls/gpu/signatures.rs) after the
-/// curve layer: `bls_points` (decompression and subgroup checks of keys
-/// and signatures), `bls_key_sum` (fast aggregation's key sums) and
-/// `bls_hash` (hash to G2, with SHA-256 and the hash constants); their
-/// Miller loops and final exponentiations are the EIP-2537 kernels'.
-pub(crate) fn bls_signatures(entry: &str) -> String {
+/// The signature kernels' own (ops/bls/gpu/signatures.rs) after the curve
+/// layer, by pipeline name: `bls_points` (decompression and subgroup
+/// checks of keys and signatures), `bls_sum_g1` and `bls_sum_g2` (sums of
+/// scaled points, entry `bls_sum`) and `bls_hash` (hash to G2, with
+/// SHA-256 and the hash constants); their Miller loops and final
+/// exponentiations are the EIP-2537 kernels'.
+pub(crate) fn bls_signatures(name: &str) -> String {
     use crate::ops::bls::gpu::signatures as host;
     use crate::ops::bls::gpu::{STATUS_NOT_IN_SUBGROUP, STATUS_NOT_ON_CURVE};
     let mut parts = vec![
@@ -202,7 +203,7 @@ pub(crate) fn bls_signatures(entry: &str) -> String {
         format!(
             "const POINT_IN: u32 = {}u;\nconst POINT_OUT: u32 = {}u;\nconst POINT_G2: u32 = {}u;\n\
              const POINT_LARGEST: u32 = {}u;\nconst STATUS_NOT_ON_CURVE: u32 = {}u;\n\
-             const STATUS_NOT_IN_SUBGROUP: u32 = {}u;\nconst HASH_OUT: u32 = {}u;\nconst SUM_OUT: u32 = {}u;\n",
+             const STATUS_NOT_IN_SUBGROUP: u32 = {}u;\nconst HASH_OUT: u32 = {}u;\n",
             host::POINT_IN,
             host::POINT_OUT,
             host::POINT_G2,
@@ -210,14 +211,25 @@ pub(crate) fn bls_signatures(entry: &str) -> String {
             STATUS_NOT_ON_CURVE,
             STATUS_NOT_IN_SUBGROUP,
             host::HASH_OUT,
-            host::SUM_OUT,
         ),
         bls_curve_layer(),
     ];
-    if entry == "bls_points" {
+    if name == "bls_points" {
         parts.push(BLS_POINTS.to_string());
-    } else if entry == "bls_key_sum" {
-        parts.push(BLS_KEY_SUM.to_string());
+    } else if let Some(g) = name.strip_prefix("bls_sum_") {
+        let (point, field, ty, words) = if g == "g1" {
+            ("G1Proj", "fp_", "Fp", "12u")
+        } else {
+            ("G2Proj", "fp2_", "Fp2", "24u")
+        };
+        parts.push(
+            BLS_SUM
+                .replace("GPoint", point)
+                .replace("grp_", &format!("{g}_"))
+                .replace("Field", ty)
+                .replace("field_", field)
+                .replace("FIELD_WORDS", words),
+        );
     } else {
         let dst = host::dst_prime();
         let bytes: Vec<u32> = dst.iter().map(|&b| u32::from(b)).collect();
@@ -400,12 +412,9 @@ pub(crate) mod tests {
             &["bls_points"][..],
             true,
         ));
-        kernels.push((
-            "bls key sum".to_string(),
-            bls_signatures("bls_key_sum"),
-            &["bls_key_sum"][..],
-            true,
-        ));
+        for name in ["bls_sum_g1", "bls_sum_g2"] {
+            kernels.push((name.replace('_', " "), bls_signatures(name), &["bls_sum"][..], true));
+        }
         kernels.push((
             "bls hash".to_string(),
             bls_signatures("bls_hash"),

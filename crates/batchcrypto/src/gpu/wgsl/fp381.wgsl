@@ -232,3 +232,21 @@ fn fp2_inv(a: Fp2) -> Fp2 {
     }
     return Fp2(v[0], fp_neg(v[1]));
 }
+
+// An element's F_p coordinates (F_p's padded with zero) and back, for code
+// rendered for both fields.
+fn fp_parts(a: Fp) -> array<Fp, 2> {
+    return array<Fp, 2>(a, fp_zero());
+}
+
+fn fp_from_parts(c: array<Fp, 2>) -> Fp {
+    return c[0];
+}
+
+fn fp2_parts(a: Fp2) -> array<Fp, 2> {
+    return array<Fp, 2>(a.c0, a.c1);
+}
+
+fn fp2_from_parts(c: array<Fp, 2>) -> Fp2 {
+    return Fp2(c[0], c[1]);
+}

@@ -195,7 +195,7 @@ fn pairs_kernel(pipeline: Arc<wgpu::ComputePipeline>, words: &[u32]) -> UnitsKer
 }
 
 /// A kernel with one thread per range of consecutive values (`bls_final`
-/// over F_p12 values, `bls_key_sum` over G1 keys): parameters
+/// over F_p12 values, `bls_sum_g1` and `bls_sum_g2` over scaled points): parameters
 /// (n, loop guard, mode), the ranges (start, end per thread, rebased to the
 /// sub-batch), the values.
 pub(super) struct RangesKernel<'a> {

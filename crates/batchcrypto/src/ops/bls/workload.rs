@@ -31,7 +31,7 @@ const fn whole_batch(op: Op, item: &'static str, workload: fn(&WorkloadConfig) -
 pub const VERIFY: OpSpec = whole_batch(Op::BlsVerify(Mode::Single), "(pk 48, sig 96, msg)", |c| {
     verify(c, Mode::Single)
 });
-/// `bls_batch_verify` (on the GPU, each item on its own for now).
+/// `bls_batch_verify`.
 pub const BATCH_VERIFY: OpSpec = whole_batch(Op::BlsVerify(Mode::Batch), "(pk 48, sig 96, msg)", |c| {
     verify(c, Mode::Batch)
 });

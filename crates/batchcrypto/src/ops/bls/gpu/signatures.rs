@@ -1,17 +1,23 @@
-//! BLS signatures on the GPU (issue 15): `bls_verify` (and
-//! `bls_batch_verify`, same verdicts, item by item for now),
+//! BLS signatures on the GPU (issue 15): `bls_verify`, `bls_batch_verify`,
 //! `bls_aggregate_verify` and `bls_fast_aggregate_verify`, in kernels run
 //! through the driver one after another:
 //!
 //! 1. `bls_points` (ops/bls/points.wgsl): every distinct public key and
 //!    every signature decompressed and checked for its subgroup;
-//! 2. `bls_key_sum` (ops/bls/key_sum.wgsl, fast aggregation only): each
-//!    item's keys added;
-//! 3. `bls_hash` (ops/bls/hash.wgsl): hash to G2 of every distinct message;
+//! 2. `bls_hash` (ops/bls/hash.wgsl): hash to G2 of every distinct message;
+//! 3. `bls_sum_g1` and `bls_sum_g2` (ops/bls/sum.wgsl): sums of scaled
+//!    points, for fast aggregation's key sums and batch verification's
+//!    random linear combinations;
 //! 4. `bls_pairs` (the EIP-2537 kernel, checks off): the Miller loops of
 //!    (pk, H(m)) per key and (-G1, sig);
-//! 5. `bls_final`: per item the product of its Miller values, the final
+//! 5. `bls_final`: per check the product of its Miller values, the final
 //!    exponentiation, compared with one.
+//!
+//! `bls_verify` makes one check per item. `bls_batch_verify` makes one per
+//! set of items, over random linear combinations of the set's equations
+//! (keys grouped by message), in passes chosen by
+//! [`crate::bisect::passes`]: a set that fails is split until its invalid
+//! items stand alone, so the verdicts are `bls_verify`'s.
 //!
 //! The host reads the encodings' flags as blst does (compression bit, the
 //! infinity encoding, x < p; blst also refuses G1's x = 0 while decoding:
@@ -20,18 +26,22 @@
 //! a kernel fails the whole call (the engine recomputes it on the CPU).
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::Arc;
+
+use rand::RngExt;
 
 use super::{
     FP12_WORDS, RangesKernel, STATUS_NOT_IN_SUBGROUP, STATUS_NOT_ON_CURVE, UnitsKernel, final_check, miller_values,
     pack_pair,
 };
 use crate::batch::FlatBytes;
+use crate::bisect::{self, Cost};
 use crate::gpu::bigint::{self, Limbs};
 use crate::gpu::curve::BLS12_381_P;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::{Gpu, shaders};
-use crate::ops::bls::{AggregateItem, Batch, DST, FastAggregateItem, PK_LEN, SIG_LEN};
+use crate::ops::bls::{AggregateItem, Batch, DST, FastAggregateItem, Mode, PK_LEN, SIG_LEN};
 use crate::ops::hash::gpu::{flat_inputs, pack_flat};
 use crate::verdict::{Reason, Verdict};
 
@@ -45,12 +55,16 @@ pub(crate) const POINT_G2: u32 = 1;
 pub(crate) const POINT_LARGEST: u32 = 2;
 /// Words per message out of `bls_hash`: finite flag, x and y, completion.
 pub(crate) const HASH_OUT: usize = 50;
-/// Words per item out of `bls_key_sum`: finite flag, x and y, completion.
-pub(crate) const SUM_OUT: usize = 26;
-/// Most keys one `bls_key_sum` thread adds (one addition per loop
-/// iteration, well under llvmpipe's 65,535); a batch with a larger item
-/// runs on the CPU.
+/// Most points one `bls_sum_g1` thread adds (one addition per loop
+/// iteration, well under llvmpipe's 65,535); a fast aggregate with more
+/// keys runs on the CPU.
 const MAX_SUM_KEYS: usize = 16_384;
+/// Costs of a batch check in single verifications, in the CPU path's
+/// measure ([`crate::ops::bls::cpu::BATCH_COST`]: the device does the same
+/// arithmetic, one Miller loop and two 64-bit scalar multiplications per
+/// item, a Miller loop and a final exponentiation per set) until GPU
+/// figures calibrate it.
+pub(crate) const BATCH_COST: Cost = crate::ops::bls::cpu::BATCH_COST;
 /// Points per `bls_points` sub-batch.
 const MAX_POINTS: usize = 16_384;
 /// Messages per `bls_hash` sub-batch.
@@ -127,10 +141,12 @@ fn read_compressed(bytes: &[u8]) -> Encoded {
     Encoded::Finite(words, top & 0x20 != 0)
 }
 
-/// A key or signature as the verifications use it: its affine coordinates
-/// (canonical words: G1 x, y; G2 x.c0, x.c1, y.c0, y.c1), `None` for the
-/// point at infinity, or why it is refused.
-type Decoded = Result<Option<Vec<u32>>, Reason>;
+/// A point's affine coordinates (canonical words: G1 x, y; G2 x.c0, x.c1,
+/// y.c0, y.c1), `None` for the point at infinity.
+type Affine = Option<Vec<u32>>;
+
+/// A key or signature as the verifications use it, or why it is refused.
+type Decoded = Result<Affine, Reason>;
 
 /// A validated key's affine coordinates (never infinity: `KeyValidate`
 /// refuses it), or why it is refused.
@@ -186,9 +202,12 @@ impl Kernel for HashKernel<'_> {
     }
 }
 
-fn pipeline(gpu: &Gpu, entry: &'static str) -> Result<Arc<wgpu::ComputePipeline>, String> {
-    gpu.require_int64(entry)?;
-    gpu.pipeline(entry, entry, || shaders::bls_signatures(entry))
+/// The pipeline `name` (`bls_sum_g1` and `bls_sum_g2` share their entry
+/// point).
+fn pipeline(gpu: &Gpu, name: &'static str) -> Result<Arc<wgpu::ComputePipeline>, String> {
+    gpu.require_int64(name)?;
+    let entry = if name.starts_with("bls_sum") { "bls_sum" } else { name };
+    gpu.pipeline(name, entry, || shaders::bls_signatures(name))
 }
 
 /// The group of a compressed point: a key's or a signature's.
@@ -199,6 +218,22 @@ enum Group {
 }
 
 impl Group {
+    /// Words per affine coordinate.
+    fn coordinate_words(self) -> usize {
+        match self {
+            Group::G1 => 12,
+            Group::G2 => 24,
+        }
+    }
+
+    /// The sum kernel's name.
+    fn sum_kernel(self) -> &'static str {
+        match self {
+            Group::G1 => "bls_sum_g1",
+            Group::G2 => "bls_sum_g2",
+        }
+    }
+
     /// What the point at infinity decodes to, and the reasons for a
     /// refused encoding (or an x with no point) and for a point outside the
     /// subgroup, as [`crate::ops::bls::decode_key`] and
@@ -288,7 +323,7 @@ fn decode_sigs<'a>(gpu: &Gpu, sigs: impl Iterator<Item = &'a [u8; SIG_LEN]>) -> 
 }
 
 /// H(m) for every message (affine words; `None` for infinity).
-fn hash_to_g2<'a>(gpu: &Gpu, msgs: impl Iterator<Item = &'a [u8]>) -> Result<Vec<Option<Vec<u32>>>, String> {
+fn hash_to_g2<'a>(gpu: &Gpu, msgs: impl Iterator<Item = &'a [u8]>) -> Result<Vec<Affine>, String> {
     let tail = xmd_tail();
     let mut flat = FlatBytes::default();
     let mut buf = Vec::new();
@@ -321,15 +356,13 @@ struct Check {
     item: usize,
     keys: Vec<Vec<u32>>,
     hashes: Vec<usize>,
-    sig: Option<Vec<u32>>,
+    sig: Affine,
 }
 
-/// The verdicts of `checks` (the items' others already set in `verdicts`):
-/// every distinct message hashed, every pair's Miller loop, one final
-/// exponentiation per check.
-fn run_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Verdict]) -> Result<(), String> {
-    // Each distinct message is hashed once (validators sign the same
-    // attestation data, a sync committee the same block root).
+/// H(m) of every message of `msgs`, each distinct message hashed once
+/// (validators sign the same attestation data, a sync committee the same
+/// block root): per message the index of its hash, and the hashes.
+fn hash_distinct(gpu: &Gpu, msgs: &[&[u8]]) -> Result<(Vec<usize>, Vec<Affine>), String> {
     let mut distinct: HashMap<&[u8], usize> = HashMap::new();
     let index: Vec<usize> = msgs
         .iter()
@@ -342,24 +375,37 @@ fn run_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Verdi
     for (m, &k) in &distinct {
         unique[k] = m;
     }
-    let hashed = hash_to_g2(gpu, unique.into_iter())?;
-    let hashes: Vec<&Option<Vec<u32>>> = index.iter().map(|&k| &hashed[k]).collect();
+    Ok((index, hash_to_g2(gpu, unique.into_iter())?))
+}
+
+/// Whether each check's product of Miller values over its range of pairs
+/// (`bounds`, packed in `words` by [`pack_pair`]), raised to the final
+/// exponentiation, is one.
+fn pairings_are_one(gpu: &Gpu, words: &[u32], bounds: Vec<usize>) -> Result<Vec<bool>, String> {
+    let millers = miller_values(gpu, words)?;
+    let mut values = Vec::with_capacity(millers.len() * FP12_WORDS);
+    for m in &millers {
+        values.extend_from_slice(&m[1..]);
+    }
+    final_check(gpu, values, bounds)
+}
+
+/// The verdicts of `checks` (the items' others already set in `verdicts`):
+/// every distinct message hashed, every pair's Miller loop, one final
+/// exponentiation per check.
+fn run_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Verdict]) -> Result<(), String> {
+    let (index, hashed) = hash_distinct(gpu, msgs)?;
     let g1 = minus_g1();
     let mut words = Vec::new();
     let mut bounds = vec![0usize];
     for c in checks {
         for (key, &h) in c.keys.iter().zip(&c.hashes) {
-            pack_pair(&mut words, Some(key), hashes[h].as_deref(), false);
+            pack_pair(&mut words, Some(key), hashed[index[h]].as_deref(), false);
         }
         pack_pair(&mut words, Some(&g1), c.sig.as_deref(), false);
         bounds.push(bounds.last().unwrap_or(&0) + c.keys.len() + 1);
     }
-    let millers = miller_values(gpu, &words)?;
-    let mut values = Vec::with_capacity(millers.len() * FP12_WORDS);
-    for m in &millers {
-        values.extend_from_slice(&m[1..]);
-    }
-    let ok = final_check(gpu, values, bounds)?;
+    let ok = pairings_are_one(gpu, &words, bounds)?;
     for (c, ok) in checks.iter().zip(ok) {
         if !ok {
             verdicts[c.item] = Verdict::Invalid(Reason::Equation);
@@ -368,9 +414,95 @@ fn run_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Verdi
     Ok(())
 }
 
+/// The verdicts of `checks` (one key and message each; the items' others
+/// already set in `verdicts`) by batch checks over the sets
+/// [`bisect::passes::decide_in_passes`] chooses, every distinct message hashed
+/// once for all passes.
+fn batch_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Verdict]) -> Result<(), String> {
+    let (index, hashed) = hash_distinct(gpu, msgs)?;
+    let hash_of: Vec<usize> = checks.iter().map(|c| index[c.hashes[0]]).collect();
+    let ok = bisect::passes::decide_in_passes(checks.len(), BATCH_COST, |sets| {
+        set_checks(gpu, checks, &hash_of, &hashed, sets)
+    })?;
+    for (c, ok) in checks.iter().zip(ok) {
+        if !ok {
+            verdicts[c.item] = Verdict::Invalid(Reason::Equation);
+        }
+    }
+    Ok(())
+}
+
+/// Whether each set of `checks` passes one batch check (the small
+/// exponents test of Bellare, Garay and Rabin, as blst's
+/// `Pairing::mul_n_aggregate` makes it):
+/// prod_m e(sum_{i in set, m_i = m} [r_i] pk_i, H(m)) e(-G1, sum_i [r_i] sig_i) = 1
+/// with fresh random nonzero 64-bit r_i, which a set holding an invalid
+/// item passes with probability at most 2^-64; a set of one item takes
+/// r = 1: its own verification. `hash_of[i]` is check i's hash in
+/// `hashed`. Keys are grouped by message within a set, so a shared message
+/// costs one Miller loop per set.
+fn set_checks(
+    gpu: &Gpu,
+    checks: &[Check],
+    hash_of: &[usize],
+    hashed: &[Affine],
+    sets: &[Range<usize>],
+) -> Result<Vec<bool>, String> {
+    let mut rng = rand::rng();
+    let (mut keys, mut key_bounds, mut key_hashes) = (Vec::new(), vec![0usize], Vec::new());
+    let (mut sigs, mut sig_bounds, mut groups_per_set) = (Vec::new(), vec![0usize], Vec::new());
+    for set in sets {
+        let scaled: Vec<(usize, u64)> = set
+            .clone()
+            .map(|i| {
+                (
+                    i,
+                    if set.len() == 1 {
+                        1
+                    } else {
+                        rng.random_range(1..=u64::MAX)
+                    },
+                )
+            })
+            .collect();
+        // The set's messages in order of first appearance, with their items.
+        let mut groups: Vec<(usize, Vec<(usize, u64)>)> = Vec::new();
+        let mut group_of: HashMap<usize, usize> = HashMap::new();
+        for &(i, r) in &scaled {
+            let g = *group_of.entry(hash_of[i]).or_insert_with(|| {
+                groups.push((hash_of[i], Vec::new()));
+                groups.len() - 1
+            });
+            groups[g].1.push((i, r));
+        }
+        groups_per_set.push(groups.len());
+        for (h, members) in groups {
+            keys.extend(members.iter().map(|&(i, r)| (Some(checks[i].keys[0].as_slice()), r)));
+            key_bounds.push(keys.len());
+            key_hashes.push(h);
+        }
+        sigs.extend(scaled.iter().map(|&(i, r)| (checks[i].sig.as_deref(), r)));
+        sig_bounds.push(sigs.len());
+    }
+    let key_sums = combine(gpu, Group::G1, &keys, &key_bounds)?;
+    let sig_sums = combine(gpu, Group::G2, &sigs, &sig_bounds)?;
+    let g1 = minus_g1();
+    let (mut words, mut bounds, mut next) = (Vec::new(), vec![0usize], 0);
+    for (groups, sig) in groups_per_set.iter().zip(&sig_sums) {
+        for (sum, &h) in key_sums[next..next + groups].iter().zip(&key_hashes[next..]) {
+            pack_pair(&mut words, sum.as_deref(), hashed[h].as_deref(), false);
+        }
+        next += groups;
+        pack_pair(&mut words, Some(&g1), sig.as_deref(), false);
+        bounds.push(bounds.last().unwrap_or(&0) + groups + 1);
+    }
+    pairings_are_one(gpu, &words, bounds)
+}
+
 /// One verdict per item of `batch`, as [`crate::ops::bls::cpu::verify`]
-/// gives (both modes).
-pub(crate) fn verify(gpu: &Gpu, batch: &Batch) -> Streamed<Verdict> {
+/// gives in `mode`: [`Mode::Single`] verifies each item on its own,
+/// [`Mode::Batch`] by random linear combinations ([`batch_checks`]).
+pub(crate) fn verify(gpu: &Gpu, batch: &Batch, mode: Mode) -> Streamed<Verdict> {
     let run = || -> Result<Vec<Verdict>, String> {
         let keys = key_cache(gpu, batch.pks().iter())?;
         let sigs = decode_sigs(gpu, (0..batch.len()).map(|i| batch.sig(i)))?;
@@ -391,7 +523,10 @@ pub(crate) fn verify(gpu: &Gpu, batch: &Batch) -> Streamed<Verdict> {
                 }
             }
         }
-        run_checks(gpu, &checks, &msgs, &mut verdicts)?;
+        match mode {
+            Mode::Single => run_checks(gpu, &checks, &msgs, &mut verdicts)?,
+            Mode::Batch => batch_checks(gpu, &checks, &msgs, &mut verdicts)?,
+        }
         Ok(verdicts)
     };
     run().map_err(Failure::at_start)
@@ -432,33 +567,87 @@ pub(crate) fn aggregate_verify(gpu: &Gpu, items: &[AggregateItem]) -> Streamed<V
     run().map_err(Failure::at_start)
 }
 
-/// The sum of each range of `keys` (affine words, 24 per key; ranges
-/// `bounds[k]..bounds[k + 1]`): its affine words, `None` for infinity.
-fn key_sums(gpu: &Gpu, keys: &[u32], bounds: &[usize]) -> Result<Vec<Option<Vec<u32>>>, String> {
+/// The sum of the scaled points of each range `bounds[k]..bounds[k + 1]`
+/// of `points` (per point its affine words in `group`, then the scalar's
+/// low and high words), in one `bls_sum` pass: its affine words, `None`
+/// for infinity.
+fn scaled_sums(gpu: &Gpu, group: Group, points: &[u32], bounds: &[usize]) -> Result<Vec<Affine>, String> {
     if bounds.len() < 2 {
         return Ok(Vec::new());
     }
     if bounds.windows(2).any(|w| w[1] - w[0] > MAX_SUM_KEYS) {
         return Err(format!(
-            "an item of more than {MAX_SUM_KEYS} keys (the key sum's limit)"
+            "a sum of more than {MAX_SUM_KEYS} points (the sum kernel's limit)"
         ));
     }
+    let words = 2 * group.coordinate_words();
+    let name = group.sum_kernel();
     let kernel = RangesKernel {
-        name: "bls_key_sum",
-        pipeline: pipeline(gpu, "bls_key_sum")?,
+        name,
+        pipeline: pipeline(gpu, name)?,
         bounds,
-        values: keys,
-        value_words: 24,
+        values: points,
+        value_words: words + 2,
         mode: 0,
-        out_words: SUM_OUT,
+        out_words: words + 2,
         max_ranges: MAX_POINTS,
         max_values: MAX_POINTS * 16,
     };
     let out = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
     Ok(out
         .into_iter()
-        .map(|o| (o[0] == 1).then(|| o[1..25].to_vec()))
+        .map(|o| (o[0] == 1).then(|| o[1..=words].to_vec()))
         .collect())
+}
+
+/// Appends a point and its scalar as `bls_sum` reads them.
+fn push_term(words: &mut Vec<u32>, point: &[u32], scalar: u64) {
+    words.extend_from_slice(point);
+    words.extend([scalar as u32, (scalar >> 32) as u32]);
+}
+
+/// sum [s_k] P_k over each group of `terms` (groups `bounds[j]..bounds[j +
+/// 1]`; `None` points are infinity) in two passes, so that no thread runs
+/// more than one scalar multiplication: the terms with s != 1 scaled one
+/// per thread, then each group of more than one term added with s = 1.
+fn combine(gpu: &Gpu, group: Group, terms: &[(Option<&[u32]>, u64)], bounds: &[usize]) -> Result<Vec<Affine>, String> {
+    let mut words = Vec::new();
+    for (point, s) in terms {
+        if let (Some(p), true) = (point, *s != 1) {
+            push_term(&mut words, p, *s);
+        }
+    }
+    let scaled_count = words.len() / (2 * group.coordinate_words() + 2);
+    let scaled = scaled_sums(gpu, group, &words, &(0..=scaled_count).collect::<Vec<_>>())?;
+    let mut scaled = scaled.into_iter();
+    let mut term: Vec<Affine> = Vec::with_capacity(terms.len());
+    for (point, s) in terms {
+        term.push(match (point, *s != 1) {
+            (Some(_), true) => scaled.next().ok_or("a scaled point without an answer")?,
+            (p, _) => p.map(<[u32]>::to_vec),
+        });
+    }
+    words.clear();
+    let mut sum_bounds = vec![0usize];
+    let mut sums: Vec<Option<Affine>> = Vec::with_capacity(bounds.len().saturating_sub(1));
+    for w in bounds.windows(2) {
+        if w[1] - w[0] == 1 {
+            sums.push(Some(term[w[0]].take()));
+            continue;
+        }
+        for p in term[w[0]..w[1]].iter().flatten() {
+            push_term(&mut words, p, 1);
+        }
+        sum_bounds.push(words.len() / (2 * group.coordinate_words() + 2));
+        sums.push(None);
+    }
+    let mut added = scaled_sums(gpu, group, &words, &sum_bounds)?.into_iter();
+    sums.into_iter()
+        .map(|s| match s {
+            Some(single) => Ok(single),
+            None => added.next().ok_or_else(|| "a sum without an answer".to_string()),
+        })
+        .collect()
 }
 
 /// One verdict per fast-aggregate item, as
@@ -485,15 +674,14 @@ pub(crate) fn fast_aggregate_verify(gpu: &Gpu, items: &[FastAggregateItem]) -> S
             match (mine, sig) {
                 (Err(r), _) | (Ok(_), Err(r)) => verdicts[i] = Verdict::Invalid(r),
                 (Ok(mine), Ok(sig)) => {
-                    for key in mine {
-                        words.extend(key);
-                    }
-                    bounds.push(words.len() / 24);
+                    words.extend(mine);
+                    bounds.push(words.len());
                     ready.push((i, sig));
                 }
             }
         }
-        let sums = key_sums(gpu, &words, &bounds)?;
+        let terms: Vec<(Option<&[u32]>, u64)> = words.iter().map(|k| (Some(k.as_slice()), 1)).collect();
+        let sums = combine(gpu, Group::G1, &terms, &bounds)?;
         let (mut checks, mut msgs) = (Vec::new(), Vec::new());
         for ((i, sig), sum) in ready.into_iter().zip(sums) {
             match sum {
@@ -644,6 +832,56 @@ mod tests {
         );
         // Untouched: PublicKey and Signature decode here as on the CPU.
         assert!(PublicKey::uncompress(&keys[0]).is_ok() && Signature::uncompress(&sigs[0]).is_ok());
+    }
+
+    /// `combine` (both passes of `bls_sum_g1` and `bls_sum_g2`) against
+    /// scalar arithmetic: sum [r_i] (sk_i G) is (sum r_i sk_i) G, and
+    /// likewise for signatures of one message, so every expected sum is
+    /// blst's key or signature of the secret key sum r_i sk_i mod q.
+    /// Scalars at the edges (1, 2, 2^32 - 1, 2^32, 2^64 - 1), groups of
+    /// one, empty groups, infinity among the terms, and a key with its
+    /// negation (a sum at infinity).
+    #[test]
+    fn sums_kernel_matches_scalar_arithmetic() {
+        use ark_bls12_381::Fr;
+        use ark_ff::{BigInteger, PrimeField};
+        let Some(gpu) = test_gpu() else { return };
+        let mut rng = StdRng::seed_from_u64(64);
+        let msg = b"sums";
+        let mut sks: Vec<Fr> = (0..14)
+            .map(|_| Fr::from_be_bytes_mod_order(&rng.random::<[u8; 32]>()))
+            .collect();
+        // Term 5 is term 4's negation, with the same scalar.
+        sks[5] = -sks[4];
+        let mut scalars = vec![1, 2, u64::from(u32::MAX), 1 << 32, 7, 7, u64::MAX];
+        scalars.extend((7..14).map(|_| rng.random::<u64>() | 1));
+        let secret = |x: Fr| SecretKey::from_bytes(&x.into_bigint().to_bytes_be()).expect("a nonzero scalar below q");
+        let bounds = [0usize, 1, 4, 4, 6, 9, 14];
+        for group in [Group::G1, Group::G2] {
+            let point = |x: Fr| match group {
+                Group::G1 => affine_words(&secret(x).sk_to_pk().serialize()),
+                Group::G2 => affine_words(&secret(x).sign(msg, DST, &[]).serialize()),
+            };
+            let points: Vec<Vec<u32>> = sks.iter().map(|&x| point(x)).collect();
+            // Term 8 is the point at infinity (a signature may be).
+            let terms: Vec<(Option<&[u32]>, u64)> = points
+                .iter()
+                .zip(&scalars)
+                .enumerate()
+                .map(|(i, (p, &r))| ((i != 8).then_some(p.as_slice()), r))
+                .collect();
+            let got = combine(&gpu, group, &terms, &bounds).expect("bls_sum");
+            assert_eq!(got.len(), bounds.len() - 1);
+            for (k, w) in bounds.windows(2).enumerate() {
+                let sum: Fr = (w[0]..w[1])
+                    .filter(|&i| i != 8)
+                    .map(|i| sks[i] * Fr::from(scalars[i]))
+                    .sum();
+                let want = (sum != Fr::from(0u64)).then(|| point(sum));
+                assert_eq!(got[k], want, "group {k} of G{}", group.coordinate_words() / 12);
+            }
+            assert_eq!(got[3], None, "a key and its negation");
+        }
     }
 
     #[test]
