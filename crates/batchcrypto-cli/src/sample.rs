@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, sr25519};
+use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, mldsa, sr25519};
 
 use crate::Fatal;
 use crate::output::{Output, write_failed};
@@ -61,6 +61,17 @@ pub enum Sample {
     /// Items for `verify bls` (hostile: wrong message or key, bit flips,
     /// identity key, infinity signature, points outside the subgroup).
     Bls(Common),
+    /// Items for `verify ml-dsa-44` (hostile: wrong message, context or
+    /// key, bit flips, malformed hints, z out of range, short key or
+    /// signature, a context over 255 bytes).
+    #[command(name = "ml-dsa-44")]
+    MlDsa44(Common),
+    /// Items for `verify ml-dsa-65` (hostile as for ML-DSA-44).
+    #[command(name = "ml-dsa-65")]
+    MlDsa65(Common),
+    /// Items for `verify ml-dsa-87` (hostile as for ML-DSA-44).
+    #[command(name = "ml-dsa-87")]
+    MlDsa87(Common),
 }
 
 /// Lines made per step: the output streams, memory stays small.
@@ -87,7 +98,10 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::P256(common)
         | Sample::Bip340(common)
         | Sample::Sr25519(common)
-        | Sample::Bls(common) => common,
+        | Sample::Bls(common)
+        | Sample::MlDsa44(common)
+        | Sample::MlDsa65(common)
+        | Sample::MlDsa87(common) => common,
     };
     if !(0.0..=1.0).contains(&common.hostile_share) {
         return Err(Fatal(format!(
@@ -167,6 +181,27 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
             |r| bls::sample::generate_range(r, c.signers, c.hostile_share, c.seed),
             |i| signed_line(&i.pk, &i.sig, &i.msg, i.kind),
         ),
+        Sample::MlDsa44(_) | Sample::MlDsa65(_) | Sample::MlDsa87(_) => {
+            let level = match &s {
+                Sample::MlDsa44(_) => mldsa::Level::Mldsa44,
+                Sample::MlDsa65(_) => mldsa::Level::Mldsa65,
+                _ => mldsa::Level::Mldsa87,
+            };
+            by_steps(
+                c.count,
+                move |r| mldsa::sample::generate_range(level, r, c.signers, c.hostile_share, c.seed),
+                |i| {
+                    format!(
+                        "{{\"pk\":\"{}\",\"msg\":\"{}\",\"sig\":\"{}\",\"ctx\":\"{}\",\"kind\":\"{}\"}}",
+                        hex::encode(&i.pk),
+                        hex::encode(&i.msg),
+                        hex::encode(&i.sig),
+                        hex::encode(&i.ctx),
+                        i.kind
+                    )
+                },
+            )
+        }
     };
     let mut out = Output::open(&common.output, None)?;
     for line in lines {

@@ -6,7 +6,7 @@ use batchcrypto::batch::SignedBatch;
 use batchcrypto::ops::bls::{self, AggregateItem, FastAggregateItem};
 use batchcrypto::ops::ecdsa::{K1Key, K1VerifyItem, P256Item};
 use batchcrypto::ops::ed25519::Policy;
-use batchcrypto::ops::{bip340, sr25519};
+use batchcrypto::ops::{bip340, mldsa, sr25519};
 use batchcrypto::{Engine, Error, Outcome, Selection, Verdict};
 
 use crate::Fatal;
@@ -83,6 +83,30 @@ pub enum Verify {
         #[command(flatten)]
         io: Io,
     },
+    /// ML-DSA-44 (FIPS 204, pure): in {"pk":1312,"msg","sig":2420[,"ctx"]}, out {"valid":bool[,"reason"]}.
+    #[command(name = "ml-dsa-44")]
+    MlDsa44 {
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
+    /// ML-DSA-65 (FIPS 204, pure): in {"pk":1952,"msg","sig":3309[,"ctx"]}, out {"valid":bool[,"reason"]}.
+    #[command(name = "ml-dsa-65")]
+    MlDsa65 {
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
+    /// ML-DSA-87 (FIPS 204, pure): in {"pk":2592,"msg","sig":4627[,"ctx"]}, out {"valid":bool[,"reason"]}.
+    #[command(name = "ml-dsa-87")]
+    MlDsa87 {
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
 }
 
 pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
@@ -141,7 +165,18 @@ pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
             &io,
             "verify bls-fast-aggregate",
         ),
+        Verify::MlDsa44 { engine, io } => mldsa_lines(mldsa::Level::Mldsa44, engine, io),
+        Verify::MlDsa65 { engine, io } => mldsa_lines(mldsa::Level::Mldsa65, engine, io),
+        Verify::MlDsa87 { engine, io } => mldsa_lines(mldsa::Level::Mldsa87, engine, io),
     }
+}
+
+fn mldsa_lines(level: mldsa::Level, engine: crate::EngineArgs, io: Io) -> Result<ExitCode, Fatal> {
+    run_lines(
+        VerdictVerb::<MldsaFormat>::new(engine.engine()?, move |e, b| e.verify_mldsa(level, b)),
+        &io,
+        &format!("verify {level}"),
+    )
 }
 
 /// How one `verify` verb reads its lines: what differs between them (the
@@ -226,6 +261,42 @@ impl<const PK: usize, const SIG: usize> LineFormat for SignedFormat<PK, SIG> {
 
     fn batch_bytes(batch: &Self::Batch) -> usize {
         batch.msgs().bytes().len()
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct MldsaLine<'a> {
+    #[serde(borrow, default)]
+    pk: Field<'a>,
+    #[serde(borrow, default)]
+    msg: Field<'a>,
+    #[serde(borrow, default)]
+    sig: Field<'a>,
+    #[serde(borrow, default)]
+    ctx: Field<'a>,
+}
+
+/// `{"pk","msg","sig"}` and an optional `"ctx"` (ML-DSA): fields of any
+/// length, since a wrong key or signature length is the item's reason.
+struct MldsaFormat;
+
+impl LineFormat for MldsaFormat {
+    type Batch = mldsa::Batch;
+
+    fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
+        let item: MldsaLine = parse_object(line)?;
+        let (mut pk, mut sig, mut ctx) = (Vec::new(), Vec::new(), Vec::new());
+        hex_into("pk", &item.pk, &mut pk)?;
+        hex_into("msg", &item.msg, scratch)?;
+        hex_into("sig", &item.sig, &mut sig)?;
+        if !matches!(item.ctx, Field::Missing) {
+            hex_into("ctx", &item.ctx, &mut ctx)?;
+        }
+        batch.push(&pk, scratch, &sig, &ctx).map_err(|e| e.to_string())
+    }
+
+    fn batch_bytes(batch: &Self::Batch) -> usize {
+        batch.bytes()
     }
 }
 

@@ -1029,6 +1029,9 @@ fn samples_feed_their_verbs() {
         ("bls", vec!["verify", "bls"]),
         ("bip340", vec!["verify", "bip340"]),
         ("sr25519", vec!["verify", "sr25519"]),
+        ("ml-dsa-44", vec!["verify", "ml-dsa-44"]),
+        ("ml-dsa-65", vec!["verify", "ml-dsa-65"]),
+        ("ml-dsa-87", vec!["verify", "ml-dsa-87"]),
     ] {
         let args = ["sample", op, "--count", "30", "--seed", "3", "--hostile-share", "0.5"];
         let a = run_with_stdin(&args, b"");
@@ -1045,6 +1048,65 @@ fn samples_feed_their_verbs() {
             String::from_utf8_lossy(&out.stderr)
         );
         assert_eq!(stdout_lines(&out).len(), 30, "{op}");
+    }
+}
+
+/// `verify ml-dsa-*` on a hostile sample with malformed lines mixed in:
+/// each verdict the `ml-dsa` crate's, each hostile kind with its reason,
+/// wrong lengths as items (not line errors), malformed lines as error
+/// lines (exit 2); with `--backend gpu` the same output, the summary
+/// saying the CPU ran it (no GPU kernel yet).
+#[test]
+fn mldsa_lines_match_oracle() {
+    use batchcrypto::ops::mldsa::{Level, oracle, sample};
+    for level in Level::ALL {
+        let items = sample::generate(level, 80, 5, 0.6, 21);
+        let mut input = Vec::new();
+        for (i, it) in items.iter().enumerate() {
+            let ctx = if it.ctx.is_empty() && i % 2 == 0 {
+                String::new()
+            } else {
+                format!(",\"ctx\":\"{}\"", hex::encode(&it.ctx))
+            };
+            writeln!(
+                input,
+                "{{\"pk\":\"{}\",\"msg\":\"{}\",\"sig\":\"{}\"{ctx}}}",
+                hex::encode(&it.pk),
+                hex::encode(&it.msg),
+                hex::encode(&it.sig)
+            )
+            .expect("write");
+        }
+        input.extend_from_slice(b"{\"pk\":\"00\",\"msg\":\"\"}\n{\"pk\":\"0\",\"msg\":\"\",\"sig\":\"\"}\nnot json\n");
+        let verb = ["verify", level.name()];
+        let run = |backend: &str| run_with_stdin(&[&verb[..], &["--backend", backend]].concat(), &input);
+        let (cpu, gpu) = (run("cpu"), run("gpu"));
+        assert_eq!(cpu.status.code(), Some(2), "{level}: malformed lines exit 2");
+        assert_eq!(gpu.status.code(), Some(2), "{level}");
+        assert_eq!(gpu.stdout, cpu.stdout, "{level}: gpu prints what cpu prints");
+        let stderr = String::from_utf8_lossy(&gpu.stderr);
+        assert!(stderr.contains("no GPU kernel for mldsa_verify"), "{level}: {stderr}");
+        let lines = stdout_lines(&cpu);
+        assert_eq!(lines.len(), items.len() + 3, "{level}");
+        for (i, (it, line)) in items.iter().zip(&lines).enumerate() {
+            let want = oracle::verify(level, &it.pk, &it.msg, &it.sig, &it.ctx);
+            assert_eq!(line["valid"], want, "{level} line {i} ({}): {line}", it.kind);
+            let reason = line["reason"].as_str().unwrap_or("");
+            let allowed: &[&str] = match it.kind {
+                "valid" => &[""],
+                "short_key" => &["malformed_key"],
+                "short_signature" => &["malformed_signature"],
+                "context_too_long" => &["context_too_long"],
+                "malformed_hint" => &["malformed_hint"],
+                "z_out_of_range" => &["z_out_of_range"],
+                "flipped_sig_bit" => &["malformed_hint", "z_out_of_range", "equation"],
+                _ => &["equation"],
+            };
+            assert!(allowed.contains(&reason), "{level} line {i} ({}): {line}", it.kind);
+        }
+        for line in &lines[items.len()..] {
+            assert!(line["error"].is_string(), "{level}: {line}");
+        }
     }
 }
 

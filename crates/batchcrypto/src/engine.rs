@@ -10,7 +10,7 @@ use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, sr25519};
 use crate::profile::{Plan, Profile};
 use crate::registry;
 use crate::verdict::Verdict;
@@ -363,6 +363,19 @@ impl Engine {
             batch,
             |gpu, b| gpu.bls_verify(b, mode),
             |b| bls::cpu::verify(b, mode),
+        )
+    }
+
+    /// Verifies every `(pk, msg, sig, ctx)` item of `batch` at `level`
+    /// (FIPS 204 pure ML-DSA): one verdict per item, equal to the `ml-dsa`
+    /// crate's (see [`mldsa`]). No GPU kernel yet: every backend runs it
+    /// on the CPU and the selection says so.
+    pub fn verify_mldsa(&self, level: mldsa::Level, batch: &mldsa::Batch) -> Result<Outcome<Vec<Verdict>>, Error> {
+        self.run_split(
+            Op::MldsaVerify(level),
+            batch,
+            |_, _| Err(Failure::at_start("no GPU kernel".to_string())),
+            |b| mldsa::cpu::verify(level, b),
         )
     }
 
@@ -746,15 +759,16 @@ impl Engine {
     /// Picks where a batch of `n` items of `op` runs, and why; whether it
     /// may be split comes from the op's declaration ([`registry::spec`]).
     fn select(&self, op: Op, n: usize) -> (Plan, String) {
-        let can_split = registry::spec(op).splittable;
+        let spec = registry::spec(op);
         match (self.choice, &self.gpu) {
             (BackendChoice::Cpu, _) => (Plan::Cpu, "requested".to_string()),
+            _ if !spec.gpu_kernel => (Plan::Cpu, format!("no GPU kernel for {op} yet; the CPU ran it")),
             (BackendChoice::Gpu, Some(_)) => match *self
                 .split_share
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
             {
-                Some(cpu_share) if can_split => (
+                Some(cpu_share) if spec.splittable => (
                     Plan::Split { cpu_share },
                     format!("requested split, CPU share {:.0}%", cpu_share * 100.0),
                 ),
@@ -763,7 +777,7 @@ impl Engine {
             (BackendChoice::Auto, gpu) => match &self.profile {
                 None => (Plan::Cpu, self.auto_note.clone()),
                 Some(profile) => {
-                    let (plan, why) = profile.plan(op, n, can_split);
+                    let (plan, why) = profile.plan(op, n, spec.splittable);
                     if plan != Plan::Cpu && gpu.is_none() {
                         (Plan::Cpu, format!("{why}, but no GPU is open; the CPU ran it"))
                     } else {
@@ -807,6 +821,15 @@ impl<T: Sync> Items for &[T] {
     }
     fn slice(&self, range: std::ops::Range<usize>) -> Self {
         &self[range]
+    }
+}
+
+impl Items for mldsa::Batch {
+    fn len(&self) -> usize {
+        mldsa::Batch::len(self)
+    }
+    fn slice(&self, range: std::ops::Range<usize>) -> Self {
+        mldsa::Batch::slice(self, range)
     }
 }
 

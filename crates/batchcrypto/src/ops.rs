@@ -8,6 +8,7 @@ pub mod ecdsa;
 pub mod ed25519;
 pub mod hash;
 pub mod merkle;
+pub mod mldsa;
 pub mod sr25519;
 
 use std::fmt;
@@ -97,11 +98,13 @@ pub enum Op {
     Bip340Verify,
     /// sr25519 verification (Polkadot, Substrate).
     Sr25519Verify,
+    /// ML-DSA verification (FIPS 204) at one level.
+    MldsaVerify(mldsa::Level),
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 19] = [
+    pub const ALL: [Op; 22] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -121,6 +124,9 @@ impl Op {
         Op::P256Verify,
         Op::Bip340Verify,
         Op::Sr25519Verify,
+        Op::MldsaVerify(mldsa::Level::Mldsa44),
+        Op::MldsaVerify(mldsa::Level::Mldsa65),
+        Op::MldsaVerify(mldsa::Level::Mldsa87),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -145,6 +151,9 @@ impl Op {
             Op::P256Verify => "p256_verify",
             Op::Bip340Verify => "bip340_verify",
             Op::Sr25519Verify => "sr25519_verify",
+            Op::MldsaVerify(mldsa::Level::Mldsa44) => "mldsa_verify_44",
+            Op::MldsaVerify(mldsa::Level::Mldsa65) => "mldsa_verify_65",
+            Op::MldsaVerify(mldsa::Level::Mldsa87) => "mldsa_verify_87",
         }
     }
 

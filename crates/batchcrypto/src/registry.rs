@@ -19,7 +19,7 @@
 use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, sr25519};
 
 /// How a workload is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -187,7 +187,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 19] = [
+pub static OPS: [OpSpec; 22] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -207,6 +207,9 @@ pub static OPS: [OpSpec; 19] = [
     ecdsa::workload::P256_VERIFY,
     bip340::workload::VERIFY,
     sr25519::workload::VERIFY,
+    mldsa::workload::VERIFY_44,
+    mldsa::workload::VERIFY_65,
+    mldsa::workload::VERIFY_87,
 ];
 
 /// The declaration of `op`.

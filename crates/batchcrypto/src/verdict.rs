@@ -67,13 +67,19 @@ pub enum Reason {
     NotOnCurve,
     /// ecrecover: no public key can be recovered (no curve point has x = r).
     RecoveryFailed,
+    /// ML-DSA: the context string is longer than 255 bytes.
+    ContextTooLong,
+    /// ML-DSA: the signature's hint encoding is malformed (sigDecode fails).
+    MalformedHint,
+    /// ML-DSA: the signature's z is out of range (||z||_inf >= gamma1 - beta).
+    ZOutOfRange,
     /// Every encoding check passed but the verification equation does not hold.
     Equation,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 17] = [
+    pub const ALL: [Reason; 20] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -90,6 +96,9 @@ impl Reason {
         Reason::BadV,
         Reason::NotOnCurve,
         Reason::RecoveryFailed,
+        Reason::ContextTooLong,
+        Reason::MalformedHint,
+        Reason::ZOutOfRange,
         Reason::Equation,
     ];
 
@@ -112,6 +121,9 @@ impl Reason {
             Reason::BadV => "bad_v",
             Reason::NotOnCurve => "not_on_curve",
             Reason::RecoveryFailed => "recovery_failed",
+            Reason::ContextTooLong => "context_too_long",
+            Reason::MalformedHint => "malformed_hint",
+            Reason::ZOutOfRange => "z_out_of_range",
             Reason::Equation => "equation",
         }
     }

@@ -1,0 +1,328 @@
+//! ML-DSA signature verification (FIPS 204, "pure" ML-DSA with a context
+//! string) at the three security levels ML-DSA-44, -65 and -87. Oracle:
+//! RustCrypto's `ml-dsa` crate ([`oracle`]), which passes every Wycheproof
+//! ML-DSA verification vector (tests/mldsa.rs).
+//!
+//! Verify (FIPS 204 algorithms 3 and 8): the public key (rho, t1) and the
+//! signature (c~, z, h) have fixed lengths per level; the context is at
+//! most 255 bytes; sigDecode fails on a malformed hint encoding (indices
+//! not strictly increasing within a polynomial, counts decreasing or over
+//! omega, nonzero padding); z must satisfy ||z||_inf < gamma1 - beta; then
+//! w1' = UseHint(h, A z - c t1 2^d) and the item is valid iff
+//! c~ = H(mu || w1Encode(w1')) with mu = H(tr || 0 || |ctx| || ctx || M).
+//! Reasons, first failing check in this order: `malformed_key` (wrong
+//! public key length), `malformed_signature` (wrong signature length),
+//! `context_too_long`, `malformed_hint`, `z_out_of_range`, `equation`.
+//! Any key of the right length decodes (every t1 coefficient fits).
+//!
+//! The CPU path ([`cpu`]) expands each distinct key's matrix A once per
+//! batch (keys repeat: a validator set, a certificate authority). No GPU
+//! kernel yet (issue 16): the engine runs it on the CPU on every backend
+//! and says so.
+
+pub(crate) mod cpu;
+pub mod oracle;
+pub mod sample;
+pub(crate) mod workload;
+
+use std::fmt;
+
+use crate::batch::FlatBytes;
+use crate::verdict::Reason;
+
+/// Longest context string (FIPS 204: 255 bytes).
+pub const MAX_CONTEXT: usize = 255;
+
+/// The parameter sets (FIPS 204 table 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// ML-DSA-44 (NIST security category 2).
+    Mldsa44,
+    /// ML-DSA-65 (category 3).
+    Mldsa65,
+    /// ML-DSA-87 (category 5).
+    Mldsa87,
+}
+
+/// What the reason checks need of a parameter set.
+struct Params {
+    /// Public key bytes: 32 + 320 k.
+    pk_len: usize,
+    /// Signature bytes: lambda / 4 + l 32 (1 + bitlen(gamma1 - 1)) + omega + k.
+    sig_len: usize,
+    /// Rows of A (polynomials in t1 and h).
+    k: usize,
+    /// Most hints.
+    omega: usize,
+    /// gamma1 (2^17 or 2^19).
+    gamma1: u32,
+    /// beta = tau eta.
+    beta: u32,
+    /// Bytes of c~: lambda / 4.
+    c_len: usize,
+}
+
+impl Level {
+    /// Every level, in order.
+    pub const ALL: [Level; 3] = [Level::Mldsa44, Level::Mldsa65, Level::Mldsa87];
+
+    /// The name in the CLI and in reports: `ml-dsa-44`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Mldsa44 => "ml-dsa-44",
+            Level::Mldsa65 => "ml-dsa-65",
+            Level::Mldsa87 => "ml-dsa-87",
+        }
+    }
+
+    /// The level named `name` ([`Level::name`]).
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.name() == name)
+    }
+
+    fn params(self) -> Params {
+        match self {
+            Level::Mldsa44 => Params {
+                pk_len: 1312,
+                sig_len: 2420,
+                k: 4,
+                omega: 80,
+                gamma1: 1 << 17,
+                beta: 78,
+                c_len: 32,
+            },
+            Level::Mldsa65 => Params {
+                pk_len: 1952,
+                sig_len: 3309,
+                k: 6,
+                omega: 55,
+                gamma1: 1 << 19,
+                beta: 196,
+                c_len: 48,
+            },
+            Level::Mldsa87 => Params {
+                pk_len: 2592,
+                sig_len: 4627,
+                k: 8,
+                omega: 75,
+                gamma1: 1 << 19,
+                beta: 120,
+                c_len: 64,
+            },
+        }
+    }
+
+    /// Public key length in bytes.
+    pub fn pk_len(self) -> usize {
+        self.params().pk_len
+    }
+
+    /// Signature length in bytes.
+    pub fn sig_len(self) -> usize {
+        self.params().sig_len
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A batch of `(public key, message, signature, context)` items of one
+/// level; every field may have any length (a wrong length is the item's
+/// reason, not an error).
+#[derive(Debug, Clone, Default)]
+pub struct Batch {
+    pks: FlatBytes,
+    msgs: FlatBytes,
+    sigs: FlatBytes,
+    ctxs: FlatBytes,
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends an item; fails (adding nothing) when the batch would exceed
+    /// its 4 GiB per-field limit.
+    pub fn push(&mut self, pk: &[u8], msg: &[u8], sig: &[u8], ctx: &[u8]) -> Result<(), crate::Error> {
+        let fits = |f: &FlatBytes, item: &[u8]| f.bytes().len() as u64 + item.len() as u64 <= u64::from(u32::MAX);
+        if !(fits(&self.pks, pk) && fits(&self.msgs, msg) && fits(&self.sigs, sig) && fits(&self.ctxs, ctx)) {
+            return Err(crate::Error::BatchTooLarge {
+                op: crate::OpName::Batch("ML-DSA"),
+                backend: crate::Backend::Cpu,
+                reason: format!(
+                    "more than {} bytes of one field in one batch; split the input",
+                    u32::MAX
+                ),
+            });
+        }
+        let pushed = self.pks.push(pk) & self.msgs.push(msg) & self.sigs.push(sig) & self.ctxs.push(ctx);
+        debug_assert!(pushed, "checked above");
+        Ok(())
+    }
+
+    /// Items.
+    pub fn len(&self) -> usize {
+        self.pks.len()
+    }
+
+    /// Whether it holds no item.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes held, all fields together.
+    pub fn bytes(&self) -> usize {
+        [&self.pks, &self.msgs, &self.sigs, &self.ctxs]
+            .iter()
+            .map(|f| f.bytes().len())
+            .sum()
+    }
+
+    /// Item `i`'s public key.
+    pub fn pk(&self, i: usize) -> &[u8] {
+        self.pks.get(i)
+    }
+
+    /// Item `i`'s message.
+    pub fn msg(&self, i: usize) -> &[u8] {
+        self.msgs.get(i)
+    }
+
+    /// Item `i`'s signature.
+    pub fn sig(&self, i: usize) -> &[u8] {
+        self.sigs.get(i)
+    }
+
+    /// Item `i`'s context string.
+    pub fn ctx(&self, i: usize) -> &[u8] {
+        self.ctxs.get(i)
+    }
+
+    /// Items `range`, copied.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Self {
+        Batch {
+            pks: self.pks.slice(range.clone()),
+            msgs: self.msgs.slice(range.clone()),
+            sigs: self.sigs.slice(range.clone()),
+            ctxs: self.ctxs.slice(range),
+        }
+    }
+}
+
+/// Why an item the oracle rejects fails: the first failing check in the
+/// module's order.
+pub(crate) fn reason(level: Level, pk: &[u8], sig: &[u8], ctx: &[u8]) -> Reason {
+    let p = level.params();
+    if pk.len() != p.pk_len {
+        return Reason::MalformedKey;
+    }
+    if sig.len() != p.sig_len {
+        return Reason::MalformedSignature;
+    }
+    if ctx.len() > MAX_CONTEXT {
+        return Reason::ContextTooLong;
+    }
+    let z_len = p.sig_len - p.c_len - p.omega - p.k;
+    let (z, h) = sig[p.c_len..].split_at(z_len);
+    if !hint_well_formed(h, p.k, p.omega) {
+        return Reason::MalformedHint;
+    }
+    if z_norm(z, p.gamma1) >= p.gamma1 - p.beta {
+        return Reason::ZOutOfRange;
+    }
+    Reason::Equation
+}
+
+/// Whether `h` (omega index bytes, then k cumulative counts) is a hint
+/// encoding HintBitUnpack accepts (FIPS 204 algorithm 21).
+fn hint_well_formed(h: &[u8], k: usize, omega: usize) -> bool {
+    let mut index = 0;
+    for i in 0..k {
+        let end = usize::from(h[omega + i]);
+        if end < index || end > omega {
+            return false;
+        }
+        let first = index;
+        while index < end {
+            if index > first && h[index - 1] >= h[index] {
+                return false;
+            }
+            index += 1;
+        }
+    }
+    h[index..omega].iter().all(|&b| b == 0)
+}
+
+/// ||z||_inf of z's encoding (BitPack(z, gamma1 - 1, gamma1): each
+/// coefficient stored as gamma1 - z in 18 or 20 bits, little-endian).
+fn z_norm(z: &[u8], gamma1: u32) -> u32 {
+    let bits = if gamma1 == 1 << 17 { 18 } else { 20 };
+    let mut norm = 0;
+    let (mut acc, mut have) = (0u64, 0u32);
+    for &b in z {
+        acc |= u64::from(b) << have;
+        have += 8;
+        while have >= bits {
+            let stored = (acc & ((1 << bits) - 1)) as u32;
+            acc >>= bits;
+            have -= bits;
+            // z = gamma1 - stored, in (-gamma1, gamma1].
+            norm = norm.max(gamma1.abs_diff(stored));
+        }
+    }
+    norm
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lengths_are_fips_204s() {
+        for level in Level::ALL {
+            let p = level.params();
+            let l = match level {
+                Level::Mldsa44 => 4,
+                Level::Mldsa65 => 5,
+                Level::Mldsa87 => 7,
+            };
+            let z_bits = if p.gamma1 == 1 << 17 { 18 } else { 20 };
+            assert_eq!(p.pk_len, 32 + 320 * p.k, "{level}");
+            assert_eq!(p.sig_len, p.c_len + l * 32 * z_bits + p.omega + p.k, "{level}");
+            assert_eq!(Level::from_name(level.name()), Some(level));
+        }
+    }
+
+    #[test]
+    fn hints_as_algorithm_21_reads_them() {
+        // k = 2, omega = 4: polynomial 0 has hints at 1 and 3, polynomial 1 at 0.
+        assert!(hint_well_formed(&[1, 3, 0, 0, 2, 3], 2, 4));
+        assert!(hint_well_formed(&[0, 0, 0, 0, 0, 0], 2, 4));
+        // Not increasing within a polynomial; equal indices.
+        assert!(!hint_well_formed(&[3, 1, 0, 0, 2, 3], 2, 4));
+        assert!(!hint_well_formed(&[1, 1, 0, 0, 2, 3], 2, 4));
+        // Across polynomials indices may restart.
+        assert!(hint_well_formed(&[3, 0, 0, 0, 1, 2], 2, 4));
+        // Counts decreasing, over omega; nonzero padding.
+        assert!(!hint_well_formed(&[1, 3, 0, 0, 2, 1], 2, 4));
+        assert!(!hint_well_formed(&[1, 3, 0, 0, 2, 5], 2, 4));
+        assert!(!hint_well_formed(&[1, 3, 0, 7, 2, 3], 2, 4));
+    }
+
+    #[test]
+    fn z_norm_reads_the_packing() {
+        // Four 18-bit coefficients in 9 bytes: stored gamma1 (z = 0),
+        // gamma1 + 5 (z = -5), gamma1 - 7 (z = 7), 0 (z = gamma1).
+        let g = 1u128 << 17;
+        let packed = g | (g + 5) << 18 | (g - 7) << 36;
+        let z = &packed.to_le_bytes()[..9];
+        assert_eq!(z_norm(&z[..5], 1 << 17), 5);
+        assert_eq!(z_norm(&z[..7], 1 << 17), 7);
+        assert_eq!(z_norm(z, 1 << 17), 1 << 17);
+    }
+}
