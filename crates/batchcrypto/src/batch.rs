@@ -95,6 +95,12 @@ impl FlatBytes {
         }
     }
 
+    /// Keeps the first `len` strings (no-op when there are fewer).
+    pub fn truncate(&mut self, len: usize) {
+        self.offsets.truncate(len + 1);
+        self.bytes.truncate(self.offsets[self.offsets.len() - 1] as usize);
+    }
+
     /// Removes every string, keeping the allocations.
     pub fn clear(&mut self) {
         self.bytes.clear();
@@ -206,5 +212,29 @@ impl<const PK: usize, const SIG: usize> SignedBatch<PK, SIG> {
         self.pks.clear();
         self.sigs.clear();
         self.msgs.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncate_keeps_the_first_strings() {
+        let mut f = FlatBytes::new();
+        for s in [&b"ab"[..], b"", b"cde"] {
+            assert!(f.push(s));
+        }
+        f.truncate(5);
+        assert_eq!(f.len(), 3);
+        f.truncate(2);
+        assert_eq!(
+            (f.len(), f.get(0), f.get(1), f.bytes()),
+            (2, &b"ab"[..], &b""[..], &b"ab"[..])
+        );
+        assert!(f.push(b"x"));
+        assert_eq!(f.get(2), b"x");
+        f.truncate(0);
+        assert!(f.is_empty() && f.bytes().is_empty());
     }
 }

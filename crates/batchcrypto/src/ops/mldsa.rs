@@ -146,23 +146,29 @@ impl Batch {
         Self::default()
     }
 
-    /// Appends an item; fails (adding nothing) when the batch would exceed
-    /// its 4 GiB per-field limit.
+    /// Appends an item; fails (adding nothing) when a field would exceed
+    /// its 4 GiB limit or memory for it cannot be reserved.
     pub fn push(&mut self, pk: &[u8], msg: &[u8], sig: &[u8], ctx: &[u8]) -> Result<(), crate::Error> {
-        let fits = |f: &FlatBytes, item: &[u8]| f.bytes().len() as u64 + item.len() as u64 <= u64::from(u32::MAX);
-        if !(fits(&self.pks, pk) && fits(&self.msgs, msg) && fits(&self.sigs, sig) && fits(&self.ctxs, ctx)) {
-            return Err(crate::Error::BatchTooLarge {
-                op: crate::OpName::Batch("ML-DSA"),
-                backend: crate::Backend::Cpu,
-                reason: format!(
-                    "more than {} bytes of one field in one batch; split the input",
-                    u32::MAX
-                ),
-            });
+        let n = self.len();
+        let fields = [&mut self.pks, &mut self.msgs, &mut self.sigs, &mut self.ctxs];
+        if fields
+            .into_iter()
+            .zip([pk, msg, sig, ctx])
+            .all(|(f, item)| f.push(item))
+        {
+            return Ok(());
         }
-        let pushed = self.pks.push(pk) & self.msgs.push(msg) & self.sigs.push(sig) & self.ctxs.push(ctx);
-        debug_assert!(pushed, "checked above");
-        Ok(())
+        for f in [&mut self.pks, &mut self.msgs, &mut self.sigs, &mut self.ctxs] {
+            f.truncate(n);
+        }
+        Err(crate::Error::BatchTooLarge {
+            op: crate::OpName::Batch("ML-DSA"),
+            backend: crate::Backend::Cpu,
+            reason: format!(
+                "more than {} bytes of one field in one batch, or no memory for them; split the input",
+                u32::MAX
+            ),
+        })
     }
 
     /// Items.
