@@ -150,7 +150,6 @@ pub(crate) type Streamed<T> = Result<Vec<T>, Failure<T>>;
 
 impl<T> Failure<T> {
     /// A failure before any answer.
-    #[cfg_attr(not(feature = "wgpu"), allow(dead_code))]
     pub(crate) fn at_start(reason: String) -> Failure<T> {
         Failure {
             done: Vec::new(),
