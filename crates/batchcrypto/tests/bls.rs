@@ -295,6 +295,23 @@ fn eip2537_pairing_vectors() {
     for case in good.iter().chain(&bad) {
         assert!(inputs.push(&hex_bytes(&case["Input"])));
     }
+    // Each call also cut by a byte and with its last pair doubled: the
+    // engines answer as the oracle does.
+    let mut hostile = FlatBytes::new();
+    for case in good.iter().chain(&bad) {
+        let bytes = hex_bytes(&case["Input"]);
+        if bytes.len() >= 384 {
+            assert!(hostile.push(&bytes[..bytes.len() - 1]));
+            assert!(hostile.push(&[&bytes[..], &bytes[bytes.len() - 384..]].concat()));
+        }
+    }
+    assert!(hostile.len() > good.len());
+    let want: Vec<_> = (0..hostile.len())
+        .map(|i| eip2537::pairing_check(hostile.get(i)))
+        .collect();
+    for (name, got) in pairing_on_every_engine(&hostile) {
+        assert_eq!(got, want, "{name}: cut and doubled calls");
+    }
     for (name, got) in pairing_on_every_engine(&inputs) {
         for (i, case) in good.iter().enumerate() {
             let want = hex_bytes(&case["Expected"]);
@@ -647,6 +664,82 @@ fn generated_aggregates_match_the_oracle() {
                 oracle::fast_aggregate_verify(it),
                 "{name} fast {i} vs oracle"
             );
+        }
+    }
+}
+
+/// Every verdict the generated items give, as aggregates of them on every
+/// engine: aggregates of three items under the sum of their signatures or
+/// the first one's signature, fast
+/// aggregates of one to three keys over the first one's message and
+/// signature, and keys that cancel under the infinity signature. Each
+/// engine's verdict (reason included) is the CPU engine's, and its validity
+/// the oracle's.
+#[test]
+fn sample_aggregates_match_on_every_engine() {
+    let items = sample::generate(180, 24, 0.4, 2537);
+    let mut aggs = Vec::new();
+    let mut fasts = Vec::new();
+    for (n, chunk) in items.chunks(3).enumerate() {
+        // Every other aggregate carries the sum of its items' signatures
+        // (valid when they all are), the others the first one's.
+        let sigs: Option<Vec<blst::min_pk::Signature>> = chunk
+            .iter()
+            .map(|it| blst::min_pk::Signature::from_bytes(&it.sig).ok())
+            .collect();
+        let sum = sigs.and_then(|s| {
+            let refs: Vec<_> = s.iter().collect();
+            blst::min_pk::AggregateSignature::aggregate(&refs, false).ok()
+        });
+        let sig = match sum {
+            Some(sum) if n % 2 == 0 => sum.to_signature().compress(),
+            _ => chunk[0].sig,
+        };
+        aggs.push(AggregateItem {
+            pks: chunk.iter().map(|it| it.pk).collect(),
+            msgs: chunk.iter().map(|it| it.msg.clone()).collect(),
+            sig,
+        });
+        fasts.push(FastAggregateItem {
+            pks: chunk[..1 + n % 3].iter().map(|it| it.pk).collect(),
+            msg: chunk[0].msg.clone(),
+            sig: chunk[0].sig,
+        });
+    }
+    let mut negated = items[0].pk;
+    negated[0] ^= 0x20;
+    fasts.push(FastAggregateItem {
+        pks: vec![items[0].pk, negated],
+        msg: vec![],
+        sig: sample::INFINITY_SIG,
+    });
+    let agg_valid: Vec<bool> = aggs.iter().map(oracle::aggregate_verify).collect();
+    let fast_valid: Vec<bool> = fasts.iter().map(oracle::fast_aggregate_verify).collect();
+    assert!(agg_valid.iter().any(|&v| v) && agg_valid.iter().any(|&v| !v));
+    assert!(fast_valid.iter().any(|&v| v) && fast_valid.iter().any(|&v| !v));
+    let mut first: Option<(Vec<Verdict>, Vec<Verdict>)> = None;
+    for (name, engine) in engines() {
+        let agg = ran_where_expected(name, engine.bls_aggregate_verify(&aggs).expect("aggregate"), aggs.len());
+        let fast = ran_where_expected(
+            name,
+            engine.bls_fast_aggregate_verify(&fasts).expect("fast"),
+            fasts.len(),
+        );
+        for (i, v) in agg.iter().enumerate() {
+            assert_eq!(v.is_valid(), agg_valid[i], "{name} aggregate {i}: {v:?}");
+        }
+        for (i, v) in fast.iter().enumerate() {
+            assert_eq!(v.is_valid(), fast_valid[i], "{name} fast aggregate {i}: {v:?}");
+        }
+        match &first {
+            None => first = Some((agg, fast)),
+            Some((a, f)) => {
+                assert_eq!(&agg, a, "{name}: aggregate verdicts differ from the first engine's");
+                assert_eq!(
+                    &fast, f,
+                    "{name}: fast aggregate verdicts differ from the first engine's"
+                );
+            }
         }
     }
 }
