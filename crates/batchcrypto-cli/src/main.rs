@@ -13,6 +13,7 @@ mod interrupt;
 mod limits;
 mod lines;
 mod merkle;
+mod mlkem;
 mod output;
 mod sample;
 mod selftest;
@@ -52,6 +53,9 @@ enum Command {
     Eip2537Pairing(eip2537::Args),
     /// Merkle root of 32-byte leaves, one JSON line in per leaf, one line out.
     Merkle(merkle::Args),
+    /// ML-KEM (FIPS 203) key generation, encapsulation and decapsulation, one JSON line per item.
+    #[command(subcommand)]
+    Mlkem(mlkem::Mlkem),
     /// List the CPU and GPU devices the engine can use.
     Devices(devices::Args),
     /// Measure per-item time of the oracle and of each backend over batch sizes.
@@ -120,6 +124,7 @@ fn main() -> ExitCode {
         Command::Devices(a) => devices::run(a),
         Command::Hash(a) => hash::run(a),
         Command::Merkle(a) => merkle::run(a),
+        Command::Mlkem(m) => mlkem::run(m),
         Command::Eip2537Pairing(a) => eip2537::run(a),
         Command::Ecrecover(a) => ecrecover::run(a),
         Command::Bench(a) => bench::run(a),

@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, mldsa, sr25519};
+use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, mldsa, mlkem, sr25519};
 
 use crate::Fatal;
 use crate::output::{Output, write_failed};
@@ -72,6 +72,31 @@ pub enum Sample {
     /// Items for `verify ml-dsa-87` (hostile as for ML-DSA-44).
     #[command(name = "ml-dsa-87")]
     MlDsa87(Common),
+    /// Seeds for `mlkem keygen` (hostile: d or z of the wrong length, which
+    /// the verb reports as malformed lines).
+    #[command(name = "ml-kem-keygen")]
+    MlKemKeygen(Common),
+    /// Items for `mlkem encaps` under `--signers` keys (hostile: a key
+    /// failing the modulus check, a key of the wrong length, an m of the
+    /// wrong length, which the verb reports as a malformed line).
+    #[command(name = "ml-kem-encaps")]
+    MlKemEncaps(KemCommon),
+    /// Items for `mlkem decaps` under `--signers` keys (hostile: a flipped
+    /// ciphertext bit or another key's ciphertext, answered by implicit
+    /// rejection; a ciphertext or key of the wrong length; a key failing the
+    /// hash check or the modulus check).
+    #[command(name = "ml-kem-decaps")]
+    MlKemDecaps(KemCommon),
+}
+
+/// An ML-KEM sample: what every sample takes, and the parameter set.
+#[derive(clap::Args)]
+pub struct KemCommon {
+    #[command(flatten)]
+    common: Common,
+    /// Parameter set: 512, 768 or 1024.
+    #[arg(long, default_value = "768", value_parser = crate::mlkem::parse_set)]
+    set: mlkem::Set,
 }
 
 /// Lines made per step: the output streams, memory stays small.
@@ -101,7 +126,10 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::Bls(common)
         | Sample::MlDsa44(common)
         | Sample::MlDsa65(common)
-        | Sample::MlDsa87(common) => common,
+        | Sample::MlDsa87(common)
+        | Sample::MlKemKeygen(common)
+        | Sample::MlKemEncaps(KemCommon { common, .. })
+        | Sample::MlKemDecaps(KemCommon { common, .. }) => common,
     };
     if !(0.0..=1.0).contains(&common.hostile_share) {
         return Err(Fatal(format!(
@@ -110,6 +138,10 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         )));
     }
     let c = common;
+    let pool = match &s {
+        Sample::MlKemEncaps(k) | Sample::MlKemDecaps(k) => mlkem::sample::key_pool(k.set, c.signers, c.seed),
+        _ => Vec::new(),
+    };
     let lines: Lines<'_> = match &s {
         Sample::Ed25519 { max_msg_len, .. } => Box::new(
             ed25519::sample::items(&ed25519::sample::Config {
@@ -202,6 +234,39 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
                 },
             )
         }
+        Sample::MlKemKeygen(_) => by_steps(
+            c.count,
+            |r| mlkem::sample::keygen(r, c.hostile_share, c.seed),
+            |(i, kind)| {
+                format!(
+                    "{{\"d\":\"{}\",\"z\":\"{}\",\"kind\":\"{kind}\"}}",
+                    hex::encode(&i.d),
+                    hex::encode(&i.z)
+                )
+            },
+        ),
+        Sample::MlKemEncaps(k) => by_steps(
+            c.count,
+            |r| mlkem::sample::encaps(k.set, &pool, r, c.hostile_share, c.seed),
+            |(i, kind)| {
+                format!(
+                    "{{\"ek\":\"{}\",\"m\":\"{}\",\"kind\":\"{kind}\"}}",
+                    hex::encode(&i.ek),
+                    hex::encode(i.m.unwrap_or_default())
+                )
+            },
+        ),
+        Sample::MlKemDecaps(k) => by_steps(
+            c.count,
+            |r| mlkem::sample::decaps(k.set, &pool, r, c.hostile_share, c.seed),
+            |(i, kind)| {
+                format!(
+                    "{{\"dk\":\"{}\",\"ct\":\"{}\",\"kind\":\"{kind}\"}}",
+                    hex::encode(&i.dk),
+                    hex::encode(&i.ct)
+                )
+            },
+        ),
     };
     let mut out = Output::open(&common.output, None)?;
     for line in lines {

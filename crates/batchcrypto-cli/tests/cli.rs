@@ -1048,6 +1048,151 @@ fn mldsa_lines_match_oracle() {
     }
 }
 
+/// `mlkem keygen|encaps|decaps --set N` on generated hostile items with
+/// malformed lines mixed in: the oracle's output per line, byte for byte,
+/// each refused item's reason, exit 2; `--backend gpu` prints what `--backend
+/// cpu` prints (on the CPU: no GPU kernel yet). Encapsulation without m is
+/// random: its ciphertext decapsulates to its secret.
+#[test]
+fn mlkem_lines_match_oracle() {
+    use batchcrypto::ops::mlkem::{Set, oracle, sample};
+    let gpu = has_usable_gpu();
+    // `--backend cpu`, and `--backend gpu` compared with it line by line
+    // except the lines `random` names (encapsulations without m).
+    let run = |verb: &str, set: Set, input: &[u8], random: &dyn Fn(usize) -> bool| {
+        let bits = set.bits().to_string();
+        let args = ["mlkem", verb, "--set", &bits, "--backend", "cpu"];
+        let cpu = run_with_stdin(&args, input);
+        if gpu {
+            let mut args = args;
+            args[5] = "gpu";
+            let out = run_with_stdin(&args, input);
+            assert_eq!(out.status.code(), cpu.status.code(), "{set} {verb}");
+            let (g, c) = (stdout_lines(&out), stdout_lines(&cpu));
+            assert_eq!(g.len(), c.len(), "{set} {verb}");
+            for (i, (g, c)) in g.iter().zip(&c).enumerate() {
+                if !random(i) {
+                    assert_eq!(g, c, "{set} {verb} line {i}: gpu prints what cpu prints");
+                }
+            }
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains("no GPU kernel for mlkem_"), "{set} {verb}: {stderr}");
+        }
+        cpu
+    };
+    let malformed = "not json\n{\"d\":\"00\"}\n{\"ek\":\"0\",\"dk\":\"zz\",\"ct\":\"\",\"z\":\"00\"}\n";
+    for set in Set::ALL {
+        // Key generation: wrong-length seeds are malformed lines here.
+        let seeds = sample::keygen(0..40, 0.3, 31);
+        let mut input = String::new();
+        for (it, _) in &seeds {
+            input += &format!(
+                "{{\"d\":\"{}\",\"z\":\"{}\"}}\n",
+                hex::encode(&it.d),
+                hex::encode(&it.z)
+            );
+        }
+        input += malformed;
+        let out = run("keygen", set, input.as_bytes(), &|_| false);
+        assert_eq!(out.status.code(), Some(2), "{set} keygen");
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), seeds.len() + 3, "{set} keygen");
+        for ((it, kind), line) in seeds.iter().zip(&lines) {
+            match oracle::keygen(set, &it.d, &it.z) {
+                Some(pair) => {
+                    assert_eq!(
+                        line["ek"].as_str(),
+                        Some(hex::encode(&pair.ek).as_str()),
+                        "{set} {kind}"
+                    );
+                    assert_eq!(
+                        line["dk"].as_str(),
+                        Some(hex::encode(&pair.dk).as_str()),
+                        "{set} {kind}"
+                    );
+                }
+                None => assert!(line["error"].is_string(), "{set} {kind}: {line}"),
+            }
+        }
+
+        // Encapsulation: every hostile kind; some lines without m.
+        let pool = sample::key_pool(set, 3, 32);
+        let items = sample::encaps(set, &pool, 0..60, 0.5, 33);
+        let mut input = String::new();
+        for (i, (it, _)) in items.iter().enumerate() {
+            let m = match (&it.m, i % 7) {
+                (_, 0) => String::new(),
+                (Some(m), _) => format!(",\"m\":\"{}\"", hex::encode(m)),
+                (None, _) => String::new(),
+            };
+            input += &format!("{{\"ek\":\"{}\"{m}}}\n", hex::encode(&it.ek));
+        }
+        input += malformed;
+        let out = run("encaps", set, input.as_bytes(), &|i| i % 7 == 0);
+        assert_eq!(out.status.code(), Some(2), "{set} encaps");
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), items.len() + 3, "{set} encaps");
+        for (i, ((it, kind), line)) in items.iter().zip(&lines).enumerate() {
+            let m = it.m.as_deref().unwrap_or_default();
+            let reason = line["reason"].as_str().unwrap_or("");
+            match *kind {
+                "short_m" if i % 7 != 0 => assert!(line["error"].is_string(), "{set} {kind}: {line}"),
+                "short_key" | "long_key" => assert_eq!(reason, "malformed_key", "{set} {kind}: {line}"),
+                "key_not_reduced" => assert_eq!(reason, "key_not_reduced", "{set} {kind}: {line}"),
+                _ if i % 7 == 0 => {
+                    // Random m: the secret decapsulates from the ciphertext.
+                    let pair = pool.iter().find(|p| p.ek == it.ek).expect("a pool key");
+                    let ct = hex::decode(line["ct"].as_str().expect("ct")).expect("hex");
+                    let ss = hex::decode(line["ss"].as_str().expect("ss")).expect("hex");
+                    assert_eq!(
+                        oracle::decaps(set, &pair.dk, &ct).map(|s| s.to_vec()),
+                        Some(ss),
+                        "{set} line {i}"
+                    );
+                }
+                _ => {
+                    let e = oracle::encaps(set, &it.ek, m).expect("the oracle encapsulates");
+                    assert_eq!(line["ct"].as_str(), Some(hex::encode(&e.ct).as_str()), "{set} {kind}");
+                    assert_eq!(line["ss"].as_str(), Some(hex::encode(e.ss).as_str()), "{set} {kind}");
+                }
+            }
+        }
+
+        // Decapsulation: every hostile kind, implicit rejection included.
+        let items = sample::decaps(set, &pool, 0..70, 0.6, 34);
+        let mut input = String::new();
+        for (it, _) in &items {
+            input += &format!(
+                "{{\"dk\":\"{}\",\"ct\":\"{}\"}}\n",
+                hex::encode(&it.dk),
+                hex::encode(&it.ct)
+            );
+        }
+        input += malformed;
+        let out = run("decaps", set, input.as_bytes(), &|_| false);
+        assert_eq!(out.status.code(), Some(2), "{set} decaps");
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), items.len() + 3, "{set} decaps");
+        for ((it, kind), line) in items.iter().zip(&lines) {
+            match oracle::decaps(set, &it.dk, &it.ct) {
+                Some(ss) => assert_eq!(line["ss"].as_str(), Some(hex::encode(ss).as_str()), "{set} {kind}"),
+                None => {
+                    let want = match *kind {
+                        "short_ct" | "long_ct" => "malformed_ciphertext",
+                        "short_key" => "malformed_key",
+                        other => other,
+                    };
+                    assert!(line["ss"].is_null(), "{set} {kind}: {line}");
+                    assert_eq!(line["reason"].as_str(), Some(want), "{set} {kind}: {line}");
+                }
+            }
+        }
+        for line in &lines[items.len()..] {
+            assert!(line["error"].is_string(), "{set}: {line}");
+        }
+    }
+}
+
 /// `selftest` checks every declared operation on the CPU and on every
 /// adapter (BLS and the precompile included) and says PASS per target.
 #[test]

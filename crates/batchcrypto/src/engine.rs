@@ -10,7 +10,7 @@ use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, sr25519};
 use crate::profile::{Plan, Profile};
 use crate::registry;
 use crate::verdict::Verdict;
@@ -371,12 +371,47 @@ impl Engine {
     /// crate's (see [`mldsa`]). No GPU kernel yet: every backend runs it
     /// on the CPU and the selection says so.
     pub fn verify_mldsa(&self, level: mldsa::Level, batch: &mldsa::Batch) -> Result<Outcome<Vec<Verdict>>, Error> {
-        self.run_split(
-            Op::MldsaVerify(level),
-            batch,
-            |_, _| Err(Failure::at_start("no GPU kernel".to_string())),
-            |b| mldsa::cpu::verify(level, b),
-        )
+        self.run_split(Op::MldsaVerify(level), batch, no_gpu_kernel, |b| {
+            mldsa::cpu::verify(level, b)
+        })
+    }
+
+    /// The ML-KEM key pair of every item's seeds in `set` (FIPS 203
+    /// `KeyGen_internal`), equal to the `ml-kem` crate's (see [`mlkem`]).
+    /// No GPU kernel yet: every backend runs it on the CPU and says so.
+    pub fn mlkem_keygen(
+        &self,
+        set: mlkem::Set,
+        items: &[mlkem::KeygenItem],
+    ) -> Result<Outcome<Vec<Result<mlkem::KeyPair, crate::Reason>>>, Error> {
+        self.run_split(Op::MlkemKeygen(set), &items, no_gpu_kernel, |it| {
+            mlkem::cpu::keygen(set, it)
+        })
+    }
+
+    /// The ML-KEM encapsulation of every item (the modulus check first;
+    /// m drawn from the operating system where an item has none), equal to
+    /// the `ml-kem` crate's for a given m.
+    pub fn mlkem_encaps(
+        &self,
+        set: mlkem::Set,
+        items: &[mlkem::EncapsItem],
+    ) -> Result<Outcome<Vec<Result<mlkem::Encapsulated, crate::Reason>>>, Error> {
+        self.run_split(Op::MlkemEncaps(set), &items, no_gpu_kernel, |it| {
+            mlkem::cpu::encaps(set, it)
+        })
+    }
+
+    /// The ML-KEM shared secret of every item (implicit rejection for a
+    /// ciphertext that does not re-encrypt), equal to the `ml-kem` crate's.
+    pub fn mlkem_decaps(
+        &self,
+        set: mlkem::Set,
+        items: &[mlkem::DecapsItem],
+    ) -> Result<Outcome<Vec<Result<mlkem::SharedSecret, crate::Reason>>>, Error> {
+        self.run_split(Op::MlkemDecaps(set), &items, no_gpu_kernel, |it| {
+            mlkem::cpu::decaps(set, it)
+        })
     }
 
     /// One verdict per aggregate signature over one message per key, equal
@@ -789,6 +824,12 @@ impl Engine {
             (BackendChoice::Gpu, None) => (Plan::Cpu, "no GPU".to_string()),
         }
     }
+}
+
+/// The GPU side of an operation without a kernel yet (the registry says so,
+/// so the engine's selection sends it to the CPU before this is reached).
+fn no_gpu_kernel<I, R>(_: &dyn GpuRuntime, _: &I) -> Streamed<R> {
+    Err(Failure::at_start("no GPU kernel".to_string()))
 }
 
 /// `more` after `output`, moved when `output` is empty.

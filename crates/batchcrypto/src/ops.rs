@@ -9,6 +9,7 @@ pub mod ed25519;
 pub mod hash;
 pub mod merkle;
 pub mod mldsa;
+pub mod mlkem;
 pub mod sr25519;
 
 use std::fmt;
@@ -21,6 +22,20 @@ use rand::rngs::StdRng;
 /// parallel and in ranges (shared by the ECDSA, BLS, BIP-340 and sr25519 samples).
 pub(crate) fn item_rng(seed: u64, i: usize) -> StdRng {
     StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+/// Each distinct key of `keys` decoded once, on every core (`None`: it
+/// does not decode): the key caches of the ML-DSA and ML-KEM CPU paths,
+/// whose key decoding is a large share of an item's work.
+pub(crate) fn decode_distinct<'a, K: Send>(
+    keys: impl Iterator<Item = &'a [u8]>,
+    decode: impl Fn(&[u8]) -> Option<K> + Sync,
+) -> std::collections::HashMap<&'a [u8], Option<K>> {
+    use rayon::prelude::*;
+    let mut distinct: Vec<&[u8]> = keys.collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    distinct.into_par_iter().map(|key| (key, decode(key))).collect()
 }
 
 /// One generated `(pk, sig, msg)` item and how it was built (the BLS,
@@ -100,11 +115,17 @@ pub enum Op {
     Sr25519Verify,
     /// ML-DSA verification (FIPS 204) at one level.
     MldsaVerify(mldsa::Level),
+    /// ML-KEM key generation from seeds (FIPS 203) in one parameter set.
+    MlkemKeygen(mlkem::Set),
+    /// ML-KEM encapsulation.
+    MlkemEncaps(mlkem::Set),
+    /// ML-KEM decapsulation.
+    MlkemDecaps(mlkem::Set),
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 22] = [
+    pub const ALL: [Op; 31] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -127,6 +148,15 @@ impl Op {
         Op::MldsaVerify(mldsa::Level::Mldsa44),
         Op::MldsaVerify(mldsa::Level::Mldsa65),
         Op::MldsaVerify(mldsa::Level::Mldsa87),
+        Op::MlkemKeygen(mlkem::Set::Mlkem512),
+        Op::MlkemKeygen(mlkem::Set::Mlkem768),
+        Op::MlkemKeygen(mlkem::Set::Mlkem1024),
+        Op::MlkemEncaps(mlkem::Set::Mlkem512),
+        Op::MlkemEncaps(mlkem::Set::Mlkem768),
+        Op::MlkemEncaps(mlkem::Set::Mlkem1024),
+        Op::MlkemDecaps(mlkem::Set::Mlkem512),
+        Op::MlkemDecaps(mlkem::Set::Mlkem768),
+        Op::MlkemDecaps(mlkem::Set::Mlkem1024),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -154,6 +184,15 @@ impl Op {
             Op::MldsaVerify(mldsa::Level::Mldsa44) => "mldsa_verify_44",
             Op::MldsaVerify(mldsa::Level::Mldsa65) => "mldsa_verify_65",
             Op::MldsaVerify(mldsa::Level::Mldsa87) => "mldsa_verify_87",
+            Op::MlkemKeygen(mlkem::Set::Mlkem512) => "mlkem_keygen_512",
+            Op::MlkemKeygen(mlkem::Set::Mlkem768) => "mlkem_keygen_768",
+            Op::MlkemKeygen(mlkem::Set::Mlkem1024) => "mlkem_keygen_1024",
+            Op::MlkemEncaps(mlkem::Set::Mlkem512) => "mlkem_encaps_512",
+            Op::MlkemEncaps(mlkem::Set::Mlkem768) => "mlkem_encaps_768",
+            Op::MlkemEncaps(mlkem::Set::Mlkem1024) => "mlkem_encaps_1024",
+            Op::MlkemDecaps(mlkem::Set::Mlkem512) => "mlkem_decaps_512",
+            Op::MlkemDecaps(mlkem::Set::Mlkem768) => "mlkem_decaps_768",
+            Op::MlkemDecaps(mlkem::Set::Mlkem1024) => "mlkem_decaps_1024",
         }
     }
 

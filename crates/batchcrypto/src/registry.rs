@@ -19,7 +19,7 @@
 use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, sr25519};
 
 /// How a workload is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -187,7 +187,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 22] = [
+pub static OPS: [OpSpec; 31] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -210,6 +210,15 @@ pub static OPS: [OpSpec; 22] = [
     mldsa::workload::VERIFY_44,
     mldsa::workload::VERIFY_65,
     mldsa::workload::VERIFY_87,
+    mlkem::workload::KEYGEN_512,
+    mlkem::workload::KEYGEN_768,
+    mlkem::workload::KEYGEN_1024,
+    mlkem::workload::ENCAPS_512,
+    mlkem::workload::ENCAPS_768,
+    mlkem::workload::ENCAPS_1024,
+    mlkem::workload::DECAPS_512,
+    mlkem::workload::DECAPS_768,
+    mlkem::workload::DECAPS_1024,
 ];
 
 /// The declaration of `op`.

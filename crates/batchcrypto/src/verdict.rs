@@ -73,13 +73,27 @@ pub enum Reason {
     MalformedHint,
     /// ML-DSA: the signature's z is out of range (||z||_inf >= gamma1 - beta).
     ZOutOfRange,
+    /// ML-KEM key generation: the seed d or z is not 32 bytes.
+    MalformedSeed,
+    /// ML-KEM encapsulation: the given message m is not 32 bytes.
+    MalformedRandomness,
+    /// ML-KEM: a coefficient of the encapsulation key (or of the one inside
+    /// a decapsulation key) is not below q (FIPS 203's modulus check).
+    KeyNotReduced,
+    /// ML-KEM decapsulation: H(ek) differs from the hash stored in the
+    /// decapsulation key (FIPS 203's hash check).
+    KeyHashMismatch,
+    /// ML-KEM decapsulation: the ciphertext has the wrong length.
+    MalformedCiphertext,
+    /// ML-KEM encapsulation: the operating system's random generator failed.
+    RandomnessUnavailable,
     /// Every encoding check passed but the verification equation does not hold.
     Equation,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 20] = [
+    pub const ALL: [Reason; 26] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -99,6 +113,12 @@ impl Reason {
         Reason::ContextTooLong,
         Reason::MalformedHint,
         Reason::ZOutOfRange,
+        Reason::MalformedSeed,
+        Reason::MalformedRandomness,
+        Reason::KeyNotReduced,
+        Reason::KeyHashMismatch,
+        Reason::MalformedCiphertext,
+        Reason::RandomnessUnavailable,
         Reason::Equation,
     ];
 
@@ -124,6 +144,12 @@ impl Reason {
             Reason::ContextTooLong => "context_too_long",
             Reason::MalformedHint => "malformed_hint",
             Reason::ZOutOfRange => "z_out_of_range",
+            Reason::MalformedSeed => "malformed_seed",
+            Reason::MalformedRandomness => "malformed_randomness",
+            Reason::KeyNotReduced => "key_not_reduced",
+            Reason::KeyHashMismatch => "key_hash_mismatch",
+            Reason::MalformedCiphertext => "malformed_ciphertext",
+            Reason::RandomnessUnavailable => "randomness_unavailable",
             Reason::Equation => "equation",
         }
     }

@@ -6,13 +6,12 @@
 //! ([`super::reason`]). Verdicts are the oracle's by construction (the
 //! same library calls per item).
 
-use std::collections::HashMap;
-
-use ml_dsa::{MlDsa44, MlDsa65, MlDsa87, MlDsaParams, VerifyingKey};
+use ml_dsa::{MlDsa44, MlDsa65, MlDsa87, MlDsaParams};
 use rayon::prelude::*;
 
 use super::oracle::{key, signature};
 use super::{Batch, Level, reason};
+use crate::ops::decode_distinct;
 use crate::verdict::Verdict;
 
 /// One verdict per item of `batch` at `level`.
@@ -32,11 +31,7 @@ fn verify_as<P: MlDsaParams>(level: Level, batch: &Batch) -> Vec<Verdict> {
     let mut out = Vec::with_capacity(batch.len());
     for start in (0..batch.len()).step_by(KEYS_AT_ONCE) {
         let items = start..(start + KEYS_AT_ONCE).min(batch.len());
-        let mut distinct: Vec<&[u8]> = items.clone().map(|i| batch.pk(i)).collect();
-        distinct.sort_unstable();
-        distinct.dedup();
-        let keys: HashMap<&[u8], Option<VerifyingKey<P>>> =
-            distinct.into_par_iter().map(|pk| (pk, key::<P>(pk))).collect();
+        let keys = decode_distinct(items.clone().map(|i| batch.pk(i)), key::<P>);
         out.par_extend(items.into_par_iter().map(|i| {
             let (pk, msg, sig, ctx) = (batch.pk(i), batch.msg(i), batch.sig(i), batch.ctx(i));
             let ok = keys
