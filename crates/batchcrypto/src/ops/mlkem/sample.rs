@@ -32,10 +32,11 @@ pub const DECAPS_HOSTILE: [&str; 7] = [
     "short_key",
 ];
 
-/// Salts of the three samples' generators.
+/// Salts of the samples' generators (the three item kinds and the key pool).
 const KEYGEN_SALT: u64 = 0x4b45_4d00;
 const ENCAPS_SALT: u64 = 0x4b45_4d01;
 const DECAPS_SALT: u64 = 0x4b45_4d02;
+const POOL_SALT: u64 = 0x4b45_4d10;
 
 /// Items `range` of key generation, about `hostile_share` hostile, with
 /// each item's kind ("valid" or the corruption).
@@ -66,7 +67,7 @@ pub fn key_pool(set: Set, keys: usize, seed: u64) -> Vec<KeyPair> {
     (0..keys.max(1))
         .into_par_iter()
         .map(|k| {
-            let mut rng = item_rng(seed ^ 0x4b45_4d10, k);
+            let mut rng = item_rng(seed ^ POOL_SALT, k);
             let (d, z) = (rng.random::<[u8; SEED_LEN]>(), rng.random::<[u8; SEED_LEN]>());
             oracle::keygen(set, &d, &z).unwrap_or_else(|| unreachable!("32-byte seeds always make a key pair"))
         })
