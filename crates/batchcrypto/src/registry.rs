@@ -291,8 +291,8 @@ impl<I: Send + Sync, R, A: Send + Sync> Workload for Cases<I, R, A> {
 
 /// The first `n` items of `sample` (kinds dropped), repeated to `n` when
 /// the sample is shorter.
-pub(crate) fn cycle<T: Copy>(sample: &[(T, &'static str)], n: usize) -> Vec<T> {
-    sample.iter().map(|(item, _)| *item).cycle().take(n).collect()
+pub(crate) fn cycle<T: Clone>(sample: &[(T, &'static str)], n: usize) -> Vec<T> {
+    sample.iter().map(|(item, _)| item.clone()).cycle().take(n).collect()
 }
 
 #[cfg(test)]

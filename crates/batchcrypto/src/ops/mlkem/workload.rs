@@ -7,7 +7,7 @@
 use super::{DecapsItem, EncapsItem, KeygenItem, Set, oracle, sample};
 use crate::engine::Engine;
 use crate::ops::Op;
-use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
+use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig, cycle};
 
 const fn spec(op: Op, item: &'static str, workload: fn(&WorkloadConfig) -> Box<dyn Workload>) -> OpSpec {
     OpSpec {
@@ -43,9 +43,9 @@ pub const DECAPS_1024: OpSpec = spec(Op::MlkemDecaps(Set::Mlkem1024), "(dk, ct)"
     decaps(c, Set::Mlkem1024)
 });
 
-/// Generated items cut or repeated to `n`, and the oracle's answers.
+/// Generated items cut or repeated to `n` ([`cycle`]), and the oracle's answers.
 fn repeat<T: Clone, A>(made: &[(T, &'static str)], n: usize, answer: impl Fn(&T) -> A) -> (Vec<T>, Vec<A>) {
-    let items: Vec<T> = made.iter().map(|(it, _)| it.clone()).cycle().take(n).collect();
+    let items = cycle(made, n);
     let expected = items.iter().map(answer).collect();
     (items, expected)
 }
