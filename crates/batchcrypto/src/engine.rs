@@ -201,6 +201,14 @@ pub enum KernelWork<'a> {
     Bip340(&'a bip340::Batch),
     /// sr25519 verification under a signing context.
     Sr25519(&'a sr25519::Batch, &'a [u8]),
+    /// ML-DSA verification at a level.
+    Mldsa(mldsa::Level, &'a mldsa::Batch),
+    /// ML-KEM key generation in a set.
+    MlkemKeygen(mlkem::Set, &'a [mlkem::KeygenItem]),
+    /// ML-KEM encapsulation in a set.
+    MlkemEncaps(mlkem::Set, &'a [mlkem::EncapsItem]),
+    /// ML-KEM decapsulation in a set.
+    MlkemDecaps(mlkem::Set, &'a [mlkem::DecapsItem]),
 }
 
 impl KernelWork<'_> {
@@ -214,6 +222,10 @@ impl KernelWork<'_> {
             KernelWork::P256(_) => Op::P256Verify,
             KernelWork::Bip340(_) => Op::Bip340Verify,
             KernelWork::Sr25519(..) => Op::Sr25519Verify,
+            KernelWork::Mldsa(level, _) => Op::MldsaVerify(*level),
+            KernelWork::MlkemKeygen(set, _) => Op::MlkemKeygen(*set),
+            KernelWork::MlkemEncaps(set, _) => Op::MlkemEncaps(*set),
+            KernelWork::MlkemDecaps(set, _) => Op::MlkemDecaps(*set),
         }
     }
 }
@@ -368,25 +380,29 @@ impl Engine {
 
     /// Verifies every `(pk, msg, sig, ctx)` item of `batch` at `level`
     /// (FIPS 204 pure ML-DSA): one verdict per item, equal to the `ml-dsa`
-    /// crate's (see [`mldsa`]). No GPU kernel yet: every backend runs it
-    /// on the CPU and the selection says so.
+    /// crate's (see [`mldsa`]).
     pub fn verify_mldsa(&self, level: mldsa::Level, batch: &mldsa::Batch) -> Result<Outcome<Vec<Verdict>>, Error> {
-        self.run_split(Op::MldsaVerify(level), batch, no_gpu_kernel, |b| {
-            mldsa::cpu::verify(level, b)
-        })
+        self.run_split(
+            Op::MldsaVerify(level),
+            batch,
+            |gpu, b| gpu.mldsa_verify(level, b),
+            |b| mldsa::cpu::verify(level, b),
+        )
     }
 
     /// The ML-KEM key pair of every item's seeds in `set` (FIPS 203
     /// `KeyGen_internal`), equal to the `ml-kem` crate's (see [`mlkem`]).
-    /// No GPU kernel yet: every backend runs it on the CPU and says so.
     pub fn mlkem_keygen(
         &self,
         set: mlkem::Set,
         items: &[mlkem::KeygenItem],
     ) -> Result<Outcome<Vec<Result<mlkem::KeyPair, crate::Reason>>>, Error> {
-        self.run_split(Op::MlkemKeygen(set), &items, no_gpu_kernel, |it| {
-            mlkem::cpu::keygen(set, it)
-        })
+        self.run_split(
+            Op::MlkemKeygen(set),
+            &items,
+            |gpu, it| gpu.mlkem_keygen(set, it),
+            |it| mlkem::cpu::keygen(set, it),
+        )
     }
 
     /// The ML-KEM encapsulation of every item (the modulus check first;
@@ -397,9 +413,12 @@ impl Engine {
         set: mlkem::Set,
         items: &[mlkem::EncapsItem],
     ) -> Result<Outcome<Vec<Result<mlkem::Encapsulated, crate::Reason>>>, Error> {
-        self.run_split(Op::MlkemEncaps(set), &items, no_gpu_kernel, |it| {
-            mlkem::cpu::encaps(set, it)
-        })
+        self.run_split(
+            Op::MlkemEncaps(set),
+            &items,
+            |gpu, it| gpu.mlkem_encaps(set, it),
+            |it| mlkem::cpu::encaps(set, it),
+        )
     }
 
     /// The ML-KEM shared secret of every item (implicit rejection for a
@@ -409,9 +428,12 @@ impl Engine {
         set: mlkem::Set,
         items: &[mlkem::DecapsItem],
     ) -> Result<Outcome<Vec<Result<mlkem::SharedSecret, crate::Reason>>>, Error> {
-        self.run_split(Op::MlkemDecaps(set), &items, no_gpu_kernel, |it| {
-            mlkem::cpu::decaps(set, it)
-        })
+        self.run_split(
+            Op::MlkemDecaps(set),
+            &items,
+            |gpu, it| gpu.mlkem_decaps(set, it),
+            |it| mlkem::cpu::decaps(set, it),
+        )
     }
 
     /// One verdict per aggregate signature over one message per key, equal
@@ -824,12 +846,6 @@ impl Engine {
             (BackendChoice::Gpu, None) => (Plan::Cpu, "no GPU".to_string()),
         }
     }
-}
-
-/// The GPU side of an operation without a kernel yet (the registry says so,
-/// so the engine's selection sends it to the CPU before this is reached).
-fn no_gpu_kernel<I, R>(_: &dyn GpuRuntime, _: &I) -> Streamed<R> {
-    Err(Failure::at_start("no GPU kernel".to_string()))
 }
 
 /// `more` after `output`, moved when `output` is empty.

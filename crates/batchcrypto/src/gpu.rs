@@ -36,7 +36,11 @@ pub(crate) mod field_bench;
 #[cfg(feature = "wgpu")]
 pub(crate) mod fp12_program;
 #[cfg(feature = "wgpu")]
+pub(crate) mod keys;
+#[cfg(feature = "wgpu")]
 pub(crate) mod merlin;
+#[cfg(feature = "wgpu")]
+pub(crate) mod ntt;
 #[cfg(all(test, feature = "wgpu"))]
 pub(crate) mod probe;
 #[cfg(feature = "wgpu")]
@@ -49,7 +53,7 @@ use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::bls::eip2537::Eip2537Error;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
-use crate::ops::{bip340, bls, ed25519, hash, merkle, sr25519};
+use crate::ops::{bip340, bls, ed25519, hash, merkle, mldsa, mlkem, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 /// One adapter as `devices` shows it.
@@ -150,6 +154,7 @@ pub(crate) type Streamed<T> = Result<Vec<T>, Failure<T>>;
 
 impl<T> Failure<T> {
     /// A failure before any answer.
+    #[cfg(feature = "wgpu")]
     pub(crate) fn at_start(reason: String) -> Failure<T> {
         Failure {
             done: Vec::new(),
@@ -207,6 +212,22 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn bip340_verify(&self, batch: &bip340::Batch) -> Streamed<Verdict>;
     /// sr25519 verification under the signing context `ctx`.
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict>;
+    /// ML-DSA verification at `level`.
+    fn mldsa_verify(&self, level: mldsa::Level, batch: &mldsa::Batch) -> Streamed<Verdict>;
+    /// ML-KEM key generation in `set`.
+    fn mlkem_keygen(&self, set: mlkem::Set, items: &[mlkem::KeygenItem]) -> Streamed<Result<mlkem::KeyPair, Reason>>;
+    /// ML-KEM encapsulation in `set`.
+    fn mlkem_encaps(
+        &self,
+        set: mlkem::Set,
+        items: &[mlkem::EncapsItem],
+    ) -> Streamed<Result<mlkem::Encapsulated, Reason>>;
+    /// ML-KEM decapsulation in `set`.
+    fn mlkem_decaps(
+        &self,
+        set: mlkem::Set,
+        items: &[mlkem::DecapsItem],
+    ) -> Streamed<Result<mlkem::SharedSecret, Reason>>;
     /// BLS signature verification in `mode` (same verdicts).
     fn bls_verify(&self, batch: &bls::Batch, mode: bls::Mode) -> Streamed<Verdict>;
     /// BLS aggregate verification.

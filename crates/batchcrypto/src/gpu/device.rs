@@ -14,7 +14,7 @@ use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::bls::eip2537::Eip2537Error;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
-use crate::ops::{bip340, bls, ecdsa, ed25519, hash, merkle, sr25519};
+use crate::ops::{bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
@@ -446,6 +446,30 @@ impl GpuRuntime for Gpu {
         sr25519::gpu::verify(self, batch, ctx)
     }
 
+    fn mldsa_verify(&self, level: mldsa::Level, batch: &mldsa::Batch) -> Streamed<Verdict> {
+        mldsa::gpu::verify(self, level, batch)
+    }
+
+    fn mlkem_keygen(&self, set: mlkem::Set, items: &[mlkem::KeygenItem]) -> Streamed<Result<mlkem::KeyPair, Reason>> {
+        mlkem::gpu::keygen(self, set, items)
+    }
+
+    fn mlkem_encaps(
+        &self,
+        set: mlkem::Set,
+        items: &[mlkem::EncapsItem],
+    ) -> Streamed<Result<mlkem::Encapsulated, Reason>> {
+        mlkem::gpu::encaps(self, set, items)
+    }
+
+    fn mlkem_decaps(
+        &self,
+        set: mlkem::Set,
+        items: &[mlkem::DecapsItem],
+    ) -> Streamed<Result<mlkem::SharedSecret, Reason>> {
+        mlkem::gpu::decaps(self, set, items)
+    }
+
     fn bls_verify(&self, batch: &bls::Batch, mode: bls::Mode) -> Streamed<Verdict> {
         bls::gpu::signatures::verify(self, batch, mode)
     }
@@ -476,6 +500,10 @@ impl GpuRuntime for Gpu {
             KernelWork::P256(items) => ecdsa::gpu::p256_kernel_times(self, items, runs),
             KernelWork::Bip340(batch) => bip340::gpu::kernel_times(self, batch, runs),
             KernelWork::Sr25519(batch, ctx) => sr25519::gpu::kernel_times(self, batch, ctx, runs),
+            KernelWork::Mldsa(level, batch) => mldsa::gpu::kernel_times(self, level, batch, runs),
+            KernelWork::MlkemKeygen(set, items) => mlkem::gpu::keygen_kernel_times(self, set, items, runs),
+            KernelWork::MlkemEncaps(set, items) => mlkem::gpu::encaps_kernel_times(self, set, items, runs),
+            KernelWork::MlkemDecaps(set, items) => mlkem::gpu::decaps_kernel_times(self, set, items, runs),
         }
     }
 

@@ -182,6 +182,11 @@ pub(crate) trait Kernel: Sync {
     fn name(&self) -> &'static str;
     /// The compiled pipeline the passes run.
     fn pipeline(&self) -> &wgpu::ComputePipeline;
+    /// The pipeline of pass `pass` of [`Kernel::bind`]'s list, for kernels
+    /// staged over several entry points; by default [`Kernel::pipeline`].
+    fn pass_pipeline(&self, _pass: usize) -> &wgpu::ComputePipeline {
+        self.pipeline()
+    }
     /// Units in the batch.
     fn units(&self) -> usize;
     /// Most units per sub-batch.
@@ -444,7 +449,7 @@ fn submit<K: Kernel>(
                 label: None,
                 timestamp_writes,
             });
-            pass.set_pipeline(kernel.pipeline());
+            pass.set_pipeline(kernel.pass_pipeline(p));
             pass.set_bind_group(0, bind_group, &[]);
             pass.dispatch_workgroups(gx, gy, 1);
         }

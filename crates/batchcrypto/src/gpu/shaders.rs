@@ -52,6 +52,10 @@ const WEIERSTRASS_AM3: &str = include_str!("wgsl/weierstrass_am3.wgsl");
 const DOUBLE_ADD: &str = include_str!("wgsl/double_add.wgsl");
 const GLV: &str = include_str!("wgsl/glv.wgsl");
 const ECDSA: &str = include_str!("../ops/ecdsa/ecdsa.wgsl");
+const SPONGE: &str = include_str!("wgsl/sponge.wgsl");
+const NTT: &str = include_str!("wgsl/ntt.wgsl");
+const MLDSA_VERIFY: &str = include_str!("../ops/mldsa/verify.wgsl");
+const MLKEM: &str = include_str!("../ops/mlkem/kem.wgsl");
 
 fn u64_array(name: &str, values: &[u64]) -> String {
     let items: Vec<String> = values.iter().map(|v| format!("{v:#018x}lu")).collect();
@@ -172,6 +176,48 @@ pub(crate) fn sr25519_verify() -> String {
         crate::ops::sr25519::gpu::transcript_program(),
         STROBE.to_string(),
         SR25519_VERIFY.to_string(),
+    ]);
+    src.join("\n")
+}
+
+/// Keccak-f[1600] on u64 lanes and the SHAKE sponge (one sponge per
+/// invocation), after the guard.
+fn sponge_layers() -> Vec<String> {
+    vec![
+        guard(),
+        KECCAK_LANE64.to_string(),
+        keccak_generated(),
+        SPONGE.to_string(),
+    ]
+}
+
+/// The small-prime NTT layer for `ntt`'s ring: its constants, then the
+/// layer.
+fn ntt_layer(ntt: super::ntt::Ntt) -> String {
+    format!("{}{NTT}", ntt.wgsl_constants())
+}
+
+/// The ML-DSA verification kernel (entry points `mldsa_keys`,
+/// `mldsa_items`, `mldsa_rows` and `mldsa_final`; needs SHADER_INT64).
+pub(crate) fn mldsa_verify() -> String {
+    let mut src = sponge_layers();
+    src.extend([
+        FLAT_MSGS.to_string(),
+        ntt_layer(super::ntt::MLDSA),
+        format!("const NO_KEY: u32 = {:#x}u;\n", super::keys::NO_KEY),
+        MLDSA_VERIFY.to_string(),
+    ]);
+    src.join("\n")
+}
+
+/// The ML-KEM kernel (entry points `kem_*`, staged by ops/mlkem/gpu.rs;
+/// needs SHADER_INT64).
+pub(crate) fn mlkem() -> String {
+    let mut src = sponge_layers();
+    src.extend([
+        ntt_layer(super::ntt::MLKEM),
+        format!("const NO_KEY: u32 = {:#x}u;\n", super::keys::NO_KEY),
+        MLKEM.to_string(),
     ]);
     src.join("\n")
 }
@@ -394,6 +440,29 @@ pub(crate) mod tests {
             true,
         ));
         kernels.push(("sr25519".to_string(), sr25519_verify(), &["sr25519_verify"][..], true));
+        kernels.push((
+            "ml-dsa".to_string(),
+            mldsa_verify(),
+            &["mldsa_keys", "mldsa_items", "mldsa_rows", "mldsa_final"][..],
+            true,
+        ));
+        kernels.push((
+            "ml-kem".to_string(),
+            mlkem(),
+            &[
+                "kem_keygen_seed",
+                "kem_expand",
+                "kem_keygen_rows",
+                "kem_keygen_final",
+                "kem_decrypt_u",
+                "kem_decrypt",
+                "kem_seed",
+                "kem_noise",
+                "kem_encrypt_rows",
+                "kem_final",
+            ][..],
+            true,
+        ));
         kernels.push((
             "bls pairs".to_string(),
             bls_eip2537("bls_pairs"),

@@ -16,11 +16,12 @@
 //! Any key of the right length decodes (every t1 coefficient fits).
 //!
 //! The CPU path ([`cpu`]) expands each distinct key's matrix A once per
-//! batch (keys repeat: a validator set, a certificate authority). No GPU
-//! kernel yet (issue 16): the engine runs it on the CPU on every backend
-//! and says so.
+//! batch (keys repeat: a validator set, a certificate authority); so does
+//! the GPU path ([`gpu`], kernel `verify.wgsl`), once per sub-batch.
 
 pub(crate) mod cpu;
+#[cfg(feature = "wgpu")]
+pub(crate) mod gpu;
 pub mod oracle;
 pub mod sample;
 pub(crate) mod workload;
@@ -33,6 +34,10 @@ use crate::verdict::Reason;
 /// Longest context string (FIPS 204: 255 bytes).
 pub const MAX_CONTEXT: usize = 255;
 
+/// The modulus q = 2^23 - 2^13 + 1 (FIPS 204 section 4).
+#[cfg_attr(not(feature = "wgpu"), allow(dead_code, reason = "the GPU path's"))]
+pub(crate) const Q: u32 = 8_380_417;
+
 /// The parameter sets (FIPS 204 table 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Level {
@@ -44,22 +49,33 @@ pub enum Level {
     Mldsa87,
 }
 
-/// What the reason checks need of a parameter set.
-struct Params {
+/// A parameter set's numbers (FIPS 204 table 1) that the reason checks
+/// and the GPU kernel need.
+#[cfg_attr(
+    not(feature = "wgpu"),
+    allow(dead_code, reason = "l, tau and gamma2 are the GPU path's")
+)]
+pub(crate) struct Params {
     /// Public key bytes: 32 + 320 k.
-    pk_len: usize,
+    pub(crate) pk_len: usize,
     /// Signature bytes: lambda / 4 + l 32 (1 + bitlen(gamma1 - 1)) + omega + k.
-    sig_len: usize,
+    pub(crate) sig_len: usize,
     /// Rows of A (polynomials in t1 and h).
-    k: usize,
+    pub(crate) k: usize,
+    /// Columns of A (polynomials in z).
+    pub(crate) l: usize,
+    /// Nonzero coefficients of c.
+    pub(crate) tau: u32,
+    /// gamma2: (q - 1) / 88 or (q - 1) / 32.
+    pub(crate) gamma2: u32,
     /// Most hints.
-    omega: usize,
+    pub(crate) omega: usize,
     /// gamma1 (2^17 or 2^19).
-    gamma1: u32,
+    pub(crate) gamma1: u32,
     /// beta = tau eta.
-    beta: u32,
+    pub(crate) beta: u32,
     /// Bytes of c~: lambda / 4.
-    c_len: usize,
+    pub(crate) c_len: usize,
 }
 
 impl Level {
@@ -80,12 +96,15 @@ impl Level {
         Level::ALL.into_iter().find(|l| l.name() == name)
     }
 
-    fn params(self) -> Params {
+    pub(crate) fn params(self) -> Params {
         match self {
             Level::Mldsa44 => Params {
                 pk_len: 1312,
                 sig_len: 2420,
                 k: 4,
+                l: 4,
+                tau: 39,
+                gamma2: 95_232,
                 omega: 80,
                 gamma1: 1 << 17,
                 beta: 78,
@@ -95,6 +114,9 @@ impl Level {
                 pk_len: 1952,
                 sig_len: 3309,
                 k: 6,
+                l: 5,
+                tau: 49,
+                gamma2: 261_888,
                 omega: 55,
                 gamma1: 1 << 19,
                 beta: 196,
@@ -104,6 +126,9 @@ impl Level {
                 pk_len: 2592,
                 sig_len: 4627,
                 k: 8,
+                l: 7,
+                tau: 60,
+                gamma2: 261_888,
                 omega: 75,
                 gamma1: 1 << 19,
                 beta: 120,
@@ -223,25 +248,33 @@ impl Batch {
 /// Why an item the oracle rejects fails: the first failing check in the
 /// module's order.
 pub(crate) fn reason(level: Level, pk: &[u8], sig: &[u8], ctx: &[u8]) -> Reason {
+    if let Some(reason) = decode_reason(level, pk, sig, ctx) {
+        return reason;
+    }
     let p = level.params();
-    if pk.len() != p.pk_len {
-        return Reason::MalformedKey;
-    }
-    if sig.len() != p.sig_len {
-        return Reason::MalformedSignature;
-    }
-    if ctx.len() > MAX_CONTEXT {
-        return Reason::ContextTooLong;
-    }
-    let z_len = p.sig_len - p.c_len - p.omega - p.k;
-    let (z, h) = sig[p.c_len..].split_at(z_len);
-    if !hint_well_formed(h, p.k, p.omega) {
-        return Reason::MalformedHint;
-    }
-    if z_norm(z, p.gamma1) >= p.gamma1 - p.beta {
+    if z_norm(&sig[p.c_len..p.sig_len - p.omega - p.k], p.gamma1) >= p.gamma1 - p.beta {
         return Reason::ZOutOfRange;
     }
     Reason::Equation
+}
+
+/// The reason an item fails before any arithmetic (lengths, context, hint
+/// encoding), if it does: the checks the GPU path's host makes.
+pub(crate) fn decode_reason(level: Level, pk: &[u8], sig: &[u8], ctx: &[u8]) -> Option<Reason> {
+    let p = level.params();
+    if pk.len() != p.pk_len {
+        return Some(Reason::MalformedKey);
+    }
+    if sig.len() != p.sig_len {
+        return Some(Reason::MalformedSignature);
+    }
+    if ctx.len() > MAX_CONTEXT {
+        return Some(Reason::ContextTooLong);
+    }
+    if !hint_well_formed(&sig[p.sig_len - p.omega - p.k..], p.k, p.omega) {
+        return Some(Reason::MalformedHint);
+    }
+    None
 }
 
 /// Whether `h` (omega index bytes, then k cumulative counts) is a hint
@@ -292,14 +325,16 @@ mod tests {
     fn lengths_are_fips_204s() {
         for level in Level::ALL {
             let p = level.params();
-            let l = match level {
-                Level::Mldsa44 => 4,
-                Level::Mldsa65 => 5,
-                Level::Mldsa87 => 7,
-            };
             let z_bits = if p.gamma1 == 1 << 17 { 18 } else { 20 };
             assert_eq!(p.pk_len, 32 + 320 * p.k, "{level}");
-            assert_eq!(p.sig_len, p.c_len + l * 32 * z_bits + p.omega + p.k, "{level}");
+            assert_eq!(p.sig_len, p.c_len + p.l * 32 * z_bits + p.omega + p.k, "{level}");
+            // beta = tau eta (eta 2, 4, 2); gamma2 divides q - 1 into 88 or 32.
+            let eta = if level == Level::Mldsa65 { 4 } else { 2 };
+            assert_eq!(p.beta, p.tau * eta, "{level}");
+            assert!(
+                matches!((Q - 1) / p.gamma2, 88 | 32) && (Q - 1).is_multiple_of(p.gamma2),
+                "{level}"
+            );
             assert_eq!(Level::from_name(level.name()), Some(level));
         }
     }

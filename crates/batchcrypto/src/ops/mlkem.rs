@@ -26,10 +26,12 @@
 //! The CPU path (`cpu.rs`) decodes each distinct key once per run of
 //! 1,024 items (a server decapsulates many ciphertexts under
 //! one key; an encapsulating client meets keys again) and runs the items on
-//! every core. No GPU kernel yet (issue 16): the engine runs these on the
-//! CPU on every backend and says so.
+//! every core. The GPU path (`gpu.rs`, kernel `kem.wgsl`) runs all three
+//! as staged passes, each distinct key expanded once per sub-batch.
 
 pub(crate) mod cpu;
+#[cfg(feature = "wgpu")]
+pub(crate) mod gpu;
 pub mod oracle;
 pub mod sample;
 pub(crate) mod workload;

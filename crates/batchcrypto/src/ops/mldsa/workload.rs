@@ -1,9 +1,9 @@
 //! ML-DSA's declarations in the registry ([`crate::registry`]), one per
 //! level: generated honest and hostile items ([`super::sample`]) against
-//! the `ml-dsa` crate. No GPU kernel yet (issue 16).
+//! the `ml-dsa` crate, on the CPU and on the GPU kernel.
 
 use super::{Batch, Level, oracle, sample};
-use crate::engine::Engine;
+use crate::engine::{Engine, KernelWork};
 use crate::ops::Op;
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
 use crate::verdict::Verdict;
@@ -12,8 +12,8 @@ const fn verify_spec(level: Level, workload: fn(&WorkloadConfig) -> Box<dyn Work
     OpSpec {
         op: Op::MldsaVerify(level),
         item: "(pk, msg, sig, ctx)",
-        gpu_kernel: false,
-        splittable: false,
+        gpu_kernel: true,
+        splittable: true,
         bench_msg_len: None,
         workload,
     }
@@ -48,7 +48,9 @@ fn verify(c: &WorkloadConfig, level: Level) -> Box<dyn Workload> {
         },
         engine: |e: &Engine, (level, b): &(Level, Batch)| e.verify_mldsa(*level, b),
         same: |v: &Verdict, w: &bool| v.is_valid() == *w,
-        kernel: None,
+        kernel: Some(|e: &Engine, (level, b): &(Level, Batch), runs| {
+            e.gpu_kernel_times(KernelWork::Mldsa(*level, b), runs)
+        }),
         trivial: false,
     })
 }

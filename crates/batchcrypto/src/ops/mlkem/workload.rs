@@ -2,10 +2,10 @@
 //! operations per parameter set: generated honest and hostile items
 //! ([`super::sample`]) against the `ml-kem` crate, outputs compared byte
 //! for byte. Encapsulation items carry m, so that their outputs are
-//! deterministic. No GPU kernel yet (issue 16).
+//! deterministic.
 
 use super::{DecapsItem, EncapsItem, KeygenItem, Set, oracle, sample};
-use crate::engine::Engine;
+use crate::engine::{Engine, KernelWork};
 use crate::ops::Op;
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig, cycle};
 
@@ -13,8 +13,8 @@ const fn spec(op: Op, item: &'static str, workload: fn(&WorkloadConfig) -> Box<d
     OpSpec {
         op,
         item,
-        gpu_kernel: false,
-        splittable: false,
+        gpu_kernel: true,
+        splittable: true,
         bench_msg_len: None,
         workload,
     }
@@ -64,7 +64,9 @@ fn keygen(c: &WorkloadConfig, set: Set) -> Box<dyn Workload> {
         },
         engine: |e: &Engine, (set, items): &(Set, Vec<KeygenItem>)| e.mlkem_keygen(*set, items),
         same: |got, want| got.as_ref().ok() == want.as_ref(),
-        kernel: None,
+        kernel: Some(|e: &Engine, (set, items): &(Set, Vec<KeygenItem>), runs| {
+            e.gpu_kernel_times(KernelWork::MlkemKeygen(*set, items), runs)
+        }),
         trivial: false,
     })
 }
@@ -86,7 +88,9 @@ fn encaps(c: &WorkloadConfig, set: Set) -> Box<dyn Workload> {
         },
         engine: |e: &Engine, (set, items): &(Set, Vec<EncapsItem>)| e.mlkem_encaps(*set, items),
         same: |got, want| got.as_ref().ok() == want.as_ref(),
-        kernel: None,
+        kernel: Some(|e: &Engine, (set, items): &(Set, Vec<EncapsItem>), runs| {
+            e.gpu_kernel_times(KernelWork::MlkemEncaps(*set, items), runs)
+        }),
         trivial: false,
     })
 }
@@ -106,7 +110,9 @@ fn decaps(c: &WorkloadConfig, set: Set) -> Box<dyn Workload> {
         },
         engine: |e: &Engine, (set, items): &(Set, Vec<DecapsItem>)| e.mlkem_decaps(*set, items),
         same: |got, want| got.as_ref().ok() == want.as_ref(),
-        kernel: None,
+        kernel: Some(|e: &Engine, (set, items): &(Set, Vec<DecapsItem>), runs| {
+            e.gpu_kernel_times(KernelWork::MlkemDecaps(*set, items), runs)
+        }),
         trivial: false,
     })
 }

@@ -1,0 +1,103 @@
+//! Distinct keys per sub-batch, for kernels that expand each public key
+//! once and let items refer to it by slot (ML-DSA's matrix A, ML-KEM's A
+//! and t): a batch of signatures under a validator set, or of
+//! decapsulations under a server's key, repeats a few keys many times.
+//!
+//! Built once per call in one pass over the batch (keys are hashed by
+//! their first 64 bytes and compared whole: cheap for keys of 1 to 3 KB);
+//! each sub-batch then finds its keys, their count and every item's slot
+//! from the remembered previous occurrence, without hashing again.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+/// The slot of an item the host refused (the kernels skip it).
+pub(crate) const NO_KEY: u32 = u32::MAX;
+
+/// `prev` of an item whose key appears there first.
+const FIRST: u32 = u32::MAX;
+/// `prev` of a refused item.
+const SKIP: u32 = u32::MAX - 1;
+
+/// A key compared whole but hashed by its first 64 bytes.
+#[derive(PartialEq, Eq)]
+struct KeyRef<'a>(&'a [u8]);
+
+impl Hash for KeyRef<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0[..self.0.len().min(64)].hash(state);
+    }
+}
+
+/// Per item, the previous item with the same key.
+pub(crate) struct DistinctKeys {
+    prev: Vec<u32>,
+}
+
+impl DistinctKeys {
+    /// The keys of a batch in order, `None` for an item the host refused.
+    pub(crate) fn new<'a>(keys: impl Iterator<Item = Option<&'a [u8]>>) -> DistinctKeys {
+        let mut last: HashMap<KeyRef<'_>, u32> = HashMap::new();
+        let prev = keys
+            .zip(0u32..)
+            .map(|(key, i)| match key {
+                None => SKIP,
+                Some(key) => last.insert(KeyRef(key), i).unwrap_or(FIRST),
+            })
+            .collect();
+        DistinctKeys { prev }
+    }
+
+    /// Whether item `i` brings a key not yet in the sub-batch from `start`.
+    pub(crate) fn is_new(&self, i: usize, start: usize) -> bool {
+        let p = self.prev[i];
+        p == FIRST || (p != SKIP && (p as usize) < start)
+    }
+
+    /// Distinct keys of items `start..end`.
+    pub(crate) fn count(&self, start: usize, end: usize) -> usize {
+        (start..end).filter(|&i| self.is_new(i, start)).count()
+    }
+
+    /// Each item's slot in the sub-batch `start..end` ([`NO_KEY`] if
+    /// refused), and the items whose keys fill the slots, in slot order.
+    pub(crate) fn slots(&self, start: usize, end: usize) -> (Vec<u32>, Vec<usize>) {
+        let mut slots = vec![NO_KEY; end - start];
+        let mut firsts = Vec::new();
+        for i in start..end {
+            slots[i - start] = match self.prev[i] {
+                SKIP => NO_KEY,
+                _ if self.is_new(i, start) => {
+                    firsts.push(i);
+                    (firsts.len() - 1) as u32
+                }
+                prev => slots[prev as usize - start],
+            };
+        }
+        (slots, firsts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_follow_first_occurrences_per_sub_batch() {
+        // Keys a b a - c b; the fourth item refused.
+        let keys: [Option<&[u8]>; 6] = [Some(b"a"), Some(b"b"), Some(b"a"), None, Some(b"c"), Some(b"b")];
+        let d = DistinctKeys::new(keys.into_iter());
+        assert_eq!(d.slots(0, 6), (vec![0, 1, 0, NO_KEY, 2, 1], vec![0, 1, 4]));
+        assert_eq!(d.count(0, 6), 3);
+        // From item 2 on, a and b are new again.
+        assert_eq!(d.slots(2, 6), (vec![0, NO_KEY, 1, 2], vec![2, 4, 5]));
+        assert_eq!(d.count(2, 6), 3);
+        assert!(d.is_new(5, 2) && !d.is_new(5, 1) && !d.is_new(3, 0));
+        // Keys longer than the hashed prefix still compare whole.
+        let long = [[7u8; 100], [7u8; 100]];
+        let mut other = long[1];
+        other[99] = 8;
+        let d = DistinctKeys::new([Some(&long[0][..]), Some(&other[..]), Some(&long[1][..])].into_iter());
+        assert_eq!(d.slots(0, 3), (vec![0, 1, 0], vec![0, 1]));
+    }
+}
