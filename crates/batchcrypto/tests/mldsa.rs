@@ -143,3 +143,53 @@ fn generated_items_match_the_oracle() {
         assert_eq!(kinds.len(), sample::HOSTILE.len() + 1, "{level}: every kind drawn");
     }
 }
+
+/// Messages and contexts of lengths around SHAKE256's 136-byte blocks (mu
+/// absorbs tr, 64 bytes, then 0 || |ctx| || ctx || M), signed and with
+/// the message's last byte flipped, at the smallest and largest level:
+/// every engine answers as the oracle.
+#[test]
+fn message_and_context_lengths_across_blocks() {
+    use ml_dsa::{ExpandedSigningKey, MlDsa44, MlDsa87, MlDsaParams};
+
+    fn items<P: MlDsaParams>() -> Vec<(Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>)> {
+        let key = ExpandedSigningKey::<P>::from_seed(&[9u8; 32].into());
+        let pk = key.verifying_key().encode().to_vec();
+        let msg_lens = [
+            0, 1, 2, 3, 4, 5, 67, 68, 69, 70, 71, 72, 134, 135, 136, 137, 138, 204, 205, 206, 207, 208, 270, 271, 272,
+            273, 274, 400, 1000, 4001,
+        ];
+        let ctx_lens = [0, 1, 3, 66, 255];
+        let mut out = Vec::new();
+        for (i, &len) in msg_lens.iter().enumerate() {
+            let msg: Vec<u8> = (0..len).map(|b| (b * 7 + i) as u8).collect();
+            let ctx = vec![0xc5u8; ctx_lens[i % ctx_lens.len()]];
+            let sig = key.sign_deterministic(&msg, &ctx).expect("sign").encode().to_vec();
+            out.push((pk.clone(), msg.clone(), sig.clone(), ctx.clone()));
+            if let Some(last) = msg.len().checked_sub(1) {
+                let mut bad = msg;
+                bad[last] ^= 1;
+                out.push((pk.clone(), bad, sig, ctx));
+            }
+        }
+        out
+    }
+
+    for (level, items) in [
+        (Level::Mldsa44, items::<MlDsa44>()),
+        (Level::Mldsa87, items::<MlDsa87>()),
+    ] {
+        let mut batch = mldsa::Batch::new();
+        for (pk, msg, sig, ctx) in &items {
+            batch.push(pk, msg, sig, ctx).expect("push");
+        }
+        let got = on_every_engine(level, &batch);
+        let mut valid = 0;
+        for (i, ((pk, msg, sig, ctx), v)) in items.iter().zip(&got).enumerate() {
+            let want = oracle::verify(level, pk, msg, sig, ctx);
+            assert_eq!(v.is_valid(), want, "{level} item {i} (message {} bytes)", msg.len());
+            valid += usize::from(want);
+        }
+        assert_eq!(valid, 30, "{level}: every honest item verifies");
+    }
+}
