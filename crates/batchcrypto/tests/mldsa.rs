@@ -152,7 +152,7 @@ fn generated_items_match_the_oracle() {
 fn message_and_context_lengths_across_blocks() {
     use ml_dsa::{ExpandedSigningKey, MlDsa44, MlDsa87, MlDsaParams};
 
-    fn items<P: MlDsaParams>() -> Vec<(Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>)> {
+    fn items<P: MlDsaParams>() -> Vec<sample::Item> {
         let key = ExpandedSigningKey::<P>::from_seed(&[9u8; 32].into());
         let pk = key.verifying_key().encode().to_vec();
         let msg_lens = [
@@ -165,12 +165,20 @@ fn message_and_context_lengths_across_blocks() {
             let msg: Vec<u8> = (0..len).map(|b| (b * 7 + i) as u8).collect();
             let ctx = vec![0xc5u8; ctx_lens[i % ctx_lens.len()]];
             let sig = key.sign_deterministic(&msg, &ctx).expect("sign").encode().to_vec();
-            out.push((pk.clone(), msg.clone(), sig.clone(), ctx.clone()));
-            if let Some(last) = msg.len().checked_sub(1) {
-                let mut bad = msg;
-                bad[last] ^= 1;
-                out.push((pk.clone(), bad, sig, ctx));
+            let item = sample::Item {
+                pk: pk.clone(),
+                msg,
+                sig,
+                ctx,
+                kind: "valid",
+            };
+            if let Some(last) = item.msg.len().checked_sub(1) {
+                let mut bad = item.clone();
+                bad.msg[last] ^= 1;
+                bad.kind = "wrong_message";
+                out.push(bad);
             }
+            out.push(item);
         }
         out
     }
@@ -180,14 +188,21 @@ fn message_and_context_lengths_across_blocks() {
         (Level::Mldsa87, items::<MlDsa87>()),
     ] {
         let mut batch = mldsa::Batch::new();
-        for (pk, msg, sig, ctx) in &items {
-            batch.push(pk, msg, sig, ctx).expect("push");
+        for it in &items {
+            batch.push(&it.pk, &it.msg, &it.sig, &it.ctx).expect("push");
         }
         let got = on_every_engine(level, &batch);
         let mut valid = 0;
-        for (i, ((pk, msg, sig, ctx), v)) in items.iter().zip(&got).enumerate() {
-            let want = oracle::verify(level, pk, msg, sig, ctx);
-            assert_eq!(v.is_valid(), want, "{level} item {i} (message {} bytes)", msg.len());
+        for (i, (it, v)) in items.iter().zip(&got).enumerate() {
+            let want = oracle::verify(level, &it.pk, &it.msg, &it.sig, &it.ctx);
+            assert_eq!(
+                v.is_valid(),
+                want,
+                "{level} item {i} ({}, message {} bytes)",
+                it.kind,
+                it.msg.len()
+            );
+            assert_eq!(want, it.kind == "valid", "{level} item {i}");
             valid += usize::from(want);
         }
         assert_eq!(valid, 30, "{level}: every honest item verifies");
