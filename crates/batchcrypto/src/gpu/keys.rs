@@ -78,6 +78,31 @@ impl DistinctKeys {
     }
 }
 
+/// Where the sub-batch from `start` ends, at most at `max_end` and past at
+/// least one item: before the working memory of its distinct keys
+/// (`per_key` bytes each; every item its own key where `keys` is `None`)
+/// or of its items (`per_item` bytes each) would pass `limit`.
+pub(crate) fn sub_batch_end(
+    keys: Option<&DistinctKeys>,
+    start: usize,
+    max_end: usize,
+    (per_key, per_item): (u64, u64),
+    limit: u64,
+) -> usize {
+    let mut count = 0u64;
+    let mut end = start;
+    while end < max_end {
+        let with = count + u64::from(keys.is_none_or(|k| k.is_new(end, start)));
+        let items = (end - start + 1) as u64;
+        if end > start && (with * per_key > limit || items * per_item > limit) {
+            break;
+        }
+        count = with;
+        end += 1;
+    }
+    end
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +124,19 @@ mod tests {
         other[99] = 8;
         let d = DistinctKeys::new([Some(&long[0][..]), Some(&other[..]), Some(&long[1][..])].into_iter());
         assert_eq!(d.slots(0, 3), (vec![0, 1, 0], vec![0, 1]));
+    }
+
+    #[test]
+    fn sub_batches_end_where_keys_or_items_would_overflow() {
+        let keys: Vec<Option<&[u8]>> = [b"a", b"b", b"a", b"c", b"d"].map(|k| Some(&k[..])).to_vec();
+        let d = DistinctKeys::new(keys.into_iter());
+        // Three keys fit (a b a c), the fourth (d) not.
+        assert_eq!(sub_batch_end(Some(&d), 0, 5, (10, 0), 30), 4);
+        // Items bound: two items of 12 bytes under 30.
+        assert_eq!(sub_batch_end(Some(&d), 0, 5, (0, 12), 30), 2);
+        // Without keys every item is its own; at least one item always.
+        assert_eq!(sub_batch_end(None, 1, 5, (10, 0), 25), 3);
+        assert_eq!(sub_batch_end(None, 4, 5, (100, 0), 25), 5);
+        assert_eq!(sub_batch_end(Some(&d), 2, 3, (10, 0), 30), 3);
     }
 }

@@ -54,6 +54,7 @@ const GLV: &str = include_str!("wgsl/glv.wgsl");
 const ECDSA: &str = include_str!("../ops/ecdsa/ecdsa.wgsl");
 const SPONGE: &str = include_str!("wgsl/sponge.wgsl");
 const NTT: &str = include_str!("wgsl/ntt.wgsl");
+const LATTICE_IO: &str = include_str!("wgsl/lattice_io.wgsl");
 const MLDSA_VERIFY: &str = include_str!("../ops/mldsa/verify.wgsl");
 const MLKEM: &str = include_str!("../ops/mlkem/kem.wgsl");
 
@@ -191,22 +192,23 @@ fn sponge_layers() -> Vec<String> {
     ]
 }
 
-/// The small-prime NTT layer for `ntt`'s ring: its constants, then the
-/// layer.
-fn ntt_layer(ntt: super::ntt::Ntt) -> String {
-    format!("{}{NTT}", ntt.wgsl_constants())
+/// The lattice layers for `ntt`'s ring: the NTT's constants and layer,
+/// the work buffers' accessors and NO_KEY.
+fn lattice_layers(ntt: super::ntt::Ntt) -> Vec<String> {
+    vec![
+        format!("{}{NTT}", ntt.wgsl_constants()),
+        LATTICE_IO.to_string(),
+        format!("const NO_KEY: u32 = {:#x}u;\n", super::keys::NO_KEY),
+    ]
 }
 
 /// The ML-DSA verification kernel (entry points `mldsa_keys`,
 /// `mldsa_items`, `mldsa_rows` and `mldsa_final`; needs SHADER_INT64).
 pub(crate) fn mldsa_verify() -> String {
     let mut src = sponge_layers();
-    src.extend([
-        FLAT_MSGS.to_string(),
-        ntt_layer(super::ntt::MLDSA),
-        format!("const NO_KEY: u32 = {:#x}u;\n", super::keys::NO_KEY),
-        MLDSA_VERIFY.to_string(),
-    ]);
+    src.push(FLAT_MSGS.to_string());
+    src.extend(lattice_layers(super::ntt::MLDSA));
+    src.push(MLDSA_VERIFY.to_string());
     src.join("\n")
 }
 
@@ -214,11 +216,8 @@ pub(crate) fn mldsa_verify() -> String {
 /// needs SHADER_INT64).
 pub(crate) fn mlkem() -> String {
     let mut src = sponge_layers();
-    src.extend([
-        ntt_layer(super::ntt::MLKEM),
-        format!("const NO_KEY: u32 = {:#x}u;\n", super::keys::NO_KEY),
-        MLKEM.to_string(),
-    ]);
+    src.extend(lattice_layers(super::ntt::MLKEM));
+    src.push(MLKEM.to_string());
     src.join("\n")
 }
 

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use super::{Batch, Level, decode_reason};
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
-use crate::gpu::keys::{DistinctKeys, NO_KEY};
+use crate::gpu::keys::{DistinctKeys, NO_KEY, sub_batch_end};
 use crate::gpu::ntt::MLDSA;
 use crate::gpu::{Gpu, LOOPS_CUT_FLAG, LoopsCut, check_done, shaders};
 use crate::verdict::{Reason, Verdict};
@@ -125,25 +125,23 @@ impl Kernel for MldsaKernel<'_> {
     }
 
     fn end(&self, _gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
-        let (per_key, per_item) = work_bytes(self.level);
+        let max_end = (start + max).min(self.units());
         let limit = WORK_BYTES.min(self.max_binding);
+        let mut end = sub_batch_end(Some(&self.keys), start, max_end, work_bytes(self.level), limit);
+        // And the messages within one storage binding.
         let msg_limit = self.max_binding.min(1 << 30);
-        let (mut keys, mut bytes) = (0u64, 0u64);
-        let mut end = start;
-        while end < (start + max).min(self.units()) {
-            let k = keys + u64::from(self.keys.is_new(end, start));
-            let b = bytes + self.mprime_len(end) as u64;
-            let items = (end - start + 1) as u64;
-            if end > start && (k * per_key > limit || items * per_item > limit || b > msg_limit) {
+        let mut bytes = 0u64;
+        for i in start..end {
+            bytes += self.mprime_len(i) as u64;
+            if bytes > msg_limit {
+                if i == start {
+                    return Err(format!(
+                        "an ML-DSA message of {bytes} bytes exceeds the adapter's storage binding limit"
+                    ));
+                }
+                end = i;
                 break;
             }
-            (keys, bytes) = (k, b);
-            end += 1;
-        }
-        if bytes > msg_limit {
-            return Err(format!(
-                "an ML-DSA message of {bytes} bytes exceeds the adapter's storage binding limit"
-            ));
         }
         Ok(end)
     }

@@ -22,7 +22,8 @@
 // range, 2 equation, 3 skipped; word n collects LOOPS_CUT_FLAG from every
 // stage.
 
-// NTT_Q (q), NO_KEY and the guard's constants come from the host.
+// NTT_Q (q), NO_KEY and the guard's constants come from the host; the
+// work buffers' accessors are gpu/wgsl/lattice_io.wgsl's.
 const D: u32 = 13u;
 
 struct Params {
@@ -63,6 +64,8 @@ fn ntt_zeta(m: u32) -> u32 {
     return params.zetas[m >> 2u][m & 3u];
 }
 
+// Polynomials in key_work (every key's) and in item_work (every item's):
+// the strides of lattice_io.wgsl's coefficient-major layout.
 fn key_polys() -> u32 {
     return params.keys * (params.k * params.l + params.k);
 }
@@ -87,67 +90,8 @@ fn tr_at(key: u32) -> u32 {
     return 256u * key_polys() + 16u * key;
 }
 
-fn load_key_poly(p: u32, w: ptr<function, array<u32, 256>>) {
-    let stride = key_polys();
-    for (var j = 0u; j < 256u; j++) {
-        (*w)[j] = key_work[j * stride + p];
-    }
-}
-
-fn store_key_poly(p: u32, w: ptr<function, array<u32, 256>>) {
-    let stride = key_polys();
-    for (var j = 0u; j < 256u; j++) {
-        key_work[j * stride + p] = (*w)[j];
-    }
-}
-
-fn load_item_poly(p: u32, w: ptr<function, array<u32, 256>>) {
-    let stride = item_polys();
-    for (var j = 0u; j < 256u; j++) {
-        (*w)[j] = item_work[j * stride + p];
-    }
-}
-
-fn store_item_poly(p: u32, w: ptr<function, array<u32, 256>>) {
-    let stride = item_polys();
-    for (var j = 0u; j < 256u; j++) {
-        item_work[j * stride + p] = (*w)[j];
-    }
-}
-
-// `width` (<= 25) bits from bit `bit` of the key words from word `base`.
-fn key_bits(base: u32, bit: u32, width: u32) -> u32 {
-    let w = base + (bit >> 5u);
-    let sh = bit & 31u;
-    var v = keys[w] >> sh;
-    if sh + width > 32u {
-        v |= keys[w + 1u] << (32u - sh);
-    }
-    return v & ((1u << width) - 1u);
-}
-
-// The same over the item words.
-fn item_bits(base: u32, bit: u32, width: u32) -> u32 {
-    let w = base + (bit >> 5u);
-    let sh = bit & 31u;
-    var v = items[w] >> sh;
-    if sh + width > 32u {
-        v |= items[w + 1u] << (32u - sh);
-    }
-    return v & ((1u << width) - 1u);
-}
-
 fn item_byte(base: u32, b: u32) -> u32 {
     return word_byte(items[base + (b >> 2u)], b);
-}
-
-// Marks the batch failed when this invocation's loops were cut short.
-fn guard_loops() -> bool {
-    if loops_intact(params.loop_guard) {
-        return true;
-    }
-    atomicOr(&status[params.n], LOOPS_CUT_FLAG);
-    return false;
 }
 
 // A-hat[r][s] = RejNTTPoly(rho || s || r) (FIPS 204 algorithms 30 and 32).
@@ -363,17 +307,12 @@ fn mldsa_rows(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgr
     }
 
     // w1Encode of the row: SimpleBitPack, w1_bits each, little-endian.
-    let bits = params.w1_bits;
-    var packed: array<u32, 48>;
     for (var j = 0u; j < 256u; j++) {
-        let v = use_hint(((mask[j >> 5u] >> (j & 31u)) & 1u) == 1u, w[j]);
-        let at = j * bits;
-        packed[at >> 5u] |= v << (at & 31u);
-        if (at & 31u) + bits > 32u {
-            packed[(at >> 5u) + 1u] |= v >> (32u - (at & 31u));
-        }
+        w[j] = use_hint(((mask[j >> 5u] >> (j & 31u)) & 1u) == 1u, w[j]);
     }
-    let row_words = 8u * bits;
+    var packed: array<u32, 96>;
+    encode_row(&w, params.w1_bits, &packed);
+    let row_words = 8u * params.w1_bits;
     for (var x = 0u; x < row_words; x++) {
         item_work[w1_at(item) + r * row_words + x] = packed[x];
     }

@@ -22,7 +22,7 @@ use super::{
     encaps_length_reason, keygen_reason,
 };
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
-use crate::gpu::keys::{DistinctKeys, NO_KEY};
+use crate::gpu::keys::{DistinctKeys, NO_KEY, sub_batch_end};
 use crate::gpu::ntt::MLKEM;
 use crate::gpu::{Gpu, LOOPS_CUT_FLAG, LoopsCut, check_done, shaders};
 use crate::verdict::Reason;
@@ -405,21 +405,15 @@ impl<W: Work> Kernel for KemKernel<W> {
     }
 
     fn end(&self, _gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
-        let (per_key, per_item) = self.work_bytes();
+        let max_end = (start + max).min(self.units());
         let limit = WORK_BYTES.min(self.max_binding);
-        let mut keys = 0u64;
-        let mut end = start;
-        while end < (start + max).min(self.units()) {
-            let new = self.keys.as_ref().is_none_or(|k| k.is_new(end, start));
-            let k = keys + u64::from(new);
-            let items = (end - start + 1) as u64;
-            if end > start && (k * per_key > limit || items * per_item > limit) {
-                break;
-            }
-            keys = k;
-            end += 1;
-        }
-        Ok(end)
+        Ok(sub_batch_end(
+            self.keys.as_ref(),
+            start,
+            max_end,
+            self.work_bytes(),
+            limit,
+        ))
     }
 
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {

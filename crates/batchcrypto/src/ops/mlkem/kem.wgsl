@@ -1,7 +1,8 @@
 // ML-KEM (FIPS 203) key generation, encapsulation and decapsulation as
 // stages, one entry point each, run as passes of one submission (host:
 // ops/mlkem/gpu.rs). Composed after the guard, Keccak-f[1600] on u64
-// lanes, the sponge and the NTT layer (q = 3329, seven layers).
+// lanes, the sponge, the NTT layer (q = 3329, seven layers) and the work
+// buffers' accessors (lattice_io.wgsl).
 //
 // Each stage has a thread per unit of the parallelism its step has:
 //
@@ -98,8 +99,18 @@ fn key_poly(key: u32, slot: u32) -> u32 {
     return key * key_polys_each() + slot;
 }
 
+// Polynomials in key_work and in item_work: the strides of
+// lattice_io.wgsl's coefficient-major layout.
+fn key_polys() -> u32 {
+    return params.keys * key_polys_each();
+}
+
+fn item_polys() -> u32 {
+    return params.n * item_polys_each();
+}
+
 fn key_scalar(key: u32) -> u32 {
-    return 256u * params.keys * key_polys_each() + 32u * key;
+    return 256u * key_polys() + 32u * key;
 }
 
 fn item_polys_each() -> u32 {
@@ -111,66 +122,7 @@ fn item_poly(item: u32, slot: u32) -> u32 {
 }
 
 fn item_scalar(item: u32) -> u32 {
-    return 256u * params.n * item_polys_each() + 40u * item;
-}
-
-fn load_key_poly(p: u32, w: ptr<function, array<u32, 256>>) {
-    let stride = params.keys * key_polys_each();
-    for (var j = 0u; j < 256u; j++) {
-        (*w)[j] = key_work[j * stride + p];
-    }
-}
-
-fn store_key_poly(p: u32, w: ptr<function, array<u32, 256>>) {
-    let stride = params.keys * key_polys_each();
-    for (var j = 0u; j < 256u; j++) {
-        key_work[j * stride + p] = (*w)[j];
-    }
-}
-
-fn load_item_poly(p: u32, w: ptr<function, array<u32, 256>>) {
-    let stride = params.n * item_polys_each();
-    for (var j = 0u; j < 256u; j++) {
-        (*w)[j] = item_work[j * stride + p];
-    }
-}
-
-fn store_item_poly(p: u32, w: ptr<function, array<u32, 256>>) {
-    let stride = params.n * item_polys_each();
-    for (var j = 0u; j < 256u; j++) {
-        item_work[j * stride + p] = (*w)[j];
-    }
-}
-
-// `width` (<= 25) bits from bit `bit` of the key words from word `base`.
-fn key_bits(base: u32, bit: u32, width: u32) -> u32 {
-    let w = base + (bit >> 5u);
-    let sh = bit & 31u;
-    var v = keys[w] >> sh;
-    if sh + width > 32u {
-        v |= keys[w + 1u] << (32u - sh);
-    }
-    return v & ((1u << width) - 1u);
-}
-
-// The same over the item words.
-fn item_bits(base: u32, bit: u32, width: u32) -> u32 {
-    let w = base + (bit >> 5u);
-    let sh = bit & 31u;
-    var v = items[w] >> sh;
-    if sh + width > 32u {
-        v |= items[w + 1u] << (32u - sh);
-    }
-    return v & ((1u << width) - 1u);
-}
-
-// Marks the batch failed when this invocation's loops were cut short.
-fn guard_loops() -> bool {
-    if loops_intact(params.loop_guard) {
-        return true;
-    }
-    atomicOr(&status[params.n], LOOPS_CUT_FLAG);
-    return false;
+    return 256u * item_polys() + 40u * item;
 }
 
 fn item_slot(item: u32) -> u32 {
@@ -250,21 +202,6 @@ fn sample_ntt(rho: array<u32, 8>, j: u32, i: u32, a: ptr<function, array<u32, 25
         if d2 < NTT_Q && n < 256u {
             (*a)[n] = d2;
             n++;
-        }
-    }
-}
-
-// ByteEncode_d of a row into `packed` (8 d words).
-fn encode_row(a: ptr<function, array<u32, 256>>, d: u32, packed: ptr<function, array<u32, 96>>) {
-    for (var x = 0u; x < 96u; x++) {
-        (*packed)[x] = 0u;
-    }
-    for (var j = 0u; j < 256u; j++) {
-        let at = j * d;
-        let v = (*a)[j];
-        (*packed)[at >> 5u] |= v << (at & 31u);
-        if (at & 31u) + d > 32u {
-            (*packed)[(at >> 5u) + 1u] |= v >> (32u - (at & 31u));
         }
     }
 }
