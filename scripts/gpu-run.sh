@@ -4,7 +4,8 @@
 # most of it timeouts that are ceilings, not waits).
 # Writes at most 8 files (the device tool's limit). Most important first:
 # correctness on the device, then issue 14's targets (the streaming
-# driver), issue 17's (Schnorr) and issue 15's (BLS), then issue 14's open questions
+# driver), issue 17's (Schnorr), issue 16's (ML-DSA, ML-KEM) and issue 15's
+# (BLS), then issue 14's open questions
 # (end-to-end vs kernel gap, field rates).
 set -uo pipefail
 out=${1:?usage: gpu-run.sh OUTDIR}
@@ -28,6 +29,10 @@ timeout 60 $bin bench --backend gpu --op keccak256_32,merkle_keccak256 --sizes 1
 # Issue 17: BIP-340 and sr25519 >= 3M/s end to end.
 timeout 90 $bin bench --backend gpu --op bip340_verify,sr25519_verify --sizes 65536,262144 \
   --oracle-max-n 0 --max-seconds 70 2>&1 | tee -a "$out/targets.md"
+# Issue 16: ML-DSA-65 verify >= 1M/s, ML-KEM-768 encaps and decaps >= 2M/s
+# end to end, the 16 cores beside them.
+timeout 90 $bin bench --backend cpu,gpu --op mldsa_verify_65,mlkem_encaps_768,mlkem_decaps_768 \
+  --sizes 16384,65536 --oracle-max-n 0 --max-seconds 70 2>&1 | tee -a "$out/targets.md"
 # Issue 15: the EIP-2537 pairing check <= 5 us per pair at >= 1,024 pairs
 # (one pair per call here), blst on the 16 cores beside it.
 timeout 90 $bin bench --backend cpu,gpu --op eip2537_pairing --sizes 1024,16384 \
