@@ -5,8 +5,9 @@
 //! kernel, readback) of a sub-batch (one operation per kind: parameter
 //! sets share their code) keeps the answers of the sub-batches
 //! before it and recomputes the rest on the CPU, none lost or twice, and
-//! the selection says so; several threads calling one engine at once get
-//! the oracle's answers.
+//! the selection says so, and the next call runs on the GPU again; several
+//! threads calling one engine at once (one operation per kind) get the
+//! oracle's answers.
 //!
 //! The engine's sub-batch cap and injected faults are engine-wide, so the
 //! tests of this file take turns on one GPU engine of their own.
@@ -125,10 +126,12 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
                     "injected fault"
                 };
                 assert!(selection.why.contains(cause), "{case}: {selection}");
-                // The next call runs on the GPU again.
-                let again = work.check(&engine).unwrap_or_else(|e| panic!("{case}, after: {e}"));
-                assert_eq!(again.backend, Backend::Gpu, "{case}, after: {again}");
             }
+            // After each stage's faults the next call runs on the GPU again.
+            let again = work
+                .check(&engine)
+                .unwrap_or_else(|e| panic!("{} after {stage:?}: {e}", spec.name()));
+            assert_eq!(again.backend, Backend::Gpu, "{} after {stage:?}: {again}", spec.name());
         }
     }
     engine.set_gpu_sub_batch_cap(None);
@@ -138,7 +141,7 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
 fn concurrent_calls_on_one_engine_match_the_oracle() {
     let Some(engine) = gpu() else { return };
     engine.set_gpu_sub_batch_cap(Some(CAP));
-    let works: Vec<_> = kernel_ops()
+    let works: Vec<_> = one_op_per_kind()
         .filter(|spec| spec.splittable)
         .map(|spec| (spec.name(), (spec.workload)(&config())))
         .collect();
