@@ -53,6 +53,8 @@ struct MldsaKernel<'a> {
     early: Vec<Option<Reason>>,
     /// Each item's key among the sub-batch's distinct keys.
     keys: DistinctKeys,
+    /// The zetas for the parameters, computed once per call.
+    zetas: Vec<u32>,
     max_binding: u64,
 }
 
@@ -82,6 +84,7 @@ impl<'a> MldsaKernel<'a> {
             stages,
             early,
             keys,
+            zetas: MLDSA.zetas_mont(),
             max_binding: gpu.max_binding,
         })
     }
@@ -214,7 +217,7 @@ impl Kernel for MldsaKernel<'_> {
         params.write_iter(
             scalars
                 .into_iter()
-                .chain(MLDSA.zetas_mont())
+                .chain(self.zetas.iter().copied())
                 .flat_map(|w| w.to_le_bytes()),
         );
     }

@@ -314,6 +314,9 @@ struct KemKernel<W: Work> {
     /// Each item's key among the sub-batch's distinct keys (none for key
     /// generation, whose items are their own keys).
     keys: Option<DistinctKeys>,
+    /// The zetas and base-case gammas for the parameters, computed once
+    /// per call.
+    tables: Vec<u32>,
     max_binding: u64,
 }
 
@@ -339,6 +342,7 @@ impl<W: Work> KemKernel<W> {
             stages,
             early,
             keys,
+            tables: [MLKEM.zetas_mont(), MLKEM.gammas_mont()].concat(),
             max_binding: gpu.max_binding,
         })
     }
@@ -493,8 +497,7 @@ impl<W: Work> Kernel for KemKernel<W> {
         params.write_iter(
             scalars
                 .into_iter()
-                .chain(MLKEM.zetas_mont())
-                .chain(MLKEM.gammas_mont())
+                .chain(self.tables.iter().copied())
                 .flat_map(|w| w.to_le_bytes()),
         );
     }
