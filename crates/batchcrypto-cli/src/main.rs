@@ -7,7 +7,7 @@ mod bench;
 mod calibrate;
 mod devices;
 mod ecrecover;
-mod eip2537;
+mod evm;
 mod hash;
 mod interrupt;
 mod limits;
@@ -50,7 +50,9 @@ enum Command {
     Ecrecover(ecrecover::Args),
     /// The EIP-2537 BLS12-381 pairing-check precompile, one call per JSON line.
     #[command(name = "eip2537-pairing")]
-    Eip2537Pairing(eip2537::Args),
+    Eip2537Pairing(evm::PairingArgs),
+    /// EVM precompiles (EIP-196/197 BN254 add, mul, pairing; EIP-2537 G1/G2 MSM), one call per JSON line.
+    Evm(evm::Args),
     /// Merkle root of 32-byte leaves, one JSON line in per leaf, one line out.
     Merkle(merkle::Args),
     /// ML-KEM (FIPS 203) key generation, encapsulation and decapsulation, one JSON line per item.
@@ -125,7 +127,8 @@ fn main() -> ExitCode {
         Command::Hash(a) => hash::run(a),
         Command::Merkle(a) => merkle::run(a),
         Command::Mlkem(m) => mlkem::run(m),
-        Command::Eip2537Pairing(a) => eip2537::run(a),
+        Command::Eip2537Pairing(a) => evm::run_eip2537_pairing(a),
+        Command::Evm(a) => evm::run(a),
         Command::Ecrecover(a) => ecrecover::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Calibrate(a) => calibrate::run(a),

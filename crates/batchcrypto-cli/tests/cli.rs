@@ -817,36 +817,61 @@ fn bls_lines_match_oracle() {
     );
 }
 
-/// `eip2537-pairing` on go-ethereum's pairing files: each call's output or
-/// a reason, line for line. (The GPU's answers to these calls, cut by a
-/// byte and with their last pair doubled, are compared in tests/bls.rs.)
+/// `eip2537-pairing` and `evm <precompile>` on go-ethereum's files: each
+/// call's output or a reason, line for line; a malformed line gets its error
+/// and the others their answers (exit 2). (The GPU's pairing answers to these
+/// calls, cut by a byte and with their last pair doubled, are compared in
+/// tests/bls.rs.)
 #[test]
-fn eip2537_pairing_lines() {
+fn precompile_lines() {
     // The vectors: BATCHCRYPTO_VECTORS, else the repository's testdata/.
     let dir = std::env::var_os("BATCHCRYPTO_VECTORS")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata")));
     assert!(dir.is_dir(), "no vectors at {}", dir.display());
-    let mut input = String::new();
-    let mut want = Vec::new();
-    for file in ["blsPairing.json", "fail-blsPairing.json"] {
-        let text = std::fs::read_to_string(dir.join("eth-precompiles").join(file)).expect(file);
-        let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("json");
-        for c in cases {
-            input.push_str(&format!("{{\"input\":\"{}\"}}\n", c["Input"].as_str().expect("input")));
-            want.push(c["Expected"].as_str().map(str::to_string));
+    let verbs: [(&[&str], &[&str]); 6] = [
+        (&["eip2537-pairing"], &["blsPairing.json", "fail-blsPairing.json"]),
+        (&["evm", "bn256-add"], &["bn256Add.json"]),
+        (&["evm", "bn256-mul"], &["bn256ScalarMul.json"]),
+        (&["evm", "bn256-pairing"], &["bn256Pairing.json"]),
+        (
+            &["evm", "bls-g1msm"],
+            &["blsG1Mul.json", "fail-blsG1Mul.json", "fail-blsG1MultiExp.json"],
+        ),
+        (
+            &["evm", "bls-g2msm"],
+            &["blsG2Mul.json", "fail-blsG2Mul.json", "fail-blsG2MultiExp.json"],
+        ),
+    ];
+    for (args, files) in verbs {
+        let mut input = String::new();
+        let mut want = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(dir.join("eth-precompiles").join(file)).expect(file);
+            let cases: Vec<serde_json::Value> = serde_json::from_str(&text).expect("json");
+            for c in cases {
+                input.push_str(&format!("{{\"input\":\"{}\"}}\n", c["Input"].as_str().expect("input")));
+                want.push(c["Expected"].as_str().map(str::to_string));
+            }
         }
-    }
-    let out = run_with_stdin(&["eip2537-pairing"], input.as_bytes());
-    assert_eq!(out.status.code(), Some(0));
-    let lines = stdout_lines(&out);
-    assert_eq!(lines.len(), want.len());
-    for (line, want) in lines.iter().zip(&want) {
-        match want {
-            Some(hex) => assert_eq!(line["output"].as_str(), Some(hex.as_str()), "{line}"),
-            None => assert!(line["output"].is_null() && line["reason"].is_string(), "{line}"),
+        input.push_str("{\"input\":\"0g\"}\n");
+        let out = run_with_stdin(args, input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), want.len() + 1, "{args:?}");
+        for (line, want) in lines.iter().zip(&want) {
+            match want {
+                Some(hex) => assert_eq!(line["output"].as_str(), Some(hex.as_str()), "{args:?} {line}"),
+                None => assert!(
+                    line["output"].is_null() && line["reason"].is_string(),
+                    "{args:?} {line}"
+                ),
+            }
         }
+        assert!(lines[want.len()]["error"].is_string(), "{args:?}: the malformed line");
     }
+    let out = run_with_stdin(&["evm", "bn256-div"], b"");
+    assert_eq!(out.status.code(), Some(3), "an unknown precompile is a usage error");
 }
 
 /// The "done when" of ECDSA: large hostile mixed files for `verify

@@ -10,7 +10,7 @@ use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, sr25519};
 use crate::profile::{Plan, Profile};
 use crate::registry;
 use crate::verdict::Verdict;
@@ -464,7 +464,7 @@ impl Engine {
     pub fn eip2537_pairing(
         &self,
         inputs: &FlatBytes,
-    ) -> Result<Outcome<Vec<Result<bool, bls::eip2537::Eip2537Error>>>, Error> {
+    ) -> Result<Outcome<Vec<Result<bool, crate::ops::evm::PrecompileError>>>, Error> {
         use rayon::prelude::*;
         self.run_split(
             Op::Eip2537Pairing,
@@ -476,6 +476,18 @@ impl Engine {
                     .map(|k| bls::eip2537::pairing_check(i.get(k)))
                     .collect()
             },
+        )
+    }
+
+    /// One call of an EVM precompile per input (see [`evm`]): the output
+    /// bytes, or why the call fails; equal to the oracle's
+    /// ([`evm::oracle::call`]). CPU only for now (no GPU kernel yet).
+    pub fn evm(&self, precompile: evm::Precompile, inputs: &FlatBytes) -> Result<Outcome<Vec<evm::CallResult>>, Error> {
+        self.run(
+            Op::Evm(precompile),
+            inputs.len(),
+            |_| Err(format!("no GPU kernel for {precompile}")),
+            || evm::cpu::run(precompile, inputs),
         )
     }
 

@@ -51,8 +51,8 @@ pub(crate) use device::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, WORKGROUP_SIZE
 
 use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
-use crate::ops::bls::eip2537::Eip2537Error;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
+use crate::ops::evm::PrecompileError;
 use crate::ops::{bip340, bls, ed25519, hash, merkle, mldsa, mlkem, sr25519};
 use crate::verdict::{Reason, Verdict};
 
@@ -235,7 +235,7 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     /// BLS fast aggregate verification.
     fn bls_fast_aggregate_verify(&self, items: &[bls::FastAggregateItem]) -> Streamed<Verdict>;
     /// EIP-2537 pairing checks.
-    fn eip2537_pairing(&self, inputs: &FlatBytes) -> Streamed<Result<bool, Eip2537Error>>;
+    fn eip2537_pairing(&self, inputs: &FlatBytes) -> Streamed<Result<bool, PrecompileError>>;
     /// A Merkle root (at least two leaves).
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String>;
     /// Kernel-only seconds of `runs` runs over `work`.

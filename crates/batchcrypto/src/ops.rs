@@ -6,6 +6,7 @@ pub mod bip340;
 pub mod bls;
 pub mod ecdsa;
 pub mod ed25519;
+pub mod evm;
 pub mod hash;
 pub mod merkle;
 pub mod mldsa;
@@ -121,11 +122,13 @@ pub enum Op {
     MlkemEncaps(mlkem::Set),
     /// ML-KEM decapsulation.
     MlkemDecaps(mlkem::Set),
+    /// One of the EVM's elliptic-curve precompiles (BN254, EIP-2537 MSM).
+    Evm(evm::Precompile),
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 31] = [
+    pub const ALL: [Op; 36] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -157,6 +160,11 @@ impl Op {
         Op::MlkemDecaps(mlkem::Set::Mlkem512),
         Op::MlkemDecaps(mlkem::Set::Mlkem768),
         Op::MlkemDecaps(mlkem::Set::Mlkem1024),
+        Op::Evm(evm::Precompile::Bn256Add),
+        Op::Evm(evm::Precompile::Bn256Mul),
+        Op::Evm(evm::Precompile::Bn256Pairing),
+        Op::Evm(evm::Precompile::BlsG1Msm),
+        Op::Evm(evm::Precompile::BlsG2Msm),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -193,6 +201,11 @@ impl Op {
             Op::MlkemDecaps(mlkem::Set::Mlkem512) => "mlkem_decaps_512",
             Op::MlkemDecaps(mlkem::Set::Mlkem768) => "mlkem_decaps_768",
             Op::MlkemDecaps(mlkem::Set::Mlkem1024) => "mlkem_decaps_1024",
+            Op::Evm(evm::Precompile::Bn256Add) => "bn256_add",
+            Op::Evm(evm::Precompile::Bn256Mul) => "bn256_mul",
+            Op::Evm(evm::Precompile::Bn256Pairing) => "bn256_pairing",
+            Op::Evm(evm::Precompile::BlsG1Msm) => "eip2537_g1msm",
+            Op::Evm(evm::Precompile::BlsG2Msm) => "eip2537_g2msm",
         }
     }
 

@@ -19,7 +19,7 @@
 use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, sr25519};
 
 /// How a workload is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -187,7 +187,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 31] = [
+pub static OPS: [OpSpec; 36] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -219,6 +219,11 @@ pub static OPS: [OpSpec; 31] = [
     mlkem::workload::DECAPS_512,
     mlkem::workload::DECAPS_768,
     mlkem::workload::DECAPS_1024,
+    evm::workload::BN256_ADD,
+    evm::workload::BN256_MUL,
+    evm::workload::BN256_PAIRING,
+    evm::workload::G1MSM,
+    evm::workload::G2MSM,
 ];
 
 /// The declaration of `op`.

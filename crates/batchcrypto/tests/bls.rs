@@ -10,17 +10,14 @@ mod support;
 use ark_bls12_381::{Fq, Fq2, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
 use ark_ec::{AffineRepr, CurveGroup, PrimeGroup};
 use ark_ff::{BigInteger, PrimeField};
-use batchcrypto::ops::bls::eip2537::{self, Eip2537Error};
+use batchcrypto::ops::bls::eip2537;
 use batchcrypto::ops::bls::{self, AggregateItem, FastAggregateItem, Mode, oracle, sample};
+use batchcrypto::ops::evm::PrecompileError;
 use batchcrypto::{FlatBytes, Reason, Verdict};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use support::eip2537::{enc_g1, enc_g2, geth_cases, hex_bytes};
 use support::{engines, expected_backend, vectors_dir};
-
-fn hex_bytes(v: &serde_json::Value) -> Vec<u8> {
-    let s = v.as_str().expect("hex string");
-    hex::decode(s.strip_prefix("0x").unwrap_or(s)).expect("hex")
-}
 
 fn fixed<const N: usize>(v: &serde_json::Value) -> Option<[u8; N]> {
     hex_bytes(v).try_into().ok()
@@ -272,7 +269,7 @@ fn consensus_deserialization_vectors() {
 
 /// Every engine's answers to `inputs` (one per call), each engine having
 /// run where it should (the GPU engine on the GPU).
-fn pairing_on_every_engine(inputs: &FlatBytes) -> Vec<(&'static str, Vec<Result<bool, Eip2537Error>>)> {
+fn pairing_on_every_engine(inputs: &FlatBytes) -> Vec<(&'static str, Vec<Result<bool, PrecompileError>>)> {
     engines()
         .iter()
         .map(|(name, engine)| {
@@ -284,13 +281,9 @@ fn pairing_on_every_engine(inputs: &FlatBytes) -> Vec<(&'static str, Vec<Result<
 
 #[test]
 fn eip2537_pairing_vectors() {
-    let Some(dir) = vectors_dir() else { return };
-    let load = |f: &str| -> Vec<serde_json::Value> {
-        let text = std::fs::read_to_string(dir.join("eth-precompiles").join(f)).expect(f);
-        serde_json::from_str(&text).expect("json")
+    let (Some(good), Some(bad)) = (geth_cases("blsPairing.json"), geth_cases("fail-blsPairing.json")) else {
+        return;
     };
-    let good = load("blsPairing.json");
-    let bad = load("fail-blsPairing.json");
     let mut inputs = FlatBytes::new();
     for case in good.iter().chain(&bad) {
         assert!(inputs.push(&hex_bytes(&case["Input"])));
@@ -330,39 +323,24 @@ fn eip2537_pairing_vectors() {
     }
     // The failures name the violated rule.
     let expect = [
-        ("bls_pairing_empty_input", Eip2537Error::InvalidLength),
-        ("bls_pairing_extra_data", Eip2537Error::InvalidLength),
-        ("bls_pairing_top_bytes", Eip2537Error::TopBytes),
-        ("bls_pairing_invalid_field_element", Eip2537Error::FieldElement),
-        ("bls_pairing_g1_not_on_curve", Eip2537Error::NotOnCurve),
-        ("bls_pairing_g2_not_in_correct_subgroup", Eip2537Error::G2NotInSubgroup),
-        ("bls_pairing_g1_not_in_correct_subgroup", Eip2537Error::G1NotInSubgroup),
+        ("bls_pairing_empty_input", PrecompileError::InvalidLength),
+        ("bls_pairing_extra_data", PrecompileError::InvalidLength),
+        ("bls_pairing_top_bytes", PrecompileError::TopBytes),
+        ("bls_pairing_invalid_field_element", PrecompileError::FieldElement),
+        ("bls_pairing_g1_not_on_curve", PrecompileError::NotOnCurve),
+        (
+            "bls_pairing_g2_not_in_correct_subgroup",
+            PrecompileError::G2NotInSubgroup,
+        ),
+        (
+            "bls_pairing_g1_not_in_correct_subgroup",
+            PrecompileError::G1NotInSubgroup,
+        ),
     ];
     for (name, err) in expect {
         let case = bad.iter().find(|c| c["Name"] == name).expect(name);
         assert_eq!(eip2537::pairing_check(&hex_bytes(&case["Input"])), Err(err), "{name}");
     }
-}
-
-/// The EIP-2537 encoding of a field element: 16 zero bytes, 48 big-endian.
-fn enc_fp(x: Fq) -> Vec<u8> {
-    let mut out = vec![0u8; 16];
-    out.extend(x.into_bigint().to_bytes_be());
-    out
-}
-
-fn enc_g1(p: &G1Affine) -> Vec<u8> {
-    if p.is_zero() {
-        return vec![0; 128];
-    }
-    [enc_fp(p.x), enc_fp(p.y)].concat()
-}
-
-fn enc_g2(q: &G2Affine) -> Vec<u8> {
-    if q.is_zero() {
-        return vec![0; 256];
-    }
-    [q.x.c0, q.x.c1, q.y.c0, q.y.c1].into_iter().flat_map(enc_fp).collect()
 }
 
 /// Generated pairing-check calls of 1 to 4 pairs (and two of 300, which
@@ -437,18 +415,18 @@ fn eip2537_generated_calls_match_on_every_engine() {
         }
         assert!(inputs.push(&bytes));
     }
-    let want: Vec<Result<bool, Eip2537Error>> = (0..inputs.len())
+    let want: Vec<Result<bool, PrecompileError>> = (0..inputs.len())
         .map(|i| eip2537::pairing_check(inputs.get(i)))
         .collect();
     for w in [
         Ok(true),
         Ok(false),
-        Err(Eip2537Error::InvalidLength),
-        Err(Eip2537Error::TopBytes),
-        Err(Eip2537Error::FieldElement),
-        Err(Eip2537Error::NotOnCurve),
-        Err(Eip2537Error::G1NotInSubgroup),
-        Err(Eip2537Error::G2NotInSubgroup),
+        Err(PrecompileError::InvalidLength),
+        Err(PrecompileError::TopBytes),
+        Err(PrecompileError::FieldElement),
+        Err(PrecompileError::NotOnCurve),
+        Err(PrecompileError::G1NotInSubgroup),
+        Err(PrecompileError::G2NotInSubgroup),
     ] {
         assert!(want.contains(&w), "the calls include {w:?}");
     }
@@ -461,7 +439,10 @@ fn eip2537_generated_calls_match_on_every_engine() {
     // (blst refuses them while deserializing; the reason is still this).
     assert_eq!(
         (want[25], want[45]),
-        (Err(Eip2537Error::G1NotInSubgroup), Err(Eip2537Error::G1NotInSubgroup))
+        (
+            Err(PrecompileError::G1NotInSubgroup),
+            Err(PrecompileError::G1NotInSubgroup)
+        )
     );
     for (name, got) in pairing_on_every_engine(&inputs) {
         for (i, (got, w)) in got.iter().zip(&want).enumerate() {

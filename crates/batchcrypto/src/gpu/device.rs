@@ -12,8 +12,8 @@ use super::driver::Lane;
 use super::{AdapterSummary, FaultStage, FieldRate, GpuRuntime, Streamed, preferred, wanted_adapter};
 use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
-use crate::ops::bls::eip2537::Eip2537Error;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
+use crate::ops::evm::PrecompileError;
 use crate::ops::{bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, sr25519};
 use crate::verdict::{Reason, Verdict};
 
@@ -482,7 +482,7 @@ impl GpuRuntime for Gpu {
         bls::gpu::signatures::fast_aggregate_verify(self, items)
     }
 
-    fn eip2537_pairing(&self, inputs: &FlatBytes) -> Streamed<Result<bool, Eip2537Error>> {
+    fn eip2537_pairing(&self, inputs: &FlatBytes) -> Streamed<Result<bool, PrecompileError>> {
         bls::gpu::eip2537_pairing(self, inputs)
     }
 

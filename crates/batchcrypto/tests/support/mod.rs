@@ -6,6 +6,8 @@
 
 #![allow(dead_code)]
 
+pub mod eip2537;
+
 use std::io::Write;
 use std::path::PathBuf;
 

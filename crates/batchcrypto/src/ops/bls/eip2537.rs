@@ -9,13 +9,16 @@
 //! bytes, 1 when the product of the pairings is one (so also for pairs of
 //! infinities only), else 0. Any violation is a failure of the call
 //! (the precompile consumes its gas and returns nothing), reported here as
-//! an [`Eip2537Error`].
+//! a [`PrecompileError`]. The G1 and G2 multi-scalar multiplications
+//! (0x0c, 0x0e) are in [`crate::ops::evm`], on the decoders here.
 
 use blst::min_pk::{PublicKey, Signature};
 use blst::{BLST_ERROR, blst_fp12, blst_p1_affine, blst_p2_affine};
 
+use crate::ops::evm::PrecompileError;
+
 /// Bytes per encoded base-field element.
-const FP_LEN: usize = 64;
+pub(crate) const FP_LEN: usize = 64;
 /// Bytes per (G1, G2) pair.
 pub const PAIR_LEN: usize = 384;
 
@@ -26,57 +29,21 @@ const P: [u8; 48] = [
     0xff, 0xff, 0xb9, 0xfe, 0xff, 0xff, 0xff, 0xff, 0xaa, 0xab,
 ];
 
-/// Why a call fails.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Eip2537Error {
-    /// Empty input, or not a multiple of 384 bytes.
-    InvalidLength,
-    /// A field element's top 16 bytes are not zero.
-    TopBytes,
-    /// A field element is not below p.
-    FieldElement,
-    /// A point is not on its curve.
-    NotOnCurve,
-    /// A G1 point is not in the prime-order subgroup.
-    G1NotInSubgroup,
-    /// A G2 point is not in the prime-order subgroup.
-    G2NotInSubgroup,
-}
-
-impl Eip2537Error {
-    /// The stable snake_case code.
-    pub fn code(&self) -> &'static str {
-        match self {
-            Eip2537Error::InvalidLength => "invalid_length",
-            Eip2537Error::TopBytes => "field_top_bytes",
-            Eip2537Error::FieldElement => "field_not_below_p",
-            Eip2537Error::NotOnCurve => "not_on_curve",
-            Eip2537Error::G1NotInSubgroup => "g1_not_in_subgroup",
-            Eip2537Error::G2NotInSubgroup => "g2_not_in_subgroup",
-        }
-    }
-}
-
-impl std::fmt::Display for Eip2537Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.code())
-    }
-}
-
 /// The 48 significant bytes of a 64-byte field element.
-pub(super) fn fp(bytes: &[u8]) -> Result<&[u8], Eip2537Error> {
+pub(super) fn fp(bytes: &[u8]) -> Result<&[u8], PrecompileError> {
     let (top, value) = bytes.split_at(FP_LEN - 48);
     if top.iter().any(|&b| b != 0) {
-        return Err(Eip2537Error::TopBytes);
+        return Err(PrecompileError::TopBytes);
     }
     if value >= &P[..] {
-        return Err(Eip2537Error::FieldElement);
+        return Err(PrecompileError::FieldElement);
     }
     Ok(value)
 }
 
-/// A G1 point; `None` for infinity.
-fn g1(bytes: &[u8]) -> Result<Option<blst_p1_affine>, Eip2537Error> {
+/// A G1 point (128 bytes) with every check of the precompiles; `None`
+/// for infinity.
+pub(crate) fn g1(bytes: &[u8]) -> Result<Option<blst_p1_affine>, PrecompileError> {
     let (x, y) = (fp(&bytes[..FP_LEN])?, fp(&bytes[FP_LEN..2 * FP_LEN])?);
     if bytes.iter().all(|&b| b == 0) {
         return Ok(None);
@@ -85,18 +52,19 @@ fn g1(bytes: &[u8]) -> Result<Option<blst_p1_affine>, Eip2537Error> {
     // blst refuses E's points of order 3, (0, +-2), while deserializing:
     // they are on the curve, outside the subgroup.
     let pk = PublicKey::deserialize(&[x, y].concat()).map_err(|e| match e {
-        BLST_ERROR::BLST_POINT_NOT_IN_GROUP => Eip2537Error::G1NotInSubgroup,
-        _ => Eip2537Error::NotOnCurve,
+        BLST_ERROR::BLST_POINT_NOT_IN_GROUP => PrecompileError::G1NotInSubgroup,
+        _ => PrecompileError::NotOnCurve,
     })?;
     match pk.validate() {
         Ok(()) => Ok(Some(pk.into())),
         Err(BLST_ERROR::BLST_PK_IS_INFINITY) => Ok(None),
-        Err(_) => Err(Eip2537Error::G1NotInSubgroup),
+        Err(_) => Err(PrecompileError::G1NotInSubgroup),
     }
 }
 
-/// A G2 point; `None` for infinity.
-fn g2(bytes: &[u8]) -> Result<Option<blst_p2_affine>, Eip2537Error> {
+/// A G2 point (256 bytes) with every check of the precompiles; `None`
+/// for infinity.
+pub(crate) fn g2(bytes: &[u8]) -> Result<Option<blst_p2_affine>, PrecompileError> {
     let mut c = [&[][..]; 4];
     for (k, part) in c.iter_mut().enumerate() {
         *part = fp(&bytes[k * FP_LEN..(k + 1) * FP_LEN])?;
@@ -105,16 +73,16 @@ fn g2(bytes: &[u8]) -> Result<Option<blst_p2_affine>, Eip2537Error> {
         return Ok(None);
     }
     // ZCash order is x.c1 || x.c0 || y.c1 || y.c0.
-    let sig = Signature::deserialize(&[c[1], c[0], c[3], c[2]].concat()).map_err(|_| Eip2537Error::NotOnCurve)?;
-    sig.validate(false).map_err(|_| Eip2537Error::G2NotInSubgroup)?;
+    let sig = Signature::deserialize(&[c[1], c[0], c[3], c[2]].concat()).map_err(|_| PrecompileError::NotOnCurve)?;
+    sig.validate(false).map_err(|_| PrecompileError::G2NotInSubgroup)?;
     Ok(Some(sig.into()))
 }
 
 /// The precompile: `Ok(true)` for output 1, `Ok(false)` for output 0,
 /// `Err` when the call fails.
-pub fn pairing_check(input: &[u8]) -> Result<bool, Eip2537Error> {
+pub fn pairing_check(input: &[u8]) -> Result<bool, PrecompileError> {
     if input.is_empty() || !input.len().is_multiple_of(PAIR_LEN) {
-        return Err(Eip2537Error::InvalidLength);
+        return Err(PrecompileError::InvalidLength);
     }
     let mut acc: Option<blst_fp12> = None;
     for pair in input.chunks_exact(PAIR_LEN) {
@@ -145,9 +113,7 @@ pub fn pairing_check(input: &[u8]) -> Result<bool, Eip2537Error> {
 
 /// The precompile's 32-byte output for a result.
 pub fn output(ok: bool) -> [u8; 32] {
-    let mut out = [0u8; 32];
-    out[31] = u8::from(ok);
-    out
+    crate::ops::evm::bool_word(ok)
 }
 
 /// The EIP-2537 encoding of a G1 point given in blst's uncompressed form

@@ -20,11 +20,12 @@
 
 use std::sync::Arc;
 
-use super::eip2537::{self, Eip2537Error, PAIR_LEN};
+use super::eip2537::{self, PAIR_LEN};
 use crate::batch::FlatBytes;
 use crate::gpu::bigint;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::{Gpu, shaders};
+use crate::ops::evm::PrecompileError;
 
 pub(crate) mod signatures;
 
@@ -61,7 +62,7 @@ const MAX_RANGES: usize = 2_048;
 /// A point's encoding as the host reads it.
 enum Point {
     /// A format failure of the precompile.
-    Bad(Eip2537Error),
+    Bad(PrecompileError),
     /// All zeros.
     Infinity,
     /// The canonical coordinates, twelve little-endian words each.
@@ -108,11 +109,11 @@ fn point(bytes: &[u8], coords: usize) -> Point {
 }
 
 /// One call's pairs as parsed, or its length failure.
-type Parsed = Result<Vec<(Point, Point)>, Eip2537Error>;
+type Parsed = Result<Vec<(Point, Point)>, PrecompileError>;
 
 fn parse(input: &[u8]) -> Parsed {
     if input.is_empty() || !input.len().is_multiple_of(PAIR_LEN) {
-        return Err(Eip2537Error::InvalidLength);
+        return Err(PrecompileError::InvalidLength);
     }
     Ok(input
         .chunks_exact(PAIR_LEN)
@@ -311,19 +312,19 @@ fn pipeline(gpu: &Gpu, entry: &'static str) -> Result<Arc<wgpu::ComputePipeline>
 
 /// The first failure of a call in the precompile's order, given each
 /// finite point's device status; `None` when every point is valid.
-fn first_failure(pairs: &[(Point, Point)], status: &[u32]) -> Option<Eip2537Error> {
+fn first_failure(pairs: &[(Point, Point)], status: &[u32]) -> Option<PrecompileError> {
     let mut finite = 0;
     for (g1, g2) in pairs {
         for (point, shift, subgroup) in [
-            (g1, 0, Eip2537Error::G1NotInSubgroup),
-            (g2, 2, Eip2537Error::G2NotInSubgroup),
+            (g1, 0, PrecompileError::G1NotInSubgroup),
+            (g2, 2, PrecompileError::G2NotInSubgroup),
         ] {
             match point {
                 Point::Bad(e) => return Some(*e),
                 Point::Infinity => {}
                 Point::Finite(_) => match (status[finite] >> shift) & 3 {
                     0 => {}
-                    STATUS_NOT_ON_CURVE => return Some(Eip2537Error::NotOnCurve),
+                    STATUS_NOT_ON_CURVE => return Some(PrecompileError::NotOnCurve),
                     _ => return Some(subgroup),
                 },
             }
@@ -384,7 +385,7 @@ pub(super) fn final_check(gpu: &Gpu, mut values: Vec<u32>, mut bounds: Vec<usize
 
 /// The precompile for every input of `inputs`, as
 /// [`eip2537::pairing_check`] answers.
-pub(crate) fn eip2537_pairing(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<Result<bool, Eip2537Error>> {
+pub(crate) fn eip2537_pairing(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<Result<bool, PrecompileError>> {
     let parsed: Vec<Parsed> = (0..inputs.len()).map(|i| parse(inputs.get(i))).collect();
     // Stage 1: every pair with a finite point, in order.
     let mut words = Vec::new();
@@ -397,7 +398,7 @@ pub(crate) fn eip2537_pairing(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<Result<
     }
     let checked = miller_values(gpu, &words).map_err(Failure::at_start)?;
     // Each valid call's Miller values, as ranges of `values`.
-    let mut answers: Vec<Option<Result<bool, Eip2537Error>>> = Vec::with_capacity(parsed.len());
+    let mut answers: Vec<Option<Result<bool, PrecompileError>>> = Vec::with_capacity(parsed.len());
     let (mut values, mut bounds, mut owners) = (Vec::new(), vec![0usize], Vec::new());
     let mut next = 0;
     for (i, call) in parsed.iter().enumerate() {

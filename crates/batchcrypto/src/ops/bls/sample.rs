@@ -56,6 +56,16 @@ pub fn secret_keys(count: usize, seed: u64) -> Vec<SecretKey> {
         .collect()
 }
 
+/// `count` G2 points (blst's uncompressed form): public keys of the
+/// min_sig variant, which live in G2.
+pub fn g2_points(count: usize, seed: u64) -> Vec<[u8; 192]> {
+    secret_keys(count, seed)
+        .iter()
+        .filter_map(|k| blst::min_sig::SecretKey::from_bytes(&k.to_bytes()).ok())
+        .map(|k| k.sk_to_pk().serialize())
+        .collect()
+}
+
 /// The hostile kinds, in the order they are used.
 const HOSTILE: [&str; 7] = [
     "wrong_message",

@@ -5,10 +5,11 @@
 use blst::min_pk::{AggregateSignature, SecretKey, Signature};
 use rayon::prelude::*;
 
-use super::eip2537::{self, Eip2537Error};
+use super::eip2537;
 use super::{AggregateItem, Batch, DST, FastAggregateItem, Mode, SIG_LEN, oracle, sample};
 use crate::batch::FlatBytes;
 use crate::engine::Engine;
+use crate::ops::evm::PrecompileError;
 use crate::ops::{Op, repeated_signed};
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
 use crate::verdict::Verdict;
@@ -146,22 +147,12 @@ fn fast_aggregate(c: &WorkloadConfig) -> Box<dyn Workload> {
     })
 }
 
-/// `count` G2 points (blst's uncompressed form): public keys of the
-/// min_sig variant, which live in G2.
-fn g2_points(count: usize, seed: u64) -> Vec<[u8; 192]> {
-    sample::secret_keys(count, seed)
-        .iter()
-        .filter_map(|k| blst::min_sig::SecretKey::from_bytes(&k.to_bytes()).ok())
-        .map(|k| k.sk_to_pk().serialize())
-        .collect()
-}
-
 /// `n` pairing checks of one pair (a G1, b G2) each: one Miller loop and
 /// one final exponentiation per call. The self-test cuts every 7th input
 /// short by a byte (the call fails with `invalid_length`).
 fn pairing(c: &WorkloadConfig) -> Box<dyn Workload> {
     let g1s = sample::secret_keys(16, c.seed);
-    let g2s = g2_points(16, c.seed);
+    let g2s = sample::g2_points(16, c.seed);
     let mut inputs = FlatBytes::with_capacity(c.n, c.n * eip2537::PAIR_LEN);
     for i in 0..c.n {
         let p = eip2537::encode_g1(&g1s[i % 16].sk_to_pk().serialize());
@@ -187,7 +178,7 @@ fn pairing(c: &WorkloadConfig) -> Box<dyn Workload> {
             }
         },
         engine: |e: &Engine, inputs: &FlatBytes| e.eip2537_pairing(inputs),
-        same: |g: &Result<bool, Eip2537Error>, w: &Result<bool, Eip2537Error>| g == w,
+        same: |g: &Result<bool, PrecompileError>, w: &Result<bool, PrecompileError>| g == w,
         kernel: None,
         trivial: false,
     })

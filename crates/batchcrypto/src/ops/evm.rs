@@ -1,0 +1,156 @@
+//! The EVM's elliptic-curve precompiles, one call per item, each exactly
+//! the EVM's semantics: the 32-byte words in, the bytes the precompile
+//! returns out, or the failure of the call (the precompile consumes its
+//! gas and returns nothing) as a [`PrecompileError`].
+//!
+//! | op | precompile | input | output |
+//! |---|---|---|---|
+//! | `bn256_add` | 0x06 ECADD ([EIP-196]) | two BN254 G1 points, 64 bytes each (x ‖ y, 32-byte big-endian words; (0, 0) is the point at infinity); a shorter input is padded with zeros, a longer one cut at 128 bytes | their sum, 64 bytes |
+//! | `bn256_mul` | 0x07 ECMUL ([EIP-196]) | a G1 point and a 32-byte big-endian scalar (any 256-bit value); padded or cut at 96 bytes | the product, 64 bytes |
+//! | `bn256_pairing` | 0x08 ECPAIRING ([EIP-197]) | k >= 0 pairs of a G1 point (64 bytes) and a G2 point (128 bytes: x.c1 ‖ x.c0 ‖ y.c1 ‖ y.c0, each Fp2 element with its `i` coefficient first; all zeros is infinity), length a multiple of 192 | a 32-byte word, 1 when the product of the pairings is one (also for k = 0), else 0 |
+//! | `eip2537_g1msm` | 0x0c G1MSM ([EIP-2537]) | k >= 1 pairs of a BLS12-381 G1 point (128 bytes) and a 32-byte big-endian scalar (not reduced) | sum of the products, 128 bytes |
+//! | `eip2537_g2msm` | 0x0e G2MSM ([EIP-2537]) | k >= 1 pairs of a G2 point (256 bytes) and a scalar | sum of the products, 256 bytes |
+//!
+//! (The EIP-2537 pairing check, 0x0f, is the BLS op `eip2537_pairing`:
+//! [`super::bls::eip2537`], which also defines the EIP-2537 encodings.)
+//!
+//! Every coordinate must be below the field modulus and every point not at
+//! infinity on its curve (BN254's G1 has cofactor 1, so that is also its
+//! subgroup); BN254 G2 points and every BLS12-381 point must be in the
+//! prime-order subgroup. The first failing check, in input order, is the
+//! reason.
+//!
+//! Oracles: arkworks (`ark-bn254`: affine points, `mul_bigint`,
+//! `multi_pairing`) for BN254, checked against go-ethereum's vectors;
+//! blst for BLS12-381, where the oracle sums the pairs' scalar
+//! multiplications one by one and the CPU path is blst's Pippenger
+//! multi-scalar multiplication ([`cpu`]). No GPU kernel yet (issue 18):
+//! the engine runs these on the CPU and says so.
+//!
+//! [EIP-196]: https://eips.ethereum.org/EIPS/eip-196
+//! [EIP-197]: https://eips.ethereum.org/EIPS/eip-197
+//! [EIP-2537]: https://eips.ethereum.org/EIPS/eip-2537
+
+pub(crate) mod bn254;
+pub(crate) mod cpu;
+pub(crate) mod msm;
+pub mod oracle;
+pub(crate) mod workload;
+
+use std::fmt;
+use std::str::FromStr;
+
+/// One EVM precompile served here (the EIP-2537 pairing check is the BLS
+/// op `eip2537_pairing`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Precompile {
+    /// 0x06: BN254 G1 addition (EIP-196).
+    Bn256Add,
+    /// 0x07: BN254 G1 scalar multiplication (EIP-196).
+    Bn256Mul,
+    /// 0x08: BN254 pairing check (EIP-197).
+    Bn256Pairing,
+    /// 0x0c: BLS12-381 G1 multi-scalar multiplication (EIP-2537).
+    BlsG1Msm,
+    /// 0x0e: BLS12-381 G2 multi-scalar multiplication (EIP-2537).
+    BlsG2Msm,
+}
+
+impl Precompile {
+    /// All of them, in address order.
+    pub const ALL: [Precompile; 5] = [
+        Precompile::Bn256Add,
+        Precompile::Bn256Mul,
+        Precompile::Bn256Pairing,
+        Precompile::BlsG1Msm,
+        Precompile::BlsG2Msm,
+    ];
+
+    /// The CLI's name (`batchcrypto evm bn256-add`, ...).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Precompile::Bn256Add => "bn256-add",
+            Precompile::Bn256Mul => "bn256-mul",
+            Precompile::Bn256Pairing => "bn256-pairing",
+            Precompile::BlsG1Msm => "bls-g1msm",
+            Precompile::BlsG2Msm => "bls-g2msm",
+        }
+    }
+
+    /// The precompile's address (its last byte).
+    pub fn address(&self) -> u8 {
+        match self {
+            Precompile::Bn256Add => 0x06,
+            Precompile::Bn256Mul => 0x07,
+            Precompile::Bn256Pairing => 0x08,
+            Precompile::BlsG1Msm => 0x0c,
+            Precompile::BlsG2Msm => 0x0e,
+        }
+    }
+}
+
+impl fmt::Display for Precompile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Precompile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Precompile::ALL.into_iter().find(|p| p.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = Precompile::ALL.iter().map(Precompile::name).collect();
+            format!("unknown precompile {s:?} (expected one of {})", names.join(", "))
+        })
+    }
+}
+
+/// Why a precompile call fails (the call consumes its gas and returns
+/// nothing). The same codes for every precompile here and for
+/// `eip2537_pairing`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PrecompileError {
+    /// The input's length is not one the precompile takes (EIP-2537: empty
+    /// or not a multiple of a pair; EIP-197: not a multiple of 192).
+    InvalidLength,
+    /// An EIP-2537 field element's top 16 bytes are not zero.
+    TopBytes,
+    /// A coordinate is not below the field modulus.
+    FieldElement,
+    /// A point is not on its curve.
+    NotOnCurve,
+    /// A G1 point is not in the prime-order subgroup.
+    G1NotInSubgroup,
+    /// A G2 point is not in the prime-order subgroup.
+    G2NotInSubgroup,
+}
+
+impl PrecompileError {
+    /// The stable snake_case code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            PrecompileError::InvalidLength => "invalid_length",
+            PrecompileError::TopBytes => "field_top_bytes",
+            PrecompileError::FieldElement => "field_not_below_p",
+            PrecompileError::NotOnCurve => "not_on_curve",
+            PrecompileError::G1NotInSubgroup => "g1_not_in_subgroup",
+            PrecompileError::G2NotInSubgroup => "g2_not_in_subgroup",
+        }
+    }
+}
+
+impl fmt::Display for PrecompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+/// What one call returns: the output bytes, or the failure.
+pub type CallResult = Result<Vec<u8>, PrecompileError>;
+
+/// The 32-byte word a pairing check returns (1 or 0).
+pub fn bool_word(ok: bool) -> [u8; 32] {
+    let mut out = [0u8; 32];
+    out[31] = u8::from(ok);
+    out
+}

@@ -1,0 +1,28 @@
+//! The CPU path: the calls on all cores, one call per task; the EIP-2537
+//! multi-scalar multiplications with blst's Pippenger (which splits a
+//! large call over blst's own threads).
+
+use rayon::prelude::*;
+
+use super::msm::{self, Sum};
+use super::{CallResult, Precompile, bn254};
+use crate::batch::FlatBytes;
+
+/// One call.
+fn call(precompile: Precompile, input: &[u8]) -> CallResult {
+    match precompile {
+        Precompile::Bn256Add => bn254::add(input),
+        Precompile::Bn256Mul => bn254::mul(input),
+        Precompile::Bn256Pairing => bn254::pairing(input),
+        Precompile::BlsG1Msm => msm::g1msm(input, Sum::Pippenger),
+        Precompile::BlsG2Msm => msm::g2msm(input, Sum::Pippenger),
+    }
+}
+
+/// Every call of a batch, in order.
+pub(crate) fn run(precompile: Precompile, inputs: &FlatBytes) -> Vec<CallResult> {
+    (0..inputs.len())
+        .into_par_iter()
+        .map(|i| call(precompile, inputs.get(i)))
+        .collect()
+}
