@@ -13,14 +13,9 @@ use std::process::ExitCode;
 use batchcrypto::ops::hash::{Alg, Digest};
 use batchcrypto::{Engine, FlatBytes, Selection};
 
-use crate::lines::{
-    CHUNK_BYTES, Field, Io, LineVerb, open_input, open_output, parse_object, progress_bar, push_hex_field, run_lines,
-};
-use std::io::Write;
-
-use crate::interrupt::{Interrupt, Received};
+use crate::Fatal;
+use crate::lines::{CHUNK_BYTES, Field, Io, LineVerb, parse_object, push_hex_field, run_lines};
 use crate::output::write_failed;
-use crate::{EXIT_MALFORMED, Fatal};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -87,112 +82,14 @@ impl LineVerb for HashVerb {
     }
 }
 
-/// Most records per chunk in raw mode (a GPU-sized batch).
-const RAW_CHUNK_RECORDS: usize = 1 << 20;
-
-/// Raw mode: fixed-size binary records in, binary digests out, in chunks
-/// (the next chunk is read while the engine hashes the current one).
+/// Raw mode: fixed-size binary records in, binary digests out.
 fn run_raw(engine: &Engine, alg: Alg, record: usize, io: &Io) -> Result<ExitCode, Fatal> {
-    if record == 0 || record > CHUNK_BYTES {
-        return Err(Fatal(format!(
-            "--raw {record}: records must be 1 to {CHUNK_BYTES} bytes"
-        )));
-    }
-    let interrupt = Interrupt::install();
-    let (mut input, size) = open_input(&io.input)?;
-    let mut output = open_output(io)?;
-    let progress = progress_bar(size);
-    let start = std::time::Instant::now();
-    let per_chunk = (CHUNK_BYTES / record).clamp(1, RAW_CHUNK_RECORDS);
-    let (mut records, mut partial) = (0u64, 0usize);
-    let mut selections: Vec<Selection> = Vec::new();
-    let (tx, rx) = std::sync::mpsc::sync_channel::<std::io::Result<(FlatBytes, usize)>>(1);
-    // Not joined: after a signal the process exits while it may be blocked on input.
-    std::thread::spawn(move || {
-        let mut buf = vec![0u8; record];
-        loop {
-            let mut chunk = FlatBytes::with_capacity(per_chunk, per_chunk * record);
-            let mut tail = 0;
-            while chunk.len() < per_chunk {
-                match read_full(&mut *input, &mut buf) {
-                    Ok(n) if n == record => {
-                        // A chunk holds at most CHUNK_BYTES, far below the 4 GiB limit.
-                        let _fits = chunk.push(&buf);
-                    }
-                    Ok(n) => {
-                        tail = n;
-                        break;
-                    }
-                    Err(e) => {
-                        let _ = tx.send(Err(e));
-                        return;
-                    }
-                }
-            }
-            let last = chunk.len() < per_chunk;
-            if (chunk.is_empty() && tail == 0) || tx.send(Ok((chunk, tail))).is_err() || last {
-                return;
-            }
-        }
-    });
-    let stopped = loop {
-        let (chunk, tail) = match interrupt.recv(&rx) {
-            Received::Item(item) => item.map_err(|e| Fatal(format!("reading input: {e}")))?,
-            Received::Done => break None,
-            Received::Stopped(signal, status) => break Some((signal, status)),
-        };
-        let outcome = engine.hash(alg, &chunk)?;
+    let label = format!("hash {alg} --raw {record}");
+    crate::raw::run_raw(&label, record, CHUNK_BYTES, io, |chunk, output| {
+        let outcome = engine.hash(alg, chunk)?;
         for d in &outcome.output {
             output.write_all(d).map_err(write_failed)?;
         }
-        if !selections.contains(&outcome.selection) {
-            selections.push(outcome.selection);
-        }
-        records += chunk.len() as u64;
-        partial = tail;
-        progress.inc((chunk.len() * record + tail) as u64);
-    };
-    progress.finish_and_clear();
-    let secs = start.elapsed().as_secs_f64();
-    let backends: Vec<String> = selections.iter().map(Selection::to_string).collect();
-    eprintln!(
-        "batchcrypto hash {alg} --raw {record}: {records} records; backend {}; {secs:.3} s, {} items/s",
-        if backends.is_empty() {
-            "none (no records)".to_string()
-        } else {
-            backends.join(", ")
-        },
-        crate::lines::rate(records, secs)
-    );
-    if let Some((signal, status)) = stopped {
-        let kept = output.keep_partial()?;
-        let place = kept.map_or(String::new(), |p| format!(", kept in {}", p.display()));
-        eprintln!(
-            "batchcrypto hash {alg} --raw {record}: interrupted by {signal}: the digests of the first {records} records were written{place}"
-        );
-        return Ok(ExitCode::from(status));
-    }
-    output.commit()?;
-    if partial > 0 {
-        eprintln!(
-            "batchcrypto: error: the input ends with a partial record of {partial} bytes at byte {} (records are {record} bytes); it was not hashed",
-            records * record as u64
-        );
-        return Ok(ExitCode::from(EXIT_MALFORMED));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Reads until `buf` is full or the input ends; returns the bytes read.
-fn read_full(input: &mut dyn std::io::Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match input.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
+        Ok((outcome.selection, Vec::new()))
+    })
 }

@@ -14,7 +14,9 @@ mod limits;
 mod lines;
 mod merkle;
 mod mlkem;
+mod ntt;
 mod output;
+mod raw;
 mod sample;
 mod selftest;
 mod verify;
@@ -58,6 +60,8 @@ enum Command {
     /// ML-KEM (FIPS 203) key generation, encapsulation and decapsulation, one JSON line per item.
     #[command(subcommand)]
     Mlkem(mlkem::Mlkem),
+    /// Number-theoretic transforms of polynomials in a binary file (BN254/BLS12-381 scalar fields, Goldilocks).
+    Ntt(ntt::Args),
     /// List the CPU and GPU devices the engine can use.
     Devices(devices::Args),
     /// Measure per-item time of the oracle and of each backend over batch sizes.
@@ -129,6 +133,7 @@ fn main() -> ExitCode {
         Command::Mlkem(m) => mlkem::run(m),
         Command::Eip2537Pairing(a) => evm::run_eip2537_pairing(a),
         Command::Evm(a) => evm::run(a),
+        Command::Ntt(a) => ntt::run(a),
         Command::Ecrecover(a) => ecrecover::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Calibrate(a) => calibrate::run(a),

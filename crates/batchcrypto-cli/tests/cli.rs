@@ -567,6 +567,129 @@ fn hash_raw_mode_matches_oracle() {
     assert_eq!(out.status.code(), Some(3));
 }
 
+/// `ntt`: polynomials in a binary file, transformed equal to the library's
+/// oracle on every backend; a round trip (forward with a coset to
+/// bit-reversed output, inverse from bit-reversed input) gives the file
+/// back; a non-canonical polynomial is named with zeros in its place and a
+/// partial one reported (exit 2); bad arguments are usage errors (exit 3).
+#[test]
+fn ntt_raw_files() {
+    use batchcrypto::ops::ntt::{Field, Transform, oracle};
+    let mut rng = StdRng::seed_from_u64(18);
+    let gpu = has_usable_gpu();
+    // Elements below 2^62 are canonical in every field here.
+    let element = |rng: &mut StdRng, len: usize| {
+        let mut e = vec![0u8; len];
+        e[..8].copy_from_slice(&(rng.random::<u64>() >> 2).to_le_bytes());
+        e
+    };
+    for (field, log_n) in [(Field::Goldilocks, 5u32), (Field::Bn254Fr, 3), (Field::Bls12381Fr, 4)] {
+        let t = Transform::new(field, log_n);
+        let len = field.element_len();
+        let size = t.poly_bytes();
+        let mut input: Vec<u8> = (0..4 * t.len()).flat_map(|_| element(&mut rng, len)).collect();
+        // Polynomial 2 holds an element above every modulus here.
+        input[2 * size + len..2 * size + 2 * len].fill(0xff);
+        let mut want = Vec::new();
+        for (i, p) in input.chunks(size).enumerate() {
+            match oracle::transform(&t, p) {
+                Ok(out) => want.extend(out),
+                Err(_) => {
+                    assert_eq!(i, 2);
+                    want.extend(vec![0u8; size]);
+                }
+            }
+        }
+        let (name, log) = (field.name(), log_n.to_string());
+        for backend in ["cpu", "gpu"].into_iter().filter(|b| *b == "cpu" || gpu) {
+            let args = ["ntt", "--field", name, "--log-n", &log, "--backend", backend];
+            let out = run_with_stdin(&args, &input);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{stderr}");
+            assert!(
+                stderr.contains("record 2") && stderr.contains("non_canonical_element"),
+                "{stderr}"
+            );
+            assert!(out.stdout == want, "{name} on {backend}");
+            // A partial polynomial after the whole ones.
+            let out = run_with_stdin(&args, &[&input[..3 * size], &input[..len]].concat());
+            assert_eq!(out.status.code(), Some(2));
+            assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("partial record of {len} bytes")));
+            assert!(out.stdout == want[..3 * size], "{name} on {backend}, partial");
+        }
+        // Round trip on a coset, through bit-reversed order.
+        let clean: Vec<u8> = (0..3 * t.len()).flat_map(|_| element(&mut rng, len)).collect();
+        let coset = hex::encode(element(&mut rng, len));
+        let fwd = run_with_stdin(
+            &[
+                "ntt",
+                "--field",
+                name,
+                "--log-n",
+                &log,
+                "--coset",
+                &coset,
+                "--output-order",
+                "bit-reversed",
+            ],
+            &clean,
+        );
+        assert_eq!(fwd.status.code(), Some(0), "{}", String::from_utf8_lossy(&fwd.stderr));
+        assert_eq!(fwd.stdout.len(), clean.len());
+        assert!(fwd.stdout != clean);
+        let inv = run_with_stdin(
+            &[
+                "ntt",
+                "--field",
+                name,
+                "--log-n",
+                &log,
+                "--coset",
+                &coset,
+                "--inverse",
+                "--input-order",
+                "bit-reversed",
+            ],
+            &fwd.stdout,
+        );
+        assert_eq!(inv.status.code(), Some(0), "{}", String::from_utf8_lossy(&inv.stderr));
+        assert!(inv.stdout == clean, "{name}: round trip");
+    }
+    for args in [
+        &["ntt", "--field", "goldilocks", "--log-n", "25"][..],
+        &["ntt", "--field", "goldilocks", "--log-n", "0"],
+        &["ntt", "--field", "babybear", "--log-n", "4"],
+        &["ntt", "--field", "goldilocks", "--log-n", "4", "--coset", "00"],
+        &[
+            "ntt",
+            "--field",
+            "goldilocks",
+            "--log-n",
+            "4",
+            "--coset",
+            "0000000000000000",
+        ],
+        &["ntt", "--field", "goldilocks", "--log-n", "4", "--coset", "zz"],
+        &[
+            "ntt",
+            "--field",
+            "goldilocks",
+            "--log-n",
+            "4",
+            "--input-order",
+            "reversed",
+        ],
+    ] {
+        let out = run_with_stdin(args, &[0u8; 128]);
+        assert_eq!(
+            out.status.code(),
+            Some(3),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
 /// `merkle`: the root line in the contract's form, equal to the library's
 /// reference for both rules on every backend; proofs verify; a malformed
 /// line gives error lines, no root and exit 2.

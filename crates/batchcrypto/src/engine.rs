@@ -10,7 +10,7 @@ use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, ntt, sr25519};
 use crate::profile::{Plan, Profile};
 use crate::registry;
 use crate::verdict::Verdict;
@@ -488,6 +488,25 @@ impl Engine {
             inputs.len(),
             |_| Err(format!("no GPU kernel for {precompile}")),
             || evm::cpu::run(precompile, inputs),
+        )
+    }
+
+    /// The transform `transform` of every polynomial of `polys` (2^log_n
+    /// canonical little-endian elements each, back to back; see [`ntt`]):
+    /// each output encoded like its input, or `non_canonical_element`.
+    /// Equal to `ark-poly`'s ([`ntt::oracle::transform`]). A batch that is
+    /// not a whole number of polynomials, or a transform the field cannot
+    /// do, is an [`Error::InvalidInput`]. CPU only for now (no GPU kernel yet).
+    pub fn ntt(&self, transform: &ntt::Transform, polys: &[u8]) -> Result<Outcome<Vec<ntt::PolyResult>>, Error> {
+        let op = Op::Ntt(transform.field);
+        let count = transform
+            .polys_in(polys.len())
+            .map_err(|reason| Error::InvalidInput { op: op.into(), reason })?;
+        self.run(
+            op,
+            count,
+            |_| Err(format!("no GPU kernel for {op}")),
+            || ntt::cpu::run(transform, polys),
         )
     }
 

@@ -11,6 +11,7 @@ pub mod hash;
 pub mod merkle;
 pub mod mldsa;
 pub mod mlkem;
+pub mod ntt;
 pub mod sr25519;
 
 use std::fmt;
@@ -124,11 +125,13 @@ pub enum Op {
     MlkemDecaps(mlkem::Set),
     /// One of the EVM's elliptic-curve precompiles (BN254, EIP-2537 MSM).
     Evm(evm::Precompile),
+    /// Number-theoretic transforms of polynomials over a field.
+    Ntt(ntt::Field),
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 36] = [
+    pub const ALL: [Op; 39] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -165,6 +168,9 @@ impl Op {
         Op::Evm(evm::Precompile::Bn256Pairing),
         Op::Evm(evm::Precompile::BlsG1Msm),
         Op::Evm(evm::Precompile::BlsG2Msm),
+        Op::Ntt(ntt::Field::Bn254Fr),
+        Op::Ntt(ntt::Field::Bls12381Fr),
+        Op::Ntt(ntt::Field::Goldilocks),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -206,6 +212,9 @@ impl Op {
             Op::Evm(evm::Precompile::Bn256Pairing) => "bn256_pairing",
             Op::Evm(evm::Precompile::BlsG1Msm) => "eip2537_g1msm",
             Op::Evm(evm::Precompile::BlsG2Msm) => "eip2537_g2msm",
+            Op::Ntt(ntt::Field::Bn254Fr) => "ntt_bn254_fr",
+            Op::Ntt(ntt::Field::Bls12381Fr) => "ntt_bls12_381_fr",
+            Op::Ntt(ntt::Field::Goldilocks) => "ntt_goldilocks",
         }
     }
 

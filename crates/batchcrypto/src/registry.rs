@@ -19,7 +19,7 @@
 use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, ntt, sr25519};
 
 /// How a workload is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -187,7 +187,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 36] = [
+pub static OPS: [OpSpec; 39] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -224,6 +224,9 @@ pub static OPS: [OpSpec; 36] = [
     evm::workload::BN256_PAIRING,
     evm::workload::G1MSM,
     evm::workload::G2MSM,
+    ntt::workload::BN254_FR,
+    ntt::workload::BLS12_381_FR,
+    ntt::workload::GOLDILOCKS,
 ];
 
 /// The declaration of `op`.

@@ -87,13 +87,16 @@ pub enum Reason {
     MalformedCiphertext,
     /// ML-KEM encapsulation: the operating system's random generator failed.
     RandomnessUnavailable,
+    /// NTT: an element of the polynomial is not the canonical encoding of a
+    /// field element (not below the modulus).
+    NonCanonicalElement,
     /// Every encoding check passed but the verification equation does not hold.
     Equation,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 26] = [
+    pub const ALL: [Reason; 27] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -119,6 +122,7 @@ impl Reason {
         Reason::KeyHashMismatch,
         Reason::MalformedCiphertext,
         Reason::RandomnessUnavailable,
+        Reason::NonCanonicalElement,
         Reason::Equation,
     ];
 
@@ -150,6 +154,7 @@ impl Reason {
             Reason::KeyHashMismatch => "key_hash_mismatch",
             Reason::MalformedCiphertext => "malformed_ciphertext",
             Reason::RandomnessUnavailable => "randomness_unavailable",
+            Reason::NonCanonicalElement => "non_canonical_element",
             Reason::Equation => "equation",
         }
     }

@@ -1,0 +1,91 @@
+//! `batchcrypto ntt`: number-theoretic transforms of polynomials in a
+//! binary file (raw mode, no JSON): the input is polynomials of 2^log_n
+//! elements back to back, each element the field's canonical
+//! little-endian encoding (32 bytes for `bn254-fr` and `bls12-381-fr`, 8
+//! for `goldilocks`); the output is their transforms in the same layout
+//! and order. A polynomial with an element not below the modulus is named
+//! on stderr (`non_canonical_element`) and its output bytes are zeros;
+//! a trailing partial polynomial is reported and not transformed; both
+//! give exit status 2. See the library's `ops::ntt` for the definition.
+
+use std::process::ExitCode;
+
+use batchcrypto::ops::ntt::{Direction, Field, MAX_LOG_N, Order, Transform};
+
+use crate::Fatal;
+use crate::lines::Io;
+use crate::output::write_failed;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// bn254-fr, bls12-381-fr or goldilocks.
+    #[arg(long)]
+    field: Field,
+    /// log2 of the polynomials' size, 1 to 24.
+    #[arg(long, value_parser = crate::limits::in_range::<1, { MAX_LOG_N as usize }>)]
+    log_n: usize,
+    /// The inverse transform (evaluations to coefficients).
+    #[arg(long)]
+    inverse: bool,
+    /// Order of the input's elements: natural or bit-reversed.
+    #[arg(long, default_value = "natural", value_parser = order)]
+    input_order: Order,
+    /// Order of the output's elements: natural or bit-reversed.
+    #[arg(long, default_value = "natural", value_parser = order)]
+    output_order: Order,
+    /// Transform on the coset g<w>: g as the hex of its canonical
+    /// little-endian encoding (nonzero).
+    #[arg(long, value_name = "HEX")]
+    coset: Option<String>,
+    #[command(flatten)]
+    engine: crate::EngineArgs,
+    #[command(flatten)]
+    io: Io,
+}
+
+fn order(s: &str) -> Result<Order, String> {
+    match s {
+        "natural" => Ok(Order::Natural),
+        "bit-reversed" => Ok(Order::BitReversed),
+        _ => Err(format!("{s:?}: expected natural or bit-reversed")),
+    }
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Fatal> {
+    let coset = match &args.coset {
+        None => None,
+        Some(h) => Some(hex::decode(h.strip_prefix("0x").unwrap_or(h)).map_err(|e| Fatal(format!("--coset: {e}")))?),
+    };
+    let t = Transform {
+        direction: if args.inverse {
+            Direction::Inverse
+        } else {
+            Direction::Forward
+        },
+        input_order: args.input_order,
+        output_order: args.output_order,
+        coset,
+        // `log_n` is within 1..=24.
+        ..Transform::new(args.field, args.log_n as u32)
+    };
+    // A transform the field cannot do is refused before any input is read.
+    t.polys_in(0).map_err(|e| Fatal(format!("ntt: {e}")))?;
+    let engine = args.engine.engine()?;
+    let label = format!("ntt --field {} --log-n {}", t.field, t.log_n);
+    let size = t.poly_bytes();
+    crate::raw::run_raw(&label, size, size, &args.io, |chunk, output| {
+        let outcome = engine.ntt(&t, chunk.bytes())?;
+        let mut refused = Vec::new();
+        for (i, r) in outcome.output.iter().enumerate() {
+            match r {
+                Ok(poly) => output.write_all(poly),
+                Err(reason) => {
+                    refused.push((i, reason.code().to_string()));
+                    output.write_all(&vec![0u8; size])
+                }
+            }
+            .map_err(write_failed)?;
+        }
+        Ok((outcome.selection, refused))
+    })
+}

@@ -1,0 +1,193 @@
+//! Number-theoretic transforms over batches of polynomials: the radix-2
+//! NTT and its inverse of size n = 2^k (k = 1..=[`MAX_LOG_N`]), over the
+//! scalar fields of BN254 and BLS12-381 (zero-knowledge provers) and the
+//! 64-bit Goldilocks prime 2^64 - 2^32 + 1 (STARKs, FHE), optionally on a
+//! coset, with the input and the output each in natural or bit-reversed
+//! order.
+//!
+//! Layout: a polynomial is n elements back to back, each the field's
+//! canonical little-endian encoding ([`Field::element_len`] bytes: 32 for
+//! the scalar fields, 8 for Goldilocks); a batch is polynomials back to
+//! back. The forward transform maps coefficients a_0..a_{n-1} to the
+//! evaluations y_i = sum_j a_j (g w^i)^j, i = 0..n-1, where w is the
+//! field's primitive n-th root of unity as arkworks chooses it (the
+//! two-adic root of unity, squared down to order n) and g the coset shift
+//! (1 without a coset); the inverse maps those evaluations back to the
+//! coefficients. Bit-reversed order permutes index i to the reversal of
+//! its k bits.
+//!
+//! Each polynomial gets its transform, or [`Reason::NonCanonicalElement`]
+//! when one of its elements is not below the modulus; a batch whose length
+//! is not a whole number of polynomials, or a transform the field cannot
+//! do (k too large, a zero or non-canonical coset shift), is refused as a
+//! whole.
+//!
+//! Oracle: arkworks' `ark-poly` radix-2 evaluation domains (with
+//! `get_coset` for the shift) over `ark-bn254`, `ark-bls12-381` and, for
+//! Goldilocks, arkworks' Montgomery field with the prime's parameters
+//! ([`fields`]). The CPU path is the same code on all cores: polynomials
+//! in parallel, and a large one split inside by `ark-poly`'s parallel FFT.
+//! No GPU kernel yet (issue 18).
+//!
+//! [`Reason::NonCanonicalElement`]: crate::Reason::NonCanonicalElement
+
+pub(crate) mod cpu;
+pub mod fields;
+pub mod oracle;
+pub(crate) mod workload;
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::verdict::Reason;
+
+/// Largest log2 of a polynomial's size.
+pub const MAX_LOG_N: u32 = 24;
+
+/// The field of a transform.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    /// BN254's scalar field (2-adicity 28).
+    Bn254Fr,
+    /// BLS12-381's scalar field (2-adicity 32).
+    Bls12381Fr,
+    /// The Goldilocks prime 2^64 - 2^32 + 1 (2-adicity 32).
+    Goldilocks,
+}
+
+impl Field {
+    /// All of them.
+    pub const ALL: [Field; 3] = [Field::Bn254Fr, Field::Bls12381Fr, Field::Goldilocks];
+
+    /// The CLI's name: `bn254-fr`, `bls12-381-fr`, `goldilocks`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Field::Bn254Fr => "bn254-fr",
+            Field::Bls12381Fr => "bls12-381-fr",
+            Field::Goldilocks => "goldilocks",
+        }
+    }
+
+    /// Bytes of one encoded element.
+    pub fn element_len(&self) -> usize {
+        match self {
+            Field::Bn254Fr | Field::Bls12381Fr => 32,
+            Field::Goldilocks => 8,
+        }
+    }
+}
+
+impl fmt::Display for Field {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Field {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Field::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| format!("unknown field {s:?} (expected bn254-fr, bls12-381-fr or goldilocks)"))
+    }
+}
+
+/// Forward (coefficients to evaluations) or inverse.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Direction {
+    /// Coefficients to evaluations.
+    #[default]
+    Forward,
+    /// Evaluations to coefficients.
+    Inverse,
+}
+
+/// The order of a polynomial's elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Order {
+    /// Index i at position i.
+    #[default]
+    Natural,
+    /// Index i at the position of its k bits reversed.
+    BitReversed,
+}
+
+/// One transform, applied to every polynomial of a batch.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Transform {
+    /// The field.
+    pub field: Field,
+    /// log2 of the polynomials' size, 1 to [`MAX_LOG_N`].
+    pub log_n: u32,
+    /// Forward or inverse.
+    pub direction: Direction,
+    /// The order of the input polynomials.
+    pub input_order: Order,
+    /// The order of the output polynomials.
+    pub output_order: Order,
+    /// The coset shift g, canonical little-endian, nonzero (`None`: g = 1).
+    pub coset: Option<Vec<u8>>,
+}
+
+impl Transform {
+    /// The forward transform of size 2^`log_n`, natural orders, no coset.
+    pub fn new(field: Field, log_n: u32) -> Self {
+        Transform {
+            field,
+            log_n,
+            direction: Direction::Forward,
+            input_order: Order::Natural,
+            output_order: Order::Natural,
+            coset: None,
+        }
+    }
+
+    /// Elements per polynomial (2^log_n; 0 when log_n is out of range).
+    pub fn len(&self) -> usize {
+        if (1..=MAX_LOG_N).contains(&self.log_n) {
+            1 << self.log_n
+        } else {
+            0
+        }
+    }
+
+    /// Whether the transform has no elements (log_n out of range).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes per polynomial.
+    pub fn poly_bytes(&self) -> usize {
+        self.len() * self.field.element_len()
+    }
+
+    /// How many polynomials `bytes` of input hold, or why the call cannot
+    /// be made (log_n out of range, a partial polynomial, a bad coset shift).
+    pub fn polys_in(&self, bytes: usize) -> Result<usize, String> {
+        if self.is_empty() {
+            return Err(format!("log_n {} is outside 1..={MAX_LOG_N}", self.log_n));
+        }
+        if let Some(g) = &self.coset
+            && !oracle::is_valid_shift(self.field, g)
+        {
+            return Err(format!(
+                "the coset shift must be a nonzero canonical {}-byte little-endian element of {}",
+                self.field.element_len(),
+                self.field
+            ));
+        }
+        if !bytes.is_multiple_of(self.poly_bytes()) {
+            return Err(format!(
+                "{bytes} bytes are not a whole number of polynomials of {} bytes (2^{} elements of {} bytes)",
+                self.poly_bytes(),
+                self.log_n,
+                self.field.element_len()
+            ));
+        }
+        Ok(bytes / self.poly_bytes())
+    }
+}
+
+/// One polynomial's transform (encoded like the input), or why not.
+pub type PolyResult = Result<Vec<u8>, Reason>;

@@ -1,0 +1,16 @@
+//! The CPU path: every polynomial of the batch in parallel on the engine's
+//! pool, each by the oracle's code (whose FFT also splits one large
+//! polynomial over the pool).
+
+use rayon::prelude::*;
+
+use super::{PolyResult, Transform, oracle};
+
+/// Every polynomial of `polys` (a whole number of them, checked by
+/// `Transform::polys_in`), in order.
+pub(crate) fn run(t: &Transform, polys: &[u8]) -> Vec<PolyResult> {
+    polys
+        .par_chunks_exact(t.poly_bytes())
+        .map(|poly| oracle::transform(t, poly))
+        .collect()
+}

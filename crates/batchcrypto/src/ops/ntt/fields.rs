@@ -1,0 +1,35 @@
+//! The Goldilocks field for the NTT oracle: arkworks' Montgomery field
+//! (`ark-ff`) with the prime 2^64 - 2^32 + 1 and the multiplicative
+//! generator 7 (as Plonky2 uses it), so that `ark-poly`'s domains work over
+//! it as over the curves' scalar fields. Its two-adic root of unity is
+//! 7^((p - 1) / 2^32) = 1753635133440165772, checked in the tests below.
+
+#![allow(missing_docs)] // the derive's generated items
+
+use ark_ff::fields::{Fp64, MontBackend, MontConfig};
+
+/// The Goldilocks prime's parameters.
+#[derive(MontConfig)]
+#[modulus = "18446744069414584321"]
+#[generator = "7"]
+pub struct GoldilocksConfig;
+
+/// An element of the Goldilocks field.
+pub type Goldilocks = Fp64<MontBackend<GoldilocksConfig, 1>>;
+
+#[cfg(test)]
+mod tests {
+    use ark_ff::{FftField, PrimeField};
+
+    use super::Goldilocks;
+
+    #[test]
+    fn goldilocks_parameters() {
+        assert_eq!(Goldilocks::MODULUS.0[0], 0xffff_ffff_0000_0001);
+        assert_eq!(Goldilocks::TWO_ADICITY, 32);
+        assert_eq!(
+            Goldilocks::TWO_ADIC_ROOT_OF_UNITY,
+            Goldilocks::from(1_753_635_133_440_165_772u64)
+        );
+    }
+}

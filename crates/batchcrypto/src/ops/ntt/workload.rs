@@ -1,0 +1,117 @@
+//! The NTTs' declarations in the registry ([`crate::registry`]): batches
+//! of random polynomials with the oracle's transforms. The bench's: forward
+//! transforms of 2^10 elements in natural order (rows `ntt_<field>_1024`,
+//! time per polynomial); the self-test's: inverse transforms on a coset of
+//! 2^6 elements, bit-reversed input, natural output. Hostile polynomials
+//! hold one element that is not below the modulus.
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+
+use super::{Direction, Field, Order, PolyResult, Transform, oracle};
+use crate::engine::Engine;
+use crate::ops::Op;
+use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
+
+/// log2 of the bench's polynomial size.
+const BENCH_LOG_N: u32 = 10;
+/// log2 of the self-test's polynomial size.
+const VARIED_LOG_N: u32 = 6;
+
+const fn spec(field: Field, workload: fn(&WorkloadConfig) -> Box<dyn Workload>) -> OpSpec {
+    OpSpec {
+        op: Op::Ntt(field),
+        item: "polynomial of 2^10 elements",
+        gpu_kernel: false,
+        splittable: false,
+        bench_msg_len: Some(1 << BENCH_LOG_N),
+        workload,
+    }
+}
+
+/// `ntt_bn254_fr` (bench rows `ntt_bn254_fr_1024`).
+pub const BN254_FR: OpSpec = spec(Field::Bn254Fr, |c| polys(c, Field::Bn254Fr));
+/// `ntt_bls12_381_fr` (bench rows `ntt_bls12_381_fr_1024`).
+pub const BLS12_381_FR: OpSpec = spec(Field::Bls12381Fr, |c| polys(c, Field::Bls12381Fr));
+/// `ntt_goldilocks` (bench rows `ntt_goldilocks_1024`).
+pub const GOLDILOCKS: OpSpec = spec(Field::Goldilocks, |c| polys(c, Field::Goldilocks));
+
+/// A random canonical element of `field` (64 random bytes reduced).
+pub fn random_element(field: Field, rng: &mut StdRng) -> Vec<u8> {
+    reduce(field, &rng.random::<[u8; 64]>())
+}
+
+/// `bytes` reduced below the modulus, encoded (little-endian).
+fn reduce(field: Field, bytes: &[u8]) -> Vec<u8> {
+    use ark_ff::{BigInteger, PrimeField};
+    fn red<F: PrimeField>(b: &[u8], len: usize) -> Vec<u8> {
+        F::from_le_bytes_mod_order(b).into_bigint().to_bytes_le()[..len].to_vec()
+    }
+    let len = field.element_len();
+    match field {
+        Field::Bn254Fr => red::<ark_bn254::Fr>(bytes, len),
+        Field::Bls12381Fr => red::<ark_bls12_381::Fr>(bytes, len),
+        Field::Goldilocks => red::<super::fields::Goldilocks>(bytes, len),
+    }
+}
+
+/// Random polynomials for `t`: `count` of them, each with one element
+/// made all 0xff bytes (above every modulus here) with chance `hostile`.
+pub fn random_polys(t: &Transform, count: usize, hostile: f64, seed: u64) -> Vec<u8> {
+    (0..count)
+        .into_par_iter()
+        .flat_map_iter(|i| {
+            let mut rng = crate::ops::item_rng(seed, i);
+            let mut poly: Vec<u8> = (0..t.len()).flat_map(|_| random_element(t.field, &mut rng)).collect();
+            if rng.random_bool(hostile.clamp(0.0, 1.0)) {
+                let len = t.field.element_len();
+                let at = rng.random_range(0..t.len()) * len;
+                poly[at..at + len].fill(0xff);
+            }
+            poly
+        })
+        .collect()
+}
+
+fn polys(c: &WorkloadConfig, field: Field) -> Box<dyn Workload> {
+    let t = if c.varied {
+        let mut rng = StdRng::seed_from_u64(c.seed);
+        Transform {
+            direction: Direction::Inverse,
+            input_order: Order::BitReversed,
+            output_order: Order::Natural,
+            coset: Some(random_element(field, &mut rng)).filter(|g| g.iter().any(|&b| b != 0)),
+            ..Transform::new(field, VARIED_LOG_N)
+        }
+    } else {
+        Transform::new(field, BENCH_LOG_N)
+    };
+    let distinct = c.distinct(64);
+    let made = random_polys(&t, distinct, c.invalid_share, c.seed);
+    let size = t.poly_bytes();
+    let data: Vec<u8> = made.chunks_exact(size).cycle().take(c.n).flatten().copied().collect();
+    let expected: Vec<PolyResult> = data.par_chunks_exact(size).map(|p| oracle::transform(&t, p)).collect();
+    Box::new(Cases {
+        len: c.n,
+        input: (t, data),
+        expected,
+        oracle: |(t, data): &(Transform, Vec<u8>)| {
+            // The oracle on one thread (ark-poly would use the whole pool).
+            let one = rayon::ThreadPoolBuilder::new().num_threads(1).build();
+            let run = || {
+                for p in data.chunks_exact(t.poly_bytes()) {
+                    std::hint::black_box(oracle::transform(t, p).ok());
+                }
+            };
+            match one {
+                Ok(pool) => pool.install(run),
+                Err(_) => run(),
+            }
+        },
+        engine: |e: &Engine, (t, data): &(Transform, Vec<u8>)| e.ntt(t, data),
+        same: |g: &PolyResult, w: &PolyResult| g == w,
+        kernel: None,
+        trivial: false,
+    })
+}

@@ -1,0 +1,332 @@
+//! NTTs (`Engine::ntt`) over BN254's and BLS12-381's scalar fields and
+//! Goldilocks: against a direct evaluation written here (y_i = sum_j a_j
+//! (g w^i)^j with arkworks' field arithmetic, independent of `ark-poly`'s
+//! FFT) for every direction, order and coset at small sizes; against the
+//! oracle and as round trips at every size 2^1..2^20; hostile polynomials
+//! (an element at or above the modulus) answered one by one; calls that
+//! cannot be made refused with a clear error. Every engine, the count
+//! included; engines without a kernel say they ran on the CPU.
+
+mod support;
+
+use ark_ff::{BigInteger, FftField, PrimeField};
+use batchcrypto::ops::ntt::fields::Goldilocks;
+use batchcrypto::ops::ntt::{Direction, Field, Order, PolyResult, Transform, oracle};
+use batchcrypto::registry::{self, WorkloadConfig};
+use batchcrypto::{Error, Reason};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use support::{cpu_engine, engines};
+
+/// Every engine's answers, each having run on the CPU (no GPU kernel yet:
+/// the GPU engines say so), one per polynomial.
+fn on_every_engine(t: &Transform, polys: &[u8]) -> Vec<(&'static str, Vec<PolyResult>)> {
+    engines()
+        .iter()
+        .map(|(name, engine)| {
+            let out = engine.ntt(t, polys).expect("ntt");
+            assert_eq!(out.selection.backend.name(), "cpu", "{name}: {}", out.selection);
+            if name.starts_with("gpu") {
+                assert!(out.selection.why.contains("no GPU kernel"), "{name}: {}", out.selection);
+            }
+            assert_eq!(
+                out.output.len(),
+                polys.len() / t.poly_bytes(),
+                "{name}: one answer per polynomial"
+            );
+            (name.as_str(), out.output)
+        })
+        .collect()
+}
+
+fn encode<F: PrimeField>(x: F, len: usize) -> Vec<u8> {
+    x.into_bigint().to_bytes_le()[..len].to_vec()
+}
+
+fn decode<F: PrimeField>(b: &[u8]) -> F {
+    F::from_le_bytes_mod_order(b)
+}
+
+/// `v` (length 2^k) in bit-reversed order, written out independently.
+fn bit_reversed<T: Clone>(v: &[T]) -> Vec<T> {
+    let k = v.len().trailing_zeros();
+    (0..v.len())
+        .map(|i| {
+            let mut r = 0;
+            for b in 0..k {
+                r |= ((i >> b) & 1) << (k - 1 - b);
+            }
+            v[r].clone()
+        })
+        .collect()
+}
+
+/// The transform by its definition: evaluations at g w^i (forward), or
+/// the coefficients whose evaluations those are (inverse: n^-1 sum_i y_i
+/// (g w^i)^-j).
+fn direct<F: PrimeField + FftField>(t: &Transform, poly: &[u8]) -> Vec<u8> {
+    let len = t.field.element_len();
+    let n = t.len();
+    let mut x: Vec<F> = poly.chunks_exact(len).map(decode::<F>).collect();
+    if t.input_order == Order::BitReversed {
+        x = bit_reversed(&x);
+    }
+    let w = F::get_root_of_unity(n as u64).expect("root of unity");
+    let g = t.coset.as_deref().map_or(F::one(), decode::<F>);
+    let mut y = vec![F::zero(); n];
+    for (i, yi) in y.iter_mut().enumerate() {
+        match t.direction {
+            Direction::Forward => {
+                let point = g * w.pow([i as u64]);
+                *yi = x.iter().rev().fold(F::zero(), |acc, a| acc * point + a);
+            }
+            Direction::Inverse => {
+                let n_inv = F::from(n as u64).inverse().expect("n invertible");
+                let g_inv = g.inverse().expect("g nonzero");
+                // a_i = n^-1 g^-i sum_j y_j w^(-ij)
+                let s = x.iter().enumerate().fold(F::zero(), |acc, (j, yj)| {
+                    acc + *yj * w.pow([(n - (i * j) % n) as u64 % n as u64])
+                });
+                *yi = s * n_inv * g_inv.pow([i as u64]);
+            }
+        }
+    }
+    if t.output_order == Order::BitReversed {
+        y = bit_reversed(&y);
+    }
+    y.into_iter().flat_map(|v| encode(v, len)).collect()
+}
+
+fn direct_in(t: &Transform, poly: &[u8]) -> Vec<u8> {
+    match t.field {
+        Field::Bn254Fr => direct::<ark_bn254::Fr>(t, poly),
+        Field::Bls12381Fr => direct::<ark_bls12_381::Fr>(t, poly),
+        Field::Goldilocks => direct::<Goldilocks>(t, poly),
+    }
+}
+
+/// A random canonical element.
+fn element(field: Field, rng: &mut StdRng) -> Vec<u8> {
+    let wide: [u8; 64] = rng.random();
+    let len = field.element_len();
+    match field {
+        Field::Bn254Fr => encode(decode::<ark_bn254::Fr>(&wide), len),
+        Field::Bls12381Fr => encode(decode::<ark_bls12_381::Fr>(&wide), len),
+        Field::Goldilocks => encode(decode::<Goldilocks>(&wide), len),
+    }
+}
+
+fn random_polys(t: &Transform, count: usize, rng: &mut StdRng) -> Vec<u8> {
+    (0..count * t.len()).flat_map(|_| element(t.field, rng)).collect()
+}
+
+/// The modulus, little-endian (the smallest non-canonical element).
+fn modulus(field: Field) -> Vec<u8> {
+    let len = field.element_len();
+    let m = match field {
+        Field::Bn254Fr => ark_bn254::Fr::MODULUS.to_bytes_le(),
+        Field::Bls12381Fr => ark_bls12_381::Fr::MODULUS.to_bytes_le(),
+        Field::Goldilocks => Goldilocks::MODULUS.to_bytes_le(),
+    };
+    m[..len].to_vec()
+}
+
+/// Every direction, order pair and coset (none, a random shift) at sizes
+/// 2..64: equal to the direct evaluation on every engine, polynomial by
+/// polynomial.
+#[test]
+fn every_variant_equals_the_definition() {
+    let mut rng = StdRng::seed_from_u64(18);
+    for field in Field::ALL {
+        for log_n in [1u32, 2, 3, 6] {
+            for direction in [Direction::Forward, Direction::Inverse] {
+                for (input_order, output_order) in [
+                    (Order::Natural, Order::Natural),
+                    (Order::BitReversed, Order::Natural),
+                    (Order::Natural, Order::BitReversed),
+                    (Order::BitReversed, Order::BitReversed),
+                ] {
+                    for coset in [None, Some(element(field, &mut rng))] {
+                        let t = Transform {
+                            direction,
+                            input_order,
+                            output_order,
+                            coset,
+                            ..Transform::new(field, log_n)
+                        };
+                        let polys = random_polys(&t, 3, &mut rng);
+                        let want: Vec<PolyResult> = polys
+                            .chunks_exact(t.poly_bytes())
+                            .map(|p| Ok(direct_in(&t, p)))
+                            .collect();
+                        for p in polys.chunks_exact(t.poly_bytes()) {
+                            assert_eq!(oracle::transform(&t, p), Ok(direct_in(&t, p)), "oracle {t:?}");
+                        }
+                        for (name, got) in on_every_engine(&t, &polys) {
+                            assert_eq!(got, want, "{name} {t:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every size 2^1..2^20: forward then inverse gives the input back, and
+/// the CPU path equals the oracle (one polynomial per size, several at
+/// small sizes, the coset forms on every other size).
+#[test]
+fn round_trips_at_every_size() {
+    let engine = cpu_engine(None);
+    let mut rng = StdRng::seed_from_u64(20);
+    for field in Field::ALL {
+        for log_n in 1..=20u32 {
+            let count = if log_n <= 12 { 3 } else { 1 };
+            let coset = (log_n % 2 == 1).then(|| element(field, &mut rng));
+            let fwd = Transform {
+                coset: coset.clone(),
+                ..Transform::new(field, log_n)
+            };
+            let inv = Transform {
+                direction: Direction::Inverse,
+                coset,
+                ..Transform::new(field, log_n)
+            };
+            let polys = random_polys(&fwd, count, &mut rng);
+            let out = engine.ntt(&fwd, &polys).expect("forward").output;
+            assert_eq!(out.len(), count);
+            let evals: Vec<u8> = out.into_iter().flat_map(|r| r.expect("canonical input")).collect();
+            if log_n <= 16 {
+                let want: Vec<u8> = polys
+                    .chunks_exact(fwd.poly_bytes())
+                    .flat_map(|p| oracle::transform(&fwd, p).expect("oracle"))
+                    .collect();
+                assert_eq!(evals, want, "{field} 2^{log_n}: the oracle");
+            }
+            assert_ne!(evals, polys, "{field} 2^{log_n}: a transform changes random input");
+            let back: Vec<u8> = engine
+                .ntt(&inv, &evals)
+                .expect("inverse")
+                .output
+                .into_iter()
+                .flat_map(|r| r.expect("canonical"))
+                .collect();
+            assert_eq!(back, polys, "{field} 2^{log_n}: round trip");
+        }
+    }
+}
+
+/// Polynomials with one element at or above the modulus get
+/// `non_canonical_element`, the others their transforms, on every engine.
+#[test]
+fn non_canonical_elements_are_answered_one_by_one() {
+    let mut rng = StdRng::seed_from_u64(7);
+    for field in Field::ALL {
+        let t = Transform::new(field, 4);
+        let mut polys = random_polys(&t, 12, &mut rng);
+        let len = field.element_len();
+        let bad = [1usize, 5, 11];
+        for (k, &i) in bad.iter().enumerate() {
+            let at = i * t.poly_bytes() + [0, 7, 15][k] * len;
+            let value = match k {
+                0 => modulus(field),
+                1 => vec![0xff; len],
+                _ => {
+                    // The modulus plus one.
+                    let mut m = modulus(field);
+                    m[0] += 1;
+                    m
+                }
+            };
+            polys[at..at + len].copy_from_slice(&value);
+        }
+        // p - 1 is canonical.
+        let mut below = modulus(field);
+        below[0] -= 1;
+        polys[3 * t.poly_bytes()..3 * t.poly_bytes() + len].copy_from_slice(&below);
+        for (name, got) in on_every_engine(&t, &polys) {
+            for (i, r) in got.iter().enumerate() {
+                if bad.contains(&i) {
+                    assert_eq!(r, &Err(Reason::NonCanonicalElement), "{name} {field} polynomial {i}");
+                } else {
+                    let p = &polys[i * t.poly_bytes()..(i + 1) * t.poly_bytes()];
+                    assert_eq!(r, &Ok(direct_in(&t, p)), "{name} {field} polynomial {i}");
+                }
+            }
+        }
+    }
+}
+
+/// Calls that cannot be made: a partial polynomial, sizes outside
+/// 1..=24, a zero, non-canonical or wrong-length coset shift. An empty
+/// batch is no polynomial.
+#[test]
+fn bad_calls_are_refused_with_a_reason() {
+    for (name, engine) in engines() {
+        for field in Field::ALL {
+            let len = field.element_len();
+            let t = Transform::new(field, 3);
+            let refused = |t: &Transform, bytes: usize| match engine.ntt(t, &vec![0u8; bytes]) {
+                Err(Error::InvalidInput { reason, .. }) => reason,
+                other => panic!("{name} {t:?} on {bytes} bytes: {other:?}"),
+            };
+            assert!(refused(&t, 8 * len + 1).contains("whole number"));
+            assert!(refused(&t, 7 * len).contains("whole number"));
+            for log_n in [0, 25, 64] {
+                assert!(refused(&Transform::new(field, log_n), 0).contains("log_n"));
+            }
+            for shift in [vec![0; len], modulus(field), vec![1; len + 1], vec![1]] {
+                let t = Transform {
+                    coset: Some(shift),
+                    ..Transform::new(field, 3)
+                };
+                assert!(refused(&t, 8 * len).contains("coset"));
+            }
+            let out = engine.ntt(&t, &[]).expect("no polynomial");
+            assert!(out.output.is_empty());
+        }
+    }
+}
+
+/// Zero transforms to zero and the constant polynomial c to c everywhere
+/// (no coset): the transforms are the linear maps they claim to be.
+#[test]
+fn constants_and_zero() {
+    let engine = cpu_engine(None);
+    let mut rng = StdRng::seed_from_u64(1);
+    for field in Field::ALL {
+        let t = Transform::new(field, 5);
+        let c = element(field, &mut rng);
+        let mut poly = vec![0u8; t.poly_bytes()];
+        poly[..c.len()].copy_from_slice(&c);
+        let polys = [vec![0u8; t.poly_bytes()], poly].concat();
+        let out = engine.ntt(&t, &polys).expect("ntt").output;
+        assert_eq!(out[0], Ok(vec![0u8; t.poly_bytes()]));
+        assert_eq!(out[1], Ok(c.repeat(t.len())));
+    }
+}
+
+/// The registry's workloads (the self-test's shape: inverse on a coset,
+/// bit-reversed input; and hostile polynomials) on every engine.
+#[test]
+fn generated_polynomials_match_the_oracle() {
+    for field in Field::ALL {
+        let spec = registry::spec(batchcrypto::Op::Ntt(field));
+        for (n, share, seed, varied) in [(40, 0.0, 1, true), (30, 0.5, 2, true), (3, 0.3, 3, false)] {
+            let config = WorkloadConfig {
+                n,
+                invalid_share: share,
+                signers: 1,
+                seed,
+                varied,
+            };
+            let workload = (spec.workload)(&config);
+            assert_eq!(workload.len(), n);
+            for (name, engine) in engines() {
+                if let Err(e) = workload.check(engine) {
+                    panic!("{} on {name}: {e}", spec.name());
+                }
+            }
+        }
+    }
+}
