@@ -620,38 +620,13 @@ fn ntt_raw_files() {
         // Round trip on a coset, through bit-reversed order.
         let clean: Vec<u8> = (0..3 * t.len()).flat_map(|_| element(&mut rng, len)).collect();
         let coset = hex::encode(element(&mut rng, len));
-        let fwd = run_with_stdin(
-            &[
-                "ntt",
-                "--field",
-                name,
-                "--log-n",
-                &log,
-                "--coset",
-                &coset,
-                "--output-order",
-                "bit-reversed",
-            ],
-            &clean,
-        );
+        let on_coset = ["ntt", "--field", name, "--log-n", &log, "--coset", &coset];
+        let fwd = run_with_stdin(&[&on_coset[..], &["--output-order", "bit-reversed"]].concat(), &clean);
         assert_eq!(fwd.status.code(), Some(0), "{}", String::from_utf8_lossy(&fwd.stderr));
         assert_eq!(fwd.stdout.len(), clean.len());
         assert!(fwd.stdout != clean);
-        let inv = run_with_stdin(
-            &[
-                "ntt",
-                "--field",
-                name,
-                "--log-n",
-                &log,
-                "--coset",
-                &coset,
-                "--inverse",
-                "--input-order",
-                "bit-reversed",
-            ],
-            &fwd.stdout,
-        );
+        let back = ["--inverse", "--input-order", "bit-reversed"];
+        let inv = run_with_stdin(&[&on_coset[..], &back].concat(), &fwd.stdout);
         assert_eq!(inv.status.code(), Some(0), "{}", String::from_utf8_lossy(&inv.stderr));
         assert!(inv.stdout == clean, "{name}: round trip");
     }
