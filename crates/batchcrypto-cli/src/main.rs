@@ -14,6 +14,7 @@ mod limits;
 mod lines;
 mod merkle;
 mod mlkem;
+mod msm;
 mod ntt;
 mod output;
 mod raw;
@@ -62,6 +63,8 @@ enum Command {
     Mlkem(mlkem::Mlkem),
     /// Number-theoretic transforms of polynomials in a binary file (BN254/BLS12-381 scalar fields, Goldilocks).
     Ntt(ntt::Args),
+    /// One multi-scalar multiplication of binary files of points and scalars (BN254 G1, BLS12-381 G1/G2).
+    Msm(msm::Args),
     /// List the CPU and GPU devices the engine can use.
     Devices(devices::Args),
     /// Measure per-item time of the oracle and of each backend over batch sizes.
@@ -134,6 +137,7 @@ fn main() -> ExitCode {
         Command::Eip2537Pairing(a) => evm::run_eip2537_pairing(a),
         Command::Evm(a) => evm::run(a),
         Command::Ntt(a) => ntt::run(a),
+        Command::Msm(a) => msm::run(a),
         Command::Ecrecover(a) => ecrecover::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Calibrate(a) => calibrate::run(a),

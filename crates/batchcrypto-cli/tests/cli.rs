@@ -665,6 +665,92 @@ fn ntt_raw_files() {
     }
 }
 
+/// `msm`: points and scalars in two files, the sum written as the
+/// library's oracle computes it, for every curve and backend; a bad point
+/// gives its reason, no output and exit 2; files that are not a call (counts
+/// that differ, both on stdin) are usage errors (exit 3).
+#[test]
+fn msm_files() {
+    use batchcrypto::ops::evm::{Precompile, oracle as evm_oracle};
+    use batchcrypto::ops::msm::{Curve, oracle};
+    let dir = std::env::temp_dir().join(format!("batchcrypto-msm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let mut rng = StdRng::seed_from_u64(54);
+    let gpu = has_usable_gpu();
+    let n = 40;
+    // BN254: k G by ECMUL from the generator (1, 2); BLS: public keys.
+    let mut g = vec![0u8; 64];
+    g[31] = 1;
+    g[63] = 2;
+    let keys = batchcrypto::ops::bls::sample::secret_keys(n, 5);
+    let g2 = batchcrypto::ops::bls::sample::g2_points(n, 6);
+    for curve in Curve::ALL {
+        let points: Vec<u8> = (0..n)
+            .flat_map(|i| match curve {
+                Curve::Bn254G1 => {
+                    let k: [u8; 32] = rng.random();
+                    evm_oracle::call(Precompile::Bn256Mul, &[&g[..], &k].concat()).expect("k G")
+                }
+                Curve::Bls12381G1 => keys[i].sk_to_pk().serialize().to_vec(),
+                Curve::Bls12381G2 => g2[i].to_vec(),
+            })
+            .collect();
+        let scalars: Vec<u8> = (0..n * 32).map(|_| rng.random()).collect();
+        let want = oracle::msm(curve, &points, &scalars).expect("valid points");
+        let (p, s) = (dir.join("points.bin"), dir.join("scalars.bin"));
+        std::fs::write(&p, &points).expect("write");
+        std::fs::write(&s, &scalars).expect("write");
+        let (p, s) = (p.to_str().expect("path"), s.to_str().expect("path"));
+        for backend in ["cpu", "gpu"].into_iter().filter(|b| *b == "cpu" || gpu) {
+            let args = [
+                "msm",
+                "--curve",
+                curve.name(),
+                "--points",
+                p,
+                "--scalars",
+                s,
+                "--backend",
+                backend,
+            ];
+            let out = run_with_stdin(&args, b"");
+            assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(out.stdout == want, "{curve} on {backend}");
+        }
+        // Scalars from stdin.
+        let out = run_with_stdin(
+            &["msm", "--curve", curve.name(), "--points", p, "--scalars", "-"],
+            &scalars,
+        );
+        assert!(out.stdout == want, "{curve}, scalars on stdin");
+        let mut bad = points.clone();
+        bad[3 * curve.point_len() - 1] ^= 1;
+        std::fs::write(dir.join("bad.bin"), &bad).expect("write");
+        let bad_path = dir.join("bad.bin");
+        let args = [
+            "msm",
+            "--curve",
+            curve.name(),
+            "--points",
+            bad_path.to_str().expect("path"),
+            "--scalars",
+            s,
+        ];
+        let out = run_with_stdin(&args, b"");
+        assert_eq!(out.status.code(), Some(2));
+        assert!(out.stdout.is_empty());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("not_on_curve"));
+        let out = run_with_stdin(
+            &["msm", "--curve", curve.name(), "--points", p, "--scalars", "-"],
+            &scalars[1..],
+        );
+        assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let out = run_with_stdin(&["msm", "--curve", "bn254-g1", "--points", "-", "--scalars", "-"], b"");
+    assert_eq!(out.status.code(), Some(3));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `merkle`: the root line in the contract's form, equal to the library's
 /// reference for both rules on every backend; proofs verify; a malformed
 /// line gives error lines, no root and exit 2.

@@ -10,7 +10,7 @@ use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, ntt, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, sr25519};
 use crate::profile::{Plan, Profile};
 use crate::registry;
 use crate::verdict::Verdict;
@@ -507,6 +507,25 @@ impl Engine {
             count,
             |_| Err(format!("no GPU kernel for {op}")),
             || ntt::cpu::run(transform, polys),
+        )
+    }
+
+    /// The multi-scalar multiplication sum_i s_i P_i of `points` (encoded
+    /// back to back) and `scalars` (32 bytes little-endian each; see
+    /// [`msm`]): the sum encoded like the points, or the first bad point's
+    /// reason. Equal to [`msm::oracle::msm`]. Points and scalars of
+    /// different counts are an [`Error::InvalidInput`]. CPU only for now
+    /// (no GPU kernel yet).
+    pub fn msm(&self, curve: msm::Curve, points: &[u8], scalars: &[u8]) -> Result<Outcome<msm::MsmResult>, Error> {
+        let op = Op::Msm(curve);
+        let n = curve
+            .terms(points.len(), scalars.len())
+            .map_err(|reason| Error::InvalidInput { op: op.into(), reason })?;
+        self.run(
+            op,
+            n,
+            |_| Err(format!("no GPU kernel for {op}")),
+            || msm::cpu::msm(curve, points, scalars),
         )
     }
 

@@ -11,6 +11,7 @@ pub mod hash;
 pub mod merkle;
 pub mod mldsa;
 pub mod mlkem;
+pub mod msm;
 pub mod ntt;
 pub mod sr25519;
 
@@ -127,11 +128,13 @@ pub enum Op {
     Evm(evm::Precompile),
     /// Number-theoretic transforms of polynomials over a field.
     Ntt(ntt::Field),
+    /// Multi-scalar multiplication over a curve group.
+    Msm(msm::Curve),
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 39] = [
+    pub const ALL: [Op; 42] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -171,6 +174,9 @@ impl Op {
         Op::Ntt(ntt::Field::Bn254Fr),
         Op::Ntt(ntt::Field::Bls12381Fr),
         Op::Ntt(ntt::Field::Goldilocks),
+        Op::Msm(msm::Curve::Bn254G1),
+        Op::Msm(msm::Curve::Bls12381G1),
+        Op::Msm(msm::Curve::Bls12381G2),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -215,6 +221,9 @@ impl Op {
             Op::Ntt(ntt::Field::Bn254Fr) => "ntt_bn254_fr",
             Op::Ntt(ntt::Field::Bls12381Fr) => "ntt_bls12_381_fr",
             Op::Ntt(ntt::Field::Goldilocks) => "ntt_goldilocks",
+            Op::Msm(msm::Curve::Bn254G1) => "msm_bn254_g1",
+            Op::Msm(msm::Curve::Bls12381G1) => "msm_bls12_381_g1",
+            Op::Msm(msm::Curve::Bls12381G2) => "msm_bls12_381_g2",
         }
     }
 

@@ -19,7 +19,7 @@
 use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, ntt, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, sr25519};
 
 /// How a workload is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -187,7 +187,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 39] = [
+pub static OPS: [OpSpec; 42] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -227,6 +227,9 @@ pub static OPS: [OpSpec; 39] = [
     ntt::workload::BN254_FR,
     ntt::workload::BLS12_381_FR,
     ntt::workload::GOLDILOCKS,
+    msm::workload::BN254_G1,
+    msm::workload::BLS12_381_G1,
+    msm::workload::BLS12_381_G2,
 ];
 
 /// The declaration of `op`.

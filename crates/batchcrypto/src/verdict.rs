@@ -90,13 +90,18 @@ pub enum Reason {
     /// NTT: an element of the polynomial is not the canonical encoding of a
     /// field element (not below the modulus).
     NonCanonicalElement,
+    /// MSM: a point's bytes are not an encoding of a point (a coordinate not
+    /// below p, bad flag bits).
+    MalformedPoint,
+    /// MSM: a point is on its curve but outside the prime-order subgroup.
+    PointNotInSubgroup,
     /// Every encoding check passed but the verification equation does not hold.
     Equation,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 27] = [
+    pub const ALL: [Reason; 29] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -123,6 +128,8 @@ impl Reason {
         Reason::MalformedCiphertext,
         Reason::RandomnessUnavailable,
         Reason::NonCanonicalElement,
+        Reason::MalformedPoint,
+        Reason::PointNotInSubgroup,
         Reason::Equation,
     ];
 
@@ -155,6 +162,8 @@ impl Reason {
             Reason::MalformedCiphertext => "malformed_ciphertext",
             Reason::RandomnessUnavailable => "randomness_unavailable",
             Reason::NonCanonicalElement => "non_canonical_element",
+            Reason::MalformedPoint => "malformed_point",
+            Reason::PointNotInSubgroup => "point_not_in_subgroup",
             Reason::Equation => "equation",
         }
     }

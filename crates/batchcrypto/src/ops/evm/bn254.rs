@@ -37,7 +37,7 @@ fn fq(word: &[u8]) -> Result<Fq, PrecompileError> {
 
 /// A G1 point: (0, 0) is infinity, any other must be on the curve (the
 /// group has cofactor 1, so that is the subgroup check too).
-fn g1(bytes: &[u8]) -> Result<G1Affine, PrecompileError> {
+pub(crate) fn g1(bytes: &[u8]) -> Result<G1Affine, PrecompileError> {
     let (x, y) = (fq(&bytes[..WORD])?, fq(&bytes[WORD..G1_LEN])?);
     if x.is_zero() && y.is_zero() {
         return Ok(G1Affine::zero());

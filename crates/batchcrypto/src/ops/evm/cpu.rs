@@ -4,9 +4,10 @@
 
 use rayon::prelude::*;
 
-use super::msm::{self, Sum};
+use super::msm;
 use super::{CallResult, Precompile, bn254};
 use crate::batch::FlatBytes;
+use crate::ops::msm::blst_sum::Sum;
 
 /// One call.
 fn call(precompile: Precompile, input: &[u8]) -> CallResult {

@@ -3,8 +3,9 @@
 //! multiplications, blst's scalar multiplication of each pair, summed one
 //! by one).
 
-use super::msm::{self, Sum};
+use super::msm;
 use super::{CallResult, Precompile, bn254};
+use crate::ops::msm::blst_sum::Sum;
 
 /// The output of one call of `precompile` on `input`, or its failure.
 pub fn call(precompile: Precompile, input: &[u8]) -> CallResult {

@@ -1,0 +1,106 @@
+//! The oracle: point decoding with the checks of [`super`], then
+//! arkworks' `VariableBaseMSM` (BN254) or blst's Pippenger (BLS12-381) over
+//! all terms on the calling thread (blst uses its own threads).
+
+use ark_bn254::{Fr, G1Affine, G1Projective};
+use ark_ec::{CurveGroup, VariableBaseMSM};
+use ark_ff::{BigInt, PrimeField};
+use blst::min_pk::{PublicKey, Signature};
+use blst::{BLST_ERROR, blst_p1_affine, blst_p2_affine};
+
+use super::blst_sum::{self, Sum};
+use super::{Curve, MsmResult, SCALAR_LEN};
+use crate::ops::evm::{PrecompileError, bn254};
+use crate::verdict::Reason;
+
+/// A BN254 G1 point (the identity included).
+pub(crate) fn bn254_point(bytes: &[u8]) -> Result<G1Affine, Reason> {
+    bn254::g1(bytes).map_err(|e| match e {
+        PrecompileError::NotOnCurve => Reason::NotOnCurve,
+        _ => Reason::MalformedPoint,
+    })
+}
+
+/// A 32-byte little-endian scalar reduced mod r, as arkworks' limbs
+/// (arkworks' MSM reads only the modulus's 254 bits of each scalar: an
+/// unreduced one would lose its top bits).
+pub(crate) fn bn254_scalar(bytes: &[u8]) -> BigInt<4> {
+    Fr::from_le_bytes_mod_order(bytes).into_bigint()
+}
+
+fn blst_reason(e: BLST_ERROR) -> Reason {
+    match e {
+        BLST_ERROR::BLST_POINT_NOT_ON_CURVE => Reason::NotOnCurve,
+        BLST_ERROR::BLST_POINT_NOT_IN_GROUP => Reason::PointNotInSubgroup,
+        _ => Reason::MalformedPoint,
+    }
+}
+
+/// A BLS12-381 G1 point in the subgroup; `None` for the identity.
+fn bls_g1(bytes: &[u8]) -> Result<Option<blst_p1_affine>, Reason> {
+    let pk = PublicKey::deserialize(bytes).map_err(blst_reason)?;
+    match pk.validate() {
+        Ok(()) => Ok(Some(pk.into())),
+        Err(BLST_ERROR::BLST_PK_IS_INFINITY) => Ok(None),
+        Err(_) => Err(Reason::PointNotInSubgroup),
+    }
+}
+
+/// A BLS12-381 G2 point in the subgroup; `None` for the identity.
+fn bls_g2(bytes: &[u8]) -> Result<Option<blst_p2_affine>, Reason> {
+    let sig = Signature::deserialize(bytes).map_err(blst_reason)?;
+    sig.validate(false).map_err(|_| Reason::PointNotInSubgroup)?;
+    // Deserialization accepted the 0x40 flag only with all zeros: the identity.
+    Ok((bytes[0] & 0x40 == 0).then(|| sig.into()))
+}
+
+/// The points (identities left out, with their scalars) or the first bad
+/// point's reason.
+pub(crate) fn decode<A>(
+    points: &[u8],
+    scalars: &[u8],
+    point_len: usize,
+    point: impl Fn(&[u8]) -> Result<Option<A>, Reason>,
+) -> Result<(Vec<A>, Vec<u8>), Reason> {
+    let n = points.len() / point_len;
+    let (mut ps, mut ss) = (Vec::with_capacity(n), Vec::with_capacity(n * SCALAR_LEN));
+    for (p, s) in points.chunks_exact(point_len).zip(scalars.chunks_exact(SCALAR_LEN)) {
+        if let Some(a) = point(p)? {
+            ps.push(a);
+            ss.extend_from_slice(s);
+        }
+    }
+    Ok((ps, ss))
+}
+
+/// A BLS12-381 MSM by `how`.
+pub(crate) fn bls(curve: Curve, points: &[u8], scalars: &[u8], how: Sum) -> MsmResult {
+    Ok(match curve {
+        Curve::Bls12381G2 => {
+            let (ps, ss) = decode(points, scalars, curve.point_len(), bls_g2)?;
+            blst_sum::g2(&ps, &ss, how).to_vec()
+        }
+        _ => {
+            let (ps, ss) = decode(points, scalars, curve.point_len(), bls_g1)?;
+            blst_sum::g1(&ps, &ss, how).to_vec()
+        }
+    })
+}
+
+/// The MSM of one call (`points` and `scalars` of the same number of terms,
+/// as [`Curve::terms`] checks).
+pub fn msm(curve: Curve, points: &[u8], scalars: &[u8]) -> MsmResult {
+    match curve {
+        Curve::Bn254G1 => {
+            let bases: Vec<G1Affine> = points
+                .chunks_exact(curve.point_len())
+                .map(bn254_point)
+                .collect::<Result<_, _>>()?;
+            let bigints: Vec<BigInt<4>> = scalars.chunks_exact(SCALAR_LEN).map(bn254_scalar).collect();
+            Ok(bn254::encode_g1(
+                G1Projective::msm_bigint(&bases, &bigints).into_affine(),
+            ))
+        }
+        _ => bls(curve, points, scalars, Sum::Pippenger),
+    }
+}

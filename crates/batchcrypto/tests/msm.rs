@@ -1,0 +1,282 @@
+//! Multi-scalar multiplication (`Engine::msm`) on BN254 G1 and BLS12-381
+//! G1 and G2, against sums computed here with arkworks: term by term for
+//! BN254 (not arkworks' MSM, which the library uses) and with arkworks'
+//! own MSM for BLS12-381 (the library uses blst). Sizes around every
+//! threshold of the two paths (blst's one-by-one/Pippenger switch at 32,
+//! its growing windows, the CPU path's chunks of 1,024), identities, zero,
+//! repeated, unreduced and opposite terms; hostile points (bad encodings,
+//! off the curve, outside the subgroup) at the first, a middle and the
+//! last term; calls that are not calls. Every engine; engines without a
+//! kernel say they ran on the CPU.
+
+mod support;
+
+use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, VariableBaseMSM};
+use ark_ff::{BigInteger, PrimeField};
+use batchcrypto::ops::msm::{Curve, MsmResult, SCALAR_LEN, oracle};
+use batchcrypto::registry::{self, WorkloadConfig};
+use batchcrypto::{Error, Reason};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use support::engines;
+
+/// Every engine's answer (each on the CPU: no GPU kernel yet).
+fn on_every_engine(curve: Curve, points: &[u8], scalars: &[u8]) -> Vec<(&'static str, MsmResult)> {
+    engines()
+        .iter()
+        .map(|(name, engine)| {
+            let out = engine.msm(curve, points, scalars).expect("msm");
+            assert_eq!(out.selection.backend.name(), "cpu", "{name}: {}", out.selection);
+            if name.starts_with("gpu") {
+                assert!(out.selection.why.contains("no GPU kernel"), "{name}: {}", out.selection);
+            }
+            (name.as_str(), out.output)
+        })
+        .collect()
+}
+
+fn assert_answer(curve: Curve, points: &[u8], scalars: &[u8], want: &MsmResult, what: &str) {
+    assert_eq!(&oracle::msm(curve, points, scalars), want, "oracle, {curve} {what}");
+    for (name, got) in on_every_engine(curve, points, scalars) {
+        assert_eq!(&got, want, "{name}, {curve} {what}");
+    }
+}
+
+fn be<F: PrimeField>(x: F) -> Vec<u8> {
+    x.into_bigint().to_bytes_be()
+}
+
+/// BN254 G1 as the library encodes it (x ‖ y big-endian, (0, 0) identity).
+fn enc_bn(p: &ark_bn254::G1Affine) -> Vec<u8> {
+    p.xy().map_or(vec![0; 64], |(x, y)| [be(x), be(y)].concat())
+}
+
+/// BLS12-381 G1 in blst's uncompressed form (0x40 and zeros: identity).
+fn enc_g1(p: &ark_bls12_381::G1Affine) -> Vec<u8> {
+    p.xy()
+        .map_or_else(|| [vec![0x40], vec![0; 95]].concat(), |(x, y)| [be(x), be(y)].concat())
+}
+
+/// BLS12-381 G2 in blst's uncompressed form (x.c1 ‖ x.c0 ‖ y.c1 ‖ y.c0).
+fn enc_g2(q: &ark_bls12_381::G2Affine) -> Vec<u8> {
+    q.xy().map_or_else(
+        || [vec![0x40], vec![0; 191]].concat(),
+        |(x, y)| [be(x.c1), be(x.c0), be(y.c1), be(y.c0)].concat(),
+    )
+}
+
+/// Random terms with edges mixed in, and the expected sum (arkworks).
+fn call(curve: Curve, n: usize, rng: &mut StdRng) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let scalars: Vec<[u8; 32]> = (0..n)
+        .map(|i| match i % 17 {
+            3 => [0; 32],
+            6 => [0xff; 32],
+            9 if i > 0 => [7; 32],
+            _ => rng.random(),
+        })
+        .collect();
+    let flat_scalars: Vec<u8> = scalars.iter().flatten().copied().collect();
+    macro_rules! terms {
+        ($g:ty, $fr:ty, $enc:ident, $sum:expr) => {{
+            let fr = |rng: &mut StdRng| <$fr>::from_le_bytes_mod_order(&rng.random::<[u8; 64]>());
+            let base = (<$g>::generator() * fr(rng)).into_affine();
+            let pts: Vec<_> = (0..n)
+                .map(|i| match i % 11 {
+                    2 => <$g as CurveGroup>::Affine::zero(),
+                    // The same point again, and its opposite.
+                    4 => base,
+                    8 => -base,
+                    _ => (<$g>::generator() * fr(rng)).into_affine(),
+                })
+                .collect();
+            let ss: Vec<$fr> = scalars.iter().map(|s| <$fr>::from_le_bytes_mod_order(s)).collect();
+            let total: $g = $sum(&pts, &ss);
+            let points: Vec<u8> = pts.iter().flat_map($enc).collect();
+            (points, flat_scalars, $enc(&total.into_affine()))
+        }};
+    }
+    match curve {
+        Curve::Bn254G1 => terms!(
+            ark_bn254::G1Projective,
+            ark_bn254::Fr,
+            enc_bn,
+            |p: &[ark_bn254::G1Affine], s: &[ark_bn254::Fr]| p
+                .iter()
+                .zip(s)
+                .map(|(p, s)| *p * s)
+                .sum::<ark_bn254::G1Projective>()
+        ),
+        Curve::Bls12381G1 => terms!(
+            ark_bls12_381::G1Projective,
+            ark_bls12_381::Fr,
+            enc_g1,
+            |p: &[ark_bls12_381::G1Affine], s: &[ark_bls12_381::Fr]| ark_bls12_381::G1Projective::msm(p, s)
+                .expect("same lengths")
+        ),
+        Curve::Bls12381G2 => terms!(
+            ark_bls12_381::G2Projective,
+            ark_bls12_381::Fr,
+            enc_g2,
+            |p: &[ark_bls12_381::G2Affine], s: &[ark_bls12_381::Fr]| ark_bls12_381::G2Projective::msm(p, s)
+                .expect("same lengths")
+        ),
+    }
+}
+
+#[test]
+fn sums_at_every_threshold() {
+    let mut rng = StdRng::seed_from_u64(18);
+    for (curve, sizes) in [
+        (
+            Curve::Bn254G1,
+            &[0usize, 1, 2, 3, 31, 32, 33, 100, 1023, 1024, 1025, 2049, 6000][..],
+        ),
+        (Curve::Bls12381G1, &[0, 1, 2, 31, 32, 33, 64, 65, 300, 1025, 6000][..]),
+        (Curve::Bls12381G2, &[0, 1, 2, 31, 32, 33, 200, 1100][..]),
+    ] {
+        for &n in sizes {
+            let (points, scalars, want) = call(curve, n, &mut rng);
+            assert_answer(curve, &points, &scalars, &Ok(want), &format!("{n} terms"));
+        }
+        // All scalars zero, and only identities: the identity.
+        let (points, _, _) = call(curve, 40, &mut rng);
+        let identity = oracle::msm(curve, &[], &[]).expect("empty sum");
+        assert_answer(
+            curve,
+            &points,
+            &[0; 40 * SCALAR_LEN],
+            &Ok(identity.clone()),
+            "zero scalars",
+        );
+        let ids = identity.repeat(5);
+        assert_answer(curve, &ids, &[9; 5 * SCALAR_LEN], &Ok(identity), "identities");
+    }
+}
+
+/// Writes a hostile point over an encoded one.
+type Spoiler = Box<dyn Fn(&mut [u8])>;
+
+#[test]
+fn hostile_points_give_the_first_reason() {
+    use ark_bls12_381::{Fq, Fq2, G1Affine, G2Affine};
+    let mut rng = StdRng::seed_from_u64(1);
+    // On E but outside G1: the order-3 point (0, 2) and one from x alone;
+    // on E' but outside G2: one from x alone.
+    let order3 = enc_g1(&G1Affine::new_unchecked(Fq::from(0u64), Fq::from(2u64)));
+    let mut x = Fq::from(3u64);
+    let g1_outside = loop {
+        match G1Affine::get_point_from_x_unchecked(x, true) {
+            Some(p) if !p.is_in_correct_subgroup_assuming_on_curve() => break enc_g1(&p),
+            _ => x += Fq::from(1u64),
+        }
+    };
+    let mut x2 = Fq2::from(3u64);
+    let g2_outside = loop {
+        match G2Affine::get_point_from_x_unchecked(x2, true) {
+            Some(q) if !q.is_in_correct_subgroup_assuming_on_curve() => break enc_g2(&q),
+            _ => x2 += Fq2::from(1u64),
+        }
+    };
+    for curve in Curve::ALL {
+        let len = curve.point_len();
+        let (points, scalars, _) = call(curve, 40, &mut rng);
+        // Spoilers: (what to write at the point, the reason).
+        let mut spoil: Vec<(Spoiler, Reason)> =
+            vec![(Box::new(move |p: &mut [u8]| p[len - 1] ^= 1), Reason::NotOnCurve)];
+        match curve {
+            Curve::Bn254G1 => {
+                let m = be(ark_bn254::Fq::from(0u64) - ark_bn254::Fq::from(1u64));
+                spoil.push((
+                    Box::new(move |p: &mut [u8]| {
+                        // x = p (the modulus): p - 1 plus one in the last byte.
+                        p[..32].copy_from_slice(&m);
+                        p[31] = p[31].wrapping_add(1);
+                    }),
+                    Reason::MalformedPoint,
+                ));
+            }
+            Curve::Bls12381G1 => {
+                let (o, g) = (order3.clone(), g1_outside.clone());
+                spoil.push((
+                    Box::new(move |p: &mut [u8]| p.copy_from_slice(&o)),
+                    Reason::PointNotInSubgroup,
+                ));
+                spoil.push((
+                    Box::new(move |p: &mut [u8]| p.copy_from_slice(&g)),
+                    Reason::PointNotInSubgroup,
+                ));
+                spoil.push((Box::new(|p: &mut [u8]| p[0] |= 0x80), Reason::MalformedPoint));
+                spoil.push((Box::new(|p: &mut [u8]| p[..48].fill(0xff)), Reason::MalformedPoint));
+            }
+            Curve::Bls12381G2 => {
+                let g = g2_outside.clone();
+                spoil.push((
+                    Box::new(move |p: &mut [u8]| p.copy_from_slice(&g)),
+                    Reason::PointNotInSubgroup,
+                ));
+                spoil.push((Box::new(|p: &mut [u8]| p[0] |= 0x80), Reason::MalformedPoint));
+            }
+        }
+        // The identity flag with other bits set is no encoding.
+        if curve != Curve::Bn254G1 {
+            spoil.push((
+                Box::new(|p: &mut [u8]| {
+                    p.fill(0);
+                    p[0] = 0x40;
+                    p[7] = 1;
+                }),
+                Reason::MalformedPoint,
+            ));
+        }
+        for (write, reason) in &spoil {
+            for at in [0usize, 17, 39] {
+                let mut bad = points.clone();
+                write(&mut bad[at * len..(at + 1) * len]);
+                assert_answer(curve, &bad, &scalars, &Err(*reason), &format!("{reason:?} at {at}"));
+            }
+        }
+        // Two bad points: the first one's reason.
+        let (first, second) = (&spoil[spoil.len() - 1], &spoil[0]);
+        let mut bad = points.clone();
+        first.0(&mut bad[5 * len..6 * len]);
+        second.0(&mut bad[30 * len..31 * len]);
+        assert_answer(curve, &bad, &scalars, &Err(first.1), "two bad points");
+    }
+}
+
+#[test]
+fn calls_that_are_not_calls_are_refused() {
+    for (name, engine) in engines() {
+        for curve in Curve::ALL {
+            let len = curve.point_len();
+            for (points, scalars) in [(len + 1, 32), (2 * len, 32), (len, 31), (0, 32), (len, 0)] {
+                match engine.msm(curve, &vec![0; points], &vec![0; scalars]) {
+                    Err(Error::InvalidInput { reason, .. }) => assert!(!reason.is_empty()),
+                    other => panic!("{name} {curve} {points}/{scalars}: {other:?}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn generated_sums_match_the_oracle() {
+    for curve in Curve::ALL {
+        let spec = registry::spec(batchcrypto::Op::Msm(curve));
+        for (n, varied) in [(1, true), (300, true), (2000, false)] {
+            let config = WorkloadConfig {
+                n,
+                invalid_share: 0.0,
+                signers: 1,
+                seed: n as u64,
+                varied,
+            };
+            let workload = (spec.workload)(&config);
+            for (name, engine) in engines() {
+                if let Err(e) = workload.check(engine) {
+                    panic!("{} on {name}: {e}", spec.name());
+                }
+            }
+        }
+    }
+}
