@@ -679,7 +679,7 @@ fn msm_files() {
     let gpu = has_usable_gpu();
     let n = 40;
     // BN254: k G by ECMUL from the generator (1, 2); BLS: public keys.
-    let mut g = vec![0u8; 64];
+    let mut g = [0u8; 64];
     g[31] = 1;
     g[63] = 2;
     let keys = batchcrypto::ops::bls::sample::secret_keys(n, 5);
