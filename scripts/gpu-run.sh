@@ -4,8 +4,8 @@
 # most of it timeouts that are ceilings, not waits).
 # Writes at most 8 files (the device tool's limit). Most important first:
 # correctness on the device, then issue 14's targets (the streaming
-# driver), issue 17's (Schnorr), issue 16's (ML-DSA, ML-KEM) and issue 15's
-# (BLS), then issue 14's open questions
+# driver), issue 17's (Schnorr), issue 16's (ML-DSA, ML-KEM), issue 15's
+# (BLS) and issue 18's (NTT), then issue 14's open questions
 # (end-to-end vs kernel gap, field rates).
 set -uo pipefail
 out=${1:?usage: gpu-run.sh OUTDIR}
@@ -45,6 +45,14 @@ timeout 60 $bin bench --backend cpu,gpu --op bls_aggregate_verify,bls_fast_aggre
   --oracle-max-n 1024 --max-seconds 40 2>&1 | tee -a "$out/targets.md"
 timeout 60 $bin bench --backend cpu,gpu --op bls_verify,bls_batch_verify --sizes 256,4096 \
   --oracle-max-n 256 --max-seconds 40 2>&1 | tee -a "$out/targets.md"
+
+# Issue 18: Goldilocks NTT of 2^14 elements >= 17x the oracle (ark-poly)
+# on one thread end to end (bench rows ntt_goldilocks_16384), the 16 cores
+# beside it; the CPU-only MSM and precompile rows for the record.
+timeout 60 $bin bench --backend cpu,gpu --op ntt_goldilocks --sizes 64,1024 \
+  --oracle-max-n 64 --max-seconds 45 2>&1 | tee -a "$out/targets.md"
+timeout 40 $bin bench --backend cpu --op msm_bn254_g1,msm_bls12_381_g1 --sizes 65536 \
+  --oracle-max-n 65536 --max-seconds 30 2>&1 | tee -a "$out/targets.md"
 
 # The end-to-end vs kernel gap: the same cells with the 16-core CPU column
 # interleaved (GPU idle between its runs); compare gpu/gpu_kernel with the

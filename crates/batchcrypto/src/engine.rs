@@ -209,6 +209,8 @@ pub enum KernelWork<'a> {
     MlkemEncaps(mlkem::Set, &'a [mlkem::EncapsItem]),
     /// ML-KEM decapsulation in a set.
     MlkemDecaps(mlkem::Set, &'a [mlkem::DecapsItem]),
+    /// NTTs of whole polynomials.
+    Ntt(&'a ntt::Transform, &'a [u8]),
 }
 
 impl KernelWork<'_> {
@@ -226,6 +228,7 @@ impl KernelWork<'_> {
             KernelWork::MlkemKeygen(set, _) => Op::MlkemKeygen(*set),
             KernelWork::MlkemEncaps(set, _) => Op::MlkemEncaps(*set),
             KernelWork::MlkemDecaps(set, _) => Op::MlkemDecaps(*set),
+            KernelWork::Ntt(t, _) => Op::Ntt(t.field),
         }
     }
 }
@@ -496,17 +499,21 @@ impl Engine {
     /// each output encoded like its input, or `non_canonical_element`.
     /// Equal to `ark-poly`'s ([`ntt::oracle::transform`]). A batch that is
     /// not a whole number of polynomials, or a transform the field cannot
-    /// do, is an [`Error::InvalidInput`]. CPU only for now (no GPU kernel yet).
+    /// do, is an [`Error::InvalidInput`]. On the GPU for Goldilocks.
     pub fn ntt(&self, transform: &ntt::Transform, polys: &[u8]) -> Result<Outcome<Vec<ntt::PolyResult>>, Error> {
         let op = Op::Ntt(transform.field);
-        let count = transform
+        transform
             .polys_in(polys.len())
             .map_err(|reason| Error::InvalidInput { op: op.into(), reason })?;
-        self.run(
+        let input = ntt::Polys {
+            transform,
+            bytes: polys,
+        };
+        self.run_split(
             op,
-            count,
-            |_| Err(format!("no GPU kernel for {op}")),
-            || ntt::cpu::run(transform, polys),
+            &input,
+            |gpu, p| gpu.ntt(p.transform, p.bytes),
+            |p| ntt::cpu::run(p.transform, p.bytes),
         )
     }
 
@@ -928,6 +935,15 @@ impl<T: Sync> Items for &[T] {
     }
     fn slice(&self, range: std::ops::Range<usize>) -> Self {
         &self[range]
+    }
+}
+
+impl Items for ntt::Polys<'_> {
+    fn len(&self) -> usize {
+        ntt::Polys::len(self)
+    }
+    fn slice(&self, range: std::ops::Range<usize>) -> Self {
+        ntt::Polys::slice(self, range)
     }
 }
 

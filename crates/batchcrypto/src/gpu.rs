@@ -53,6 +53,7 @@ use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
 use crate::ops::evm::PrecompileError;
+use crate::ops::ntt::{PolyResult, Transform};
 use crate::ops::{bip340, bls, ed25519, hash, merkle, mldsa, mlkem, sr25519};
 use crate::verdict::{Reason, Verdict};
 
@@ -228,6 +229,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
         set: mlkem::Set,
         items: &[mlkem::DecapsItem],
     ) -> Streamed<Result<mlkem::SharedSecret, Reason>>;
+    /// NTTs of whole polynomials (Goldilocks; other fields fail).
+    fn ntt(&self, transform: &Transform, polys: &[u8]) -> Streamed<PolyResult>;
     /// BLS signature verification in `mode` (same verdicts).
     fn bls_verify(&self, batch: &bls::Batch, mode: bls::Mode) -> Streamed<Verdict>;
     /// BLS aggregate verification.

@@ -16,17 +16,24 @@ use batchcrypto::registry::{self, WorkloadConfig};
 use batchcrypto::{Error, Reason};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use support::{cpu_engine, engines};
+use support::{cpu_engine, engines, expected_backend, gpu_engine};
 
-/// Every engine's answers, each having run on the CPU (no GPU kernel yet:
-/// the GPU engines say so), one per polynomial.
+/// Every engine's answers, one per polynomial, each engine having run
+/// where it should: Goldilocks on the GPU (a kernel that needs
+/// SHADER_INT64), the scalar fields on the CPU (no kernel yet: the GPU
+/// engines say so).
 fn on_every_engine(t: &Transform, polys: &[u8]) -> Vec<(&'static str, Vec<PolyResult>)> {
     engines()
         .iter()
         .map(|(name, engine)| {
             let out = engine.ntt(t, polys).expect("ntt");
-            assert_eq!(out.selection.backend.name(), "cpu", "{name}: {}", out.selection);
-            if name.starts_with("gpu") {
+            let want = if t.field == Field::Goldilocks {
+                expected_backend(name, true)
+            } else {
+                "cpu"
+            };
+            assert_eq!(out.selection.backend.name(), want, "{name}: {}", out.selection);
+            if name.starts_with("gpu") && t.field != Field::Goldilocks {
                 assert!(out.selection.why.contains("no GPU kernel"), "{name}: {}", out.selection);
             }
             assert_eq!(
@@ -213,6 +220,46 @@ fn round_trips_at_every_size() {
                 .collect();
             assert_eq!(back, polys, "{field} 2^{log_n}: round trip");
         }
+    }
+}
+
+/// Goldilocks on the GPU at every size 2^1..2^16 (the bound for
+/// lavapipe; one workgroup per polynomial runs every stage), each variant
+/// in turn, several polynomials per call at small sizes: equal to the
+/// oracle, and the GPU really ran them.
+#[test]
+fn goldilocks_on_the_gpu_at_every_size() {
+    let Some(engine) = gpu_engine() else { return };
+    let mut rng = StdRng::seed_from_u64(64);
+    for log_n in 1..=16u32 {
+        let t = Transform {
+            direction: if log_n % 2 == 0 {
+                Direction::Inverse
+            } else {
+                Direction::Forward
+            },
+            input_order: if log_n % 3 == 0 {
+                Order::BitReversed
+            } else {
+                Order::Natural
+            },
+            output_order: if log_n % 4 == 1 {
+                Order::BitReversed
+            } else {
+                Order::Natural
+            },
+            coset: (log_n % 5 < 3).then(|| element(Field::Goldilocks, &mut rng)),
+            ..Transform::new(Field::Goldilocks, log_n)
+        };
+        let count = if log_n <= 10 { 5 } else { 1 };
+        let polys = random_polys(&t, count, &mut rng);
+        let out = engine.ntt(&t, &polys).expect("ntt");
+        assert_eq!(out.selection.backend.name(), "gpu", "2^{log_n}: {}", out.selection);
+        let want: Vec<PolyResult> = polys
+            .chunks_exact(t.poly_bytes())
+            .map(|p| oracle::transform(&t, p))
+            .collect();
+        assert_eq!(out.output, want, "2^{log_n} {t:?}");
     }
 }
 

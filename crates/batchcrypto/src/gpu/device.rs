@@ -14,7 +14,7 @@ use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
 use crate::ops::evm::PrecompileError;
-use crate::ops::{bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, sr25519};
+use crate::ops::{bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, ntt, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
@@ -462,6 +462,10 @@ impl GpuRuntime for Gpu {
         mlkem::gpu::encaps(self, set, items)
     }
 
+    fn ntt(&self, transform: &ntt::Transform, polys: &[u8]) -> Streamed<ntt::PolyResult> {
+        ntt::gpu::ntt(self, transform, polys)
+    }
+
     fn mlkem_decaps(
         &self,
         set: mlkem::Set,
@@ -504,6 +508,7 @@ impl GpuRuntime for Gpu {
             KernelWork::MlkemKeygen(set, items) => mlkem::gpu::keygen_kernel_times(self, set, items, runs),
             KernelWork::MlkemEncaps(set, items) => mlkem::gpu::encaps_kernel_times(self, set, items, runs),
             KernelWork::MlkemDecaps(set, items) => mlkem::gpu::decaps_kernel_times(self, set, items, runs),
+            KernelWork::Ntt(t, polys) => ntt::gpu::kernel_times(self, t, polys, runs),
         }
     }
 

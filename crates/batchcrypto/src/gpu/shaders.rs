@@ -221,6 +221,15 @@ pub(crate) fn mlkem() -> String {
     src.join("\n")
 }
 
+const GOLDILOCKS: &str = include_str!("wgsl/goldilocks.wgsl");
+const NTT64: &str = include_str!("../ops/ntt/ntt64.wgsl");
+
+/// The 64-bit-field NTT kernel (entry point `ntt64_main`, one workgroup per
+/// polynomial; needs SHADER_INT64).
+pub(crate) fn ntt64() -> String {
+    [guard().as_str(), GOLDILOCKS, NTT64].join("\n")
+}
+
 const FIELD_BENCH: &str = include_str!("wgsl/field_bench.wgsl");
 const FP381: &str = include_str!("wgsl/fp381.wgsl");
 const FP12: &str = include_str!("wgsl/fp12.wgsl");
@@ -462,6 +471,7 @@ pub(crate) mod tests {
             ][..],
             true,
         ));
+        kernels.push(("ntt64".to_string(), ntt64(), &["ntt64_main"][..], true));
         kernels.push((
             "bls pairs".to_string(),
             bls_eip2537("bls_pairs"),

@@ -27,12 +27,16 @@
 //! Goldilocks, arkworks' Montgomery field with the prime's parameters
 //! ([`fields`]). The CPU path is the same code on all cores: polynomials
 //! in parallel, and a large one split inside by `ark-poly`'s parallel FFT.
-//! No GPU kernel yet (issue 18).
+//! The GPU path (`gpu.rs`, `ntt64.wgsl`) covers Goldilocks: a workgroup per
+//! polynomial, radix-2 stages in place with barriers between them; the
+//! scalar fields have no kernel yet.
 //!
 //! [`Reason::NonCanonicalElement`]: crate::Reason::NonCanonicalElement
 
 pub(crate) mod cpu;
 pub mod fields;
+#[cfg(feature = "wgpu")]
+pub(crate) mod gpu;
 pub mod oracle;
 pub(crate) mod workload;
 
@@ -191,3 +195,27 @@ impl Transform {
 
 /// One polynomial's transform (encoded like the input), or why not.
 pub type PolyResult = Result<Vec<u8>, Reason>;
+
+/// A batch of whole polynomials for one transform (the engine's unit of
+/// splitting between CPU and GPU).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Polys<'a> {
+    pub(crate) transform: &'a Transform,
+    pub(crate) bytes: &'a [u8],
+}
+
+impl Polys<'_> {
+    /// Polynomials held.
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len() / self.transform.poly_bytes()
+    }
+
+    /// Polynomials `range` of them.
+    pub(crate) fn slice(&self, range: std::ops::Range<usize>) -> Self {
+        let size = self.transform.poly_bytes();
+        Polys {
+            transform: self.transform,
+            bytes: &self.bytes[range.start * size..range.end * size],
+        }
+    }
+}

@@ -1,40 +1,43 @@
 //! The NTTs' declarations in the registry ([`crate::registry`]): batches
-//! of random polynomials with the oracle's transforms. The bench's: forward
-//! transforms of 2^10 elements in natural order (rows `ntt_<field>_1024`,
-//! time per polynomial); the self-test's: inverse transforms on a coset of
-//! 2^6 elements, bit-reversed input, natural output. Hostile polynomials
-//! hold one element that is not below the modulus.
+//! of random polynomials with the oracle's transforms. The bench's:
+//! forward transforms of 2^14 elements in natural order (rows
+//! `ntt_<field>_16384`, time per polynomial; issue 18's size for the
+//! 64-bit prime); the self-test's: inverse transforms on a coset of 2^6
+//! elements, bit-reversed input, natural output. Hostile polynomials hold
+//! one element that is not below the modulus.
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
 use super::{Direction, Field, Order, PolyResult, Transform, oracle};
-use crate::engine::Engine;
+use crate::engine::{Engine, KernelWork};
 use crate::ops::Op;
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
 
 /// log2 of the bench's polynomial size.
-const BENCH_LOG_N: u32 = 10;
+const BENCH_LOG_N: u32 = 14;
 /// log2 of the self-test's polynomial size.
 const VARIED_LOG_N: u32 = 6;
 
 const fn spec(field: Field, workload: fn(&WorkloadConfig) -> Box<dyn Workload>) -> OpSpec {
+    // The GPU kernel covers Goldilocks (ntt64.wgsl).
+    let gpu = matches!(field, Field::Goldilocks);
     OpSpec {
         op: Op::Ntt(field),
-        item: "polynomial of 2^10 elements",
-        gpu_kernel: false,
-        splittable: false,
+        item: "polynomial of 2^14 elements",
+        gpu_kernel: gpu,
+        splittable: gpu,
         bench_msg_len: Some(1 << BENCH_LOG_N),
         workload,
     }
 }
 
-/// `ntt_bn254_fr` (bench rows `ntt_bn254_fr_1024`).
+/// `ntt_bn254_fr` (bench rows `ntt_bn254_fr_16384`).
 pub const BN254_FR: OpSpec = spec(Field::Bn254Fr, |c| polys(c, Field::Bn254Fr));
-/// `ntt_bls12_381_fr` (bench rows `ntt_bls12_381_fr_1024`).
+/// `ntt_bls12_381_fr` (bench rows `ntt_bls12_381_fr_16384`).
 pub const BLS12_381_FR: OpSpec = spec(Field::Bls12381Fr, |c| polys(c, Field::Bls12381Fr));
-/// `ntt_goldilocks` (bench rows `ntt_goldilocks_1024`).
+/// `ntt_goldilocks` (bench rows `ntt_goldilocks_16384`).
 pub const GOLDILOCKS: OpSpec = spec(Field::Goldilocks, |c| polys(c, Field::Goldilocks));
 
 /// A random canonical element of `field` (64 random bytes reduced).
@@ -111,7 +114,9 @@ fn polys(c: &WorkloadConfig, field: Field) -> Box<dyn Workload> {
         },
         engine: |e: &Engine, (t, data): &(Transform, Vec<u8>)| e.ntt(t, data),
         same: |g: &PolyResult, w: &PolyResult| g == w,
-        kernel: None,
+        kernel: Some(|e: &Engine, (t, data): &(Transform, Vec<u8>), runs| {
+            e.gpu_kernel_times(KernelWork::Ntt(t, data), runs)
+        }),
         trivial: false,
     })
 }
