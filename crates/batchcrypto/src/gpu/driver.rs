@@ -204,9 +204,15 @@ pub(crate) trait Kernel: Sync {
     fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>);
     /// Bytes of the output the kernel writes and the host reads back.
     fn out_bytes(&self, start: usize, end: usize) -> u64;
+    /// Threads per unit of the default one-pass [`Kernel::bind`] (a
+    /// workgroup per unit: [`WORKGROUP_SIZE`]); by default one.
+    fn threads_per_unit(&self) -> usize {
+        1
+    }
     /// The passes of one run, in order: a bind group each and its thread
     /// count; later passes see what earlier ones wrote. By default one pass,
-    /// a thread per unit, the inputs bound in order and then the output.
+    /// [`Kernel::threads_per_unit`] threads per unit, the inputs bound in
+    /// order and then the output.
     fn bind(
         &self,
         gpu: &Gpu,
@@ -220,7 +226,7 @@ pub(crate) trait Kernel: Sync {
             self.pipeline(),
             self.name(),
             inputs.iter().chain([out]),
-            end - start,
+            (end - start) * self.threads_per_unit(),
         )
     }
     /// Appends the answers of units `start..end` from the output bytes; an

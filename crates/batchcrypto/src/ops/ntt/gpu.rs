@@ -155,22 +155,9 @@ impl Kernel for NttKernel<'_> {
         ((end - start) * (self.t.poly_bytes() + 4)) as u64
     }
 
-    fn bind(
-        &self,
-        gpu: &Gpu,
-        inputs: &[wgpu::Buffer],
-        out: &wgpu::Buffer,
-        start: usize,
-        end: usize,
-    ) -> Vec<(wgpu::BindGroup, u32)> {
+    fn threads_per_unit(&self) -> usize {
         // A workgroup per polynomial.
-        driver::one_pass(
-            gpu,
-            self.pipeline(),
-            self.name(),
-            inputs.iter().chain([out]),
-            (end - start) * WORKGROUP_SIZE as usize,
-        )
+        WORKGROUP_SIZE as usize
     }
 
     fn decode(&self, start: usize, end: usize, out: &[u8], answers: &mut Vec<PolyResult>) -> Result<(), String> {
