@@ -499,7 +499,7 @@ impl Engine {
     /// each output encoded like its input, or `non_canonical_element`.
     /// Equal to `ark-poly`'s ([`ntt::oracle::transform`]). A batch that is
     /// not a whole number of polynomials, or a transform the field cannot
-    /// do, is an [`Error::InvalidInput`]. On the GPU for Goldilocks.
+    /// do, is an [`Error::InvalidInput`]. Runs on the GPU for every field.
     pub fn ntt(&self, transform: &ntt::Transform, polys: &[u8]) -> Result<Outcome<Vec<ntt::PolyResult>>, Error> {
         let op = Op::Ntt(transform.field);
         transform

@@ -27,9 +27,9 @@
 //! Goldilocks, arkworks' Montgomery field with the prime's parameters
 //! ([`fields`]). The CPU path is the same code on all cores: polynomials
 //! in parallel, and a large one split inside by `ark-poly`'s parallel FFT.
-//! The GPU path (`gpu.rs`, `ntt64.wgsl`) covers Goldilocks: a workgroup per
-//! polynomial, radix-2 stages in place with barriers between them; the
-//! scalar fields have no kernel yet.
+//! The GPU path (`gpu.rs`, `radix2.wgsl` over `field64.wgsl` or
+//! `field256.wgsl`) covers all three fields: a workgroup per polynomial,
+//! radix-2 stages in place with barriers between them.
 //!
 //! [`Reason::NonCanonicalElement`]: crate::Reason::NonCanonicalElement
 

@@ -21,13 +21,11 @@ const BENCH_LOG_N: u32 = 14;
 const VARIED_LOG_N: u32 = 6;
 
 const fn spec(field: Field, workload: fn(&WorkloadConfig) -> Box<dyn Workload>) -> OpSpec {
-    // The GPU kernel covers Goldilocks (ntt64.wgsl).
-    let gpu = matches!(field, Field::Goldilocks);
     OpSpec {
         op: Op::Ntt(field),
         item: "polynomial of 2^14 elements",
-        gpu_kernel: gpu,
-        splittable: gpu,
+        gpu_kernel: true,
+        splittable: true,
         bench_msg_len: Some(1 << BENCH_LOG_N),
         workload,
     }

@@ -1,17 +1,26 @@
-// Radix-2 NTT over a 64-bit field (Goldilocks, gpu/wgsl/goldilocks.wgsl),
-// one workgroup per polynomial: the polynomial is scattered into the output
-// buffer in bit-reversed order (scaled by the coset's powers for a forward
-// transform on a coset), then log n Cooley-Tukey stages run in place, each
-// thread taking every WORKGROUP_SIZE-th butterfly, with a barrier between
-// stages; an inverse transform scales by n^-1 g^-i; a bit-reversed output is
-// a final swap of index pairs. The host supplies the twiddles w^j (or w^-j),
-// j < n/2, and the scale factors.
+// Radix-2 NTT, one workgroup per polynomial, over the field of the layer
+// composed before this file (ops/ntt/field64.wgsl: Goldilocks;
+// ops/ntt/field256.wgsl: the 256-bit scalar fields). The polynomial is
+// scattered into the output buffer in bit-reversed order (checked below the
+// modulus, taken into the layer's working form, scaled by the coset's
+// powers for a forward transform on a coset), then log n Cooley-Tukey
+// stages run in place, each thread taking every WORKGROUP_SIZE-th
+// butterfly, with a barrier between stages; an inverse transform scales by
+// n^-1 g^-i; the result leaves the working form; a bit-reversed output is a
+// final swap of index pairs. The host supplies the twiddles w^j (or w^-j),
+// j < n/2, and the scale factors, in the working form.
+//
+// The field layer gives: alias Elem; ELEM_WORDS (u32 words per element);
+// f_add, f_sub, f_mul; read_input / read_out / write_out / read_twiddle /
+// read_scale (element i of those buffers); canonical (below the modulus),
+// to_work and from_work (in and out of the working form).
 //
 // params: x = polynomials, y = log n, z = flags, w = LOOP_GUARD.
 // Flags: 2 input bit-reversed, 4 output bit-reversed, 8 scale the input,
 // 16 scale the output.
 // Output: every polynomial's n elements, then a status word per polynomial
-// (DONE_FLAG, | 1 when an input element was not below p, or LOOPS_CUT_FLAG).
+// (DONE_FLAG, | 1 when an input element was not below the modulus, or
+// LOOPS_CUT_FLAG).
 
 @group(0) @binding(0) var<uniform> params: vec4<u32>;
 @group(0) @binding(1) var<storage, read> input: array<u32>;
@@ -22,33 +31,12 @@
 var<workgroup> bad: atomic<u32>;
 var<workgroup> cut: atomic<u32>;
 
-fn load(src: u32) -> u64 {
-    return u64(input[2u * src]) | (u64(input[2u * src + 1u]) << 32u);
-}
-
-fn elem(i: u32) -> u64 {
-    return u64(out[2u * i]) | (u64(out[2u * i + 1u]) << 32u);
-}
-
-fn set_elem(i: u32, x: u64) {
-    out[2u * i] = u32(x & 0xfffffffflu);
-    out[2u * i + 1u] = u32(x >> 32u);
-}
-
-fn table(i: u32) -> u64 {
-    return u64(twiddles[2u * i]) | (u64(twiddles[2u * i + 1u]) << 32u);
-}
-
-fn factor(i: u32) -> u64 {
-    return u64(scale[2u * i]) | (u64(scale[2u * i + 1u]) << 32u);
-}
-
 fn bit_reverse(i: u32, bits: u32) -> u32 {
     return reverseBits(i) >> (32u - bits);
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn ntt64_main(
+fn ntt_main(
     @builtin(workgroup_id) wid: vec3<u32>,
     @builtin(num_workgroups) groups: vec3<u32>,
     @builtin(local_invocation_index) lane: u32,
@@ -69,19 +57,19 @@ fn ntt64_main(
     workgroupBarrier();
     // Scatter: natural index k of input position i; DIT wants k at bitrev(k).
     for (var i = lane; i < n; i += WORKGROUP_SIZE) {
-        var x = load(base + i);
-        if x >= GL_P {
+        let raw = read_input(base + i);
+        var x = to_work(raw);
+        if !canonical(raw) {
             atomicOr(&bad, 1u);
-            x = 0lu;
         }
         var k = i;
         if (flags & 2u) != 0u {
             k = bit_reverse(i, log_n);
         }
         if (flags & 8u) != 0u {
-            x = gl_mul(x, factor(k));
+            x = f_mul(x, read_scale(k));
         }
-        set_elem(base + bit_reverse(k, log_n), x);
+        write_out(base + bit_reverse(k, log_n), x);
     }
     storageBarrier();
     workgroupBarrier();
@@ -91,29 +79,30 @@ fn ntt64_main(
             let j = t & (half - 1u);
             let i0 = base + ((t >> s) << (s + 1u)) + j;
             let i1 = i0 + half;
-            let w = table(j << (log_n - 1u - s));
-            let a = elem(i0);
-            let b = gl_mul(elem(i1), w);
-            set_elem(i0, gl_add(a, b));
-            set_elem(i1, gl_sub(a, b));
+            let a = read_out(i0);
+            let b = f_mul(read_out(i1), read_twiddle(j << (log_n - 1u - s)));
+            write_out(i0, f_add(a, b));
+            write_out(i1, f_sub(a, b));
         }
         storageBarrier();
         workgroupBarrier();
     }
-    if (flags & 16u) != 0u {
-        for (var k = lane; k < n; k += WORKGROUP_SIZE) {
-            set_elem(base + k, gl_mul(elem(base + k), factor(k)));
+    for (var k = lane; k < n; k += WORKGROUP_SIZE) {
+        var x = read_out(base + k);
+        if (flags & 16u) != 0u {
+            x = f_mul(x, read_scale(k));
         }
-        storageBarrier();
-        workgroupBarrier();
+        write_out(base + k, from_work(x));
     }
+    storageBarrier();
+    workgroupBarrier();
     if (flags & 4u) != 0u {
         for (var k = lane; k < n; k += WORKGROUP_SIZE) {
             let r = bit_reverse(k, log_n);
             if k < r {
-                let a = elem(base + k);
-                set_elem(base + k, elem(base + r));
-                set_elem(base + r, a);
+                let a = read_out(base + k);
+                write_out(base + k, read_out(base + r));
+                write_out(base + r, a);
             }
         }
     }
@@ -127,6 +116,6 @@ fn ntt64_main(
         if atomicLoad(&cut) != 0u {
             status = LOOPS_CUT_FLAG;
         }
-        out[2u * params.x * n + poly] = status;
+        out[ELEM_WORDS * params.x * n + poly] = status;
     }
 }
