@@ -211,6 +211,8 @@ pub enum KernelWork<'a> {
     MlkemDecaps(mlkem::Set, &'a [mlkem::DecapsItem]),
     /// NTTs of whole polynomials.
     Ntt(&'a ntt::Transform, &'a [u8]),
+    /// A multi-scalar multiplication (points, scalars).
+    Msm(msm::Curve, &'a [u8], &'a [u8]),
 }
 
 impl KernelWork<'_> {
@@ -229,6 +231,7 @@ impl KernelWork<'_> {
             KernelWork::MlkemEncaps(set, _) => Op::MlkemEncaps(*set),
             KernelWork::MlkemDecaps(set, _) => Op::MlkemDecaps(*set),
             KernelWork::Ntt(t, _) => Op::Ntt(t.field),
+            KernelWork::Msm(curve, ..) => Op::Msm(*curve),
         }
     }
 }
@@ -521,8 +524,9 @@ impl Engine {
     /// back to back) and `scalars` (32 bytes little-endian each; see
     /// [`msm`]): the sum encoded like the points, or the first bad point's
     /// reason. Equal to [`msm::oracle::msm`]. Points and scalars of
-    /// different counts are an [`Error::InvalidInput`]. CPU only for now
-    /// (no GPU kernel yet).
+    /// different counts are an [`Error::InvalidInput`]. On the GPU, the
+    /// points are checked on the CPU cores and summed by Pippenger's
+    /// buckets on the device.
     pub fn msm(&self, curve: msm::Curve, points: &[u8], scalars: &[u8]) -> Result<Outcome<msm::MsmResult>, Error> {
         let op = Op::Msm(curve);
         let n = curve
@@ -531,7 +535,7 @@ impl Engine {
         self.run(
             op,
             n,
-            |_| Err(format!("no GPU kernel for {op}")),
+            |gpu| gpu.msm(curve, points, scalars),
             || msm::cpu::msm(curve, points, scalars),
         )
     }

@@ -54,7 +54,7 @@ use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
 use crate::ops::evm::PrecompileError;
 use crate::ops::ntt::{PolyResult, Transform};
-use crate::ops::{bip340, bls, ed25519, hash, merkle, mldsa, mlkem, sr25519};
+use crate::ops::{bip340, bls, ed25519, hash, merkle, mldsa, mlkem, msm, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 /// One adapter as `devices` shows it.
@@ -239,6 +239,9 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn bls_fast_aggregate_verify(&self, items: &[bls::FastAggregateItem]) -> Streamed<Verdict>;
     /// EIP-2537 pairing checks.
     fn eip2537_pairing(&self, inputs: &FlatBytes) -> Streamed<Result<bool, PrecompileError>>;
+    /// A multi-scalar multiplication (one sum, or the first bad point's
+    /// reason).
+    fn msm(&self, curve: msm::Curve, points: &[u8], scalars: &[u8]) -> Result<msm::MsmResult, String>;
     /// A Merkle root (at least two leaves).
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String>;
     /// Kernel-only seconds of `runs` runs over `work`.

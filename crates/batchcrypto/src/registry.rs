@@ -300,6 +300,16 @@ impl<I: Send + Sync, R, A: Send + Sync> Workload for Cases<I, R, A> {
     }
 }
 
+/// Runs `run` on a pool of one thread (an oracle's single-thread timing:
+/// arkworks' parallel code would take the whole pool), or on this thread
+/// when no pool can be made.
+pub(crate) fn on_one_thread(run: impl FnOnce() + Send) {
+    match rayon::ThreadPoolBuilder::new().num_threads(1).build() {
+        Ok(pool) => pool.install(run),
+        Err(_) => run(),
+    }
+}
+
 /// The first `n` items of `sample` (kinds dropped), repeated to `n` when
 /// the sample is shorter.
 pub(crate) fn cycle<T: Clone>(sample: &[(T, &'static str)], n: usize) -> Vec<T> {

@@ -14,7 +14,7 @@ use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
 use crate::ops::evm::PrecompileError;
-use crate::ops::{bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, ntt, sr25519};
+use crate::ops::{bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, msm, ntt, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
@@ -490,6 +490,10 @@ impl GpuRuntime for Gpu {
         bls::gpu::eip2537_pairing(self, inputs)
     }
 
+    fn msm(&self, curve: msm::Curve, points: &[u8], scalars: &[u8]) -> Result<msm::MsmResult, String> {
+        msm::gpu::msm(self, curve, points, scalars)
+    }
+
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String> {
         merkle::gpu::root(self, rule, leaves)
     }
@@ -509,6 +513,7 @@ impl GpuRuntime for Gpu {
             KernelWork::MlkemEncaps(set, items) => mlkem::gpu::encaps_kernel_times(self, set, items, runs),
             KernelWork::MlkemDecaps(set, items) => mlkem::gpu::decaps_kernel_times(self, set, items, runs),
             KernelWork::Ntt(t, polys) => ntt::gpu::kernel_times(self, t, polys, runs),
+            KernelWork::Msm(curve, points, scalars) => msm::gpu::kernel_times(self, curve, points, scalars, runs),
         }
     }
 

@@ -204,6 +204,13 @@ pub(crate) trait Kernel: Sync {
     fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>);
     /// Bytes of the output the kernel writes and the host reads back.
     fn out_bytes(&self, start: usize, end: usize) -> u64;
+    /// Bytes of the output buffer: the [`Kernel::out_bytes`] read back, then
+    /// scratch that one pass writes and a later one reads (the MSM's chunk
+    /// sums), cleared with the rest before every run so that nothing of an
+    /// earlier run can pass for this one's. By default no scratch.
+    fn out_room(&self, start: usize, end: usize) -> u64 {
+        self.out_bytes(start, end)
+    }
     /// Threads per unit of the default one-pass [`Kernel::bind`] (a
     /// workgroup per unit: [`WORKGROUP_SIZE`]); by default one.
     fn threads_per_unit(&self) -> usize {
@@ -321,6 +328,7 @@ fn submit<K: Kernel>(
     let inputs = kernel.inputs(start, end);
     let (offsets, staging_bytes) = staging_layout(&inputs);
     let out_bytes = kernel.out_bytes(start, end).next_multiple_of(4);
+    let out_room = kernel.out_room(start, end).next_multiple_of(4).max(out_bytes);
     let timestamps_at = (step.timed && gpu.timestamps).then(|| out_bytes.next_multiple_of(8));
     let read_bytes = timestamps_at.map_or(out_bytes, |at| at + 16);
 
@@ -343,7 +351,7 @@ fn submit<K: Kernel>(
         gpu,
         &mut lane.out,
         "out",
-        out_bytes,
+        out_room,
         wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
     );
     let readback = ensure(
@@ -416,7 +424,7 @@ fn submit<K: Kernel>(
             }
         }
     }
-    encoder.clear_buffer(&out, 0, Some(out_bytes));
+    encoder.clear_buffer(&out, 0, Some(out_room));
     let compute = step.compute && !gpu.injected(FaultStage::Kernel, sub_batch);
     if compute {
         let passes = kernel.bind(gpu, &device_inputs, &out, start, end);

@@ -253,6 +253,62 @@ pub(crate) fn ntt_fr256(m: &[u32; 8], r2: &[u32; 8], inv: u32) -> String {
     .join("\n")
 }
 
+const BN254_G1: &str = include_str!("wgsl/bn254_g1.wgsl");
+const MSM_PIPPENGER: &str = include_str!("../ops/msm/pippenger.wgsl");
+
+/// BN254's G1 over the 256-bit Montgomery layer (`wgsl/bn254_g1.wgsl`)
+/// with its constants (from arkworks' moduli) and the complete a = 0 point
+/// formulas rendered for it (`bn_add`, `bn_dbl`; needs SHADER_INT64).
+pub(crate) fn bn254_g1_layer() -> String {
+    use ark_ff::{BigInteger, PrimeField};
+    fn limbs<F: PrimeField>() -> super::bigint::Limbs<8> {
+        let b = F::MODULUS.to_bytes_le();
+        std::array::from_fn(|k| u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]))
+    }
+    let (p, n) = (limbs::<ark_bn254::Fq>(), limbs::<ark_bn254::Fr>());
+    let (a, b) = (super::bigint::small::<8>(0), super::bigint::small::<8>(3));
+    [
+        mont256_layer(&super::curve::weierstrass_wgsl(&p, &n, &a, &b)),
+        BN254_G1.to_string(),
+        WEIERSTRASS_A0
+            .replace("fmul(c, c.b3, ", "fq_times_b3(")
+            .replace("fmul(c, ", "fq_mul(")
+            .replace("fadd(c, ", "fq_add(")
+            .replace("fsub(c, ", "fq_sub(")
+            .replace("c: Curve, ", "")
+            .replace("Proj", "BnProj")
+            .replace("proj_", "bn_"),
+    ]
+    .join("\n")
+}
+
+/// The MSM kernel for `curve` (ops/msm/pippenger.wgsl rendered over the
+/// group's layer; entry points `msm_chunks_main` and `msm_segments_main`;
+/// needs SHADER_INT64).
+pub(crate) fn msm(curve: crate::ops::msm::Curve) -> String {
+    use crate::ops::msm::Curve;
+    let (layer, point, group, ty, field, limb, words) = match curve {
+        Curve::Bn254G1 => (bn254_g1_layer(), "BnProj", "bn_", "Fq", "fq_", "U256", 8),
+        Curve::Bls12381G1 => (bls_curve_layer(), "G1Proj", "g1_", "Fp", "fp_", "Fp", 12),
+        Curve::Bls12381G2 => (bls_curve_layer(), "G2Proj", "g2_", "Fp2", "fp2_", "Fp", 24),
+    };
+    [
+        guard(),
+        layer,
+        format!(
+            "const FIELD_WORDS: u32 = {words}u;\nconst LIMB_WORDS: u32 = {}u;\n",
+            if limb == "U256" { 8 } else { 12 }
+        ),
+        MSM_PIPPENGER
+            .replace("GPoint", point)
+            .replace("grp_", group)
+            .replace("Field", ty)
+            .replace("field_", field)
+            .replace("Limb", limb),
+    ]
+    .join("\n")
+}
+
 const FIELD_BENCH: &str = include_str!("wgsl/field_bench.wgsl");
 const FP381: &str = include_str!("wgsl/fp381.wgsl");
 const FP12: &str = include_str!("wgsl/fp12.wgsl");
@@ -521,6 +577,14 @@ pub(crate) mod tests {
             &["bls_points"][..],
             true,
         ));
+        for curve in crate::ops::msm::Curve::ALL {
+            kernels.push((
+                format!("msm {curve}"),
+                msm(curve),
+                &["msm_chunks_main", "msm_segments_main"][..],
+                true,
+            ));
+        }
         for name in ["bls_sum_g1", "bls_sum_g2"] {
             kernels.push((name.replace('_', " "), bls_signatures(name), &["bls_sum"][..], true));
         }

@@ -22,10 +22,14 @@
 //! Oracles: arkworks' `VariableBaseMSM` (BN254), blst's Pippenger
 //! (BLS12-381). The CPU path: BN254 split into chunks summed on all cores
 //! by arkworks; BLS12-381 by blst's Pippenger, which splits a large sum over
-//! blst's own threads. No GPU kernel yet (issue 18).
+//! blst's own threads. The GPU path (`gpu.rs`, `pippenger.wgsl`): the
+//! same checks on the CPU cores, then Pippenger's buckets on the device,
+//! one kernel for the three groups with the group as a parameter.
 
 pub(crate) mod blst_sum;
 pub(crate) mod cpu;
+#[cfg(feature = "wgpu")]
+pub(crate) mod gpu;
 pub mod oracle;
 pub(crate) mod workload;
 

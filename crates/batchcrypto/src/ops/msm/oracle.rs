@@ -37,7 +37,7 @@ fn blst_reason(e: BLST_ERROR) -> Reason {
 }
 
 /// A BLS12-381 G1 point in the subgroup; `None` for the identity.
-fn bls_g1(bytes: &[u8]) -> Result<Option<blst_p1_affine>, Reason> {
+pub(crate) fn bls_g1(bytes: &[u8]) -> Result<Option<blst_p1_affine>, Reason> {
     let pk = PublicKey::deserialize(bytes).map_err(blst_reason)?;
     match pk.validate() {
         Ok(()) => Ok(Some(pk.into())),
@@ -47,7 +47,7 @@ fn bls_g1(bytes: &[u8]) -> Result<Option<blst_p1_affine>, Reason> {
 }
 
 /// A BLS12-381 G2 point in the subgroup; `None` for the identity.
-fn bls_g2(bytes: &[u8]) -> Result<Option<blst_p2_affine>, Reason> {
+pub(crate) fn bls_g2(bytes: &[u8]) -> Result<Option<blst_p2_affine>, Reason> {
     let sig = Signature::deserialize(bytes).map_err(blst_reason)?;
     sig.validate(false).map_err(|_| Reason::PointNotInSubgroup)?;
     // Deserialization accepted the 0x40 flag only with all zeros: the identity.

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use super::{Direction, Field, Order, PolyResult, Transform, oracle};
 use crate::engine::{Engine, KernelWork};
 use crate::ops::Op;
-use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
+use crate::registry::{self, Cases, OpSpec, Workload, WorkloadConfig};
 
 /// log2 of the bench's polynomial size.
 const BENCH_LOG_N: u32 = 14;
@@ -98,17 +98,11 @@ fn polys(c: &WorkloadConfig, field: Field) -> Box<dyn Workload> {
         input: (t, data),
         expected,
         oracle: |(t, data): &(Transform, Vec<u8>)| {
-            // The oracle on one thread (ark-poly would use the whole pool).
-            let one = rayon::ThreadPoolBuilder::new().num_threads(1).build();
-            let run = || {
+            registry::on_one_thread(|| {
                 for p in data.chunks_exact(t.poly_bytes()) {
                     std::hint::black_box(oracle::transform(t, p).ok());
                 }
-            };
-            match one {
-                Ok(pool) => pool.install(run),
-                Err(_) => run(),
-            }
+            })
         },
         engine: |e: &Engine, (t, data): &(Transform, Vec<u8>)| e.ntt(t, data),
         same: |g: &PolyResult, w: &PolyResult| g == w,

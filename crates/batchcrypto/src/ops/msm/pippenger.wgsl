@@ -1,0 +1,143 @@
+// Pippenger's bucket method on the device (issue 18), rendered once per
+// group by gpu/shaders.rs `msm` (GPoint, grp_, Field, field_, Limb and
+// FIELD_WORDS become the group's: BnProj, bn_, Fq, fq_, U256, 8 for BN254's
+// G1 over gpu/wgsl/bn254_g1.wgsl; G1Proj or G2Proj over BLS12-381's curve
+// layer with Fp limbs, 12 or 24 words).
+//
+// The host (ops/msm/gpu.rs) cuts every scalar into signed digits of c bits,
+// sorts the terms by window and bucket (the digit's magnitude, its sign in
+// the term's low bit) and cuts each bucket's run of terms into chunks.
+// Pass `msm_chunks`, a thread per chunk: the chunk's sum. Pass
+// `msm_segments`, a thread per segment (a run of a window's buckets): by a
+// running sum from the top bucket down, S = sum_b B_b and T = sum_b (b -
+// first + 1) B_b, each bucket B_b the sum of its chunks. The host weighs
+// the segments and windows: a few thousand additions. Points arrive in
+// affine coordinates in Montgomery form (arkworks' and blst's own limbs);
+// the results leave projective, in Montgomery form. Composed after the
+// guard and the group's layer.
+
+struct MsmParams {
+    chunks: u32,
+    segments: u32,
+    // Segments per window, and buckets per segment and per window.
+    per_window: u32,
+    seg_buckets: u32,
+    buckets: u32,
+    // Where the chunk sums start in msm_out, in words.
+    sums_at: u32,
+    loop_guard: u32,
+    pad: u32,
+}
+
+const POINT_WORDS: u32 = 3u * FIELD_WORDS;
+// A chunk sum and its completion flag.
+const CHUNK_STRIDE: u32 = POINT_WORDS + 1u;
+// A segment's T and S and its completion flag.
+const SEGMENT_STRIDE: u32 = 2u * POINT_WORDS + 1u;
+const PARTS: u32 = FIELD_WORDS / LIMB_WORDS;
+
+@group(0) @binding(0) var<uniform> params: MsmParams;
+// Per point: x then y, FIELD_WORDS words each.
+@group(0) @binding(1) var<storage, read> msm_points: array<u32>;
+// The terms in (window, bucket) order: point index << 1 | negated.
+@group(0) @binding(2) var<storage, read> msm_terms: array<u32>;
+// Chunk k holds terms msm_chunks[k] .. msm_chunks[k + 1].
+@group(0) @binding(3) var<storage, read> msm_chunks: array<u32>;
+// Bucket j (window-major) holds chunks msm_buckets[j] .. msm_buckets[j + 1].
+@group(0) @binding(4) var<storage, read> msm_buckets: array<u32>;
+// The segments' results (read back), then the chunk sums (scratch).
+@group(0) @binding(5) var<storage, read_write> msm_out: array<u32>;
+
+fn msm_coordinate(base: u32) -> Field {
+    var c: array<Limb, 2>;
+    for (var d = 0u; d < PARTS; d++) {
+        for (var j = 0u; j < LIMB_WORDS; j++) {
+            c[d][j] = msm_points[base + LIMB_WORDS * d + j];
+        }
+    }
+    return field_from_parts(c);
+}
+
+// The term's point, negated when its digit was.
+fn msm_term(term: u32) -> GPoint {
+    let base = (term >> 1u) * 2u * FIELD_WORDS;
+    var y = msm_coordinate(base + FIELD_WORDS);
+    if (term & 1u) == 1u {
+        y = field_neg(y);
+    }
+    return GPoint(msm_coordinate(base), y, field_one());
+}
+
+fn msm_store_field(at: u32, a: Field) {
+    let c = field_parts(a);
+    for (var d = 0u; d < PARTS; d++) {
+        for (var j = 0u; j < LIMB_WORDS; j++) {
+            msm_out[at + LIMB_WORDS * d + j] = c[d][j];
+        }
+    }
+}
+
+fn msm_store(at: u32, p: GPoint) {
+    msm_store_field(at, p.x);
+    msm_store_field(at + FIELD_WORDS, p.y);
+    msm_store_field(at + 2u * FIELD_WORDS, p.z);
+}
+
+fn msm_load_field(at: u32) -> Field {
+    var c: array<Limb, 2>;
+    for (var d = 0u; d < PARTS; d++) {
+        for (var j = 0u; j < LIMB_WORDS; j++) {
+            c[d][j] = msm_out[at + LIMB_WORDS * d + j];
+        }
+    }
+    return field_from_parts(c);
+}
+
+fn msm_load(at: u32) -> GPoint {
+    return GPoint(msm_load_field(at), msm_load_field(at + FIELD_WORDS), msm_load_field(at + 2u * FIELD_WORDS));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn msm_chunks_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let k = item_index(gid, groups);
+    if k >= params.chunks {
+        return;
+    }
+    tower_init(params.loop_guard);
+    var acc = grp_infinity();
+    for (var t = msm_chunks[k]; t < msm_chunks[k + 1u]; t++) {
+        acc = grp_add(acc, msm_term(msm_terms[t]));
+    }
+    let at = params.sums_at + k * CHUNK_STRIDE;
+    msm_store(at, acc);
+    msm_out[at + POINT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG, loops_intact(params.loop_guard));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn msm_segments_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let s = item_index(gid, groups);
+    if s >= params.segments {
+        return;
+    }
+    tower_init(params.loop_guard);
+    let window = s / params.per_window;
+    let first = (s % params.per_window) * params.seg_buckets;
+    let last = min(first + params.seg_buckets, params.buckets);
+    var running = grp_infinity();
+    var weighted = grp_infinity();
+    // Every chunk read was complete (a missing or cut one reads as not).
+    var chunks_done = true;
+    for (var b = last; b > first; b--) {
+        let bucket = window * params.buckets + b - 1u;
+        for (var k = msm_buckets[bucket]; k < msm_buckets[bucket + 1u]; k++) {
+            let at = params.sums_at + k * CHUNK_STRIDE;
+            running = grp_add(running, msm_load(at));
+            chunks_done = chunks_done && msm_out[at + POINT_WORDS] == DONE_FLAG;
+        }
+        weighted = grp_add(weighted, running);
+    }
+    let at = s * SEGMENT_STRIDE;
+    msm_store(at, weighted);
+    msm_store(at + POINT_WORDS, running);
+    msm_out[at + 2u * POINT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG, chunks_done && loops_intact(params.loop_guard));
+}
