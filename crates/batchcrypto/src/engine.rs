@@ -540,6 +540,60 @@ impl Engine {
         )
     }
 
+    /// Decodes and checks `points` (encoded back to back, see [`msm`]) once
+    /// for many sums over them with [`Engine::msm_with`], as provers hold
+    /// their fixed bases. A bad point is an [`Error::InvalidInput`] naming
+    /// the first one and its reason.
+    pub fn msm_bases(&self, curve: msm::Curve, points: &[u8]) -> Result<msm::Bases, Error> {
+        let invalid = |reason: String| Error::InvalidInput {
+            op: Op::Msm(curve).into(),
+            reason,
+        };
+        if !points.len().is_multiple_of(curve.point_len()) {
+            return Err(invalid(format!(
+                "{} bytes of points are not whole {}-byte {curve} points",
+                points.len(),
+                curve.point_len()
+            )));
+        }
+        let decoded = self
+            .pool
+            .install(|| msm::bases::Decoded::new(curve, points))
+            .map_err(|(i, reason)| invalid(format!("point {i}: {}", reason.code())))?;
+        Ok(msm::Bases {
+            curve,
+            decoded,
+            device: Default::default(),
+        })
+    }
+
+    /// The sum of `scalars` (32 bytes little-endian each, one per point of
+    /// `bases`) times the points of `bases`, encoded like the points: equal
+    /// to [`Engine::msm`] over the same points. On the GPU the bases are
+    /// uploaded on the first call that runs there and kept on the device.
+    /// A scalar count other than the points' is an [`Error::InvalidInput`].
+    pub fn msm_with(&self, bases: &msm::Bases, scalars: &[u8]) -> Result<Outcome<Vec<u8>>, Error> {
+        let op = Op::Msm(bases.curve());
+        if scalars.len() != bases.len() * msm::SCALAR_LEN {
+            return Err(Error::InvalidInput {
+                op: op.into(),
+                reason: format!(
+                    "{} bases need {} bytes of scalars ({} each), not {}",
+                    bases.len(),
+                    bases.len() * msm::SCALAR_LEN,
+                    msm::SCALAR_LEN,
+                    scalars.len()
+                ),
+            });
+        }
+        self.run(
+            op,
+            bases.len(),
+            |gpu| gpu.msm_with(bases, scalars),
+            || msm::cpu::sum(&bases.decoded, scalars),
+        )
+    }
+
     /// Verifies secp256k1 ECDSA signatures over 32-byte hashes: one
     /// verdict per item, equal to libsecp256k1's (see [`ecdsa`]); with
     /// `low_s`, s > n/2 is rejected.

@@ -242,6 +242,9 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     /// A multi-scalar multiplication (one sum, or the first bad point's
     /// reason).
     fn msm(&self, curve: msm::Curve, points: &[u8], scalars: &[u8]) -> Result<msm::MsmResult, String>;
+    /// A multi-scalar multiplication over bases kept on the device
+    /// (uploaded on the first call).
+    fn msm_with(&self, bases: &msm::Bases, scalars: &[u8]) -> Result<Vec<u8>, String>;
     /// A Merkle root (at least two leaves).
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String>;
     /// Kernel-only seconds of `runs` runs over `work`.

@@ -199,6 +199,73 @@ fn uneven_buckets() {
     }
 }
 
+/// Bases checked once and summed with many scalar vectors: equal to the
+/// one-call MSM on every engine (the GPU engine keeps them on the device
+/// after the first sum); bad bases and wrong scalar counts refused.
+#[test]
+fn bases_kept_for_many_sums() {
+    let mut rng = StdRng::seed_from_u64(20);
+    for curve in Curve::ALL {
+        let n = 150;
+        let (points, _, _) = call(curve, n, &mut rng);
+        for (name, engine) in engines() {
+            let bases = engine.msm_bases(curve, &points).expect("good bases");
+            assert_eq!((bases.len(), bases.curve()), (n, curve));
+            for round in 0..3 {
+                let (_, scalars, _) = call(curve, n, &mut rng);
+                let want = oracle::msm(curve, &points, &scalars).expect("sum");
+                let out = engine.msm_with(&bases, &scalars).expect("msm_with");
+                assert_eq!(out.output, want, "{name}, {curve} round {round}");
+                assert_eq!(
+                    out.selection.backend.name(),
+                    expected_backend(name, true),
+                    "{name}: {}",
+                    out.selection
+                );
+            }
+            if name == "gpu" {
+                assert!(format!("{bases:?}").contains("on_device: true"), "{bases:?}");
+            }
+            match engine.msm_with(&bases, &[0; 31]) {
+                Err(Error::InvalidInput { reason, .. }) => assert!(reason.contains("150 bases"), "{reason}"),
+                other => panic!("{name}: {other:?}"),
+            }
+            let mut bad = points.clone();
+            let len = curve.point_len();
+            bad[17 * len + len - 1] ^= 1;
+            match engine.msm_bases(curve, &bad) {
+                Err(Error::InvalidInput { reason, .. }) => {
+                    assert_eq!(reason, "point 17: not_on_curve", "{name}")
+                }
+                other => panic!("{name}: {other:?}"),
+            }
+            assert!(matches!(
+                engine.msm_bases(curve, &points[1..]),
+                Err(Error::InvalidInput { .. })
+            ));
+        }
+    }
+    // Bases on one engine's device, summed by another GPU engine: its own
+    // device cannot read them, so that engine sums on the CPU, and says so.
+    if let Some(gpu) = support::gpu_engine() {
+        let curve = Curve::Bn254G1;
+        let (points, scalars, want) = call(curve, 40, &mut rng);
+        let bases = gpu.msm_bases(curve, &points).expect("bases");
+        gpu.msm_with(&bases, &scalars).expect("first sum");
+        let other = batchcrypto::Engine::builder()
+            .backend(batchcrypto::BackendChoice::Gpu)
+            .build()
+            .expect("a second GPU engine");
+        let out = other.msm_with(&bases, &scalars).expect("msm_with");
+        assert_eq!(out.output, want);
+        assert!(
+            out.selection.why.contains("another engine's device"),
+            "{}",
+            out.selection
+        );
+    }
+}
+
 /// Writes a hostile point over an encoded one.
 type Spoiler = Box<dyn Fn(&mut [u8])>;
 

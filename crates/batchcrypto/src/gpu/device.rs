@@ -51,6 +51,9 @@ pub(super) const DISPATCH_TIMEOUT: Duration = Duration::from_secs(600);
 
 /// An open device with its pipeline cache and the driver's idle lanes.
 pub(crate) struct Gpu {
+    /// This device's number among those this process opened (resources
+    /// made on one device must never reach another's bindings).
+    pub(crate) id: u64,
     pub(crate) summary: AdapterSummary,
     /// Whether the device was opened with `SHADER_INT64`.
     pub(crate) int64: bool,
@@ -140,7 +143,9 @@ impl Gpu {
         device.set_device_lost_callback(move |reason, message| {
             lock(&on_lost).get_or_insert_with(|| format!("device lost ({reason:?}): {message}"));
         });
+        static OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         Ok(Gpu {
+            id: OPENED.fetch_add(1, Ordering::Relaxed),
             summary,
             int64,
             device,
@@ -492,6 +497,10 @@ impl GpuRuntime for Gpu {
 
     fn msm(&self, curve: msm::Curve, points: &[u8], scalars: &[u8]) -> Result<msm::MsmResult, String> {
         msm::gpu::msm(self, curve, points, scalars)
+    }
+
+    fn msm_with(&self, bases: &msm::Bases, scalars: &[u8]) -> Result<Vec<u8>, String> {
+        msm::gpu::msm_with(self, bases, scalars)
     }
 
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String> {

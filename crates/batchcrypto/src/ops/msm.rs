@@ -26,6 +26,7 @@
 //! same checks on the CPU cores, then Pippenger's buckets on the device,
 //! one kernel for the three groups with the group as a parameter.
 
+pub(crate) mod bases;
 pub(crate) mod blst_sum;
 pub(crate) mod cpu;
 #[cfg(feature = "wgpu")]
@@ -33,8 +34,10 @@ pub(crate) mod gpu;
 pub mod oracle;
 pub(crate) mod workload;
 
+use std::any::Any;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::OnceLock;
 
 use crate::verdict::Reason;
 
@@ -113,3 +116,44 @@ impl FromStr for Curve {
 
 /// The sum, encoded like the points, or the first bad point's reason.
 pub type MsmResult = Result<Vec<u8>, Reason>;
+
+/// What a device keeps of [`Bases`] (its buffer), made on the first sum
+/// there, or why it could not be.
+pub(crate) type OnDevice = OnceLock<Result<Box<dyn Any + Send + Sync>, String>>;
+
+/// Points decoded and checked once for many sums over them, as provers
+/// hold their fixed bases: made by [`crate::Engine::msm_bases`], summed by
+/// [`crate::Engine::msm_with`]. On the GPU they are uploaded on the first
+/// sum that runs there and stay on the device while this value lives.
+pub struct Bases {
+    pub(crate) curve: Curve,
+    pub(crate) decoded: bases::Decoded,
+    pub(crate) device: OnDevice,
+}
+
+impl Bases {
+    /// The group.
+    pub fn curve(&self) -> Curve {
+        self.curve
+    }
+
+    /// Points given (each call takes one scalar per point).
+    pub fn len(&self) -> usize {
+        self.decoded.given()
+    }
+
+    /// Whether no point was given.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl fmt::Debug for Bases {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Bases")
+            .field("curve", &self.curve)
+            .field("len", &self.len())
+            .field("on_device", &matches!(self.device.get(), Some(Ok(_))))
+            .finish()
+    }
+}

@@ -24,11 +24,11 @@ use ark_ec::{AdditiveGroup, AffineRepr, CurveGroup};
 use ark_ff::{BigInt, BigInteger, Field as _, PrimeField, Zero};
 use rayon::prelude::*;
 
-use super::{Curve, MsmResult, SCALAR_LEN, oracle};
+use super::bases::Decoded;
+use super::{Bases, Curve, MsmResult, SCALAR_LEN};
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel};
 use crate::gpu::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, shaders};
 use crate::ops::evm::bn254;
-use crate::verdict::Reason;
 
 /// Most terms per chunk before a bucket's run is cut again (more when a
 /// bucket is so full that it would need more than [`MAX_BUCKET_CHUNKS`]).
@@ -46,18 +46,35 @@ const DIGIT_BITS: u32 = 256;
 /// The sum on the GPU, or why not.
 pub(crate) fn msm(gpu: &Gpu, curve: Curve, points: &[u8], scalars: &[u8]) -> Result<MsmResult, String> {
     gpu.require_int64("msm")?;
-    let terms = match Terms::decode(curve, points, scalars) {
-        Ok(terms) => terms,
-        Err(reason) => return Ok(Err(reason)),
+    let decoded = match Decoded::new(curve, points) {
+        Ok(decoded) => decoded,
+        Err((_, reason)) => return Ok(Err(reason)),
     };
-    if terms.scalars.is_empty() {
-        return Ok(Ok(super::workload::identity(curve)));
+    let words = decoded.words();
+    sum(
+        gpu,
+        curve,
+        Points::Upload(&words),
+        &reduced(curve, &decoded.kept_scalars(scalars)),
+    )
+    .map(Ok)
+}
+
+/// The sum over `bases` on the GPU (uploaded on the first call), or why not.
+pub(crate) fn msm_with(gpu: &Gpu, bases: &Bases, scalars: &[u8]) -> Result<Vec<u8>, String> {
+    gpu.require_int64("msm")?;
+    let resident = bases
+        .device
+        .get_or_init(|| upload(gpu, &bases.decoded.words()).map(|r| Box::new(r) as _))
+        .as_ref()
+        .map_err(Clone::clone)?
+        .downcast_ref::<Resident>()
+        .ok_or("the bases are held by another kind of device")?;
+    if resident.device != gpu.id {
+        return Err("the bases were uploaded to another engine's device".to_string());
     }
-    let kernel = MsmKernel::new(gpu, curve, &terms)?;
-    match driver::run(gpu, &kernel) {
-        Ok(mut sums) => sums.pop().ok_or_else(|| "no sum came back".to_string()).map(Ok),
-        Err(Failure { reason, .. }) => Err(reason),
-    }
+    let scalars = reduced(bases.curve, &bases.decoded.kept_scalars(scalars));
+    sum(gpu, bases.curve, Points::Resident(&resident.buffer), &scalars)
 }
 
 /// Kernel-only times (seconds) of `runs` sums (see [`driver::time`]). For
@@ -69,8 +86,74 @@ pub(crate) fn kernel_times(
     scalars: &[u8],
     runs: usize,
 ) -> Result<Vec<f64>, String> {
-    let terms = Terms::decode(curve, points, scalars).map_err(|r| format!("a bad point: {r}"))?;
-    driver::time(gpu, &MsmKernel::new(gpu, curve, &terms)?, runs)
+    let decoded = Decoded::new(curve, points).map_err(|(i, r)| format!("point {i}: {}", r.code()))?;
+    let words = decoded.words();
+    let scalars = reduced(curve, &decoded.kept_scalars(scalars));
+    driver::time(
+        gpu,
+        &MsmKernel::new(gpu, curve, Points::Upload(&words), &scalars)?,
+        runs,
+    )
+}
+
+/// The sum of the terms, the identity for none.
+fn sum(gpu: &Gpu, curve: Curve, points: Points<'_>, scalars: &[[u64; 4]]) -> Result<Vec<u8>, String> {
+    if scalars.is_empty() {
+        return Ok(super::workload::identity(curve));
+    }
+    match driver::run(gpu, &MsmKernel::new(gpu, curve, points, scalars)?) {
+        Ok(mut sums) => sums.pop().ok_or_else(|| "no sum came back".to_string()),
+        Err(Failure { reason, .. }) => Err(reason),
+    }
+}
+
+/// Scalars (32 bytes little-endian each) reduced mod r, as u64 limbs.
+fn reduced(curve: Curve, scalars: &[u8]) -> Vec<[u64; 4]> {
+    scalars
+        .par_chunks_exact(SCALAR_LEN)
+        .map(|s| match curve {
+            Curve::Bn254G1 => ark_bn254::Fr::from_le_bytes_mod_order(s).into_bigint().0,
+            _ => ark_bls12_381::Fr::from_le_bytes_mod_order(s).into_bigint().0,
+        })
+        .collect()
+}
+
+/// Bases kept on a device.
+struct Resident {
+    /// The [`Gpu::id`] of the device holding them.
+    device: u64,
+    buffer: wgpu::Buffer,
+}
+
+/// `words` in a storage buffer of their own on the device.
+fn upload(gpu: &Gpu, words: &[u32]) -> Result<Resident, String> {
+    use wgpu::util::DeviceExt;
+    let bytes = words.len() as u64 * 4;
+    if bytes > gpu.max_binding {
+        return Err(format!(
+            "{bytes} bytes of bases exceed the adapter's storage binding limit"
+        ));
+    }
+    let oom = gpu.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
+    let buffer = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: Some("msm bases"),
+        // At least a word: a binding may not be empty.
+        contents: &u32_bytes(words).chain([0; 4]).collect::<Vec<u8>>(),
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    if let Some(e) = pollster::block_on(oom.pop()) {
+        return Err(format!("uploading the bases: {e}"));
+    }
+    Ok(Resident { device: gpu.id, buffer })
+}
+
+/// Where the kernel reads the points.
+#[derive(Clone, Copy)]
+enum Points<'a> {
+    /// Packed with the call.
+    Upload(&'a [u32]),
+    /// Already on the device.
+    Resident(&'a wgpu::Buffer),
 }
 
 /// Words per coordinate on the device.
@@ -86,75 +169,6 @@ fn field_words(curve: Curve) -> usize {
 /// `msm_segments_main`).
 pub(crate) fn kernel_source(curve: Curve) -> String {
     shaders::msm(curve)
-}
-
-/// The little-endian u32 halves of u64 limbs, appended to `out`.
-fn push_words(limbs: &[u64], out: &mut Vec<u32>) {
-    for l in limbs {
-        out.extend([*l as u32, (l >> 32) as u32]);
-    }
-}
-
-/// The terms that are not the identity: their affine points' words as the
-/// kernel reads them (x then y, each in Montgomery form) and their scalars
-/// reduced mod r.
-struct Terms {
-    words: Vec<u32>,
-    scalars: Vec<[u64; 4]>,
-}
-
-impl Terms {
-    /// The terms of a call, or the first bad point's reason (checked on all
-    /// cores as the CPU path checks them).
-    fn decode(curve: Curve, points: &[u8], scalars: &[u8]) -> Result<Terms, Reason> {
-        fn each<A: Send>(
-            points: &[u8],
-            len: usize,
-            point: impl Fn(&[u8]) -> Result<Option<A>, Reason> + Sync + Send,
-        ) -> Result<Vec<Option<A>>, Reason> {
-            let decoded: Vec<Result<Option<A>, Reason>> = points.par_chunks_exact(len).map(point).collect();
-            decoded.into_iter().collect()
-        }
-        /// The kept points' words (pushed by `push`) and which were kept.
-        fn gather<A>(decoded: Vec<Option<A>>, push: impl Fn(&A, &mut Vec<u32>)) -> (Vec<u32>, Vec<bool>) {
-            let mut words = Vec::new();
-            let kept = decoded
-                .iter()
-                .map(|p| p.as_ref().inspect(|a| push(a, &mut words)).is_some())
-                .collect();
-            (words, kept)
-        }
-        let len = curve.point_len();
-        let (words, kept) = match curve {
-            Curve::Bn254G1 => gather(
-                each(points, len, |p| {
-                    oracle::bn254_point(p).map(|a| a.xy().map(|(x, y)| [x.0.0, y.0.0]))
-                })?,
-                |xy, w| xy.iter().for_each(|c| push_words(c, w)),
-            ),
-            Curve::Bls12381G1 => gather(each(points, len, oracle::bls_g1)?, |a, w| {
-                [a.x.l, a.y.l].iter().for_each(|c| push_words(c, w))
-            }),
-            Curve::Bls12381G2 => gather(each(points, len, oracle::bls_g2)?, |a, w| {
-                [a.x.fp[0].l, a.x.fp[1].l, a.y.fp[0].l, a.y.fp[1].l]
-                    .iter()
-                    .for_each(|c| push_words(c, w))
-            }),
-        };
-        let reduce = |s: &[u8]| -> [u64; 4] {
-            match curve {
-                Curve::Bn254G1 => ark_bn254::Fr::from_le_bytes_mod_order(s).into_bigint().0,
-                _ => ark_bls12_381::Fr::from_le_bytes_mod_order(s).into_bigint().0,
-            }
-        };
-        let scalars = scalars
-            .par_chunks_exact(SCALAR_LEN)
-            .zip(kept.par_iter())
-            .filter(|(_, kept)| **kept)
-            .map(|(s, _)| reduce(s))
-            .collect();
-        Ok(Terms { words, scalars })
-    }
 }
 
 /// How the terms go into buckets and the buckets into threads.
@@ -412,23 +426,23 @@ struct MsmKernel<'a> {
     chunks_pass: Arc<wgpu::ComputePipeline>,
     segments_pass: Arc<wgpu::ComputePipeline>,
     curve: Curve,
-    terms: &'a Terms,
+    points: Points<'a>,
     plan: Plan,
 }
 
 impl<'a> MsmKernel<'a> {
-    fn new(gpu: &Gpu, curve: Curve, terms: &'a Terms) -> Result<MsmKernel<'a>, String> {
+    fn new(gpu: &Gpu, curve: Curve, points: Points<'a>, scalars: &[[u64; 4]]) -> Result<MsmKernel<'a>, String> {
         gpu.require_int64("msm")?;
-        let plan = Plan::new(&terms.scalars)?;
+        let plan = Plan::new(scalars)?;
         let kernel = MsmKernel {
             chunks_pass: gpu.pipeline(pipeline_key(curve, 0), "msm_chunks_main", || kernel_source(curve))?,
             segments_pass: gpu.pipeline(pipeline_key(curve, 1), "msm_segments_main", || kernel_source(curve))?,
             curve,
-            terms,
+            points,
             plan,
         };
         let largest = [
-            kernel.terms.words.len() as u64 * 4,
+            kernel.uploaded().len() as u64 * 4,
             kernel.plan.terms.len() as u64 * 4,
             kernel.out_room(0, 1),
         ]
@@ -438,10 +452,18 @@ impl<'a> MsmKernel<'a> {
         if largest > gpu.max_binding || kernel.sums_at() > u32::MAX as usize {
             return Err(format!(
                 "{} terms need a {largest}-byte binding, over the adapter's storage binding limit",
-                terms.scalars.len()
+                scalars.len()
             ));
         }
         Ok(kernel)
+    }
+
+    /// The points' words packed with the call (none when resident).
+    fn uploaded(&self) -> &[u32] {
+        match self.points {
+            Points::Upload(words) => words,
+            Points::Resident(_) => &[],
+        }
     }
 
     /// Words of a point (three coordinates).
@@ -501,7 +523,7 @@ impl Kernel for MsmKernel<'_> {
     fn inputs(&self, _start: usize, _end: usize) -> Vec<Input> {
         vec![
             Input::uniform(32),
-            Input::storage(self.terms.words.len() * 4),
+            Input::storage(self.uploaded().len() * 4),
             Input::storage(self.plan.terms.len() * 4),
             Input::storage(self.plan.chunks.len() * 4),
             Input::storage(self.plan.bucket_chunks.len() * 4),
@@ -523,7 +545,7 @@ impl Kernel for MsmKernel<'_> {
         ]
         .map(|v| v as u32);
         params.write_iter(u32_bytes(&values));
-        points.write_iter(u32_bytes(&self.terms.words));
+        points.write_iter(u32_bytes(self.uploaded()));
         terms.write_iter(u32_bytes(&p.terms));
         chunks.write_iter(u32_bytes(&p.chunks));
         buckets.write_iter(u32_bytes(&p.bucket_chunks));
@@ -545,7 +567,11 @@ impl Kernel for MsmKernel<'_> {
         _start: usize,
         _end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
-        let buffer = |b: u32| if b == 5 { out } else { &inputs[b as usize] };
+        let buffer = |b: u32| match (b, self.points) {
+            (5, _) => out,
+            (1, Points::Resident(bases)) => bases,
+            _ => &inputs[b as usize],
+        };
         // Each pass's bindings (its pipeline's layout holds only those) and
         // threads.
         let passes: [(&[u32], usize); 2] = [

@@ -1,0 +1,115 @@
+//! The points of an MSM decoded and checked (see [`super`]) on all cores,
+//! once: for one call, or held in [`super::Bases`] for many calls over the
+//! same points. Identities are left out (they add nothing), with a note of
+//! which points were kept so that each call's scalars line up. BN254's
+//! points are arkworks' and BLS12-381's blst's affine points, which are
+//! what the CPU path sums; the GPU path reads their coordinates' limbs,
+//! which are in Montgomery form in both libraries.
+
+use blst::{blst_p1_affine, blst_p2_affine};
+use rayon::prelude::*;
+
+use super::{Curve, SCALAR_LEN, oracle};
+use crate::verdict::Reason;
+
+/// The kept points of one group.
+pub(crate) enum Affine {
+    Bn254(Vec<ark_bn254::G1Affine>),
+    Bls12381G1(Vec<blst_p1_affine>),
+    Bls12381G2(Vec<blst_p2_affine>),
+}
+
+/// Points decoded, checked and without identities.
+pub(crate) struct Decoded {
+    pub(crate) points: Affine,
+    /// Per point given: whether it was kept (is not the identity).
+    kept: Vec<bool>,
+}
+
+/// Every point's decoding, or the index and reason of the first that fails.
+fn each<A: Send>(
+    points: &[u8],
+    len: usize,
+    point: impl Fn(&[u8]) -> Result<Option<A>, Reason> + Sync + Send,
+) -> Result<(Vec<A>, Vec<bool>), (usize, Reason)> {
+    let decoded: Vec<Result<Option<A>, Reason>> = points.par_chunks_exact(len).map(point).collect();
+    let mut kept = Vec::with_capacity(decoded.len());
+    let mut out = Vec::with_capacity(decoded.len());
+    for (i, d) in decoded.into_iter().enumerate() {
+        match d {
+            Err(reason) => return Err((i, reason)),
+            Ok(p) => {
+                kept.push(p.is_some());
+                out.extend(p);
+            }
+        }
+    }
+    Ok((out, kept))
+}
+
+impl Decoded {
+    /// `points` (whole encodings of `curve`), or the index and reason of the
+    /// first bad one.
+    pub(crate) fn new(curve: Curve, points: &[u8]) -> Result<Decoded, (usize, Reason)> {
+        let len = curve.point_len();
+        let (points, kept) = match curve {
+            Curve::Bn254G1 => {
+                let (ps, kept) = each(points, len, |p| {
+                    oracle::bn254_point(p).map(|a| (!ark_ec::AffineRepr::is_zero(&a)).then_some(a))
+                })?;
+                (Affine::Bn254(ps), kept)
+            }
+            Curve::Bls12381G1 => {
+                let (ps, kept) = each(points, len, oracle::bls_g1)?;
+                (Affine::Bls12381G1(ps), kept)
+            }
+            Curve::Bls12381G2 => {
+                let (ps, kept) = each(points, len, oracle::bls_g2)?;
+                (Affine::Bls12381G2(ps), kept)
+            }
+        };
+        Ok(Decoded { points, kept })
+    }
+
+    /// Points given (the scalars a call needs).
+    pub(crate) fn given(&self) -> usize {
+        self.kept.len()
+    }
+
+    /// The scalars of the kept points, from one scalar per point given.
+    pub(crate) fn kept_scalars(&self, scalars: &[u8]) -> Vec<u8> {
+        scalars
+            .chunks_exact(SCALAR_LEN)
+            .zip(&self.kept)
+            .filter(|(_, kept)| **kept)
+            .flat_map(|(s, _)| s.iter().copied())
+            .collect()
+    }
+
+    /// The kept points' affine coordinates as the GPU reads them: x then y,
+    /// each its Montgomery limbs as little-endian u32 words (F_p2: c0 then
+    /// c1).
+    #[cfg(feature = "wgpu")]
+    pub(crate) fn words(&self) -> Vec<u32> {
+        fn push(limbs: &[u64], out: &mut Vec<u32>) {
+            for l in limbs {
+                out.extend([*l as u32, (l >> 32) as u32]);
+            }
+        }
+        let mut out = Vec::new();
+        match &self.points {
+            Affine::Bn254(ps) => ps
+                .iter()
+                .for_each(|p| [p.x.0.0, p.y.0.0].iter().for_each(|c| push(c, &mut out))),
+            Affine::Bls12381G1(ps) => ps
+                .iter()
+                .for_each(|p| [p.x.l, p.y.l].iter().for_each(|c| push(c, &mut out))),
+            Affine::Bls12381G2(ps) => ps.iter().for_each(|p| {
+                [p.x.fp[0].l, p.x.fp[1].l, p.y.fp[0].l, p.y.fp[1].l]
+                    .iter()
+                    .for_each(|c| push(c, &mut out))
+            }),
+        }
+        out
+    }
+}
