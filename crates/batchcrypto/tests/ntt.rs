@@ -219,15 +219,15 @@ fn round_trips_at_every_size() {
     }
 }
 
-/// Every field on the GPU at every size 2^1..2^16 (the bound for
-/// lavapipe; one workgroup per polynomial runs every stage), each variant
-/// in turn, several polynomials per call at small sizes: equal to the
-/// oracle, and the GPU really ran them.
+/// Every field on the GPU at every size 2^1..2^18 (one workgroup per
+/// polynomial up to 2^12, a dispatch per stage from 2^13), each variant
+/// in turn, several polynomials per call up to 2^14: equal to the oracle,
+/// and the GPU really ran them.
 #[test]
 fn every_field_on_the_gpu_at_every_size() {
     let Some(engine) = gpu_engine() else { return };
     let mut rng = StdRng::seed_from_u64(64);
-    for (field, log_n) in Field::ALL.into_iter().flat_map(|f| (1..=16u32).map(move |k| (f, k))) {
+    for (field, log_n) in Field::ALL.into_iter().flat_map(|f| (1..=18u32).map(move |k| (f, k))) {
         let t = Transform {
             direction: if log_n % 2 == 0 {
                 Direction::Inverse
@@ -247,7 +247,11 @@ fn every_field_on_the_gpu_at_every_size() {
             coset: (log_n % 5 < 3).then(|| element(field, &mut rng)),
             ..Transform::new(field, log_n)
         };
-        let count = if log_n <= 10 { 5 } else { 1 };
+        let count = match log_n {
+            ..=10 => 5,
+            11..=14 => 2,
+            _ => 1,
+        };
         let polys = random_polys(&t, count, &mut rng);
         let out = engine.ntt(&t, &polys).expect("ntt");
         assert_eq!(out.selection.backend.name(), "gpu", "2^{log_n}: {}", out.selection);
@@ -259,18 +263,54 @@ fn every_field_on_the_gpu_at_every_size() {
     }
 }
 
+/// The passes (a dispatch per stage, from 2^13) in every variant: both
+/// directions, every order pair, with and without a coset, on the GPU,
+/// equal to the oracle.
+#[test]
+fn every_variant_on_the_passes() {
+    let Some(engine) = gpu_engine() else { return };
+    let mut rng = StdRng::seed_from_u64(13);
+    for field in Field::ALL {
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for input_order in [Order::Natural, Order::BitReversed] {
+                for output_order in [Order::Natural, Order::BitReversed] {
+                    for coset in [None, Some(element(field, &mut rng))] {
+                        let t = Transform {
+                            direction,
+                            input_order,
+                            output_order,
+                            coset,
+                            ..Transform::new(field, 13)
+                        };
+                        let polys = random_polys(&t, 2, &mut rng);
+                        let out = engine.ntt(&t, &polys).expect("ntt");
+                        assert_eq!(out.selection.backend.name(), "gpu", "{}", out.selection);
+                        let want: Vec<PolyResult> = polys
+                            .chunks_exact(t.poly_bytes())
+                            .map(|p| oracle::transform(&t, p))
+                            .collect();
+                        assert_eq!(out.output, want, "{t:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Polynomials with one element at or above the modulus get
 /// `non_canonical_element`, the others their transforms, on every engine.
 #[test]
 fn non_canonical_elements_are_answered_one_by_one() {
     let mut rng = StdRng::seed_from_u64(7);
-    for field in Field::ALL {
-        let t = Transform::new(field, 4);
-        let mut polys = random_polys(&t, 12, &mut rng);
+    // 2^4: a workgroup per polynomial on the GPU; 2^13: the passes.
+    for (field, log_n) in Field::ALL.into_iter().flat_map(|f| [(f, 4), (f, 13)]) {
+        let t = Transform::new(field, log_n);
+        let count = if log_n == 4 { 12 } else { 6 };
+        let mut polys = random_polys(&t, count, &mut rng);
         let len = field.element_len();
-        let bad = [1usize, 5, 11];
+        let bad = [1usize, 5, count - 1];
         for (k, &i) in bad.iter().enumerate() {
-            let at = i * t.poly_bytes() + [0, 7, 15][k] * len;
+            let at = i * t.poly_bytes() + [0, 7, t.len() - 1][k] * len;
             let value = match k {
                 0 => modulus(field),
                 1 => vec![0xff; len],
@@ -290,10 +330,19 @@ fn non_canonical_elements_are_answered_one_by_one() {
         for (name, got) in on_every_engine(&t, &polys) {
             for (i, r) in got.iter().enumerate() {
                 if bad.contains(&i) {
-                    assert_eq!(r, &Err(Reason::NonCanonicalElement), "{name} {field} polynomial {i}");
+                    assert_eq!(
+                        r,
+                        &Err(Reason::NonCanonicalElement),
+                        "{name} {field} 2^{log_n} polynomial {i}"
+                    );
                 } else {
                     let p = &polys[i * t.poly_bytes()..(i + 1) * t.poly_bytes()];
-                    assert_eq!(r, &Ok(direct_in(&t, p)), "{name} {field} polynomial {i}");
+                    let want = if log_n == 4 {
+                        direct_in(&t, p)
+                    } else {
+                        oracle::transform(&t, p).expect("oracle")
+                    };
+                    assert_eq!(r, &Ok(want), "{name} {field} 2^{log_n} polynomial {i}");
                 }
             }
         }

@@ -222,20 +222,22 @@ pub(crate) fn mlkem() -> String {
 }
 
 const GOLDILOCKS: &str = include_str!("wgsl/goldilocks.wgsl");
-const NTT_RADIX2: &str = include_str!("../ops/ntt/radix2.wgsl");
+pub(crate) const NTT_RADIX2: &str = include_str!("../ops/ntt/radix2.wgsl");
+pub(crate) const NTT_PASSES: &str = include_str!("../ops/ntt/passes.wgsl");
 const NTT_FIELD64: &str = include_str!("../ops/ntt/field64.wgsl");
 const NTT_FIELD256: &str = include_str!("../ops/ntt/field256.wgsl");
 
-/// The NTT kernel over Goldilocks (entry point `ntt_main`, one workgroup
-/// per polynomial; needs SHADER_INT64).
-pub(crate) fn ntt_goldilocks() -> String {
-    [guard().as_str(), GOLDILOCKS, NTT_FIELD64, NTT_RADIX2].join("\n")
+/// The NTT `kernel` ([`NTT_RADIX2`], a workgroup per polynomial, or
+/// [`NTT_PASSES`], a dispatch per stage) over Goldilocks (needs
+/// SHADER_INT64).
+pub(crate) fn ntt_goldilocks(kernel: &str) -> String {
+    [guard().as_str(), GOLDILOCKS, NTT_FIELD64, kernel].join("\n")
 }
 
-/// The NTT kernel over the 256-bit prime field of modulus `m` (limbs, least
-/// significant first) with `r2` = R^2 mod m and `inv` = -m^-1 mod 2^32
-/// (entry point `ntt_main`; needs SHADER_INT64 for the 64-bit products).
-pub(crate) fn ntt_fr256(m: &[u32; 8], r2: &[u32; 8], inv: u32) -> String {
+/// The NTT `kernel` over the 256-bit prime field of modulus `m` (limbs,
+/// least significant first) with `r2` = R^2 mod m and `inv` = -m^-1 mod
+/// 2^32 (needs SHADER_INT64 for the 64-bit products).
+pub(crate) fn ntt_fr256(m: &[u32; 8], r2: &[u32; 8], inv: u32, kernel: &str) -> String {
     let limbs = |l: &[u32; 8]| l.iter().map(|w| format!("{w:#x}u")).collect::<Vec<_>>().join(", ");
     let constants = format!(
         "const FR_M: U256 = U256({});\nconst FR_R2: U256 = U256({});\nconst FR_INV: u32 = {inv:#x}u;\n",
@@ -248,7 +250,7 @@ pub(crate) fn ntt_fr256(m: &[u32; 8], r2: &[u32; 8], inv: u32) -> String {
         mont_mul_generated(8, "U256", "u256_sub"),
         constants,
         NTT_FIELD256.to_string(),
-        NTT_RADIX2.to_string(),
+        kernel.to_string(),
     ]
     .join("\n")
 }
@@ -550,12 +552,17 @@ pub(crate) mod tests {
             ][..],
             true,
         ));
-        kernels.push(("ntt goldilocks".to_string(), ntt_goldilocks(), &["ntt_main"][..], true));
-        for field in [crate::ops::ntt::Field::Bn254Fr, crate::ops::ntt::Field::Bls12381Fr] {
+        for field in crate::ops::ntt::Field::ALL {
             kernels.push((
                 format!("ntt {field}"),
-                crate::ops::ntt::gpu::kernel_source(field),
+                crate::ops::ntt::gpu::kernel_source(field, false),
                 &["ntt_main"][..],
+                true,
+            ));
+            kernels.push((
+                format!("ntt passes {field}"),
+                crate::ops::ntt::gpu::kernel_source(field, true),
+                &["ntt_scatter", "ntt_stage", "ntt_finish"][..],
                 true,
             ));
         }

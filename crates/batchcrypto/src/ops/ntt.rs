@@ -27,9 +27,12 @@
 //! Goldilocks, arkworks' Montgomery field with the prime's parameters
 //! ([`fields`]). The CPU path is the same code on all cores: polynomials
 //! in parallel, and a large one split inside by `ark-poly`'s parallel FFT.
-//! The GPU path (`gpu.rs`, `radix2.wgsl` over `field64.wgsl` or
-//! `field256.wgsl`) covers all three fields: a workgroup per polynomial,
-//! radix-2 stages in place with barriers between them.
+//! The GPU path (`gpu.rs` over `field64.wgsl` or `field256.wgsl`) covers
+//! all three fields at every size: up to 2^12 a workgroup per polynomial
+//! (`radix2.wgsl`, radix-2 stages in place with barriers between them),
+//! from 2^13 a dispatch per stage with a thread per butterfly
+//! (`passes.wgsl`, two-level tables so that 2^24 needs no 2^23-entry
+//! table), so that one large polynomial fills the device.
 //!
 //! [`Reason::NonCanonicalElement`]: crate::Reason::NonCanonicalElement
 

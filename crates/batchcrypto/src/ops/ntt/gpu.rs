@@ -1,11 +1,14 @@
-//! Host side of the NTT kernel (`radix2.wgsl` over a field layer:
-//! `field64.wgsl` for Goldilocks on u64 lanes, `field256.wgsl` for the
-//! scalar fields of BN254 and BLS12-381 in Montgomery form; both need
-//! SHADER_INT64) for the driver ([`crate::gpu::driver`]): a polynomial per
-//! workgroup. The host computes the transform's tables with arkworks'
+//! Host side of the NTT kernels over a field layer (`field64.wgsl` for
+//! Goldilocks on u64 lanes, `field256.wgsl` for the scalar fields of BN254
+//! and BLS12-381 in Montgomery form; both need SHADER_INT64) for the
+//! driver ([`crate::gpu::driver`]): below 2^13 elements `radix2.wgsl`, a
+//! polynomial per workgroup; from 2^13 `passes.wgsl`, a dispatch per stage
+//! (scatter, log n stages, finish, each with its own parameters, in one
+//! submission). The host computes the transform's tables with arkworks'
 //! field (the twiddles w^j or w^-j for j < n/2, where w is the root of
 //! unity `ark-poly`'s domain uses, and the scale factors g^i on a coset,
-//! n^-1 g^-i for an inverse) in the kernel's working form (canonical for
+//! n^-1 g^-i for an inverse; in full for the workgroups, in two levels
+//! for the passes) in the kernel's working form (canonical for
 //! Goldilocks; Montgomery with R = 2^256, arkworks' own representation,
 //! for the 256-bit fields), uploads them with each sub-batch, and reads
 //! back every polynomial and a status word each (done, or an element not
@@ -46,19 +49,26 @@ fn limbs(b: impl BigInteger) -> [u32; 8] {
     std::array::from_fn(|k| u32::from_le_bytes([bytes[4 * k], bytes[4 * k + 1], bytes[4 * k + 2], bytes[4 * k + 3]]))
 }
 
-/// The kernel source over a 256-bit field: its modulus, R^2 mod m and
-/// -m^-1 mod 2^32 rendered in.
-pub(crate) fn kernel_source(field: Field) -> String {
-    fn source<F: PrimeField>() -> String {
+/// The kernel source over `field` (for a 256-bit field its modulus, R^2
+/// mod m and -m^-1 mod 2^32 rendered in): the one-workgroup-per-polynomial
+/// kernel (entry point `ntt_main`), or with `passes` the passes (entry
+/// points `ntt_scatter`, `ntt_stage`, `ntt_finish`).
+pub(crate) fn kernel_source(field: Field, passes: bool) -> String {
+    let kernel = if passes {
+        shaders::NTT_PASSES
+    } else {
+        shaders::NTT_RADIX2
+    };
+    fn source<F: PrimeField>(kernel: &str) -> String {
         let m = limbs(F::MODULUS);
         // R^2 mod m as an integer, R = 2^256.
         let r2 = limbs(F::from(2u64).pow([512]).into_bigint());
-        shaders::ntt_fr256(&m, &r2, bigint::neg_inv32(m[0]))
+        shaders::ntt_fr256(&m, &r2, bigint::neg_inv32(m[0]), kernel)
     }
     match field {
-        Field::Bn254Fr => source::<ark_bn254::Fr>(),
-        Field::Bls12381Fr => source::<ark_bls12_381::Fr>(),
-        Field::Goldilocks => shaders::ntt_goldilocks(),
+        Field::Bn254Fr => source::<ark_bn254::Fr>(kernel),
+        Field::Bls12381Fr => source::<ark_bls12_381::Fr>(kernel),
+        Field::Goldilocks => shaders::ntt_goldilocks(kernel),
     }
 }
 
@@ -67,31 +77,82 @@ fn powers<F: PrimeField>(first: F, x: F, count: usize) -> impl Iterator<Item = F
     std::iter::successors(Some(first), move |p| Some(*p * x)).take(count)
 }
 
-/// The tables of `t` over `F`, encoded by `work` (the kernel's working
-/// form): the twiddles, the scale factors (one unused element when
-/// nothing is scaled) and the scaling flag.
-fn tables<F: PrimeField + FftField>(
-    t: &Transform,
-    work: impl Fn(F) -> Vec<u8>,
-) -> Result<(Vec<u8>, Vec<u8>, u32), String> {
+/// The tables of `t` over `F` as two geometric sequences: the twiddles
+/// w^j (or w^-j) for j < n/2, and the scale factors c x^i for i < n (for
+/// an inverse c = n^-1 and x = g^-1, for a forward transform on a coset c
+/// = 1 and x = g; one unused 1 when nothing is scaled), with the flag.
+struct Sequences<F> {
+    twiddle: F,
+    scale: (F, F, usize),
+    scaling: u32,
+}
+
+fn sequences<F: PrimeField + FftField>(t: &Transform) -> Result<Sequences<F>, String> {
     let n = t.len();
     let w = F::get_root_of_unity(n as u64).ok_or("no root of unity of this order")?;
     let shift = t.coset.as_deref().map_or(F::one(), F::from_le_bytes_mod_order);
     let invert = |x: F| x.inverse().ok_or("a zero shift or size");
-    let encode = |xs: &mut dyn Iterator<Item = F>| -> Vec<u8> { xs.flat_map(&work).collect() };
-    let (twiddle, scale, scaling) = if t.direction == Direction::Inverse {
-        let n_inv = invert(F::from(n as u64))?;
-        (invert(w)?, encode(&mut powers(n_inv, invert(shift)?, n)), SCALE_OUTPUT)
+    Ok(if t.direction == Direction::Inverse {
+        Sequences {
+            twiddle: invert(w)?,
+            scale: (invert(F::from(n as u64))?, invert(shift)?, n),
+            scaling: SCALE_OUTPUT,
+        }
     } else if t.coset.is_some() {
-        (w, encode(&mut powers(F::one(), shift, n)), SCALE_INPUT)
+        Sequences {
+            twiddle: w,
+            scale: (F::one(), shift, n),
+            scaling: SCALE_INPUT,
+        }
     } else {
-        (w, encode(&mut std::iter::once(F::one())), 0)
-    };
-    Ok((encode(&mut powers(F::one(), twiddle, n / 2)), scale, scaling))
+        Sequences {
+            twiddle: w,
+            scale: (F::one(), F::one(), 1),
+            scaling: 0,
+        }
+    })
 }
 
+/// One sequence c x^i, i < count, as a table: every term (one workgroup
+/// per polynomial), or in two levels (the passes): x^i for i < 2^lo_bits,
+/// then c x^(2^lo_bits k), so that term i is table[hi + (i >> lo_bits)]
+/// times table[i & (2^lo_bits - 1)]. With the low part's bits and where
+/// the high part starts (0, 0 for a full table).
+fn table<F: PrimeField>((c, x, count): (F, F, usize), two_level: bool) -> (Vec<F>, u32, u32) {
+    if !two_level {
+        return (powers(c, x, count).collect(), 0, 0);
+    }
+    let lo_bits = count.max(1).next_power_of_two().trailing_zeros().div_ceil(2);
+    let lo = 1usize << lo_bits;
+    let step = x.pow([lo as u64]);
+    let terms: Vec<F> = powers(F::one(), x, lo)
+        .chain(powers(c, step, count.div_ceil(lo)))
+        .collect();
+    (terms, lo_bits, lo as u32)
+}
+
+/// Polynomials of 2^this elements and more take the passes (a thread per
+/// butterfly); smaller ones a workgroup each.
+const PASSES_LOG_N: u32 = 13;
+
+/// The pass layout's three pipelines and its tables' shape.
+struct Passes {
+    scatter: Arc<wgpu::ComputePipeline>,
+    stage: Arc<wgpu::ComputePipeline>,
+    finish: Arc<wgpu::ComputePipeline>,
+    /// (lo_bits, hi) of the twiddles' and the scale's tables.
+    twiddle_shape: (u32, u32),
+    scale_shape: (u32, u32),
+}
+
+/// Bytes between two passes' parameters (the uniform offset alignment),
+/// and the bytes of one pass's (`PassParams` in passes.wgsl).
+const PASS_PARAM_STRIDE: u64 = 256;
+const PASS_PARAM_BYTES: u64 = 48;
+
 struct NttKernel<'a> {
-    pipeline: Arc<wgpu::ComputePipeline>,
+    /// The one-workgroup-per-polynomial kernel, or the passes.
+    layout: Layout,
     t: &'a Transform,
     polys: &'a [u8],
     flags: u32,
@@ -100,38 +161,103 @@ struct NttKernel<'a> {
     scale: Vec<u8>,
 }
 
+enum Layout {
+    Workgroup(Arc<wgpu::ComputePipeline>),
+    Passes(Passes),
+}
+
 impl<'a> NttKernel<'a> {
     fn new(gpu: &Gpu, t: &'a Transform, polys: &'a [u8]) -> Result<NttKernel<'a>, String> {
         gpu.require_int64("ntt")?;
+        let two_level = t.log_n >= PASSES_LOG_N;
         // Goldilocks works on canonical u64s; the 256-bit fields in
         // Montgomery form, which is arkworks' own representation (`.0`,
         // R = 2^256).
-        let (twiddles, scale, scaling) = match t.field {
-            Field::Goldilocks => tables::<Goldilocks>(t, |x| x.into_bigint().0[0].to_le_bytes().to_vec())?,
-            Field::Bn254Fr => tables::<ark_bn254::Fr>(t, |x| x.0.to_bytes_le())?,
-            Field::Bls12381Fr => tables::<ark_bls12_381::Fr>(t, |x| x.0.to_bytes_le())?,
+        fn encoded<F: PrimeField + FftField>(
+            t: &Transform,
+            two_level: bool,
+            work: impl Fn(&F) -> Vec<u8>,
+        ) -> Result<EncodedTables, String> {
+            let seq = sequences::<F>(t)?;
+            let (tw, tw_lo, tw_hi) = table((F::one(), seq.twiddle, t.len() / 2), two_level);
+            let (sc, sc_lo, sc_hi) = table(seq.scale, two_level);
+            Ok(EncodedTables {
+                twiddles: tw.iter().flat_map(&work).collect(),
+                scale: sc.iter().flat_map(&work).collect(),
+                scaling: seq.scaling,
+                twiddle_shape: (tw_lo, tw_hi),
+                scale_shape: (sc_lo, sc_hi),
+            })
+        }
+        let tables = match t.field {
+            Field::Goldilocks => encoded::<Goldilocks>(t, two_level, |x| x.into_bigint().0[0].to_le_bytes().to_vec())?,
+            Field::Bn254Fr => encoded::<ark_bn254::Fr>(t, two_level, |x| x.0.to_bytes_le())?,
+            Field::Bls12381Fr => encoded::<ark_bls12_381::Fr>(t, two_level, |x| x.0.to_bytes_le())?,
         };
-        let mut flags = scaling;
+        let mut flags = tables.scaling;
         if t.input_order == Order::BitReversed {
             flags |= INPUT_BIT_REVERSED;
         }
         if t.output_order == Order::BitReversed {
             flags |= OUTPUT_BIT_REVERSED;
         }
-        let key = match t.field {
-            Field::Goldilocks => "ntt_goldilocks",
-            Field::Bn254Fr => "ntt_bn254_fr",
-            Field::Bls12381Fr => "ntt_bls12_381_fr",
+        let (key, passes): (&'static str, [&'static str; 3]) = match t.field {
+            Field::Goldilocks => (
+                "ntt_goldilocks",
+                [
+                    "ntt_goldilocks_scatter",
+                    "ntt_goldilocks_stage",
+                    "ntt_goldilocks_finish",
+                ],
+            ),
+            Field::Bn254Fr => (
+                "ntt_bn254_fr",
+                ["ntt_bn254_fr_scatter", "ntt_bn254_fr_stage", "ntt_bn254_fr_finish"],
+            ),
+            Field::Bls12381Fr => (
+                "ntt_bls12_381_fr",
+                [
+                    "ntt_bls12_381_fr_scatter",
+                    "ntt_bls12_381_fr_stage",
+                    "ntt_bls12_381_fr_finish",
+                ],
+            ),
+        };
+        let layout = if two_level {
+            let pipeline = |k, entry| gpu.pipeline(k, entry, || kernel_source(t.field, true));
+            Layout::Passes(Passes {
+                scatter: pipeline(passes[0], "ntt_scatter")?,
+                stage: pipeline(passes[1], "ntt_stage")?,
+                finish: pipeline(passes[2], "ntt_finish")?,
+                twiddle_shape: tables.twiddle_shape,
+                scale_shape: tables.scale_shape,
+            })
+        } else {
+            Layout::Workgroup(gpu.pipeline(key, "ntt_main", || kernel_source(t.field, false))?)
         };
         Ok(NttKernel {
-            pipeline: gpu.pipeline(key, "ntt_main", || kernel_source(t.field))?,
+            layout,
             t,
             polys,
             flags,
-            twiddles,
-            scale,
+            twiddles: tables.twiddles,
+            scale: tables.scale,
         })
     }
+
+    /// The passes of one run: the scatter, a stage per level, the finish.
+    fn pass_count(&self) -> usize {
+        self.t.log_n as usize + 2
+    }
+}
+
+/// A transform's tables in the kernel's working form.
+struct EncodedTables {
+    twiddles: Vec<u8>,
+    scale: Vec<u8>,
+    scaling: u32,
+    twiddle_shape: (u32, u32),
+    scale_shape: (u32, u32),
 }
 
 impl Kernel for NttKernel<'_> {
@@ -142,7 +268,19 @@ impl Kernel for NttKernel<'_> {
     }
 
     fn pipeline(&self) -> &wgpu::ComputePipeline {
-        &self.pipeline
+        match &self.layout {
+            Layout::Workgroup(pipeline) => pipeline,
+            Layout::Passes(p) => &p.scatter,
+        }
+    }
+
+    fn pass_pipeline(&self, pass: usize) -> &wgpu::ComputePipeline {
+        match &self.layout {
+            Layout::Workgroup(pipeline) => pipeline,
+            Layout::Passes(p) if pass == 0 => &p.scatter,
+            Layout::Passes(p) if pass + 1 == self.pass_count() => &p.finish,
+            Layout::Passes(p) => &p.stage,
+        }
     }
 
     fn units(&self) -> usize {
@@ -155,7 +293,9 @@ impl Kernel for NttKernel<'_> {
     }
 
     fn end(&self, gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
-        let bytes = gpu.max_binding.min(MAX_SUB_BATCH_BYTES) as usize;
+        // A polynomial larger than the usual sub-batch goes alone.
+        let one = (self.t.poly_bytes() + 4) as u64;
+        let bytes = gpu.max_binding.min(MAX_SUB_BATCH_BYTES.max(one)) as usize;
         // The output also holds a status word per polynomial.
         let fit = bytes / (self.t.poly_bytes() + 4);
         if fit == 0 {
@@ -168,8 +308,12 @@ impl Kernel for NttKernel<'_> {
     }
 
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
+        let params = match self.layout {
+            Layout::Workgroup(_) => 16,
+            Layout::Passes(_) => self.pass_count() * PASS_PARAM_STRIDE as usize,
+        };
         vec![
-            Input::uniform(16),
+            Input::uniform(params),
             Input::storage((end - start) * self.t.poly_bytes()),
             Input::storage(self.twiddles.len()),
             Input::storage(self.scale.len()),
@@ -178,10 +322,31 @@ impl Kernel for NttKernel<'_> {
 
     fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
         let [params, mut data, mut twiddles, mut scale] = driver::inputs(dst);
-        driver::params(
-            params,
-            [(end - start) as u32, self.t.log_n, self.flags, shaders::LOOP_GUARD],
-        );
+        let polys = (end - start) as u32;
+        match &self.layout {
+            Layout::Workgroup(_) => driver::params(params, [polys, self.t.log_n, self.flags, shaders::LOOP_GUARD]),
+            Layout::Passes(p) => {
+                let mut bytes = vec![0u8; self.pass_count() * PASS_PARAM_STRIDE as usize];
+                for (pass, at) in bytes.chunks_exact_mut(PASS_PARAM_STRIDE as usize).enumerate() {
+                    let values = [
+                        polys,
+                        self.t.log_n,
+                        self.flags,
+                        // Stage s is pass s + 1.
+                        pass.saturating_sub(1) as u32,
+                        p.twiddle_shape.0,
+                        p.twiddle_shape.1,
+                        p.scale_shape.0,
+                        p.scale_shape.1,
+                        shaders::LOOP_GUARD,
+                    ];
+                    for (word, v) in at.chunks_exact_mut(4).zip(values) {
+                        word.copy_from_slice(&v.to_le_bytes());
+                    }
+                }
+                params.write_iter(bytes);
+            }
+        }
         let size = self.t.poly_bytes();
         data.copy_from_slice(&self.polys[start * size..end * size]);
         twiddles.copy_from_slice(&self.twiddles);
@@ -192,9 +357,60 @@ impl Kernel for NttKernel<'_> {
         ((end - start) * (self.t.poly_bytes() + 4)) as u64
     }
 
+    fn out_room(&self, start: usize, end: usize) -> u64 {
+        // The passes' progress words after the status words.
+        self.out_bytes(start, end) + 4 * (end - start) as u64
+    }
+
     fn threads_per_unit(&self) -> usize {
         // A workgroup per polynomial.
         WORKGROUP_SIZE as usize
+    }
+
+    fn bind(
+        &self,
+        gpu: &Gpu,
+        inputs: &[wgpu::Buffer],
+        out: &wgpu::Buffer,
+        start: usize,
+        end: usize,
+    ) -> Vec<(wgpu::BindGroup, u32)> {
+        if let Layout::Workgroup(pipeline) = &self.layout {
+            let threads = (end - start) * self.threads_per_unit();
+            return driver::one_pass(gpu, pipeline, self.name(), inputs.iter().chain([out]), threads);
+        }
+        let elements = (end - start) * self.t.len();
+        (0..self.pass_count())
+            .map(|pass| {
+                // Each pass's bindings (its pipeline's layout holds only
+                // those) and threads.
+                let (bindings, threads): (&[u32], usize) = match pass {
+                    0 => (&[1, 3, 4], elements),
+                    p if p + 1 == self.pass_count() => (&[3, 4], elements),
+                    _ => (&[2, 4], elements / 2),
+                };
+                let params = wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &inputs[0],
+                        offset: pass as u64 * PASS_PARAM_STRIDE,
+                        size: wgpu::BufferSize::new(PASS_PARAM_BYTES),
+                    }),
+                };
+                let entries: Vec<wgpu::BindGroupEntry<'_>> = std::iter::once(params)
+                    .chain(bindings.iter().map(|&b| wgpu::BindGroupEntry {
+                        binding: b,
+                        resource: if b == 4 { out } else { &inputs[b as usize] }.as_entire_binding(),
+                    }))
+                    .collect();
+                let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("ntt_pass"),
+                    layout: &self.pass_pipeline(pass).get_bind_group_layout(0),
+                    entries: &entries,
+                });
+                (bind_group, threads as u32)
+            })
+            .collect()
     }
 
     fn decode(&self, start: usize, end: usize, out: &[u8], answers: &mut Vec<PolyResult>) -> Result<(), String> {
