@@ -2,7 +2,8 @@
 //! binary file (raw mode, no JSON): the input is polynomials of 2^log_n
 //! elements back to back, each element the field's canonical
 //! little-endian encoding (32 bytes for `bn254-fr` and `bls12-381-fr`, 8
-//! for `goldilocks`); the output is their transforms in the same layout
+//! for `goldilocks` and `goldilocks-negacyclic`, the latter the FHE ring
+//! modulo X^n + 1 as `tfhe-ntt` transforms it); the output is their transforms in the same layout
 //! and order. A polynomial with an element not below the modulus is named
 //! on stderr (`non_canonical_element`) and its output bytes are zeros;
 //! a trailing partial polynomial is reported and not transformed; both
@@ -18,7 +19,8 @@ use crate::output::write_failed;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// bn254-fr, bls12-381-fr or goldilocks.
+    /// bn254-fr, bls12-381-fr, goldilocks or goldilocks-negacyclic (log-n
+    /// from 4, no coset).
     #[arg(long)]
     field: Field,
     /// log2 of the polynomials' size, 1 to 24.

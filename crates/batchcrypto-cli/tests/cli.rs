@@ -583,7 +583,12 @@ fn ntt_raw_files() {
         e[..8].copy_from_slice(&(rng.random::<u64>() >> 2).to_le_bytes());
         e
     };
-    for (field, log_n) in [(Field::Goldilocks, 5u32), (Field::Bn254Fr, 3), (Field::Bls12381Fr, 4)] {
+    for (field, log_n) in [
+        (Field::Goldilocks, 5u32),
+        (Field::Bn254Fr, 3),
+        (Field::Bls12381Fr, 4),
+        (Field::GoldilocksNegacyclic, 4),
+    ] {
         let t = Transform::new(field, log_n);
         let len = field.element_len();
         let size = t.poly_bytes();
@@ -617,10 +622,14 @@ fn ntt_raw_files() {
             assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("partial record of {len} bytes")));
             assert!(out.stdout == want[..3 * size], "{name} on {backend}, partial");
         }
-        // Round trip on a coset, through bit-reversed order.
+        // Round trip on a coset (the negacyclic transform: without),
+        // through bit-reversed order.
         let clean: Vec<u8> = (0..3 * t.len()).flat_map(|_| element(&mut rng, len)).collect();
         let coset = hex::encode(element(&mut rng, len));
-        let on_coset = ["ntt", "--field", name, "--log-n", &log, "--coset", &coset];
+        let mut on_coset = vec!["ntt", "--field", name, "--log-n", &log];
+        if !field.negacyclic() {
+            on_coset.extend(["--coset", &coset]);
+        }
         let fwd = run_with_stdin(&[&on_coset[..], &["--output-order", "bit-reversed"]].concat(), &clean);
         assert_eq!(fwd.status.code(), Some(0), "{}", String::from_utf8_lossy(&fwd.stderr));
         assert_eq!(fwd.stdout.len(), clean.len());
@@ -645,6 +654,16 @@ fn ntt_raw_files() {
             "0000000000000000",
         ],
         &["ntt", "--field", "goldilocks", "--log-n", "4", "--coset", "zz"],
+        &["ntt", "--field", "goldilocks-negacyclic", "--log-n", "3"],
+        &[
+            "ntt",
+            "--field",
+            "goldilocks-negacyclic",
+            "--log-n",
+            "4",
+            "--coset",
+            "0100000000000000",
+        ],
         &[
             "ntt",
             "--field",

@@ -134,7 +134,7 @@ pub enum Op {
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 42] = [
+    pub const ALL: [Op; 43] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -174,6 +174,7 @@ impl Op {
         Op::Ntt(ntt::Field::Bn254Fr),
         Op::Ntt(ntt::Field::Bls12381Fr),
         Op::Ntt(ntt::Field::Goldilocks),
+        Op::Ntt(ntt::Field::GoldilocksNegacyclic),
         Op::Msm(msm::Curve::Bn254G1),
         Op::Msm(msm::Curve::Bls12381G1),
         Op::Msm(msm::Curve::Bls12381G2),
@@ -221,6 +222,7 @@ impl Op {
             Op::Ntt(ntt::Field::Bn254Fr) => "ntt_bn254_fr",
             Op::Ntt(ntt::Field::Bls12381Fr) => "ntt_bls12_381_fr",
             Op::Ntt(ntt::Field::Goldilocks) => "ntt_goldilocks",
+            Op::Ntt(ntt::Field::GoldilocksNegacyclic) => "ntt_goldilocks_negacyclic",
             Op::Msm(msm::Curve::Bn254G1) => "msm_bn254_g1",
             Op::Msm(msm::Curve::Bls12381G1) => "msm_bls12_381_g1",
             Op::Msm(msm::Curve::Bls12381G2) => "msm_bls12_381_g2",

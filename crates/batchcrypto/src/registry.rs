@@ -187,7 +187,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 42] = [
+pub static OPS: [OpSpec; 43] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -227,6 +227,7 @@ pub static OPS: [OpSpec; 42] = [
     ntt::workload::BN254_FR,
     ntt::workload::BLS12_381_FR,
     ntt::workload::GOLDILOCKS,
+    ntt::workload::GOLDILOCKS_NEGACYCLIC,
     msm::workload::BN254_G1,
     msm::workload::BLS12_381_G1,
     msm::workload::BLS12_381_G2,

@@ -9,7 +9,7 @@
 
 mod support;
 
-use ark_ff::{BigInteger, FftField, PrimeField};
+use ark_ff::{BigInteger, FftField, Field as _, PrimeField};
 use batchcrypto::ops::ntt::fields::Goldilocks;
 use batchcrypto::ops::ntt::{Direction, Field, Order, PolyResult, Transform, oracle};
 use batchcrypto::registry::{self, WorkloadConfig};
@@ -64,9 +64,23 @@ fn bit_reversed<T: Clone>(v: &[T]) -> Vec<T> {
         .collect()
 }
 
+/// tfhe-ntt's primitive 2n-th root psi for 2^log_n elements of the
+/// Goldilocks ring: its forward buffer of X holds psi at position 0 (the
+/// evaluation at psi^(2 i + 1) for i bit-reversed); checked to be one.
+fn tfhe_psi(log_n: u32) -> Goldilocks {
+    let plan = tfhe_ntt::prime64::Plan::try_new(1 << log_n, 0xffff_ffff_0000_0001).expect("plan");
+    let mut x = vec![0u64; 1 << log_n];
+    x[1] = 1;
+    plan.fwd(&mut x);
+    let psi = Goldilocks::from(x[0]);
+    assert_eq!(psi.pow([1u64 << log_n]), -Goldilocks::from(1u64), "psi^n = -1");
+    psi
+}
+
 /// The transform by its definition: evaluations at g w^i (forward), or
 /// the coefficients whose evaluations those are (inverse: n^-1 sum_i y_i
-/// (g w^i)^-j).
+/// (g w^i)^-j); for the negacyclic transform w = psi^2 and g = psi (the
+/// odd powers of psi).
 fn direct<F: PrimeField + FftField>(t: &Transform, poly: &[u8]) -> Vec<u8> {
     let len = t.field.element_len();
     let n = t.len();
@@ -74,8 +88,13 @@ fn direct<F: PrimeField + FftField>(t: &Transform, poly: &[u8]) -> Vec<u8> {
     if t.input_order == Order::BitReversed {
         x = bit_reversed(&x);
     }
-    let w = F::get_root_of_unity(n as u64).expect("root of unity");
-    let g = t.coset.as_deref().map_or(F::one(), decode::<F>);
+    let (w, g) = if t.field.negacyclic() {
+        let psi = F::from(tfhe_psi(t.log_n).into_bigint().0[0]);
+        (psi * psi, psi)
+    } else {
+        let w = F::get_root_of_unity(n as u64).expect("root of unity");
+        (w, t.coset.as_deref().map_or(F::one(), decode::<F>))
+    };
     let mut y = vec![F::zero(); n];
     for (i, yi) in y.iter_mut().enumerate() {
         match t.direction {
@@ -104,7 +123,7 @@ fn direct_in(t: &Transform, poly: &[u8]) -> Vec<u8> {
     match t.field {
         Field::Bn254Fr => direct::<ark_bn254::Fr>(t, poly),
         Field::Bls12381Fr => direct::<ark_bls12_381::Fr>(t, poly),
-        Field::Goldilocks => direct::<Goldilocks>(t, poly),
+        Field::Goldilocks | Field::GoldilocksNegacyclic => direct::<Goldilocks>(t, poly),
     }
 }
 
@@ -115,7 +134,7 @@ fn element(field: Field, rng: &mut StdRng) -> Vec<u8> {
     match field {
         Field::Bn254Fr => encode(decode::<ark_bn254::Fr>(&wide), len),
         Field::Bls12381Fr => encode(decode::<ark_bls12_381::Fr>(&wide), len),
-        Field::Goldilocks => encode(decode::<Goldilocks>(&wide), len),
+        Field::Goldilocks | Field::GoldilocksNegacyclic => encode(decode::<Goldilocks>(&wide), len),
     }
 }
 
@@ -129,7 +148,7 @@ fn modulus(field: Field) -> Vec<u8> {
     let m = match field {
         Field::Bn254Fr => ark_bn254::Fr::MODULUS.to_bytes_le(),
         Field::Bls12381Fr => ark_bls12_381::Fr::MODULUS.to_bytes_le(),
-        Field::Goldilocks => Goldilocks::MODULUS.to_bytes_le(),
+        Field::Goldilocks | Field::GoldilocksNegacyclic => Goldilocks::MODULUS.to_bytes_le(),
     };
     m[..len].to_vec()
 }
@@ -140,7 +159,7 @@ fn modulus(field: Field) -> Vec<u8> {
 #[test]
 fn every_variant_equals_the_definition() {
     let mut rng = StdRng::seed_from_u64(18);
-    for field in Field::ALL {
+    for field in Field::ALL.into_iter().filter(|f| !f.negacyclic()) {
         for log_n in [1u32, 2, 3, 6] {
             for direction in [Direction::Forward, Direction::Inverse] {
                 for (input_order, output_order) in [
@@ -175,6 +194,70 @@ fn every_variant_equals_the_definition() {
     }
 }
 
+/// The negacyclic transform is tfhe-ntt's: its bit-reversed forward output
+/// is tfhe-ntt's forward buffer, its inverse from that buffer tfhe-ntt's
+/// inverse and normalisation; in natural order it is the definition (the
+/// odd powers of tfhe-ntt's psi); every order pair, both directions, on
+/// every engine.
+#[test]
+fn negacyclic_is_tfhe_ntt_and_its_definition() {
+    let mut rng = StdRng::seed_from_u64(64);
+    let field = Field::GoldilocksNegacyclic;
+    for log_n in [4u32, 5, 8, 11] {
+        let plan = tfhe_ntt::prime64::Plan::try_new(1 << log_n, 0xffff_ffff_0000_0001).expect("plan");
+        let t = Transform::new(field, log_n);
+        let polys = random_polys(&t, 3, &mut rng);
+        let words = |b: &[u8]| -> Vec<u64> {
+            b.chunks_exact(8)
+                .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+                .collect()
+        };
+        let bytes = |v: &[u64]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+        for direction in [Direction::Forward, Direction::Inverse] {
+            for input_order in [Order::Natural, Order::BitReversed] {
+                for output_order in [Order::Natural, Order::BitReversed] {
+                    let t = Transform {
+                        direction,
+                        input_order,
+                        output_order,
+                        ..t.clone()
+                    };
+                    let want: Vec<PolyResult> = polys
+                        .chunks_exact(t.poly_bytes())
+                        .map(|p| Ok(direct_in(&t, p)))
+                        .collect();
+                    for (name, got) in on_every_engine(&t, &polys) {
+                        assert_eq!(got, want, "{name} {t:?}");
+                    }
+                    // tfhe-ntt's own buffers: natural coefficients in,
+                    // bit-reversed evaluations out, and back.
+                    if direction == Direction::Forward
+                        && input_order == Order::Natural
+                        && output_order == Order::BitReversed
+                    {
+                        for (p, got) in polys.chunks_exact(t.poly_bytes()).zip(&want) {
+                            let mut buf = words(p);
+                            plan.fwd(&mut buf);
+                            assert_eq!(got, &Ok(bytes(&buf)), "2^{log_n}: tfhe-ntt's forward buffer");
+                        }
+                    }
+                    if direction == Direction::Inverse
+                        && input_order == Order::BitReversed
+                        && output_order == Order::Natural
+                    {
+                        for (p, got) in polys.chunks_exact(t.poly_bytes()).zip(&want) {
+                            let mut buf = words(p);
+                            plan.inv(&mut buf);
+                            plan.normalize(&mut buf);
+                            assert_eq!(got, &Ok(bytes(&buf)), "2^{log_n}: tfhe-ntt's inverse");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Every size 2^1..2^20: forward then inverse gives the input back, and
 /// the CPU path equals the oracle (one polynomial per size, several at
 /// small sizes, the coset forms on every other size).
@@ -183,9 +266,9 @@ fn round_trips_at_every_size() {
     let engine = cpu_engine(None);
     let mut rng = StdRng::seed_from_u64(20);
     for field in Field::ALL {
-        for log_n in 1..=20u32 {
+        for log_n in field.min_log_n()..=20u32 {
             let count = if log_n <= 12 { 3 } else { 1 };
-            let coset = (log_n % 2 == 1).then(|| element(field, &mut rng));
+            let coset = (log_n % 2 == 1 && !field.negacyclic()).then(|| element(field, &mut rng));
             let fwd = Transform {
                 coset: coset.clone(),
                 ..Transform::new(field, log_n)
@@ -227,7 +310,10 @@ fn round_trips_at_every_size() {
 fn every_field_on_the_gpu_at_every_size() {
     let Some(engine) = gpu_engine() else { return };
     let mut rng = StdRng::seed_from_u64(64);
-    for (field, log_n) in Field::ALL.into_iter().flat_map(|f| (1..=18u32).map(move |k| (f, k))) {
+    for (field, log_n) in Field::ALL
+        .into_iter()
+        .flat_map(|f| (f.min_log_n()..=18u32).map(move |k| (f, k)))
+    {
         let t = Transform {
             direction: if log_n % 2 == 0 {
                 Direction::Inverse
@@ -244,7 +330,7 @@ fn every_field_on_the_gpu_at_every_size() {
             } else {
                 Order::Natural
             },
-            coset: (log_n % 5 < 3).then(|| element(field, &mut rng)),
+            coset: (log_n % 5 < 3 && !field.negacyclic()).then(|| element(field, &mut rng)),
             ..Transform::new(field, log_n)
         };
         let count = match log_n {
@@ -274,7 +360,8 @@ fn every_variant_on_the_passes() {
         for direction in [Direction::Forward, Direction::Inverse] {
             for input_order in [Order::Natural, Order::BitReversed] {
                 for output_order in [Order::Natural, Order::BitReversed] {
-                    for coset in [None, Some(element(field, &mut rng))] {
+                    let shift = Some(element(field, &mut rng)).filter(|_| !field.negacyclic());
+                    for coset in [None, shift].into_iter().collect::<std::collections::HashSet<_>>() {
                         let t = Transform {
                             direction,
                             input_order,
@@ -357,22 +444,31 @@ fn bad_calls_are_refused_with_a_reason() {
     for (name, engine) in engines() {
         for field in Field::ALL {
             let len = field.element_len();
-            let t = Transform::new(field, 3);
+            let log_n = field.min_log_n().max(3);
+            let t = Transform::new(field, log_n);
             let refused = |t: &Transform, bytes: usize| match engine.ntt(t, &vec![0u8; bytes]) {
                 Err(Error::InvalidInput { reason, .. }) => reason,
                 other => panic!("{name} {t:?} on {bytes} bytes: {other:?}"),
             };
-            assert!(refused(&t, 8 * len + 1).contains("whole number"));
-            assert!(refused(&t, 7 * len).contains("whole number"));
-            for log_n in [0, 25, 64] {
+            let n = t.len();
+            assert!(refused(&t, n * len + 1).contains("whole number"));
+            assert!(refused(&t, (n - 1) * len).contains("whole number"));
+            for log_n in [0, field.min_log_n() - 1, 25, 64] {
                 assert!(refused(&Transform::new(field, log_n), 0).contains("log_n"));
             }
-            for shift in [vec![0; len], modulus(field), vec![1; len + 1], vec![1]] {
+            let mut shifts = vec![vec![0; len], modulus(field), vec![1; len + 1], vec![1]];
+            if field.negacyclic() {
+                // No shift at all, even a good one.
+                let mut one = vec![0; len];
+                one[0] = 1;
+                shifts.push(one);
+            }
+            for shift in shifts {
                 let t = Transform {
                     coset: Some(shift),
-                    ..Transform::new(field, 3)
+                    ..Transform::new(field, log_n)
                 };
-                assert!(refused(&t, 8 * len).contains("coset"));
+                assert!(refused(&t, n * len).contains("coset"));
             }
             let out = engine.ntt(&t, &[]).expect("no polynomial");
             assert!(out.output.is_empty());

@@ -16,6 +16,18 @@
 //! coefficients. Bit-reversed order permutes index i to the reversal of
 //! its k bits.
 //!
+//! The negacyclic transform of fully homomorphic encryption
+//! ([`Field::GoldilocksNegacyclic`], the ring Z_p[X]/(X^n + 1) over the
+//! Goldilocks prime, which TFHE-rs uses for its 64-bit NTT) evaluates at
+//! the odd powers of a primitive 2n-th root of unity psi: y_i = sum_j a_j
+//! psi^((2i + 1) j), with psi the root Zama's `tfhe-ntt` chooses for n (its
+//! own table for this prime: psi is read from the crate, the forward
+//! transform of X). Its bit-reversed output is exactly `tfhe-ntt`'s
+//! forward buffer, and its inverse (from that buffer, bit-reversed input)
+//! is `tfhe-ntt`'s inverse followed by its normalisation (n^-1), so that
+//! the inverse undoes the forward transform as for the other fields. Sizes
+//! 2^4 to 2^24 (`tfhe-ntt` plans 16 elements and more); no coset.
+//!
 //! Each polynomial gets its transform, or [`Reason::NonCanonicalElement`]
 //! when one of its elements is not below the modulus; a batch whose length
 //! is not a whole number of polynomials, or a transform the field cannot
@@ -25,10 +37,13 @@
 //! Oracle: arkworks' `ark-poly` radix-2 evaluation domains (with
 //! `get_coset` for the shift) over `ark-bn254`, `ark-bls12-381` and, for
 //! Goldilocks, arkworks' Montgomery field with the prime's parameters
-//! ([`fields`]). The CPU path is the same code on all cores: polynomials
-//! in parallel, and a large one split inside by `ark-poly`'s parallel FFT.
+//! ([`fields`]); for the negacyclic transform `tfhe-ntt`'s
+//! `prime64::Plan` itself. The CPU path is the same code on all cores:
+//! polynomials in parallel, and a large one split inside by `ark-poly`'s
+//! parallel FFT.
 //! The GPU path (`gpu.rs` over `field64.wgsl` or `field256.wgsl`) covers
-//! all three fields at every size: up to 2^12 a workgroup per polynomial
+//! every field at every size (the negacyclic transform is the cyclic one
+//! of root psi^2 with the input scaled by psi^j, as a coset): up to 2^12 a workgroup per polynomial
 //! (`radix2.wgsl`, radix-2 stages in place with barriers between them),
 //! from 2^13 a dispatch per stage with a thread per butterfly
 //! (`passes.wgsl`, two-level tables so that 2^24 needs no 2^23-entry
@@ -60,26 +75,49 @@ pub enum Field {
     Bls12381Fr,
     /// The Goldilocks prime 2^64 - 2^32 + 1 (2-adicity 32).
     Goldilocks,
+    /// The same prime in the ring Z_p[X]/(X^n + 1) of fully homomorphic
+    /// encryption: the negacyclic transform exactly as Zama's `tfhe-ntt`
+    /// (TFHE-rs's NTT) computes it for this "Solinas" prime, n = 2^4 to
+    /// 2^24, no coset (see the module's documentation).
+    GoldilocksNegacyclic,
 }
 
 impl Field {
     /// All of them.
-    pub const ALL: [Field; 3] = [Field::Bn254Fr, Field::Bls12381Fr, Field::Goldilocks];
+    pub const ALL: [Field; 4] = [
+        Field::Bn254Fr,
+        Field::Bls12381Fr,
+        Field::Goldilocks,
+        Field::GoldilocksNegacyclic,
+    ];
 
-    /// The CLI's name: `bn254-fr`, `bls12-381-fr`, `goldilocks`.
+    /// The CLI's name: `bn254-fr`, `bls12-381-fr`, `goldilocks`,
+    /// `goldilocks-negacyclic`.
     pub fn name(&self) -> &'static str {
         match self {
             Field::Bn254Fr => "bn254-fr",
             Field::Bls12381Fr => "bls12-381-fr",
             Field::Goldilocks => "goldilocks",
+            Field::GoldilocksNegacyclic => "goldilocks-negacyclic",
         }
+    }
+
+    /// Whether the transform is negacyclic (modulo X^n + 1).
+    pub fn negacyclic(&self) -> bool {
+        *self == Field::GoldilocksNegacyclic
+    }
+
+    /// The smallest log2 of a polynomial's size (`tfhe-ntt` plans 16
+    /// elements and more).
+    pub fn min_log_n(&self) -> u32 {
+        if self.negacyclic() { 4 } else { 1 }
     }
 
     /// Bytes of one encoded element.
     pub fn element_len(&self) -> usize {
         match self {
             Field::Bn254Fr | Field::Bls12381Fr => 32,
-            Field::Goldilocks => 8,
+            Field::Goldilocks | Field::GoldilocksNegacyclic => 8,
         }
     }
 }
@@ -93,10 +131,9 @@ impl fmt::Display for Field {
 impl FromStr for Field {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Field::ALL
-            .into_iter()
-            .find(|f| f.name() == s)
-            .ok_or_else(|| format!("unknown field {s:?} (expected bn254-fr, bls12-381-fr or goldilocks)"))
+        Field::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
+            format!("unknown field {s:?} (expected bn254-fr, bls12-381-fr, goldilocks or goldilocks-negacyclic)")
+        })
     }
 }
 
@@ -125,7 +162,7 @@ pub enum Order {
 pub struct Transform {
     /// The field.
     pub field: Field,
-    /// log2 of the polynomials' size, 1 to [`MAX_LOG_N`].
+    /// log2 of the polynomials' size, [`Field::min_log_n`] to [`MAX_LOG_N`].
     pub log_n: u32,
     /// Forward or inverse.
     pub direction: Direction,
@@ -152,7 +189,7 @@ impl Transform {
 
     /// Elements per polynomial (2^log_n; 0 when log_n is out of range).
     pub fn len(&self) -> usize {
-        if (1..=MAX_LOG_N).contains(&self.log_n) {
+        if (self.field.min_log_n()..=MAX_LOG_N).contains(&self.log_n) {
             1 << self.log_n
         } else {
             0
@@ -173,7 +210,18 @@ impl Transform {
     /// be made (log_n out of range, a partial polynomial, a bad coset shift).
     pub fn polys_in(&self, bytes: usize) -> Result<usize, String> {
         if self.is_empty() {
-            return Err(format!("log_n {} is outside 1..={MAX_LOG_N}", self.log_n));
+            return Err(format!(
+                "log_n {} is outside {}..={MAX_LOG_N} for {}",
+                self.log_n,
+                self.field.min_log_n(),
+                self.field
+            ));
+        }
+        if self.field.negacyclic() && self.coset.is_some() {
+            return Err(format!(
+                "{} takes no coset shift (its twist by a 2n-th root of unity is the transform's own)",
+                self.field
+            ));
         }
         if let Some(g) = &self.coset
             && !oracle::is_valid_shift(self.field, g)

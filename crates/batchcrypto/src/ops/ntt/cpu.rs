@@ -1,6 +1,6 @@
 //! The CPU path: every polynomial of the batch in parallel on the engine's
 //! pool, each by the oracle's code (whose FFT also splits one large
-//! polynomial over the pool).
+//! polynomial over the pool; `tfhe-ntt` runs one on one core).
 
 use rayon::prelude::*;
 
@@ -9,6 +9,14 @@ use super::{PolyResult, Transform, oracle};
 /// Every polynomial of `polys` (a whole number of them, checked by
 /// `Transform::polys_in`), in order.
 pub(crate) fn run(t: &Transform, polys: &[u8]) -> Vec<PolyResult> {
+    if t.field.negacyclic() {
+        // One plan for the batch.
+        let plan = oracle::tfhe_plan(t.log_n);
+        return polys
+            .par_chunks_exact(t.poly_bytes())
+            .map(|poly| oracle::negacyclic_with(&plan, t, poly))
+            .collect();
+    }
     polys
         .par_chunks_exact(t.poly_bytes())
         .map(|poly| oracle::transform(t, poly))

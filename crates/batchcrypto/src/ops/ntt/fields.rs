@@ -17,6 +17,9 @@ pub struct GoldilocksConfig;
 /// An element of the Goldilocks field.
 pub type Goldilocks = Fp64<MontBackend<GoldilocksConfig, 1>>;
 
+/// The Goldilocks prime as a u64 (`tfhe-ntt`'s "Solinas prime").
+pub const GOLDILOCKS_P: u64 = 0xffff_ffff_0000_0001;
+
 #[cfg(test)]
 mod tests {
     use ark_ff::{FftField, PrimeField};
@@ -25,7 +28,7 @@ mod tests {
 
     #[test]
     fn goldilocks_parameters() {
-        assert_eq!(Goldilocks::MODULUS.0[0], 0xffff_ffff_0000_0001);
+        assert_eq!(Goldilocks::MODULUS.0[0], super::GOLDILOCKS_P);
         assert_eq!(Goldilocks::TWO_ADICITY, 32);
         assert_eq!(
             Goldilocks::TWO_ADIC_ROOT_OF_UNITY,

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use ark_ff::{BigInteger, FftField, PrimeField};
 
 use super::fields::Goldilocks;
-use super::{Direction, Field, Order, PolyResult, Transform};
+use super::{Direction, Field, Order, PolyResult, Transform, oracle};
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::{Gpu, LOOPS_CUT_FLAG, LoopsCut, WORKGROUP_SIZE, bigint, check_done, shaders};
 use crate::verdict::Reason;
@@ -68,7 +68,7 @@ pub(crate) fn kernel_source(field: Field, passes: bool) -> String {
     match field {
         Field::Bn254Fr => source::<ark_bn254::Fr>(kernel),
         Field::Bls12381Fr => source::<ark_bls12_381::Fr>(kernel),
-        Field::Goldilocks => shaders::ntt_goldilocks(kernel),
+        Field::Goldilocks | Field::GoldilocksNegacyclic => shaders::ntt_goldilocks(kernel),
     }
 }
 
@@ -89,16 +89,23 @@ struct Sequences<F> {
 
 fn sequences<F: PrimeField + FftField>(t: &Transform) -> Result<Sequences<F>, String> {
     let n = t.len();
-    let w = F::get_root_of_unity(n as u64).ok_or("no root of unity of this order")?;
-    let shift = t.coset.as_deref().map_or(F::one(), F::from_le_bytes_mod_order);
+    // The negacyclic transform is the cyclic one of root psi^2 on the coset
+    // of psi (psi from tfhe-ntt's plan).
+    let (w, shift) = if t.field.negacyclic() {
+        let psi = F::from(oracle::negacyclic_root(&oracle::tfhe_plan(t.log_n)));
+        (psi.square(), Some(psi))
+    } else {
+        let w = F::get_root_of_unity(n as u64).ok_or("no root of unity of this order")?;
+        (w, t.coset.as_deref().map(F::from_le_bytes_mod_order))
+    };
     let invert = |x: F| x.inverse().ok_or("a zero shift or size");
     Ok(if t.direction == Direction::Inverse {
         Sequences {
             twiddle: invert(w)?,
-            scale: (invert(F::from(n as u64))?, invert(shift)?, n),
+            scale: (invert(F::from(n as u64))?, invert(shift.unwrap_or(F::one()))?, n),
             scaling: SCALE_OUTPUT,
         }
-    } else if t.coset.is_some() {
+    } else if let Some(shift) = shift {
         Sequences {
             twiddle: w,
             scale: (F::one(), shift, n),
@@ -190,7 +197,9 @@ impl<'a> NttKernel<'a> {
             })
         }
         let tables = match t.field {
-            Field::Goldilocks => encoded::<Goldilocks>(t, two_level, |x| x.into_bigint().0[0].to_le_bytes().to_vec())?,
+            Field::Goldilocks | Field::GoldilocksNegacyclic => {
+                encoded::<Goldilocks>(t, two_level, |x| x.into_bigint().0[0].to_le_bytes().to_vec())?
+            }
             Field::Bn254Fr => encoded::<ark_bn254::Fr>(t, two_level, |x| x.0.to_bytes_le())?,
             Field::Bls12381Fr => encoded::<ark_bls12_381::Fr>(t, two_level, |x| x.0.to_bytes_le())?,
         };
@@ -202,7 +211,8 @@ impl<'a> NttKernel<'a> {
             flags |= OUTPUT_BIT_REVERSED;
         }
         let (key, passes): (&'static str, [&'static str; 3]) = match t.field {
-            Field::Goldilocks => (
+            // The same prime and layer: the same pipelines.
+            Field::Goldilocks | Field::GoldilocksNegacyclic => (
                 "ntt_goldilocks",
                 [
                     "ntt_goldilocks_scatter",

@@ -1,12 +1,13 @@
 //! The oracle: one polynomial's transform with `ark-poly`'s radix-2
 //! evaluation domain over the arkworks field (see [`super`] for the
 //! definition), on the calling thread's rayon pool (`ark-poly` is built
-//! with `parallel`; the bench runs the oracle in a pool of one thread).
+//! with `parallel`; the bench runs the oracle in a pool of one thread);
+//! the negacyclic transform with `tfhe-ntt`'s `prime64::Plan`.
 
 use ark_ff::{BigInteger, FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 
-use super::fields::Goldilocks;
+use super::fields::{GOLDILOCKS_P, Goldilocks};
 use super::{Direction, Field, Order, PolyResult, Transform};
 use crate::verdict::Reason;
 
@@ -26,6 +27,7 @@ pub(crate) fn is_valid_shift(field: Field, g: &[u8]) -> bool {
         Field::Bn254Fr => valid::<ark_bn254::Fr>(g),
         Field::Bls12381Fr => valid::<ark_bls12_381::Fr>(g),
         Field::Goldilocks => valid::<Goldilocks>(g),
+        Field::GoldilocksNegacyclic => false,
     }
 }
 
@@ -79,6 +81,58 @@ fn transform_in<F: FftField + PrimeField>(t: &Transform, poly: &[u8]) -> PolyRes
     Ok(out)
 }
 
+/// `tfhe-ntt`'s negacyclic plan for 2^`log_n` elements over the Goldilocks
+/// prime (`log_n` from 4: `Transform::polys_in` has checked it).
+pub(crate) fn tfhe_plan(log_n: u32) -> tfhe_ntt::prime64::Plan {
+    tfhe_ntt::prime64::Plan::try_new(1 << log_n, GOLDILOCKS_P)
+        .unwrap_or_else(|| unreachable!("tfhe-ntt plans 2^{log_n} elements over the Solinas prime"))
+}
+
+/// The primitive 2n-th root of unity psi of `tfhe-ntt`'s plan: its forward
+/// buffer of the polynomial X holds X(psi^(2 i + 1)) at the bit reversal of
+/// i, so position 0 holds psi. (For the GPU's tables.)
+#[cfg(feature = "wgpu")]
+pub(crate) fn negacyclic_root(plan: &tfhe_ntt::prime64::Plan) -> u64 {
+    let mut x = vec![0u64; plan.ntt_size()];
+    x[1] = 1;
+    plan.fwd(&mut x);
+    x[0]
+}
+
+/// The negacyclic transform `t` of one polynomial with `plan` (see
+/// [`super`]: `tfhe-ntt`'s own buffers are bit-reversed evaluations).
+pub(crate) fn negacyclic_with(plan: &tfhe_ntt::prime64::Plan, t: &Transform, poly: &[u8]) -> PolyResult {
+    let mut v: Vec<u64> = poly
+        .chunks_exact(8)
+        .map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
+        .collect();
+    if v.iter().any(|&x| x >= GOLDILOCKS_P) {
+        return Err(Reason::NonCanonicalElement);
+    }
+    match t.direction {
+        Direction::Forward => {
+            if t.input_order == Order::BitReversed {
+                bit_reverse(&mut v);
+            }
+            plan.fwd(&mut v);
+            if t.output_order == Order::Natural {
+                bit_reverse(&mut v);
+            }
+        }
+        Direction::Inverse => {
+            if t.input_order == Order::Natural {
+                bit_reverse(&mut v);
+            }
+            plan.inv(&mut v);
+            plan.normalize(&mut v);
+            if t.output_order == Order::BitReversed {
+                bit_reverse(&mut v);
+            }
+        }
+    }
+    Ok(v.iter().flat_map(|x| x.to_le_bytes()).collect())
+}
+
 /// The transform `t` of one polynomial (`t.poly_bytes()` bytes; a
 /// transform that `Transform::polys_in` accepted).
 pub fn transform(t: &Transform, poly: &[u8]) -> PolyResult {
@@ -86,5 +140,6 @@ pub fn transform(t: &Transform, poly: &[u8]) -> PolyResult {
         Field::Bn254Fr => transform_in::<ark_bn254::Fr>(t, poly),
         Field::Bls12381Fr => transform_in::<ark_bls12_381::Fr>(t, poly),
         Field::Goldilocks => transform_in::<Goldilocks>(t, poly),
+        Field::GoldilocksNegacyclic => negacyclic_with(&tfhe_plan(t.log_n), t, poly),
     }
 }

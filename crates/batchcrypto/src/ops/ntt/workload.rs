@@ -37,6 +37,8 @@ pub const BN254_FR: OpSpec = spec(Field::Bn254Fr, |c| polys(c, Field::Bn254Fr));
 pub const BLS12_381_FR: OpSpec = spec(Field::Bls12381Fr, |c| polys(c, Field::Bls12381Fr));
 /// `ntt_goldilocks` (bench rows `ntt_goldilocks_16384`).
 pub const GOLDILOCKS: OpSpec = spec(Field::Goldilocks, |c| polys(c, Field::Goldilocks));
+/// `ntt_goldilocks_negacyclic` (bench rows `ntt_goldilocks_negacyclic_16384`).
+pub const GOLDILOCKS_NEGACYCLIC: OpSpec = spec(Field::GoldilocksNegacyclic, |c| polys(c, Field::GoldilocksNegacyclic));
 
 /// A random canonical element of `field` (64 random bytes reduced).
 pub fn random_element(field: Field, rng: &mut StdRng) -> Vec<u8> {
@@ -53,7 +55,7 @@ fn reduce(field: Field, bytes: &[u8]) -> Vec<u8> {
     match field {
         Field::Bn254Fr => red::<ark_bn254::Fr>(bytes, len),
         Field::Bls12381Fr => red::<ark_bls12_381::Fr>(bytes, len),
-        Field::Goldilocks => red::<super::fields::Goldilocks>(bytes, len),
+        Field::Goldilocks | Field::GoldilocksNegacyclic => red::<super::fields::Goldilocks>(bytes, len),
     }
 }
 
@@ -82,7 +84,8 @@ fn polys(c: &WorkloadConfig, field: Field) -> Box<dyn Workload> {
             direction: Direction::Inverse,
             input_order: Order::BitReversed,
             output_order: Order::Natural,
-            coset: Some(random_element(field, &mut rng)).filter(|g| g.iter().any(|&b| b != 0)),
+            // The negacyclic transform takes no coset.
+            coset: Some(random_element(field, &mut rng)).filter(|g| g.iter().any(|&b| b != 0) && !field.negacyclic()),
             ..Transform::new(field, VARIED_LOG_N)
         }
     } else {
@@ -98,10 +101,9 @@ fn polys(c: &WorkloadConfig, field: Field) -> Box<dyn Workload> {
         input: (t, data),
         expected,
         oracle: |(t, data): &(Transform, Vec<u8>)| {
+            // The oracle's code on one thread (one tfhe-ntt plan per batch).
             registry::on_one_thread(|| {
-                for p in data.chunks_exact(t.poly_bytes()) {
-                    std::hint::black_box(oracle::transform(t, p).ok());
-                }
+                std::hint::black_box(super::cpu::run(t, data));
             })
         },
         engine: |e: &Engine, (t, data): &(Transform, Vec<u8>)| e.ntt(t, data),
