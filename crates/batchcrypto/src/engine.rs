@@ -487,13 +487,14 @@ impl Engine {
 
     /// One call of an EVM precompile per input (see [`evm`]): the output
     /// bytes, or why the call fails; equal to the oracle's
-    /// ([`evm::oracle::call`]). CPU only for now (no GPU kernel yet).
+    /// ([`evm::oracle::call`]). ECADD and ECMUL run on the GPU too; the
+    /// pairing check and the EIP-2537 MSMs on the CPU.
     pub fn evm(&self, precompile: evm::Precompile, inputs: &FlatBytes) -> Result<Outcome<Vec<evm::CallResult>>, Error> {
-        self.run(
+        self.run_split(
             Op::Evm(precompile),
-            inputs.len(),
-            |_| Err(format!("no GPU kernel for {precompile}")),
-            || evm::cpu::run(precompile, inputs),
+            inputs,
+            |gpu, it| gpu.evm(precompile, it),
+            |it| evm::cpu::run(precompile, it),
         )
     }
 

@@ -52,7 +52,7 @@ pub(crate) use device::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, WORKGROUP_SIZE
 use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
-use crate::ops::evm::PrecompileError;
+use crate::ops::evm::{self, PrecompileError};
 use crate::ops::ntt::{PolyResult, Transform};
 use crate::ops::{bip340, bls, ed25519, hash, merkle, mldsa, mlkem, msm, sr25519};
 use crate::verdict::{Reason, Verdict};
@@ -245,6 +245,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     /// A multi-scalar multiplication over bases kept on the device
     /// (uploaded on the first call).
     fn msm_with(&self, bases: &msm::Bases, scalars: &[u8]) -> Result<Vec<u8>, String>;
+    /// EVM precompile calls (ECADD and ECMUL; the others fail).
+    fn evm(&self, precompile: evm::Precompile, inputs: &FlatBytes) -> Streamed<evm::CallResult>;
     /// A Merkle root (at least two leaves).
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String>;
     /// Kernel-only seconds of `runs` runs over `work`.

@@ -13,7 +13,7 @@ use super::{AdapterSummary, FaultStage, FieldRate, GpuRuntime, Streamed, preferr
 use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
-use crate::ops::evm::PrecompileError;
+use crate::ops::evm::{self, PrecompileError};
 use crate::ops::{bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, msm, ntt, sr25519};
 use crate::verdict::{Reason, Verdict};
 
@@ -501,6 +501,10 @@ impl GpuRuntime for Gpu {
 
     fn msm_with(&self, bases: &msm::Bases, scalars: &[u8]) -> Result<Vec<u8>, String> {
         msm::gpu::msm_with(self, bases, scalars)
+    }
+
+    fn evm(&self, precompile: evm::Precompile, inputs: &FlatBytes) -> Streamed<evm::CallResult> {
+        evm::gpu::run(self, precompile, inputs)
     }
 
     fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String> {

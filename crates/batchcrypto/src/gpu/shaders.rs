@@ -257,6 +257,13 @@ pub(crate) fn ntt_fr256(m: &[u32; 8], r2: &[u32; 8], inv: u32, kernel: &str) -> 
 
 const BN254_G1: &str = include_str!("wgsl/bn254_g1.wgsl");
 const MSM_PIPPENGER: &str = include_str!("../ops/msm/pippenger.wgsl");
+const EVM_G1: &str = include_str!("../ops/evm/g1.wgsl");
+
+/// EIP-196's ECADD and ECMUL kernel (`ops/evm/g1.wgsl`, entry point
+/// `g1_main`) over BN254's G1 layer (needs SHADER_INT64).
+pub(crate) fn evm_g1() -> String {
+    [guard(), bn254_g1_layer(), EVM_G1.to_string()].join("\n")
+}
 
 /// BN254's G1 over the 256-bit Montgomery layer (`wgsl/bn254_g1.wgsl`)
 /// with its constants (from arkworks' moduli) and the complete a = 0 point
@@ -584,6 +591,7 @@ pub(crate) mod tests {
             &["bls_points"][..],
             true,
         ));
+        kernels.push(("evm g1".to_string(), evm_g1(), &["g1_main"][..], true));
         for curve in crate::ops::msm::Curve::ALL {
             kernels.push((
                 format!("msm {curve}"),

@@ -24,8 +24,11 @@
 //! `multi_pairing`) for BN254, checked against go-ethereum's vectors;
 //! blst for BLS12-381, where the oracle sums the pairs' scalar
 //! multiplications one by one and the CPU path is blst's Pippenger
-//! multi-scalar multiplication ([`cpu`]). No GPU kernel yet (issue 18):
-//! the engine runs these on the CPU and says so.
+//! multi-scalar multiplication ([`cpu`]). ECADD and ECMUL also run on the
+//! GPU (`gpu.rs`, `g1.wgsl`: the calls decoded and checked on the CPU
+//! cores, a thread per call on the device over BN254's G1 layer); the
+//! pairing check and the EIP-2537 MSMs have no kernel yet: the engine
+//! runs them on the CPU and says so.
 //!
 //! [EIP-196]: https://eips.ethereum.org/EIPS/eip-196
 //! [EIP-197]: https://eips.ethereum.org/EIPS/eip-197
@@ -33,6 +36,8 @@
 
 pub(crate) mod bn254;
 pub(crate) mod cpu;
+#[cfg(feature = "wgpu")]
+pub(crate) mod gpu;
 pub(crate) mod msm;
 pub mod oracle;
 pub(crate) mod workload;

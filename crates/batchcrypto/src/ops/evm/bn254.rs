@@ -12,16 +12,16 @@ use ark_ff::{BigInt, BigInteger, One, PrimeField, Zero};
 use super::{CallResult, PrecompileError, bool_word};
 
 /// Bytes per coordinate word.
-const WORD: usize = 32;
+pub(crate) const WORD: usize = 32;
 /// Bytes of an encoded G1 point.
-const G1_LEN: usize = 2 * WORD;
+pub(crate) const G1_LEN: usize = 2 * WORD;
 /// Bytes of an encoded G2 point.
 const G2_LEN: usize = 4 * WORD;
 /// Bytes per pairing pair.
 pub(crate) const PAIR_LEN: usize = G1_LEN + G2_LEN;
 
 /// A 32-byte big-endian word as arkworks' little-endian limbs.
-fn bigint(word: &[u8]) -> BigInt<4> {
+pub(crate) fn bigint(word: &[u8]) -> BigInt<4> {
     BigInt::new(std::array::from_fn(|k| {
         let at = WORD - 8 * (k + 1);
         word[at..at + 8]
@@ -94,7 +94,7 @@ pub(crate) fn encode_g2(q: G2Affine) -> Vec<u8> {
 
 /// The first `N` bytes of `input`, zero-padded (EIP-196's rule for short
 /// and long inputs).
-fn padded<const N: usize>(input: &[u8]) -> [u8; N] {
+pub(crate) fn padded<const N: usize>(input: &[u8]) -> [u8; N] {
     let mut buf = [0u8; N];
     let n = input.len().min(N);
     buf[..n].copy_from_slice(&input[..n]);

@@ -28,11 +28,13 @@ const fn spec(
     item: &'static str,
     workload: fn(&WorkloadConfig) -> Box<dyn Workload>,
 ) -> OpSpec {
+    // ECADD and ECMUL have a kernel (a thread per call: calls split).
+    let kernel = matches!(precompile, Precompile::Bn256Add | Precompile::Bn256Mul);
     OpSpec {
         op: Op::Evm(precompile),
         item,
-        gpu_kernel: false,
-        splittable: false,
+        gpu_kernel: kernel,
+        splittable: kernel,
         bench_msg_len: None,
         workload,
     }

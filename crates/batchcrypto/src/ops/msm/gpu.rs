@@ -355,7 +355,7 @@ impl Plan {
 
 /// The device's projective (X : Y : Z) (x = X/Z, y = Y/Z; Z = 0 is the
 /// identity) as arkworks' Jacobian (X Z, Y Z^2, Z).
-fn jacobian<P: SWCurveConfig>(x: P::BaseField, y: P::BaseField, z: P::BaseField) -> Projective<P> {
+pub(crate) fn jacobian<P: SWCurveConfig>(x: P::BaseField, y: P::BaseField, z: P::BaseField) -> Projective<P> {
     if z.is_zero() {
         return Projective::zero();
     }
@@ -363,7 +363,7 @@ fn jacobian<P: SWCurveConfig>(x: P::BaseField, y: P::BaseField, z: P::BaseField)
 }
 
 /// A Montgomery-form element of `N` u64 limbs from its u32 words.
-fn limbs<const N: usize>(words: &[u32]) -> BigInt<N> {
+pub(crate) fn limbs<const N: usize>(words: &[u32]) -> BigInt<N> {
     BigInt(std::array::from_fn(|k| {
         u64::from(words[2 * k]) | u64::from(words[2 * k + 1]) << 32
     }))

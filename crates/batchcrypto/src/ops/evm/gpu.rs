@@ -1,0 +1,178 @@
+//! Host side of the ECADD and ECMUL kernel (`g1.wgsl` over BN254's G1
+//! layer; SHADER_INT64) for the driver ([`crate::gpu::driver`]): a thread
+//! per call. The host decodes every call on all cores with the CPU path's
+//! own checks ([`bn254`]: EIP-196's padding and cutting, coordinates below
+//! p, points on the curve); a call that fails is answered here and skipped
+//! by the kernel. The others travel as affine coordinates in Montgomery
+//! form (arkworks' own limbs) with the scalar's little-endian words, and
+//! come back projective; each sub-batch is normalised with one batch
+//! inversion (arkworks) and encoded as the CPU path encodes.
+
+use std::sync::Arc;
+
+use ark_bn254::{G1Affine, G1Projective};
+use ark_ec::{AffineRepr, CurveGroup};
+use rayon::prelude::*;
+
+use super::bn254::{self, G1_LEN, WORD};
+use super::{CallResult, Precompile, PrecompileError};
+use crate::batch::FlatBytes;
+use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
+use crate::gpu::{Gpu, LOOPS_CUT_FLAG, LoopsCut, shaders};
+use crate::ops::msm::gpu::{jacobian, limbs};
+
+/// Words per call in and out (`G1_IN_WORDS`, `G1_OUT_WORDS` in g1.wgsl).
+const IN_WORDS: usize = 33;
+const OUT_WORDS: usize = 25;
+/// Flags of a call (see g1.wgsl).
+const P_INFINITY: u32 = 1;
+const Q_INFINITY: u32 = 2;
+const SKIP: u32 = 4;
+/// Most calls per sub-batch.
+const MAX_CALLS: usize = 1 << 18;
+
+/// Every call of `inputs` on the GPU (ECADD and ECMUL; the other
+/// precompiles have no kernel).
+pub(crate) fn run(gpu: &Gpu, precompile: Precompile, inputs: &FlatBytes) -> Streamed<CallResult> {
+    driver::run(gpu, &G1Kernel::new(gpu, precompile, inputs).map_err(Failure::at_start)?)
+}
+
+/// A point's words: the flag when it is infinity, else x and y.
+fn point_words(p: &G1Affine, infinity: u32, words: &mut [u32]) -> u32 {
+    match p.xy() {
+        None => infinity,
+        Some((x, y)) => {
+            for (k, l) in x.0.0.iter().chain(y.0.0.iter()).enumerate() {
+                words[2 * k] = *l as u32;
+                words[2 * k + 1] = (l >> 32) as u32;
+            }
+            0
+        }
+    }
+}
+
+/// One call as the kernel reads it, or why it fails.
+fn decode(precompile: Precompile, input: &[u8]) -> Result<[u32; IN_WORDS], PrecompileError> {
+    let mut words = [0u32; IN_WORDS];
+    let (mut flags, rest) = (0u32, &mut words[1..]);
+    if precompile == Precompile::Bn256Add {
+        let buf = bn254::padded::<{ 2 * G1_LEN }>(input);
+        let (p, q) = (bn254::g1(&buf[..G1_LEN])?, bn254::g1(&buf[G1_LEN..])?);
+        let (p_words, q_words) = rest.split_at_mut(16);
+        flags |= point_words(&p, P_INFINITY, p_words);
+        flags |= point_words(&q, Q_INFINITY, q_words);
+    } else {
+        let buf = bn254::padded::<{ G1_LEN + WORD }>(input);
+        let p = bn254::g1(&buf[..G1_LEN])?;
+        let (p_words, s_words) = rest.split_at_mut(16);
+        flags |= point_words(&p, P_INFINITY, p_words);
+        for (k, l) in bn254::bigint(&buf[G1_LEN..]).0.iter().enumerate() {
+            s_words[2 * k] = *l as u32;
+            s_words[2 * k + 1] = (l >> 32) as u32;
+        }
+    }
+    words[0] = flags;
+    Ok(words)
+}
+
+struct G1Kernel {
+    pipeline: Arc<wgpu::ComputePipeline>,
+    precompile: Precompile,
+    /// Every call decoded (the failed ones answered already).
+    calls: Vec<Result<[u32; IN_WORDS], PrecompileError>>,
+}
+
+impl G1Kernel {
+    fn new(gpu: &Gpu, precompile: Precompile, inputs: &FlatBytes) -> Result<G1Kernel, String> {
+        if !matches!(precompile, Precompile::Bn256Add | Precompile::Bn256Mul) {
+            return Err(format!("no GPU kernel for {precompile}"));
+        }
+        gpu.require_int64("bn254 g1")?;
+        let calls = (0..inputs.len())
+            .into_par_iter()
+            .map(|i| decode(precompile, inputs.get(i)))
+            .collect();
+        Ok(G1Kernel {
+            pipeline: gpu.pipeline("evm_bn254_g1", "g1_main", shaders::evm_g1)?,
+            precompile,
+            calls,
+        })
+    }
+}
+
+impl Kernel for G1Kernel {
+    type Out = CallResult;
+
+    fn name(&self) -> &'static str {
+        "evm_bn254_g1"
+    }
+
+    fn pipeline(&self) -> &wgpu::ComputePipeline {
+        &self.pipeline
+    }
+
+    fn units(&self) -> usize {
+        self.calls.len()
+    }
+
+    fn max_units(&self) -> usize {
+        MAX_CALLS
+    }
+
+    fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
+        vec![Input::uniform(16), Input::storage((end - start) * IN_WORDS * 4)]
+    }
+
+    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
+        let [params, calls] = driver::inputs(dst);
+        let mul = u32::from(self.precompile == Precompile::Bn256Mul);
+        driver::params(params, [(end - start) as u32, mul, shaders::LOOP_GUARD, 0]);
+        driver::par_fill(calls, &self.calls[start..end], |_, call| {
+            let words = call.as_ref().map_or_else(
+                |_| {
+                    let mut skip = [0u32; IN_WORDS];
+                    skip[0] = SKIP;
+                    skip
+                },
+                |w| *w,
+            );
+            let mut bytes = [0u8; IN_WORDS * 4];
+            for (b, w) in bytes.chunks_exact_mut(4).zip(words) {
+                b.copy_from_slice(&w.to_le_bytes());
+            }
+            bytes
+        });
+    }
+
+    fn out_bytes(&self, start: usize, end: usize) -> u64 {
+        ((end - start) * OUT_WORDS * 4) as u64
+    }
+
+    fn decode(&self, start: usize, end: usize, out: &[u8], answers: &mut Vec<CallResult>) -> Result<(), String> {
+        let words: Vec<u32> = out
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect();
+        let mut points = Vec::with_capacity(end - start);
+        for (i, result) in words.chunks_exact(OUT_WORDS).enumerate() {
+            match result[OUT_WORDS - 1] {
+                LOOPS_CUT_FLAG => return Err(LoopsCut(start + i..start + i + 1).to_string()),
+                flag => crate::gpu::check_done(flag, start + i, "a call")?,
+            }
+            let field = |w: &[u32]| ark_bn254::Fq::new_unchecked(limbs::<4>(w));
+            points.push(jacobian::<ark_bn254::g1::Config>(
+                field(&result[..8]),
+                field(&result[8..16]),
+                field(&result[16..24]),
+            ));
+        }
+        let affine = G1Projective::normalize_batch(&points);
+        answers.extend(
+            self.calls[start..end]
+                .iter()
+                .zip(affine)
+                .map(|(call, p)| call.as_ref().map(|_| bn254::encode_g1(p)).map_err(|e| *e)),
+        );
+        Ok(())
+    }
+}
