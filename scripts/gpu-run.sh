@@ -85,5 +85,16 @@ TIMEFORMAT="hash --raw 32, 2^22 records, gpu: %R s"
   peak $bin hash keccak256 --raw 32 --backend cpu --input /tmp/raw10m --output /dev/null
 } 2>&1 | tee "$out/hash-raw.txt"
 
+# Issue 18: one BN254 Fr polynomial of 2^24 elements (512 MB, zeros: the
+# passes' work does not depend on the values) through the CLI end to end,
+# file in and out included, GPU then CPU (16 cores), three runs each.
+head -c $((32 << 24)) /dev/zero > /tmp/ntt24
+{ for backend in gpu cpu; do
+    TIMEFORMAT="ntt bn254-fr 2^24, $backend: %R s"
+    for i in 1 2 3; do time timeout 60 $bin ntt --field bn254-fr --log-n 24 --backend $backend \
+      --input /tmp/ntt24 --output /dev/null; done
+  done
+} 2>&1 | tee -a "$out/hash-raw.txt"
+
 timeout 60 $bin bench --field-rates 262144 2>&1 | tee "$out/field-rates.md"
 echo done

@@ -124,7 +124,9 @@ pub(crate) type OnDevice = OnceLock<Result<Box<dyn Any + Send + Sync>, String>>;
 /// Points decoded and checked once for many sums over them, as provers
 /// hold their fixed bases: made by [`crate::Engine::msm_bases`], summed by
 /// [`crate::Engine::msm_with`]. On the GPU they are uploaded on the first
-/// sum that runs there and stay on the device while this value lives.
+/// sum that runs there and stay on that device while this value lives
+/// (another engine's GPU cannot read them: that engine sums them on its
+/// CPU cores, and says so).
 pub struct Bases {
     pub(crate) curve: Curve,
     pub(crate) decoded: bases::Decoded,
