@@ -12,6 +12,13 @@
 /// `N` limbs, least significant first.
 pub(crate) type Limbs<const N: usize> = [u32; N];
 
+/// The eight limbs of an arkworks 256-bit integer (a modulus, or a
+/// Montgomery-form element's representation).
+pub(crate) fn from_ark(b: impl ark_ff::BigInteger) -> Limbs<8> {
+    let bytes = b.to_bytes_le();
+    std::array::from_fn(|k| u32::from_le_bytes([bytes[4 * k], bytes[4 * k + 1], bytes[4 * k + 2], bytes[4 * k + 3]]))
+}
+
 /// The limbs of a big-endian byte string of `4 N` bytes (a shorter one is
 /// zero-extended, a longer one keeps its last `4 N` bytes: never a panic).
 pub(crate) fn from_be<const N: usize>(be: &[u8]) -> Limbs<N> {

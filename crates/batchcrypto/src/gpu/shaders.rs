@@ -269,12 +269,9 @@ pub(crate) fn evm_g1() -> String {
 /// with its constants (from arkworks' moduli) and the complete a = 0 point
 /// formulas rendered for it (`bn_add`, `bn_dbl`; needs SHADER_INT64).
 pub(crate) fn bn254_g1_layer() -> String {
-    use ark_ff::{BigInteger, PrimeField};
-    fn limbs<F: PrimeField>() -> super::bigint::Limbs<8> {
-        let b = F::MODULUS.to_bytes_le();
-        std::array::from_fn(|k| u32::from_le_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]))
-    }
-    let (p, n) = (limbs::<ark_bn254::Fq>(), limbs::<ark_bn254::Fr>());
+    use super::bigint::from_ark;
+    use ark_ff::PrimeField;
+    let (p, n) = (from_ark(ark_bn254::Fq::MODULUS), from_ark(ark_bn254::Fr::MODULUS));
     let (a, b) = (super::bigint::small::<8>(0), super::bigint::small::<8>(3));
     [
         mont256_layer(&super::curve::weierstrass_wgsl(&p, &n, &a, &b)),

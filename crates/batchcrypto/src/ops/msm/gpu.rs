@@ -156,13 +156,10 @@ enum Points<'a> {
     Resident(&'a wgpu::Buffer),
 }
 
-/// Words per coordinate on the device.
+/// Words per coordinate on the device: an encoded point is two coordinates
+/// of the same bytes (8, 12 or 24 words).
 fn field_words(curve: Curve) -> usize {
-    match curve {
-        Curve::Bn254G1 => 8,
-        Curve::Bls12381G1 => 12,
-        Curve::Bls12381G2 => 24,
-    }
+    curve.point_len() / 8
 }
 
 /// The kernel source for `curve` (entry points `msm_chunks_main` and

@@ -43,12 +43,6 @@ pub(crate) fn kernel_times(gpu: &Gpu, t: &Transform, polys: &[u8], runs: usize) 
     driver::time(gpu, &NttKernel::new(gpu, t, polys)?, runs)
 }
 
-/// The u32 limbs (least significant first) of a 256-bit integer.
-fn limbs(b: impl BigInteger) -> [u32; 8] {
-    let bytes = b.to_bytes_le();
-    std::array::from_fn(|k| u32::from_le_bytes([bytes[4 * k], bytes[4 * k + 1], bytes[4 * k + 2], bytes[4 * k + 3]]))
-}
-
 /// The kernel source over `field` (for a 256-bit field its modulus, R^2
 /// mod m and -m^-1 mod 2^32 rendered in): the one-workgroup-per-polynomial
 /// kernel (entry point `ntt_main`), or with `passes` the passes (entry
@@ -60,9 +54,9 @@ pub(crate) fn kernel_source(field: Field, passes: bool) -> String {
         shaders::NTT_RADIX2
     };
     fn source<F: PrimeField>(kernel: &str) -> String {
-        let m = limbs(F::MODULUS);
+        let m = bigint::from_ark(F::MODULUS);
         // R^2 mod m as an integer, R = 2^256.
-        let r2 = limbs(F::from(2u64).pow([512]).into_bigint());
+        let r2 = bigint::from_ark(F::from(2u64).pow([512]).into_bigint());
         shaders::ntt_fr256(&m, &r2, bigint::neg_inv32(m[0]), kernel)
     }
     match field {
@@ -92,7 +86,7 @@ fn sequences<F: PrimeField + FftField>(t: &Transform) -> Result<Sequences<F>, St
     // The negacyclic transform is the cyclic one of root psi^2 on the coset
     // of psi (psi from tfhe-ntt's plan).
     let (w, shift) = if t.field.negacyclic() {
-        let psi = F::from(oracle::negacyclic_root(&oracle::tfhe_plan(t.log_n)));
+        let psi = F::from(oracle::negacyclic_root(t.log_n));
         (psi.square(), Some(psi))
     } else {
         let w = F::get_root_of_unity(n as u64).ok_or("no root of unity of this order")?;

@@ -90,13 +90,19 @@ pub(crate) fn tfhe_plan(log_n: u32) -> tfhe_ntt::prime64::Plan {
 
 /// The primitive 2n-th root of unity psi of `tfhe-ntt`'s plan: its forward
 /// buffer of the polynomial X holds X(psi^(2 i + 1)) at the bit reversal of
-/// i, so position 0 holds psi. (For the GPU's tables.)
+/// i, so position 0 holds psi. For the GPU's tables, found once per size
+/// (a plan and a transform of 2^log_n elements) and kept.
 #[cfg(feature = "wgpu")]
-pub(crate) fn negacyclic_root(plan: &tfhe_ntt::prime64::Plan) -> u64 {
-    let mut x = vec![0u64; plan.ntt_size()];
-    x[1] = 1;
-    plan.fwd(&mut x);
-    x[0]
+pub(crate) fn negacyclic_root(log_n: u32) -> u64 {
+    static ROOTS: [std::sync::OnceLock<u64>; super::MAX_LOG_N as usize + 1] =
+        [const { std::sync::OnceLock::new() }; super::MAX_LOG_N as usize + 1];
+    *ROOTS[log_n as usize].get_or_init(|| {
+        let plan = tfhe_plan(log_n);
+        let mut x = vec![0u64; plan.ntt_size()];
+        x[1] = 1;
+        plan.fwd(&mut x);
+        x[0]
+    })
 }
 
 /// The negacyclic transform `t` of one polynomial with `plan` (see
