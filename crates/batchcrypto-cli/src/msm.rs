@@ -1,9 +1,11 @@
 //! `batchcrypto msm`: one multi-scalar multiplication of the points in one
 //! binary file and the scalars in another (no JSON): points back to back in
 //! the curve's uncompressed encoding (`bn254-g1`: x ‖ y, 32-byte big-endian,
-//! (0, 0) the identity; `bls12-381-g1`/`-g2`: blst's 96/192-byte form),
-//! scalars 32 bytes little-endian each, one per point. The output is the
-//! sum's encoding (64, 96 or 192 bytes). A bad point gives its reason on
+//! (0, 0) the identity; `bls12-381-g1`/`-g2`: blst's 96/192-byte form) or,
+//! with `--encoding compressed`, its compressed one (`bn254-g1`: arkworks'
+//! 32 bytes; BLS12-381: ZCash's 48/96 bytes), scalars 32 bytes
+//! little-endian each, one per point. The output is the sum in the points'
+//! encoding. A bad point gives its reason on
 //! stderr (`malformed_point`, `not_on_curve`, `point_not_in_subgroup`),
 //! no output and exit status 2; files of different counts are a usage
 //! error (3). See the library's `ops::msm`.
@@ -12,7 +14,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use batchcrypto::ops::msm::Curve;
+use batchcrypto::ops::msm::{Curve, Encoding};
 
 use crate::output::{Output, write_failed};
 use crate::{EXIT_MALFORMED, Fatal};
@@ -25,6 +27,9 @@ pub struct Args {
     /// File of points (`-`: stdin).
     #[arg(long)]
     points: PathBuf,
+    /// uncompressed or compressed: how the points are written, and the sum.
+    #[arg(long, default_value = "uncompressed")]
+    encoding: Encoding,
     /// File of scalars, 32 bytes little-endian each (`-`: stdin, if the points are not).
     #[arg(long)]
     scalars: PathBuf,
@@ -53,12 +58,12 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     let engine = args.engine.engine()?;
     let points = read_all(&args.points, "points")?;
     let scalars = read_all(&args.scalars, "scalars")?;
-    let curve = args.curve;
+    let (curve, encoding) = (args.curve, args.encoding);
     let start = std::time::Instant::now();
-    let outcome = engine.msm(curve, &points, &scalars)?;
-    let terms = points.len() / curve.point_len();
+    let outcome = engine.msm(curve, encoding, &points, &scalars)?;
+    let terms = points.len() / curve.encoded_len(encoding);
     eprintln!(
-        "batchcrypto msm --curve {curve}: {terms} terms; backend {}; {:.3} s",
+        "batchcrypto msm --curve {curve} --encoding {encoding}: {terms} terms; backend {}; {:.3} s",
         outcome.selection,
         start.elapsed().as_secs_f64()
     );

@@ -691,7 +691,7 @@ fn ntt_raw_files() {
 #[test]
 fn msm_files() {
     use batchcrypto::ops::evm::{Precompile, oracle as evm_oracle};
-    use batchcrypto::ops::msm::{Curve, oracle};
+    use batchcrypto::ops::msm::{Curve, Encoding, oracle};
     let dir = std::env::temp_dir().join(format!("batchcrypto-msm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let mut rng = StdRng::seed_from_u64(54);
@@ -715,7 +715,7 @@ fn msm_files() {
             })
             .collect();
         let scalars: Vec<u8> = (0..n * 32).map(|_| rng.random()).collect();
-        let want = oracle::msm(curve, &points, &scalars).expect("valid points");
+        let want = oracle::msm(curve, Encoding::Uncompressed, &points, &scalars).expect("valid points");
         let (p, s) = (dir.join("points.bin"), dir.join("scalars.bin"));
         std::fs::write(&p, &points).expect("write");
         std::fs::write(&s, &scalars).expect("write");
@@ -735,6 +735,33 @@ fn msm_files() {
             let out = run_with_stdin(&args, b"");
             assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
             assert!(out.stdout == want, "{curve} on {backend}");
+        }
+        // The points compressed: the sum compressed.
+        let compressed: Vec<u8> = points
+            .chunks(curve.point_len())
+            .flat_map(|p| oracle::recode(curve, Encoding::Uncompressed, Encoding::Compressed, p).expect("valid"))
+            .collect();
+        let want_compressed =
+            oracle::recode(curve, Encoding::Uncompressed, Encoding::Compressed, &want).expect("a sum");
+        let c = dir.join("compressed.bin");
+        std::fs::write(&c, &compressed).expect("write");
+        for backend in ["cpu", "gpu"].into_iter().filter(|b| *b == "cpu" || gpu) {
+            let args = [
+                "msm",
+                "--curve",
+                curve.name(),
+                "--encoding",
+                "compressed",
+                "--points",
+                c.to_str().expect("path"),
+                "--scalars",
+                s,
+                "--backend",
+                backend,
+            ];
+            let out = run_with_stdin(&args, b"");
+            assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(out.stdout == want_compressed, "{curve} compressed on {backend}");
         }
         // Scalars from stdin.
         let out = run_with_stdin(

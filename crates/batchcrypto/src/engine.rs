@@ -521,45 +521,45 @@ impl Engine {
         )
     }
 
-    /// The multi-scalar multiplication sum_i s_i P_i of `points` (encoded
-    /// back to back) and `scalars` (32 bytes little-endian each; see
-    /// [`msm`]): the sum encoded like the points, or the first bad point's
-    /// reason. Equal to [`msm::oracle::msm`]. Points and scalars of
-    /// different counts are an [`Error::InvalidInput`]. On the GPU, the
-    /// points are checked on the CPU cores and summed by Pippenger's
-    /// buckets on the device.
-    pub fn msm(&self, curve: msm::Curve, points: &[u8], scalars: &[u8]) -> Result<Outcome<msm::MsmResult>, Error> {
+    /// The multi-scalar multiplication sum_i s_i P_i of `points` (in
+    /// `encoding`, back to back) and `scalars` (32 bytes little-endian
+    /// each; see [`msm`]): the sum in the points' encoding, or the first
+    /// bad point's reason. Equal to [`msm::oracle::msm`]. Points and
+    /// scalars of different counts are an [`Error::InvalidInput`]. On the
+    /// GPU, the points are checked on the CPU cores and summed by
+    /// Pippenger's buckets on the device.
+    pub fn msm(
+        &self,
+        curve: msm::Curve,
+        encoding: msm::Encoding,
+        points: &[u8],
+        scalars: &[u8],
+    ) -> Result<Outcome<msm::MsmResult>, Error> {
         let op = Op::Msm(curve);
         let n = curve
-            .terms(points.len(), scalars.len())
+            .terms(encoding, points.len(), scalars.len())
             .map_err(|reason| Error::InvalidInput { op: op.into(), reason })?;
         self.run(
             op,
             n,
-            |gpu| gpu.msm(curve, points, scalars),
-            || msm::cpu::msm(curve, points, scalars),
+            |gpu| gpu.msm(curve, encoding, points, scalars),
+            || msm::cpu::msm(curve, encoding, points, scalars),
         )
     }
 
-    /// Decodes and checks `points` (encoded back to back, see [`msm`]) once
-    /// for many sums over them with [`Engine::msm_with`], as provers hold
-    /// their fixed bases. A bad point is an [`Error::InvalidInput`] naming
-    /// the first one and its reason.
-    pub fn msm_bases(&self, curve: msm::Curve, points: &[u8]) -> Result<msm::Bases, Error> {
+    /// Decodes and checks `points` (in `encoding`, back to back, see
+    /// [`msm`]) once for many sums over them with [`Engine::msm_with`], as
+    /// provers hold their fixed bases. A bad point is an
+    /// [`Error::InvalidInput`] naming the first one and its reason.
+    pub fn msm_bases(&self, curve: msm::Curve, encoding: msm::Encoding, points: &[u8]) -> Result<msm::Bases, Error> {
         let invalid = |reason: String| Error::InvalidInput {
             op: Op::Msm(curve).into(),
             reason,
         };
-        if !points.len().is_multiple_of(curve.point_len()) {
-            return Err(invalid(format!(
-                "{} bytes of points are not whole {}-byte {curve} points",
-                points.len(),
-                curve.point_len()
-            )));
-        }
+        curve.points(encoding, points.len()).map_err(invalid)?;
         let decoded = self
             .pool
-            .install(|| msm::bases::Decoded::new(curve, points))
+            .install(|| msm::bases::Decoded::new(curve, encoding, points))
             .map_err(|(i, reason)| invalid(format!("point {i}: {}", reason.code())))?;
         Ok(msm::Bases {
             curve,
@@ -569,7 +569,7 @@ impl Engine {
     }
 
     /// The sum of `scalars` (32 bytes little-endian each, one per point of
-    /// `bases`) times the points of `bases`, encoded like the points: equal
+    /// `bases`) times the points of `bases`, in the points' encoding: equal
     /// to [`Engine::msm`] over the same points. On the GPU the bases are
     /// uploaded on the first call that runs there and kept on the device.
     /// A scalar count other than the points' is an [`Error::InvalidInput`].

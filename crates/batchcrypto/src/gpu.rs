@@ -241,7 +241,13 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn eip2537_pairing(&self, inputs: &FlatBytes) -> Streamed<Result<bool, PrecompileError>>;
     /// A multi-scalar multiplication (one sum, or the first bad point's
     /// reason).
-    fn msm(&self, curve: msm::Curve, points: &[u8], scalars: &[u8]) -> Result<msm::MsmResult, String>;
+    fn msm(
+        &self,
+        curve: msm::Curve,
+        encoding: msm::Encoding,
+        points: &[u8],
+        scalars: &[u8],
+    ) -> Result<msm::MsmResult, String>;
     /// A multi-scalar multiplication over bases kept on the device
     /// (uploaded on the first call).
     fn msm_with(&self, bases: &msm::Bases, scalars: &[u8]) -> Result<Vec<u8>, String>;

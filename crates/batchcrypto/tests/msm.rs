@@ -13,21 +13,25 @@ mod support;
 
 use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, VariableBaseMSM};
 use ark_ff::{BigInteger, PrimeField};
-use batchcrypto::ops::msm::{Curve, MsmResult, SCALAR_LEN, oracle};
+use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
+use batchcrypto::ops::msm::{Curve, Encoding, MsmResult, SCALAR_LEN, oracle};
 use batchcrypto::registry::{self, WorkloadConfig};
 use batchcrypto::{Error, Reason};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use support::{engines, expected_backend};
 
+/// The points and sums of most tests.
+const UNC: Encoding = Encoding::Uncompressed;
+
 /// Every engine's answer, each engine having run where it should: the GPU
 /// engine on the GPU (the kernel needs SHADER_INT64: the engine opened
 /// without it runs on the CPU).
-fn on_every_engine(curve: Curve, points: &[u8], scalars: &[u8]) -> Vec<(&'static str, MsmResult)> {
+fn on_every_engine(curve: Curve, enc: Encoding, points: &[u8], scalars: &[u8]) -> Vec<(&'static str, MsmResult)> {
     engines()
         .iter()
         .map(|(name, engine)| {
-            let out = engine.msm(curve, points, scalars).expect("msm");
+            let out = engine.msm(curve, enc, points, scalars).expect("msm");
             assert_eq!(
                 out.selection.backend.name(),
                 expected_backend(name, true),
@@ -39,10 +43,14 @@ fn on_every_engine(curve: Curve, points: &[u8], scalars: &[u8]) -> Vec<(&'static
         .collect()
 }
 
-fn assert_answer(curve: Curve, points: &[u8], scalars: &[u8], want: &MsmResult, what: &str) {
-    assert_eq!(&oracle::msm(curve, points, scalars), want, "oracle, {curve} {what}");
-    for (name, got) in on_every_engine(curve, points, scalars) {
-        assert_eq!(&got, want, "{name}, {curve} {what}");
+fn assert_answer(curve: Curve, enc: Encoding, points: &[u8], scalars: &[u8], want: &MsmResult, what: &str) {
+    assert_eq!(
+        &oracle::msm(curve, enc, points, scalars),
+        want,
+        "oracle, {curve} {enc} {what}"
+    );
+    for (name, got) in on_every_engine(curve, enc, points, scalars) {
+        assert_eq!(&got, want, "{name}, {curve} {enc} {what}");
     }
 }
 
@@ -69,8 +77,32 @@ fn enc_g2(q: &ark_bls12_381::G2Affine) -> Vec<u8> {
     )
 }
 
-/// Random terms with edges mixed in, and the expected sum (arkworks).
+/// arkworks' compressed encoding: its own for BN254, ZCash's for
+/// BLS12-381 (written by arkworks, not blst: an independent writer).
+fn comp<T: CanonicalSerialize>(p: &T) -> Vec<u8> {
+    let mut out = Vec::new();
+    p.serialize_compressed(&mut out).expect("serializes");
+    out
+}
+
+/// One call in both encodings and its expected sum (arkworks).
+struct Call {
+    points: Vec<u8>,
+    compressed: Vec<u8>,
+    scalars: Vec<u8>,
+    sum: Vec<u8>,
+    sum_compressed: Vec<u8>,
+}
+
+/// Random terms with edges mixed in, and the expected sum: points,
+/// scalars, sum.
 fn call(curve: Curve, n: usize, rng: &mut StdRng) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
+    let c = terms(curve, n, rng);
+    (c.points, c.scalars, c.sum)
+}
+
+/// [`call`] in both encodings.
+fn terms(curve: Curve, n: usize, rng: &mut StdRng) -> Call {
     let scalars: Vec<[u8; 32]> = (0..n)
         .map(|i| match i % 17 {
             3 => [0; 32],
@@ -94,9 +126,14 @@ fn call(curve: Curve, n: usize, rng: &mut StdRng) -> (Vec<u8>, Vec<u8>, Vec<u8>)
                 })
                 .collect();
             let ss: Vec<$fr> = scalars.iter().map(|s| <$fr>::from_le_bytes_mod_order(s)).collect();
-            let total: $g = $sum(&pts, &ss);
-            let points: Vec<u8> = pts.iter().flat_map($enc).collect();
-            (points, flat_scalars, $enc(&total.into_affine()))
+            let total = $sum(&pts, &ss).into_affine();
+            Call {
+                points: pts.iter().flat_map($enc).collect(),
+                compressed: pts.iter().flat_map(comp).collect(),
+                scalars: flat_scalars,
+                sum: $enc(&total),
+                sum_compressed: comp(&total),
+            }
         }};
     }
     match curve {
@@ -140,20 +177,21 @@ fn sums_at_every_threshold() {
     ] {
         for &n in sizes {
             let (points, scalars, want) = call(curve, n, &mut rng);
-            assert_answer(curve, &points, &scalars, &Ok(want), &format!("{n} terms"));
+            assert_answer(curve, UNC, &points, &scalars, &Ok(want), &format!("{n} terms"));
         }
         // All scalars zero, and only identities: the identity.
         let (points, _, _) = call(curve, 40, &mut rng);
-        let identity = oracle::msm(curve, &[], &[]).expect("empty sum");
+        let identity = oracle::msm(curve, UNC, &[], &[]).expect("empty sum");
         assert_answer(
             curve,
+            UNC,
             &points,
             &[0; 40 * SCALAR_LEN],
             &Ok(identity.clone()),
             "zero scalars",
         );
         let ids = identity.repeat(5);
-        assert_answer(curve, &ids, &[9; 5 * SCALAR_LEN], &Ok(identity), "identities");
+        assert_answer(curve, UNC, &ids, &[9; 5 * SCALAR_LEN], &Ok(identity), "identities");
     }
 }
 
@@ -185,17 +223,17 @@ fn uneven_buckets() {
             let mut one = [0u8; 32];
             one[0] = 1;
             let ones = one.repeat(n);
-            let sum_of_points = oracle::msm(curve, &points, &ones).expect("sum");
-            let want = oracle::msm(curve, &sum_of_points, &same).expect("scaled");
-            assert_answer(curve, &points, &scalars, &Ok(want), &format!("{n} equal scalars"));
+            let sum_of_points = oracle::msm(curve, UNC, &points, &ones).expect("sum");
+            let want = oracle::msm(curve, UNC, &sum_of_points, &same).expect("scaled");
+            assert_answer(curve, UNC, &points, &scalars, &Ok(want), &format!("{n} equal scalars"));
         }
         // The extremes, each term's point equal.
         let (one_point, _, _) = call(curve, 1, &mut rng);
         let n = extremes.len();
         let points = one_point.repeat(n);
         let scalars: Vec<u8> = extremes.iter().flatten().copied().collect();
-        let want = oracle::msm(curve, &points, &scalars);
-        assert_answer(curve, &points, &scalars, &want, "extreme digits");
+        let want = oracle::msm(curve, UNC, &points, &scalars);
+        assert_answer(curve, UNC, &points, &scalars, &want, "extreme digits");
     }
 }
 
@@ -209,11 +247,11 @@ fn bases_kept_for_many_sums() {
         let n = 150;
         let (points, _, _) = call(curve, n, &mut rng);
         for (name, engine) in engines() {
-            let bases = engine.msm_bases(curve, &points).expect("good bases");
+            let bases = engine.msm_bases(curve, UNC, &points).expect("good bases");
             assert_eq!((bases.len(), bases.curve()), (n, curve));
             for round in 0..3 {
                 let (_, scalars, _) = call(curve, n, &mut rng);
-                let want = oracle::msm(curve, &points, &scalars).expect("sum");
+                let want = oracle::msm(curve, UNC, &points, &scalars).expect("sum");
                 let out = engine.msm_with(&bases, &scalars).expect("msm_with");
                 assert_eq!(out.output, want, "{name}, {curve} round {round}");
                 assert_eq!(
@@ -233,14 +271,14 @@ fn bases_kept_for_many_sums() {
             let mut bad = points.clone();
             let len = curve.point_len();
             bad[17 * len + len - 1] ^= 1;
-            match engine.msm_bases(curve, &bad) {
+            match engine.msm_bases(curve, UNC, &bad) {
                 Err(Error::InvalidInput { reason, .. }) => {
                     assert_eq!(reason, "point 17: not_on_curve", "{name}")
                 }
                 other => panic!("{name}: {other:?}"),
             }
             assert!(matches!(
-                engine.msm_bases(curve, &points[1..]),
+                engine.msm_bases(curve, UNC, &points[1..]),
                 Err(Error::InvalidInput { .. })
             ));
         }
@@ -250,7 +288,7 @@ fn bases_kept_for_many_sums() {
     if let Some(gpu) = support::gpu_engine() {
         let curve = Curve::Bn254G1;
         let (points, scalars, want) = call(curve, 40, &mut rng);
-        let bases = gpu.msm_bases(curve, &points).expect("bases");
+        let bases = gpu.msm_bases(curve, UNC, &points).expect("bases");
         gpu.msm_with(&bases, &scalars).expect("first sum");
         let other = batchcrypto::Engine::builder()
             .backend(batchcrypto::BackendChoice::Gpu)
@@ -345,7 +383,14 @@ fn hostile_points_give_the_first_reason() {
             for at in [0usize, 17, 39] {
                 let mut bad = points.clone();
                 write(&mut bad[at * len..(at + 1) * len]);
-                assert_answer(curve, &bad, &scalars, &Err(*reason), &format!("{reason:?} at {at}"));
+                assert_answer(
+                    curve,
+                    UNC,
+                    &bad,
+                    &scalars,
+                    &Err(*reason),
+                    &format!("{reason:?} at {at}"),
+                );
             }
         }
         // Two bad points: the first one's reason.
@@ -353,7 +398,173 @@ fn hostile_points_give_the_first_reason() {
         let mut bad = points.clone();
         first.0(&mut bad[5 * len..6 * len]);
         second.0(&mut bad[30 * len..31 * len]);
-        assert_answer(curve, &bad, &scalars, &Err(first.1), "two bad points");
+        assert_answer(curve, UNC, &bad, &scalars, &Err(first.1), "two bad points");
+    }
+}
+
+/// Compressed points (arkworks' form for BN254, ZCash's for BLS12-381,
+/// both written here by arkworks): the same sums, compressed, on every
+/// engine, in one call and from bases; `oracle::recode` between the two.
+#[test]
+fn compressed_points_give_the_same_sums() {
+    let mut rng = StdRng::seed_from_u64(21);
+    let enc = Encoding::Compressed;
+    for curve in Curve::ALL {
+        for n in [0usize, 1, 2, 40, 300] {
+            let c = terms(curve, n, &mut rng);
+            assert_eq!(c.compressed.len(), n * curve.encoded_len(enc));
+            let want = Ok(c.sum_compressed);
+            assert_answer(curve, enc, &c.compressed, &c.scalars, &want, &format!("{n} terms"));
+        }
+        let c = terms(curve, 60, &mut rng);
+        // recode: point by point between the encodings, both ways.
+        let (u, k) = (curve.point_len(), curve.encoded_len(enc));
+        for (p, q) in c.points.chunks(u).zip(c.compressed.chunks(k)) {
+            assert_eq!(oracle::recode(curve, UNC, enc, p).as_deref(), Ok(q), "{curve}");
+            assert_eq!(oracle::recode(curve, enc, UNC, q).as_deref(), Ok(p), "{curve}");
+        }
+        assert_eq!(oracle::recode(curve, enc, UNC, &c.points), Err(Reason::MalformedPoint));
+        for (name, engine) in engines() {
+            let bases = engine.msm_bases(curve, enc, &c.compressed).expect("bases");
+            assert_eq!((bases.len(), bases.encoding()), (60, enc));
+            let out = engine.msm_with(&bases, &c.scalars).expect("msm_with");
+            assert_eq!(out.output, c.sum_compressed, "{name}, {curve} bases");
+        }
+    }
+}
+
+/// Hostile compressed points. BN254: any 32 bytes, each pair of flags,
+/// read as arkworks reads them (x below p with the identity flag is the
+/// identity, as arkworks has it), refused as `malformed_point` (both
+/// flags, x not below p) or `not_on_curve` (no y has x). BLS12-381: blst's
+/// rules (the compression flag, identity only with zeros and no sort
+/// flag, x below p, some y, the subgroup).
+#[test]
+fn hostile_compressed_points() {
+    use ark_bls12_381::{Fq, Fq2, G1Affine, G2Affine};
+    let mut rng = StdRng::seed_from_u64(22);
+    let enc = Encoding::Compressed;
+    let one = {
+        let mut s = [0u8; 32];
+        s[0] = 1;
+        s
+    };
+    // BN254: one-term calls (the sum is the point itself).
+    let modulus = ark_bn254::Fq::MODULUS;
+    for flags in 0..4u8 {
+        for i in 0..6 {
+            let mut bytes: [u8; 32] = rng.random();
+            if i == 0 {
+                bytes = [0; 32];
+                bytes[0] = 5;
+            }
+            bytes[31] = (bytes[31] & 0x3f) | (flags << 6);
+            // x: the bytes without the flags, little-endian.
+            let mut x = ark_ff::BigInt::<4>::zero();
+            for (i, b) in bytes.iter().enumerate() {
+                let b = if i == 31 { b & 0x3f } else { *b };
+                x.0[i / 8] |= u64::from(b) << (8 * (i % 8));
+            }
+            let below_p = x < modulus;
+            let want = match ark_bn254::G1Affine::deserialize_compressed(&bytes[..]) {
+                Ok(p) => Ok(comp(&p)),
+                Err(_) if flags == 0b11 || !below_p => Err(Reason::MalformedPoint),
+                Err(_) => Err(Reason::NotOnCurve),
+            };
+            if flags == 0b01 && below_p {
+                assert_eq!(want, Ok(comp(&ark_bn254::G1Affine::zero())), "arkworks' identity");
+            }
+            assert_answer(
+                Curve::Bn254G1,
+                enc,
+                &bytes,
+                &one,
+                &want,
+                &format!("flags {flags:02b}, {bytes:02x?}"),
+            );
+        }
+    }
+    // BLS12-381: spoilers over a valid compressed point of a 20-term call.
+    let mut x = Fq::from(1u64);
+    let (g1_outside, g1_no_y) = loop {
+        if G1Affine::get_point_from_x_unchecked(x, true).is_none() {
+            let no_y = comp(&G1Affine::new_unchecked(x, Fq::from(0u64)));
+            let mut y = x + Fq::from(1u64);
+            break loop {
+                match G1Affine::get_point_from_x_unchecked(y, true) {
+                    Some(p) if !p.is_in_correct_subgroup_assuming_on_curve() => break (comp(&p), no_y),
+                    _ => y += Fq::from(1u64),
+                }
+            };
+        }
+        x += Fq::from(1u64);
+    };
+    let mut x2 = Fq2::from(1u64);
+    let (g2_outside, g2_no_y) = loop {
+        if G2Affine::get_point_from_x_unchecked(x2, true).is_none() {
+            let no_y = comp(&G2Affine::new_unchecked(x2, Fq2::from(0u64)));
+            let mut y = x2 + Fq2::from(1u64);
+            break loop {
+                match G2Affine::get_point_from_x_unchecked(y, true) {
+                    Some(q) if !q.is_in_correct_subgroup_assuming_on_curve() => break (comp(&q), no_y),
+                    _ => y += Fq2::from(1u64),
+                }
+            };
+        }
+        x2 += Fq2::from(1u64);
+    };
+    for (curve, outside, no_y) in [
+        (Curve::Bls12381G1, g1_outside, g1_no_y),
+        (Curve::Bls12381G2, g2_outside, g2_no_y),
+    ] {
+        let len = curve.encoded_len(enc);
+        let c = terms(curve, 20, &mut rng);
+        let spoil: Vec<(Spoiler, Reason)> = vec![
+            (Box::new(|p: &mut [u8]| p[0] &= 0x7f), Reason::MalformedPoint),
+            (
+                Box::new(move |p: &mut [u8]| p.copy_from_slice(&outside)),
+                Reason::PointNotInSubgroup,
+            ),
+            (
+                Box::new(move |p: &mut [u8]| p.copy_from_slice(&no_y)),
+                Reason::NotOnCurve,
+            ),
+            (
+                Box::new(|p: &mut [u8]| {
+                    p.fill(0xff);
+                    p[0] = 0x9f;
+                }),
+                Reason::MalformedPoint,
+            ),
+            (
+                Box::new(|p: &mut [u8]| {
+                    p.fill(0);
+                    p[0] = 0xe0;
+                }),
+                Reason::MalformedPoint,
+            ),
+            (
+                Box::new(move |p: &mut [u8]| {
+                    p.fill(0);
+                    p[0] = 0xc0;
+                    p[len - 1] = 1;
+                }),
+                Reason::MalformedPoint,
+            ),
+        ];
+        for (write, reason) in &spoil {
+            let mut bad = c.compressed.clone();
+            write(&mut bad[7 * len..8 * len]);
+            assert_answer(curve, enc, &bad, &c.scalars, &Err(*reason), &format!("{reason:?}"));
+        }
+        // The identity written compressed: no term.
+        let mut with_id = c.compressed.clone();
+        with_id[3 * len..4 * len].fill(0);
+        with_id[3 * len] = 0xc0;
+        let mut no_term = c.scalars.clone();
+        no_term[3 * SCALAR_LEN..4 * SCALAR_LEN].fill(0);
+        let want = oracle::msm(curve, enc, &c.compressed, &no_term);
+        assert_answer(curve, enc, &with_id, &c.scalars, &want, "identity");
     }
 }
 
@@ -361,11 +572,13 @@ fn hostile_points_give_the_first_reason() {
 fn calls_that_are_not_calls_are_refused() {
     for (name, engine) in engines() {
         for curve in Curve::ALL {
-            let len = curve.point_len();
-            for (points, scalars) in [(len + 1, 32), (2 * len, 32), (len, 31), (0, 32), (len, 0)] {
-                match engine.msm(curve, &vec![0; points], &vec![0; scalars]) {
-                    Err(Error::InvalidInput { reason, .. }) => assert!(!reason.is_empty()),
-                    other => panic!("{name} {curve} {points}/{scalars}: {other:?}"),
+            for enc in Encoding::ALL {
+                let len = curve.encoded_len(enc);
+                for (points, scalars) in [(len + 1, 32), (2 * len, 32), (len, 31), (0, 32), (len, 0)] {
+                    match engine.msm(curve, enc, &vec![0; points], &vec![0; scalars]) {
+                        Err(Error::InvalidInput { reason, .. }) => assert!(!reason.is_empty()),
+                        other => panic!("{name} {curve} {enc} {points}/{scalars}: {other:?}"),
+                    }
                 }
             }
         }

@@ -495,8 +495,14 @@ impl GpuRuntime for Gpu {
         bls::gpu::eip2537_pairing(self, inputs)
     }
 
-    fn msm(&self, curve: msm::Curve, points: &[u8], scalars: &[u8]) -> Result<msm::MsmResult, String> {
-        msm::gpu::msm(self, curve, points, scalars)
+    fn msm(
+        &self,
+        curve: msm::Curve,
+        encoding: msm::Encoding,
+        points: &[u8],
+        scalars: &[u8],
+    ) -> Result<msm::MsmResult, String> {
+        msm::gpu::msm(self, curve, encoding, points, scalars)
     }
 
     fn msm_with(&self, bases: &msm::Bases, scalars: &[u8]) -> Result<Vec<u8>, String> {

@@ -2,19 +2,25 @@
 //! zero-knowledge provers (most of a Groth16 proof's time), on BN254's G1
 //! and BLS12-381's G1 and G2.
 //!
-//! Encodings (one call: points back to back, scalars back to back):
+//! Encodings (one call: points back to back, scalars back to back), each
+//! point uncompressed or compressed ([`Encoding`], one for the call):
 //!
-//! | curve | point | bytes |
-//! |---|---|---|
-//! | `bn254-g1` | x ‖ y, 32-byte big-endian words; (0, 0) is the identity (EIP-196's form) | 64 |
-//! | `bls12-381-g1` | blst's (ZCash's) uncompressed form: x ‖ y, 48-byte big-endian; the identity is the 0x40 flag and zeros | 96 |
-//! | `bls12-381-g2` | the same for G2: x.c1 ‖ x.c0 ‖ y.c1 ‖ y.c0 | 192 |
+//! | curve | uncompressed | bytes | compressed | bytes |
+//! |---|---|---|---|---|
+//! | `bn254-g1` | x ‖ y, 32-byte big-endian words; (0, 0) is the identity (EIP-196's form) | 64 | arkworks' (`CanonicalSerialize`, the oracle's): x little-endian, bit 7 of the last byte set when y is the larger of y and p - y, bit 6 the identity (x then any value below p: arkworks reads it as the identity) | 32 |
+//! | `bls12-381-g1` | blst's (ZCash's) form: x ‖ y, 48-byte big-endian; the identity is the 0x40 flag and zeros | 96 | ZCash's: x with the flags 0x80 (compressed), 0x40 (identity, then zeros), 0x20 (y the larger) | 48 |
+//! | `bls12-381-g2` | the same for G2: x.c1 ‖ x.c0 ‖ y.c1 ‖ y.c0 | 192 | the same: x.c1 ‖ x.c0 with the flags | 96 |
+//!
+//! No standard fixes a compressed BN254 point: arkworks' form is the one
+//! its Rust provers write (gnark and snarkjs have big-endian ones of their
+//! own). A compressed point costs a square root to decode.
 //!
 //! Scalars are 32 bytes little-endian, any 256-bit value (as the group has
 //! prime order r, s and s mod r give the same term). The sum is returned
-//! in the curves' point encoding. Every point must decode (coordinates
+//! in the points' encoding. Every point must decode (coordinates
 //! below p, valid flags: else `malformed_point`), lie on its curve
-//! (`not_on_curve`) and, on BLS12-381, in the prime-order subgroup
+//! (compressed: some y has x; else `not_on_curve`)
+//! and, on BLS12-381, in the prime-order subgroup
 //! (`point_not_in_subgroup`, as EIP-2537's MSM requires; BN254's G1 has
 //! cofactor 1): the first point that fails, in order, is the answer's
 //! reason. Zero terms sum to the identity.
@@ -68,7 +74,7 @@ impl Curve {
         }
     }
 
-    /// Bytes of an encoded point.
+    /// Bytes of an uncompressed point.
     pub fn point_len(&self) -> usize {
         match self {
             Curve::Bn254G1 => 64,
@@ -77,17 +83,31 @@ impl Curve {
         }
     }
 
-    /// How many terms `points` and `scalars` bytes hold, or why they are
-    /// not a call (not whole points, or not one scalar per point).
-    pub fn terms(&self, points: usize, scalars: usize) -> Result<usize, String> {
-        if !points.is_multiple_of(self.point_len()) {
+    /// Bytes of a point in `encoding`.
+    pub fn encoded_len(&self, encoding: Encoding) -> usize {
+        match (encoding, self) {
+            (Encoding::Uncompressed, _) => self.point_len(),
+            (Encoding::Compressed, Curve::Bn254G1) => 32,
+            (Encoding::Compressed, _) => self.point_len() / 2,
+        }
+    }
+
+    /// Whole `encoding` points in `bytes`, or why not.
+    pub fn points(&self, encoding: Encoding, bytes: usize) -> Result<usize, String> {
+        let len = self.encoded_len(encoding);
+        if !bytes.is_multiple_of(len) {
             return Err(format!(
-                "{points} bytes of points are not whole {}-byte {} points",
-                self.point_len(),
-                self
+                "{bytes} bytes of points are not whole {len}-byte {encoding} {self} points"
             ));
         }
-        let n = points / self.point_len();
+        Ok(bytes / len)
+    }
+
+    /// How many terms `points` (in `encoding`) and `scalars` bytes hold, or
+    /// why they are not a call (not whole points, or not one scalar per
+    /// point).
+    pub fn terms(&self, encoding: Encoding, points: usize, scalars: usize) -> Result<usize, String> {
+        let n = self.points(encoding, points)?;
         if scalars != n * SCALAR_LEN {
             return Err(format!(
                 "{n} points need {} bytes of scalars ({SCALAR_LEN} each), not {scalars}",
@@ -114,6 +134,45 @@ impl FromStr for Curve {
     }
 }
 
+/// How a call's points (and its sum) are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Encoding {
+    /// Both coordinates (see [`self`]).
+    #[default]
+    Uncompressed,
+    /// x and the flags that pick y.
+    Compressed,
+}
+
+impl Encoding {
+    /// Both of them.
+    pub const ALL: [Encoding; 2] = [Encoding::Uncompressed, Encoding::Compressed];
+
+    /// The CLI's name: `uncompressed`, `compressed`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Encoding::Uncompressed => "uncompressed",
+            Encoding::Compressed => "compressed",
+        }
+    }
+}
+
+impl fmt::Display for Encoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Encoding {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Encoding::ALL
+            .into_iter()
+            .find(|e| e.name() == s)
+            .ok_or_else(|| format!("unknown point encoding {s:?} (expected uncompressed or compressed)"))
+    }
+}
+
 /// The sum, encoded like the points, or the first bad point's reason.
 pub type MsmResult = Result<Vec<u8>, Reason>;
 
@@ -137,6 +196,11 @@ impl Bases {
     /// The group.
     pub fn curve(&self) -> Curve {
         self.curve
+    }
+
+    /// How the points were written (and the sums are).
+    pub fn encoding(&self) -> Encoding {
+        self.decoded.encoding
     }
 
     /// Points given (each call takes one scalar per point).

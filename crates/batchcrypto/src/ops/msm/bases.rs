@@ -9,7 +9,7 @@
 use blst::{blst_p1_affine, blst_p2_affine};
 use rayon::prelude::*;
 
-use super::{Curve, SCALAR_LEN, oracle};
+use super::{Curve, Encoding, SCALAR_LEN, oracle};
 use crate::verdict::Reason;
 
 /// The kept points of one group.
@@ -22,6 +22,8 @@ pub(crate) enum Affine {
 /// Points decoded, checked and without identities.
 pub(crate) struct Decoded {
     pub(crate) points: Affine,
+    /// How the points were written (and the sums are).
+    pub(crate) encoding: Encoding,
     /// Per point given: whether it was kept (is not the identity).
     kept: Vec<bool>,
 }
@@ -48,14 +50,15 @@ fn each<A: Send>(
 }
 
 impl Decoded {
-    /// `points` (whole encodings of `curve`), or the index and reason of the
-    /// first bad one.
-    pub(crate) fn new(curve: Curve, points: &[u8]) -> Result<Decoded, (usize, Reason)> {
-        let len = curve.point_len();
+    /// `points` (whole `encoding` points of `curve`), or the index and
+    /// reason of the first bad one.
+    pub(crate) fn new(curve: Curve, encoding: Encoding, points: &[u8]) -> Result<Decoded, (usize, Reason)> {
+        let len = curve.encoded_len(encoding);
         let (points, kept) = match curve {
             Curve::Bn254G1 => {
+                let point = oracle::bn254_in(encoding);
                 let (ps, kept) = each(points, len, |p| {
-                    oracle::bn254_point(p).map(|a| (!ark_ec::AffineRepr::is_zero(&a)).then_some(a))
+                    point(p).map(|a| (!ark_ec::AffineRepr::is_zero(&a)).then_some(a))
                 })?;
                 (Affine::Bn254(ps), kept)
             }
@@ -68,7 +71,21 @@ impl Decoded {
                 (Affine::Bls12381G2(ps), kept)
             }
         };
-        Ok(Decoded { points, kept })
+        Ok(Decoded { points, encoding, kept })
+    }
+
+    /// The group.
+    pub(crate) fn curve(&self) -> Curve {
+        match self.points {
+            Affine::Bn254(_) => Curve::Bn254G1,
+            Affine::Bls12381G1(_) => Curve::Bls12381G1,
+            Affine::Bls12381G2(_) => Curve::Bls12381G2,
+        }
+    }
+
+    /// A sum computed over these points (uncompressed), in their encoding.
+    pub(crate) fn encode_sum(&self, sum: Vec<u8>) -> Vec<u8> {
+        oracle::encode_sum(self.curve(), self.encoding, sum)
     }
 
     /// Points given (the scalars a call needs).

@@ -10,22 +10,23 @@ use rayon::prelude::*;
 
 use super::bases::{Affine, Decoded};
 use super::oracle::bn254_scalar;
-use super::{Curve, MsmResult, SCALAR_LEN, blst_sum};
+use super::{Curve, Encoding, MsmResult, SCALAR_LEN, blst_sum};
 use crate::ops::evm::bn254;
 
 /// Fewest terms per chunk (below it a chunk's set-up outweighs its sum).
 const MIN_CHUNK: usize = 1 << 10;
 
 /// The MSM of one call, as [`super::oracle::msm`].
-pub(crate) fn msm(curve: Curve, points: &[u8], scalars: &[u8]) -> MsmResult {
-    let decoded = Decoded::new(curve, points).map_err(|(_, reason)| reason)?;
+pub(crate) fn msm(curve: Curve, encoding: Encoding, points: &[u8], scalars: &[u8]) -> MsmResult {
+    let decoded = Decoded::new(curve, encoding, points).map_err(|(_, reason)| reason)?;
     Ok(sum(&decoded, scalars))
 }
 
-/// The sum over checked points, one scalar per point given.
+/// The sum over checked points, one scalar per point given, in their
+/// encoding.
 pub(crate) fn sum(decoded: &Decoded, scalars: &[u8]) -> Vec<u8> {
     let scalars = decoded.kept_scalars(scalars);
-    match &decoded.points {
+    let sum = match &decoded.points {
         Affine::Bn254(bases) => {
             let chunk = bases.len().div_ceil(rayon::current_num_threads()).max(MIN_CHUNK);
             let sum: G1Projective = bases
@@ -40,5 +41,6 @@ pub(crate) fn sum(decoded: &Decoded, scalars: &[u8]) -> Vec<u8> {
         }
         Affine::Bls12381G1(points) => blst_sum::g1(points, &scalars, blst_sum::Sum::Pippenger).to_vec(),
         Affine::Bls12381G2(points) => blst_sum::g2(points, &scalars, blst_sum::Sum::Pippenger).to_vec(),
-    }
+    };
+    decoded.encode_sum(sum)
 }

@@ -25,7 +25,7 @@ use ark_ff::{BigInt, BigInteger, Field as _, PrimeField, Zero};
 use rayon::prelude::*;
 
 use super::bases::Decoded;
-use super::{Bases, Curve, MsmResult, SCALAR_LEN};
+use super::{Bases, Curve, Encoding, MsmResult, SCALAR_LEN};
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel};
 use crate::gpu::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, shaders};
 use crate::ops::evm::bn254;
@@ -44,20 +44,26 @@ const MAX_WINDOW_BITS: u32 = 16;
 const DIGIT_BITS: u32 = 256;
 
 /// The sum on the GPU, or why not.
-pub(crate) fn msm(gpu: &Gpu, curve: Curve, points: &[u8], scalars: &[u8]) -> Result<MsmResult, String> {
+pub(crate) fn msm(
+    gpu: &Gpu,
+    curve: Curve,
+    encoding: Encoding,
+    points: &[u8],
+    scalars: &[u8],
+) -> Result<MsmResult, String> {
     gpu.require_int64("msm")?;
-    let decoded = match Decoded::new(curve, points) {
+    let decoded = match Decoded::new(curve, encoding, points) {
         Ok(decoded) => decoded,
         Err((_, reason)) => return Ok(Err(reason)),
     };
     let words = decoded.words();
-    sum(
+    let sum = sum(
         gpu,
         curve,
         Points::Upload(&words),
         &reduced(curve, &decoded.kept_scalars(scalars)),
-    )
-    .map(Ok)
+    )?;
+    Ok(Ok(decoded.encode_sum(sum)))
 }
 
 /// The sum over `bases` on the GPU (uploaded on the first call), or why not.
@@ -74,11 +80,12 @@ pub(crate) fn msm_with(gpu: &Gpu, bases: &Bases, scalars: &[u8]) -> Result<Vec<u
         return Err("the bases were uploaded to another engine's device".to_string());
     }
     let scalars = reduced(bases.curve, &bases.decoded.kept_scalars(scalars));
-    sum(gpu, bases.curve, Points::Resident(&resident.buffer), &scalars)
+    let sum = sum(gpu, bases.curve, Points::Resident(&resident.buffer), &scalars)?;
+    Ok(bases.decoded.encode_sum(sum))
 }
 
-/// Kernel-only times (seconds) of `runs` sums (see [`driver::time`]). For
-/// benchmarks.
+/// Kernel-only times (seconds) of `runs` sums (see [`driver::time`]), the
+/// points uncompressed. For benchmarks.
 pub(crate) fn kernel_times(
     gpu: &Gpu,
     curve: Curve,
@@ -86,7 +93,8 @@ pub(crate) fn kernel_times(
     scalars: &[u8],
     runs: usize,
 ) -> Result<Vec<f64>, String> {
-    let decoded = Decoded::new(curve, points).map_err(|(i, r)| format!("point {i}: {}", r.code()))?;
+    let decoded =
+        Decoded::new(curve, Encoding::Uncompressed, points).map_err(|(i, r)| format!("point {i}: {}", r.code()))?;
     let words = decoded.words();
     let scalars = reduced(curve, &decoded.kept_scalars(scalars));
     driver::time(
@@ -96,7 +104,7 @@ pub(crate) fn kernel_times(
     )
 }
 
-/// The sum of the terms, the identity for none.
+/// The sum of the terms (uncompressed), the identity for none.
 fn sum(gpu: &Gpu, curve: Curve, points: Points<'_>, scalars: &[[u64; 4]]) -> Result<Vec<u8>, String> {
     if scalars.is_empty() {
         return Ok(super::workload::identity(curve));

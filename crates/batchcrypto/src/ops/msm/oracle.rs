@@ -2,14 +2,15 @@
 //! arkworks' `VariableBaseMSM` (BN254) or blst's Pippenger (BLS12-381) over
 //! all terms on the calling thread (blst uses its own threads).
 
-use ark_bn254::{Fr, G1Affine, G1Projective};
+use ark_bn254::{Fq, Fr, G1Affine, G1Projective};
 use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::{BigInt, PrimeField};
+use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
 use blst::min_pk::{PublicKey, Signature};
 use blst::{BLST_ERROR, blst_p1_affine, blst_p2_affine};
 
 use super::blst_sum::{self, Sum};
-use super::{Curve, MsmResult, SCALAR_LEN};
+use super::{Curve, Encoding, MsmResult, SCALAR_LEN};
 use crate::ops::evm::{PrecompileError, bn254};
 use crate::verdict::Reason;
 
@@ -19,6 +20,70 @@ pub(crate) fn bn254_point(bytes: &[u8]) -> Result<G1Affine, Reason> {
         PrecompileError::NotOnCurve => Reason::NotOnCurve,
         _ => Reason::MalformedPoint,
     })
+}
+
+/// A BN254 G1 point in arkworks' compressed form (see [`super`]), read by
+/// arkworks (the identity included).
+pub(crate) fn bn254_compressed(bytes: &[u8]) -> Result<G1Affine, Reason> {
+    G1Affine::deserialize_compressed(bytes).map_err(|_| {
+        // arkworks says only "invalid data": with both flags clear or one
+        // set and x below p, it is an x that no y has.
+        let mut x = BigInt::<4>::zero();
+        for (i, b) in bytes.iter().enumerate() {
+            let b = if i == bytes.len() - 1 { b & 0x3f } else { *b };
+            x.0[i / 8] |= u64::from(b) << (8 * (i % 8));
+        }
+        let flags = bytes[bytes.len() - 1] >> 6;
+        if flags == 0b11 || Fq::from_bigint(x).is_none() {
+            Reason::MalformedPoint
+        } else {
+            Reason::NotOnCurve
+        }
+    })
+}
+
+/// BN254's point reader for `encoding`.
+pub(crate) fn bn254_in(encoding: Encoding) -> fn(&[u8]) -> Result<G1Affine, Reason> {
+    match encoding {
+        Encoding::Uncompressed => bn254_point,
+        Encoding::Compressed => bn254_compressed,
+    }
+}
+
+/// A sum computed in the uncompressed encoding (a valid point), written in
+/// `encoding`: the compressed forms by arkworks (BN254) and blst.
+pub(crate) fn encode_sum(curve: Curve, encoding: Encoding, sum: Vec<u8>) -> Vec<u8> {
+    if encoding == Encoding::Uncompressed {
+        return sum;
+    }
+    let valid = "a sum is a valid point";
+    match curve {
+        Curve::Bn254G1 => {
+            let mut out = Vec::with_capacity(curve.encoded_len(encoding));
+            bn254_point(&sum)
+                .expect(valid)
+                .serialize_compressed(&mut out)
+                .expect(valid);
+            out
+        }
+        Curve::Bls12381G1 => PublicKey::deserialize(&sum).expect(valid).compress().to_vec(),
+        Curve::Bls12381G2 => Signature::deserialize(&sum).expect(valid).compress().to_vec(),
+    }
+}
+
+/// One point of `curve` in `from` rewritten in `to`, or why it is no term
+/// (checked as a term is: a point outside BLS12-381's subgroup is refused).
+pub fn recode(curve: Curve, from: Encoding, to: Encoding, point: &[u8]) -> Result<Vec<u8>, Reason> {
+    if point.len() != curve.encoded_len(from) {
+        return Err(Reason::MalformedPoint);
+    }
+    let uncompressed = match curve {
+        Curve::Bn254G1 => bn254::encode_g1(bn254_in(from)(point)?),
+        // blst writes the all-zero affine point as the identity.
+        Curve::Bls12381G1 => PublicKey::from(bls_g1(point)?.unwrap_or_default()).serialize().to_vec(),
+        Curve::Bls12381G2 => Signature::from(bls_g2(point)?.unwrap_or_default()).serialize().to_vec(),
+    };
+    Ok(encode_sum(curve, to, uncompressed))
 }
 
 /// A 32-byte little-endian scalar reduced mod r, as arkworks' limbs
@@ -36,7 +101,9 @@ fn blst_reason(e: BLST_ERROR) -> Reason {
     }
 }
 
-/// A BLS12-381 G1 point in the subgroup; `None` for the identity.
+/// A BLS12-381 G1 point in the subgroup, compressed or not (blst reads
+/// both, the length and the compression flag agreeing); `None` for the
+/// identity.
 pub(crate) fn bls_g1(bytes: &[u8]) -> Result<Option<blst_p1_affine>, Reason> {
     let pk = PublicKey::deserialize(bytes).map_err(blst_reason)?;
     match pk.validate() {
@@ -46,7 +113,8 @@ pub(crate) fn bls_g1(bytes: &[u8]) -> Result<Option<blst_p1_affine>, Reason> {
     }
 }
 
-/// A BLS12-381 G2 point in the subgroup; `None` for the identity.
+/// A BLS12-381 G2 point in the subgroup, compressed or not; `None` for the
+/// identity.
 pub(crate) fn bls_g2(bytes: &[u8]) -> Result<Option<blst_p2_affine>, Reason> {
     let sig = Signature::deserialize(bytes).map_err(blst_reason)?;
     sig.validate(false).map_err(|_| Reason::PointNotInSubgroup)?;
@@ -73,34 +141,35 @@ pub(crate) fn decode<A>(
     Ok((ps, ss))
 }
 
-/// A BLS12-381 MSM by `how`.
-pub(crate) fn bls(curve: Curve, points: &[u8], scalars: &[u8], how: Sum) -> MsmResult {
+/// A BLS12-381 MSM by `how` (points of `point_len` bytes, compressed or
+/// not), the sum uncompressed.
+pub(crate) fn bls(curve: Curve, point_len: usize, points: &[u8], scalars: &[u8], how: Sum) -> MsmResult {
     Ok(match curve {
         Curve::Bls12381G2 => {
-            let (ps, ss) = decode(points, scalars, curve.point_len(), bls_g2)?;
+            let (ps, ss) = decode(points, scalars, point_len, bls_g2)?;
             blst_sum::g2(&ps, &ss, how).to_vec()
         }
         _ => {
-            let (ps, ss) = decode(points, scalars, curve.point_len(), bls_g1)?;
+            let (ps, ss) = decode(points, scalars, point_len, bls_g1)?;
             blst_sum::g1(&ps, &ss, how).to_vec()
         }
     })
 }
 
-/// The MSM of one call (`points` and `scalars` of the same number of terms,
-/// as [`Curve::terms`] checks).
-pub fn msm(curve: Curve, points: &[u8], scalars: &[u8]) -> MsmResult {
-    match curve {
+/// The MSM of one call (`points` in `encoding` and `scalars` of the same
+/// number of terms, as [`Curve::terms`] checks), the sum in `encoding`.
+pub fn msm(curve: Curve, encoding: Encoding, points: &[u8], scalars: &[u8]) -> MsmResult {
+    let point_len = curve.encoded_len(encoding);
+    let sum = match curve {
         Curve::Bn254G1 => {
             let bases: Vec<G1Affine> = points
-                .chunks_exact(curve.point_len())
-                .map(bn254_point)
+                .chunks_exact(point_len)
+                .map(bn254_in(encoding))
                 .collect::<Result<_, _>>()?;
             let bigints: Vec<BigInt<4>> = scalars.chunks_exact(SCALAR_LEN).map(bn254_scalar).collect();
-            Ok(bn254::encode_g1(
-                G1Projective::msm_bigint(&bases, &bigints).into_affine(),
-            ))
+            bn254::encode_g1(G1Projective::msm_bigint(&bases, &bigints).into_affine())
         }
-        _ => bls(curve, points, scalars, Sum::Pippenger),
-    }
+        _ => bls(curve, point_len, points, scalars, Sum::Pippenger)?,
+    };
+    Ok(encode_sum(curve, encoding, sum))
 }

@@ -12,7 +12,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
-use super::{Curve, MsmResult, SCALAR_LEN, oracle};
+use super::{Curve, Encoding, MsmResult, SCALAR_LEN, oracle};
 use crate::engine::{Engine, KernelWork, Outcome};
 use crate::error::Error;
 use crate::ops::bls::sample as bls_sample;
@@ -82,7 +82,7 @@ fn terms(c: &WorkloadConfig, curve: Curve) -> Box<dyn Workload> {
         };
         scalars.extend_from_slice(&s);
     }
-    let expected = vec![oracle::msm(curve, &pts, &scalars)];
+    let expected = vec![oracle::msm(curve, Encoding::Uncompressed, &pts, &scalars)];
     Box::new(Cases {
         len: n,
         input: (curve, pts, scalars),
@@ -90,11 +90,11 @@ fn terms(c: &WorkloadConfig, curve: Curve) -> Box<dyn Workload> {
         // On one thread for arkworks (BN254); blst sums on its own threads.
         oracle: |(curve, p, s): &(Curve, Vec<u8>, Vec<u8>)| {
             registry::on_one_thread(|| {
-                std::hint::black_box(oracle::msm(*curve, p, s).ok());
+                std::hint::black_box(oracle::msm(*curve, Encoding::Uncompressed, p, s).ok());
             })
         },
         engine: |e: &Engine, (curve, p, s): &(Curve, Vec<u8>, Vec<u8>)| -> Result<Outcome<Vec<MsmResult>>, Error> {
-            e.msm(*curve, p, s).map(|o| Outcome {
+            e.msm(*curve, Encoding::Uncompressed, p, s).map(|o| Outcome {
                 output: vec![o.output],
                 selection: o.selection,
             })
