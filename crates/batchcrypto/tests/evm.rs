@@ -5,8 +5,8 @@
 //! against arkworks' BLS12-381 arithmetic (an implementation independent of
 //! blst), with infinity terms, zero, repeated and unreduced scalars, and
 //! points off the curve or outside the subgroup. Every engine, every call,
-//! the count included (ECADD and ECMUL on the GPU engine's GPU); engines
-//! without a kernel say they ran on the CPU.
+//! the count included (ECADD, ECMUL and the MSMs on the GPU engine's GPU);
+//! engines without a kernel say they ran on the CPU.
 
 mod support;
 
@@ -22,11 +22,11 @@ use support::eip2537::{enc_g1, enc_g2, geth_cases, hex_bytes};
 use support::{engines, expected_backend};
 
 /// Every engine's answers to `inputs`, each engine having run where it
-/// should: ECADD and ECMUL on the GPU engine's GPU (the kernel needs
-/// SHADER_INT64: without it, the CPU); the other precompiles have no
-/// kernel: the GPU engines run them on the CPU and say so.
+/// should: ECADD, ECMUL and the MSMs on the GPU engine's GPU (the kernels
+/// need SHADER_INT64: without it, the CPU); the pairing check has no
+/// kernel: the GPU engines run it on the CPU and say so.
 fn on_every_engine(precompile: Precompile, inputs: &FlatBytes) -> Vec<(&'static str, Vec<CallResult>)> {
-    let kernel = matches!(precompile, Precompile::Bn256Add | Precompile::Bn256Mul);
+    let kernel = precompile != Precompile::Bn256Pairing;
     engines()
         .iter()
         .map(|(name, engine)| {

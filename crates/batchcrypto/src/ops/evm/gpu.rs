@@ -1,6 +1,11 @@
-//! Host side of the ECADD and ECMUL kernel (`g1.wgsl` over BN254's G1
-//! layer; SHADER_INT64) for the driver ([`crate::gpu::driver`]): a thread
-//! per call. The host decodes every call on all cores with the CPU path's
+//! The precompiles on the GPU. EIP-2537's MSM calls (G1MSM, G2MSM) go to
+//! the MSM kernel ([`crate::ops::msm::gpu::many`]): every call decoded on
+//! the CPU cores with the CPU path's checks, each valid call one sum of a
+//! shared plan, a failed call answered here (an empty sum on the device).
+//!
+//! Below, the host side of the ECADD and ECMUL kernel (`g1.wgsl` over
+//! BN254's G1 layer; SHADER_INT64) for the driver
+//! ([`crate::gpu::driver`]): a thread per call. The host decodes every call on all cores with the CPU path's
 //! own checks ([`bn254`]: EIP-196's padding and cutting, coordinates below
 //! p, points on the curve); a call that fails is answered here and skipped
 //! by the kernel. The others travel as affine coordinates in Montgomery
@@ -19,7 +24,10 @@ use super::{CallResult, Precompile, PrecompileError};
 use crate::batch::FlatBytes;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::{Gpu, LOOPS_CUT_FLAG, LoopsCut, shaders};
-use crate::ops::msm::gpu::{jacobian, limbs};
+use crate::ops::bls::eip2537;
+use crate::ops::evm::msm;
+use crate::ops::msm::bases::Affine;
+use crate::ops::msm::gpu::{self as msm_gpu, jacobian, limbs};
 
 /// Words per call in and out (`G1_IN_WORDS`, `G1_OUT_WORDS` in g1.wgsl).
 const IN_WORDS: usize = 33;
@@ -31,10 +39,63 @@ const SKIP: u32 = 4;
 /// Most calls per sub-batch.
 const MAX_CALLS: usize = 1 << 18;
 
-/// Every call of `inputs` on the GPU (ECADD and ECMUL; the other
-/// precompiles have no kernel).
+/// Every call of `inputs` on the GPU (the pairing check has no kernel).
 pub(crate) fn run(gpu: &Gpu, precompile: Precompile, inputs: &FlatBytes) -> Streamed<CallResult> {
-    driver::run(gpu, &G1Kernel::new(gpu, precompile, inputs).map_err(Failure::at_start)?)
+    match precompile {
+        Precompile::BlsG1Msm => msm_calls(gpu, inputs, msm::G1_POINT_LEN, eip2537::g1, Affine::Bls12381G1, |sum| {
+            Some(eip2537::encode_g1(sum.try_into().ok()?).to_vec())
+        }),
+        Precompile::BlsG2Msm => msm_calls(gpu, inputs, msm::G2_POINT_LEN, eip2537::g2, Affine::Bls12381G2, |sum| {
+            Some(eip2537::encode_g2(sum.try_into().ok()?).to_vec())
+        }),
+        _ => driver::run(gpu, &G1Kernel::new(gpu, precompile, inputs).map_err(Failure::at_start)?),
+    }
+}
+
+/// EIP-2537 MSM calls on the MSM kernel: points of `point_len` bytes read
+/// by `decode`, gathered into `group`, each sum (blst's uncompressed form)
+/// written by `encode` (`None`: not a sum of the group's length).
+fn msm_calls<A: Send>(
+    gpu: &Gpu,
+    inputs: &FlatBytes,
+    point_len: usize,
+    decode: fn(&[u8]) -> Result<Option<A>, PrecompileError>,
+    group: fn(Vec<A>) -> Affine,
+    encode: fn(&[u8]) -> Option<Vec<u8>>,
+) -> Streamed<CallResult> {
+    let calls: Vec<_> = (0..inputs.len())
+        .into_par_iter()
+        .map(|i| msm::terms(inputs.get(i), point_len, decode))
+        .collect();
+    let (mut points, mut scalars, mut bounds) = (Vec::new(), Vec::new(), vec![0]);
+    let mut errors = Vec::with_capacity(calls.len());
+    for call in calls {
+        errors.push(call.as_ref().err().copied());
+        if let Ok((p, s)) = call {
+            points.extend(p);
+            scalars.extend(s);
+        }
+        bounds.push(points.len());
+    }
+    let (sums, failed) = match msm_gpu::many(gpu, &group(points), &scalars, bounds) {
+        Ok(sums) => (sums, None),
+        Err(Failure { done, reason }) => (done, Some(reason)),
+    };
+    let mut done = Vec::with_capacity(sums.len());
+    for (sum, error) in sums.iter().zip(&errors) {
+        match (error, encode(sum)) {
+            (Some(e), _) => done.push(Err(*e)),
+            (None, Some(out)) => done.push(Ok(out)),
+            (None, None) => {
+                let reason = format!("a sum of {} bytes came back", sum.len());
+                return Err(Failure { done, reason });
+            }
+        }
+    }
+    match failed {
+        None => Ok(done),
+        Some(reason) => Err(Failure { done, reason }),
+    }
 }
 
 /// A point's words: the flag when it is infinity, else x and y.

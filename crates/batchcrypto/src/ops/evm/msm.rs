@@ -2,21 +2,26 @@
 //! blst: the inputs decoded with every check of the EIP-2537 encodings
 //! ([`crate::ops::bls::eip2537`]), then summed by
 //! [`crate::ops::msm::blst_sum`] (blst's Pippenger for the CPU path, the
-//! terms one by one for the oracle). Pairs with the point at infinity add
-//! nothing and are left out.
+//! terms one by one for the oracle) or, on the GPU, by the MSM kernel
+//! (`gpu.rs`). Pairs with the point at infinity add nothing and are left
+//! out.
 
 use super::{CallResult, PrecompileError};
 use crate::ops::bls::eip2537;
 use crate::ops::msm::blst_sum::{self, SCALAR_LEN, Sum};
 
-/// One MSM call: pairs of a point of `point_len` bytes (decoded by
-/// `decode`) and a 32-byte big-endian scalar, summed by `sum` and encoded.
-fn call<A>(
+/// Bytes of a G1 and a G2 point.
+pub(crate) const G1_POINT_LEN: usize = 2 * eip2537::FP_LEN;
+pub(crate) const G2_POINT_LEN: usize = 4 * eip2537::FP_LEN;
+
+/// One MSM call's terms: pairs of a point of `point_len` bytes (decoded by
+/// `decode`; infinity left out) and a 32-byte big-endian scalar, as the
+/// points and their scalars little-endian (as blst reads them).
+pub(crate) fn terms<A>(
     input: &[u8],
     point_len: usize,
     decode: impl Fn(&[u8]) -> Result<Option<A>, PrecompileError>,
-    sum: impl FnOnce(&[A], &[u8]) -> Vec<u8>,
-) -> CallResult {
+) -> Result<(Vec<A>, Vec<u8>), PrecompileError> {
     let pair_len = point_len + SCALAR_LEN;
     if input.is_empty() || !input.len().is_multiple_of(pair_len) {
         return Err(PrecompileError::InvalidLength);
@@ -32,19 +37,17 @@ fn call<A>(
             scalars.extend(scalar.iter().rev());
         }
     }
-    Ok(sum(&points, &scalars))
+    Ok((points, scalars))
 }
 
 /// G1MSM (0x0c).
 pub(crate) fn g1msm(input: &[u8], how: Sum) -> CallResult {
-    call(input, 2 * eip2537::FP_LEN, eip2537::g1, |p, s| {
-        eip2537::encode_g1(&blst_sum::g1(p, s, how)).to_vec()
-    })
+    let (p, s) = terms(input, G1_POINT_LEN, eip2537::g1)?;
+    Ok(eip2537::encode_g1(&blst_sum::g1(&p, &s, how)).to_vec())
 }
 
 /// G2MSM (0x0e).
 pub(crate) fn g2msm(input: &[u8], how: Sum) -> CallResult {
-    call(input, 4 * eip2537::FP_LEN, eip2537::g2, |p, s| {
-        eip2537::encode_g2(&blst_sum::g2(p, s, how)).to_vec()
-    })
+    let (p, s) = terms(input, G2_POINT_LEN, eip2537::g2)?;
+    Ok(eip2537::encode_g2(&blst_sum::g2(&p, &s, how)).to_vec())
 }

@@ -28,8 +28,9 @@ const fn spec(
     item: &'static str,
     workload: fn(&WorkloadConfig) -> Box<dyn Workload>,
 ) -> OpSpec {
-    // ECADD and ECMUL have a kernel (a thread per call: calls split).
-    let kernel = matches!(precompile, Precompile::Bn256Add | Precompile::Bn256Mul);
+    // All but the pairing check have a kernel (ECADD and ECMUL a thread
+    // per call, the MSMs the MSM kernel's sums): calls split.
+    let kernel = !matches!(precompile, Precompile::Bn256Pairing);
     OpSpec {
         op: Op::Evm(precompile),
         item,

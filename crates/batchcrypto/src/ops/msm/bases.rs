@@ -19,6 +19,44 @@ pub(crate) enum Affine {
     Bls12381G2(Vec<blst_p2_affine>),
 }
 
+impl Affine {
+    /// The group.
+    pub(crate) fn curve(&self) -> Curve {
+        match self {
+            Affine::Bn254(_) => Curve::Bn254G1,
+            Affine::Bls12381G1(_) => Curve::Bls12381G1,
+            Affine::Bls12381G2(_) => Curve::Bls12381G2,
+        }
+    }
+
+    /// The points' affine coordinates as the GPU reads them: x then y,
+    /// each its Montgomery limbs as little-endian u32 words (F_p2: c0 then
+    /// c1).
+    #[cfg(feature = "wgpu")]
+    pub(crate) fn words(&self) -> Vec<u32> {
+        fn push(limbs: &[u64], out: &mut Vec<u32>) {
+            for l in limbs {
+                out.extend([*l as u32, (l >> 32) as u32]);
+            }
+        }
+        let mut out = Vec::new();
+        match self {
+            Affine::Bn254(ps) => ps
+                .iter()
+                .for_each(|p| [p.x.0.0, p.y.0.0].iter().for_each(|c| push(c, &mut out))),
+            Affine::Bls12381G1(ps) => ps
+                .iter()
+                .for_each(|p| [p.x.l, p.y.l].iter().for_each(|c| push(c, &mut out))),
+            Affine::Bls12381G2(ps) => ps.iter().for_each(|p| {
+                [p.x.fp[0].l, p.x.fp[1].l, p.y.fp[0].l, p.y.fp[1].l]
+                    .iter()
+                    .for_each(|c| push(c, &mut out))
+            }),
+        }
+        out
+    }
+}
+
 /// Points decoded, checked and without identities.
 pub(crate) struct Decoded {
     pub(crate) points: Affine,
@@ -74,18 +112,9 @@ impl Decoded {
         Ok(Decoded { points, encoding, kept })
     }
 
-    /// The group.
-    pub(crate) fn curve(&self) -> Curve {
-        match self.points {
-            Affine::Bn254(_) => Curve::Bn254G1,
-            Affine::Bls12381G1(_) => Curve::Bls12381G1,
-            Affine::Bls12381G2(_) => Curve::Bls12381G2,
-        }
-    }
-
     /// A sum computed over these points (uncompressed), in their encoding.
     pub(crate) fn encode_sum(&self, sum: Vec<u8>) -> Vec<u8> {
-        oracle::encode_sum(self.curve(), self.encoding, sum)
+        oracle::encode_sum(self.points.curve(), self.encoding, sum)
     }
 
     /// Points given (the scalars a call needs).
@@ -101,32 +130,5 @@ impl Decoded {
             .filter(|(_, kept)| **kept)
             .flat_map(|(s, _)| s.iter().copied())
             .collect()
-    }
-
-    /// The kept points' affine coordinates as the GPU reads them: x then y,
-    /// each its Montgomery limbs as little-endian u32 words (F_p2: c0 then
-    /// c1).
-    #[cfg(feature = "wgpu")]
-    pub(crate) fn words(&self) -> Vec<u32> {
-        fn push(limbs: &[u64], out: &mut Vec<u32>) {
-            for l in limbs {
-                out.extend([*l as u32, (l >> 32) as u32]);
-            }
-        }
-        let mut out = Vec::new();
-        match &self.points {
-            Affine::Bn254(ps) => ps
-                .iter()
-                .for_each(|p| [p.x.0.0, p.y.0.0].iter().for_each(|c| push(c, &mut out))),
-            Affine::Bls12381G1(ps) => ps
-                .iter()
-                .for_each(|p| [p.x.l, p.y.l].iter().for_each(|c| push(c, &mut out))),
-            Affine::Bls12381G2(ps) => ps.iter().for_each(|p| {
-                [p.x.fp[0].l, p.x.fp[1].l, p.y.fp[0].l, p.y.fp[1].l]
-                    .iter()
-                    .for_each(|c| push(c, &mut out))
-            }),
-        }
-        out
     }
 }

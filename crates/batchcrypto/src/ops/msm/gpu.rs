@@ -1,7 +1,10 @@
 //! Host side of the MSM kernel (`pippenger.wgsl` over a group layer:
 //! BN254's G1 on the 256-bit Montgomery layer, BLS12-381's G1 and G2 on
 //! its curve layer; SHADER_INT64) for the driver ([`crate::gpu::driver`]):
-//! the whole sum is one unit, run in two passes of one submission.
+//! each sum is one unit and a sub-batch of sums one plan, run in two passes
+//! of one submission. A large MSM is one sum alone; many small independent
+//! sums (EIP-2537's MSM calls, [`many`]) share a plan in which each sum has
+//! windows and buckets of its own.
 //!
 //! The host decodes and checks the points on all cores exactly as the
 //! CPU path does (the first bad point in order is the answer), leaves out
@@ -17,16 +20,17 @@
 //! BN254's F_q, 2^384 for BLS12-381's F_p), so no conversion is needed on
 //! either side.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use ark_ec::short_weierstrass::{Projective, SWCurveConfig};
 use ark_ec::{AdditiveGroup, AffineRepr, CurveGroup};
 use ark_ff::{BigInt, BigInteger, Field as _, PrimeField, Zero};
 use rayon::prelude::*;
 
-use super::bases::Decoded;
+use super::bases::{Affine, Decoded};
 use super::{Bases, Curve, Encoding, MsmResult, SCALAR_LEN};
-use crate::gpu::driver::{self, Dst, Failure, Input, Kernel};
+use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, shaders};
 use crate::ops::evm::bn254;
 
@@ -56,7 +60,7 @@ pub(crate) fn msm(
         Ok(decoded) => decoded,
         Err((_, reason)) => return Ok(Err(reason)),
     };
-    let words = decoded.words();
+    let words = decoded.points.words();
     let sum = sum(
         gpu,
         curve,
@@ -71,7 +75,7 @@ pub(crate) fn msm_with(gpu: &Gpu, bases: &Bases, scalars: &[u8]) -> Result<Vec<u
     gpu.require_int64("msm")?;
     let resident = bases
         .device
-        .get_or_init(|| upload(gpu, &bases.decoded.words()).map(|r| Box::new(r) as _))
+        .get_or_init(|| upload(gpu, &bases.decoded.points.words()).map(|r| Box::new(r) as _))
         .as_ref()
         .map_err(Clone::clone)?
         .downcast_ref::<Resident>()
@@ -95,13 +99,26 @@ pub(crate) fn kernel_times(
 ) -> Result<Vec<f64>, String> {
     let decoded =
         Decoded::new(curve, Encoding::Uncompressed, points).map_err(|(i, r)| format!("point {i}: {}", r.code()))?;
-    let words = decoded.words();
+    let words = decoded.points.words();
     let scalars = reduced(curve, &decoded.kept_scalars(scalars));
+    let bounds = vec![0, scalars.len()];
     driver::time(
         gpu,
-        &MsmKernel::new(gpu, curve, Points::Upload(&words), &scalars)?,
+        &MsmKernel::new(gpu, curve, Points::Upload(&words), &scalars, bounds)?,
         runs,
     )
+}
+
+/// Independent sums on the GPU, each a unit for the driver: sum k over the
+/// terms `bounds[k]..bounds[k + 1]` of `points` (checked, identities left
+/// out) and of `scalars` (32 bytes little-endian each), uncompressed. Many
+/// small sums share a plan: EIP-2537's MSM calls.
+pub(crate) fn many(gpu: &Gpu, points: &Affine, scalars: &[u8], bounds: Vec<usize>) -> Streamed<Vec<u8>> {
+    let curve = points.curve();
+    let words = points.words();
+    let scalars = reduced(curve, scalars);
+    let kernel = MsmKernel::new(gpu, curve, Points::Upload(&words), &scalars, bounds).map_err(Failure::at_start)?;
+    driver::run(gpu, &kernel)
 }
 
 /// The sum of the terms (uncompressed), the identity for none.
@@ -109,7 +126,8 @@ fn sum(gpu: &Gpu, curve: Curve, points: Points<'_>, scalars: &[[u64; 4]]) -> Res
     if scalars.is_empty() {
         return Ok(super::workload::identity(curve));
     }
-    match driver::run(gpu, &MsmKernel::new(gpu, curve, points, scalars)?) {
+    let kernel = MsmKernel::new(gpu, curve, points, scalars, vec![0, scalars.len()])?;
+    match driver::run(gpu, &kernel) {
         Ok(mut sums) => sums.pop().ok_or_else(|| "no sum came back".to_string()),
         Err(Failure { reason, .. }) => Err(reason),
     }
@@ -177,10 +195,13 @@ pub(crate) fn kernel_source(curve: Curve) -> String {
 }
 
 /// How the terms go into buckets and the buckets into threads.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Plan {
     /// Bits per window.
     pub(crate) c: u32,
+    /// Independent sums, each over its own terms, and windows per sum (the
+    /// device sees `sums * windows` windows, sum-major).
+    pub(crate) sums: usize,
     pub(crate) windows: usize,
     /// Buckets per window: 2^(c-1), bucket b for digits of magnitude b + 1.
     pub(crate) buckets: usize,
@@ -195,11 +216,12 @@ pub(crate) struct Plan {
     pub(crate) bucket_chunks: Vec<u32>,
 }
 
-/// The window width for `n` terms: the fewest additions, n per window for
-/// the buckets and about 2^c per window for their reduction.
-fn window_bits(n: usize) -> u32 {
+/// The window width for `n` terms in `sums` sums: the fewest additions, n
+/// per window for the buckets and about 2^c per window of each sum for
+/// their reduction.
+fn window_bits(n: usize, sums: usize) -> u32 {
     (2..=MAX_WINDOW_BITS)
-        .min_by_key(|&c| DIGIT_BITS.div_ceil(c) as usize * (n + (1usize << c)))
+        .min_by_key(|&c| DIGIT_BITS.div_ceil(c) as usize * (n + sums * (1usize << c)))
         .unwrap_or(MAX_WINDOW_BITS)
 }
 
@@ -235,25 +257,34 @@ fn digits(s: &[u64; 4], c: u32, windows: usize, out: &mut [i32]) {
 }
 
 impl Plan {
-    /// The plan for these (reduced) scalars.
-    pub(crate) fn new(scalars: &[[u64; 4]]) -> Result<Plan, String> {
+    /// The plan of independent sums: sum k over the terms
+    /// `bounds[k]..bounds[k + 1]` (`bounds` rises from 0 to the number of
+    /// terms). Each sum has its own windows; one window width serves them
+    /// all.
+    pub(crate) fn many(scalars: &[[u64; 4]], bounds: &[usize]) -> Result<Plan, String> {
         let n = scalars.len();
         if n >= 1 << 31 {
-            return Err(format!("{n} terms are too many for one sum on the GPU"));
+            return Err(format!("{n} terms are too many for one plan on the GPU"));
         }
-        let c = window_bits(n);
+        let sums = bounds.len().saturating_sub(1);
+        if bounds.first() != Some(&0) || bounds.last() != Some(&n) || bounds.windows(2).any(|b| b[0] > b[1]) {
+            return Err(format!("sum bounds {bounds:?} do not cut {n} terms"));
+        }
+        let c = window_bits(n, sums);
         let windows = DIGIT_BITS.div_ceil(c) as usize;
         let buckets = 1usize << (c - 1);
         let mut all = vec![0i32; n * windows];
         all.par_chunks_mut(windows)
             .zip(scalars.par_iter())
             .for_each(|(d, s)| digits(s, c, windows, d));
-        // Per window: the terms of each bucket, counted and then placed.
-        let per_window: Vec<(Vec<u32>, Vec<u32>)> = (0..windows)
+        // Per window of each sum: the terms of each bucket, counted and then
+        // placed.
+        let per_window: Vec<(Vec<u32>, Vec<u32>)> = (0..sums * windows)
             .into_par_iter()
-            .map(|w| {
+            .map(|v| {
+                let (terms_of, w) = (bounds[v / windows]..bounds[v / windows + 1], v % windows);
                 let mut counts = vec![0u32; buckets + 1];
-                for i in 0..n {
+                for i in terms_of.clone() {
                     let d = all[i * windows + w];
                     if d != 0 {
                         counts[d.unsigned_abs() as usize] += 1;
@@ -266,7 +297,7 @@ impl Plan {
                 }
                 let mut terms = vec![0u32; starts[buckets] as usize];
                 let mut next = starts.clone();
-                for i in 0..n {
+                for i in terms_of {
                     let d = all[i * windows + w];
                     if d != 0 {
                         let b = d.unsigned_abs() as usize - 1;
@@ -286,7 +317,7 @@ impl Plan {
         let total: usize = per_window.iter().map(|(t, _)| t.len()).sum();
         let mut terms = Vec::with_capacity(total);
         let mut chunks = Vec::new();
-        let mut bucket_chunks = Vec::with_capacity(windows * buckets + 1);
+        let mut bucket_chunks = Vec::with_capacity(sums * windows * buckets + 1);
         for (window_terms, starts) in &per_window {
             let base = terms.len() as u32;
             for b in 0..buckets {
@@ -301,11 +332,12 @@ impl Plan {
         }
         chunks.push(terms.len() as u32);
         bucket_chunks.push(chunks.len() as u32 - 1);
-        let seg_buckets = (buckets * windows / SEGMENT_THREADS)
+        let seg_buckets = (buckets * windows * sums / SEGMENT_THREADS)
             .clamp(1, buckets)
             .next_power_of_two();
         Ok(Plan {
             c,
+            sums,
             windows,
             buckets,
             seg_buckets,
@@ -318,16 +350,32 @@ impl Plan {
 
     /// Chunks in all.
     pub(crate) fn chunk_count(&self) -> usize {
-        self.chunks.len() - 1
+        self.chunks.len().saturating_sub(1)
     }
 
     /// Segments in all.
     pub(crate) fn segments(&self) -> usize {
+        self.sums * self.sum_segments()
+    }
+
+    /// Segments per sum.
+    fn sum_segments(&self) -> usize {
         self.windows * self.per_window
     }
 
-    /// The sum from every segment's weighted sum T_s = sum_b (b + 1 -
-    /// first) B_b and plain sum S_s (b over the segment's buckets, B_b the
+    /// Every sum from its segments (see [`Plan::combine`]).
+    pub(crate) fn combine_all<P: SWCurveConfig>(
+        &self,
+        segments: &[(Projective<P>, Projective<P>)],
+    ) -> Vec<Projective<P>> {
+        segments
+            .chunks(self.sum_segments())
+            .map(|one| self.combine(one))
+            .collect()
+    }
+
+    /// One sum from its segments' weighted sums T_s = sum_b (b + 1 -
+    /// first) B_b and plain sums S_s (b over the segment's buckets, B_b the
     /// bucket's sum): window w's sum is sum_b (b + 1) B_b, which is sum_s
     /// T_s plus G times sum_s s S_s (G buckets per segment); the total is
     /// sum_w 2^(c w) times window w's sum.
@@ -398,75 +446,122 @@ fn bls_be(parts: &[ark_bls12_381::Fq]) -> Vec<u8> {
     parts.iter().flat_map(|c| c.into_bigint().to_bytes_be()).collect()
 }
 
-/// The sum in the curve's encoding from the segments' words.
-fn encode_sum(curve: Curve, plan: &Plan, words: &[u32]) -> Vec<u8> {
+/// The sums in the curve's uncompressed encoding from the segments'
+/// words.
+fn encode_sums(curve: Curve, plan: &Plan, words: &[u32]) -> Vec<Vec<u8>> {
     use ark_bls12_381::{Fq2, g1, g2};
     let fw = field_words(curve);
+    let bls = |xy: Option<Vec<ark_bls12_381::Fq>>| match xy {
+        None => super::workload::identity(curve),
+        Some(parts) => bls_be(&parts),
+    };
     match curve {
         Curve::Bn254G1 => {
             let field = |w: &[u32]| ark_bn254::Fq::new_unchecked(limbs::<4>(w));
-            let sum = plan.combine(&segment_points::<ark_bn254::g1::Config>(words, fw, field));
-            bn254::encode_g1(sum.into_affine())
+            let sums = plan.combine_all(&segment_points::<ark_bn254::g1::Config>(words, fw, field));
+            let sums = CurveGroup::normalize_batch(&sums);
+            sums.into_iter().map(bn254::encode_g1).collect()
         }
         Curve::Bls12381G1 => {
-            let sum = plan.combine(&segment_points::<g1::Config>(words, fw, bls_fp));
-            match sum.into_affine().xy() {
-                None => super::workload::identity(curve),
-                Some((x, y)) => bls_be(&[x, y]),
-            }
+            let sums = plan.combine_all(&segment_points::<g1::Config>(words, fw, bls_fp));
+            let sums = CurveGroup::normalize_batch(&sums);
+            sums.iter().map(|p| bls(p.xy().map(|(x, y)| vec![x, y]))).collect()
         }
         Curve::Bls12381G2 => {
             let field = |w: &[u32]| Fq2::new(bls_fp(&w[..12]), bls_fp(&w[12..]));
-            let sum = plan.combine(&segment_points::<g2::Config>(words, fw, field));
-            match sum.into_affine().xy() {
-                None => super::workload::identity(curve),
-                Some((x, y)) => bls_be(&[x.c1, x.c0, y.c1, y.c0]),
-            }
+            let sums = plan.combine_all(&segment_points::<g2::Config>(words, fw, field));
+            let sums = CurveGroup::normalize_batch(&sums);
+            sums.iter()
+                .map(|q| bls(q.xy().map(|(x, y)| vec![x.c1, x.c0, y.c1, y.c0])))
+                .collect()
         }
     }
 }
 
-/// One sum: a unit for the driver.
+/// Sums for the driver, each a unit: a sub-batch of sums is one [`Plan`]
+/// (its terms' points back to back), run in two passes of one submission.
+/// Bases kept on the device make one sum.
 struct MsmKernel<'a> {
     chunks_pass: Arc<wgpu::ComputePipeline>,
     segments_pass: Arc<wgpu::ComputePipeline>,
     curve: Curve,
     points: Points<'a>,
-    plan: Plan,
+    /// Every sum's reduced scalars, back to back.
+    scalars: &'a [[u64; 4]],
+    /// Sum k over the terms `bounds[k]..bounds[k + 1]`.
+    bounds: Vec<usize>,
+    /// The plan of each sub-batch (`start`, `end`), made when the driver
+    /// cuts it ([`Kernel::end`]).
+    plans: Mutex<HashMap<(usize, usize), Arc<Plan>>>,
 }
 
 impl<'a> MsmKernel<'a> {
-    fn new(gpu: &Gpu, curve: Curve, points: Points<'a>, scalars: &[[u64; 4]]) -> Result<MsmKernel<'a>, String> {
+    fn new(
+        gpu: &Gpu,
+        curve: Curve,
+        points: Points<'a>,
+        scalars: &'a [[u64; 4]],
+        bounds: Vec<usize>,
+    ) -> Result<MsmKernel<'a>, String> {
         gpu.require_int64("msm")?;
-        let plan = Plan::new(scalars)?;
-        let kernel = MsmKernel {
+        if matches!(points, Points::Resident(_)) && bounds.len() != 2 {
+            return Err("bases on the device make one sum".to_string());
+        }
+        Ok(MsmKernel {
             chunks_pass: gpu.pipeline(pipeline_key(curve, 0), "msm_chunks_main", || kernel_source(curve))?,
             segments_pass: gpu.pipeline(pipeline_key(curve, 1), "msm_segments_main", || kernel_source(curve))?,
             curve,
             points,
-            plan,
-        };
+            scalars,
+            bounds,
+            plans: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The terms of sums `start..end`.
+    fn terms(&self, start: usize, end: usize) -> std::ops::Range<usize> {
+        self.bounds[start]..self.bounds[end]
+    }
+
+    /// The plan of sums `start..end`, made (and its bindings checked
+    /// against the adapter's limit) on the first call.
+    fn plan(&self, gpu: Option<&Gpu>, start: usize, end: usize) -> Result<Arc<Plan>, String> {
+        let mut plans = self.plans.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(plan) = plans.get(&(start, end)) {
+            return Ok(plan.clone());
+        }
+        let gpu = gpu.ok_or_else(|| format!("sums {start}..{end} were never planned"))?;
+        let terms = self.terms(start, end);
+        let bounds: Vec<usize> = self.bounds[start..=end].iter().map(|b| b - terms.start).collect();
+        let plan = Arc::new(Plan::many(&self.scalars[terms.clone()], &bounds)?);
+        let point_words = self.uploaded(start, end).len() as u64 * 4;
         let largest = [
-            kernel.uploaded().len() as u64 * 4,
-            kernel.plan.terms.len() as u64 * 4,
-            kernel.out_room(0, 1),
+            point_words,
+            plan.terms.len() as u64 * 4,
+            Self::room(&plan, self.point_words()),
         ]
         .into_iter()
         .max()
         .unwrap_or(0);
-        if largest > gpu.max_binding || kernel.sums_at() > u32::MAX as usize {
+        if largest > gpu.max_binding || sums_at(&plan, self.point_words()) > u32::MAX as usize {
             return Err(format!(
                 "{} terms need a {largest}-byte binding, over the adapter's storage binding limit",
-                scalars.len()
+                terms.len()
             ));
         }
-        Ok(kernel)
+        plans.insert((start, end), plan.clone());
+        Ok(plan)
     }
 
-    /// The points' words packed with the call (none when resident).
-    fn uploaded(&self) -> &[u32] {
+    /// The points' words of sums `start..end` packed with the call (none
+    /// when resident).
+    fn uploaded(&self, start: usize, end: usize) -> &[u32] {
         match self.points {
-            Points::Upload(words) => words,
+            Points::Upload(words) => {
+                let terms = self.terms(start, end);
+                let per = 2 * field_words(self.curve);
+                &words[terms.start * per..terms.end * per]
+            }
             Points::Resident(_) => &[],
         }
     }
@@ -476,10 +571,39 @@ impl<'a> MsmKernel<'a> {
         3 * field_words(self.curve)
     }
 
-    /// Where the chunk sums start in the output, in words.
-    fn sums_at(&self) -> usize {
-        self.plan.segments() * (2 * self.point_words() + 1)
+    /// Bytes of the output buffer for `plan`: the segments' results, then
+    /// the chunk sums.
+    fn room(plan: &Plan, point_words: usize) -> u64 {
+        (sums_at(plan, point_words) + plan.chunk_count() * (point_words + 1)) as u64 * 4
     }
+
+    /// A plan that was made; an empty one otherwise (never the case: the
+    /// driver cuts every sub-batch with [`Kernel::end`] first, and
+    /// [`Kernel::decode`] refuses an unplanned one).
+    fn planned(&self, start: usize, end: usize) -> Arc<Plan> {
+        self.plan(None, start, end).unwrap_or_default()
+    }
+}
+
+/// Where the chunk sums start in the output, in words: after every
+/// segment's T, S and flag.
+fn sums_at(plan: &Plan, point_words: usize) -> usize {
+    plan.segments() * (2 * point_words + 1)
+}
+
+/// Most terms a sub-batch of several sums plans at once.
+const MAX_PLAN_TERMS: usize = 1 << 16;
+
+/// Where a sub-batch of the sums cut by `bounds` that starts at `start`
+/// ends: at most `max` sums, as many as hold at most `limit` terms, at least
+/// one.
+fn cut(bounds: &[usize], start: usize, max: usize, limit: usize) -> usize {
+    let last = (start + max.max(1)).min(bounds.len() - 1);
+    let mut end = start + 1;
+    while end < last && bounds[end + 1] - bounds[start] <= limit {
+        end += 1;
+    }
+    end
 }
 
 /// The pipeline keys of the two passes per curve.
@@ -518,50 +642,58 @@ impl Kernel for MsmKernel<'_> {
     }
 
     fn units(&self) -> usize {
-        1
+        self.bounds.len() - 1
     }
 
     fn max_units(&self) -> usize {
-        1
+        self.units().max(1)
     }
 
-    fn inputs(&self, _start: usize, _end: usize) -> Vec<Input> {
+    /// As many sums as fit [`MAX_PLAN_TERMS`] terms (at least one), planned.
+    fn end(&self, gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
+        let end = cut(&self.bounds, start, max, MAX_PLAN_TERMS);
+        self.plan(Some(gpu), start, end)?;
+        Ok(end)
+    }
+
+    fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
+        let plan = self.planned(start, end);
         vec![
             Input::uniform(32),
-            Input::storage(self.uploaded().len() * 4),
-            Input::storage(self.plan.terms.len() * 4),
-            Input::storage(self.plan.chunks.len() * 4),
-            Input::storage(self.plan.bucket_chunks.len() * 4),
+            Input::storage(self.uploaded(start, end).len() * 4),
+            Input::storage(plan.terms.len() * 4),
+            Input::storage(plan.chunks.len() * 4),
+            Input::storage(plan.bucket_chunks.len() * 4),
         ]
     }
 
-    fn pack(&self, _start: usize, _end: usize, dst: Vec<Dst<'_>>) {
+    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
         let [params, points, terms, chunks, buckets] = driver::inputs(dst);
-        let p = &self.plan;
+        let p = self.planned(start, end);
         let values = [
             p.chunk_count(),
             p.segments(),
             p.per_window,
             p.seg_buckets,
             p.buckets,
-            self.sums_at(),
+            sums_at(&p, self.point_words()),
             shaders::LOOP_GUARD as usize,
             0,
         ]
         .map(|v| v as u32);
         params.write_iter(u32_bytes(&values));
-        points.write_iter(u32_bytes(self.uploaded()));
+        points.write_iter(u32_bytes(self.uploaded(start, end)));
         terms.write_iter(u32_bytes(&p.terms));
         chunks.write_iter(u32_bytes(&p.chunks));
         buckets.write_iter(u32_bytes(&p.bucket_chunks));
     }
 
-    fn out_bytes(&self, _start: usize, _end: usize) -> u64 {
-        self.sums_at() as u64 * 4
+    fn out_bytes(&self, start: usize, end: usize) -> u64 {
+        sums_at(&self.planned(start, end), self.point_words()) as u64 * 4
     }
 
-    fn out_room(&self, _start: usize, _end: usize) -> u64 {
-        (self.sums_at() + self.plan.chunk_count() * (self.point_words() + 1)) as u64 * 4
+    fn out_room(&self, start: usize, end: usize) -> u64 {
+        Self::room(&self.planned(start, end), self.point_words())
     }
 
     fn bind(
@@ -569,9 +701,10 @@ impl Kernel for MsmKernel<'_> {
         gpu: &Gpu,
         inputs: &[wgpu::Buffer],
         out: &wgpu::Buffer,
-        _start: usize,
-        _end: usize,
+        start: usize,
+        end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
+        let plan = self.planned(start, end);
         let buffer = |b: u32| match (b, self.points) {
             (5, _) => out,
             (1, Points::Resident(bases)) => bases,
@@ -579,10 +712,7 @@ impl Kernel for MsmKernel<'_> {
         };
         // Each pass's bindings (its pipeline's layout holds only those) and
         // threads.
-        let passes: [(&[u32], usize); 2] = [
-            (&[0, 1, 2, 3, 5], self.plan.chunk_count()),
-            (&[0, 4, 5], self.plan.segments()),
-        ];
+        let passes: [(&[u32], usize); 2] = [(&[0, 1, 2, 3, 5], plan.chunk_count()), (&[0, 4, 5], plan.segments())];
         passes
             .iter()
             .enumerate()
@@ -593,20 +723,24 @@ impl Kernel for MsmKernel<'_> {
             .collect()
     }
 
-    fn decode(&self, _start: usize, _end: usize, out: &[u8], sums: &mut Vec<Vec<u8>>) -> Result<(), String> {
+    fn decode(&self, start: usize, end: usize, out: &[u8], sums: &mut Vec<Vec<u8>>) -> Result<(), String> {
+        let plan = self.plan(None, start, end)?;
         let words: Vec<u32> = out
             .chunks_exact(4)
             .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
             .collect();
         let stride = 2 * self.point_words() + 1;
+        if words.len() != plan.segments() * stride || plan.sums != end - start {
+            return Err(format!("sums {start}..{end}: {} words came back", words.len()));
+        }
         for (s, segment) in words.chunks_exact(stride).enumerate() {
             match segment[stride - 1] {
                 DONE_FLAG => {}
-                LOOPS_CUT_FLAG => return Err(format!("{} (segment {s})", LoopsCut(0..1))),
+                LOOPS_CUT_FLAG => return Err(format!("{} (segment {s})", LoopsCut(start..end))),
                 flag => return Err(format!("segment {s} came back with status {flag:#x}")),
             }
         }
-        sums.push(encode_sum(self.curve, &self.plan, &words));
+        sums.extend(encode_sums(self.curve, &plan, &words));
         Ok(())
     }
 }
@@ -649,7 +783,8 @@ mod tests {
 
     /// The plan and the host's weighing, with the device's passes made on
     /// the host: the MSM, at sizes that give every window width up to 9,
-    /// with repeated, opposite, zero and largest scalars.
+    /// with repeated, opposite, zero and largest scalars; as one sum and cut
+    /// into several.
     #[test]
     fn plan_and_combine_give_the_sum() {
         let mut rng = StdRng::seed_from_u64(7);
@@ -666,14 +801,47 @@ mod tests {
                 })
                 .collect();
             let limbs: Vec<[u64; 4]> = scalars.iter().map(|s| s.into_bigint().0).collect();
-            let plan = Plan::new(&limbs).expect("plan");
+            let plan = Plan::many(&limbs, &[0, n]).expect("plan");
             let want = G1Projective::msm(&points, &scalars).expect("msm");
             assert_eq!(
-                plan.combine(&segments_on_host(&plan, &points)),
-                want,
+                plan.combine_all(&segments_on_host(&plan, &points)),
+                [want],
                 "{n} terms: {plan:?}"
             );
+            // The same terms cut into independent sums, empty ones among
+            // them (at the start, between and at the end).
+            for cuts in [vec![0, 0, n], vec![0, n / 3, n / 3, n / 2, n, n], vec![0, 1.min(n), n]] {
+                let plan = Plan::many(&limbs, &cuts).expect("plan");
+                let want: Vec<G1Projective> = cuts
+                    .windows(2)
+                    .map(|c| G1Projective::msm(&points[c[0]..c[1]], &scalars[c[0]..c[1]]).expect("msm"))
+                    .collect();
+                assert_eq!(
+                    plan.combine_all(&segments_on_host(&plan, &points)),
+                    want,
+                    "{n} terms cut {cuts:?}"
+                );
+            }
         }
+        // Bounds that do not cut the terms.
+        for bad in [vec![], vec![1, 2], vec![0, 2, 1, 3], vec![0, 2]] {
+            assert!(Plan::many(&[[1, 0, 0, 0]; 3], &bad).is_err(), "{bad:?}");
+        }
+    }
+
+    /// Sub-batches of sums: at most `max` sums, at most `limit` terms unless
+    /// one sum alone holds more.
+    #[test]
+    fn sub_batches_of_sums() {
+        let bounds = [0, 3, 3, 10, 11, 30, 31];
+        assert_eq!(cut(&bounds, 0, 10, 100), 6);
+        assert_eq!(cut(&bounds, 0, 2, 100), 2);
+        assert_eq!(cut(&bounds, 0, 10, 10), 3);
+        assert_eq!(cut(&bounds, 0, 10, 9), 2);
+        assert_eq!(cut(&bounds, 3, 10, 5), 4, "one sum over the limit goes alone");
+        assert_eq!(cut(&bounds, 4, 10, 5), 5);
+        assert_eq!(cut(&bounds, 5, 10, 0), 6);
+        assert_eq!(cut(&bounds, 5, 0, 100), 6);
     }
 
     /// Signed digits give the scalar back for every window width.
