@@ -4,6 +4,7 @@
 //! [`Selection`] saying which backend ran it and why. A GPU failure never
 //! loses a result: the batch is run on the CPU and the reason is reported.
 
+use std::collections::HashMap;
 use std::sync::Mutex;
 
 use crate::backend::{Backend, BackendChoice, Selection};
@@ -177,7 +178,7 @@ impl EngineBuilder {
             gpu,
             profile,
             auto_note,
-            split_share: Mutex::new(None),
+            split_share: Mutex::new(HashMap::new()),
         })
     }
 }
@@ -259,8 +260,8 @@ pub struct Engine {
     profile: Option<Profile>,
     /// Why `Auto` runs everything on the CPU when there is no profile.
     auto_note: String,
-    /// Set by [`Engine::set_split_share`] (benchmarks).
-    split_share: Mutex<Option<f64>>,
+    /// Set by [`Engine::set_split_share`] (benchmarks), per calling thread.
+    split_share: Mutex<HashMap<std::thread::ThreadId, f64>>,
 }
 
 impl Engine {
@@ -754,17 +755,20 @@ impl Engine {
         self.gpu.as_ref().map(|g| g.set_fault(reason)).is_some()
     }
 
-    /// Makes this engine's next GPU call fail at `stage` of its sub-batch
-    /// `sub_batch` (counted from 0), once: the answers of the sub-batches
-    /// decoded before it are kept, the rest computed on the CPU. For the
-    /// fault-injection tests; returns `false` when the engine has no GPU.
+    /// Makes this engine's next GPU call from the calling thread fail at
+    /// `stage` of its sub-batch `sub_batch` (counted from 0), once: the
+    /// answers of the sub-batches decoded before it are kept, the rest
+    /// computed on the CPU. Other threads' calls are not touched, so tests
+    /// share one engine. For the fault-injection tests; returns `false`
+    /// when the engine has no GPU.
     #[doc(hidden)]
     pub fn inject_gpu_fault_at(&self, stage: crate::gpu::FaultStage, sub_batch: usize) -> bool {
         self.gpu.as_ref().map(|g| g.inject(stage, sub_batch)).is_some()
     }
 
-    /// Caps the items per GPU sub-batch (`None`: each kernel's own limit),
-    /// so that tests stream small batches in many sub-batches.
+    /// Caps the items per GPU sub-batch of the calling thread's calls
+    /// (`None`: each kernel's own limit), so that tests stream small
+    /// batches in many sub-batches; other threads' calls are not touched.
     #[doc(hidden)]
     pub fn set_gpu_sub_batch_cap(&self, cap: Option<usize>) {
         if let Some(g) = &self.gpu {
@@ -772,15 +776,22 @@ impl Engine {
         }
     }
 
-    /// For a [`BackendChoice::Gpu`] engine: run every splittable batch on
-    /// the CPU and the GPU at once, the CPU taking `cpu_share` of the items
-    /// (`None`: the GPU alone). For the bench's `split` column and calibration.
+    /// For a [`BackendChoice::Gpu`] engine: run every splittable batch the
+    /// calling thread gives it on the CPU and the GPU at once, the CPU
+    /// taking `cpu_share` of the items (`None`: the GPU alone); other
+    /// threads' calls are not touched. For the bench's `split` column and
+    /// calibration.
     #[doc(hidden)]
     pub fn set_split_share(&self, cpu_share: Option<f64>) {
-        *self
+        let mut shares = self
             .split_share
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = cpu_share.map(|s| s.clamp(0.0, 1.0));
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let thread = std::thread::current().id();
+        match cpu_share {
+            Some(share) => shares.insert(thread, share.clamp(0.0, 1.0)),
+            None => shares.remove(&thread),
+        };
     }
 
     /// The calibration profile `Auto` follows, if one was loaded.
@@ -936,10 +947,12 @@ impl Engine {
         match (self.choice, &self.gpu) {
             (BackendChoice::Cpu, _) => (Plan::Cpu, "requested".to_string()),
             _ if !spec.gpu_kernel => (Plan::Cpu, format!("no GPU kernel for {op} yet; the CPU ran it")),
-            (BackendChoice::Gpu, Some(_)) => match *self
+            (BackendChoice::Gpu, Some(_)) => match self
                 .split_share
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get(&std::thread::current().id())
+                .copied()
             {
                 Some(cpu_share) if spec.splittable => (
                     Plan::Split { cpu_share },

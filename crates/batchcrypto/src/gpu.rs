@@ -261,8 +261,10 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn field_rates(&self, threads: usize, iterations: u32, runs: usize) -> Result<Vec<FieldRate>, String>;
     /// Marks the device failed: every later call fails.
     fn set_fault(&self, reason: &str);
-    /// Makes the next call fail once at `stage` of sub-batch `sub_batch`.
+    /// Makes the calling thread's next call fail once at `stage` of
+    /// sub-batch `sub_batch`.
     fn inject(&self, stage: FaultStage, sub_batch: usize);
-    /// Caps the units per sub-batch (`None`: each kernel's own).
+    /// Caps the units per sub-batch of the calling thread's calls (`None`:
+    /// each kernel's own).
     fn set_sub_batch_cap(&self, cap: Option<usize>);
 }

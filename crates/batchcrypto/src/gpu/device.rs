@@ -4,8 +4,9 @@
 //! file (`ops/<op>/gpu.rs`).
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::ThreadId;
 use std::time::Duration;
 
 use super::driver::Lane;
@@ -65,10 +66,12 @@ pub(crate) struct Gpu {
     pipelines: Mutex<HashMap<&'static str, Arc<wgpu::ComputePipeline>>>,
     /// Idle lanes of the driver per kernel (see [`driver`]).
     lanes: Mutex<HashMap<&'static str, Vec<Lane>>>,
-    /// The most units per sub-batch, when tests lower it (0: the kernel's own).
-    sub_batch_cap: AtomicUsize,
-    /// A one-shot failure tests inject at a stage of a sub-batch.
-    injected: Mutex<Option<(FaultStage, usize)>>,
+    /// The most units per sub-batch of the calls a thread makes, where a
+    /// test lowered it (other threads: the kernel's own).
+    sub_batch_caps: Mutex<HashMap<ThreadId, usize>>,
+    /// The one-shot failure a test injects at a stage of a sub-batch of the
+    /// next call its thread makes (other threads' calls run as usual).
+    injected: Mutex<HashMap<ThreadId, (FaultStage, usize)>>,
     /// Per-operation data computed on the device once (e.g. base-point tables).
     pub(crate) tables: Mutex<HashMap<&'static str, wgpu::Buffer>>,
     /// The first error wgpu reported outside an error scope, or the reason
@@ -154,8 +157,8 @@ impl Gpu {
             timestamps,
             pipelines: Mutex::new(HashMap::new()),
             lanes: Mutex::new(HashMap::new()),
-            sub_batch_cap: AtomicUsize::new(0),
-            injected: Mutex::new(None),
+            sub_batch_caps: Mutex::new(HashMap::new()),
+            injected: Mutex::new(HashMap::new()),
             tables: Mutex::new(HashMap::new()),
             fault,
         })
@@ -248,35 +251,43 @@ impl Gpu {
         idle.truncate(keep);
     }
 
-    /// The most units per sub-batch: `kernel_max`, or less when a test lowered it.
+    /// The most units per sub-batch of a call on this thread: `kernel_max`,
+    /// or less when a test on this thread lowered it.
     pub(crate) fn sub_batch_cap(&self, kernel_max: usize) -> usize {
-        match self.sub_batch_cap.load(Ordering::Relaxed) {
-            0 => kernel_max,
-            cap => cap.min(kernel_max),
+        match lock(&self.sub_batch_caps).get(&std::thread::current().id()) {
+            Some(&cap) => cap.min(kernel_max),
+            None => kernel_max,
         }
         .max(1)
     }
 
-    /// Lowers the most units per sub-batch (tests; `None` restores it).
+    /// Lowers the most units per sub-batch of this thread's calls (tests;
+    /// `None` restores it). Other threads' calls keep their kernels' own.
     pub(crate) fn set_sub_batch_cap(&self, cap: Option<usize>) {
-        self.sub_batch_cap.store(cap.unwrap_or(0), Ordering::Relaxed);
+        let mut caps = lock(&self.sub_batch_caps);
+        let thread = std::thread::current().id();
+        match cap {
+            Some(cap) => caps.insert(thread, cap),
+            None => caps.remove(&thread),
+        };
     }
 
-    /// Makes the next call fail at `stage` of sub-batch `sub_batch` (tests).
+    /// Makes this thread's next call fail at `stage` of sub-batch
+    /// `sub_batch` (tests).
     pub(crate) fn inject(&self, stage: FaultStage, sub_batch: usize) {
-        *lock(&self.injected) = Some((stage, sub_batch));
+        lock(&self.injected).insert(std::thread::current().id(), (stage, sub_batch));
     }
 
-    /// Whether an injected failure is due at `stage` of `sub_batch` (it
-    /// fires once).
+    /// Whether an injected failure is due at `stage` of `sub_batch` of a
+    /// call on this thread (it fires once).
     pub(crate) fn injected(&self, stage: FaultStage, sub_batch: usize) -> bool {
         let mut injected = lock(&self.injected);
-        if *injected == Some((stage, sub_batch)) {
-            *injected = None;
-            true
-        } else {
-            false
+        let thread = std::thread::current().id();
+        let due = injected.get(&thread) == Some(&(stage, sub_batch));
+        if due {
+            injected.remove(&thread);
         }
+        due
     }
 
     /// A bind group for group 0 of `pipeline` with whole buffers at the given bindings.

@@ -6,14 +6,12 @@
 //! with proofs checked the way OpenZeppelin's `MerkleProof.processProof`
 //! checks them.
 
-mod support;
-
+use crate::support::engines;
 use batchcrypto::Error;
 use batchcrypto::ops::hash::{Alg, Digest, oracle};
 use batchcrypto::ops::merkle::{self, Rule, verify_proof};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use support::engines;
 
 /// Bitcoin Core's loop: duplicate the last node of an odd level, then hash
 /// pairs with double SHA-256.
@@ -82,7 +80,7 @@ fn assert_root(rule: Rule, leaves: &[Digest], want: &Digest, what: &str) {
     for (name, engine) in engines() {
         let outcome = engine.merkle_root(rule, leaves).expect("merkle root");
         if leaves.len() > 1 {
-            let want = support::expected_backend(name, false);
+            let want = crate::support::expected_backend(name, false);
             assert_eq!(outcome.selection.backend.name(), want, "{name}: {}", outcome.selection);
         }
         assert_eq!(

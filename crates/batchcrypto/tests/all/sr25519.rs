@@ -6,15 +6,13 @@
 //! against the CPU path reason for reason; each engine having run where it
 //! should (the GPU kernel needs SHADER_INT64).
 
-mod support;
-
+use crate::support::{assert_each, engines, expected_backend};
 use batchcrypto::ops::sr25519::{self, DEFAULT_CONTEXT, oracle, sample};
 use batchcrypto::{Reason, Verdict};
 use curve25519_dalek::Scalar;
 use curve25519_dalek::constants::RISTRETTO_BASEPOINT_POINT;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use support::{assert_each, engines, expected_backend};
 
 /// Every engine's verdicts on `batch` under `ctx`, each checked to have
 /// run where it should.

@@ -7,8 +7,7 @@
 //! cannot be made refused with a clear error. Every engine, the count
 //! included; engines without a kernel say they ran on the CPU.
 
-mod support;
-
+use crate::support::{cpu_engine, engines, expected_backend, gpu_engine};
 use ark_ff::{BigInteger, FftField, Field as _, PrimeField};
 use batchcrypto::ops::ntt::fields::Goldilocks;
 use batchcrypto::ops::ntt::{Direction, Field, Order, PolyResult, Transform, oracle};
@@ -16,7 +15,6 @@ use batchcrypto::registry::{self, WorkloadConfig};
 use batchcrypto::{Error, Reason};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use support::{cpu_engine, engines, expected_backend, gpu_engine};
 
 /// Every engine's answers, one per polynomial, each engine having run
 /// where it should: the GPU engine on the GPU (the kernels need

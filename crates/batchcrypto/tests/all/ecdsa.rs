@@ -4,13 +4,11 @@
 //! `p256Verify.json`; generated honest and hostile items with and without
 //! the low-s rule.
 
-mod support;
-
+use crate::support::{engines, expected_backend, vectors_dir};
 use batchcrypto::Reason;
 use batchcrypto::Selection;
 use batchcrypto::ops::ecdsa::{self, K1Key, K1VerifyItem, P256Item, RecoverItem, oracle, sample};
 use batchcrypto::ops::hash::{Alg, oracle as hash_oracle};
-use support::{engines, expected_backend, vectors_dir};
 
 /// Asserts the engine ran where it should: the GPU kernel needs SHADER_INT64.
 fn ran(name: &str, selection: &Selection) {

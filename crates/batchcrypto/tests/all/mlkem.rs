@@ -5,11 +5,9 @@
 //! item by item, byte for byte, with each refused item's reason; the GPU
 //! engine must say it ran on the GPU (the kernel needs SHADER_INT64).
 
-mod support;
-
+use crate::support::{engines, vectors_dir};
 use batchcrypto::Reason;
 use batchcrypto::ops::mlkem::{self, DecapsItem, EncapsItem, KeygenItem, Set, oracle, sample};
-use support::{engines, vectors_dir};
 
 fn hex_bytes(v: &serde_json::Value) -> Vec<u8> {
     let s = v.as_str().unwrap_or("");
@@ -27,7 +25,7 @@ fn on_every_engine<R: PartialEq + std::fmt::Debug>(
         let out = call(engine);
         assert_eq!(
             out.selection.backend.name(),
-            support::expected_backend(name, true),
+            crate::support::expected_backend(name, true),
             "{name}: {}",
             out.selection
         );
@@ -250,7 +248,7 @@ fn random_encapsulations_decapsulate() {
             let out = engine.mlkem_encaps(set, &[item.clone(), item.clone()]).expect("encaps");
             assert_eq!(
                 out.selection.backend.name(),
-                support::expected_backend(engine_name, true),
+                crate::support::expected_backend(engine_name, true),
                 "{engine_name}: {}",
                 out.selection
             );

@@ -9,17 +9,16 @@
 //! last term; calls that are not calls. Every engine; engines without a
 //! kernel say they ran on the CPU.
 
-mod support;
-
+use crate::support::{engines, expected_backend};
+use ark_ec::short_weierstrass::{Affine as SwAffine, SWCurveConfig};
 use ark_ec::{AffineRepr, CurveGroup, PrimeGroup, VariableBaseMSM};
-use ark_ff::{BigInteger, PrimeField};
+use ark_ff::{BigInteger, One, PrimeField, Zero};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
 use batchcrypto::ops::msm::{Curve, Encoding, MsmResult, SCALAR_LEN, oracle};
 use batchcrypto::registry::{self, WorkloadConfig};
 use batchcrypto::{Error, Reason};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use support::{engines, expected_backend};
 
 /// The points and sums of most tests.
 const UNC: Encoding = Encoding::Uncompressed;
@@ -285,7 +284,7 @@ fn bases_kept_for_many_sums() {
     }
     // Bases on one engine's device, summed by another GPU engine: its own
     // device cannot read them, so that engine sums on the CPU, and says so.
-    if let Some(gpu) = support::gpu_engine() {
+    if let Some(gpu) = crate::support::gpu_engine() {
         let curve = Curve::Bn254G1;
         let (points, scalars, want) = call(curve, 40, &mut rng);
         let bases = gpu.msm_bases(curve, UNC, &points).expect("bases");
@@ -433,6 +432,25 @@ fn compressed_points_give_the_same_sums() {
     }
 }
 
+/// A point of the curve outside its prime-order subgroup, and an x that no
+/// point has (written with y = 0), both compressed by arkworks.
+fn outside_and_no_y<P: SWCurveConfig>() -> (Vec<u8>, Vec<u8>) {
+    let one = P::BaseField::one();
+    let mut x = one;
+    while SwAffine::<P>::get_point_from_x_unchecked(x, true).is_some() {
+        x += one;
+    }
+    let no_y = comp(&SwAffine::<P>::new_unchecked(x, P::BaseField::zero()));
+    loop {
+        x += one;
+        if let Some(p) = SwAffine::<P>::get_point_from_x_unchecked(x, true)
+            && !p.is_in_correct_subgroup_assuming_on_curve()
+        {
+            return (comp(&p), no_y);
+        }
+    }
+}
+
 /// Hostile compressed points. BN254: any 32 bytes, each pair of flags,
 /// read as arkworks reads them (x below p with the identity flag is the
 /// identity, as arkworks has it), refused as `malformed_point` (both
@@ -441,7 +459,6 @@ fn compressed_points_give_the_same_sums() {
 /// flag, x below p, some y, the subgroup).
 #[test]
 fn hostile_compressed_points() {
-    use ark_bls12_381::{Fq, Fq2, G1Affine, G2Affine};
     let mut rng = StdRng::seed_from_u64(22);
     let enc = Encoding::Compressed;
     let one = {
@@ -485,34 +502,8 @@ fn hostile_compressed_points() {
         }
     }
     // BLS12-381: spoilers over a valid compressed point of a 20-term call.
-    let mut x = Fq::from(1u64);
-    let (g1_outside, g1_no_y) = loop {
-        if G1Affine::get_point_from_x_unchecked(x, true).is_none() {
-            let no_y = comp(&G1Affine::new_unchecked(x, Fq::from(0u64)));
-            let mut y = x + Fq::from(1u64);
-            break loop {
-                match G1Affine::get_point_from_x_unchecked(y, true) {
-                    Some(p) if !p.is_in_correct_subgroup_assuming_on_curve() => break (comp(&p), no_y),
-                    _ => y += Fq::from(1u64),
-                }
-            };
-        }
-        x += Fq::from(1u64);
-    };
-    let mut x2 = Fq2::from(1u64);
-    let (g2_outside, g2_no_y) = loop {
-        if G2Affine::get_point_from_x_unchecked(x2, true).is_none() {
-            let no_y = comp(&G2Affine::new_unchecked(x2, Fq2::from(0u64)));
-            let mut y = x2 + Fq2::from(1u64);
-            break loop {
-                match G2Affine::get_point_from_x_unchecked(y, true) {
-                    Some(q) if !q.is_in_correct_subgroup_assuming_on_curve() => break (comp(&q), no_y),
-                    _ => y += Fq2::from(1u64),
-                }
-            };
-        }
-        x2 += Fq2::from(1u64);
-    };
+    let (g1_outside, g1_no_y) = outside_and_no_y::<ark_bls12_381::g1::Config>();
+    let (g2_outside, g2_no_y) = outside_and_no_y::<ark_bls12_381::g2::Config>();
     for (curve, outside, no_y) in [
         (Curve::Bls12381G1, g1_outside, g1_no_y),
         (Curve::Bls12381G2, g2_outside, g2_no_y),

@@ -8,8 +8,8 @@
 //! the count included (ECADD, ECMUL and the MSMs on the GPU engine's GPU);
 //! engines without a kernel say they ran on the CPU.
 
-mod support;
-
+use crate::support::eip2537::{enc_g1, enc_g2, geth_cases, hex_bytes};
+use crate::support::{engines, expected_backend};
 use ark_bls12_381::{Fr, G1Affine, G1Projective, G2Affine, G2Projective};
 use ark_ec::{AffineRepr, CurveGroup, PrimeGroup};
 use ark_ff::{BigInteger, PrimeField, Zero};
@@ -18,8 +18,6 @@ use batchcrypto::ops::evm::{CallResult, Precompile, PrecompileError, oracle};
 use batchcrypto::registry::{self, WorkloadConfig};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use support::eip2537::{enc_g1, enc_g2, geth_cases, hex_bytes};
-use support::{engines, expected_backend};
 
 /// Every engine's answers to `inputs`, each engine having run where it
 /// should: ECADD, ECMUL and the MSMs on the GPU engine's GPU (the kernels

@@ -3,13 +3,11 @@
 //! the Keccak team's KATs (Keccak-256), NIST CAVP and XKCP (SHA3-256), the
 //! FIPS 180-2 examples (SHA-256), every rate boundary and random lengths.
 
-mod support;
-
+use crate::support::{engines, vectors_dir};
 use batchcrypto::FlatBytes;
 use batchcrypto::ops::hash::{Alg, Digest, oracle};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use support::{engines, vectors_dir};
 
 /// Hashes `msgs` on every engine and asserts each digest equals `expected`.
 /// Only with `allow_loop_cut` (very long messages) may the GPU engine hand
@@ -26,13 +24,13 @@ fn assert_digests(alg: Alg, msgs: &[Vec<u8>], expected: &[Digest], what: &str, a
         // invocation) must be caught by the kernel's guard and the batch rerun
         // on the CPU; any other fallback is a failure.
         if allow_loop_cut && name.starts_with("gpu") && outcome.selection.why.contains("cut a loop short") {
-            support::notice(&format!(
+            crate::support::notice(&format!(
                 "{alg} {what}: the GPU driver cut loops short; checked the CPU rerun"
             ));
         } else {
             assert_eq!(
                 ran,
-                support::expected_backend(name, false),
+                crate::support::expected_backend(name, false),
                 "{name} ran on {}",
                 outcome.selection
             );

@@ -4,13 +4,11 @@
 //! generated honest and hostile items item by item; the GPU engine must
 //! say it ran on the GPU (the kernel needs SHADER_INT64).
 
-mod support;
-
 use std::collections::HashSet;
 
+use crate::support::{engines, vectors_dir};
 use batchcrypto::ops::mldsa::{self, Level, oracle, sample};
 use batchcrypto::{Reason, Verdict};
-use support::{engines, vectors_dir};
 
 fn hex_bytes(s: &str) -> Vec<u8> {
     hex::decode(s).unwrap_or_else(|e| panic!("{s:?}: {e}"))
@@ -24,7 +22,7 @@ fn on_every_engine(level: Level, batch: &mldsa::Batch) -> Vec<Verdict> {
         let out = engine.verify_mldsa(level, batch).expect("verify");
         assert_eq!(
             out.selection.backend.name(),
-            support::expected_backend(name, true),
+            crate::support::expected_backend(name, true),
             "{name}: {}",
             out.selection
         );

@@ -2,15 +2,13 @@
 //! known answers, Wycheproof, speccheck and CCTV edge cases, generated
 //! hostile mixes, exhaustive bit flips and property tests.
 
-mod support;
-
 use std::collections::BTreeSet;
 
+use crate::support::{RawItem, assert_matches_oracle, batch_of, vectors_dir};
 use batchcrypto::ops::ed25519::sample::{self, Kind};
 use batchcrypto::ops::ed25519::{Batch, Policy, oracle};
 use batchcrypto::{Reason, Verdict};
 use proptest::prelude::*;
-use support::{RawItem, assert_matches_oracle, batch_of, vectors_dir};
 
 fn h(s: &str) -> Vec<u8> {
     hex::decode(s).expect("hex in test data")
@@ -377,7 +375,7 @@ fn one_bad_item_anywhere() {
         seed: 13,
         ..Default::default()
     });
-    let engines = support::engines();
+    let engines = crate::support::engines();
     for bad in [0, 1, 63, 64, 127, 128, 150, 255, 299] {
         let mut items = items.clone();
         items[bad].msg.push(0);
@@ -386,7 +384,7 @@ fn one_bad_item_anywhere() {
             for policy in Policy::ALL {
                 let verdicts = engine.verify_ed25519(&batch, policy).expect("verify").output;
                 let want: Vec<bool> = (0..items.len()).map(|i| i != bad).collect();
-                support::assert_each(&format!("{name} {policy} bad={bad}"), &verdicts, &want, |v, w| {
+                crate::support::assert_each(&format!("{name} {policy} bad={bad}"), &verdicts, &want, |v, w| {
                     v.is_valid() == *w
                 });
             }
@@ -396,7 +394,7 @@ fn one_bad_item_anywhere() {
 
 #[test]
 fn empty_batch() {
-    for (name, engine) in support::engines() {
+    for (name, engine) in crate::support::engines() {
         for policy in Policy::ALL {
             let outcome = engine.verify_ed25519(&Batch::new(), policy).expect("verify");
             assert!(outcome.output.is_empty(), "{name}");
@@ -423,7 +421,7 @@ fn outcome_names_backend_and_reason() {
 #[test]
 fn gpu_failure_falls_back_to_cpu() {
     // An engine of its own: the fault injected below stays with it.
-    if support::gpu_engine().is_none() {
+    if crate::support::gpu_engine().is_none() {
         return;
     }
     let engine = batchcrypto::Engine::builder()
@@ -452,7 +450,7 @@ fn gpu_failure_falls_back_to_cpu() {
             .iter()
             .map(|it| oracle::verify(policy, &it.pk, &it.sig, &it.msg))
             .collect();
-        support::assert_each(&format!("after the fault, {policy}"), &after.output, &want, |v, w| {
+        crate::support::assert_each(&format!("after the fault, {policy}"), &after.output, &want, |v, w| {
             v.is_valid() == *w
         });
     }

@@ -2,11 +2,9 @@
 //! (testdata/bip340), each with the reason its comment names, and generated
 //! honest and hostile items item by item, on the GPU where one is present.
 
-mod support;
-
+use crate::support::{assert_each, engines, vectors_dir};
 use batchcrypto::Reason;
 use batchcrypto::ops::bip340::{self, oracle, sample};
-use support::{assert_each, engines, vectors_dir};
 
 fn hex_bytes(s: &str) -> Vec<u8> {
     hex::decode(s).unwrap_or_else(|e| panic!("{s:?}: {e}"))
@@ -25,7 +23,7 @@ fn check_every_engine<W: std::fmt::Debug>(
             let out = engine.verify_bip340(batch).expect("verify");
             assert_eq!(
                 out.selection.backend.name(),
-                support::expected_backend(name, true),
+                crate::support::expected_backend(name, true),
                 "{name}: {}",
                 out.selection
             );

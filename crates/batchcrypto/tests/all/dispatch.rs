@@ -3,8 +3,6 @@
 //! with one measured on another adapter, it uses the CPU. A CPU+GPU split
 //! returns exactly what the oracle returns. Profiles survive a save/load.
 
-mod support;
-
 use std::collections::BTreeMap;
 
 use batchcrypto::ops::ed25519::{Policy, oracle, sample};
@@ -82,7 +80,9 @@ fn auto_without_profile_uses_the_cpu_and_says_why() {
 
 #[test]
 fn auto_follows_the_profile() {
-    let Some(gpu) = support::gpu_engine() else { return };
+    let Some(gpu) = crate::support::gpu_engine() else {
+        return;
+    };
     let engine = Engine::builder()
         .profile(profile(gpu.gpu_adapter(), gpu.gpu_adapter_name()))
         .build()
@@ -151,7 +151,9 @@ fn a_profile_of_another_adapter_is_not_followed() {
 /// at every share including all-CPU and all-GPU.
 #[test]
 fn split_batches_match_the_oracle() {
-    let Some(gpu) = support::gpu_engine() else { return };
+    let Some(gpu) = crate::support::gpu_engine() else {
+        return;
+    };
     let items = sample::generate(&sample::Config {
         count: 300,
         hostile_share: 0.4,
@@ -169,7 +171,7 @@ fn split_batches_match_the_oracle() {
             .iter()
             .map(|it| oracle::verify(Policy::Zip215, &it.pk, &it.sig, &it.msg))
             .collect();
-        support::assert_each(&format!("share {share}"), &out.output, &want, |v, w| v.is_valid() == *w);
+        crate::support::assert_each(&format!("share {share}"), &out.output, &want, |v, w| v.is_valid() == *w);
     }
 }
 
@@ -196,8 +198,8 @@ fn profiles_round_trip_and_versions_are_checked() {
 /// point per measured size, and an `Auto` engine takes it.
 #[test]
 fn library_users_can_calibrate() {
-    let cpu = support::cpu_engine(None);
-    let gpu = support::gpu_engine();
+    let cpu = crate::support::cpu_engine(None);
+    let gpu = crate::support::gpu_engine();
     let ops = vec![
         batchcrypto::registry::by_name("keccak256_32").expect("declared"),
         batchcrypto::registry::by_name("sha256_64").expect("declared"),

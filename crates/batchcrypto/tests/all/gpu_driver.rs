@@ -9,39 +9,19 @@
 //! threads calling one engine at once (one operation per kind) get the
 //! oracle's answers.
 //!
-//! The engine's sub-batch cap and injected faults are engine-wide, so the
-//! tests of this file take turns on one GPU engine of their own.
+//! The sub-batch cap and the injected faults hold for the calls of the
+//! thread that sets them, so these tests share the harness's GPU engine
+//! (and its compiled pipelines) with the others.
 
-mod support;
-
-use std::sync::{Mutex, MutexGuard, OnceLock};
-
+use crate::support::gpu_engine as gpu;
+use batchcrypto::Backend;
 use batchcrypto::gpu::FaultStage;
 use batchcrypto::registry::{OPS, OpSpec, WorkloadConfig};
-use batchcrypto::{Backend, BackendChoice, Engine};
 
 /// Items per sub-batch in these tests.
 const CAP: usize = 7;
 /// Items per workload: eight sub-batches, more than the driver's depth.
 const N: usize = 53;
-
-/// This file's GPU engine, one test at a time (`None` without an adapter,
-/// unless BATCHCRYPTO_REQUIRE_GPU=1).
-fn gpu() -> Option<MutexGuard<'static, Engine>> {
-    static ENGINE: OnceLock<Option<Mutex<Engine>>> = OnceLock::new();
-    let engine = ENGINE.get_or_init(|| {
-        support::gpu_engine()?;
-        Some(Mutex::new(
-            Engine::builder()
-                .backend(BackendChoice::Gpu)
-                .build()
-                .expect("the GPU engine support found"),
-        ))
-    });
-    engine
-        .as_ref()
-        .map(|m| m.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
-}
 
 /// The operations with a GPU kernel.
 fn kernel_ops() -> impl Iterator<Item = &'static OpSpec> {
@@ -64,7 +44,7 @@ fn many_sub_batches_match_the_oracle() {
     engine.set_gpu_sub_batch_cap(Some(CAP));
     for spec in kernel_ops() {
         let work = (spec.workload)(&config());
-        let selection = work.check(&engine).unwrap_or_else(|e| panic!("{}: {e}", spec.name()));
+        let selection = work.check(engine).unwrap_or_else(|e| panic!("{}: {e}", spec.name()));
         assert_eq!(selection.backend, Backend::Gpu, "{}: {selection}", spec.name());
     }
     engine.set_gpu_sub_batch_cap(None);
@@ -101,7 +81,7 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
                 let case = format!("{} {stage:?} at sub-batch {at}", spec.name());
                 assert!(engine.inject_gpu_fault_at(stage, at));
                 // The answers are the oracle's, item by item and in number.
-                let selection = work.check(&engine).unwrap_or_else(|e| panic!("{case}: {e}"));
+                let selection = work.check(engine).unwrap_or_else(|e| panic!("{case}: {e}"));
                 if at == 0 {
                     assert_eq!(selection.backend, Backend::Cpu, "{case}: {selection}");
                     assert!(selection.why.contains("fell back to cpu"), "{case}: {selection}");
@@ -129,7 +109,7 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
             }
             // After each stage's faults the next call runs on the GPU again.
             let again = work
-                .check(&engine)
+                .check(engine)
                 .unwrap_or_else(|e| panic!("{} after {stage:?}: {e}", spec.name()));
             assert_eq!(again.backend, Backend::Gpu, "{} after {stage:?}: {again}", spec.name());
         }
@@ -140,23 +120,56 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
 #[test]
 fn concurrent_calls_on_one_engine_match_the_oracle() {
     let Some(engine) = gpu() else { return };
-    engine.set_gpu_sub_batch_cap(Some(CAP));
     let works: Vec<_> = one_op_per_kind()
         .filter(|spec| spec.splittable)
         .map(|spec| (spec.name(), (spec.workload)(&config())))
         .collect();
     std::thread::scope(|scope| {
         for thread in 0..4 {
-            let (engine, works) = (&*engine, &works);
+            let works = &works;
             scope.spawn(move || {
+                engine.set_gpu_sub_batch_cap(Some(CAP));
                 for (name, work) in works.iter().cycle().skip(thread).take(works.len()) {
                     let selection = work
                         .check(engine)
                         .unwrap_or_else(|e| panic!("thread {thread}, {name}: {e}"));
                     assert_eq!(selection.backend, Backend::Gpu, "thread {thread}, {name}: {selection}");
                 }
+                engine.set_gpu_sub_batch_cap(None);
             });
         }
     });
+}
+
+/// A fault injected and a cap set on one thread leave the calls of other
+/// threads on the same engine alone.
+#[test]
+fn faults_and_caps_stay_on_their_thread() {
+    let Some(engine) = gpu() else { return };
+    let spec = kernel_ops()
+        .find(|s| s.splittable)
+        .expect("a splittable op with a kernel");
+    let work = (spec.workload)(&config());
+    engine.set_gpu_sub_batch_cap(Some(CAP));
+    assert!(engine.inject_gpu_fault_at(FaultStage::Pack, 0));
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let selection = work.check(engine).unwrap_or_else(|e| panic!("other thread: {e}"));
+            assert_eq!(selection.backend, Backend::Gpu, "other thread: {selection}");
+        });
+    });
+    let selection = work.check(engine).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(selection.backend, Backend::Cpu, "{selection}");
+    assert!(selection.why.contains("injected fault"), "{selection}");
+    // The cap still holds here: a fault at sub-batch 3 keeps 3 CAP items.
+    assert!(engine.inject_gpu_fault_at(FaultStage::Pack, 3));
+    let selection = work.check(engine).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(selection.backend, Backend::Split, "{selection}");
+    assert!(
+        selection
+            .why
+            .contains(&format!("gpu failed after {} of its {N} items", 3 * CAP)),
+        "{selection}"
+    );
     engine.set_gpu_sub_batch_cap(None);
 }

@@ -5,8 +5,8 @@
 //! hostile items (identity and non-subgroup points among them) on every
 //! engine, in both verification modes.
 
-mod support;
-
+use crate::support::eip2537::{enc_g1, enc_g2, geth_cases, hex_bytes};
+use crate::support::{engines, expected_backend, vectors_dir};
 use ark_bls12_381::{Fq, Fq2, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
 use ark_ec::{AffineRepr, CurveGroup, PrimeGroup};
 use ark_ff::{BigInteger, PrimeField};
@@ -16,8 +16,6 @@ use batchcrypto::ops::evm::PrecompileError;
 use batchcrypto::{FlatBytes, Reason, Verdict};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use support::eip2537::{enc_g1, enc_g2, geth_cases, hex_bytes};
-use support::{engines, expected_backend, vectors_dir};
 
 fn fixed<const N: usize>(v: &serde_json::Value) -> Option<[u8; N]> {
     hex_bytes(v).try_into().ok()

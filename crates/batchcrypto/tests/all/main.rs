@@ -1,0 +1,24 @@
+//! The library's tests against the oracles, one module per operation (and
+//! the dispatcher's and the GPU driver's), in one test binary: one link,
+//! and one process in which each GPU engine of the harness ([`support`])
+//! compiles its pipelines once for every test. On lavapipe a pipeline
+//! compile is the dearest part of a GPU test (BLS12-381's take minutes on
+//! two cores), and the binaries the tests were before each compiled their
+//! own. `cargo test -p batchcrypto --test all msm::` runs one module.
+
+mod support;
+
+mod bip340;
+mod bls;
+mod dispatch;
+mod ecdsa;
+mod ed25519;
+mod evm;
+mod gpu_driver;
+mod hash;
+mod merkle;
+mod mldsa;
+mod mlkem;
+mod msm;
+mod ntt;
+mod sr25519;
