@@ -137,7 +137,7 @@ impl FromStr for Curve {
 /// How a call's points (and its sum) are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Encoding {
-    /// Both coordinates (see [`self`]).
+    /// Both coordinates (see [`crate::ops::msm`]).
     #[default]
     Uncompressed,
     /// x and the flags that pick y.

@@ -5,10 +5,10 @@
 //!
 //! Below, the host side of the ECADD and ECMUL kernel (`g1.wgsl` over
 //! BN254's G1 layer; SHADER_INT64) for the driver
-//! ([`crate::gpu::driver`]): a thread per call. The host decodes every call on all cores with the CPU path's
-//! own checks ([`bn254`]: EIP-196's padding and cutting, coordinates below
-//! p, points on the curve); a call that fails is answered here and skipped
-//! by the kernel. The others travel as affine coordinates in Montgomery
+//! ([`crate::gpu::driver`]): a thread per call. The host decodes every
+//! call on all cores with the CPU path's own checks ([`bn254`]: EIP-196's
+//! padding and cutting, coordinates below p, points on the curve); a call
+//! that fails is answered here and skipped by the kernel. The others travel as affine coordinates in Montgomery
 //! form (arkworks' own limbs) with the scalar's little-endian words, and
 //! come back projective; each sub-batch is normalised with one batch
 //! inversion (arkworks) and encoded as the CPU path encodes.

@@ -50,24 +50,45 @@ pub(crate) fn bn254_in(encoding: Encoding) -> fn(&[u8]) -> Result<G1Affine, Reas
     }
 }
 
-/// A sum computed in the uncompressed encoding (a valid point), written in
-/// `encoding`: the compressed forms by arkworks (BN254) and blst.
+/// A sum computed in the uncompressed encoding, written in `encoding`: the
+/// compressed forms by arkworks' writers (its own for BN254, ZCash's for
+/// BLS12-381), which read nothing but x, the identity flag and which of y
+/// and p - y is the larger (no check: the sum is the engine's).
 pub(crate) fn encode_sum(curve: Curve, encoding: Encoding, sum: Vec<u8>) -> Vec<u8> {
+    use ark_bls12_381::{Fq as BlsFq, Fq2, G1Affine as BlsG1, G2Affine as BlsG2};
+    use ark_ec::AffineRepr;
+    fn write(p: &impl CanonicalSerialize) -> Vec<u8> {
+        let mut out = Vec::new();
+        p.serialize_compressed(&mut out).expect("writing to a Vec cannot fail");
+        out
+    }
     if encoding == Encoding::Uncompressed {
         return sum;
     }
-    let valid = "a sum is a valid point";
+    // The k-th big-endian base-field element of the sum.
+    let len = if curve == Curve::Bn254G1 { 32 } else { 48 };
+    let word = |k: usize| sum.get(k * len..(k + 1) * len).unwrap_or_default();
+    let identity = match curve {
+        Curve::Bn254G1 => sum.iter().all(|&b| b == 0),
+        _ => sum.first().is_some_and(|b| b & 0x40 != 0),
+    };
     match curve {
+        Curve::Bn254G1 if identity => write(&G1Affine::zero()),
         Curve::Bn254G1 => {
-            let mut out = Vec::with_capacity(curve.encoded_len(encoding));
-            bn254_point(&sum)
-                .expect(valid)
-                .serialize_compressed(&mut out)
-                .expect(valid);
-            out
+            let [x, y] = [0, 1].map(|k| Fq::from_be_bytes_mod_order(word(k)));
+            write(&G1Affine::new_unchecked(x, y))
         }
-        Curve::Bls12381G1 => PublicKey::deserialize(&sum).expect(valid).compress().to_vec(),
-        Curve::Bls12381G2 => Signature::deserialize(&sum).expect(valid).compress().to_vec(),
+        Curve::Bls12381G1 if identity => write(&BlsG1::zero()),
+        Curve::Bls12381G1 => {
+            let [x, y] = [0, 1].map(|k| BlsFq::from_be_bytes_mod_order(word(k)));
+            write(&BlsG1::new_unchecked(x, y))
+        }
+        Curve::Bls12381G2 if identity => write(&BlsG2::zero()),
+        Curve::Bls12381G2 => {
+            // x.c1, x.c0, y.c1, y.c0.
+            let c = [0, 1, 2, 3].map(|k| BlsFq::from_be_bytes_mod_order(word(k)));
+            write(&BlsG2::new_unchecked(Fq2::new(c[1], c[0]), Fq2::new(c[3], c[2])))
+        }
     }
 }
 
