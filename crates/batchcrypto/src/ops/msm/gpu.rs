@@ -534,9 +534,9 @@ impl<'a> MsmKernel<'a> {
         let terms = self.terms(start, end);
         let bounds: Vec<usize> = self.bounds[start..=end].iter().map(|b| b - terms.start).collect();
         let plan = Arc::new(Plan::many(&self.scalars[terms.clone()], &bounds)?);
-        let point_words = self.uploaded(start, end).len() as u64 * 4;
+        let point_bytes = self.uploaded(start, end).len() as u64 * 4;
         let largest = [
-            point_words,
+            point_bytes,
             plan.terms.len() as u64 * 4,
             Self::room(&plan, self.point_words()),
         ]

@@ -27,14 +27,15 @@ pub(crate) fn bn254_point(bytes: &[u8]) -> Result<G1Affine, Reason> {
 pub(crate) fn bn254_compressed(bytes: &[u8]) -> Result<G1Affine, Reason> {
     G1Affine::deserialize_compressed(bytes).map_err(|_| {
         // arkworks says only "invalid data": with both flags clear or one
-        // set and x below p, it is an x that no y has.
-        let mut x = BigInt::<4>::zero();
-        for (i, b) in bytes.iter().enumerate() {
-            let b = if i == bytes.len() - 1 { b & 0x3f } else { *b };
-            x.0[i / 8] |= u64::from(b) << (8 * (i % 8));
-        }
-        let flags = bytes[bytes.len() - 1] >> 6;
-        if flags == 0b11 || Fq::from_bigint(x).is_none() {
+        // set and x below p (arkworks' own reader of a canonical element,
+        // the flags cleared), it is an x that no y has.
+        let mut x = bytes.to_vec();
+        let flags = x.last_mut().map_or(0b11, |last| {
+            let flags = *last >> 6;
+            *last &= 0x3f;
+            flags
+        });
+        if flags == 0b11 || Fq::deserialize_uncompressed(&x[..]).is_err() {
             Reason::MalformedPoint
         } else {
             Reason::NotOnCurve
