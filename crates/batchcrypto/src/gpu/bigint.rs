@@ -12,11 +12,12 @@
 /// `N` limbs, least significant first.
 pub(crate) type Limbs<const N: usize> = [u32; N];
 
-/// The eight limbs of an arkworks 256-bit integer (a modulus, or a
-/// Montgomery-form element's representation).
-pub(crate) fn from_ark(b: impl ark_ff::BigInteger) -> Limbs<8> {
+/// The `N` limbs of an arkworks integer (a modulus, a canonical value, or
+/// a Montgomery-form element's representation), zero-extended or cut to
+/// `N`.
+pub(crate) fn from_ark<const N: usize>(b: impl ark_ff::BigInteger) -> Limbs<N> {
     let bytes = b.to_bytes_le();
-    std::array::from_fn(|k| u32::from_le_bytes([bytes[4 * k], bytes[4 * k + 1], bytes[4 * k + 2], bytes[4 * k + 3]]))
+    std::array::from_fn(|k| u32::from_le_bytes(std::array::from_fn(|j| bytes.get(4 * k + j).copied().unwrap_or(0))))
 }
 
 /// The limbs of a big-endian byte string of `4 N` bytes (a shorter one is

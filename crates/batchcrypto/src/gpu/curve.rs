@@ -47,21 +47,109 @@ pub(crate) fn weierstrass_wgsl<const N: usize>(p: &Limbs<N>, n: &Limbs<N>, a: &L
 pub(crate) const BLS12_381_P: &str =
     "1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab";
 
-/// The constants of `wgsl/fp381.wgsl`: p with its CIOS constant, R^2 and
-/// one in Montgomery form, the exponents p - 2 (inversion), (p + 1) / 4
-/// (square roots in F_p) and (p - 3) / 4 (in F_p2), and (p - 1) / 2 (the
-/// sign's bound and F_p2's second square-root exponent).
-pub(crate) fn fp381_wgsl() -> String {
-    let p: Limbs<12> = super::bigint::from_hex(BLS12_381_P);
+/// The constants of a pairing tower's field layer (`wgsl/fp2.wgsl`) for
+/// the prime `p` of `N` limbs whose sextic non-residue is xi = `xi0` + u:
+/// `FP_LIMBS`, p with its CIOS constant, R^2 and one and one half in
+/// Montgomery form, the exponents p - 2 (inversion), (p + 1) / 4 (square
+/// roots in F_p) and (p - 3) / 4 (in F_p2), (p - 1) / 2 (the sign's bound
+/// and F_p2's second square-root exponent), and `fp_times_xi0`, the
+/// multiplication by `xi0` as a chain of additions.
+pub(crate) fn tower_field_wgsl<const N: usize>(p: &Limbs<N>, xi0: u32) -> String {
+    let mut times = String::from("fn fp_times_xi0(a: Fp) -> Fp {\n    var r = a;\n");
+    for bit in (0..31 - xi0.leading_zeros()).rev() {
+        times += "    r = fp_add(r, r);\n";
+        if (xi0 >> bit) & 1 == 1 {
+            times += "    r = fp_add(r, a);\n";
+        }
+    }
+    times += "    return r;\n}\n";
     [
-        wgsl_const("BLS_P", &p),
-        format!("const BLS_PINV: u32 = {:#010x}u;\n", neg_inv32(p[0])),
-        wgsl_const("BLS_R2", &r_squared(&p)),
-        wgsl_const("BLS_ONE", &mont_form(&small(1), &p)),
-        wgsl_const("BLS_P_MINUS_2", &sub(&p, &small(2)).0),
-        wgsl_const("BLS_SQRT_EXP", &sqrt_exponent(&p)),
-        wgsl_const("BLS_SQRT2_EXP", &div_small(&sub(&p, &small(3)).0, 4).0),
-        wgsl_const("BLS_HALF", &div_small(&p, 2).0),
+        format!("const FP_LIMBS: u32 = {N}u;\n"),
+        wgsl_const("FP_P", p),
+        format!("const FP_PINV: u32 = {:#010x}u;\n", neg_inv32(p[0])),
+        wgsl_const("FP_R2", &r_squared(p)),
+        wgsl_const("FP_ONE", &mont_form(&small(1), p)),
+        wgsl_const(
+            "FP_TWO_INV",
+            &mont_form(&div_small(&super::bigint::add_small(p, 1), 2).0, p),
+        ),
+        wgsl_const("FP_P_MINUS_2", &sub(p, &small(2)).0),
+        wgsl_const("FP_SQRT_EXP", &sqrt_exponent(p)),
+        wgsl_const("FP_SQRT2_EXP", &div_small(&sub(p, &small(3)).0, 4).0),
+        wgsl_const("FP_HALF", &div_small(p, 2).0),
+        times,
+    ]
+    .concat()
+}
+
+/// The Frobenius constants of an arkworks F_p12 tower (F_p12 = F_p6[w] /
+/// (w^2 - v), F_p6 = F_p2[v] / (v^3 - xi)) for `fp12_frob`
+/// (wgsl/pairing.wgsl), in Montgomery form for the field of modulus `p`:
+/// `FP12_FROB<j>_<k>_C0/C1` for j = 1, 2 and k = 0..5, the factor x -> x^(p^j)
+/// multiplies the basis element w^k = v^(k/2) w^(k%2) by (arkworks'
+/// coefficients: of w, FP12_C1; of v and v^2, FP6_C1 and FP6_C2).
+pub(crate) fn fp12_frobenius_wgsl<C: ark_ff::Fp12Config, const N: usize>(p: &Limbs<N>) -> String {
+    use ark_ff::{Field, Fp6Config};
+    type Fp2Of<C> = <<C as ark_ff::Fp12Config>::Fp6Config as Fp6Config>::Fp2Config;
+    let mut out = String::new();
+    for j in 1..=2 {
+        let w = C::FROBENIUS_COEFF_FP12_C1[j];
+        let v = C::Fp6Config::FROBENIUS_COEFF_FP6_C1[j];
+        let v2 = C::Fp6Config::FROBENIUS_COEFF_FP6_C2[j];
+        for (k, g) in [ark_ff::Fp2::<Fp2Of<C>>::ONE, w, v, v * w, v2, v2 * w]
+            .into_iter()
+            .enumerate()
+        {
+            out += &ark_fp2_wgsl(&format!("FP12_FROB{j}_{k}"), g.c0, g.c1, p);
+        }
+    }
+    out
+}
+
+/// The F_p2 element c0 + c1 u of arkworks' field elements as the WGSL
+/// constants NAME_C0 and NAME_C1, in Montgomery form mod `p`.
+fn ark_fp2_wgsl<F: ark_ff::PrimeField, const N: usize>(name: &str, c0: F, c1: F, p: &Limbs<N>) -> String {
+    let mont = |x: F| mont_form(&super::bigint::from_ark::<N>(x.into_bigint()), p);
+    wgsl_const(&format!("{name}_C0"), &mont(c0)) + &wgsl_const(&format!("{name}_C1"), &mont(c1))
+}
+
+/// The constants of BN254's pairing layer (`wgsl/bn254_pairing.wgsl`),
+/// from arkworks' `ark_bn254::Config` and G2 curve: `BN_TWIST_B3` = 3 b'
+/// (b' = 3 / (9 + u)); `BN_Q_X` and `BN_Q_Y`, `TWIST_MUL_BY_Q_X` and `_Y`;
+/// the digits of `ATE_LOOP_COUNT` (6x + 2, least significant first) as the
+/// bit sets `BN_ATE_PLUS` (digit 1) and `BN_ATE_MINUS` (digit -1),
+/// `BN_ATE_TOP` (the top digit's place) and `BN_MILLER_STEPS` (a doubling
+/// per digit below the top, an addition per nonzero one, two final
+/// additions); then the tower's Frobenius constants.
+pub(crate) fn bn254_pairing_wgsl() -> String {
+    use ark_ec::bn::BnConfig;
+    use ark_ec::short_weierstrass::SWCurveConfig;
+    use ark_ff::PrimeField;
+    let p: Limbs<8> = super::bigint::from_ark(ark_bn254::Fq::MODULUS);
+    let b = ark_bn254::g2::Config::COEFF_B;
+    let b3 = b + b + b;
+    let (qx, qy) = (ark_bn254::Config::TWIST_MUL_BY_Q_X, ark_bn254::Config::TWIST_MUL_BY_Q_Y);
+    let digits = ark_bn254::Config::ATE_LOOP_COUNT;
+    let set = |d: i8| -> [u32; 3] {
+        let mut words = [0u32; 3];
+        for (i, _) in digits.iter().enumerate().filter(|(_, x)| **x == d) {
+            words[i / 32] |= 1 << (i % 32);
+        }
+        words
+    };
+    let below_top = &digits[..digits.len() - 1];
+    let steps = below_top.len() + below_top.iter().filter(|d| **d != 0).count() + 2;
+    [
+        ark_fp2_wgsl("BN_TWIST_B3", b3.c0, b3.c1, &p),
+        ark_fp2_wgsl("BN_Q_X", qx.c0, qx.c1, &p),
+        ark_fp2_wgsl("BN_Q_Y", qy.c0, qy.c1, &p),
+        super::shaders::u32_array("BN_ATE_PLUS", &set(1)),
+        super::shaders::u32_array("BN_ATE_MINUS", &set(-1)),
+        format!(
+            "const BN_ATE_TOP: u32 = {}u;\nconst BN_MILLER_STEPS: u32 = {steps}u;\n",
+            digits.len() - 1
+        ),
+        fp12_frobenius_wgsl::<ark_bn254::Fq12Config, 8>(&p),
     ]
     .concat()
 }
@@ -89,10 +177,6 @@ impl Fp2Const {
             sub_mod(&m(&a0, &b0), &m(&a1, &b1), &p),
             add_mod(&m(&a0, &b1), &m(&a1, &b0), &p),
         ])
-    }
-
-    fn conj(self) -> Self {
-        Self([self.0[0], sub_mod(&[0; 12], &self.0[1], &Self::p())])
     }
 
     fn neg(self) -> Self {
@@ -149,35 +233,30 @@ impl Fp2Const {
 /// The constants of the BLS12-381 curve and pairing layers
 /// (`wgsl/bls_curve.wgsl`, `wgsl/bls_pairing.wgsl`), in Montgomery form:
 ///
-/// - `BLS_TWO_INV` = 1/2 (the Miller loop's doubling step), `BLS_B` = 4
-///   (E: y^2 = x^3 + 4; E': y^2 = x^3 + 4 (1 + u));
+/// - `BLS_B` = 4 (E: y^2 = x^3 + 4; E': y^2 = x^3 + 4 (1 + u));
 /// - `BLS_BETA`, the cube root of unity of G1's endomorphism
 ///   sigma(x, y) = (beta x, y), blst's choice (-1 - sqrt(-3)) / 2 with
 ///   sqrt(-3) = (-3)^((p+1)/4), for which sigma^2 acts on G1 as [-x^2]
 ///   (M. Scott, "A note on group membership tests for G1, G2 and GT on
 ///   BLS pairing-friendly curves", eprint 2021/1130);
-/// - `BLS_FROB1_k`, `BLS_FROB2_k` for k = 0..5: with gamma = xi^((p-1)/6)
-///   (xi = 1 + u), the Frobenius x -> x^p maps the basis element
-///   w^k = v^(k/2) w^(k%2) of F_p12 to gamma^k w^k, and x -> x^(p^2) to
-///   (gamma conj(gamma))^k w^k; k is the coefficient's place c(k%2).c(k/2);
-/// - `BLS_PSI_X` = 1/xi^((p-1)/3) and `BLS_PSI_Y` = 1/xi^((p-1)/2), the
-///   untwist-Frobenius-twist endomorphism psi(x, y) =
+/// - `BLS_PSI_X` = 1/xi^((p-1)/3) and `BLS_PSI_Y` = 1/xi^((p-1)/2)
+///   (xi = 1 + u), the untwist-Frobenius-twist endomorphism psi(x, y) =
 ///   (conj(x) PSI_X, conj(y) PSI_Y) of G2, on which it acts as [x];
-/// - `BLS_X_HI`, `BLS_X_LO`: |x| in two words.
+/// - `BLS_X_HI`, `BLS_X_LO`: |x| in two words;
+///
+/// then the tower's Frobenius constants ([`fp12_frobenius_wgsl`]).
 pub(crate) fn bls_pairing_wgsl() -> String {
     let p: Limbs<12> = from_hex(BLS12_381_P);
     let mont = |x: &Limbs<12>| mont_form(x, &p);
-    let plus1 = super::bigint::add_small(&p, 1);
-    let two_inv = div_small(&plus1, 2).0;
+    let two_inv = div_small(&super::bigint::add_small(&p, 1), 2).0;
     let minus3 = sub(&p, &small(3)).0;
     let sqrt_m3 = Fp2Const([minus3, [0; 12]]).pow(&sqrt_exponent(&p)).0[0];
     // beta = -(1 + sqrt(-3)) / 2.
     let beta = mul_mod(&sub_mod(&[0; 12], &add_mod(&small(1), &sqrt_m3, &p), &p), &two_inv, &p);
     let xi = Fp2Const([small(1), small(1)]);
     let gamma = xi.pow(&div_small(&sub(&p, &small(1)).0, 6).0);
-    let gamma2 = gamma.mul(gamma.conj());
-    let mut out = vec![
-        wgsl_const("BLS_TWO_INV", &mont(&two_inv)),
+    let gamma3 = gamma.mul(gamma).mul(gamma);
+    [
         wgsl_const("BLS_B", &mont(&small(4))),
         wgsl_const("BLS_BETA", &mont(&beta)),
         format!(
@@ -185,18 +264,11 @@ pub(crate) fn bls_pairing_wgsl() -> String {
             BLS_X_ABS >> 32,
             BLS_X_ABS as u32
         ),
-    ];
-    for (name, g) in [("BLS_FROB1", gamma), ("BLS_FROB2", gamma2)] {
-        let mut power = Fp2Const([small(1), [0; 12]]);
-        for k in 0..6 {
-            out.push(power.wgsl(&format!("{name}_{k}")));
-            power = power.mul(g);
-        }
-    }
-    let gamma3 = gamma.mul(gamma).mul(gamma);
-    out.push(gamma.mul(gamma).inv().wgsl("BLS_PSI_X"));
-    out.push(gamma3.inv().wgsl("BLS_PSI_Y"));
-    out.concat()
+        gamma.mul(gamma).inv().wgsl("BLS_PSI_X"),
+        gamma3.inv().wgsl("BLS_PSI_Y"),
+        fp12_frobenius_wgsl::<ark_bls12_381::Fq12Config, 12>(&p),
+    ]
+    .concat()
 }
 
 /// The coefficients of RFC 9380's 3-isogeny from E2' to E' (appendix E.3,

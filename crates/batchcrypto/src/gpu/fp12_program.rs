@@ -1,15 +1,18 @@
-//! Straight-line programs over F_p12 for the BLS12-381 kernels: written here
+//! Straight-line programs over F_p12 for the pairing kernels: written here
 //! as calls, rendered into a WGSL constant, run on the device by
-//! `fp12_run` (wgsl/bls_pairing.wgsl), one site per operation in the
-//! shader however long the program, and in slices when a kernel must stay
-//! under a driver's loop limit. The final exponentiation is the first
-//! program: arkworks' (ark-ec `Bls12Config::final_exponentiation`, after
-//! Hayashida, Hayasaka and Teruya, eprint 2020/875), line for line, so that
-//! the device's pairing equals arkworks' value.
+//! `fp12_run` (wgsl/pairing.wgsl), one site per operation in the shader
+//! however long the program, and in slices when a kernel must stay under a
+//! driver's loop limit. The programs are the final exponentiations,
+//! arkworks' line for line (BLS12-381: ark-ec
+//! `Bls12Config::final_exponentiation`, after Hayashida, Hayasaka and
+//! Teruya, eprint 2020/875; BN254: `BnConfig::final_exponentiation`, after
+//! Fuentes-Castaneda, Knapp and Rodriguez-Henriquez, "Faster hashing to
+//! G2"), so that the device's pairings equal arkworks' values.
 
 use super::curve::BLS_X_ABS;
 
-/// A register of the interpreter (four F_p12 values).
+/// A register of the interpreter (F_p12 values; a program declares as
+/// many as it uses, `FP12_REGS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Reg(u32);
 
@@ -18,6 +21,8 @@ pub(crate) const R: Reg = Reg(0);
 const Y0: Reg = Reg(1);
 const Y1: Reg = Reg(2);
 const Y2: Reg = Reg(3);
+const Y3: Reg = Reg(4);
+const Y4: Reg = Reg(5);
 
 /// The operations, as `fp12_run` decodes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,22 +82,47 @@ impl Program {
         self.op(Op::Inv, dst, a, a);
     }
 
-    /// dst = a^x for the (negative) curve parameter x, a in the cyclotomic
-    /// subgroup (arkworks `exp_by_x`): a^|x| by square and multiply from
-    /// the top bit, then conjugated. dst and a differ.
-    fn exp_by_x(&mut self, dst: Reg, a: Reg) {
+    /// dst = a^e, or a^-e with `invert`, for a in the cyclotomic subgroup
+    /// (where the conjugate is the inverse): square and multiply from the
+    /// top bit of e > 0. dst and a differ.
+    fn exp(&mut self, dst: Reg, a: Reg, e: u64, invert: bool) {
         self.copy(dst, a);
-        for bit in (0..63).rev() {
+        for bit in (0..63 - e.leading_zeros()).rev() {
             self.sq(dst, dst);
-            if (BLS_X_ABS >> bit) & 1 == 1 {
+            if (e >> bit) & 1 == 1 {
                 self.mul(dst, dst, a);
             }
         }
-        self.conj(dst, dst);
+        if invert {
+            self.conj(dst, dst);
+        }
     }
 
-    /// The program as WGSL: `FP12_PROGRAM_LEN`, the operation codes
-    /// `FP12_OP_*` and the instructions as the constant `name`.
+    /// dst = a^x for BLS12-381's (negative) parameter x (arkworks
+    /// `exp_by_x`).
+    fn exp_by_x(&mut self, dst: Reg, a: Reg) {
+        self.exp(dst, a, BLS_X_ABS, true);
+    }
+
+    /// dst = a^-x for BN254's (positive) parameter x (arkworks
+    /// `exp_by_neg_x`).
+    fn exp_by_neg_bn_x(&mut self, dst: Reg, a: Reg) {
+        self.exp(dst, a, BN254_X, true);
+    }
+
+    /// The registers the program uses.
+    fn registers(&self) -> u32 {
+        let reg = |w: &u32, shift: u32| (w >> shift) & 0xff;
+        self.0
+            .iter()
+            .map(|w| reg(w, 8).max(reg(w, 16)).max(reg(w, 24)))
+            .max()
+            .map_or(1, |r| r + 1)
+    }
+
+    /// The program as WGSL: `FP12_PROGRAM_LEN`, `FP12_REGS`, the
+    /// operation codes `FP12_OP_*` and the instructions as the constant
+    /// `name`.
     pub(crate) fn wgsl(&self, name: &str) -> String {
         let mut out: String = OPS
             .iter()
@@ -100,22 +130,31 @@ impl Program {
             .collect();
         let words: Vec<String> = self.0.iter().map(|w| format!("{w:#x}u")).collect();
         out += &format!("const FP12_PROGRAM_LEN: u32 = {}u;\n", self.0.len());
+        out += &format!("const FP12_REGS: u32 = {}u;\n", self.registers());
         out += &format!("const {name} = array<u32, {}>({});\n", self.0.len(), words.join(", "));
         out
     }
 }
 
-/// R <- R^((p^12 - 1) / r) times arkworks' constant cofactor of the hard
-/// part (so exactly arkworks' pairing value), for R != 0.
-pub(crate) fn final_exponentiation() -> Program {
-    let mut p = Program::default();
-    // Easy part: r = f^((p^6 - 1)(p^2 + 1)).
+/// BN254's curve parameter x (positive; arkworks `Config::X`).
+pub(crate) const BN254_X: u64 = 4_965_661_367_192_848_881;
+
+/// The easy part of both final exponentiations: R <- R^((p^6 - 1)(p^2 + 1))
+/// (arkworks' order), with Y0 and Y1 as scratch.
+fn easy_part(p: &mut Program) {
     p.conj(Y0, R); // f^(p^6)
     p.inv(Y1, R); // f^-1
     p.mul(R, Y0, Y1); // f^(p^6 - 1)
     p.copy(Y1, R);
     p.frob(R, R, 2);
     p.mul(R, R, Y1);
+}
+
+/// R <- R^((p^12 - 1) / r) times arkworks' constant cofactor of the hard
+/// part (so exactly arkworks' pairing value), for BLS12-381 and R != 0.
+pub(crate) fn final_exponentiation() -> Program {
+    let mut p = Program::default();
+    easy_part(&mut p);
     // Hard part, arkworks' sequence (y0, y1, y2 = its t[0], t[1], t[2]).
     p.sq(Y0, R);
     p.exp_by_x(Y1, R);
@@ -136,5 +175,37 @@ pub(crate) fn final_exponentiation() -> Program {
     p.mul(Y1, Y1, Y2);
     p.mul(Y1, Y1, Y0);
     p.mul(R, R, Y1);
+    p
+}
+
+/// The same for BN254: arkworks' hard part, its y0..y16 in six registers
+/// (R: r, then y15, y16; Y0: y0, y1, then y10, y11, y13, y14; Y1: y2, y3,
+/// then y9; Y2: y4, then y12; Y3: y5; Y4: y6, y7, y8).
+pub(crate) fn bn254_final_exponentiation() -> Program {
+    let mut p = Program::default();
+    easy_part(&mut p);
+    p.exp_by_neg_bn_x(Y0, R); // y0
+    p.sq(Y0, Y0); // y1
+    p.sq(Y1, Y0); // y2
+    p.mul(Y1, Y1, Y0); // y3
+    p.exp_by_neg_bn_x(Y2, Y1); // y4
+    p.sq(Y3, Y2); // y5
+    p.exp_by_neg_bn_x(Y4, Y3); // y6
+    p.conj(Y1, Y1); // y3^-1
+    p.conj(Y4, Y4); // y6^-1
+    p.mul(Y4, Y4, Y2); // y7
+    p.mul(Y4, Y4, Y1); // y8
+    p.mul(Y1, Y4, Y0); // y9
+    p.mul(Y0, Y4, Y2); // y10
+    p.mul(Y0, Y0, R); // y11
+    p.frob(Y2, Y1, 1); // y12
+    p.mul(Y0, Y2, Y0); // y13
+    p.frob(Y4, Y4, 2); // y8^(p^2)
+    p.mul(Y0, Y4, Y0); // y14
+    p.conj(R, R);
+    p.mul(R, R, Y1); // y15
+    p.frob(R, R, 1);
+    p.frob(R, R, 2); // y15^(p^3)
+    p.mul(R, R, Y0); // y16
     p
 }

@@ -239,7 +239,12 @@ fn probe_item(i: u32) {
             }));
         }
         let input: Vec<u32> = values.iter().flat_map(|v| v.iter().flat_map(|x| words(*x))).collect();
-        let layer = [shaders::fp381_layer(), FP_IO.to_string(), FP381_PROBE.to_string()].join("\n");
+        let layer = [
+            shaders::fp2_layer(shaders::Tower::Bls12381),
+            FP_IO.to_string(),
+            FP381_PROBE.to_string(),
+        ]
+        .join("\n");
         let out = run(&gpu, "probe_fp381", &layer, &input, 48, 181).expect("probe");
         assert_eq!(out.len(), values.len());
         for (n, ([a, b, c, d], got)) in values.iter().zip(&out).enumerate() {
@@ -359,7 +364,7 @@ fn probe_item(i: u32) {
         let input: Vec<u32> = values.iter().flat_map(|v| v.iter().flat_map(|x| words(*x))).collect();
         let probe = |key, entry: &str, slots: usize| {
             let layer = [
-                shaders::fp12_layer(),
+                shaders::fp12_layer(shaders::Tower::Bls12381),
                 FP_IO.to_string(),
                 FP12_IO.to_string(),
                 entry.to_string(),
@@ -397,16 +402,21 @@ fn probe_item(i: u32) {
     /// portable beyond Vulkan.
     #[test]
     fn tower_probes_translate_to_metal_and_hlsl() {
-        let fp = [shaders::fp381_layer(), FP_IO.to_string(), FP381_PROBE.to_string()].join("\n");
+        let fp = [
+            shaders::fp2_layer(shaders::Tower::Bls12381),
+            FP_IO.to_string(),
+            FP381_PROBE.to_string(),
+        ]
+        .join("\n");
         let mul = [
-            shaders::fp12_layer(),
+            shaders::fp12_layer(shaders::Tower::Bls12381),
             FP_IO.to_string(),
             FP12_IO.to_string(),
             FP12_MUL_PROBE.to_string(),
         ]
         .join("\n");
         let inv = [
-            shaders::fp12_layer(),
+            shaders::fp12_layer(shaders::Tower::Bls12381),
             FP_IO.to_string(),
             FP12_IO.to_string(),
             FP12_INV_PROBE.to_string(),

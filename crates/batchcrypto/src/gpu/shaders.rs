@@ -316,12 +316,15 @@ pub(crate) fn msm(curve: crate::ops::msm::Curve) -> String {
 }
 
 const FIELD_BENCH: &str = include_str!("wgsl/field_bench.wgsl");
-const FP381: &str = include_str!("wgsl/fp381.wgsl");
+const FP2: &str = include_str!("wgsl/fp2.wgsl");
 const FP12: &str = include_str!("wgsl/fp12.wgsl");
 const FP_POW: &str = include_str!("wgsl/fp_pow.wgsl");
 const BLS_CURVE: &str = include_str!("wgsl/bls_curve.wgsl");
 const BLS_GROUP: &str = include_str!("wgsl/bls_group.wgsl");
+const PAIRING: &str = include_str!("wgsl/pairing.wgsl");
 const BLS_PAIRING: &str = include_str!("wgsl/bls_pairing.wgsl");
+const BN254_PAIRING: &str = include_str!("wgsl/bn254_pairing.wgsl");
+const BN254_PAIRS: &str = include_str!("../ops/evm/pairs.wgsl");
 const BLS_PAIRS: &str = include_str!("../ops/bls/pairs.wgsl");
 const BLS_FINAL_EXP: &str = include_str!("../ops/bls/final_exp.wgsl");
 const BLS_POINTS: &str = include_str!("../ops/bls/points.wgsl");
@@ -386,12 +389,19 @@ pub(crate) fn bls_signatures(name: &str) -> String {
     parts.join("\n")
 }
 
-/// The EIP-2537 pairing check's two kernels (entry points `bls_pairs` and
-/// `bls_final`, ops/bls/gpu.rs), each after the pairing layer with the
-/// pairing check's F_p12 program.
-pub(crate) fn bls_eip2537(entry: &str) -> String {
+/// A pairing check's two kernels by pipeline key (ops/bls/gpu.rs
+/// `pairing_pipeline`): stage 1, `bls_pairs` (EIP-2537: checks and Miller
+/// loops, ops/bls/pairs.wgsl) or `bn254_pairs` (EIP-197: Miller loops,
+/// ops/evm/pairs.wgsl); stage 2, `bls_final` or `bn254_final` (entry point
+/// `final_exp`, ops/bls/final_exp.wgsl), each after its curve's pairing
+/// layer with its final exponentiation.
+pub(crate) fn pairing_kernel(key: &str) -> String {
     use crate::ops::bls::gpu as host;
-    let program = super::fp12_program::final_exponentiation();
+    let tower = if key.starts_with("bn254") {
+        Tower::Bn254
+    } else {
+        Tower::Bls12381
+    };
     let constants = format!(
         "const PAIR_IN: u32 = {}u;\nconst PAIR_OUT: u32 = {}u;\nconst PAIR_G1: u32 = {}u;\nconst PAIR_G2: u32 = {}u;\n\
          const PAIR_MILLER: u32 = {}u;\nconst STATUS_NOT_ON_CURVE: u32 = {}u;\nconst STATUS_NOT_IN_SUBGROUP: u32 = {}u;\n\
@@ -403,18 +413,21 @@ pub(crate) fn bls_eip2537(entry: &str) -> String {
         host::PAIR_MILLER,
         host::STATUS_NOT_ON_CURVE,
         host::STATUS_NOT_IN_SUBGROUP,
-        host::FINAL_OUT,
+        tower.final_out(),
         host::FINAL_MAX_RANGE,
         host::FINAL_CHECK,
     );
-    let kernel = if entry == "bls_pairs" { BLS_PAIRS } else { BLS_FINAL_EXP };
-    [
-        guard(),
-        constants,
-        bls_pairing_layer(&program, "BLS_FINAL_EXP"),
-        kernel.to_string(),
-    ]
-    .join("\n")
+    let (layer, kernel) = match (tower, key.ends_with("_final")) {
+        (Tower::Bls12381, stage2) => (
+            bls_pairing_layer(&super::fp12_program::final_exponentiation(), "FINAL_EXP"),
+            if stage2 { BLS_FINAL_EXP } else { BLS_PAIRS },
+        ),
+        (Tower::Bn254, stage2) => (
+            bn254_pairing_layer(&super::fp12_program::bn254_final_exponentiation(), "FINAL_EXP"),
+            if stage2 { BLS_FINAL_EXP } else { BN254_PAIRS },
+        ),
+    };
+    [guard(), constants, layer, kernel.to_string()].join("\n")
 }
 
 /// BLS12-381's G1 and G2 (`wgsl/bls_curve.wgsl`) over the whole tower,
@@ -422,7 +435,11 @@ pub(crate) fn bls_eip2537(entry: &str) -> String {
 /// `wgsl/weierstrass_a0.wgsl` and the group-generic `wgsl/bls_group.wgsl`,
 /// rendered for each group.
 pub(crate) fn bls_curve_layer() -> String {
-    let mut parts = vec![fp12_layer(), super::curve::bls_pairing_wgsl(), BLS_CURVE.to_string()];
+    let mut parts = vec![
+        fp12_layer(Tower::Bls12381),
+        super::curve::bls_pairing_wgsl(),
+        BLS_CURVE.to_string(),
+    ];
     for (g, field) in [("g1", "fp"), ("g2", "fp2")] {
         let (point, ty) = (format!("{}Proj", g.to_uppercase()), format!("F{}", &field[1..]));
         parts.push(
@@ -446,26 +463,88 @@ pub(crate) fn bls_curve_layer() -> String {
     parts.join("\n")
 }
 
-/// The pairing layer: the Miller loop and the F_p12 program interpreter
-/// (`wgsl/bls_pairing.wgsl`) after the curve layer, with `program` (the
-/// final exponentiation, gpu/fp12_program.rs) as the constant `name`.
+/// The pairing layer: the Miller loop (`wgsl/bls_pairing.wgsl`), the
+/// shared steps and F_p12 program interpreter (`wgsl/pairing.wgsl`) after
+/// the curve layer, with `program` (the final exponentiation,
+/// gpu/fp12_program.rs) as the constant `name`.
 pub(crate) fn bls_pairing_layer(program: &super::fp12_program::Program, name: &str) -> String {
-    [bls_curve_layer(), program.wgsl(name), BLS_PAIRING.to_string()].join("\n")
-}
-
-/// BLS12-381's whole tower: F_p, F_p2, F_p6 and F_p12 (needs SHADER_INT64).
-pub(crate) fn fp12_layer() -> String {
-    [fp381_layer(), FP12.to_string()].join("\n")
-}
-
-/// BLS12-381's F_p and F_p2 (`wgsl/fp381.wgsl`) with their constants and
-/// generated 384-bit arithmetic (needs SHADER_INT64).
-pub(crate) fn fp381_layer() -> String {
     [
-        super::curve::fp381_wgsl(),
-        uint_generated(12),
-        mont_mul_generated(12, "array<u32, 12>", "u384_sub"),
-        FP381.to_string(),
+        bls_curve_layer(),
+        program.wgsl(name),
+        PAIRING.to_string(),
+        BLS_PAIRING.to_string(),
+    ]
+    .join("\n")
+}
+
+/// BN254's pairing layer: its tower, the constants of its Miller loop
+/// (gpu/curve.rs `bn254_pairing_wgsl`), `program` as the constant `name`,
+/// the shared steps and BN254's loop (`wgsl/bn254_pairing.wgsl`).
+pub(crate) fn bn254_pairing_layer(program: &super::fp12_program::Program, name: &str) -> String {
+    [
+        fp12_layer(Tower::Bn254),
+        super::curve::bn254_pairing_wgsl(),
+        program.wgsl(name),
+        PAIRING.to_string(),
+        BN254_PAIRING.to_string(),
+    ]
+    .join("\n")
+}
+
+/// A pairing-friendly curve's tower F_p < F_p2 < F_p6 < F_p12, for which
+/// the tower layers (`wgsl/fp2.wgsl`, `wgsl/fp12.wgsl`) are rendered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tower {
+    /// BLS12-381: p of 381 bits (twelve limbs), xi = 1 + u.
+    Bls12381,
+    /// BN254 (alt_bn128): p of 254 bits (eight limbs), xi = 9 + u.
+    Bn254,
+}
+
+impl Tower {
+    /// u32 limbs of a base-field element.
+    pub(crate) fn limbs(self) -> usize {
+        match self {
+            Tower::Bls12381 => 12,
+            Tower::Bn254 => 8,
+        }
+    }
+
+    /// Words of an F_p12 value.
+    pub(crate) fn fp12_words(self) -> usize {
+        12 * self.limbs()
+    }
+
+    /// Words per range out of the final stage: is-one flag, F_p12 value,
+    /// completion.
+    pub(crate) fn final_out(self) -> usize {
+        self.fp12_words() + 2
+    }
+}
+
+/// A tower's whole field layer: F_p, F_p2, F_p6 and F_p12 (needs
+/// SHADER_INT64).
+pub(crate) fn fp12_layer(tower: Tower) -> String {
+    [fp2_layer(tower), FP12.to_string()].join("\n")
+}
+
+/// A tower's F_p and F_p2 (`wgsl/fp2.wgsl`) with their constants and
+/// generated arithmetic at its limb count (needs SHADER_INT64).
+pub(crate) fn fp2_layer(tower: Tower) -> String {
+    use super::bigint::{from_ark, from_hex};
+    let constants = match tower {
+        Tower::Bls12381 => super::curve::tower_field_wgsl::<12>(&from_hex(super::curve::BLS12_381_P), 1),
+        Tower::Bn254 => {
+            use ark_ff::PrimeField;
+            super::curve::tower_field_wgsl::<8>(&from_ark(ark_bn254::Fq::MODULUS), 9)
+        }
+    };
+    let n = tower.limbs();
+    [
+        constants,
+        uint_generated(n, "fp_limbs"),
+        mont_mul_generated(n, &format!("array<u32, {n}>"), "fp_limbs_sub"),
+        FP2.to_string(),
         FP_POW.replace("Field", "Fp").replace("field_", "fp_"),
         FP_POW.replace("Field", "Fp2").replace("field_", "fp2_"),
     ]
@@ -570,18 +649,15 @@ pub(crate) mod tests {
                 true,
             ));
         }
-        kernels.push((
-            "bls pairs".to_string(),
-            bls_eip2537("bls_pairs"),
-            &["bls_pairs"][..],
-            true,
-        ));
-        kernels.push((
-            "bls final".to_string(),
-            bls_eip2537("bls_final"),
-            &["bls_final"][..],
-            true,
-        ));
+        let pairing: [(&str, &'static [&'static str]); 4] = [
+            ("bls_pairs", &["bls_pairs"]),
+            ("bls_final", &["final_exp"]),
+            ("bn254_pairs", &["bn254_pairs"]),
+            ("bn254_final", &["final_exp"]),
+        ];
+        for (key, entries) in pairing {
+            kernels.push((key.replace('_', " "), pairing_kernel(key), entries, true));
+        }
         kernels.push((
             "bls points".to_string(),
             bls_signatures("bls_points"),

@@ -24,11 +24,13 @@
 //! `multi_pairing`) for BN254, checked against go-ethereum's vectors;
 //! blst for BLS12-381, where the oracle sums the pairs' scalar
 //! multiplications one by one and the CPU path is blst's Pippenger
-//! multi-scalar multiplication ([`cpu`]). ECADD and ECMUL also run on the
-//! GPU (`gpu.rs`, `g1.wgsl`: the calls decoded and checked on the CPU
-//! cores, a thread per call on the device over BN254's G1 layer); the
-//! pairing check and the EIP-2537 MSMs have no kernel yet: the engine
-//! runs them on the CPU and says so.
+//! multi-scalar multiplication ([`cpu`]). Every precompile also runs on
+//! the GPU (`gpu.rs`), the calls decoded and checked on the CPU cores with
+//! the CPU path's checks: ECADD and ECMUL a thread per call over BN254's
+//! G1 layer (`g1.wgsl`); the pairing check a thread per pair for its
+//! Miller loop (`pairs.wgsl` over BN254's tower) and one per call for the
+//! product and the final exponentiation (the EIP-2537 check's final
+//! stage); the EIP-2537 MSMs the MSM kernel's sums.
 //!
 //! [EIP-196]: https://eips.ethereum.org/EIPS/eip-196
 //! [EIP-197]: https://eips.ethereum.org/EIPS/eip-197

@@ -4,9 +4,10 @@
 //! encodings against arkworks; MSMs of every size around blst's thresholds
 //! against arkworks' BLS12-381 arithmetic (an implementation independent of
 //! blst), with infinity terms, zero, repeated and unreduced scalars, and
-//! points off the curve or outside the subgroup. Every engine, every call,
-//! the count included (ECADD, ECMUL and the MSMs on the GPU engine's GPU);
-//! engines without a kernel say they ran on the CPU.
+//! points off the curve or outside the subgroup; pairing checks of 0 to 70
+//! pairs that cancel by construction or not (the GPU's final stage reduces
+//! more than 32 Miller values in rounds). Every engine, every call, the
+//! count included (every precompile on the GPU engine's GPU).
 
 use crate::support::eip2537::{enc_g1, enc_g2, geth_cases, hex_bytes};
 use crate::support::{engines, expected_backend};
@@ -20,20 +21,15 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 /// Every engine's answers to `inputs`, each engine having run where it
-/// should: ECADD, ECMUL and the MSMs on the GPU engine's GPU (the kernels
-/// need SHADER_INT64: without it, the CPU); the pairing check has no
-/// kernel: the GPU engines run it on the CPU and say so.
+/// should: every precompile on the GPU engine's GPU (the kernels need
+/// SHADER_INT64: without it, the CPU).
 fn on_every_engine(precompile: Precompile, inputs: &FlatBytes) -> Vec<(&'static str, Vec<CallResult>)> {
-    let kernel = precompile != Precompile::Bn256Pairing;
     engines()
         .iter()
         .map(|(name, engine)| {
             let out = engine.evm(precompile, inputs).expect("evm");
-            let want = if kernel { expected_backend(name, true) } else { "cpu" };
+            let want = expected_backend(name, true);
             assert_eq!(out.selection.backend.name(), want, "{name}: {}", out.selection);
-            if name.starts_with("gpu") && !kernel {
-                assert!(out.selection.why.contains("no GPU kernel"), "{name}: {}", out.selection);
-            }
             assert_eq!(out.output.len(), inputs.len(), "{name}: one answer per call");
             (name.as_str(), out.output)
         })
@@ -277,6 +273,43 @@ fn bn254_edges_and_hostile_encodings() {
     ];
     let (calls, want): (Vec<_>, Vec<_>) = pairing_cases.into_iter().unzip();
     assert_answers(Precompile::Bn256Pairing, &calls, &want, "ECPAIRING");
+}
+
+/// ECPAIRING calls of many sizes: k random pairs and one more that makes
+/// the product one (e(a_i G1, b_i G2) and e(-(sum a_i b_i) G1, G2)), the
+/// same with the last pair's G1 point doubled (not one), and infinities
+/// mixed in (which add nothing).
+#[test]
+fn pairing_sizes_against_arkworks() {
+    use ark_bn254::{Fr as Fr254, G1Projective as J1, G2Projective as J2};
+    let mut rng = StdRng::seed_from_u64(197);
+    let fr = |rng: &mut StdRng| Fr254::from_le_bytes_mod_order(&rng.random::<[u8; 64]>());
+    let (g1, g2) = (J1::generator(), J2::generator());
+    let (mut calls, mut want) = (Vec::new(), Vec::new());
+    for k in [0usize, 1, 2, 5, 31, 32, 33, 70] {
+        let (mut input, mut sum) = (Vec::new(), Fr254::zero());
+        for j in 0..k {
+            let (a, b) = (fr(&mut rng), fr(&mut rng));
+            sum += a * b;
+            input.extend(bn::g1((g1 * a).into_affine()));
+            input.extend(bn::g2((g2 * b).into_affine()));
+            if j % 7 == 3 {
+                // A pair with an infinity: one factor of one.
+                input.extend(bn::g1(ark_bn254::G1Affine::zero()));
+                input.extend(bn::g2((g2 * b).into_affine()));
+            }
+        }
+        input.extend(bn::g1((g1 * -sum).into_affine()));
+        input.extend(bn::g2(g2.into_affine()));
+        let mut broken = input.clone();
+        let last = broken.len() - 192;
+        broken[last..last + 64].copy_from_slice(&bn::g1((g1 * (-sum - sum)).into_affine()));
+        calls.extend([input, broken]);
+        let one = [vec![0; 31], vec![1]].concat();
+        // With k = 0 the broken call pairs -2 * 0 G1 = infinity: still one.
+        want.extend([Ok(one.clone()), Ok(if k == 0 { one } else { vec![0; 32] })]);
+    }
+    assert_answers(Precompile::Bn256Pairing, &calls, &want, "ECPAIRING sizes");
 }
 
 /// One MSM call of `k` terms over G1 or G2 with its expected answer from

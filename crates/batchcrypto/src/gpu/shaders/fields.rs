@@ -65,15 +65,15 @@ pub(super) fn mont_mul_generated(n: usize, ty: &str, sub: &str) -> String {
 }
 
 /// Addition and subtraction of `n`-limb integers (u32 limbs, least
-/// significant first) as straight-line code: `u{bits}_add(a, b)` and
-/// `u{bits}_sub(a, b)` return a `Carry{bits}` (`.v` the result mod
-/// 2^(32 n), `.c` the carry out or the borrow), for the Montgomery layers
-/// above 256 bits (BLS12-381: n = 12).
-pub(super) fn uint_generated(n: usize) -> String {
+/// significant first) as straight-line code: `{name}_add(a, b)` and
+/// `{name}_sub(a, b)` return a `Carry{bits}` (`.v` the result mod
+/// 2^(32 n), `.c` the carry out or the borrow), for the pairing towers'
+/// fields (`fp_limbs`: BLS12-381 n = 12, BN254 n = 8).
+pub(super) fn uint_generated(n: usize, name: &str) -> String {
     let bits = 32 * n;
     let ty = format!("array<u32, {n}>");
     let mut src = format!("struct Carry{bits} {{\n    v: {ty},\n    c: u32,\n}}\n\n");
-    src += &format!("fn u{bits}_add(a: {ty}, b: {ty}) -> Carry{bits} {{\n    var r: Carry{bits};\n    var s = 0lu;\n");
+    src += &format!("fn {name}_add(a: {ty}, b: {ty}) -> Carry{bits} {{\n    var r: Carry{bits};\n    var s = 0lu;\n");
     for k in 0..n {
         src += &format!("    s = u64(a[{k}]) + u64(b[{k}]) + (s >> 32u);\n    r.v[{k}] = u32(s);\n");
     }
@@ -81,7 +81,7 @@ pub(super) fn uint_generated(n: usize) -> String {
     // Each limb borrows 2^32 and pays it back from the next: s >> 32 is 1
     // when no borrow was needed.
     src += &format!(
-        "fn u{bits}_sub(a: {ty}, b: {ty}) -> Carry{bits} {{\n    var r: Carry{bits};\n    let top = 0x100000000lu;\n    var s = top;\n"
+        "fn {name}_sub(a: {ty}, b: {ty}) -> Carry{bits} {{\n    var r: Carry{bits};\n    let top = 0x100000000lu;\n    var s = top;\n"
     );
     for k in 0..n {
         src += &format!("    s = (u64(a[{k}]) | top) - u64(b[{k}]) - (1lu - (s >> 32u));\n    r.v[{k}] = u32(s);\n");

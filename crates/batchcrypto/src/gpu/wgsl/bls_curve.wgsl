@@ -42,11 +42,6 @@ fn fp2_times_b3(a: Fp2) -> Fp2 {
     return Fp2(fp_times_b3(t.c0), fp_times_b3(t.c1));
 }
 
-// a s for a in F_p2 and s in F_p.
-fn fp2_mul_fp(a: Fp2, s: Fp) -> Fp2 {
-    return Fp2(fp_mul(a.c0, s), fp_mul(a.c1, s));
-}
-
 // G1's endomorphism sigma(x, y) = (beta x, y) applied twice: sigma^2 acts on
 // G1 as [-x^2] (see gpu/curve.rs for beta).
 fn g1_sigma2(p: G1Proj) -> G1Proj {

@@ -57,7 +57,7 @@ fn fq_from_parts(c: array<Fq, 2>) -> Fq {
 }
 
 // F_q has no tower whose loops need the loop-guard parameter (see
-// fp381.wgsl `tower_one`): nothing to set up.
+// fp2.wgsl `tower_one`): nothing to set up.
 fn tower_init(bound: u32) {}
 
 fn bn_infinity() -> BnProj {

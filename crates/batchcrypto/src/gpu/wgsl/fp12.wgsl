@@ -1,10 +1,11 @@
-// The rest of BLS12-381's tower: F_p6 = F_p2[v] / (v^3 - xi) with
-// xi = 1 + u, and F_p12 = F_p6[w] / (w^2 - v), the field of the pairing's
-// values (the representation of arkworks and blst: c0 + c1 v + c2 v^2,
-// c0 + c1 w). Multiplications by Karatsuba (Devegili, O hEigeartaigh,
-// Scott and Dahab, "Multiplication and squaring on pairing-friendly
-// fields", 2006), their products made in loops (bounded through tower_one,
-// fp381.wgsl) so that each level holds one multiplication of the level below. Composed after fp381.wgsl.
+// The rest of a pairing tower (BLS12-381's, BN254's): F_p6 = F_p2[v] /
+// (v^3 - xi) with xi = x0 + u (fp2_mul_by_xi), and F_p12 = F_p6[w] /
+// (w^2 - v), the field of the pairing's values (the representation of
+// arkworks and blst: c0 + c1 v + c2 v^2, c0 + c1 w). Multiplications by
+// Karatsuba (Devegili, O hEigeartaigh, Scott and Dahab, "Multiplication
+// and squaring on pairing-friendly fields", 2006), their products made in
+// loops (bounded through tower_one, fp2.wgsl) so that each level holds one
+// multiplication of the level below. Composed after fp2.wgsl.
 
 struct Fp6 {
     c0: Fp2,
@@ -89,7 +90,7 @@ fn fp6_inv(a: Fp6) -> Fp6 {
 
 fn fp12_one() -> Fp12 {
     var r: Fp12;
-    r.c0.c0.c0 = BLS_ONE;
+    r.c0.c0.c0 = FP_ONE;
     return r;
 }
 

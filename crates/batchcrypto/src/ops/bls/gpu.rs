@@ -22,9 +22,10 @@ use std::sync::Arc;
 
 use super::eip2537::{self, PAIR_LEN};
 use crate::batch::FlatBytes;
+use crate::gpu::Gpu;
 use crate::gpu::bigint;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
-use crate::gpu::{Gpu, shaders};
+use crate::gpu::shaders::{self, Tower};
 use crate::ops::evm::PrecompileError;
 
 pub(crate) mod signatures;
@@ -43,15 +44,13 @@ pub(crate) const PAIR_MILLER: u32 = 4;
 pub(crate) const STATUS_NOT_ON_CURVE: u32 = 1;
 /// A point's status: on its curve, outside the prime-order subgroup.
 pub(crate) const STATUS_NOT_IN_SUBGROUP: u32 = 2;
-/// Words per range out of `bls_final`: is-one flag, F_p12 value, completion.
-pub(crate) const FINAL_OUT: usize = 146;
 /// Most Miller values one `bls_final` thread multiplies: with the final
 /// exponentiation (about 20,000 loop iterations), an invocation stays well
 /// under llvmpipe's 65,535.
 pub(crate) const FINAL_MAX_RANGE: usize = 32;
 /// `bls_final`'s mode: exponentiate and compare with one (else: multiply).
 pub(crate) const FINAL_CHECK: u32 = 1;
-/// Words of an F_p12 value.
+/// Words of a BLS12-381 F_p12 value.
 pub(super) const FP12_WORDS: usize = 144;
 /// Pairs per `bls_pairs` sub-batch.
 const MAX_PAIRS: usize = 16_384;
@@ -122,17 +121,18 @@ fn parse(input: &[u8]) -> Parsed {
 }
 
 /// A kernel with one thread per unit of `in_words` words (`bls_pairs` over
-/// packed pairs, `bls_points` over packed points): parameters (n, loop
+/// packed pairs, `bls_points` over packed points, EIP-197's `bn254_pairs`
+/// over pairs of arkworks points): parameters (n, loop
 /// guard), the units; out, `out_words` per unit, the last the completion
 /// flag.
-pub(super) struct UnitsKernel<'a> {
-    pub(super) name: &'static str,
-    pub(super) pipeline: Arc<wgpu::ComputePipeline>,
-    pub(super) words: &'a [u32],
-    pub(super) in_words: usize,
-    pub(super) out_words: usize,
+pub(crate) struct UnitsKernel<'a> {
+    pub(crate) name: &'static str,
+    pub(crate) pipeline: Arc<wgpu::ComputePipeline>,
+    pub(crate) words: &'a [u32],
+    pub(crate) in_words: usize,
+    pub(crate) out_words: usize,
     /// Most units per sub-batch.
-    pub(super) max_units: usize,
+    pub(crate) max_units: usize,
 }
 
 impl Kernel for UnitsKernel<'_> {
@@ -199,7 +199,7 @@ fn pairs_kernel(pipeline: Arc<wgpu::ComputePipeline>, words: &[u32]) -> UnitsKer
 /// over F_p12 values, `bls_sum_g1` and `bls_sum_g2` over scaled points): parameters
 /// (n, loop guard, mode), the ranges (start, end per thread, rebased to the
 /// sub-batch), the values.
-pub(super) struct RangesKernel<'a> {
+pub(crate) struct RangesKernel<'a> {
     pub(super) name: &'static str,
     pub(super) pipeline: Arc<wgpu::ComputePipeline>,
     /// Consecutive ranges: range k is `bounds[k]..bounds[k + 1]`.
@@ -284,30 +284,42 @@ impl Kernel for RangesKernel<'_> {
     }
 }
 
-/// `bls_final` over ranges of F_p12 values in `mode`.
-fn final_kernel<'a>(
+/// The final stage (`bls_final` or `bn254_final`) of `tower` over ranges
+/// of F_p12 values in `mode`.
+pub(crate) fn final_kernel<'a>(
     pipeline: Arc<wgpu::ComputePipeline>,
+    tower: Tower,
     bounds: &'a [usize],
     values: &'a [u32],
     mode: u32,
 ) -> RangesKernel<'a> {
     RangesKernel {
-        name: "bls_final",
+        name: final_key(tower),
         pipeline,
         bounds,
         values,
-        value_words: FP12_WORDS,
+        value_words: tower.fp12_words(),
         mode,
-        out_words: FINAL_OUT,
+        out_words: tower.final_out(),
         max_ranges: MAX_RANGES,
         max_values: MAX_RANGES * FINAL_MAX_RANGE,
     }
 }
 
-/// The pipeline of one of the two kernels.
-fn pipeline(gpu: &Gpu, entry: &'static str) -> Result<Arc<wgpu::ComputePipeline>, String> {
-    gpu.require_int64(entry)?;
-    gpu.pipeline(entry, entry, || shaders::bls_eip2537(entry))
+/// The final stage's pipeline key for `tower`.
+fn final_key(tower: Tower) -> &'static str {
+    match tower {
+        Tower::Bls12381 => "bls_final",
+        Tower::Bn254 => "bn254_final",
+    }
+}
+
+/// The pipeline of a pairing check's kernel by key (`bls_pairs`,
+/// `bls_final`, `bn254_pairs`, `bn254_final`: [`shaders::pairing_kernel`]).
+pub(crate) fn pairing_pipeline(gpu: &Gpu, key: &'static str) -> Result<Arc<wgpu::ComputePipeline>, String> {
+    gpu.require_int64(key)?;
+    let entry = if key.ends_with("_final") { "final_exp" } else { key };
+    gpu.pipeline(key, entry, || shaders::pairing_kernel(key))
 }
 
 /// The first failure of a call in the precompile's order, given each
@@ -343,20 +355,25 @@ pub(super) fn miller_values(gpu: &Gpu, words: &[u32]) -> Result<Vec<Vec<u32>>, S
     if words.is_empty() {
         return Ok(Vec::new());
     }
-    let kernel = pairs_kernel(pipeline(gpu, "bls_pairs")?, words);
+    let kernel = pairs_kernel(pairing_pipeline(gpu, "bls_pairs")?, words);
     driver::run(gpu, &kernel).map_err(|f| f.reason)
 }
 
-/// Whether each range's product of Miller values raised to the final
+/// Whether each range's product of Miller values raised to `tower`'s final
 /// exponentiation is one: ranges `bounds[k]..bounds[k + 1]` of `values`
-/// (F_p12 values of [`FP12_WORDS`] words), an empty range's product one.
-/// Ranges longer than [`FINAL_MAX_RANGE`] are first reduced to partial
-/// products in earlier rounds of the same kernel.
-pub(super) fn final_check(gpu: &Gpu, mut values: Vec<u32>, mut bounds: Vec<usize>) -> Result<Vec<bool>, String> {
+/// (F_p12 values of `tower.fp12_words()` words), an empty range's product
+/// one. Ranges longer than [`FINAL_MAX_RANGE`] are first reduced to
+/// partial products in earlier rounds of the same kernel.
+pub(crate) fn final_check(
+    gpu: &Gpu,
+    tower: Tower,
+    mut values: Vec<u32>,
+    mut bounds: Vec<usize>,
+) -> Result<Vec<bool>, String> {
     if bounds.len() < 2 {
         return Ok(Vec::new());
     }
-    let final_pipeline = pipeline(gpu, "bls_final")?;
+    let final_pipeline = pairing_pipeline(gpu, final_key(tower))?;
     loop {
         let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         if longest <= FINAL_MAX_RANGE {
@@ -373,12 +390,12 @@ pub(super) fn final_check(gpu: &Gpu, mut values: Vec<u32>, mut bounds: Vec<usize
             }
             range_chunks.push(chunks.len() - 1);
         }
-        let kernel = final_kernel(final_pipeline.clone(), &chunks, &values, 0);
+        let kernel = final_kernel(final_pipeline.clone(), tower, &chunks, &values, 0);
         let products = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
         values = products.iter().flat_map(|p| p[1..].iter().copied()).collect();
         bounds = range_chunks;
     }
-    let kernel = final_kernel(final_pipeline, &bounds, &values, FINAL_CHECK);
+    let kernel = final_kernel(final_pipeline, tower, &bounds, &values, FINAL_CHECK);
     let results = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
     Ok(results.iter().map(|r| r[0] == 1).collect())
 }
@@ -439,7 +456,7 @@ pub(crate) fn eip2537_pairing(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<Result<
         answers.push(None);
     }
     // Stage 2: the products and final exponentiations.
-    let results = final_check(gpu, values, bounds).map_err(Failure::at_start)?;
+    let results = final_check(gpu, Tower::Bls12381, values, bounds).map_err(Failure::at_start)?;
     for (owner, result) in owners.iter().zip(results) {
         answers[*owner] = Some(Ok(result));
     }
@@ -577,7 +594,7 @@ mod tests {
                 true,
             );
         }
-        let kernel = pairs_kernel(pipeline(&gpu, "bls_pairs").expect("pipeline"), &input);
+        let kernel = pairs_kernel(pairing_pipeline(&gpu, "bls_pairs").expect("pipeline"), &input);
         let out = driver::run(&gpu, &kernel).expect("bls_pairs");
         assert_eq!(out.len(), pairs.len());
         let mut millers = 0;
@@ -628,9 +645,9 @@ mod tests {
         let words: Vec<u32> = values.iter().flat_map(fq12_mont).collect();
         // Ranges: the pair (one), each value alone, three random ones.
         let bounds = [0, 2, 3, 4, 7];
-        let pipeline = pipeline(&gpu, "bls_final").expect("pipeline");
+        let pipeline = pairing_pipeline(&gpu, "bls_final").expect("pipeline");
         for mode in [0, FINAL_CHECK] {
-            let kernel = final_kernel(pipeline.clone(), &bounds, &words, mode);
+            let kernel = final_kernel(pipeline.clone(), Tower::Bls12381, &bounds, &words, mode);
             let out = driver::run(&gpu, &kernel).expect("bls_final");
             assert_eq!(out.len(), bounds.len() - 1);
             for (k, got) in out.iter().enumerate() {

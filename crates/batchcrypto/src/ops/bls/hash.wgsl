@@ -154,7 +154,7 @@ fn xmd_field(u: ptr<function, array<u32, 64>>, j: u32) -> Fp {
         hi[k] = (*u)[16u * j + 3u - k];
     }
     let f = array<Fp, 2>(lo, hi);
-    let r = array<Fp, 2>(BLS_R2, BLS_R3);
+    let r = array<Fp, 2>(FP_R2, BLS_R3);
     var v: array<Fp, 2>;
     for (var k = 0u; k < 2u * tower_one; k++) {
         v[k] = fp_mul(f[k], r[k]);

@@ -116,10 +116,10 @@ pub fn mul(input: &[u8]) -> CallResult {
     Ok(encode_g1(p.mul_bigint(bigint(&buf[G1_LEN..])).into_affine()))
 }
 
-/// ECPAIRING (0x08): every point is checked, then the product of the
-/// pairings of the pairs without an infinity (e(O, Q) = e(P, O) = 1) is
-/// compared with one.
-pub fn pairing(input: &[u8]) -> CallResult {
+/// An ECPAIRING input's pairs without an infinity (e(O, Q) = e(P, O) = 1
+/// add nothing to the product), after every point is checked in input
+/// order: the CPU path's and the GPU host's decoding.
+pub(crate) fn pairs(input: &[u8]) -> Result<(Vec<G1Affine>, Vec<G2Affine>), PrecompileError> {
     if !input.len().is_multiple_of(PAIR_LEN) {
         return Err(PrecompileError::InvalidLength);
     }
@@ -132,6 +132,13 @@ pub fn pairing(input: &[u8]) -> CallResult {
             qs.push(q);
         }
     }
+    Ok((ps, qs))
+}
+
+/// ECPAIRING (0x08): every point is checked, then the product of the
+/// pairings of the pairs without an infinity is compared with one.
+pub fn pairing(input: &[u8]) -> CallResult {
+    let (ps, qs) = pairs(input)?;
     let one = ps.is_empty() || Bn254::multi_pairing(ps, qs).0.is_one();
     Ok(bool_word(one).to_vec())
 }

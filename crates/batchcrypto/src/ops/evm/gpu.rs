@@ -3,6 +3,16 @@
 //! the CPU cores with the CPU path's checks, each valid call one sum of a
 //! shared plan, a failed call answered here (an empty sum on the device).
 //!
+//! EIP-197's pairing check ([`pairing_calls`]) runs on the two stages of
+//! the EIP-2537 check ([`crate::ops::bls::gpu`]) rendered for BN254's
+//! tower: every call decoded and checked on the CPU cores with the CPU
+//! path's checks ([`bn254::pairs`]: coordinates below p, points on their
+//! curves, G2's in the subgroup), a thread per pair without an infinity
+//! for its Miller loop (`pairs.wgsl`, over `gpu/wgsl/bn254_pairing.wgsl`),
+//! then a thread per call for the product and the final exponentiation.
+//! Moving the G2 subgroup checks to the device too is left for later: on
+//! the CPU they cost about a fifth of a pairing.
+//!
 //! Below, the host side of the ECADD and ECMUL kernel (`g1.wgsl` over
 //! BN254's G1 layer; SHADER_INT64) for the driver
 //! ([`crate::gpu::driver`]): a thread per call. The host decodes every
@@ -23,8 +33,10 @@ use super::bn254::{self, G1_LEN, WORD};
 use super::{CallResult, Precompile, PrecompileError};
 use crate::batch::FlatBytes;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
-use crate::gpu::{Gpu, LOOPS_CUT_FLAG, LoopsCut, shaders};
+use crate::gpu::shaders::{self, Tower};
+use crate::gpu::{Gpu, LOOPS_CUT_FLAG, LoopsCut};
 use crate::ops::bls::eip2537;
+use crate::ops::bls::gpu::{self as bls_gpu, UnitsKernel};
 use crate::ops::evm::msm;
 use crate::ops::msm::bases::Affine;
 use crate::ops::msm::gpu::{self as msm_gpu, jacobian, limbs};
@@ -39,9 +51,10 @@ const SKIP: u32 = 4;
 /// Most calls per sub-batch.
 const MAX_CALLS: usize = 1 << 18;
 
-/// Every call of `inputs` on the GPU (the pairing check has no kernel).
+/// Every call of `inputs` on the GPU.
 pub(crate) fn run(gpu: &Gpu, precompile: Precompile, inputs: &FlatBytes) -> Streamed<CallResult> {
     match precompile {
+        Precompile::Bn256Pairing => pairing_calls(gpu, inputs),
         Precompile::BlsG1Msm => msm_calls(gpu, inputs, msm::G1_POINT_LEN, eip2537::g1, Affine::Bls12381G1, |sum| {
             Some(eip2537::encode_g1(sum.try_into().ok()?).to_vec())
         }),
@@ -96,6 +109,64 @@ fn msm_calls<A: Send>(
         None => Ok(done),
         Some(reason) => Err(Failure { done, reason }),
     }
+}
+
+/// Most pairs per `bn254_pairs` sub-batch.
+const MAX_PAIRS: usize = 1 << 16;
+
+/// An arkworks BN254 base-field element's Montgomery limbs as u32 words.
+fn fq_words(x: &ark_bn254::Fq) -> impl Iterator<Item = u32> + '_ {
+    x.0.0.iter().flat_map(|l| [*l as u32, (l >> 32) as u32])
+}
+
+/// EIP-197 pairing checks (see the module's docs): each call's answer, or
+/// the failure of its first bad point.
+fn pairing_calls(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<CallResult> {
+    let tower = Tower::Bn254;
+    let calls: Vec<_> = (0..inputs.len())
+        .into_par_iter()
+        .map(|i| bn254::pairs(inputs.get(i)))
+        .collect();
+    let (mut words, mut bounds) = (Vec::new(), vec![0]);
+    for (ps, qs) in calls.iter().flatten() {
+        for (p, q) in ps.iter().zip(qs) {
+            words.extend(fq_words(&p.x).chain(fq_words(&p.y)));
+            words.extend([q.x.c0, q.x.c1, q.y.c0, q.y.c1].iter().flat_map(fq_words));
+        }
+        bounds.push(bounds[bounds.len() - 1] + ps.len());
+    }
+    let mut values = Vec::with_capacity(words.len() * 2);
+    if !words.is_empty() {
+        let kernel = UnitsKernel {
+            name: "bn254_pairs",
+            pipeline: bls_gpu::pairing_pipeline(gpu, "bn254_pairs").map_err(Failure::at_start)?,
+            words: &words,
+            in_words: 6 * tower.limbs(),
+            out_words: tower.fp12_words() + 1,
+            max_units: MAX_PAIRS,
+        };
+        for miller in driver::run(gpu, &kernel).map_err(|f| Failure::at_start(f.reason))? {
+            values.extend_from_slice(&miller[..tower.fp12_words()]);
+        }
+    }
+    let ones = bls_gpu::final_check(gpu, tower, values, bounds).map_err(Failure::at_start)?;
+    let mut valid = ones.into_iter();
+    let mut done = Vec::with_capacity(calls.len());
+    for call in calls {
+        done.push(match call {
+            Err(e) => Err(e),
+            Ok(_) => match valid.next() {
+                Some(one) => Ok(super::bool_word(one).to_vec()),
+                None => {
+                    return Err(Failure {
+                        done,
+                        reason: "a pairing check came back without its answer".into(),
+                    });
+                }
+            },
+        });
+    }
+    Ok(done)
 }
 
 /// A point's words: the flag when it is infinity, else x and y.
@@ -235,5 +306,106 @@ impl Kernel for G1Kernel {
                 .map(|(call, p)| call.as_ref().map(|_| bn254::encode_g1(p)).map_err(|e| *e)),
         );
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use ark_bn254::{Bn254, Fq12, Fr, G1Projective, G2Projective};
+    use ark_ec::pairing::{MillerLoopOutput, Pairing};
+    use ark_ec::{CurveGroup, PrimeGroup};
+    use ark_ff::{Field, One, PrimeField};
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    use super::*;
+    use crate::gpu::probe::test_gpu;
+    use crate::ops::bls::gpu::{FINAL_CHECK, final_kernel};
+
+    /// An F_p12 value as the kernels hold it: Montgomery words,
+    /// coefficients in arkworks' order.
+    fn fq12_words(f: &Fq12) -> Vec<u32> {
+        f.to_base_prime_field_elements()
+            .flat_map(|c| fq_words(&c).collect::<Vec<_>>())
+            .collect()
+    }
+
+    /// Both stages against arkworks, value by value: each pair's Miller
+    /// loop (`bn254_pairs`), then the products of ranges of them, alone
+    /// and raised to the final exponentiation (`bn254_final`).
+    #[test]
+    fn bn254_stages_match_arkworks() {
+        let Some(gpu) = test_gpu() else { return };
+        let mut rng = StdRng::seed_from_u64(197);
+        let fr = |rng: &mut StdRng| Fr::from_le_bytes_mod_order(&rng.random::<[u8; 64]>());
+        let mut pairs = Vec::new();
+        for _ in 0..6 {
+            let (a, b) = (fr(&mut rng), fr(&mut rng));
+            pairs.push((
+                (G1Projective::generator() * a).into_affine(),
+                (G2Projective::generator() * b).into_affine(),
+            ));
+        }
+        // e(P, Q) e(-P, Q) = 1 for the first two.
+        pairs[1] = (-pairs[0].0, pairs[0].1);
+        let mut words = Vec::new();
+        for (p, q) in &pairs {
+            words.extend(fq_words(&p.x).chain(fq_words(&p.y)));
+            words.extend([q.x.c0, q.x.c1, q.y.c0, q.y.c1].iter().flat_map(fq_words));
+        }
+        let tower = Tower::Bn254;
+        let kernel = UnitsKernel {
+            name: "bn254_pairs",
+            pipeline: bls_gpu::pairing_pipeline(&gpu, "bn254_pairs").expect("pipeline"),
+            words: &words,
+            in_words: 6 * tower.limbs(),
+            out_words: tower.fp12_words() + 1,
+            max_units: MAX_PAIRS,
+        };
+        let out = driver::run(&gpu, &kernel).expect("bn254_pairs");
+        assert_eq!(out.len(), pairs.len());
+        let millers: Vec<Fq12> = pairs
+            .iter()
+            .map(|(p, q)| Bn254::multi_miller_loop([*p], [*q]).0)
+            .collect();
+        let mut values = Vec::new();
+        for (n, (got, want)) in out.iter().zip(&millers).enumerate() {
+            assert_eq!(got[..tower.fp12_words()], fq12_words(want)[..], "pair {n}: Miller loop");
+            values.extend_from_slice(&got[..tower.fp12_words()]);
+        }
+        // Ranges: the cancelling pair, each of two alone, three, none.
+        let bounds = [0, 2, 3, 4, 7, 7];
+        let mut all = millers.clone();
+        all.push(Fq12::ONE);
+        values.extend(fq12_words(&Fq12::ONE));
+        let pipeline = bls_gpu::pairing_pipeline(&gpu, "bn254_final").expect("pipeline");
+        for mode in [0, FINAL_CHECK] {
+            let kernel = final_kernel(pipeline.clone(), tower, &bounds, &values, mode);
+            let out = driver::run(&gpu, &kernel).expect("bn254_final");
+            assert_eq!(out.len(), bounds.len() - 1);
+            for (k, got) in out.iter().enumerate() {
+                let product: Fq12 = all[bounds[k]..bounds[k + 1]].iter().product();
+                let want = if mode == FINAL_CHECK {
+                    Bn254::final_exponentiation(MillerLoopOutput(product))
+                        .expect("nonzero")
+                        .0
+                } else {
+                    product
+                };
+                assert_eq!(
+                    got[1..tower.fp12_words() + 1],
+                    fq12_words(&want)[..],
+                    "mode {mode} range {k}"
+                );
+                if mode == FINAL_CHECK {
+                    assert_eq!(got[0] == 1, want.is_one(), "range {k}: is one");
+                }
+            }
+            if mode == FINAL_CHECK {
+                assert_eq!(out[0][0], 1, "e(P, Q) e(-P, Q) = 1");
+                assert_eq!(out[1][0], 0, "e(P, Q) != 1");
+                assert_eq!(out[4][0], 1, "an empty range's product is one");
+            }
+        }
     }
 }

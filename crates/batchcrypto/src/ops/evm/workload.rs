@@ -28,14 +28,14 @@ const fn spec(
     item: &'static str,
     workload: fn(&WorkloadConfig) -> Box<dyn Workload>,
 ) -> OpSpec {
-    // All but the pairing check have a kernel (ECADD and ECMUL a thread
-    // per call, the MSMs the MSM kernel's sums): calls split.
-    let kernel = !matches!(precompile, Precompile::Bn256Pairing);
+    // Every precompile has a kernel (ECADD and ECMUL a thread per call,
+    // the pairing check a thread per pair then per call, the MSMs the MSM
+    // kernel's sums): calls split.
     OpSpec {
         op: Op::Evm(precompile),
         item,
-        gpu_kernel: kernel,
-        splittable: kernel,
+        gpu_kernel: true,
+        splittable: true,
         bench_msg_len: None,
         workload,
     }

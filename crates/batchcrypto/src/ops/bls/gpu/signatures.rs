@@ -387,7 +387,7 @@ fn pairings_are_one(gpu: &Gpu, words: &[u32], bounds: Vec<usize>) -> Result<Vec<
     for m in &millers {
         values.extend_from_slice(&m[1..]);
     }
-    final_check(gpu, values, bounds)
+    final_check(gpu, crate::gpu::shaders::Tower::Bls12381, values, bounds)
 }
 
 /// The verdicts of `checks` (the items' others already set in `verdicts`):

@@ -1,16 +1,19 @@
-// BLS12-381's base field F_p (p a 381-bit prime) and its quadratic
-// extension F_p2 = F_p[u] / (u^2 + 1), the bottom of the tower the BLS
-// kernels build on (issue 15). Elements of F_p are twelve u32 limbs, least
-// significant first, in Montgomery form (R = 2^384): CIOS multiplication
-// with 64-bit products, generated straight-line by Rust (`mont_mul`, with
-// u384_add / u384_sub, gpu/shaders/fields.rs), as the 256-bit curves do.
-// Composed after the guard (LOOP_GUARD).
-// Twelve 32-bit limbs because WGSL has no 64-bit multiply-high; the
-// measured alternatives go in the issue note. The constants BLS_P,
-// BLS_PINV, BLS_ONE, BLS_R2, BLS_P_MINUS_2 and BLS_SQRT_EXP are rendered
-// from Rust (gpu/curve.rs) in front of this file. Needs SHADER_INT64.
+// A pairing-friendly prime field F_p (p = 3 mod 4) and its quadratic
+// extension F_p2 = F_p[u] / (u^2 + 1), the bottom of the pairing towers
+// (BLS12-381, issue 15: p of 381 bits in FP_LIMBS = 12 u32 limbs; BN254,
+// issue 18: 254 bits in 8). Elements of F_p are FP_LIMBS u32 limbs, least
+// significant first, in Montgomery form (R = 2^(32 FP_LIMBS), arkworks'
+// own representation): CIOS multiplication with 64-bit products,
+// generated straight-line by Rust (`mont_mul`, with fp_limbs_add /
+// fp_limbs_sub, gpu/shaders/fields.rs), as the 256-bit curves do. 32-bit
+// limbs because WGSL has no 64-bit multiply-high; the measured
+// alternatives are in issue 15's note. The constants FP_LIMBS, FP_P,
+// FP_PINV, FP_ONE, FP_R2, FP_P_MINUS_2, FP_SQRT_EXP, FP_SQRT2_EXP, FP_HALF,
+// FP_TWO_INV and the sextic non-residue's multiplier `fp_times_xi0` are
+// rendered from Rust (gpu/curve.rs `tower_field_wgsl`) in front of this
+// file. Composed after the guard (LOOP_GUARD). Needs SHADER_INT64.
 
-alias Fp = array<u32, 12>;
+alias Fp = array<u32, FP_LIMBS>;
 
 // 1, in a form the compiler cannot see. The tower's product loops run to
 // k * tower_one so that drivers keep them as loops, one multiplication in
@@ -36,17 +39,18 @@ fn fp_zero() -> Fp {
 }
 
 fn fp_mul(a: Fp, b: Fp) -> Fp {
-    return mont_mul(a, b, BLS_P, BLS_PINV);
+    return mont_mul(a, b, FP_P, FP_PINV);
 }
 
 fn fp_sq(a: Fp) -> Fp {
-    return mont_mul(a, a, BLS_P, BLS_PINV);
+    return mont_mul(a, a, FP_P, FP_PINV);
 }
 
-// (a + b) mod p for a, b < p (p < 2^381: the sum never carries out).
+// (a + b) mod p for a, b < p (p < 2^(32 FP_LIMBS - 1): the sum never
+// carries out).
 fn fp_add(a: Fp, b: Fp) -> Fp {
-    let s = u384_add(a, b).v;
-    let d = u384_sub(s, BLS_P);
+    let s = fp_limbs_add(a, b).v;
+    let d = fp_limbs_sub(s, FP_P);
     if d.c == 0u {
         return d.v;
     }
@@ -54,9 +58,9 @@ fn fp_add(a: Fp, b: Fp) -> Fp {
 }
 
 fn fp_sub(a: Fp, b: Fp) -> Fp {
-    let d = u384_sub(a, b);
+    let d = fp_limbs_sub(a, b);
     if d.c != 0u {
-        return u384_add(d.v, BLS_P).v;
+        return fp_limbs_add(d.v, FP_P).v;
     }
     return d.v;
 }
@@ -67,7 +71,7 @@ fn fp_neg(a: Fp) -> Fp {
 
 fn fp_is_zero(a: Fp) -> bool {
     var acc = 0u;
-    for (var i = 0u; i < 12u; i++) {
+    for (var i = 0u; i < FP_LIMBS; i++) {
         acc |= a[i];
     }
     return acc == 0u;
@@ -75,7 +79,7 @@ fn fp_is_zero(a: Fp) -> bool {
 
 fn fp_eq(a: Fp, b: Fp) -> bool {
     var acc = 0u;
-    for (var i = 0u; i < 12u; i++) {
+    for (var i = 0u; i < FP_LIMBS; i++) {
         acc |= a[i] ^ b[i];
     }
     return acc == 0u;
@@ -83,7 +87,7 @@ fn fp_eq(a: Fp, b: Fp) -> bool {
 
 // Into and out of Montgomery form (canonical values below p).
 fn fp_to_mont(a: Fp) -> Fp {
-    return fp_mul(a, BLS_R2);
+    return fp_mul(a, FP_R2);
 }
 
 fn fp_from_mont(a: Fp) -> Fp {
@@ -94,7 +98,7 @@ fn fp_from_mont(a: Fp) -> Fp {
 
 // 1/a by Fermat (0 for 0).
 fn fp_inv(a: Fp) -> Fp {
-    return fp_pow(a, BLS_P_MINUS_2);
+    return fp_pow(a, FP_P_MINUS_2);
 }
 
 struct FpSqrt {
@@ -104,22 +108,22 @@ struct FpSqrt {
 
 // A square root a^((p+1)/4) (p = 3 mod 4); ok when a is a square.
 fn fp_sqrt(a: Fp) -> FpSqrt {
-    let r = fp_pow(a, BLS_SQRT_EXP);
+    let r = fp_pow(a, FP_SQRT_EXP);
     return FpSqrt(fp_eq(fp_sq(r), a), r);
 }
 
 // Whether a (Montgomery form) is the larger of a and -a as integers,
 // a > (p - 1) / 2: the "sign" of the ZCash encoding's sort flag.
 fn fp_is_largest(a: Fp) -> bool {
-    return u384_sub(BLS_HALF, fp_from_mont(a)).c == 1u;
+    return fp_limbs_sub(FP_HALF, fp_from_mont(a)).c == 1u;
 }
 
 fn fp_one() -> Fp {
-    return BLS_ONE;
+    return FP_ONE;
 }
 
 fn fp2_one() -> Fp2 {
-    return Fp2(BLS_ONE, fp_zero());
+    return Fp2(FP_ONE, fp_zero());
 }
 
 fn fp2_zero() -> Fp2 {
@@ -174,9 +178,15 @@ fn fp2_sq(a: Fp2) -> Fp2 {
     return Fp2(v[0], fp_add(v[1], v[1]));
 }
 
-// Times the non-residue xi = 1 + u of the sextic extension.
+// a s for a in F_p2 and s in F_p.
+fn fp2_mul_fp(a: Fp2, s: Fp) -> Fp2 {
+    return Fp2(fp_mul(a.c0, s), fp_mul(a.c1, s));
+}
+
+// Times the non-residue xi = x0 + u of the sextic extension (x0 = 1 for
+// BLS12-381, 9 for BN254; fp_times_xi0 multiplies by x0 with additions).
 fn fp2_mul_by_xi(a: Fp2) -> Fp2 {
-    return Fp2(fp_sub(a.c0, a.c1), fp_add(a.c0, a.c1));
+    return Fp2(fp_sub(fp_times_xi0(a.c0), a.c1), fp_add(fp_times_xi0(a.c1), a.c0));
 }
 
 // The sign of an F_p2 element as blst and the ZCash encoding take it:
@@ -200,7 +210,7 @@ struct Fp2Sqrt {
 // when a is a square.
 fn fp2_sqrt(a: Fp2) -> Fp2Sqrt {
     var base = a;
-    var exp = BLS_SQRT2_EXP;
+    var exp = FP_SQRT2_EXP;
     var x0: Fp2;
     var x: Fp2;
     for (var k = 0u; k < 2u * tower_one; k++) {
@@ -211,7 +221,7 @@ fn fp2_sqrt(a: Fp2) -> Fp2Sqrt {
             // u x0 when alpha = -1 (then the loop's second power is unused).
             x = Fp2(fp_neg(x0.c1), x0.c0);
             base = fp2_add(fp2_one(), alpha);
-            exp = BLS_HALF;
+            exp = FP_HALF;
         } else if !fp2_is_zero(base) {
             x = fp2_mul(r, x0);
         }
