@@ -32,7 +32,7 @@
 //! share and placement of invalid items and hold it to at most 1.1 times
 //! the cost of item-by-item verification.
 
-use rayon::prelude::*;
+use crate::cores;
 
 #[cfg(feature = "wgpu")]
 pub(crate) mod passes;
@@ -89,7 +89,7 @@ const BATCH_IF_BELOW: f64 = 0.9;
 
 /// The verdicts of `items` (indices for `check`), in order.
 pub(crate) fn decide(check: &impl Checker, items: &[usize], cost: Cost) -> Vec<bool> {
-    let threads = rayon::current_num_threads().max(1);
+    let threads = cores::threads();
     let mut ok = vec![false; items.len()];
     let (mut bad, mut seen) = (0.0f64, 0.0f64);
     let (mut done, mut streak) = (0, 0);
@@ -110,9 +110,9 @@ pub(crate) fn decide(check: &impl Checker, items: &[usize], cost: Cost) -> Vec<b
         };
         let idx = &items[done..done + round];
         let out = &mut ok[done..done + round];
-        out.par_chunks_mut(chunk)
-            .zip(idx.par_chunks(chunk))
-            .for_each(|(out, idx)| resolve(check, idx, out, false, cost.leaf));
+        cores::for_chunks_mut(out, chunk, |start, out| {
+            resolve(check, &idx[start..start + out.len()], out, false, cost.leaf)
+        });
         let found = out.iter().filter(|&&o| !o).count() as f64;
         streak = match out.iter().rposition(|&o| !o) {
             Some(last_bad) => round - last_bad - 1,

@@ -9,6 +9,7 @@ use std::sync::Mutex;
 
 use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
+use crate::cores;
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
 use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, sr25519};
@@ -24,6 +25,15 @@ pub struct Outcome<T> {
     /// Which backend ran the call, and why.
     pub selection: Selection,
 }
+
+/// What handing a call to the pool and waking the caller again costs, in
+/// ns (measured on the 2-core VMs: Keccak-256 of one 32-byte message took
+/// 8 µs through the pool and 1 µs on the calling thread).
+const HANDOFF_NS: f64 = 10_000.0;
+
+/// Most expected work (ns) a call runs on the calling thread (see
+/// `Engine::on_cpu`).
+const INLINE_MAX_NS: f64 = 1_000_000.0;
 
 /// Most CPU threads an engine may have: more only add start-up time and
 /// memory (100,000 threads took minutes to start and then crashed).
@@ -179,6 +189,7 @@ impl EngineBuilder {
             profile,
             auto_note,
             split_share: Mutex::new(HashMap::new()),
+            cpu_item_ns: Mutex::new(HashMap::new()),
         })
     }
 }
@@ -262,6 +273,9 @@ pub struct Engine {
     auto_note: String,
     /// Set by [`Engine::set_split_share`] (benchmarks), per calling thread.
     split_share: Mutex<HashMap<std::thread::ThreadId, f64>>,
+    /// Per op, the CPU path's core time per item in ns, a moving average
+    /// over the engine's calls (where small batches run: `on_cpu`).
+    cpu_item_ns: Mutex<HashMap<Op, f64>>,
 }
 
 impl Engine {
@@ -812,11 +826,13 @@ impl Engine {
         T: Send,
     {
         let (plan, why) = self.select(op, n);
-        Ok(self.run_plan(plan, why, on_gpu, on_cpu))
+        Ok(self.run_plan(op, n, plan, why, on_gpu, on_cpu))
     }
 
     fn run_plan<T: Send>(
         &self,
+        op: Op,
+        n: usize,
         plan: Plan,
         why: String,
         on_gpu: impl FnOnce(&dyn GpuRuntime) -> Result<T, String>,
@@ -834,7 +850,7 @@ impl Engine {
                     },
                 },
                 Err(e) => Outcome {
-                    output: self.pool.install(on_cpu),
+                    output: self.on_cpu(op, n, on_cpu),
                     selection: Selection {
                         backend: Backend::Cpu,
                         why: format!("gpu failed ({e}); fell back to cpu"),
@@ -843,12 +859,52 @@ impl Engine {
             };
         }
         Outcome {
-            output: self.pool.install(on_cpu),
+            output: self.on_cpu(op, n, on_cpu),
             selection: Selection {
                 backend: Backend::Cpu,
                 why,
             },
         }
+    }
+
+    /// Runs a CPU path's call of `n` items of `op`: on the calling thread
+    /// ([`cores::inline`]) when handing it to the pool would cost more
+    /// than it saves, else on the pool; either way the time per item is
+    /// remembered for the next call's choice. With m = min(n, threads)
+    /// workers the pool finishes work W in about W / m plus a hand-off
+    /// ([`HANDOFF_NS`]), so the calling thread is chosen when m is one or
+    /// W (m - 1) / m is below the hand-off, and W is under
+    /// [`INLINE_MAX_NS`] (longer work keeps the pool's thread count for
+    /// the oracle crates' own parallel code, which arkworks runs on the
+    /// current pool). An op's first call takes the pool.
+    fn on_cpu<T: Send>(&self, op: Op, n: usize, f: impl FnOnce() -> T + Send) -> T {
+        let threads = self.cpu_threads().max(1);
+        let m = n.min(threads).max(1) as f64;
+        let work = self.item_ns(op).map(|ns| ns * n as f64);
+        let inline = work.is_some_and(|w| w <= INLINE_MAX_NS && (m == 1.0 || w * (m - 1.0) / m <= HANDOFF_NS));
+        let start = std::time::Instant::now();
+        let out = if inline { cores::inline(f) } else { self.pool.install(f) };
+        if n > 0 {
+            // Core time per item: the wall time times the cores it kept busy.
+            let cores = if inline { 1.0 } else { m };
+            let ns = start.elapsed().as_nanos() as f64 * cores / n as f64;
+            let mut times = self
+                .cpu_item_ns
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let t = times.entry(op).or_insert(ns);
+            *t = 0.75 * *t + 0.25 * ns;
+        }
+        out
+    }
+
+    /// The CPU path's remembered core time per item of `op`, in ns.
+    fn item_ns(&self, op: Op) -> Option<f64> {
+        self.cpu_item_ns
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&op)
+            .copied()
     }
 
     /// Runs a call whose items are independent: like [`Engine::run`], and
@@ -868,7 +924,7 @@ impl Engine {
         let (plan, why) = self.select(op, n);
         let gpu = match (plan, self.gpu.as_deref()) {
             (Plan::Gpu | Plan::Split { .. }, Some(gpu)) => gpu,
-            _ => return Ok(self.run_plan(Plan::Cpu, why, |_| Err(String::new()), || on_cpu(input))),
+            _ => return Ok(self.run_plan(op, n, Plan::Cpu, why, |_| Err(String::new()), || on_cpu(input))),
         };
         let cut = match plan {
             Plan::Split { cpu_share } => ((n as f64 * cpu_share).round() as usize).min(n),

@@ -4,6 +4,7 @@
 pub mod backend;
 pub mod batch;
 mod bisect;
+mod cores;
 pub mod engine;
 pub mod error;
 pub mod gpu;

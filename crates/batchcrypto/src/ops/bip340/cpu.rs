@@ -8,11 +8,11 @@
 
 use std::collections::HashMap;
 
-use rayon::prelude::*;
 use secp256k1::XOnlyPublicKey;
 use secp256k1::schnorr::Signature;
 
 use super::{Batch, PK_LEN, scalar_checks};
+use crate::cores;
 use crate::verdict::{Reason, Verdict};
 
 /// Fewest items per rayon task (a verification takes about 40 µs).
@@ -23,22 +23,18 @@ pub(crate) fn verify(batch: &Batch) -> Vec<Verdict> {
     let mut distinct: Vec<&[u8; PK_LEN]> = batch.pks().iter().collect();
     distinct.sort_unstable();
     distinct.dedup();
-    let keys: HashMap<[u8; PK_LEN], Option<XOnlyPublicKey>> = distinct
-        .par_iter()
-        .map(|pk| (**pk, XOnlyPublicKey::from_byte_array(**pk).ok()))
-        .collect();
-    (0..batch.len())
-        .into_par_iter()
-        .with_min_len(RUN)
-        .map(|i| {
-            let (pk, sig, msg) = (batch.pk(i), batch.sig(i), batch.msg(i));
-            let Some(key) = keys.get(pk).copied().flatten() else {
-                return Verdict::Invalid(Reason::MalformedKey);
-            };
-            if key.verify(msg, &Signature::from_byte_array(*sig)).is_ok() {
-                return Verdict::Valid;
-            }
-            Verdict::Invalid(scalar_checks(sig).err().unwrap_or(Reason::Equation))
-        })
-        .collect()
+    let keys: HashMap<[u8; PK_LEN], Option<XOnlyPublicKey>> =
+        cores::map(&distinct, 1, |pk| (**pk, XOnlyPublicKey::from_byte_array(**pk).ok()))
+            .into_iter()
+            .collect();
+    cores::map_range(0..batch.len(), RUN, |i| {
+        let (pk, sig, msg) = (batch.pk(i), batch.sig(i), batch.msg(i));
+        let Some(key) = keys.get(pk).copied().flatten() else {
+            return Verdict::Invalid(Reason::MalformedKey);
+        };
+        if key.verify(msg, &Signature::from_byte_array(*sig)).is_ok() {
+            return Verdict::Valid;
+        }
+        Verdict::Invalid(scalar_checks(sig).err().unwrap_or(Reason::Equation))
+    })
 }

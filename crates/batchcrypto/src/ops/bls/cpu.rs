@@ -15,10 +15,10 @@ use std::collections::HashMap;
 use blst::min_pk::{AggregatePublicKey, PublicKey, Signature};
 use blst::{BLST_ERROR, Pairing, blst_fp12, blst_p1_affine, blst_p2_affine};
 use rand::RngExt;
-use rayon::prelude::*;
 
 use super::{AggregateItem, Batch, DST, FastAggregateItem, Mode, PK_LEN, decode_key, decode_sig};
 use crate::bisect::{self, Checker, Cost};
+use crate::cores;
 use crate::verdict::{Reason, Verdict};
 
 /// Costs of a batch check in single verifications (`Signature::verify`,
@@ -38,7 +38,7 @@ fn key_cache<'a>(pks: impl Iterator<Item = &'a [u8; PK_LEN]>) -> HashMap<[u8; PK
     let mut distinct: Vec<[u8; PK_LEN]> = pks.copied().collect();
     distinct.sort_unstable();
     distinct.dedup();
-    distinct.par_iter().map(|k| (*k, decode_key(k))).collect()
+    cores::map(&distinct, 1, |k| (*k, decode_key(k))).into_iter().collect()
 }
 
 fn cached(keys: &HashMap<[u8; PK_LEN], Result<PublicKey, Reason>>, pk: &[u8; PK_LEN]) -> Result<PublicKey, Reason> {
@@ -62,19 +62,16 @@ impl Prepared<'_> {
 /// One verdict per item of `batch`.
 pub(crate) fn verify(batch: &Batch, mode: Mode) -> Vec<Verdict> {
     let keys = key_cache(batch.pks().iter());
-    let decoded: Vec<Result<Prepared<'_>, Reason>> = (0..batch.len())
-        .into_par_iter()
-        .map(|i| {
-            let pk = cached(&keys, batch.pk(i))?;
-            let sig = decode_sig(batch.sig(i))?;
-            Ok(Prepared {
-                index: i,
-                pk,
-                sig,
-                msg: batch.msg(i),
-            })
+    let decoded: Vec<Result<Prepared<'_>, Reason>> = cores::map_range(0..batch.len(), 1, |i| {
+        let pk = cached(&keys, batch.pk(i))?;
+        let sig = decode_sig(batch.sig(i))?;
+        Ok(Prepared {
+            index: i,
+            pk,
+            sig,
+            msg: batch.msg(i),
         })
-        .collect();
+    });
     let mut verdicts: Vec<Verdict> = decoded
         .iter()
         .map(|d| match d {
@@ -84,7 +81,7 @@ pub(crate) fn verify(batch: &Batch, mode: Mode) -> Vec<Verdict> {
         .collect();
     let ready: Vec<Prepared<'_>> = decoded.into_iter().filter_map(Result::ok).collect();
     let ok = match mode {
-        Mode::Single => ready.par_iter().map(Prepared::verify).collect(),
+        Mode::Single => cores::map(&ready, 1, Prepared::verify),
         Mode::Batch => {
             let idx: Vec<usize> = (0..ready.len()).collect();
             bisect::decide(&ready.as_slice(), &idx, BATCH_COST)
@@ -134,20 +131,19 @@ fn pairings<T: Sync>(
     add: impl Fn(&mut Pairing<'static>, &T) -> BLST_ERROR + Sync,
 ) -> Option<Pairing<'static>> {
     // Small chunks (about eight per thread) keep the cores evenly loaded.
-    let chunk = items.len().div_ceil(rayon::current_num_threads().max(1) * 8).max(1);
-    let parts: Option<Vec<Pairing<'static>>> = items
-        .par_chunks(chunk)
-        .map(|c| {
-            let mut p = Pairing::new(true, DST);
-            for item in c {
-                if add(&mut p, item) != BLST_ERROR::BLST_SUCCESS {
-                    return None;
-                }
+    let chunk = items.len().div_ceil(cores::threads() * 8).max(1);
+    let parts: Option<Vec<Pairing<'static>>> = cores::map_chunks(items, chunk, |c| {
+        let mut p = Pairing::new(true, DST);
+        for item in c {
+            if add(&mut p, item) != BLST_ERROR::BLST_SUCCESS {
+                return None;
             }
-            p.commit();
-            Some(p)
-        })
-        .collect();
+        }
+        p.commit();
+        Some(p)
+    })
+    .into_iter()
+    .collect();
     let mut parts = parts?;
     let mut acc = parts.pop()?;
     for p in &parts {
@@ -168,73 +164,67 @@ fn first_err<T>(results: Vec<Result<T, Reason>>) -> Result<Vec<T>, Reason> {
 /// while the signature is checked at the same time; only a failing key sends
 /// the item through the ordered checks for its reason.
 pub(crate) fn aggregate_verify(items: &[AggregateItem]) -> Vec<Verdict> {
-    items
-        .par_iter()
-        .map(|item| {
-            if item.pks.is_empty() || item.pks.len() != item.msgs.len() {
-                return Verdict::Invalid(Reason::EmptyOrMismatched);
-            }
-            let pairs: Vec<(&[u8; PK_LEN], &[u8])> = item
-                .pks
-                .iter()
-                .zip(&item.msgs)
-                .map(|(k, m)| (k, m.as_slice()))
-                .collect();
-            let (acc, sig) = rayon::join(
-                || {
-                    pairings(&pairs, |p, (key, msg)| match decode_key(key) {
-                        Ok(pk) => {
-                            let pk: blst_p1_affine = pk.into();
-                            p.aggregate(&pk, false, &(), false, msg, &[])
-                        }
-                        Err(_) => BLST_ERROR::BLST_BAD_ENCODING,
-                    })
-                },
-                || decode_sig(&item.sig),
-            );
-            let Some(acc) = acc else {
-                let reason = item.pks.iter().find_map(|k| decode_key(k).err());
-                return Verdict::Invalid(reason.unwrap_or(Reason::Equation));
-            };
-            let sig: blst_p2_affine = match sig {
-                Ok(sig) => sig.into(),
-                Err(r) => return Verdict::Invalid(r),
-            };
-            let mut gtsig = blst_fp12::default();
-            Pairing::aggregated(&mut gtsig, &sig);
-            if acc.finalverify(Some(&gtsig)) {
-                Verdict::Valid
-            } else {
-                Verdict::Invalid(Reason::Equation)
-            }
-        })
-        .collect()
+    cores::map(items, 1, |item| {
+        if item.pks.is_empty() || item.pks.len() != item.msgs.len() {
+            return Verdict::Invalid(Reason::EmptyOrMismatched);
+        }
+        let pairs: Vec<(&[u8; PK_LEN], &[u8])> = item
+            .pks
+            .iter()
+            .zip(&item.msgs)
+            .map(|(k, m)| (k, m.as_slice()))
+            .collect();
+        let (acc, sig) = cores::join(
+            || {
+                pairings(&pairs, |p, (key, msg)| match decode_key(key) {
+                    Ok(pk) => {
+                        let pk: blst_p1_affine = pk.into();
+                        p.aggregate(&pk, false, &(), false, msg, &[])
+                    }
+                    Err(_) => BLST_ERROR::BLST_BAD_ENCODING,
+                })
+            },
+            || decode_sig(&item.sig),
+        );
+        let Some(acc) = acc else {
+            let reason = item.pks.iter().find_map(|k| decode_key(k).err());
+            return Verdict::Invalid(reason.unwrap_or(Reason::Equation));
+        };
+        let sig: blst_p2_affine = match sig {
+            Ok(sig) => sig.into(),
+            Err(r) => return Verdict::Invalid(r),
+        };
+        let mut gtsig = blst_fp12::default();
+        Pairing::aggregated(&mut gtsig, &sig);
+        if acc.finalverify(Some(&gtsig)) {
+            Verdict::Valid
+        } else {
+            Verdict::Invalid(Reason::Equation)
+        }
+    })
 }
 
 /// One verdict per fast-aggregate item.
 pub(crate) fn fast_aggregate_verify(items: &[FastAggregateItem]) -> Vec<Verdict> {
     let keys = key_cache(items.iter().flat_map(|it| it.pks.iter()));
-    items
-        .par_iter()
-        .map(|item| {
-            if item.pks.is_empty() {
-                return Verdict::Invalid(Reason::EmptyOrMismatched);
-            }
-            let checked = first_err(item.pks.iter().map(|k| cached(&keys, k)).collect())
-                .and_then(|pks| Ok((pks, decode_sig(&item.sig)?)));
-            let (pks, sig) = match checked {
-                Ok(v) => v,
-                Err(r) => return Verdict::Invalid(r),
-            };
-            let refs: Vec<&PublicKey> = pks.iter().collect();
-            let ok = AggregatePublicKey::aggregate(&refs, false).is_ok_and(|agg| {
-                sig.verify(false, &item.msg, DST, &[], &agg.to_public_key(), false) == BLST_ERROR::BLST_SUCCESS
-            });
-            if ok {
-                Verdict::Valid
-            } else {
-                Verdict::Invalid(Reason::Equation)
-            }
-        })
-        .collect()
+    cores::map(items, 1, |item| {
+        if item.pks.is_empty() {
+            return Verdict::Invalid(Reason::EmptyOrMismatched);
+        }
+        let checked = first_err(item.pks.iter().map(|k| cached(&keys, k)).collect())
+            .and_then(|pks| Ok((pks, decode_sig(&item.sig)?)));
+        let (pks, sig) = match checked {
+            Ok(v) => v,
+            Err(r) => return Verdict::Invalid(r),
+        };
+        let refs: Vec<&PublicKey> = pks.iter().collect();
+        let ok = AggregatePublicKey::aggregate(&refs, false).is_ok_and(|agg| {
+            sig.verify(false, &item.msg, DST, &[], &agg.to_public_key(), false) == BLST_ERROR::BLST_SUCCESS
+        });
+        if ok {
+            Verdict::Valid
+        } else {
+            Verdict::Invalid(Reason::Equation)
+        }
+    })
 }

@@ -19,13 +19,12 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use rayon::prelude::*;
-
 use super::{KeyState, PK_LEN, Policy, SIG_LEN, classify, s_is_canonical};
 use crate::bisect::{self, Checker, Cost};
 use crate::verdict::Verdict;
 
 use super::Batch;
+use crate::cores;
 
 /// Costs of a zebra batch check in single verifications (the oracle with
 /// a cached key), measured on the 2-core development VM with 256 distinct
@@ -39,7 +38,7 @@ pub(crate) const BATCH_COST: Cost = Cost {
     leaf: 4,
 };
 
-/// Verifies every item of `batch` under `policy` on the current rayon pool.
+/// Verifies every item of `batch` under `policy` ([`crate::cores`]).
 pub(crate) fn verify(batch: &Batch, policy: Policy) -> Vec<Verdict> {
     match policy {
         Policy::Strict => verify_strict(batch),
@@ -68,7 +67,7 @@ impl<K: Send> KeyCache<K> {
                 })
             })
             .collect();
-        let keys = distinct.par_iter().map(|pk| decode(pk)).collect();
+        let keys = cores::map(&distinct, 1, |pk| decode(pk));
         KeyCache { keys, slot }
     }
 
@@ -79,22 +78,18 @@ impl<K: Send> KeyCache<K> {
 
 fn verify_strict(batch: &Batch) -> Vec<Verdict> {
     let cache = KeyCache::build(batch.pks(), |pk| ed25519_dalek::VerifyingKey::from_bytes(pk).ok());
-    (0..batch.len())
-        .into_par_iter()
-        .with_min_len(8)
-        .map(|i| {
-            let (sig, msg) = (batch.sig(i), batch.msg(i));
-            let key = cache.get(i);
-            let ok = key.is_some_and(|key| {
-                key.verify_strict(msg, &ed25519_dalek::Signature::from_bytes(sig))
-                    .is_ok()
-            });
-            let key = key.map_or(KeyState::Malformed, |k| KeyState::Decoded {
-                small_order: k.is_weak(),
-            });
-            verdict(ok, Policy::Strict, key, sig)
-        })
-        .collect()
+    cores::map_range(0..batch.len(), 8, |i| {
+        let (sig, msg) = (batch.sig(i), batch.msg(i));
+        let key = cache.get(i);
+        let ok = key.is_some_and(|key| {
+            key.verify_strict(msg, &ed25519_dalek::Signature::from_bytes(sig))
+                .is_ok()
+        });
+        let key = key.map_or(KeyState::Malformed, |k| KeyState::Decoded {
+            small_order: k.is_weak(),
+        });
+        verdict(ok, Policy::Strict, key, sig)
+    })
 }
 
 fn verify_zip215(batch: &Batch) -> Vec<Verdict> {
@@ -114,11 +109,9 @@ fn verify_zip215(batch: &Batch) -> Vec<Verdict> {
     }
     let ok = decide_zip215(batch, &cache, &candidates);
     // The reason of a failed item decodes R: in parallel.
-    let decided: Vec<Verdict> = candidates
-        .par_iter()
-        .zip(ok)
-        .map(|(&i, ok)| verdict(ok, Policy::Zip215, zip215_key_state(true), batch.sig(i)))
-        .collect();
+    let decided: Vec<Verdict> = cores::map_range(0..candidates.len(), 1, |k| {
+        verdict(ok[k], Policy::Zip215, zip215_key_state(true), batch.sig(candidates[k]))
+    });
     for (&i, v) in candidates.iter().zip(decided) {
         verdicts[i] = v;
     }

@@ -2,11 +2,10 @@
 //! multi-scalar multiplications with blst's Pippenger (which splits a
 //! large call over blst's own threads).
 
-use rayon::prelude::*;
-
 use super::msm;
 use super::{CallResult, Precompile, bn254};
 use crate::batch::FlatBytes;
+use crate::cores;
 use crate::ops::msm::blst_sum::Sum;
 
 /// One call.
@@ -22,8 +21,5 @@ fn call(precompile: Precompile, input: &[u8]) -> CallResult {
 
 /// Every call of a batch, in order.
 pub(crate) fn run(precompile: Precompile, inputs: &FlatBytes) -> Vec<CallResult> {
-    (0..inputs.len())
-        .into_par_iter()
-        .map(|i| call(precompile, inputs.get(i)))
-        .collect()
+    cores::map_range(0..inputs.len(), 1, |i| call(precompile, inputs.get(i)))
 }

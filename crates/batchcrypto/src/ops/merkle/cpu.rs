@@ -2,9 +2,8 @@
 //! rayon task, as in the hashing CPU path); the small top levels, where
 //! scheduling would cost more than the hashes, one after another.
 
-use rayon::prelude::*;
-
 use super::{Rule, Tree, parent_level};
+use crate::cores;
 use crate::ops::hash::Digest;
 
 /// Below this many nodes a level is hashed on the calling thread.
@@ -15,8 +14,8 @@ fn up(rule: Rule, level: &[Digest]) -> Vec<Digest> {
         return parent_level(rule, level);
     }
     // About four tasks per thread, each an even number of nodes.
-    let run = (level.len().div_ceil(rayon::current_num_threads().max(1) * 4)).clamp(128, 4096) & !1;
-    level.par_chunks(run).flat_map_iter(|c| parent_level(rule, c)).collect()
+    let run = (level.len().div_ceil(cores::threads() * 4)).clamp(128, 4096) & !1;
+    cores::map_chunks(level, run, |c| parent_level(rule, c)).concat()
 }
 
 /// The root of `leaves` (not empty) under `rule`.

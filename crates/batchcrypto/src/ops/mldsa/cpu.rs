@@ -7,10 +7,10 @@
 //! same library calls per item).
 
 use ml_dsa::{MlDsa44, MlDsa65, MlDsa87, MlDsaParams};
-use rayon::prelude::*;
 
 use super::oracle::{key, signature};
 use super::{Batch, Level, reason};
+use crate::cores;
 use crate::ops::decode_distinct;
 use crate::verdict::Verdict;
 
@@ -32,7 +32,7 @@ fn verify_as<P: MlDsaParams>(level: Level, batch: &Batch) -> Vec<Verdict> {
     for start in (0..batch.len()).step_by(KEYS_AT_ONCE) {
         let items = start..(start + KEYS_AT_ONCE).min(batch.len());
         let keys = decode_distinct(items.clone().map(|i| batch.pk(i)), key::<P>);
-        out.par_extend(items.into_par_iter().map(|i| {
+        out.extend(cores::map_range(items, 1, |i| {
             let (pk, msg, sig, ctx) = (batch.pk(i), batch.msg(i), batch.sig(i), batch.ctx(i));
             let ok = keys
                 .get(pk)

@@ -13,13 +13,13 @@ use ml_kem::{
 };
 use rand::TryRng;
 use rand::rngs::SysRng;
-use rayon::prelude::*;
 
 use super::oracle::{self, with_set};
 use super::{
     DecapsItem, EncapsItem, Encapsulated, KeyPair, KeygenItem, Set, SharedSecret, decaps_length_reason, dk_reason,
     encaps_length_reason, keygen_reason,
 };
+use crate::cores;
 use crate::ops::decode_distinct;
 use crate::verdict::Reason;
 
@@ -28,13 +28,10 @@ pub(crate) const KEYS_AT_ONCE: usize = 1024;
 
 /// One key pair (or reason) per item.
 pub(crate) fn keygen(set: Set, items: &[KeygenItem]) -> Vec<Result<KeyPair, Reason>> {
-    items
-        .par_iter()
-        .map(|it| match keygen_reason(it) {
-            Some(reason) => Err(reason),
-            None => oracle::keygen(set, &it.d, &it.z).ok_or(Reason::MalformedSeed),
-        })
-        .collect()
+    cores::map(items, 1, |it| match keygen_reason(it) {
+        Some(reason) => Err(reason),
+        None => oracle::keygen(set, &it.d, &it.z).ok_or(Reason::MalformedSeed),
+    })
 }
 
 /// One encapsulation (or reason) per item; items without m draw it from
@@ -46,7 +43,7 @@ pub(crate) fn encaps(set: Set, items: &[EncapsItem]) -> Vec<Result<Encapsulated,
             let keys = decode_distinct(chunk.iter().map(|it| it.ek.as_slice()), |ek| {
                 EncapsulationKey::<P>::new(&Key::<EncapsulationKey<P>>::try_from(ek).ok()?).ok()
             });
-            out.par_extend(chunk.par_iter().map(|it| {
+            out.extend(cores::map(chunk, 1, |it| {
                 if let Some(reason) = encaps_length_reason(set, it) {
                     return Err(reason);
                 }
@@ -76,7 +73,7 @@ pub(crate) fn decaps(set: Set, items: &[DecapsItem]) -> Vec<Result<SharedSecret,
                 let enc = ExpandedDecapsulationKey::<P>::try_from(dk).ok()?;
                 DecapsulationKey::<P>::from_expanded_bytes(&enc).ok()
             });
-            out.par_extend(chunk.par_iter().map(|it| {
+            out.extend(cores::map(chunk, 1, |it| {
                 if let Some(reason) = decaps_length_reason(set, it) {
                     return Err(reason);
                 }

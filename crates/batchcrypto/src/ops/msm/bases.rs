@@ -7,9 +7,9 @@
 //! which are in Montgomery form in both libraries.
 
 use blst::{blst_p1_affine, blst_p2_affine};
-use rayon::prelude::*;
 
 use super::{Curve, Encoding, SCALAR_LEN, oracle};
+use crate::cores;
 use crate::verdict::Reason;
 
 /// The kept points of one group.
@@ -72,7 +72,7 @@ fn each<A: Send>(
     len: usize,
     point: impl Fn(&[u8]) -> Result<Option<A>, Reason> + Sync + Send,
 ) -> Result<(Vec<A>, Vec<bool>), (usize, Reason)> {
-    let decoded: Vec<Result<Option<A>, Reason>> = points.par_chunks_exact(len).map(point).collect();
+    let decoded: Vec<Result<Option<A>, Reason>> = cores::map_chunks_exact(points, len, point);
     let mut kept = Vec::with_capacity(decoded.len());
     let mut out = Vec::with_capacity(decoded.len());
     for (i, d) in decoded.into_iter().enumerate() {

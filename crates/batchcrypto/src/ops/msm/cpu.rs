@@ -6,11 +6,11 @@
 
 use ark_bn254::G1Projective;
 use ark_ec::{CurveGroup, VariableBaseMSM};
-use rayon::prelude::*;
 
 use super::bases::{Affine, Decoded};
 use super::oracle::bn254_scalar;
 use super::{Curve, Encoding, MsmResult, SCALAR_LEN, blst_sum};
+use crate::cores;
 use crate::ops::evm::bn254;
 
 /// Fewest terms per chunk (below it a chunk's set-up outweighs its sum).
@@ -28,15 +28,15 @@ pub(crate) fn sum(decoded: &Decoded, scalars: &[u8]) -> Vec<u8> {
     let scalars = decoded.kept_scalars(scalars);
     let sum = match &decoded.points {
         Affine::Bn254(bases) => {
-            let chunk = bases.len().div_ceil(rayon::current_num_threads()).max(MIN_CHUNK);
-            let sum: G1Projective = bases
-                .par_chunks(chunk)
-                .zip(scalars.par_chunks(chunk * SCALAR_LEN))
-                .map(|(b, s)| {
-                    let bigints: Vec<_> = s.chunks_exact(SCALAR_LEN).map(bn254_scalar).collect();
-                    G1Projective::msm_bigint(b, &bigints)
-                })
-                .sum();
+            let chunk = bases.len().div_ceil(cores::threads()).max(MIN_CHUNK);
+            let sum: G1Projective = cores::map_range(0..bases.len().div_ceil(chunk), 1, |c| {
+                let b = &bases[c * chunk..((c + 1) * chunk).min(bases.len())];
+                let s = scalars.get(c * chunk * SCALAR_LEN..).unwrap_or_default();
+                let bigints: Vec<_> = s.chunks_exact(SCALAR_LEN).take(b.len()).map(bn254_scalar).collect();
+                G1Projective::msm_bigint(b, &bigints)
+            })
+            .into_iter()
+            .sum();
             bn254::encode_g1(sum.into_affine())
         }
         Affine::Bls12381G1(points) => blst_sum::g1(points, &scalars, blst_sum::Sum::Pippenger).to_vec(),

@@ -2,9 +2,8 @@
 //! pool, each by the oracle's code (whose FFT also splits one large
 //! polynomial over the pool; `tfhe-ntt` runs one on one core).
 
-use rayon::prelude::*;
-
 use super::{PolyResult, Transform, oracle};
+use crate::cores;
 
 /// Every polynomial of `polys` (a whole number of them, checked by
 /// `Transform::polys_in`), in order.
@@ -12,13 +11,7 @@ pub(crate) fn run(t: &Transform, polys: &[u8]) -> Vec<PolyResult> {
     if t.field.negacyclic() {
         // One plan for the batch.
         let plan = oracle::tfhe_plan(t.log_n);
-        return polys
-            .par_chunks_exact(t.poly_bytes())
-            .map(|poly| oracle::negacyclic_with(&plan, t, poly))
-            .collect();
+        return cores::map_chunks_exact(polys, t.poly_bytes(), |poly| oracle::negacyclic_with(&plan, t, poly));
     }
-    polys
-        .par_chunks_exact(t.poly_bytes())
-        .map(|poly| oracle::transform(t, poly))
-        .collect()
+    cores::map_chunks_exact(polys, t.poly_bytes(), |poly| oracle::transform(t, poly))
 }

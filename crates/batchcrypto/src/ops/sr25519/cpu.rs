@@ -30,12 +30,12 @@
 
 use std::collections::HashMap;
 
-use rayon::prelude::*;
 use schnorrkel::context::SigningContext;
 use schnorrkel::{PublicKey, Signature};
 
 use super::{Batch, PK_LEN, Rng06};
 use crate::bisect::{self, Checker, Cost};
+use crate::cores;
 use crate::verdict::{Reason, Verdict};
 
 /// Costs of a schnorrkel batch check in single verifications (28.4 µs
@@ -56,20 +56,16 @@ pub(crate) fn verify(batch: &Batch, ctx: &[u8]) -> Vec<Verdict> {
     let mut distinct: Vec<&[u8; PK_LEN]> = batch.pks().iter().collect();
     distinct.sort_unstable();
     distinct.dedup();
-    let keys: HashMap<[u8; PK_LEN], Option<PublicKey>> = distinct
-        .par_iter()
-        .map(|pk| (**pk, PublicKey::from_bytes(&pk[..]).ok()))
-        .collect();
+    let keys: HashMap<[u8; PK_LEN], Option<PublicKey>> =
+        cores::map(&distinct, 1, |pk| (**pk, PublicKey::from_bytes(&pk[..]).ok()))
+            .into_iter()
+            .collect();
     // Each item parsed, or its verdict from the parsing checks.
-    let parsed: Vec<Result<(PublicKey, Signature), Reason>> = (0..batch.len())
-        .into_par_iter()
-        .with_min_len(256)
-        .map(|i| {
-            let key = keys.get(batch.pk(i)).copied().flatten().ok_or(Reason::MalformedKey)?;
-            let sig = Signature::from_bytes(batch.sig(i)).map_err(|_| Reason::MalformedSignature)?;
-            Ok((key, sig))
-        })
-        .collect();
+    let parsed: Vec<Result<(PublicKey, Signature), Reason>> = cores::map_range(0..batch.len(), 256, |i| {
+        let key = keys.get(batch.pk(i)).copied().flatten().ok_or(Reason::MalformedKey)?;
+        let sig = Signature::from_bytes(batch.sig(i)).map_err(|_| Reason::MalformedSignature)?;
+        Ok((key, sig))
+    });
     let candidates: Vec<usize> = (0..batch.len()).filter(|&i| parsed[i].is_ok()).collect();
     let check = Schnorrkel {
         batch,
