@@ -156,7 +156,7 @@ fn probe_fp(i: u32, k: u32) -> Fp {
 }
 ";
 
-    /// probe_item for fp381.wgsl: four canonical F_p values a, b, c, d in
+    /// probe_item for fp2.wgsl at BLS12-381's p: four canonical F_p values a, b, c, d in
     /// (twelve words each), x = a + b u and y = c + d u; out, canonical:
     /// a b, a + b, a - b, a^2, -a, 1/a, a square root of a (0 if none), x y,
     /// x^2, 1/x, (1 + u) x, then whether a is a square.

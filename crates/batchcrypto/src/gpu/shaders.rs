@@ -326,7 +326,7 @@ const BLS_PAIRING: &str = include_str!("wgsl/bls_pairing.wgsl");
 const BN254_PAIRING: &str = include_str!("wgsl/bn254_pairing.wgsl");
 const BN254_PAIRS: &str = include_str!("../ops/evm/pairs.wgsl");
 const BLS_PAIRS: &str = include_str!("../ops/bls/pairs.wgsl");
-const BLS_FINAL_EXP: &str = include_str!("../ops/bls/final_exp.wgsl");
+const PAIRING_FINAL: &str = include_str!("../ops/bls/final_exp.wgsl");
 const BLS_POINTS: &str = include_str!("../ops/bls/points.wgsl");
 const BLS_HASH: &str = include_str!("../ops/bls/hash.wgsl");
 const BLS_SUM: &str = include_str!("../ops/bls/sum.wgsl");
@@ -420,11 +420,11 @@ pub(crate) fn pairing_kernel(key: &str) -> String {
     let (layer, kernel) = match (tower, key.ends_with("_final")) {
         (Tower::Bls12381, stage2) => (
             bls_pairing_layer(&super::fp12_program::final_exponentiation(), "FINAL_EXP"),
-            if stage2 { BLS_FINAL_EXP } else { BLS_PAIRS },
+            if stage2 { PAIRING_FINAL } else { BLS_PAIRS },
         ),
         (Tower::Bn254, stage2) => (
             bn254_pairing_layer(&super::fp12_program::bn254_final_exponentiation(), "FINAL_EXP"),
-            if stage2 { BLS_FINAL_EXP } else { BN254_PAIRS },
+            if stage2 { PAIRING_FINAL } else { BN254_PAIRS },
         ),
     };
     [guard(), constants, layer, kernel.to_string()].join("\n")
