@@ -120,7 +120,8 @@ fn ark_fp2_wgsl<F: ark_ff::PrimeField, const N: usize>(name: &str, c0: F, c1: F,
 /// bit sets `BN_ATE_PLUS` (digit 1) and `BN_ATE_MINUS` (digit -1),
 /// `BN_ATE_TOP` (the top digit's place) and `BN_MILLER_STEPS` (a doubling
 /// per digit below the top, an addition per nonzero one, two final
-/// additions); then the tower's Frobenius constants.
+/// additions); the G2 subgroup check's k = 6 x^2 as `BN_K` (four words)
+/// with `K_TOP`, its top bit; then the tower's Frobenius constants.
 pub(crate) fn bn254_pairing_wgsl() -> String {
     use ark_ec::bn::BnConfig;
     use ark_ec::short_weierstrass::SWCurveConfig;
@@ -137,6 +138,10 @@ pub(crate) fn bn254_pairing_wgsl() -> String {
         }
         words
     };
+    // The subgroup check's k = 6 x^2 (arkworks' SIX_X_SQUARED: [k] Q = psi(Q)
+    // on G2, eprint 2022/352 section 4.3), in four words.
+    let k = 6 * u128::from(super::fp12_program::BN254_X).pow(2);
+    let k_words: [u32; 4] = std::array::from_fn(|i| (k >> (32 * i)) as u32);
     let below_top = &digits[..digits.len() - 1];
     let steps = below_top.len() + below_top.iter().filter(|d| **d != 0).count() + 2;
     [
@@ -146,9 +151,11 @@ pub(crate) fn bn254_pairing_wgsl() -> String {
         super::shaders::u32_array("BN_ATE_PLUS", &set(1)),
         super::shaders::u32_array("BN_ATE_MINUS", &set(-1)),
         format!(
-            "const BN_ATE_TOP: u32 = {}u;\nconst BN_MILLER_STEPS: u32 = {steps}u;\n",
-            digits.len() - 1
+            "const BN_ATE_TOP: u32 = {}u;\nconst BN_MILLER_STEPS: u32 = {steps}u;\nconst K_TOP: u32 = {}u;\n",
+            digits.len() - 1,
+            127 - k.leading_zeros()
         ),
+        super::shaders::u32_array("BN_K", &k_words),
         fp12_frobenius_wgsl::<ark_bn254::Fq12Config, 8>(&p),
     ]
     .concat()

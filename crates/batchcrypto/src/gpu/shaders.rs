@@ -431,36 +431,40 @@ pub(crate) fn pairing_kernel(key: &str) -> String {
 }
 
 /// BLS12-381's G1 and G2 (`wgsl/bls_curve.wgsl`) over the whole tower,
-/// with the pairing constants: the complete a = 0 formulas of
-/// `wgsl/weierstrass_a0.wgsl` and the group-generic `wgsl/bls_group.wgsl`,
-/// rendered for each group.
+/// with the pairing constants and each group's layer ([`group_layer`]).
 pub(crate) fn bls_curve_layer() -> String {
-    let mut parts = vec![
+    [
         fp12_layer(Tower::Bls12381),
         super::curve::bls_pairing_wgsl(),
         BLS_CURVE.to_string(),
-    ];
-    for (g, field) in [("g1", "fp"), ("g2", "fp2")] {
-        let (point, ty) = (format!("{}Proj", g.to_uppercase()), format!("F{}", &field[1..]));
-        parts.push(
-            WEIERSTRASS_A0
-                .replace("fmul(c, c.b3, ", &format!("{field}_times_b3("))
-                .replace("fmul(c, ", &format!("{field}_mul("))
-                .replace("fadd(c, ", &format!("{field}_add("))
-                .replace("fsub(c, ", &format!("{field}_sub("))
-                .replace("c: Curve, ", "")
-                .replace("Proj", &point)
-                .replace("proj_", &format!("{g}_")),
-        );
-        parts.push(
-            BLS_GROUP
-                .replace("GPoint", &point)
-                .replace("grp_", &format!("{g}_"))
-                .replace("Field", &ty)
-                .replace("field_", &format!("{field}_")),
-        );
-    }
-    parts.join("\n")
+        group_layer("g1", "fp"),
+        group_layer("g2", "fp2"),
+    ]
+    .join("\n")
+}
+
+/// A pairing curve's group `g` (g1, g2) over the field `field` (fp, fp2):
+/// the complete a = 0 formulas of `wgsl/weierstrass_a0.wgsl` (with the
+/// curve's `<field>_times_b3`) and the group-generic `wgsl/bls_group.wgsl`,
+/// rendered for it.
+fn group_layer(g: &str, field: &str) -> String {
+    let (point, ty) = (format!("{}Proj", g.to_uppercase()), format!("F{}", &field[1..]));
+    [
+        WEIERSTRASS_A0
+            .replace("fmul(c, c.b3, ", &format!("{field}_times_b3("))
+            .replace("fmul(c, ", &format!("{field}_mul("))
+            .replace("fadd(c, ", &format!("{field}_add("))
+            .replace("fsub(c, ", &format!("{field}_sub("))
+            .replace("c: Curve, ", "")
+            .replace("Proj", &point)
+            .replace("proj_", &format!("{g}_")),
+        BLS_GROUP
+            .replace("GPoint", &point)
+            .replace("grp_", &format!("{g}_"))
+            .replace("Field", &ty)
+            .replace("field_", &format!("{field}_")),
+    ]
+    .join("\n")
 }
 
 /// The pairing layer: the Miller loop (`wgsl/bls_pairing.wgsl`), the
@@ -477,13 +481,15 @@ pub(crate) fn bls_pairing_layer(program: &super::fp12_program::Program, name: &s
     .join("\n")
 }
 
-/// BN254's pairing layer: its tower, the constants of its Miller loop
-/// (gpu/curve.rs `bn254_pairing_wgsl`), `program` as the constant `name`,
-/// the shared steps and BN254's loop (`wgsl/bn254_pairing.wgsl`).
+/// BN254's pairing layer: its tower, the constants of its Miller loop and
+/// subgroup check (gpu/curve.rs `bn254_pairing_wgsl`), G2's group layer,
+/// `program` as the constant `name`, the shared steps and BN254's loop
+/// (`wgsl/bn254_pairing.wgsl`).
 pub(crate) fn bn254_pairing_layer(program: &super::fp12_program::Program, name: &str) -> String {
     [
         fp12_layer(Tower::Bn254),
         super::curve::bn254_pairing_wgsl(),
+        group_layer("g2", "fp2"),
         program.wgsl(name),
         PAIRING.to_string(),
         BN254_PAIRING.to_string(),

@@ -26,11 +26,12 @@
 //! multiplications one by one and the CPU path is blst's Pippenger
 //! multi-scalar multiplication ([`cpu`]). Every precompile also runs on
 //! the GPU (`gpu.rs`), the calls decoded and checked on the CPU cores with
-//! the CPU path's checks: ECADD and ECMUL a thread per call over BN254's
-//! G1 layer (`g1.wgsl`); the pairing check a thread per pair for its
-//! Miller loop (`pairs.wgsl` over BN254's tower) and one per call for the
-//! product and the final exponentiation (the EIP-2537 check's final
-//! stage); the EIP-2537 MSMs the MSM kernel's sums.
+//! the CPU path's checks (the pairing check's but G2's subgroup
+//! membership): ECADD and ECMUL a thread per call over BN254's
+//! G1 layer (`g1.wgsl`); the pairing check a thread per pair for G2's
+//! subgroup check and its Miller loop (`pairs.wgsl` over BN254's tower)
+//! and one per call for the product and the final exponentiation (the
+//! EIP-2537 check's final stage); the EIP-2537 MSMs the MSM kernel's sums.
 //!
 //! [EIP-196]: https://eips.ethereum.org/EIPS/eip-196
 //! [EIP-197]: https://eips.ethereum.org/EIPS/eip-197

@@ -270,6 +270,24 @@ fn bn254_edges_and_hostile_encodings() {
             [off_curve.clone(), bn::g2(g2)].concat(),
             Err(PrecompileError::NotOnCurve),
         ),
+        // The first failure in input order (the GPU checks G2's subgroup,
+        // the host the rest).
+        (
+            [pair(g1, outside), off_curve.clone(), bn::g2(g2)].concat(),
+            Err(PrecompileError::G2NotInSubgroup),
+        ),
+        (
+            [off_curve.clone(), bn::g2(g2), pair(g1, outside)].concat(),
+            Err(PrecompileError::NotOnCurve),
+        ),
+        (
+            [cancel.clone(), pair(P1::zero(), outside), vec![0; 191]].concat(),
+            Err(PrecompileError::InvalidLength),
+        ),
+        (
+            [cancel.clone(), pair(P1::zero(), outside)].concat(),
+            Err(PrecompileError::G2NotInSubgroup),
+        ),
     ];
     let (calls, want): (Vec<_>, Vec<_>) = pairing_cases.into_iter().unzip();
     assert_answers(Precompile::Bn256Pairing, &calls, &want, "ECPAIRING");

@@ -28,6 +28,14 @@ fn bls_x_bit(i: u32) -> bool {
     return ((word >> (i % 32u)) & 1u) == 1u;
 }
 
+// The subgroup checks' constant k = |x| for bls_group.wgsl's grp_times_k:
+// its top bit and its bits.
+const K_TOP: u32 = 63u;
+
+fn k_bit(i: u32) -> bool {
+    return bls_x_bit(i);
+}
+
 // 3 b for G1: 12 a, by additions.
 fn fp_times_b3(a: Fp) -> Fp {
     let a2 = fp_add(a, a);
@@ -65,13 +73,13 @@ fn g2_psi(p: G2Proj) -> G2Proj {
 fn g1_in_subgroup(p: G1Proj) -> bool {
     var t = p;
     for (var k = 0u; k < 2u * tower_one; k++) {
-        t = g1_times_x_abs(t);
+        t = g1_times_k(t);
     }
     return g1_eq(g1_sigma2(p), g1_neg(t));
 }
 
 fn g2_in_subgroup(q: G2Proj) -> bool {
-    return g2_eq(g2_psi(q), g2_neg(g2_times_x_abs(q)));
+    return g2_eq(g2_psi(q), g2_neg(g2_times_k(q)));
 }
 
 // x^3 + b on E and on E' (Montgomery form).

@@ -1,7 +1,10 @@
-// The group-generic part of BLS12-381's G1 and G2, rendered once per group
-// by gpu/shaders.rs (GPoint, grp_, Field and field_ become G1Proj, g1_, Fp,
-// fp_ or G2Proj, g2_, Fp2, fp2_). Composed after bls_curve.wgsl and the
-// rendered point formulas (grp_add, grp_dbl).
+// The group-generic part of the pairing curves' groups (BLS12-381's G1
+// and G2, BN254's G2), rendered once per group by gpu/shaders.rs
+// `group_layer` (GPoint, grp_, Field and field_ become G1Proj, g1_, Fp,
+// fp_ or G2Proj, g2_, Fp2, fp2_). Composed after the curve's file
+// (bls_curve.wgsl, bn254_pairing.wgsl: the constant k of its subgroup
+// checks, K_TOP and k_bit) and the rendered point formulas (grp_add,
+// grp_dbl).
 
 fn grp_infinity() -> GPoint {
     return GPoint(field_zero(), field_one(), field_zero());
@@ -27,12 +30,13 @@ fn grp_eq(p: GPoint, q: GPoint) -> bool {
     return field_eq(v[0], v[1]) && field_eq(v[2], v[3]) && grp_is_infinity(p) == grp_is_infinity(q);
 }
 
-// [|x|] p, by double and add from the top bit of |x| (a public constant).
-fn grp_times_x_abs(p: GPoint) -> GPoint {
+// [k] p for the curve's public constant k (BLS12-381: |x|; BN254: 6 x^2),
+// by double and add from its top bit K_TOP.
+fn grp_times_k(p: GPoint) -> GPoint {
     var r = p;
-    for (var k = 0u; k < 63u * tower_one; k++) {
+    for (var j = 0u; j < K_TOP * tower_one; j++) {
         r = grp_dbl(r);
-        if bls_x_bit(62u - k) {
+        if k_bit(K_TOP - 1u - j) {
             r = grp_add(r, p);
         }
     }

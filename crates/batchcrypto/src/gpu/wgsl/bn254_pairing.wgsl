@@ -1,12 +1,15 @@
 // BN254's optimal ate pairing (EIP-197's curve, issue 18) over its tower
-// (fp2.wgsl and fp12.wgsl at eight limbs, xi = 9 + u): the Miller loop of
-// one pair, arkworks' (ark-ec's bn model) step for step, so that its value
-// and, after the final exponentiation (gpu/fp12_program.rs
-// `bn254_final_exponentiation`), the pairing's are arkworks' exactly, which
-// the tests compare. G2 lives on the D-twist E': y^2 = x^3 + 3 / xi. The
-// points arrive checked (on their curves, G2's in the subgroup: the host
-// does it with the CPU path's checks) and finite. Composed with
-// pairing.wgsl after the constants of gpu/curve.rs `bn254_pairing_wgsl`:
+// (fp2.wgsl and fp12.wgsl at eight limbs, xi = 9 + u): G2's subgroup check
+// and the Miller loop of one pair, arkworks' (ark-ec's bn model) step for
+// step, so that its value and, after the final exponentiation
+// (gpu/fp12_program.rs `bn254_final_exponentiation`), the pairing's are
+// arkworks' exactly, which the tests compare. G2 lives on the D-twist E':
+// y^2 = x^3 + 3 / xi, in homogeneous projective coordinates (x = X/Z,
+// y = Y/Z), its group layer (weierstrass_a0.wgsl and bls_group.wgsl
+// rendered for it: g2_add, g2_dbl, g2_eq, g2_times_k) composed beside
+// this file. The points arrive on their curves (the host checks that with
+// the CPU path's checks). Composed with pairing.wgsl after the constants
+// of gpu/curve.rs `bn254_pairing_wgsl`:
 // BN_TWIST_B3 (3 b'), BN_Q_X and BN_Q_Y (arkworks' TWIST_MUL_BY_Q_X and
 // _Y), the digits of 6x + 2 (BN_ATE_PLUS, BN_ATE_MINUS: bit i set where
 // arkworks' ATE_LOOP_COUNT[i] is 1 or -1), BN_ATE_TOP (its top digit) and
@@ -16,6 +19,19 @@ struct G2Proj {
     x: Fp2,
     y: Fp2,
     z: Fp2,
+}
+
+// Bit i of the subgroup check's k = 6 x^2 (BN_K), i < 128.
+fn k_bit(i: u32) -> bool {
+    return ((BN_K[i / 32u] >> (i % 32u)) & 1u) == 1u;
+}
+
+// Whether Q, on the twist, is in G2 (the points of order r): [6 x^2] Q =
+// psi(Q), psi the untwist-Frobenius-twist endomorphism (arkworks' check,
+// eprint 2022/352 section 4.3). Infinity passes.
+fn g2_in_subgroup(q: G2Proj) -> bool {
+    let psi = bn_frobenius(q.x, q.y);
+    return g2_eq(g2_times_k(q), G2Proj(psi[0], psi[1], fp2_conj(q.z)));
 }
 
 // 3 b' a for the twist's b' = 3 / xi.
@@ -34,7 +50,8 @@ fn fp12_mul_line(f: Fp12, l: Line, px: Fp, py: Fp) -> Fp12 {
 }
 
 // (conj(x) BN_Q_X, conj(y) BN_Q_Y): pi(Q) on the twist (arkworks'
-// mul_by_char), for an affine Q.
+// mul_by_char and p_power_endomorphism), for an affine Q, or the x and y
+// of a projective one (whose Z is conjugated).
 fn bn_frobenius(x: Fp2, y: Fp2) -> array<Fp2, 2> {
     return array<Fp2, 2>(
         fp2_mul(fp2_conj(x), Fp2(BN_Q_X_C0, BN_Q_X_C1)),

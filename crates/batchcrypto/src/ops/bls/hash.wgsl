@@ -230,7 +230,7 @@ fn g2_clear_cofactor(p: G2Proj) -> G2Proj {
     var t = p;
     var a = p;
     for (var k = 0u; k < 2u * tower_one; k++) {
-        t = g2_neg(g2_times_x_abs(t));
+        t = g2_neg(g2_times_k(t));
         if k == 0u {
             a = t;
             t = g2_add(a, psi_p);

@@ -59,6 +59,15 @@ fn fq2(bytes: &[u8]) -> Result<Fq2, PrecompileError> {
 /// A G2 point: all zeros is infinity, any other must be on the twist and
 /// in the prime-order subgroup.
 fn g2(bytes: &[u8]) -> Result<G2Affine, PrecompileError> {
+    let q = g2_on_twist(bytes)?;
+    if !q.is_in_correct_subgroup_assuming_on_curve() {
+        return Err(PrecompileError::G2NotInSubgroup);
+    }
+    Ok(q)
+}
+
+/// A G2 point with every check but the subgroup's (infinity passes it).
+fn g2_on_twist(bytes: &[u8]) -> Result<G2Affine, PrecompileError> {
     let (x, y) = (fq2(&bytes[..2 * WORD])?, fq2(&bytes[2 * WORD..G2_LEN])?);
     if x.is_zero() && y.is_zero() {
         return Ok(G2Affine::zero());
@@ -66,9 +75,6 @@ fn g2(bytes: &[u8]) -> Result<G2Affine, PrecompileError> {
     let q = G2Affine::new_unchecked(x, y);
     if !q.is_on_curve() {
         return Err(PrecompileError::NotOnCurve);
-    }
-    if !q.is_in_correct_subgroup_assuming_on_curve() {
-        return Err(PrecompileError::G2NotInSubgroup);
     }
     Ok(q)
 }
@@ -133,6 +139,38 @@ pub(crate) fn pairs(input: &[u8]) -> Result<(Vec<G1Affine>, Vec<G2Affine>), Prec
         }
     }
     Ok((ps, qs))
+}
+
+/// An ECPAIRING call decoded with every check but G2's subgroup
+/// membership (the GPU's): the pairs before the first failure, if any, in
+/// order (infinities kept), and that failure. The call's answer is
+/// `G2NotInSubgroup` if one of those pairs' G2 points is outside the
+/// subgroup, else the failure, else the pairing check over the pairs.
+pub(crate) struct Unchecked {
+    pub(crate) pairs: Vec<(G1Affine, G2Affine)>,
+    pub(crate) failure: Option<PrecompileError>,
+}
+
+/// `input` decoded as [`Unchecked`].
+pub(crate) fn pairs_unchecked(input: &[u8]) -> Unchecked {
+    let mut call = Unchecked {
+        pairs: Vec::new(),
+        failure: None,
+    };
+    if !input.len().is_multiple_of(PAIR_LEN) {
+        call.failure = Some(PrecompileError::InvalidLength);
+        return call;
+    }
+    for pair in input.chunks_exact(PAIR_LEN) {
+        match (g1(&pair[..G1_LEN]), g2_on_twist(&pair[G1_LEN..])) {
+            (Ok(p), Ok(q)) => call.pairs.push((p, q)),
+            (Err(e), _) | (_, Err(e)) => {
+                call.failure = Some(e);
+                break;
+            }
+        }
+    }
+    call
 }
 
 /// ECPAIRING (0x08): every point is checked, then the product of the

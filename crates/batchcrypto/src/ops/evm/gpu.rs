@@ -5,13 +5,14 @@
 //!
 //! EIP-197's pairing check ([`pairing_calls`]) runs on the two stages of
 //! the EIP-2537 check ([`crate::ops::bls::gpu`]) rendered for BN254's
-//! tower: every call decoded and checked on the CPU cores with the CPU
-//! path's checks ([`bn254::pairs`]: coordinates below p, points on their
-//! curves, G2's in the subgroup), a thread per pair without an infinity
-//! for its Miller loop (`pairs.wgsl`, over `gpu/wgsl/bn254_pairing.wgsl`),
-//! then a thread per call for the product and the final exponentiation.
-//! Moving the G2 subgroup checks to the device too is left for later: on
-//! the CPU they cost about a fifth of a pairing.
+//! tower: every call decoded on the CPU cores with the CPU path's checks
+//! but G2's subgroup membership ([`bn254::pairs_unchecked`]: coordinates
+//! below p, points on their curves), a thread per pair with a finite G2
+//! point for that check and, when both points are finite, the Miller loop
+//! (`pairs.wgsl`, over `gpu/wgsl/bn254_pairing.wgsl`), then a thread per
+//! call for the product and the final exponentiation. Each call's first
+//! failure is the CPU path's: a G2 point outside the subgroup before the
+//! first failure the host found, else that one.
 //!
 //! Below, the host side of the ECADD and ECMUL kernel (`g1.wgsl` over
 //! BN254's G1 layer; SHADER_INT64) for the driver
@@ -119,49 +120,89 @@ fn fq_words(x: &ark_bn254::Fq) -> impl Iterator<Item = u32> + '_ {
     x.0.0.iter().flat_map(|l| [*l as u32, (l >> 32) as u32])
 }
 
+/// Words per pair into `bn254_pairs`: six coordinates, the flags.
+fn pair_in_words() -> usize {
+    6 * Tower::Bn254.limbs() + 1
+}
+
+/// Appends a pair for `bn254_pairs`: P's coordinates (zeros for
+/// infinity), Q's, the flags (check Q; the Miller loop when P is finite).
+fn pack_pair(words: &mut Vec<u32>, p: &ark_bn254::G1Affine, q: &ark_bn254::G2Affine) {
+    let zero = ark_bn254::Fq::from(0u64);
+    let (px, py) = p.xy().unwrap_or((zero, zero));
+    words.extend(fq_words(&px).chain(fq_words(&py)));
+    words.extend([q.x.c0, q.x.c1, q.y.c0, q.y.c1].iter().flat_map(fq_words));
+    words.push(bls_gpu::PAIR_G2 | if p.is_zero() { 0 } else { bls_gpu::PAIR_MILLER });
+}
+
 /// EIP-197 pairing checks (see the module's docs): each call's answer, or
 /// the failure of its first bad point.
 fn pairing_calls(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<CallResult> {
     let tower = Tower::Bn254;
-    let calls: Vec<_> = (0..inputs.len())
+    let calls: Vec<bn254::Unchecked> = (0..inputs.len())
         .into_par_iter()
-        .map(|i| bn254::pairs(inputs.get(i)))
+        .map(|i| bn254::pairs_unchecked(inputs.get(i)))
         .collect();
-    let (mut words, mut bounds) = (Vec::new(), vec![0]);
-    for (ps, qs) in calls.iter().flatten() {
-        for (p, q) in ps.iter().zip(qs) {
-            words.extend(fq_words(&p.x).chain(fq_words(&p.y)));
-            words.extend([q.x.c0, q.x.c1, q.y.c0, q.y.c1].iter().flat_map(fq_words));
+    // Stage 1: every pair with a finite G2 point, in order.
+    let mut words = Vec::new();
+    for (p, q) in calls.iter().flat_map(|c| &c.pairs) {
+        if !q.is_zero() {
+            pack_pair(&mut words, p, q);
         }
-        bounds.push(bounds[bounds.len() - 1] + ps.len());
     }
-    let mut values = Vec::with_capacity(words.len() * 2);
-    if !words.is_empty() {
+    let checked = if words.is_empty() {
+        Vec::new()
+    } else {
         let kernel = UnitsKernel {
             name: "bn254_pairs",
             pipeline: bls_gpu::pairing_pipeline(gpu, "bn254_pairs").map_err(Failure::at_start)?,
             words: &words,
-            in_words: 6 * tower.limbs(),
-            out_words: tower.fp12_words() + 1,
+            in_words: pair_in_words(),
+            out_words: tower.fp12_words() + 2,
             max_units: MAX_PAIRS,
         };
-        for miller in driver::run(gpu, &kernel).map_err(|f| Failure::at_start(f.reason))? {
-            values.extend_from_slice(&miller[..tower.fp12_words()]);
+        driver::run(gpu, &kernel).map_err(|f| Failure::at_start(f.reason))?
+    };
+    // Each call's answer when a check failed, else its Miller values as a
+    // range of `values` for stage 2.
+    let mut answers: Vec<Option<CallResult>> = Vec::with_capacity(calls.len());
+    let (mut values, mut bounds) = (Vec::new(), vec![0usize]);
+    let mut next = 0;
+    for call in &calls {
+        let finite: Vec<bool> = call
+            .pairs
+            .iter()
+            .filter(|(_, q)| !q.is_zero())
+            .map(|(p, _)| !p.is_zero())
+            .collect();
+        let Some(mine) = checked.get(next..next + finite.len()) else {
+            return Err(Failure::at_start("the pairs' kernel came back short".into()));
+        };
+        next += finite.len();
+        if mine.iter().any(|o| o[0] == bls_gpu::STATUS_NOT_IN_SUBGROUP) {
+            answers.push(Some(Err(PrecompileError::G2NotInSubgroup)));
+        } else if let Some(e) = call.failure {
+            answers.push(Some(Err(e)));
+        } else {
+            for (out, _) in mine.iter().zip(&finite).filter(|(_, miller)| **miller) {
+                values.extend_from_slice(&out[1..=tower.fp12_words()]);
+            }
+            bounds.push(values.len() / tower.fp12_words());
+            answers.push(None);
         }
     }
-    let ones = bls_gpu::final_check(gpu, tower, values, bounds).map_err(Failure::at_start)?;
-    let mut valid = ones.into_iter();
+    let mut ones = bls_gpu::final_check(gpu, tower, values, bounds)
+        .map_err(Failure::at_start)?
+        .into_iter();
     let mut done = Vec::with_capacity(calls.len());
-    for call in calls {
-        done.push(match call {
-            Err(e) => Err(e),
-            Ok(_) => match valid.next() {
+    for answer in answers {
+        done.push(match answer {
+            Some(failed) => failed,
+            None => match ones.next() {
                 Some(one) => Ok(super::bool_word(one).to_vec()),
                 None => {
-                    return Err(Failure {
-                        done,
-                        reason: "a pairing check came back without its answer".into(),
-                    });
+                    let reason = "a pairing check came back without its answer".into();
+                    return Err(Failure { done, reason });
                 }
             },
         });
@@ -311,9 +352,9 @@ impl Kernel for G1Kernel {
 
 #[cfg(test)]
 mod tests {
-    use ark_bn254::{Bn254, Fq12, Fr, G1Projective, G2Projective};
+    use ark_bn254::{Bn254, Fq12, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
     use ark_ec::pairing::{MillerLoopOutput, Pairing};
-    use ark_ec::{CurveGroup, PrimeGroup};
+    use ark_ec::{AffineRepr, CurveGroup, PrimeGroup};
     use ark_ff::{Field, One, PrimeField};
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
@@ -330,9 +371,21 @@ mod tests {
             .collect()
     }
 
-    /// Both stages against arkworks, value by value: each pair's Miller
-    /// loop (`bn254_pairs`), then the products of ranges of them, alone
-    /// and raised to the final exponentiation (`bn254_final`).
+    /// A point on the twist outside G2 (x from `seed` up).
+    fn g2_outside(seed: u64) -> G2Affine {
+        let mut x = ark_bn254::Fq2::from(seed);
+        loop {
+            match G2Affine::get_point_from_x_unchecked(x, false) {
+                Some(q) if !q.is_in_correct_subgroup_assuming_on_curve() => return q,
+                _ => x += ark_bn254::Fq2::from(1u64),
+            }
+        }
+    }
+
+    /// Both stages against arkworks, value by value: each pair's subgroup
+    /// status and Miller loop (`bn254_pairs`), then the products of ranges
+    /// of them, alone and raised to the final exponentiation
+    /// (`bn254_final`).
     #[test]
     fn bn254_stages_match_arkworks() {
         let Some(gpu) = test_gpu() else { return };
@@ -348,30 +401,50 @@ mod tests {
         }
         // e(P, Q) e(-P, Q) = 1 for the first two.
         pairs[1] = (-pairs[0].0, pairs[0].1);
+        // Checks without a Miller loop: G1 at infinity; G2 outside the
+        // subgroup, with G1 finite or not.
+        let (p, q) = pairs[2];
+        let extra = [
+            (G1Affine::zero(), q),
+            (p, g2_outside(3)),
+            (G1Affine::zero(), g2_outside(11)),
+        ];
         let mut words = Vec::new();
-        for (p, q) in &pairs {
-            words.extend(fq_words(&p.x).chain(fq_words(&p.y)));
-            words.extend([q.x.c0, q.x.c1, q.y.c0, q.y.c1].iter().flat_map(fq_words));
+        for (p, q) in pairs.iter().chain(&extra) {
+            pack_pair(&mut words, p, q);
         }
         let tower = Tower::Bn254;
         let kernel = UnitsKernel {
             name: "bn254_pairs",
             pipeline: bls_gpu::pairing_pipeline(&gpu, "bn254_pairs").expect("pipeline"),
             words: &words,
-            in_words: 6 * tower.limbs(),
-            out_words: tower.fp12_words() + 1,
+            in_words: pair_in_words(),
+            out_words: tower.fp12_words() + 2,
             max_units: MAX_PAIRS,
         };
         let out = driver::run(&gpu, &kernel).expect("bn254_pairs");
-        assert_eq!(out.len(), pairs.len());
+        assert_eq!(out.len(), pairs.len() + extra.len());
+        for (n, ((p, q), got)) in pairs.iter().chain(&extra).zip(&out).enumerate() {
+            let inside = q.is_in_correct_subgroup_assuming_on_curve();
+            assert_eq!(got[0] == 0, inside, "pair {n}: G2 subgroup status");
+            let want = if inside && !p.is_zero() {
+                Bn254::multi_miller_loop([*p], [*q]).0
+            } else {
+                Fq12::ONE
+            };
+            assert_eq!(
+                got[1..=tower.fp12_words()],
+                fq12_words(&want)[..],
+                "pair {n}: Miller loop"
+            );
+        }
         let millers: Vec<Fq12> = pairs
             .iter()
             .map(|(p, q)| Bn254::multi_miller_loop([*p], [*q]).0)
             .collect();
         let mut values = Vec::new();
-        for (n, (got, want)) in out.iter().zip(&millers).enumerate() {
-            assert_eq!(got[..tower.fp12_words()], fq12_words(want)[..], "pair {n}: Miller loop");
-            values.extend_from_slice(&got[..tower.fp12_words()]);
+        for got in &out[..pairs.len()] {
+            values.extend_from_slice(&got[1..=tower.fp12_words()]);
         }
         // Ranges: the cancelling pair, each of two alone, three, none.
         let bounds = [0, 2, 3, 4, 7, 7];
