@@ -146,12 +146,14 @@ pub(crate) fn pairs(input: &[u8]) -> Result<(Vec<G1Affine>, Vec<G2Affine>), Prec
 /// order (infinities kept), and that failure. The call's answer is
 /// `G2NotInSubgroup` if one of those pairs' G2 points is outside the
 /// subgroup, else the failure, else the pairing check over the pairs.
+#[cfg(feature = "wgpu")]
 pub(crate) struct Unchecked {
     pub(crate) pairs: Vec<(G1Affine, G2Affine)>,
     pub(crate) failure: Option<PrecompileError>,
 }
 
 /// `input` decoded as [`Unchecked`].
+#[cfg(feature = "wgpu")]
 pub(crate) fn pairs_unchecked(input: &[u8]) -> Unchecked {
     let mut call = Unchecked {
         pairs: Vec::new(),
