@@ -486,24 +486,17 @@ impl Engine {
         &self,
         inputs: &FlatBytes,
     ) -> Result<Outcome<Vec<Result<bool, crate::ops::evm::PrecompileError>>>, Error> {
-        use rayon::prelude::*;
         self.run_split(
             Op::Eip2537Pairing,
             inputs,
             |gpu, i| gpu.eip2537_pairing(i),
-            |i| {
-                (0..i.len())
-                    .into_par_iter()
-                    .map(|k| bls::eip2537::pairing_check(i.get(k)))
-                    .collect()
-            },
+            |i| cores::map_range(0..i.len(), 1, |k| bls::eip2537::pairing_check(i.get(k))),
         )
     }
 
     /// One call of an EVM precompile per input (see [`evm`]): the output
     /// bytes, or why the call fails; equal to the oracle's
-    /// ([`evm::oracle::call`]). ECADD and ECMUL run on the GPU too; the
-    /// pairing check and the EIP-2537 MSMs on the CPU.
+    /// ([`evm::oracle::call`]). Every precompile runs on the GPU too.
     pub fn evm(&self, precompile: evm::Precompile, inputs: &FlatBytes) -> Result<Outcome<Vec<evm::CallResult>>, Error> {
         self.run_split(
             Op::Evm(precompile),

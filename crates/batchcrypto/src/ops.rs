@@ -27,18 +27,19 @@ pub(crate) fn item_rng(seed: u64, i: usize) -> StdRng {
     StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
-/// Each distinct key of `keys` decoded once, on every core (`None`: it
+/// Each distinct key of `keys` decoded once, on every core ([`crate::cores`]; `None`: it
 /// does not decode): the key caches of the ML-DSA and ML-KEM CPU paths,
 /// whose key decoding is a large share of an item's work.
 pub(crate) fn decode_distinct<'a, K: Send>(
     keys: impl Iterator<Item = &'a [u8]>,
     decode: impl Fn(&[u8]) -> Option<K> + Sync,
 ) -> std::collections::HashMap<&'a [u8], Option<K>> {
-    use rayon::prelude::*;
     let mut distinct: Vec<&[u8]> = keys.collect();
     distinct.sort_unstable();
     distinct.dedup();
-    distinct.into_par_iter().map(|key| (key, decode(key))).collect()
+    crate::cores::map(&distinct, 1, |key| (*key, decode(key)))
+        .into_iter()
+        .collect()
 }
 
 /// One generated `(pk, sig, msg)` item and how it was built (the BLS,
