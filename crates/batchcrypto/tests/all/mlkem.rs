@@ -21,18 +21,11 @@ fn on_every_engine<R: PartialEq + std::fmt::Debug>(
     call: impl Fn(&batchcrypto::Engine) -> batchcrypto::Outcome<Vec<R>>,
 ) -> Vec<R> {
     let mut first: Option<Vec<R>> = None;
-    for (name, engine) in engines() {
-        let out = call(engine);
-        assert_eq!(
-            out.selection.backend.name(),
-            crate::support::expected_backend(name, true),
-            "{name}: {}",
-            out.selection
-        );
-        assert_eq!(out.output.len(), len, "{name}");
+    for (name, output) in crate::support::on_every_engine(call) {
+        assert_eq!(output.len(), len, "{name}");
         match &first {
-            None => first = Some(out.output),
-            Some(f) => assert_eq!(f, &out.output, "{name}: answers or reasons differ"),
+            None => first = Some(output),
+            Some(f) => assert_eq!(f, &output, "{name}: answers or reasons differ"),
         }
     }
     first.expect("an engine")

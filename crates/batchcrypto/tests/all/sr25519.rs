@@ -6,7 +6,7 @@
 //! against the CPU path reason for reason; each engine having run where it
 //! should (the GPU kernel needs SHADER_INT64).
 
-use crate::support::{assert_each, engines, expected_backend};
+use crate::support::{assert_each, on_every_engine};
 use batchcrypto::ops::sr25519::{self, DEFAULT_CONTEXT, oracle, sample};
 use batchcrypto::{Reason, Verdict};
 use curve25519_dalek::Scalar;
@@ -17,19 +17,7 @@ use rand::{RngExt, SeedableRng};
 /// Every engine's verdicts on `batch` under `ctx`, each checked to have
 /// run where it should.
 fn every_engine(batch: &sr25519::Batch, ctx: &[u8]) -> Vec<(&'static str, Vec<Verdict>)> {
-    engines()
-        .iter()
-        .map(|(name, engine)| {
-            let out = engine.verify_sr25519(batch, ctx).expect("verify");
-            assert_eq!(
-                out.selection.backend.name(),
-                expected_backend(name, true),
-                "{name}: {}",
-                out.selection
-            );
-            (name.as_str(), out.output)
-        })
-        .collect()
+    on_every_engine(|engine| engine.verify_sr25519(batch, ctx).expect("verify"))
 }
 
 #[test]

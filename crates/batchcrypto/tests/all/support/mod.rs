@@ -73,6 +73,25 @@ pub fn expected_backend(name: &str, needs_int64: bool) -> &'static str {
     }
 }
 
+/// Every engine's output for `call` (one operation's call on it), each
+/// engine checked to have run where it should ([`expected_backend`], the
+/// operation's kernel needing `SHADER_INT64`).
+pub fn on_every_engine<T>(call: impl Fn(&Engine) -> batchcrypto::Outcome<T>) -> Vec<(&'static str, T)> {
+    engines()
+        .iter()
+        .map(|(name, engine)| {
+            let out = call(engine);
+            assert_eq!(
+                out.selection.backend.name(),
+                expected_backend(name, true),
+                "{name}: {}",
+                out.selection
+            );
+            (name.as_str(), out.output)
+        })
+        .collect()
+}
+
 /// A CPU engine with `threads` threads (default: all cores).
 pub fn cpu_engine(threads: Option<usize>) -> Engine {
     let mut builder = Engine::builder().backend(BackendChoice::Cpu);
