@@ -4,13 +4,11 @@
 //! `{"address":"0x<20 bytes>","pubkey":"<64 bytes x||y>"}` or
 //! `{"address":null,"reason":"<code>"}` (CLI-FORMATS.md).
 
-use std::process::ExitCode;
-
 use batchcrypto::ops::ecdsa::{RecoverItem, Recovered};
 use batchcrypto::{Engine, Reason, Selection};
 
 use crate::Fatal;
-use crate::lines::{Field, Io, LineVerb, hex_fixed, parse_object, run_lines};
+use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, parse_object};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -23,20 +21,12 @@ pub struct Args {
     io: Io,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Fatal> {
-    let verb = RecoverVerb {
-        engine: args.engine.engine()?,
-        low_s: args.low_s,
-    };
-    run_lines(
-        verb,
-        &args.io,
-        if args.low_s { "ecrecover --low-s" } else { "ecrecover" },
-    )
+pub fn job(args: Args) -> LineJob {
+    let title = if args.low_s { "ecrecover --low-s" } else { "ecrecover" };
+    LineJob::new(RecoverVerb { low_s: args.low_s }, title, args.engine, args.io)
 }
 
 struct RecoverVerb {
-    engine: Engine,
     low_s: bool,
 }
 
@@ -67,8 +57,8 @@ impl LineVerb for RecoverVerb {
         batch.len() * std::mem::size_of::<RecoverItem>()
     }
 
-    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Self::Out>, Selection), Fatal> {
-        let outcome = self.engine.ecrecover(batch, self.low_s)?;
+    fn run(&self, engine: &Engine, batch: &Self::Batch) -> Result<(Vec<Self::Out>, Selection), Fatal> {
+        let outcome = engine.ecrecover(batch, self.low_s)?;
         Ok((outcome.output, outcome.selection))
     }
 

@@ -10,13 +10,11 @@
 //! `field_not_below_p`, `not_on_curve`, `g1_not_in_subgroup`,
 //! `g2_not_in_subgroup`.
 
-use std::process::ExitCode;
-
 use batchcrypto::ops::evm::{self, CallResult, Precompile};
 use batchcrypto::{Engine, FlatBytes, Selection};
 
 use crate::Fatal;
-use crate::lines::{Field, Io, LineVerb, parse_object, push_hex_field, run_lines};
+use crate::lines::{Field, Io, LineJob, LineVerb, parse_object, push_hex_field};
 
 /// `evm <precompile>`.
 #[derive(clap::Args)]
@@ -38,24 +36,19 @@ pub struct PairingArgs {
     io: Io,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Fatal> {
+pub fn job(args: Args) -> LineJob {
+    let title = format!("evm {}", args.precompile);
     let verb = PrecompileVerb {
-        engine: args.engine.engine()?,
         target: Some(args.precompile),
     };
-    run_lines(verb, &args.io, &format!("evm {}", args.precompile))
+    LineJob::new(verb, title, args.engine, args.io)
 }
 
-pub fn run_eip2537_pairing(args: PairingArgs) -> Result<ExitCode, Fatal> {
-    let verb = PrecompileVerb {
-        engine: args.engine.engine()?,
-        target: None,
-    };
-    run_lines(verb, &args.io, "eip2537-pairing")
+pub fn eip2537_pairing_job(args: PairingArgs) -> LineJob {
+    LineJob::new(PrecompileVerb { target: None }, "eip2537-pairing", args.engine, args.io)
 }
 
 struct PrecompileVerb {
-    engine: Engine,
     /// `None`: the EIP-2537 pairing check.
     target: Option<Precompile>,
 }
@@ -81,14 +74,14 @@ impl LineVerb for PrecompileVerb {
         batch.bytes().len()
     }
 
-    fn run(&self, batch: &FlatBytes) -> Result<(Vec<Self::Out>, Selection), Fatal> {
+    fn run(&self, engine: &Engine, batch: &FlatBytes) -> Result<(Vec<Self::Out>, Selection), Fatal> {
         Ok(match self.target {
             Some(precompile) => {
-                let outcome = self.engine.evm(precompile, batch)?;
+                let outcome = engine.evm(precompile, batch)?;
                 (outcome.output, outcome.selection)
             }
             None => {
-                let outcome = self.engine.eip2537_pairing(batch)?;
+                let outcome = engine.eip2537_pairing(batch)?;
                 let output = outcome
                     .output
                     .into_iter()

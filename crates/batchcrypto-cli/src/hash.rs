@@ -14,7 +14,7 @@ use batchcrypto::ops::hash::{Alg, Digest};
 use batchcrypto::{Engine, FlatBytes, Selection};
 
 use crate::Fatal;
-use crate::lines::{CHUNK_BYTES, Field, Io, LineVerb, parse_object, push_hex_field, run_lines};
+use crate::lines::{CHUNK_BYTES, Field, Io, LineJob, LineVerb, parse_object, push_hex_field};
 use crate::output::write_failed;
 
 #[derive(clap::Args)]
@@ -31,19 +31,33 @@ pub struct Args {
     io: Io,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Fatal> {
-    if let Some(record) = args.raw {
-        return run_raw(&args.engine.engine()?, args.alg, record, &args.io);
+/// The JSON Lines job, or `Err(args)` in raw mode (see [`run_raw`]).
+pub fn job(args: Args) -> Result<LineJob, Args> {
+    if args.raw.is_some() {
+        return Err(args);
     }
-    let verb = HashVerb {
-        engine: args.engine.engine()?,
-        alg: args.alg,
-    };
-    run_lines(verb, &args.io, &format!("hash {}", args.alg))
+    let title = format!("hash {}", args.alg);
+    Ok(LineJob::new(HashVerb { alg: args.alg }, title, args.engine, args.io))
+}
+
+/// Raw mode: fixed-size binary records in, binary digests out.
+pub fn run_raw(args: Args) -> Result<ExitCode, Fatal> {
+    let record = args
+        .raw
+        .ok_or_else(|| Fatal("hash: raw mode needs --raw".to_string()))?;
+    let engine = args.engine.engine()?;
+    let alg = args.alg;
+    let label = format!("hash {alg} --raw {record}");
+    crate::raw::run_raw(&label, record, CHUNK_BYTES, &args.io, |chunk, output| {
+        let outcome = engine.hash(alg, chunk)?;
+        for d in &outcome.output {
+            output.write_all(d).map_err(write_failed)?;
+        }
+        Ok((outcome.selection, Vec::new()))
+    })
 }
 
 struct HashVerb {
-    engine: Engine,
     alg: Alg,
 }
 
@@ -68,8 +82,8 @@ impl LineVerb for HashVerb {
         batch.bytes().len()
     }
 
-    fn run(&self, batch: &FlatBytes) -> Result<(Vec<Digest>, Selection), Fatal> {
-        let outcome = self.engine.hash(self.alg, batch)?;
+    fn run(&self, engine: &Engine, batch: &FlatBytes) -> Result<(Vec<Digest>, Selection), Fatal> {
+        let outcome = engine.hash(self.alg, batch)?;
         Ok((outcome.output, outcome.selection))
     }
 
@@ -80,16 +94,4 @@ impl LineVerb for HashVerb {
         w.write_all(&line)?;
         Ok(true)
     }
-}
-
-/// Raw mode: fixed-size binary records in, binary digests out.
-fn run_raw(engine: &Engine, alg: Alg, record: usize, io: &Io) -> Result<ExitCode, Fatal> {
-    let label = format!("hash {alg} --raw {record}");
-    crate::raw::run_raw(&label, record, CHUNK_BYTES, io, |chunk, output| {
-        let outcome = engine.hash(alg, chunk)?;
-        for d in &outcome.output {
-            output.write_all(d).map_err(write_failed)?;
-        }
-        Ok((outcome.selection, Vec::new()))
-    })
 }

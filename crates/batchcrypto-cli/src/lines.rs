@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use batchcrypto::{Selection, Verdict};
+use batchcrypto::{Engine, Selection, Verdict};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::interrupt::{Interrupt, Received};
@@ -307,8 +307,10 @@ pub fn parse_object<'a, T: serde::Deserialize<'a>>(line: &'a str) -> Result<T, S
 }
 
 /// One line-oriented operation: parses lines into a pending batch, runs it
-/// and writes one output line per item.
-pub trait LineVerb: Send {
+/// on an engine and writes one output line per item. A verb holds only its
+/// options: the command line runs it over a file ([`run_lines`]), the
+/// service over many requests' lines at once ([`DynVerb::answer`]).
+pub trait LineVerb: Send + Sync {
     /// The batch type travelling from the reader thread to the engine.
     type Batch: Send + Default + 'static;
     /// The result of one item.
@@ -321,8 +323,8 @@ pub trait LineVerb: Send {
     fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String>;
     /// Message bytes held by `batch` (for chunking).
     fn batch_bytes(batch: &Self::Batch) -> usize;
-    /// Runs `batch`: one result per item, and the backend that ran it.
-    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Self::Out>, Selection), Fatal>;
+    /// Runs `batch` on `engine`: one result per item, and the backend that ran it.
+    fn run(&self, engine: &Engine, batch: &Self::Batch) -> Result<(Vec<Self::Out>, Selection), Fatal>;
     /// Writes the output line of one item; returns whether it is "ok"
     /// (valid) rather than rejected.
     fn write(out: &Self::Out, w: &mut dyn Write) -> io::Result<bool>;
@@ -369,7 +371,7 @@ pub struct Counts {
 /// current one, and this one writes answers and watches for SIGINT/SIGTERM
 /// ([`Interrupt`]): on a signal it stops, drops the chunk in flight, keeps
 /// the whole lines already answered and exits 130/143 after the summary.
-pub fn run_lines<V: LineVerb + 'static>(verb: V, io: &Io, title: &str) -> Result<ExitCode, Fatal> {
+pub fn run_lines<V: LineVerb + 'static>(engine: Engine, verb: V, io: &Io, title: &str) -> Result<ExitCode, Fatal> {
     let interrupt = Interrupt::install();
     let (input, size) = open_input(&io.input)?;
     let mut output = open_output(io)?;
@@ -389,7 +391,7 @@ pub fn run_lines<V: LineVerb + 'static>(verb: V, io: &Io, title: &str) -> Result
                 .map_err(|e| Fatal(format!("reading input: {e}")))
                 .and_then(|chunk| {
                     let (results, selection) = if chunk.lines.iter().any(Option::is_none) {
-                        let (results, selection) = verb.run(&chunk.batch)?;
+                        let (results, selection) = verb.run(&engine, &chunk.batch)?;
                         (results, Some(selection))
                     } else {
                         (Vec::new(), None)
@@ -418,7 +420,11 @@ pub fn run_lines<V: LineVerb + 'static>(verb: V, io: &Io, title: &str) -> Result
         {
             selections.push(selection);
         }
-        write_chunk::<V>(&mut output, &answered.lines, &answered.results, &mut counts).map_err(write_failed)?;
+        let mut results = answered.results.iter();
+        write_chunk::<V>(&mut output, &answered.lines, &mut results, &mut counts).map_err(write_failed)?;
+        if results.next().is_some() {
+            return Err(Fatal("the engine returned more results than items".to_string()));
+        }
         // Each answered chunk goes out whole: a reader downstream sees it
         // now, not when the next megabyte is buffered.
         output.flush().map_err(write_failed)?;
@@ -495,13 +501,14 @@ fn read_chunks<V: LineVerb>(
     }
 }
 
+/// Writes the output lines of `lines` (an error text or an item), taking
+/// each item's result from `results` in order.
 fn write_chunk<V: LineVerb>(
     out: &mut dyn Write,
     lines: &[Option<String>],
-    results: &[V::Out],
+    results: &mut std::slice::Iter<'_, V::Out>,
     counts: &mut Counts,
 ) -> io::Result<()> {
-    let mut results = results.iter();
     for line in lines {
         counts.lines += 1;
         match line {
@@ -523,6 +530,106 @@ fn write_chunk<V: LineVerb>(
         }
     }
     Ok(())
+}
+
+/// A line verb as the command line or a service request asked for it: the
+/// verb with its options, the title that names it (`verify ed25519
+/// --policy zip215`), and the engine and I/O arguments of a CLI run.
+pub struct LineJob {
+    /// The verb, its item type erased.
+    pub verb: Box<dyn DynVerb>,
+    /// The verb and its options as the summary names them; the service
+    /// batches requests with the same title together.
+    pub title: String,
+    /// `--backend` and `--threads` (the command line's; a service has one engine).
+    pub engine: crate::EngineArgs,
+    /// `--input`, `--output`, `--max-line-bytes` (the command line's).
+    pub io: Io,
+}
+
+impl LineJob {
+    /// The job of `verb`.
+    pub fn new<V: LineVerb + 'static>(verb: V, title: impl Into<String>, engine: crate::EngineArgs, io: Io) -> Self {
+        LineJob {
+            verb: Box::new(verb),
+            title: title.into(),
+            engine,
+            io,
+        }
+    }
+
+    /// Runs the job as a CLI run: `--input` to `--output`.
+    pub fn run(self) -> Result<ExitCode, Fatal> {
+        let engine = self.engine.engine()?;
+        self.verb.run_cli(engine, &self.io, &self.title)
+    }
+}
+
+#[cfg(feature = "serve")]
+/// One request's line: its text, or why it could not be read (too long,
+/// not UTF-8), the message its output line carries.
+pub type RequestLine = Result<String, String>;
+
+/// A [`LineVerb`] behind a pointer: what the command line and the service
+/// call without knowing the verb's item type.
+pub trait DynVerb: Send + Sync {
+    /// [`run_lines`] over the verb.
+    fn run_cli(self: Box<Self>, engine: Engine, io: &Io, title: &str) -> Result<ExitCode, Fatal>;
+
+    #[cfg(feature = "serve")]
+    /// Answers several requests' lines as one batch, one engine call: per
+    /// request, exactly the output a CLI run over its lines writes (line
+    /// numbers count from 1 within each request); and the backend that ran
+    /// the items (`None` when no line held one).
+    fn answer(&self, engine: &Engine, requests: &[&[RequestLine]]) -> Result<(Vec<Vec<u8>>, Option<Selection>), Fatal>;
+}
+
+impl<V: LineVerb + 'static> DynVerb for V {
+    fn run_cli(self: Box<Self>, engine: Engine, io: &Io, title: &str) -> Result<ExitCode, Fatal> {
+        run_lines(engine, *self, io, title)
+    }
+
+    #[cfg(feature = "serve")]
+    fn answer(&self, engine: &Engine, requests: &[&[RequestLine]]) -> Result<(Vec<Vec<u8>>, Option<Selection>), Fatal> {
+        let mut batch = V::Batch::default();
+        let mut scratch = Vec::new();
+        let parsed: Vec<Vec<Option<String>>> = requests
+            .iter()
+            .map(|lines| {
+                lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, line)| {
+                        line.as_deref()
+                            .map_err(String::clone)
+                            .and_then(|text| V::parse(text, &mut batch, &mut scratch))
+                            .err()
+                            .map(|e| format!("line {}: {e}", i + 1))
+                    })
+                    .collect()
+            })
+            .collect();
+        let (results, selection) = if parsed.iter().flatten().any(Option::is_none) {
+            let (results, selection) = self.run(engine, &batch)?;
+            (results, Some(selection))
+        } else {
+            (Vec::new(), None)
+        };
+        let mut results = results.iter();
+        let mut counts = Counts::default();
+        let outputs = parsed
+            .iter()
+            .map(|lines| {
+                let mut out = Vec::new();
+                write_chunk::<V>(&mut out, lines, &mut results, &mut counts).map(|()| out)
+            })
+            .collect::<io::Result<Vec<_>>>()
+            .map_err(|e| Fatal(e.to_string()))?;
+        if results.next().is_some() {
+            return Err(Fatal("the engine returned more results than items".to_string()));
+        }
+        Ok((outputs, selection))
+    }
 }
 
 /// A progress bar on stderr (drawn only on a terminal): bytes when the input

@@ -20,6 +20,8 @@ mod output;
 mod raw;
 mod sample;
 mod selftest;
+#[cfg(feature = "serve")]
+mod serve;
 mod verify;
 
 use std::process::ExitCode;
@@ -73,9 +75,50 @@ enum Command {
     Calibrate(calibrate::Args),
     /// Compare every backend and GPU adapter with the oracle on a few hundred mixed items.
     Selftest(selftest::Args),
+    /// Serve every JSON Lines operation over HTTP, batching concurrent requests together.
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
     /// Write a deterministic sample input (valid and hostile items) as JSON Lines.
     #[command(subcommand)]
     Sample(sample::Sample),
+}
+
+impl Command {
+    /// The JSON Lines job of a line verb (one output line per input line),
+    /// or the command back when it is another kind of verb.
+    fn line_job(self) -> Result<lines::LineJob, Box<Command>> {
+        match self {
+            Command::Verify(v) => Ok(verify::job(v)),
+            Command::Hash(a) => hash::job(a).map_err(|a| Box::new(Command::Hash(a))),
+            Command::Ecrecover(a) => Ok(ecrecover::job(a)),
+            Command::Eip2537Pairing(a) => Ok(evm::eip2537_pairing_job(a)),
+            Command::Evm(a) => Ok(evm::job(a)),
+            Command::Mlkem(m) => Ok(mlkem::job(m)),
+            other => Err(Box::new(other)),
+        }
+    }
+
+    /// The verb's name on the command line.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Verify(_) => "verify",
+            Command::Hash(_) => "hash",
+            Command::Ecrecover(_) => "ecrecover",
+            Command::Eip2537Pairing(_) => "eip2537-pairing",
+            Command::Evm(_) => "evm",
+            Command::Merkle(_) => "merkle",
+            Command::Mlkem(_) => "mlkem",
+            Command::Ntt(_) => "ntt",
+            Command::Msm(_) => "msm",
+            Command::Devices(_) => "devices",
+            Command::Bench(_) => "bench",
+            Command::Calibrate(_) => "calibrate",
+            Command::Selftest(_) => "selftest",
+            Command::Sample(_) => "sample",
+            #[cfg(feature = "serve")]
+            Command::Serve(_) => "serve",
+        }
+    }
 }
 
 /// A failure that ends the run with exit status 3.
@@ -128,21 +171,20 @@ fn main() -> ExitCode {
             };
         }
     };
-    let result = match cli.command {
-        Command::Verify(v) => verify::run(v),
-        Command::Devices(a) => devices::run(a),
-        Command::Hash(a) => hash::run(a),
-        Command::Merkle(a) => merkle::run(a),
-        Command::Mlkem(m) => mlkem::run(m),
-        Command::Eip2537Pairing(a) => evm::run_eip2537_pairing(a),
-        Command::Evm(a) => evm::run(a),
-        Command::Ntt(a) => ntt::run(a),
-        Command::Msm(a) => msm::run(a),
-        Command::Ecrecover(a) => ecrecover::run(a),
-        Command::Bench(a) => bench::run(a),
-        Command::Calibrate(a) => calibrate::run(a),
-        Command::Sample(s) => sample::run(s),
-        Command::Selftest(a) => selftest::run(a),
+    let result = match cli.command.line_job().map_err(|c| *c) {
+        Ok(job) => job.run(),
+        Err(Command::Hash(a)) => hash::run_raw(a),
+        Err(Command::Devices(a)) => devices::run(a),
+        Err(Command::Merkle(a)) => merkle::run(a),
+        Err(Command::Ntt(a)) => ntt::run(a),
+        Err(Command::Msm(a)) => msm::run(a),
+        Err(Command::Bench(a)) => bench::run(a),
+        Err(Command::Calibrate(a)) => calibrate::run(a),
+        Err(Command::Sample(s)) => sample::run(s),
+        Err(Command::Selftest(a)) => selftest::run(a),
+        #[cfg(feature = "serve")]
+        Err(Command::Serve(a)) => serve::run(a),
+        Err(other) => Err(Fatal(format!("internal: no runner for the line verb {}", other.name()))),
     };
     match result {
         Ok(code) => code,

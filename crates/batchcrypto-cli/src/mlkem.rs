@@ -8,13 +8,11 @@
 //! another length make the line malformed (their length is fixed); a key or
 //! ciphertext of the wrong length is the item's reason.
 
-use std::process::ExitCode;
-
 use batchcrypto::ops::mlkem::{self, DecapsItem, EncapsItem, Encapsulated, KeyPair, KeygenItem, Set};
 use batchcrypto::{Engine, Reason, Selection};
 
 use crate::Fatal;
-use crate::lines::{Field, Io, LineVerb, hex_fixed, hex_into, parse_object, run_lines};
+use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object};
 
 #[derive(clap::Subcommand)]
 pub enum Mlkem {
@@ -44,20 +42,11 @@ pub fn parse_set(s: &str) -> Result<Set, String> {
         .ok_or_else(|| format!("{s:?} is not 512, 768 or 1024"))
 }
 
-pub fn run(cmd: Mlkem) -> Result<ExitCode, Fatal> {
+pub fn job(cmd: Mlkem) -> LineJob {
     match cmd {
-        Mlkem::Keygen(a) => {
-            let verb = KemVerb::<Keygen>::new(&a)?;
-            run_lines(verb, &a.io, &format!("mlkem keygen --set {}", a.set.bits()))
-        }
-        Mlkem::Encaps(a) => {
-            let verb = KemVerb::<Encaps>::new(&a)?;
-            run_lines(verb, &a.io, &format!("mlkem encaps --set {}", a.set.bits()))
-        }
-        Mlkem::Decaps(a) => {
-            let verb = KemVerb::<Decaps>::new(&a)?;
-            run_lines(verb, &a.io, &format!("mlkem decaps --set {}", a.set.bits()))
-        }
+        Mlkem::Keygen(a) => KemVerb::<Keygen>::job("keygen", a),
+        Mlkem::Encaps(a) => KemVerb::<Encaps>::job("encaps", a),
+        Mlkem::Decaps(a) => KemVerb::<Decaps>::job("decaps", a),
     }
 }
 
@@ -73,18 +62,22 @@ trait KemOp: Send + 'static {
 }
 
 struct KemVerb<O> {
-    engine: Engine,
     set: Set,
-    op: std::marker::PhantomData<O>,
+    op: std::marker::PhantomData<fn() -> O>,
 }
 
-impl<O> KemVerb<O> {
-    fn new(args: &Args) -> Result<Self, Fatal> {
-        Ok(KemVerb {
-            engine: args.engine.engine()?,
+impl<O: KemOp> KemVerb<O> {
+    fn job(name: &str, args: Args) -> LineJob {
+        let verb = KemVerb::<O> {
             set: args.set,
             op: std::marker::PhantomData,
-        })
+        };
+        LineJob::new(
+            verb,
+            format!("mlkem {name} --set {}", args.set.bits()),
+            args.engine,
+            args.io,
+        )
     }
 }
 
@@ -103,8 +96,8 @@ impl<O: KemOp> LineVerb for KemVerb<O> {
         batch.iter().map(O::bytes).sum()
     }
 
-    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Self::Out>, Selection), Fatal> {
-        O::run(&self.engine, self.set, batch)
+    fn run(&self, engine: &Engine, batch: &Self::Batch) -> Result<(Vec<Self::Out>, Selection), Fatal> {
+        O::run(engine, self.set, batch)
     }
 
     fn write(out: &Self::Out, w: &mut dyn std::io::Write) -> std::io::Result<bool> {

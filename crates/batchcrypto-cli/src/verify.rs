@@ -1,7 +1,5 @@
 //! `batchcrypto verify <scheme>`: one verdict line per input line.
 
-use std::process::ExitCode;
-
 use batchcrypto::batch::SignedBatch;
 use batchcrypto::ops::bls::{self, AggregateItem, FastAggregateItem};
 use batchcrypto::ops::ecdsa::{K1Key, K1VerifyItem, P256Item};
@@ -10,7 +8,7 @@ use batchcrypto::ops::{bip340, mldsa, sr25519};
 use batchcrypto::{Engine, Error, Outcome, Selection, Verdict};
 
 use crate::Fatal;
-use crate::lines::{Field, Io, LineVerb, hex_fixed, hex_into, parse_object, run_lines, write_verdict};
+use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object, write_verdict};
 
 #[derive(clap::Subcommand)]
 pub enum Verify {
@@ -109,73 +107,85 @@ pub enum Verify {
     },
 }
 
-pub fn run(verify: Verify) -> Result<ExitCode, Fatal> {
+pub fn job(verify: Verify) -> LineJob {
     match verify {
-        Verify::Ed25519 { policy, engine, io } => run_lines(
-            VerdictVerb::<SignedFormat<32, 64>>::new(engine.engine()?, move |e, b| e.verify_ed25519(b, policy)),
-            &io,
-            &format!("verify ed25519 --policy {policy}"),
+        Verify::Ed25519 { policy, engine, io } => LineJob::new(
+            VerdictVerb::<SignedFormat<32, 64>>::new(move |e, b| e.verify_ed25519(b, policy)),
+            format!("verify ed25519 --policy {policy}"),
+            engine,
+            io,
         ),
         Verify::Bls { batch, engine, io } => {
             let mode = if batch { bls::Mode::Batch } else { bls::Mode::Single };
-            run_lines(
-                VerdictVerb::<SignedFormat<{ bls::PK_LEN }, { bls::SIG_LEN }>>::new(engine.engine()?, move |e, b| {
-                    e.verify_bls(b, mode)
-                }),
-                &io,
+            LineJob::new(
+                VerdictVerb::<SignedFormat<{ bls::PK_LEN }, { bls::SIG_LEN }>>::new(move |e, b| e.verify_bls(b, mode)),
                 if batch { "verify bls --batch" } else { "verify bls" },
+                engine,
+                io,
             )
         }
-        Verify::Secp256k1 { low_s, engine, io } => run_lines(
-            VerdictVerb::<K1Format>::new(engine.engine()?, move |e, b| e.verify_secp256k1(b, low_s)),
-            &io,
+        Verify::Secp256k1 { low_s, engine, io } => LineJob::new(
+            VerdictVerb::<K1Format>::new(move |e, b| e.verify_secp256k1(b, low_s)),
             if low_s {
                 "verify secp256k1 --low-s"
             } else {
                 "verify secp256k1"
             },
+            engine,
+            io,
         ),
-        Verify::P256 { engine, io } => run_lines(
-            VerdictVerb::<P256Format>::new(engine.engine()?, |e, b| e.verify_p256(b)),
-            &io,
+        Verify::P256 { engine, io } => LineJob::new(
+            VerdictVerb::<P256Format>::new(|e, b| e.verify_p256(b)),
             "verify p256",
+            engine,
+            io,
         ),
-        Verify::Bip340 { engine, io } => run_lines(
-            VerdictVerb::<SignedFormat<{ bip340::PK_LEN }, { bip340::SIG_LEN }>>::new(engine.engine()?, |e, b| {
-                e.verify_bip340(b)
-            }),
-            &io,
+        Verify::Bip340 { engine, io } => LineJob::new(
+            VerdictVerb::<SignedFormat<{ bip340::PK_LEN }, { bip340::SIG_LEN }>>::new(|e, b| e.verify_bip340(b)),
             "verify bip340",
+            engine,
+            io,
         ),
-        Verify::Sr25519 { context, engine, io } => run_lines(
-            VerdictVerb::<SignedFormat<{ sr25519::PK_LEN }, { sr25519::SIG_LEN }>>::new(
-                engine.engine()?,
-                move |e, b| e.verify_sr25519(b, context.as_bytes()),
-            ),
-            &io,
-            "verify sr25519",
-        ),
-        Verify::BlsAggregate { engine, io } => run_lines(
-            VerdictVerb::<AggregateFormat>::new(engine.engine()?, |e, b| e.bls_aggregate_verify(b)),
-            &io,
+        Verify::Sr25519 { context, engine, io } => {
+            // The context's bytes as given, quoted as JSON so that the title
+            // (the service's batching key) tells contexts apart.
+            let title = format!(
+                "verify sr25519 --context {}",
+                serde_json::to_string(&context).unwrap_or_default()
+            );
+            LineJob::new(
+                VerdictVerb::<SignedFormat<{ sr25519::PK_LEN }, { sr25519::SIG_LEN }>>::new(move |e, b| {
+                    e.verify_sr25519(b, context.as_bytes())
+                }),
+                title,
+                engine,
+                io,
+            )
+        }
+        Verify::BlsAggregate { engine, io } => LineJob::new(
+            VerdictVerb::<AggregateFormat>::new(|e, b| e.bls_aggregate_verify(b)),
             "verify bls-aggregate",
+            engine,
+            io,
         ),
-        Verify::BlsFastAggregate { engine, io } => run_lines(
-            VerdictVerb::<FastAggregateFormat>::new(engine.engine()?, |e, b| e.bls_fast_aggregate_verify(b)),
-            &io,
+        Verify::BlsFastAggregate { engine, io } => LineJob::new(
+            VerdictVerb::<FastAggregateFormat>::new(|e, b| e.bls_fast_aggregate_verify(b)),
             "verify bls-fast-aggregate",
+            engine,
+            io,
         ),
-        Verify::MlDsa44 { engine, io } => mldsa_lines(mldsa::Level::Mldsa44, engine, io),
-        Verify::MlDsa65 { engine, io } => mldsa_lines(mldsa::Level::Mldsa65, engine, io),
-        Verify::MlDsa87 { engine, io } => mldsa_lines(mldsa::Level::Mldsa87, engine, io),
+        Verify::MlDsa44 { engine, io } => mldsa_job(mldsa::Level::Mldsa44, engine, io),
+        Verify::MlDsa65 { engine, io } => mldsa_job(mldsa::Level::Mldsa65, engine, io),
+        Verify::MlDsa87 { engine, io } => mldsa_job(mldsa::Level::Mldsa87, engine, io),
     }
 }
 
-fn mldsa_lines(level: mldsa::Level, engine: crate::EngineArgs, io: Io) -> Result<ExitCode, Fatal> {
-    run_lines(
-        VerdictVerb::<MldsaFormat>::new(engine.engine()?, move |e, b| e.verify_mldsa(level, b)),
-        &io,
-        &format!("verify {level}"),
+fn mldsa_job(level: mldsa::Level, engine: crate::EngineArgs, io: Io) -> LineJob {
+    LineJob::new(
+        VerdictVerb::<MldsaFormat>::new(move |e, b| e.verify_mldsa(level, b)),
+        format!("verify {level}"),
+        engine,
+        io,
     )
 }
 
@@ -190,23 +200,16 @@ trait LineFormat: Send + 'static {
     fn batch_bytes(batch: &Self::Batch) -> usize;
 }
 
-type RunVerdicts<B> = Box<dyn Fn(&Engine, &B) -> Result<Outcome<Vec<Verdict>>, Error> + Send>;
+type RunVerdicts<B> = Box<dyn Fn(&Engine, &B) -> Result<Outcome<Vec<Verdict>>, Error> + Send + Sync>;
 
 /// A verb with one verdict per line (`{"valid":..}`), items read by `F`.
 struct VerdictVerb<F: LineFormat> {
-    engine: Engine,
     run: RunVerdicts<F::Batch>,
 }
 
 impl<F: LineFormat> VerdictVerb<F> {
-    fn new(
-        engine: Engine,
-        run: impl Fn(&Engine, &F::Batch) -> Result<Outcome<Vec<Verdict>>, Error> + Send + 'static,
-    ) -> Self {
-        VerdictVerb {
-            engine,
-            run: Box::new(run),
-        }
+    fn new(run: impl Fn(&Engine, &F::Batch) -> Result<Outcome<Vec<Verdict>>, Error> + Send + Sync + 'static) -> Self {
+        VerdictVerb { run: Box::new(run) }
     }
 }
 
@@ -224,8 +227,8 @@ impl<F: LineFormat> LineVerb for VerdictVerb<F> {
         F::batch_bytes(batch)
     }
 
-    fn run(&self, batch: &Self::Batch) -> Result<(Vec<Verdict>, Selection), Fatal> {
-        let outcome = (self.run)(&self.engine, batch)?;
+    fn run(&self, engine: &Engine, batch: &Self::Batch) -> Result<(Vec<Verdict>, Selection), Fatal> {
+        let outcome = (self.run)(engine, batch)?;
         Ok((outcome.output, outcome.selection))
     }
 

@@ -1,0 +1,340 @@
+//! Dynamic batching: requests for one operation (a *lane*, keyed by the
+//! title the CLI's summary gives it) queue up; a batch is cut when it holds
+//! `--max-batch` lines or its oldest request has waited `--max-wait-us`,
+//! and runs as one engine call on a blocking thread, through the engine's
+//! own backend choice (`auto` follows the calibration profile). Each lane
+//! runs one batch at a time; while it runs, the next one collects, so a
+//! busy GPU meets a larger batch when it is free (Solana's sigverify stage
+//! coalesces packets the same way).
+//!
+//! Admission is bounded: the lines and bytes accepted and not yet answered
+//! across all lanes stay under `--queue-limit` and `--queue-bytes`; beyond
+//! them a request is refused at once, never queued. A batch whose engine
+//! call fails (a GPU fault) runs again on a CPU engine: every request gets
+//! exactly one answer.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use batchcrypto::{BackendChoice, Engine};
+use tokio::sync::{Semaphore, mpsc, oneshot};
+
+use super::metrics::{Metrics, Refusal};
+use crate::lines::{DynVerb, RequestLine};
+
+/// The batching limits (`serve`'s options).
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Lines per batch at which it is cut at once.
+    pub max_batch: usize,
+    /// Longest wait of a batch's oldest request before it is cut.
+    pub max_wait: Duration,
+    /// Lines accepted and not yet answered, across operations.
+    pub queue_items: usize,
+    /// Request bytes accepted and not yet answered, across operations.
+    pub queue_bytes: usize,
+}
+
+/// Lines and bytes accepted and not yet answered.
+#[derive(Debug, Default)]
+pub struct Admission {
+    items: AtomicUsize,
+    bytes: AtomicUsize,
+}
+
+impl Admission {
+    /// Takes room for a request, or returns false (the caller refuses it).
+    fn try_take(&self, items: usize, bytes: usize, limits: &Limits) -> bool {
+        if !take(&self.items, items, limits.queue_items) {
+            return false;
+        }
+        if !take(&self.bytes, bytes, limits.queue_bytes) {
+            self.items.fetch_sub(items, Ordering::AcqRel);
+            return false;
+        }
+        true
+    }
+
+    fn give_back(&self, items: usize, bytes: usize) {
+        self.items.fetch_sub(items, Ordering::AcqRel);
+        self.bytes.fetch_sub(bytes, Ordering::AcqRel);
+    }
+
+    /// Lines and bytes now held.
+    pub fn held(&self) -> (usize, usize) {
+        (self.items.load(Ordering::Acquire), self.bytes.load(Ordering::Acquire))
+    }
+}
+
+/// Adds `n` to `counter` unless that passes `limit`.
+fn take(counter: &AtomicUsize, n: usize, limit: usize) -> bool {
+    counter
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |held| {
+            held.checked_add(n).filter(|&total| total <= limit)
+        })
+        .is_ok()
+}
+
+/// What a request gets back.
+#[derive(Debug)]
+pub enum Reply {
+    /// The output lines, exactly as the CLI writes them, and what ran them.
+    Answered {
+        /// JSON Lines, one per request line.
+        body: Vec<u8>,
+        /// The backend that ran the batch (`None`: no line held an item).
+        backend: Option<String>,
+        /// Lines in the batch this request ran in.
+        batch_lines: usize,
+    },
+    /// The deadline passed before the batch ran: nothing was computed.
+    DeadlineExceeded,
+    /// The engine failed on the batch and on the CPU fallback.
+    Failed(String),
+}
+
+/// Why a request was not queued.
+#[derive(Debug)]
+pub enum NotQueued {
+    /// Over the queue limits.
+    Overloaded,
+    /// The lane has stopped (the service is shutting down).
+    Closed,
+}
+
+/// One queued request.
+struct Job {
+    lines: Vec<RequestLine>,
+    bytes: usize,
+    enqueued: Instant,
+    deadline: Option<Instant>,
+    reply: oneshot::Sender<Reply>,
+}
+
+/// What every lane shares: the engines, limits, admission and metrics.
+pub struct Core {
+    /// The engine requests run on.
+    pub engine: Engine,
+    /// Whether `engine` is a CPU engine already (no fallback needed).
+    engine_is_cpu: bool,
+    /// The CPU engine a failed batch runs again on (built on first need).
+    cpu: OnceLock<Option<Engine>>,
+    threads: Option<usize>,
+    /// The batching limits.
+    pub limits: Limits,
+    /// Lines and bytes in flight.
+    pub admission: Admission,
+    /// Counters for `/metrics`.
+    pub metrics: Metrics,
+}
+
+impl Core {
+    /// The core over `engine` (`backend` and `threads` as it was built).
+    pub fn new(engine: Engine, backend: BackendChoice, threads: Option<usize>, limits: Limits) -> Core {
+        Core {
+            engine,
+            engine_is_cpu: backend == BackendChoice::Cpu,
+            cpu: OnceLock::new(),
+            threads,
+            limits,
+            admission: Admission::default(),
+            metrics: Metrics::default(),
+        }
+    }
+
+    fn cpu_engine(&self) -> Option<&Engine> {
+        self.cpu
+            .get_or_init(|| crate::engine(BackendChoice::Cpu, self.threads).ok())
+            .as_ref()
+    }
+}
+
+/// One operation's queue.
+pub struct Lane {
+    /// The operation's title (its batching key and metrics label).
+    pub title: String,
+    tx: mpsc::UnboundedSender<Job>,
+}
+
+impl Lane {
+    /// Starts the lane's batching task on the current runtime.
+    pub fn start(core: Arc<Core>, title: String, verb: Box<dyn DynVerb>) -> Arc<Lane> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(collect(core, title.clone(), Arc::from(verb), rx));
+        Arc::new(Lane { title, tx })
+    }
+
+    /// Queues a request's lines (`bytes` of request body) and returns where
+    /// its reply will come; refused at once when the queue is full. The
+    /// channel is unbounded because admission bounds what enters it.
+    pub fn submit(
+        &self,
+        core: &Core,
+        lines: Vec<RequestLine>,
+        bytes: usize,
+        deadline: Option<Instant>,
+    ) -> Result<oneshot::Receiver<Reply>, NotQueued> {
+        if !core.admission.try_take(lines.len(), bytes, &core.limits) {
+            core.metrics.refused(Refusal::Overloaded);
+            return Err(NotQueued::Overloaded);
+        }
+        let (reply, rx) = oneshot::channel();
+        let job = Job {
+            lines,
+            bytes,
+            enqueued: Instant::now(),
+            deadline,
+            reply,
+        };
+        self.tx.send(job).map_err(|e| {
+            core.admission.give_back(e.0.lines.len(), e.0.bytes);
+            NotQueued::Closed
+        })?;
+        Ok(rx)
+    }
+}
+
+/// The lane's task: cuts batches and hands each to a blocking thread, one
+/// at a time.
+async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn DynVerb>, mut rx: mpsc::UnboundedReceiver<Job>) {
+    let running = Arc::new(Semaphore::new(1));
+    let mut next: Option<Job> = None;
+    loop {
+        let first = match next.take() {
+            Some(job) => job,
+            None => match rx.recv().await {
+                Some(job) => job,
+                None => break,
+            },
+        };
+        let cut_at = first.enqueued + core.limits.max_wait;
+        let mut lines = first.lines.len();
+        let mut jobs = vec![first];
+        while lines < core.limits.max_batch {
+            tokio::select! {
+                job = rx.recv() => match job {
+                    Some(job) => {
+                        lines += job.lines.len();
+                        jobs.push(job);
+                    }
+                    None => break,
+                },
+                () = tokio::time::sleep_until(cut_at.into()) => break,
+            }
+        }
+        let Ok(permit) = Arc::clone(&running).acquire_owned().await else {
+            break;
+        };
+        // What arrived while the previous batch ran joins this one, up to
+        // the cap; a request that would pass it starts the next batch.
+        while lines < core.limits.max_batch {
+            match rx.try_recv() {
+                Ok(job) if lines + job.lines.len() <= core.limits.max_batch => {
+                    lines += job.lines.len();
+                    jobs.push(job);
+                }
+                Ok(job) => {
+                    next = Some(job);
+                    break;
+                }
+                Err(_) => break,
+            }
+        }
+        let (core, title, verb) = (Arc::clone(&core), title.clone(), Arc::clone(&verb));
+        tokio::task::spawn_blocking(move || {
+            run_batch(&core, &title, &*verb, jobs);
+            drop(permit);
+        });
+    }
+    // The channel is closed: wait for the batch still running.
+    let _ = running.acquire().await;
+}
+
+/// Runs one batch and answers each of its requests once.
+fn run_batch(core: &Core, title: &str, verb: &dyn DynVerb, jobs: Vec<Job>) {
+    let now = Instant::now();
+    let (live, late): (Vec<Job>, Vec<Job>) = jobs.into_iter().partition(|job| job.deadline.is_none_or(|d| d > now));
+    for job in late {
+        core.admission.give_back(job.lines.len(), job.bytes);
+        core.metrics.refused(Refusal::Deadline);
+        let _ = job.reply.send(Reply::DeadlineExceeded);
+    }
+    if live.is_empty() {
+        return;
+    }
+    let requests: Vec<&[RequestLine]> = live.iter().map(|job| job.lines.as_slice()).collect();
+    let batch_lines: usize = requests.iter().map(|r| r.len()).sum();
+    let mut result = answer(verb, &core.engine, &requests);
+    if result.is_err()
+        && !core.engine_is_cpu
+        && let Some(cpu) = core.cpu_engine()
+    {
+        core.metrics.fallback(title);
+        result = answer(verb, cpu, &requests);
+    }
+    drop(requests);
+    match result {
+        Ok((bodies, selection)) => {
+            let backend = selection.map(|s| s.backend.to_string());
+            core.metrics
+                .batch(title, batch_lines, backend.as_deref().unwrap_or("none"));
+            for (job, body) in live.into_iter().zip(bodies) {
+                core.admission.give_back(job.lines.len(), job.bytes);
+                let _ = job.reply.send(Reply::Answered {
+                    body,
+                    backend: backend.clone(),
+                    batch_lines,
+                });
+            }
+        }
+        Err(e) => {
+            for job in live {
+                core.admission.give_back(job.lines.len(), job.bytes);
+                let _ = job.reply.send(Reply::Failed(e.clone()));
+            }
+        }
+    }
+}
+
+type Answer = (Vec<Vec<u8>>, Option<batchcrypto::Selection>);
+
+/// One engine call over the batch; a panic in it is an error, not the end
+/// of the service.
+fn answer(verb: &dyn DynVerb, engine: &Engine, requests: &[&[RequestLine]]) -> Result<Answer, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| verb.answer(engine, requests))) {
+        Ok(Ok((bodies, selection))) if bodies.len() == requests.len() => Ok((bodies, selection)),
+        Ok(Ok((bodies, _))) => Err(format!(
+            "internal: {} answers for {} requests",
+            bodies.len(),
+            requests.len()
+        )),
+        Ok(Err(e)) => Err(e.0),
+        Err(_) => Err("internal: the engine panicked on this batch".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn admission_refuses_past_either_limit_and_gives_back() {
+        let limits = Limits {
+            max_batch: 10,
+            max_wait: Duration::from_millis(1),
+            queue_items: 100,
+            queue_bytes: 1000,
+        };
+        let a = Admission::default();
+        assert!(a.try_take(60, 100, &limits));
+        assert!(!a.try_take(41, 100, &limits), "items over the limit");
+        assert!(!a.try_take(1, 901, &limits), "bytes over the limit");
+        assert_eq!(a.held(), (60, 100), "a refusal holds nothing");
+        assert!(a.try_take(40, 900, &limits));
+        a.give_back(60, 100);
+        a.give_back(40, 900);
+        assert_eq!(a.held(), (0, 0));
+        assert!(!a.try_take(usize::MAX, 0, &limits), "no overflow");
+    }
+}

@@ -1,0 +1,365 @@
+//! The HTTP side of `serve`: the accept loop (HTTP/1.1 and HTTP/2 on one
+//! port, hyper), graceful shutdown, and the handlers.
+//!
+//! Status codes: 200 answered (malformed lines get their `{"error":..}`
+//! line, as in the CLI); 400 not an operation or bad options; 401 missing
+//! or wrong bearer token; 404 no such path; 405 wrong method; 413 request
+//! over `--max-request-bytes` or `--max-request-lines`; 503 queue full
+//! (with `Retry-After`), too many distinct operations, or shutting down;
+//! 504 the request's deadline (`x-batchcrypto-deadline-ms`) passed before
+//! its batch ran; 500 the engine failed on the batch and on the CPU.
+
+use std::convert::Infallible;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::header::{self, HeaderValue};
+use hyper::{Method, Request, Response, StatusCode};
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::GracefulShutdown;
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+use tokio::net::TcpListener;
+
+use super::batcher::{NotQueued, Reply};
+use super::metrics::Refusal;
+use super::{LaneError, SHUTDOWN_GRACE, State, log};
+use crate::Fatal;
+use crate::lines::{RequestLine, line_text, read_line_capped};
+
+/// The header carrying a request's deadline, in milliseconds from its arrival.
+pub const DEADLINE_HEADER: &str = "x-batchcrypto-deadline-ms";
+/// The header naming the backend that ran the request's batch.
+pub const BACKEND_HEADER: &str = "x-batchcrypto-backend";
+/// The header giving the lines in the request's batch (all requests in it).
+pub const BATCH_HEADER: &str = "x-batchcrypto-batch-lines";
+/// Media type of the answers (and the expected requests).
+const JSON_LINES: &str = "application/jsonl";
+
+/// Reads the bearer token from `path` (surrounding whitespace removed) and
+/// keeps its SHA-256, compared in constant time with each request's.
+pub fn read_token(path: &Path) -> Result<[u8; 32], Fatal> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Fatal(format!("cannot read --token-file {}: {e}", path.display())))?;
+    let token = text.trim();
+    if token.is_empty() {
+        return Err(Fatal(format!("--token-file {} holds no token", path.display())));
+    }
+    Ok(Sha256::digest(token.as_bytes()).into())
+}
+
+/// Accepts connections on `listen` until SIGTERM or SIGINT, then stops
+/// accepting and waits (up to [`SHUTDOWN_GRACE`]) for every request already
+/// accepted to be answered.
+pub async fn serve(state: Arc<State>, listen: std::net::SocketAddr) -> Result<(), Fatal> {
+    let listener = TcpListener::bind(listen)
+        .await
+        .map_err(|e| Fatal(format!("cannot listen on {listen}: {e}")))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| Fatal(format!("no local address: {e}")))?;
+    log("info", "listening", &[("addr", &addr), ("protocols", &"http/1.1,h2c")]);
+    let graceful = GracefulShutdown::new();
+    let builder = auto::Builder::new(TokioExecutor::new());
+    let mut stop = std::pin::pin!(shutdown_signal());
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let stream = match accepted {
+                    Ok((stream, _)) => stream,
+                    Err(e) => {
+                        // Out of descriptors and the like: wait, keep serving.
+                        log("warn", "accept failed", &[("error", &e)]);
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let _ = stream.set_nodelay(true);
+                let state = Arc::clone(&state);
+                let service = hyper::service::service_fn(move |req| handle(Arc::clone(&state), req));
+                let connection = builder.serve_connection(TokioIo::new(stream), service).into_owned();
+                let watched = graceful.watch(connection);
+                tokio::spawn(async move {
+                    let _ = watched.await;
+                });
+            }
+            signal = &mut stop => {
+                log("info", "shutting down", &[("signal", &signal)]);
+                break;
+            }
+        }
+    }
+    state.ready.store(false, Ordering::Release);
+    drop(listener);
+    if tokio::time::timeout(SHUTDOWN_GRACE, graceful.shutdown()).await.is_err() {
+        log(
+            "warn",
+            "shutdown grace ran out",
+            &[("grace_s", &SHUTDOWN_GRACE.as_secs())],
+        );
+    }
+    log("info", "stopped", &[]);
+    Ok(())
+}
+
+/// The first of SIGTERM and SIGINT; its name.
+async fn shutdown_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) {
+            (Ok(mut term), Ok(mut int)) => tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = int.recv() => "SIGINT",
+            },
+            _ => {
+                log("warn", "no signal handlers: stop with SIGKILL", &[]);
+                std::future::pending().await
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        match tokio::signal::ctrl_c().await {
+            Ok(()) => "ctrl-c",
+            Err(_) => std::future::pending().await,
+        }
+    }
+}
+
+type Answer = Response<Full<Bytes>>;
+
+/// A response with a body and its media type.
+fn respond(status: StatusCode, media: &'static str, body: impl Into<Bytes>) -> Answer {
+    let mut response = Response::new(Full::new(body.into()));
+    *response.status_mut() = status;
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(media));
+    response
+}
+
+/// An error response: `{"error":"..."}`.
+fn error(status: StatusCode, message: &str) -> Answer {
+    let body = serde_json::json!({ "error": message }).to_string() + "\n";
+    respond(status, "application/json", body)
+}
+
+async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Answer, Infallible> {
+    let path = req.uri().path();
+    Ok(match (req.method(), path) {
+        (&Method::GET, "/healthz") => respond(StatusCode::OK, "text/plain", "ok\n"),
+        (&Method::GET, "/readyz") => {
+            if state.ready.load(Ordering::Acquire) {
+                respond(StatusCode::OK, "text/plain", "ready\n")
+            } else {
+                respond(StatusCode::SERVICE_UNAVAILABLE, "text/plain", "shutting down\n")
+            }
+        }
+        (&Method::GET, "/metrics") => {
+            let (items, bytes) = state.core.admission.held();
+            let text = state
+                .core
+                .metrics
+                .render(items, bytes, state.ready.load(Ordering::Acquire));
+            respond(StatusCode::OK, "text/plain; version=0.0.4", text)
+        }
+        (&Method::POST, p) if p.starts_with("/v1/") => {
+            let start = Instant::now();
+            let (op, response) = verb(&state, req).await;
+            state
+                .core
+                .metrics
+                .request(&op, response.status().as_u16(), start.elapsed());
+            response
+        }
+        (_, p) if p.starts_with("/v1/") => {
+            let mut r = error(StatusCode::METHOD_NOT_ALLOWED, "operations take POST");
+            r.headers_mut().insert(header::ALLOW, HeaderValue::from_static("POST"));
+            r
+        }
+        (_, "/healthz" | "/readyz" | "/metrics") => {
+            let mut r = error(StatusCode::METHOD_NOT_ALLOWED, "this path takes GET");
+            r.headers_mut().insert(header::ALLOW, HeaderValue::from_static("GET"));
+            r
+        }
+        _ => error(
+            StatusCode::NOT_FOUND,
+            "no such path: operations are POST /v1/<verb>, for example /v1/verify/ed25519",
+        ),
+    })
+}
+
+/// Whether the request carries the bearer token (or none is required).
+fn authorized(state: &State, req: &Request<Incoming>) -> bool {
+    let Some(expected) = &state.token else {
+        return true;
+    };
+    let given = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .unwrap_or("");
+    let given: [u8; 32] = Sha256::digest(given.trim().as_bytes()).into();
+    bool::from(given.ct_eq(expected))
+}
+
+/// An operation request: the operation's title (the metrics label) and the
+/// response.
+async fn verb(state: &State, req: Request<Incoming>) -> (String, Answer) {
+    let received = Instant::now();
+    let unknown = "unknown".to_string();
+    if !authorized(state, &req) {
+        state.core.metrics.refused(Refusal::Unauthorized);
+        let mut r = error(StatusCode::UNAUTHORIZED, "missing or wrong bearer token");
+        r.headers_mut()
+            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        return (unknown, r);
+    }
+    if !state.ready.load(Ordering::Acquire) {
+        state.core.metrics.refused(Refusal::ShuttingDown);
+        return (unknown, error(StatusCode::SERVICE_UNAVAILABLE, "shutting down"));
+    }
+    let uri = req.uri().clone();
+    let words: Vec<&str> = uri.path()["/v1/".len()..]
+        .split('/')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let params = match super::route::query_pairs(uri.query().unwrap_or("")) {
+        Ok(p) => p,
+        Err(e) => return (unknown, error(StatusCode::BAD_REQUEST, &e)),
+    };
+    let route = uri.path_and_query().map_or("", |p| p.as_str());
+    let lane = match state.lane(route, &words, &params) {
+        Ok(lane) => lane,
+        Err(LaneError::BadRequest(e)) => return (unknown, error(StatusCode::BAD_REQUEST, &e)),
+        Err(LaneError::TooMany) => {
+            return (
+                unknown,
+                error(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "too many distinct operations open; use one of those already in use",
+                ),
+            );
+        }
+    };
+    let op = lane.title.clone();
+    let deadline = match deadline(&req, received) {
+        Ok(d) => d,
+        Err(e) => return (op, error(StatusCode::BAD_REQUEST, &e)),
+    };
+    let (body, lines) = match read_lines(state, req).await {
+        Ok(read) => read,
+        Err(r) => return (op, r),
+    };
+    if lines.is_empty() {
+        return (op, respond(StatusCode::OK, JSON_LINES, Bytes::new()));
+    }
+    let reply = match lane.submit(&state.core, lines, body, deadline) {
+        Ok(reply) => reply,
+        Err(NotQueued::Overloaded) => {
+            let mut r = error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "queue full: retry later or send fewer lines at once",
+            );
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            return (op, r);
+        }
+        Err(NotQueued::Closed) => return (op, error(StatusCode::SERVICE_UNAVAILABLE, "shutting down")),
+    };
+    let waited = match deadline {
+        Some(d) => tokio::time::timeout_at(d.into(), reply).await,
+        None => Ok(reply.await),
+    };
+    let response = match waited {
+        Err(_) => error(StatusCode::GATEWAY_TIMEOUT, "deadline passed before the answer"),
+        Ok(Err(_)) => error(StatusCode::INTERNAL_SERVER_ERROR, "internal: the batch was dropped"),
+        Ok(Ok(Reply::DeadlineExceeded)) => error(StatusCode::GATEWAY_TIMEOUT, "deadline passed before the batch ran"),
+        Ok(Ok(Reply::Failed(e))) => error(StatusCode::INTERNAL_SERVER_ERROR, &e),
+        Ok(Ok(Reply::Answered {
+            body,
+            backend,
+            batch_lines,
+        })) => {
+            let mut r = respond(StatusCode::OK, JSON_LINES, body);
+            if let Some(b) = backend.and_then(|b| HeaderValue::from_str(&b).ok()) {
+                r.headers_mut().insert(BACKEND_HEADER, b);
+            }
+            r.headers_mut().insert(BATCH_HEADER, HeaderValue::from(batch_lines));
+            r
+        }
+    };
+    (op, response)
+}
+
+/// The request's deadline from [`DEADLINE_HEADER`], if it has one.
+fn deadline(req: &Request<Incoming>, received: Instant) -> Result<Option<Instant>, String> {
+    let Some(value) = req.headers().get(DEADLINE_HEADER) else {
+        return Ok(None);
+    };
+    let ms: u64 = value
+        .to_str()
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .ok_or_else(|| format!("{DEADLINE_HEADER} must be a whole number of milliseconds"))?;
+    Ok(received.checked_add(Duration::from_millis(ms)))
+}
+
+/// Reads the body (at most `--max-request-bytes`) and splits it into lines
+/// as the CLI reads a file: `\n` or `\r\n` ends a line, a final line needs
+/// no newline, a UTF-8 byte order mark at the start is ignored, a line that
+/// is not UTF-8 gets its error line. Returns the body's size and its lines.
+async fn read_lines(state: &State, req: Request<Incoming>) -> Result<(usize, Vec<RequestLine>), Answer> {
+    let limit = state.max_request_bytes;
+    let too_large = || {
+        state.core.metrics.refused(Refusal::TooLarge);
+        error(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!("request body over --max-request-bytes {limit}"),
+        )
+    };
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    let body = match Limited::new(req.into_body(), limit).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
+        Err(e) => return Err(error(StatusCode::BAD_REQUEST, &format!("reading the body: {e}"))),
+    };
+    let mut input: &[u8] = &body;
+    let (mut raw, mut lines) = (Vec::new(), Vec::new());
+    loop {
+        let (n, read) = match read_line_capped(&mut input, &mut raw, limit) {
+            Ok((0, _)) => break,
+            Ok(r) => r,
+            Err(e) => return Err(error(StatusCode::BAD_REQUEST, &format!("reading the body: {e}"))),
+        };
+        debug_assert!(n > 0);
+        if lines.len() == state.max_request_lines {
+            state.core.metrics.refused(Refusal::TooLarge);
+            return Err(error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                &format!(
+                    "more than --max-request-lines {} lines in one request",
+                    state.max_request_lines
+                ),
+            ));
+        }
+        let line_no = lines.len() as u64 + 1;
+        lines.push(line_text(&raw, &read, line_no, limit).map(str::to_string));
+    }
+    Ok((body.len(), lines))
+}

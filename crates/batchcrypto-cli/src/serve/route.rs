@@ -1,0 +1,212 @@
+//! From a request's operation (`/v1/verify/ed25519?policy=zip215`, or
+//! gRPC's `verb` and `params`) to the CLI verb it stands for.
+//!
+//! The path's words and the query's options become a command line
+//! (`verify ed25519 --policy=zip215`) parsed by the CLI's own parser, so the
+//! service accepts exactly the operations and options the CLI does, checked
+//! the same way. Options that belong to one CLI run (`--backend`,
+//! `--threads`, `--input`, `--output`, `--max-line-bytes`, `--raw`) are
+//! refused: the service has one engine and speaks JSON Lines.
+
+use clap::{CommandFactory, Parser};
+
+use crate::Cli;
+use crate::lines::LineJob;
+
+/// Options a request may not set.
+const REFUSED: [&str; 8] = [
+    "backend",
+    "threads",
+    "input",
+    "output",
+    "max-line-bytes",
+    "raw",
+    "help",
+    "version",
+];
+
+/// The verb's words (`["verify", "ed25519"]`) and its options as
+/// `(name, value)` pairs: the job, or a message for the caller.
+pub fn job(words: &[&str], params: &[(String, String)]) -> Result<LineJob, String> {
+    if words.is_empty() {
+        return Err("no operation named; for example /v1/verify/ed25519 or /v1/hash/keccak256".to_string());
+    }
+    let mut argv = vec!["batchcrypto".to_string()];
+    for word in words {
+        if word.is_empty() || word.starts_with('-') || !word.bytes().all(|b| b.is_ascii_graphic()) {
+            return Err(format!("{word:?} is not an operation's name"));
+        }
+        argv.push((*word).to_string());
+    }
+    if words[0] == "serve" {
+        return Err("serve is not an operation".to_string());
+    }
+    for (name, value) in params {
+        let option = name.replace('_', "-");
+        if option.is_empty()
+            || !option.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            || option.starts_with('-')
+        {
+            return Err(format!("{name:?} is not an option's name"));
+        }
+        if REFUSED.contains(&option.as_str()) {
+            return Err(format!(
+                "option {option:?} belongs to a CLI run, not to a request (the service has one engine and speaks JSON Lines)"
+            ));
+        }
+        match is_flag(words, &option) {
+            Some(true) => match value.as_str() {
+                "" | "true" | "1" => argv.push(format!("--{option}")),
+                "false" | "0" => {}
+                other => return Err(format!("option {option:?} is a switch: true or false, not {other:?}")),
+            },
+            // An option with a value, or one the verb does not have (which
+            // the parser then names).
+            _ => argv.push(format!("--{option}={value}")),
+        }
+    }
+    let cli = Cli::try_parse_from(&argv).map_err(|e| {
+        let text = e.to_string();
+        let first = text
+            .lines()
+            .next()
+            .unwrap_or("bad request")
+            .trim_start_matches("error: ");
+        format!("{}: {first}", words.join("/"))
+    })?;
+    cli.command
+        .line_job()
+        .map_err(|other| format!("{} is not a JSON Lines operation the service runs", other.name()))
+}
+
+/// Whether `option` of the verb `words` is a switch (takes no value);
+/// `None` when the verb or option does not exist.
+fn is_flag(words: &[&str], option: &str) -> Option<bool> {
+    let root = Cli::command();
+    let mut command = &root;
+    for word in words {
+        command = command.find_subcommand(word)?;
+    }
+    let arg = command.get_arguments().find(|a| a.get_long() == Some(option))?;
+    Some(!arg.get_action().takes_values())
+}
+
+/// The `(name, value)` pairs of a URL query (`a=1&b=x%20y`), decoded.
+pub fn query_pairs(query: &str) -> Result<Vec<(String, String)>, String> {
+    query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            Ok((percent_decode(name)?, percent_decode(value)?))
+        })
+        .collect()
+}
+
+/// `%XX` escapes and `+` for space, as in `application/x-www-form-urlencoded`.
+fn percent_decode(s: &str) -> Result<String, String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = bytes
+                    .get(i + 1..i + 3)
+                    .and_then(|h| std::str::from_utf8(h).ok())
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+                    .ok_or_else(|| format!("bad %-escape in the query at {:?}", &s[i..]))?;
+                out.push(hex);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_err(|_| "the query is not UTF-8 once decoded".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn title(words: &[&str], params: &[(&str, &str)]) -> String {
+        let params: Vec<_> = params.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        job(words, &params)
+            .map(|j| j.title)
+            .unwrap_or_else(|e| panic!("{words:?}: {e}"))
+    }
+
+    #[test]
+    fn paths_and_options_name_the_cli_verbs() {
+        assert_eq!(title(&["verify", "ed25519"], &[]), "verify ed25519 --policy strict");
+        assert_eq!(
+            title(&["verify", "ed25519"], &[("policy", "zip215")]),
+            "verify ed25519 --policy zip215"
+        );
+        assert_eq!(title(&["ecrecover"], &[("low_s", "true")]), "ecrecover --low-s");
+        assert_eq!(title(&["ecrecover"], &[("low-s", "false")]), "ecrecover");
+        assert_eq!(title(&["hash", "keccak256"], &[]), "hash keccak256");
+        assert_eq!(title(&["evm", "bn256-add"], &[]), "evm bn256-add");
+        assert_eq!(title(&["mlkem", "keygen"], &[("set", "512")]), "mlkem keygen --set 512");
+        assert_eq!(
+            title(&["verify", "sr25519"], &[("context", "-x y")]),
+            "verify sr25519 --context \"-x y\""
+        );
+    }
+
+    #[test]
+    fn bad_operations_and_options_are_refused_with_a_reason() {
+        for (words, params, expect) in [
+            (vec![], vec![], "no operation"),
+            (vec!["verify", "nope"], vec![], "verify/nope"),
+            (vec!["hash"], vec![], "hash"),
+            (vec!["verify", "--input"], vec![], "not an operation"),
+            (vec!["merkle"], vec![], "not a JSON Lines operation"),
+            (vec!["serve"], vec![], "not an operation"),
+            (vec!["devices"], vec![], "not a JSON Lines operation"),
+            (
+                vec!["verify", "ed25519"],
+                vec![("backend", "gpu")],
+                "belongs to a CLI run",
+            ),
+            (
+                vec!["verify", "ed25519"],
+                vec![("input", "/etc/passwd")],
+                "belongs to a CLI run",
+            ),
+            (vec!["hash", "sha256"], vec![("raw", "32")], "belongs to a CLI run"),
+            (vec!["verify", "ed25519"], vec![("policy", "lax")], "verify/ed25519"),
+            (vec!["verify", "ed25519"], vec![("nope", "1")], "verify/ed25519"),
+            (vec!["ecrecover"], vec![("low_s", "maybe")], "switch"),
+            (vec!["ecrecover"], vec![("--low-s", "")], "not an option"),
+        ] {
+            let params: Vec<_> = params.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+            match job(&words, &params) {
+                Ok(j) => panic!("{words:?} {params:?} accepted as {}", j.title),
+                Err(e) => assert!(e.contains(expect), "{words:?} {params:?}: {e}"),
+            }
+        }
+    }
+
+    #[test]
+    fn queries_are_decoded() {
+        assert_eq!(
+            query_pairs("a=1&b=x%20y+z&&c").expect("a good query"),
+            vec![
+                ("a".to_string(), "1".to_string()),
+                ("b".to_string(), "x y z".to_string()),
+                ("c".to_string(), String::new())
+            ]
+        );
+        assert!(query_pairs("a=%zz").is_err());
+        assert!(query_pairs("a=%4").is_err());
+        assert!(query_pairs("a=%ff").is_err());
+    }
+}
