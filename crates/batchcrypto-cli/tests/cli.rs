@@ -8,7 +8,7 @@ mod support;
 use std::io::Write;
 use std::process::{Output, Stdio};
 
-use support::{bin, run_with_stdin};
+use support::{bin, has_usable_gpu, run_with_stdin};
 
 use batchcrypto::ops::ed25519::{Policy, oracle, sample};
 use batchcrypto::ops::hash;
@@ -39,23 +39,6 @@ fn gpu_prints_what_cpu_prints(args: &[&str], input: &[u8]) -> std::process::Outp
         "{args:?}"
     );
     cpu
-}
-
-/// Whether `batchcrypto devices` lists a usable GPU adapter; with
-/// `BATCHCRYPTO_REQUIRE_GPU=1` (CI) a missing one fails the test instead.
-fn has_usable_gpu() -> bool {
-    let devices = bin().arg("devices").output().expect("devices");
-    let found = String::from_utf8_lossy(&devices.stdout)
-        .lines()
-        .any(|l| l.starts_with("gpu") && l.contains(" usable "));
-    if !found {
-        assert_ne!(
-            std::env::var("BATCHCRYPTO_REQUIRE_GPU").as_deref(),
-            Ok("1"),
-            "no usable GPU"
-        );
-    }
-    found
 }
 
 fn item_line(item: &sample::Item) -> String {

@@ -38,3 +38,20 @@ pub fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
     let _ = writer.join().expect("writer");
     out
 }
+
+/// Whether `batchcrypto devices` lists a usable GPU adapter; with
+/// `BATCHCRYPTO_REQUIRE_GPU=1` (CI) a missing one fails the test instead.
+pub fn has_usable_gpu() -> bool {
+    let devices = bin().arg("devices").output().expect("devices");
+    let found = String::from_utf8_lossy(&devices.stdout)
+        .lines()
+        .any(|l| l.starts_with("gpu") && l.contains(" usable "));
+    if !found {
+        assert_ne!(
+            std::env::var("BATCHCRYPTO_REQUIRE_GPU").as_deref(),
+            Ok("1"),
+            "no usable GPU"
+        );
+    }
+    found
+}

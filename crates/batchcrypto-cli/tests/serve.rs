@@ -1,0 +1,608 @@
+//! `batchcrypto serve` over loopback: answers equal to the CLI's on the
+//! same lines, batching across concurrent callers, overload, limits,
+//! deadlines, tokens and shutdown under load. Every loop is bounded and
+//! every socket has a timeout.
+#![cfg(feature = "serve")]
+
+mod support;
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use support::{bin, has_usable_gpu, run_with_stdin};
+
+/// A running service; killed when dropped.
+struct Server {
+    child: Child,
+    addr: SocketAddr,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Server {
+    /// `serve --listen 127.0.0.1:0` with `args`, once it listens.
+    fn start(args: &[&str]) -> Server {
+        let mut child = bin()
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn serve");
+        let stderr = child.stderr.take().expect("stderr");
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let kept = Arc::clone(&log);
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(addr) = line.split(" addr=").nth(1) {
+                    let _ = tx.send(addr.split(' ').next().unwrap_or("").to_string());
+                }
+                kept.lock().expect("log").push(line);
+            }
+        });
+        let addr = rx
+            .recv_timeout(Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("serve did not start: {:?}", log.lock().expect("log")));
+        Server {
+            child,
+            addr: addr.parse().expect("listen address"),
+            log,
+        }
+    }
+
+    /// Sends SIGTERM and waits (bounded) for the exit status.
+    fn terminate(&mut self) -> Option<i32> {
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(90) {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("serve did not stop within 90 s of SIGTERM");
+    }
+
+    fn log(&self) -> String {
+        self.log.lock().expect("log").join("\n")
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP response: status, headers (lowercase names), body.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    headers: HashMap<String, String>,
+    body: String,
+}
+
+/// One HTTP/1.1 request on its own connection (`Connection: close`).
+fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> std::io::Result<Reply> {
+    let mut stream = TcpStream::connect_timeout(&addr, Duration::from_secs(10))?;
+    stream.set_read_timeout(Some(Duration::from_secs(120)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(120)))?;
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    stream.write_all(body)?;
+    let mut raw = Vec::new();
+    stream.read_to_end(&mut raw)?;
+    parse_reply(&raw).ok_or_else(|| std::io::Error::other(format!("bad reply: {:?}", String::from_utf8_lossy(&raw))))
+}
+
+fn parse_reply(raw: &[u8]) -> Option<Reply> {
+    let end = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = std::str::from_utf8(&raw[..end]).ok()?;
+    let mut lines = head.split("\r\n");
+    let status = lines.next()?.split(' ').nth(1)?.parse().ok()?;
+    let headers: HashMap<String, String> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    let body = String::from_utf8(raw[end + 4..].to_vec()).ok()?;
+    if let Some(len) = headers.get("content-length")
+        && body.len() != len.parse::<usize>().ok()?
+    {
+        return None;
+    }
+    Some(Reply { status, headers, body })
+}
+
+fn post(addr: SocketAddr, path: &str, body: &str) -> Reply {
+    request(addr, "POST", path, &[], body.as_bytes()).unwrap_or_else(|e| panic!("POST {path}: {e}"))
+}
+
+/// Lines for one operation and the CLI's answer to each (`--backend cpu`).
+struct Pool {
+    path: &'static str,
+    lines: Vec<String>,
+    answers: Vec<String>,
+}
+
+impl Pool {
+    /// `lines` plus malformed ones, answered by a CLI run of `cli`.
+    fn new(path: &'static str, cli: &[&str], mut lines: Vec<String>) -> Pool {
+        lines.extend(
+            [
+                "not json",
+                "{}",
+                "{\"pk\":\"zz\",\"data\":7,\"hash\":null,\"sig\":\"0\"}",
+                "[1,2]",
+                "",
+            ]
+            .map(String::from),
+        );
+        let input = lines.join("\n") + "\n";
+        let mut args = cli.to_vec();
+        args.extend(["--backend", "cpu"]);
+        let out = run_with_stdin(&args, input.as_bytes());
+        let answers: Vec<String> = String::from_utf8(out.stdout)
+            .expect("utf-8")
+            .lines()
+            .map(String::from)
+            .collect();
+        assert_eq!(answers.len(), lines.len(), "{cli:?}: one answer per line");
+        assert!(
+            answers.iter().any(|a| a.contains("\"error\"")),
+            "{cli:?}: malformed lines answered"
+        );
+        Pool { path, lines, answers }
+    }
+
+    /// The CLI's answer to pool line `i` as line `at` (from 0) of a request:
+    /// an error line names its line number within the request.
+    fn expected(&self, i: usize, at: usize) -> String {
+        self.answers[i].replacen(&format!("\"line {}: ", i + 1), &format!("\"line {}: ", at + 1), 1)
+    }
+}
+
+fn sample(op: &str, count: usize) -> Vec<String> {
+    let out = bin()
+        .args(["sample", op, "--count", &count.to_string(), "--signers", "16"])
+        .output()
+        .expect("sample");
+    assert!(out.status.success());
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// A small deterministic generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn hash_lines(count: usize) -> Vec<String> {
+    let mut rng = Rng(7);
+    (0..count)
+        .map(|_| {
+            let len = rng.below(200);
+            let data: String = (0..len).map(|_| format!("{:02x}", rng.next() as u8)).collect();
+            format!("{{\"data\":\"{data}\"}}")
+        })
+        .collect()
+}
+
+fn pools() -> Vec<Pool> {
+    vec![
+        Pool::new("/v1/verify/ed25519", &["verify", "ed25519"], sample("ed25519", 300)),
+        Pool::new(
+            "/v1/verify/ed25519?policy=zip215",
+            &["verify", "ed25519", "--policy", "zip215"],
+            sample("ed25519", 300),
+        ),
+        Pool::new(
+            "/v1/verify/secp256k1",
+            &["verify", "secp256k1"],
+            sample("secp256k1", 300),
+        ),
+        Pool::new("/v1/ecrecover", &["ecrecover"], sample("ecrecover", 300)),
+        Pool::new("/v1/hash/keccak256", &["hash", "keccak256"], hash_lines(300)),
+    ]
+}
+
+/// A random request on `pool`: its body and the answer the CLI gives.
+fn random_request(pool: &Pool, rng: &mut Rng, max_lines: usize) -> (String, String) {
+    let n = 1 + rng.below(max_lines);
+    let (mut body, mut expected) = (String::new(), String::new());
+    for at in 0..n {
+        let i = rng.below(pool.lines.len());
+        body.push_str(&pool.lines[i]);
+        body.push('\n');
+        expected.push_str(&pool.expected(i, at));
+        expected.push('\n');
+    }
+    (body, expected)
+}
+
+fn metric(addr: SocketAddr, name: &str) -> f64 {
+    let text = request(addr, "GET", "/metrics", &[], b"").expect("metrics").body;
+    text.lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|v| v.strip_prefix(' ')))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in {text}"))
+}
+
+/// 64 concurrent clients x 60 requests of 1-64 lines over five operations,
+/// malformed lines among them: every answer is the CLI's, in order, and
+/// batches hold more lines than any one request.
+#[test]
+fn concurrent_clients_get_the_clis_answers_in_batches() {
+    let pools = Arc::new(pools());
+    let server = Server::start(&["--max-wait-us", "20000", "--max-batch", "2048"]);
+    let addr = server.addr;
+    let (largest, answered) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let clients: Vec<_> = (0..64u64)
+        .map(|t| {
+            let (pools, largest, answered) = (Arc::clone(&pools), Arc::clone(&largest), Arc::clone(&answered));
+            std::thread::spawn(move || {
+                let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (t + 1));
+                for _ in 0..60 {
+                    let pool = &pools[rng.below(pools.len())];
+                    let (body, expected) = random_request(pool, &mut rng, 64);
+                    let reply = post(addr, pool.path, &body);
+                    assert_eq!(reply.status, 200, "{}: {}", pool.path, reply.body);
+                    assert_eq!(reply.body.lines().count(), expected.lines().count(), "{}", pool.path);
+                    assert_eq!(reply.body, expected, "{}", pool.path);
+                    assert_eq!(
+                        reply.headers.get("content-type").map(String::as_str),
+                        Some("application/jsonl")
+                    );
+                    let batch: usize = reply.headers["x-batchcrypto-batch-lines"].parse().expect("batch lines");
+                    largest.fetch_max(batch, Ordering::Relaxed);
+                    answered.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    for c in clients {
+        c.join().expect("client");
+    }
+    assert_eq!(answered.load(Ordering::Relaxed), 64 * 60);
+    let largest = largest.load(Ordering::Relaxed);
+    assert!(largest > 64, "no batch larger than one request: largest {largest}");
+    assert_eq!(metric(addr, "batchcrypto_queue_items"), 0.0, "everything answered");
+    let total: f64 = request(addr, "GET", "/metrics", &[], b"")
+        .expect("metrics")
+        .body
+        .lines()
+        .filter(|l| l.starts_with("batchcrypto_requests_total{") && l.contains("code=\"200\""))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum();
+    assert_eq!(total, (64 * 60) as f64, "each request counted once");
+    eprintln!("largest batch: {largest} lines");
+}
+
+/// A flood past `--queue-limit`: refusals come at once with Retry-After,
+/// every accepted request is answered correctly, the queue stays bounded.
+#[test]
+fn overload_is_refused_at_once_and_the_queue_stays_bounded() {
+    let pools = Arc::new(pools());
+    let server = Server::start(&[
+        "--queue-limit",
+        "300",
+        "--max-wait-us",
+        "300000",
+        "--max-batch",
+        "100000",
+    ]);
+    let addr = server.addr;
+    let (ok, refused) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let peak = Arc::new(AtomicUsize::new(0));
+    let watching = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let watcher = {
+        let (peak, watching) = (Arc::clone(&peak), Arc::clone(&watching));
+        std::thread::spawn(move || {
+            while watching.load(Ordering::Relaxed) {
+                peak.fetch_max(metric(addr, "batchcrypto_queue_items") as usize, Ordering::Relaxed);
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        })
+    };
+    let clients: Vec<_> = (0..32u64)
+        .map(|t| {
+            let (pools, ok, refused) = (Arc::clone(&pools), Arc::clone(&ok), Arc::clone(&refused));
+            std::thread::spawn(move || {
+                let mut rng = Rng(t + 101);
+                for _ in 0..8 {
+                    let pool = &pools[4];
+                    let (body, expected) = random_request(pool, &mut rng, 64);
+                    let start = Instant::now();
+                    let reply = post(addr, pool.path, &body);
+                    match reply.status {
+                        200 => {
+                            assert_eq!(reply.body, expected);
+                            ok.fetch_add(1, Ordering::Relaxed);
+                        }
+                        503 => {
+                            assert!(
+                                start.elapsed() < Duration::from_secs(2),
+                                "a refusal waited {:?}",
+                                start.elapsed()
+                            );
+                            assert_eq!(reply.headers.get("retry-after").map(String::as_str), Some("1"));
+                            assert!(reply.body.contains("queue full"), "{}", reply.body);
+                            refused.fetch_add(1, Ordering::Relaxed);
+                        }
+                        other => panic!("status {other}: {}", reply.body),
+                    }
+                }
+            })
+        })
+        .collect();
+    for c in clients {
+        c.join().expect("client");
+    }
+    watching.store(false, Ordering::Relaxed);
+    watcher.join().expect("watcher");
+    let (ok, refused) = (ok.load(Ordering::Relaxed), refused.load(Ordering::Relaxed));
+    assert_eq!(ok + refused, 32 * 8);
+    assert!(refused > 0, "the flood was never refused");
+    assert!(ok > 0, "nothing was accepted");
+    assert!(
+        peak.load(Ordering::Relaxed) <= 300,
+        "queue peaked at {}",
+        peak.load(Ordering::Relaxed)
+    );
+    assert_eq!(metric(addr, "batchcrypto_queue_items"), 0.0);
+    assert!(metric(addr, "batchcrypto_refusals_total{reason=\"overloaded\"}") >= refused as f64);
+}
+
+/// Size limits, deadlines, tokens, methods, paths and garbage on the socket.
+#[test]
+fn limits_deadlines_tokens_and_bad_requests() {
+    let dir = std::env::temp_dir().join(format!("batchcrypto-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let token_file = dir.join("token");
+    std::fs::write(&token_file, "s3cret-token\n").expect("token");
+    let server = Server::start(&[
+        "--max-request-bytes",
+        "2000",
+        "--max-request-lines",
+        "10",
+        "--max-wait-us",
+        "400000",
+        "--token-file",
+        token_file.to_str().expect("path"),
+    ]);
+    let addr = server.addr;
+    let auth = [("Authorization", "Bearer s3cret-token")];
+    let line = "{\"data\":\"00\"}\n";
+    let digest = "{\"digest\":\"bc36789e7a1e281436464229828f817d6612f7b477d66591ff96a9e064bcc98a\"}\n";
+    let send = |path: &str, headers: &[(&str, &str)], body: &str| {
+        request(addr, "POST", path, headers, body.as_bytes()).expect("request")
+    };
+
+    // Tokens: none, wrong, right.
+    assert_eq!(send("/v1/hash/keccak256", &[], line).status, 401);
+    let wrong = send("/v1/hash/keccak256", &[("Authorization", "Bearer s3cret-tokeN")], line);
+    assert_eq!(wrong.status, 401);
+    assert_eq!(
+        wrong.headers.get("www-authenticate").map(String::as_str),
+        Some("Bearer")
+    );
+    let right = send("/v1/hash/keccak256", &auth, line);
+    assert_eq!((right.status, right.body.as_str()), (200, digest));
+
+    // Sizes: bytes and lines over the limits; at the limits they pass.
+    let big = format!("{{\"data\":\"{}\"}}\n", "ab".repeat(1000));
+    let r = send("/v1/hash/keccak256", &auth, &big);
+    assert_eq!(r.status, 413, "{}", r.body);
+    assert!(r.body.contains("--max-request-bytes 2000"), "{}", r.body);
+    let r = send("/v1/hash/keccak256", &auth, &line.repeat(11));
+    assert_eq!(r.status, 413, "{}", r.body);
+    assert!(r.body.contains("--max-request-lines 10"), "{}", r.body);
+    assert_eq!(
+        send("/v1/hash/keccak256", &auth, &line.repeat(10)).body,
+        digest.repeat(10)
+    );
+
+    // A deadline shorter than the batching wait: 504 at the deadline.
+    let start = Instant::now();
+    let r = send(
+        "/v1/hash/keccak256",
+        &[auth[0], ("x-batchcrypto-deadline-ms", "50")],
+        line,
+    );
+    assert_eq!(r.status, 504, "{}", r.body);
+    assert!(start.elapsed() < Duration::from_millis(390), "{:?}", start.elapsed());
+    let r = send(
+        "/v1/hash/keccak256",
+        &[auth[0], ("x-batchcrypto-deadline-ms", "soon")],
+        line,
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+
+    // Malformed lines in a request: their own error lines, the rest answered.
+    let body = "\u{feff}{\"data\":\"00\"}\r\nnot json\n{\"data\":\"0g\"}\n{\"data\":\"00\"}";
+    let r = send("/v1/hash/keccak256", &auth, body);
+    assert_eq!(r.status, 200);
+    let got: Vec<&str> = r.body.lines().collect();
+    assert_eq!(got.len(), 4);
+    assert_eq!(got[0], digest.trim_end());
+    assert_eq!(got[1], "{\"error\":\"line 2: not a JSON object\"}");
+    assert!(
+        got[2].starts_with("{\"error\":\"line 3: field \\\"data\\\": 'g'"),
+        "{}",
+        got[2]
+    );
+    assert_eq!(got[3], digest.trim_end());
+    let mut invalid_utf8 = b"{\"data\":\"00\"}\n".to_vec();
+    invalid_utf8.extend_from_slice(b"{\"data\":\"\xff\"}\n");
+    let r = request(addr, "POST", "/v1/hash/keccak256", &auth, &invalid_utf8).expect("request");
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.body.lines().nth(1),
+        Some("{\"error\":\"line 2: not valid UTF-8 (byte 9)\"}")
+    );
+    assert_eq!(send("/v1/hash/keccak256", &auth, "").body, "");
+
+    // Operations and options that do not exist, methods, paths.
+    for (path, status) in [
+        ("/v1/hash/nope", 400),
+        ("/v1/verify/ed25519?backend=gpu", 400),
+        ("/v1/verify/ed25519?input=/etc/passwd", 400),
+        ("/v1/merkle", 400),
+        ("/v1/hash/keccak256?raw=32", 400),
+        ("/v1/", 400),
+        ("/v2/hash/keccak256", 404),
+    ] {
+        let r = send(path, &auth, line);
+        assert_eq!(r.status, status, "{path}: {}", r.body);
+        assert!(r.body.starts_with("{\"error\":"), "{path}: {}", r.body);
+    }
+    assert_eq!(
+        request(addr, "GET", "/v1/hash/keccak256", &auth, b"")
+            .expect("get")
+            .status,
+        405
+    );
+    assert_eq!(request(addr, "GET", "/healthz", &[], b"").expect("healthz").status, 200);
+    assert_eq!(request(addr, "GET", "/readyz", &[], b"").expect("readyz").status, 200);
+    assert_eq!(
+        request(addr, "POST", "/metrics", &[], b"").expect("metrics").status,
+        405
+    );
+
+    // Garbage on a socket: that connection fails, the service goes on.
+    for garbage in [
+        &b"\x00\x01\x02 nonsense\r\n\r\n"[..],
+        b"POST /v1/hash/keccak256 HTTP/1.1\r\nContent-Length: 99999999999999999999\r\n\r\n",
+        b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\xff\xff\xff\xff",
+    ] {
+        let mut s = TcpStream::connect(addr).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+        let _ = s.write_all(garbage);
+        let mut sink = Vec::new();
+        let _ = s.read_to_end(&mut sink);
+    }
+    let r = send("/v1/hash/keccak256", &auth, line);
+    assert_eq!((r.status, r.body.as_str()), (200, digest));
+    assert!(!server.log().contains("s3cret"), "the token is never logged");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// SIGTERM while clients are sending: every request already queued is
+/// answered (correctly), later ones are refused or find the port closed,
+/// and the process exits 0.
+#[test]
+fn shutdown_under_load_answers_every_accepted_request() {
+    let pools = Arc::new(pools());
+    let mut server = Server::start(&["--max-wait-us", "300000"]);
+    let addr = server.addr;
+    let queued_before = Arc::new(Mutex::new(Vec::new()));
+    let stop_at = Instant::now() + Duration::from_millis(700);
+    let clients: Vec<_> = (0..16u64)
+        .map(|t| {
+            let (pools, queued_before) = (Arc::clone(&pools), Arc::clone(&queued_before));
+            std::thread::spawn(move || {
+                let mut rng = Rng(t + 501);
+                let mut outcomes = Vec::new();
+                for _ in 0..40 {
+                    let pool = &pools[rng.below(pools.len())];
+                    let (body, expected) = random_request(pool, &mut rng, 16);
+                    let sent = Instant::now();
+                    let reply = request(addr, "POST", pool.path, &[], body.as_bytes());
+                    match &reply {
+                        Ok(r) if r.status == 200 => assert_eq!(r.body, expected, "{}", pool.path),
+                        Ok(r) => assert_eq!(r.status, 503, "{}", r.body),
+                        Err(_) => {}
+                    }
+                    // Sent 200 ms before the signal: queued by then.
+                    if sent + Duration::from_millis(200) < stop_at {
+                        queued_before
+                            .lock()
+                            .expect("lock")
+                            .push(reply.as_ref().map(|r| r.status).ok());
+                    }
+                    outcomes.push(reply.is_ok());
+                    if Instant::now() > stop_at + Duration::from_millis(500) {
+                        break;
+                    }
+                }
+                outcomes
+            })
+        })
+        .collect();
+    std::thread::sleep(stop_at.saturating_duration_since(Instant::now()));
+    let code = server.terminate();
+    for c in clients {
+        c.join().expect("client");
+    }
+    assert_eq!(code, Some(0), "{}", server.log());
+    let before = queued_before.lock().expect("lock");
+    assert!(!before.is_empty());
+    assert!(
+        before.iter().all(|s| *s == Some(200)),
+        "a request queued before SIGTERM was not answered: {before:?}"
+    );
+    let log = server.log();
+    assert!(log.contains("msg=\"shutting down\" signal=SIGTERM"), "{log}");
+    assert!(log.contains("msg=\"stopped\""), "{log}");
+}
+
+/// With `--backend gpu` the service runs its batches on the GPU and answers
+/// exactly what the CLI's CPU path answers.
+#[test]
+fn gpu_batches_answer_what_the_cpu_answers() {
+    if !has_usable_gpu() {
+        eprintln!("no usable GPU adapter: skipped");
+        return;
+    }
+    let pools = pools();
+    let server = Server::start(&["--backend", "gpu", "--max-wait-us", "1000"]);
+    let mut rng = Rng(99);
+    let mut on_gpu = 0;
+    for pool in pools.iter() {
+        let (body, expected) = random_request(pool, &mut rng, 64);
+        let reply = post(server.addr, pool.path, &body);
+        assert_eq!(reply.status, 200, "{}: {}", pool.path, reply.body);
+        assert_eq!(reply.body, expected, "{}", pool.path);
+        let backend = reply.headers.get("x-batchcrypto-backend").map(String::as_str);
+        assert!(matches!(backend, Some("gpu") | None), "{}: {backend:?}", pool.path);
+        on_gpu += usize::from(backend == Some("gpu"));
+    }
+    assert!(on_gpu > 0, "no batch ran on the GPU");
+}
