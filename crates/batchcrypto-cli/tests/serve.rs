@@ -4,6 +4,9 @@
 //! every socket has a timeout.
 #![cfg(feature = "serve")]
 
+#[path = "../src/serve/proto.rs"]
+#[allow(dead_code)]
+mod proto;
 mod support;
 
 use std::collections::HashMap;
@@ -14,6 +17,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use prost::Message;
+use proto::{RUN_PATH, RunRequest, RunResponse};
 use support::{bin, has_usable_gpu, run_with_stdin};
 
 /// A running service; killed when dropped.
@@ -141,6 +146,120 @@ fn post(addr: SocketAddr, path: &str, body: &str) -> Reply {
     request(addr, "POST", path, &[], body.as_bytes()).unwrap_or_else(|e| panic!("POST {path}: {e}"))
 }
 
+/// What a gRPC call got: its status code and message, and the response.
+#[derive(Debug)]
+struct GrpcReply {
+    code: i32,
+    message: String,
+    response: Option<RunResponse>,
+}
+
+/// One gRPC call of `Run` on its own HTTP/2 connection: `frame` is the
+/// request's body (a length-prefixed message, or anything else).
+fn grpc_raw(addr: SocketAddr, frame: Vec<u8>, headers: &[(&str, &str)]) -> Result<GrpcReply, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let call = async {
+        let tcp = tokio::net::TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
+        let (client, connection) = h2::client::handshake(tcp).await.map_err(|e| e.to_string())?;
+        tokio::spawn(connection);
+        let mut client = client.ready().await.map_err(|e| e.to_string())?;
+        let mut request = http::Request::builder()
+            .method("POST")
+            .uri(format!("http://{addr}{RUN_PATH}"))
+            .header("content-type", "application/grpc")
+            .header("te", "trailers");
+        for (k, v) in headers {
+            request = request.header(*k, *v);
+        }
+        let request = request.body(()).map_err(|e| e.to_string())?;
+        let (response, mut send) = client.send_request(request, false).map_err(|e| e.to_string())?;
+        send.send_data(bytes::Bytes::from(frame), true)
+            .map_err(|e| e.to_string())?;
+        let response = response.await.map_err(|e| e.to_string())?;
+        let (parts, mut body) = response.into_parts();
+        let mut data = Vec::new();
+        while let Some(chunk) = body.data().await {
+            let chunk = chunk.map_err(|e| e.to_string())?;
+            let _ = body.flow_control().release_capacity(chunk.len());
+            data.extend_from_slice(&chunk);
+        }
+        let trailers = body.trailers().await.map_err(|e| e.to_string())?;
+        // A call that fails at once answers "trailers only": the status is
+        // in the headers.
+        let status = trailers.unwrap_or(parts.headers);
+        let code = status
+            .get("grpc-status")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok())
+            .ok_or("no grpc-status")?;
+        let message = percent_decoded(status.get("grpc-message").and_then(|v| v.to_str().ok()).unwrap_or(""));
+        let response = if data.len() >= 5 {
+            Some(RunResponse::decode(&data[5..]).map_err(|e| e.to_string())?)
+        } else {
+            None
+        };
+        Ok(GrpcReply {
+            code,
+            message,
+            response,
+        })
+    };
+    runtime.block_on(async {
+        tokio::time::timeout(Duration::from_secs(120), call)
+            .await
+            .map_err(|_| "timed out".to_string())?
+    })
+}
+
+/// gRPC's percent-encoded `grpc-message`, decoded.
+fn percent_decoded(s: &str) -> String {
+    let mut out = Vec::new();
+    let mut bytes = s.bytes();
+    while let Some(b) = bytes.next() {
+        if b == b'%' {
+            let hex: String = bytes.by_ref().take(2).map(char::from).collect();
+            out.push(u8::from_str_radix(&hex, 16).unwrap_or(b'?'));
+        } else {
+            out.push(b);
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A gRPC frame holding `message`.
+fn grpc_frame(message: &RunRequest) -> Vec<u8> {
+    let bytes = message.encode_to_vec();
+    let mut frame = vec![0u8];
+    frame.extend_from_slice(&(bytes.len() as u32).to_be_bytes());
+    frame.extend_from_slice(&bytes);
+    frame
+}
+
+/// `Run` of `op` with `options` on the lines of `body`.
+fn grpc_run(addr: SocketAddr, op: &str, options: &[(&str, &str)], body: &str, headers: &[(&str, &str)]) -> GrpcReply {
+    let message = RunRequest {
+        op: op.to_string(),
+        options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        lines: body.lines().map(String::from).collect(),
+    };
+    grpc_raw(addr, grpc_frame(&message), headers).unwrap_or_else(|e| panic!("gRPC {op}: {e}"))
+}
+
+/// The gRPC op and options of an HTTP path (`/v1/verify/ed25519?policy=zip215`).
+fn grpc_op(path: &str) -> (&str, Vec<(&str, &str)>) {
+    let path = path.trim_start_matches("/v1/");
+    let (op, query) = path.split_once('?').unwrap_or((path, ""));
+    let options = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.split_once('=').unwrap_or((p, "")))
+        .collect();
+    (op, options)
+}
+
 /// Lines for one operation and the CLI's answer to each (`--backend cpu`).
 struct Pool {
     path: &'static str,
@@ -266,8 +385,9 @@ fn metric(addr: SocketAddr, name: &str) -> f64 {
 }
 
 /// 64 concurrent clients x 60 requests of 1-64 lines over five operations,
-/// malformed lines among them: every answer is the CLI's, in order, and
-/// batches hold more lines than any one request.
+/// malformed lines among them, a quarter of the clients over gRPC: every
+/// answer is the CLI's, in order, and batches hold more lines than any one
+/// request.
 #[test]
 fn concurrent_clients_get_the_clis_answers_in_batches() {
     let pools = Arc::new(pools());
@@ -282,15 +402,26 @@ fn concurrent_clients_get_the_clis_answers_in_batches() {
                 for _ in 0..60 {
                     let pool = &pools[rng.below(pools.len())];
                     let (body, expected) = random_request(pool, &mut rng, 64);
-                    let reply = post(addr, pool.path, &body);
-                    assert_eq!(reply.status, 200, "{}: {}", pool.path, reply.body);
-                    assert_eq!(reply.body.lines().count(), expected.lines().count(), "{}", pool.path);
-                    assert_eq!(reply.body, expected, "{}", pool.path);
-                    assert_eq!(
-                        reply.headers.get("content-type").map(String::as_str),
-                        Some("application/jsonl")
-                    );
-                    let batch: usize = reply.headers["x-batchcrypto-batch-lines"].parse().expect("batch lines");
+                    let batch = if t % 4 == 0 {
+                        // Every fourth client speaks gRPC, into the same batches.
+                        let (op, options) = grpc_op(pool.path);
+                        let reply = grpc_run(addr, op, &options, &body, &[]);
+                        assert_eq!(reply.code, 0, "{}: {}", pool.path, reply.message);
+                        let response = reply.response.expect("a response");
+                        let got: Vec<String> = response.lines.iter().map(|l| format!("{l}\n")).collect();
+                        assert_eq!(got.concat(), expected, "{} over gRPC", pool.path);
+                        response.batch_lines as usize
+                    } else {
+                        let reply = post(addr, pool.path, &body);
+                        assert_eq!(reply.status, 200, "{}: {}", pool.path, reply.body);
+                        assert_eq!(reply.body.lines().count(), expected.lines().count(), "{}", pool.path);
+                        assert_eq!(reply.body, expected, "{}", pool.path);
+                        let media = reply.headers.get("content-type").map(String::as_str);
+                        assert_eq!(media, Some("application/jsonl"));
+                        reply.headers["x-batchcrypto-batch-lines"]
+                            .parse::<usize>()
+                            .expect("batch lines")
+                    };
                     largest.fetch_max(batch, Ordering::Relaxed);
                     answered.fetch_add(1, Ordering::Relaxed);
                 }
@@ -521,6 +652,119 @@ fn limits_deadlines_tokens_and_bad_requests() {
     let r = send("/v1/hash/keccak256", &auth, line);
     assert_eq!((r.status, r.body.as_str()), (200, digest));
     assert!(!server.log().contains("s3cret"), "the token is never logged");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// gRPC's errors: token, unknown operations and options, deadlines,
+/// oversize and malformed messages; and a grpc-timeout long enough.
+#[test]
+fn grpc_statuses() {
+    let dir = std::env::temp_dir().join(format!("batchcrypto-grpc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let token_file = dir.join("token");
+    std::fs::write(&token_file, "t0ken").expect("token");
+    let server = Server::start(&[
+        "--max-request-bytes",
+        "4000",
+        "--max-request-lines",
+        "10",
+        "--max-wait-us",
+        "400000",
+        "--token-file",
+        token_file.to_str().expect("path"),
+    ]);
+    let addr = server.addr;
+    let auth = [("authorization", "Bearer t0ken")];
+    let line = "{\"data\":\"00\"}";
+    let digest = "{\"digest\":\"bc36789e7a1e281436464229828f817d6612f7b477d66591ff96a9e064bcc98a\"}";
+    // (op, options, body, headers, expected code, text in the message)
+    type Pairs<'a> = Vec<(&'a str, &'a str)>;
+    let cases: [(&str, Pairs, String, Pairs, i32, &str); 8] = [
+        ("hash/keccak256", vec![], line.into(), vec![], 16, "bearer token"),
+        (
+            "hash/keccak256",
+            vec![],
+            line.into(),
+            vec![("authorization", "Bearer t0keN")],
+            16,
+            "bearer token",
+        ),
+        ("hash/nope", vec![], line.into(), auth.to_vec(), 3, "nope"),
+        (
+            "verify/ed25519",
+            vec![("backend", "gpu")],
+            line.into(),
+            auth.to_vec(),
+            3,
+            "belongs to a CLI run",
+        ),
+        (
+            "hash/keccak256",
+            vec![],
+            format!("{line}\n").repeat(11),
+            auth.to_vec(),
+            3,
+            "--max-request-lines 10",
+        ),
+        (
+            "hash/keccak256",
+            vec![],
+            format!("{{\"data\":\"{}\"}}", "ab".repeat(2500)),
+            auth.to_vec(),
+            11,
+            "limit",
+        ),
+        (
+            "hash/keccak256",
+            vec![],
+            line.into(),
+            [auth[0], ("grpc-timeout", "50m")].to_vec(),
+            4,
+            "deadline",
+        ),
+        (
+            "hash/keccak256",
+            vec![],
+            line.into(),
+            [auth[0], ("grpc-timeout", "soon")].to_vec(),
+            3,
+            "grpc-timeout",
+        ),
+    ];
+    for (op, options, body, headers, code, text) in &cases {
+        let start = Instant::now();
+        let reply = grpc_run(addr, op, options, body, headers);
+        assert_eq!(reply.code, *code, "{op} {options:?} {headers:?}: {}", reply.message);
+        assert!(reply.message.contains(text), "{op}: {}", reply.message);
+        assert!(reply.response.is_none());
+        if *code == 4 {
+            assert!(start.elapsed() < Duration::from_millis(390), "{:?}", start.elapsed());
+        }
+    }
+    // Not a message: the codec's error, and the service goes on.
+    for frame in [
+        vec![0, 0, 0, 0, 9, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff],
+        vec![1, 2, 3],
+    ] {
+        let reply = grpc_raw(addr, frame, &auth).expect("call");
+        assert_ne!(reply.code, 0, "{reply:?}");
+    }
+    let ok = grpc_run(
+        addr,
+        "hash/keccak256",
+        &[],
+        &format!("{line}\nnot json\n{line}"),
+        &[auth[0], ("grpc-timeout", "20S")],
+    );
+    assert_eq!(ok.code, 0, "{}", ok.message);
+    let response = ok.response.expect("response");
+    assert_eq!(
+        response.lines,
+        vec![digest, "{\"error\":\"line 2: not a JSON object\"}", digest]
+    );
+    assert_eq!(response.backend, "cpu");
+    let empty = grpc_run(addr, "hash/keccak256", &[], "", &auth);
+    assert_eq!((empty.code, empty.response.map(|r| r.lines.len())), (0, Some(0)));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

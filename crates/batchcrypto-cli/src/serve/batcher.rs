@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 use batchcrypto::{BackendChoice, Engine};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
+use super::Answered;
 use super::metrics::{Metrics, Refusal};
 use crate::lines::{DynVerb, RequestLine};
 
@@ -80,14 +81,7 @@ fn take(counter: &AtomicUsize, n: usize, limit: usize) -> bool {
 #[derive(Debug)]
 pub enum Reply {
     /// The output lines, exactly as the CLI writes them, and what ran them.
-    Answered {
-        /// JSON Lines, one per request line.
-        body: Vec<u8>,
-        /// The backend that ran the batch (`None`: no line held an item).
-        backend: Option<String>,
-        /// Lines in the batch this request ran in.
-        batch_lines: usize,
-    },
+    Answered(Answered),
     /// The deadline passed before the batch ran: nothing was computed.
     DeadlineExceeded,
     /// The engine failed on the batch and on the CPU fallback.
@@ -281,11 +275,11 @@ fn run_batch(core: &Core, title: &str, verb: &dyn DynVerb, jobs: Vec<Job>) {
                 .batch(title, batch_lines, backend.as_deref().unwrap_or("none"));
             for (job, body) in live.into_iter().zip(bodies) {
                 core.admission.give_back(job.lines.len(), job.bytes);
-                let _ = job.reply.send(Reply::Answered {
+                let _ = job.reply.send(Reply::Answered(Answered {
                     body,
                     backend: backend.clone(),
                     batch_lines,
-                });
+                }));
             }
         }
         Err(e) => {

@@ -1,5 +1,6 @@
 //! The HTTP side of `serve`: the accept loop (HTTP/1.1 and HTTP/2 on one
-//! port, hyper), graceful shutdown, and the handlers.
+//! port, hyper), graceful shutdown, and the handlers; gRPC calls (HTTP/2,
+//! [`super::grpc`]) are routed by their path.
 //!
 //! Status codes: 200 answered (malformed lines get their `{"error":..}`
 //! line, as in the CLI); 400 not an operation or bad options; 401 missing
@@ -16,6 +17,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{self, HeaderValue};
@@ -24,12 +26,10 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
 use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
 use tokio::net::TcpListener;
 
-use super::batcher::{NotQueued, Reply};
 use super::metrics::Refusal;
-use super::{LaneError, SHUTDOWN_GRACE, State, log};
+use super::{FailKind, Failure, SHUTDOWN_GRACE, State, fail, log};
 use crate::Fatal;
 use crate::lines::{RequestLine, line_text, read_line_capped};
 
@@ -133,11 +133,14 @@ async fn shutdown_signal() -> &'static str {
     }
 }
 
-type Answer = Response<Full<Bytes>>;
+/// A response body of either transport (tonic's error type: gRPC's bodies
+/// are tonic's, HTTP's are whole and never fail).
+type Body = UnsyncBoxBody<Bytes, tonic::Status>;
+type Answer = Response<Body>;
 
 /// A response with a body and its media type.
 fn respond(status: StatusCode, media: &'static str, body: impl Into<Bytes>) -> Answer {
-    let mut response = Response::new(Full::new(body.into()));
+    let mut response = Response::new(Full::new(body.into()).map_err(|never| match never {}).boxed_unsync());
     *response.status_mut() = status;
     response
         .headers_mut()
@@ -154,6 +157,7 @@ fn error(status: StatusCode, message: &str) -> Answer {
 async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Answer, Infallible> {
     let path = req.uri().path();
     Ok(match (req.method(), path) {
+        (&Method::POST, super::proto::RUN_PATH) => super::grpc::run(state, req).await.map(BodyExt::boxed_unsync),
         (&Method::GET, "/healthz") => respond(StatusCode::OK, "text/plain", "ok\n"),
         (&Method::GET, "/readyz") => {
             if state.ready.load(Ordering::Acquire) {
@@ -196,36 +200,18 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Answer, Inf
     })
 }
 
-/// Whether the request carries the bearer token (or none is required).
-fn authorized(state: &State, req: &Request<Incoming>) -> bool {
-    let Some(expected) = &state.token else {
-        return true;
-    };
-    let given = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or("");
-    let given: [u8; 32] = Sha256::digest(given.trim().as_bytes()).into();
-    bool::from(given.ct_eq(expected))
-}
-
 /// An operation request: the operation's title (the metrics label) and the
 /// response.
 async fn verb(state: &State, req: Request<Incoming>) -> (String, Answer) {
     let received = Instant::now();
-    let unknown = "unknown".to_string();
-    if !authorized(state, &req) {
+    let unknown = || "unknown".to_string();
+    let authorization = req.headers().get(header::AUTHORIZATION).map(HeaderValue::as_bytes);
+    if !state.authorized(authorization) {
         state.core.metrics.refused(Refusal::Unauthorized);
-        let mut r = error(StatusCode::UNAUTHORIZED, "missing or wrong bearer token");
-        r.headers_mut()
-            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-        return (unknown, r);
-    }
-    if !state.ready.load(Ordering::Acquire) {
-        state.core.metrics.refused(Refusal::ShuttingDown);
-        return (unknown, error(StatusCode::SERVICE_UNAVAILABLE, "shutting down"));
+        return (
+            unknown(),
+            failed(&fail(FailKind::Unauthorized, "missing or wrong bearer token")),
+        );
     }
     let uri = req.uri().clone();
     let words: Vec<&str> = uri.path()["/v1/".len()..]
@@ -234,70 +220,49 @@ async fn verb(state: &State, req: Request<Incoming>) -> (String, Answer) {
         .collect();
     let params = match super::route::query_pairs(uri.query().unwrap_or("")) {
         Ok(p) => p,
-        Err(e) => return (unknown, error(StatusCode::BAD_REQUEST, &e)),
+        Err(e) => return (unknown(), failed(&fail(FailKind::BadRequest, e))),
     };
-    let route = uri.path_and_query().map_or("", |p| p.as_str());
-    let lane = match state.lane(route, &words, &params) {
-        Ok(lane) => lane,
-        Err(LaneError::BadRequest(e)) => return (unknown, error(StatusCode::BAD_REQUEST, &e)),
-        Err(LaneError::TooMany) => {
-            return (
-                unknown,
-                error(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "too many distinct operations open; use one of those already in use",
-                ),
-            );
-        }
-    };
-    let op = lane.title.clone();
     let deadline = match deadline(&req, received) {
         Ok(d) => d,
-        Err(e) => return (op, error(StatusCode::BAD_REQUEST, &e)),
+        Err(e) => return (unknown(), failed(&fail(FailKind::BadRequest, e))),
     };
-    let (body, lines) = match read_lines(state, req).await {
+    let (bytes, lines) = match read_lines(state, req).await {
         Ok(read) => read,
-        Err(r) => return (op, r),
+        Err(e) => return (unknown(), failed(&e)),
     };
-    if lines.is_empty() {
-        return (op, respond(StatusCode::OK, JSON_LINES, Bytes::new()));
-    }
-    let reply = match lane.submit(&state.core, lines, body, deadline) {
-        Ok(reply) => reply,
-        Err(NotQueued::Overloaded) => {
-            let mut r = error(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "queue full: retry later or send fewer lines at once",
-            );
-            r.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
-            return (op, r);
-        }
-        Err(NotQueued::Closed) => return (op, error(StatusCode::SERVICE_UNAVAILABLE, "shutting down")),
-    };
-    let waited = match deadline {
-        Some(d) => tokio::time::timeout_at(d.into(), reply).await,
-        None => Ok(reply.await),
-    };
-    let response = match waited {
-        Err(_) => error(StatusCode::GATEWAY_TIMEOUT, "deadline passed before the answer"),
-        Ok(Err(_)) => error(StatusCode::INTERNAL_SERVER_ERROR, "internal: the batch was dropped"),
-        Ok(Ok(Reply::DeadlineExceeded)) => error(StatusCode::GATEWAY_TIMEOUT, "deadline passed before the batch ran"),
-        Ok(Ok(Reply::Failed(e))) => error(StatusCode::INTERNAL_SERVER_ERROR, &e),
-        Ok(Ok(Reply::Answered {
-            body,
-            backend,
-            batch_lines,
-        })) => {
-            let mut r = respond(StatusCode::OK, JSON_LINES, body);
-            if let Some(b) = backend.and_then(|b| HeaderValue::from_str(&b).ok()) {
+    let route = uri.path_and_query().map_or("", |p| p.as_str());
+    let (op, result) = state.run(route, &words, &params, lines, bytes, deadline).await;
+    let response = match result {
+        Ok(answered) => {
+            let mut r = respond(StatusCode::OK, JSON_LINES, answered.body);
+            if let Some(b) = answered.backend.and_then(|b| HeaderValue::from_str(&b).ok()) {
                 r.headers_mut().insert(BACKEND_HEADER, b);
             }
-            r.headers_mut().insert(BATCH_HEADER, HeaderValue::from(batch_lines));
+            r.headers_mut()
+                .insert(BATCH_HEADER, HeaderValue::from(answered.batch_lines));
             r
         }
+        Err(e) => failed(&e),
     };
     (op, response)
+}
+
+/// The response to a failed request.
+fn failed(failure: &Failure) -> Answer {
+    let status = StatusCode::from_u16(failure.kind.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut r = error(status, &failure.message);
+    match failure.kind {
+        FailKind::Overloaded => {
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+        }
+        FailKind::Unauthorized => {
+            r.headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        }
+        _ => {}
+    }
+    r
 }
 
 /// The request's deadline from [`DEADLINE_HEADER`], if it has one.
@@ -317,13 +282,13 @@ fn deadline(req: &Request<Incoming>, received: Instant) -> Result<Option<Instant
 /// as the CLI reads a file: `\n` or `\r\n` ends a line, a final line needs
 /// no newline, a UTF-8 byte order mark at the start is ignored, a line that
 /// is not UTF-8 gets its error line. Returns the body's size and its lines.
-async fn read_lines(state: &State, req: Request<Incoming>) -> Result<(usize, Vec<RequestLine>), Answer> {
+async fn read_lines(state: &State, req: Request<Incoming>) -> Result<(usize, Vec<RequestLine>), Failure> {
     let limit = state.max_request_bytes;
     let too_large = || {
         state.core.metrics.refused(Refusal::TooLarge);
-        error(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            &format!("request body over --max-request-bytes {limit}"),
+        fail(
+            FailKind::TooLarge,
+            format!("request body over --max-request-bytes {limit}"),
         )
     };
     let declared = req
@@ -337,7 +302,7 @@ async fn read_lines(state: &State, req: Request<Incoming>) -> Result<(usize, Vec
     let body = match Limited::new(req.into_body(), limit).collect().await {
         Ok(collected) => collected.to_bytes(),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
-        Err(e) => return Err(error(StatusCode::BAD_REQUEST, &format!("reading the body: {e}"))),
+        Err(e) => return Err(fail(FailKind::BadRequest, format!("reading the body: {e}"))),
     };
     let mut input: &[u8] = &body;
     let (mut raw, mut lines) = (Vec::new(), Vec::new());
@@ -345,18 +310,11 @@ async fn read_lines(state: &State, req: Request<Incoming>) -> Result<(usize, Vec
         let (n, read) = match read_line_capped(&mut input, &mut raw, limit) {
             Ok((0, _)) => break,
             Ok(r) => r,
-            Err(e) => return Err(error(StatusCode::BAD_REQUEST, &format!("reading the body: {e}"))),
+            Err(e) => return Err(fail(FailKind::BadRequest, format!("reading the body: {e}"))),
         };
         debug_assert!(n > 0);
         if lines.len() == state.max_request_lines {
-            state.core.metrics.refused(Refusal::TooLarge);
-            return Err(error(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                &format!(
-                    "more than --max-request-lines {} lines in one request",
-                    state.max_request_lines
-                ),
-            ));
+            return Err(state.too_many_lines());
         }
         let line_no = lines.len() as u64 + 1;
         lines.push(line_text(&raw, &read, line_no, limit).map(str::to_string));

@@ -16,8 +16,10 @@
 //! accepted and exits 0.
 
 mod batcher;
+mod grpc;
 mod http;
 mod metrics;
+mod proto;
 mod route;
 
 use std::net::SocketAddr;
@@ -25,11 +27,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
 
 use crate::limits::in_range;
+use crate::lines::RequestLine;
 use crate::{EngineArgs, Fatal};
-use batcher::{Core, Lane, Limits};
+use batcher::{Core, Lane, Limits, NotQueued, Reply};
+use metrics::Refusal;
 
 /// Distinct operations (titles) the service keeps lanes for: each holds a
 /// task, so a caller cannot make them grow without bound (sr25519's
@@ -117,6 +124,165 @@ impl State {
             lanes.by_route.insert(route.to_string(), Arc::clone(&lane));
         }
         Ok(lane)
+    }
+}
+
+/// A request's answer: the CLI's output lines and what ran them.
+#[derive(Debug)]
+pub struct Answered {
+    /// JSON Lines, one per request line.
+    pub body: Vec<u8>,
+    /// The backend that ran the batch (`None`: no line held an item).
+    pub backend: Option<String>,
+    /// Lines in the batch the request ran in.
+    pub batch_lines: usize,
+}
+
+/// Why a request got no answer, whichever transport carried it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FailKind {
+    /// No such operation, bad options, a bad header.
+    BadRequest,
+    /// Missing or wrong bearer token.
+    Unauthorized,
+    /// Over a per-request size limit.
+    TooLarge,
+    /// The queue is full: retry later.
+    Overloaded,
+    /// Shutting down, or too many distinct operations open.
+    Unavailable,
+    /// The deadline passed before the batch ran.
+    Deadline,
+    /// The engine failed on the batch and on the CPU.
+    Internal,
+}
+
+impl FailKind {
+    /// The HTTP status (also the metrics' `code` for gRPC calls).
+    pub fn http_status(self) -> u16 {
+        match self {
+            FailKind::BadRequest => 400,
+            FailKind::Unauthorized => 401,
+            FailKind::TooLarge => 413,
+            FailKind::Overloaded | FailKind::Unavailable => 503,
+            FailKind::Deadline => 504,
+            FailKind::Internal => 500,
+        }
+    }
+}
+
+/// A failed request: what kind, and a message for the caller.
+#[derive(Debug)]
+pub struct Failure {
+    /// What kind of failure.
+    pub kind: FailKind,
+    /// What the caller is told.
+    pub message: String,
+}
+
+fn fail(kind: FailKind, message: impl Into<String>) -> Failure {
+    Failure {
+        kind,
+        message: message.into(),
+    }
+}
+
+impl State {
+    /// Whether an `Authorization` header value carries the bearer token (or
+    /// none is required). Both sides are hashed first, then compared in
+    /// constant time.
+    fn authorized(&self, header: Option<&[u8]>) -> bool {
+        let Some(expected) = &self.token else {
+            return true;
+        };
+        let given = header
+            .and_then(|v| v.strip_prefix(b"Bearer "))
+            .unwrap_or(b"")
+            .trim_ascii();
+        let given: [u8; 32] = Sha256::digest(given).into();
+        bool::from(given.ct_eq(expected))
+    }
+
+    /// The failure for a request over `--max-request-lines`.
+    fn too_many_lines(&self) -> Failure {
+        self.core.metrics.refused(Refusal::TooLarge);
+        fail(
+            FailKind::TooLarge,
+            format!(
+                "more than --max-request-lines {} lines in one request",
+                self.max_request_lines
+            ),
+        )
+    }
+
+    /// Runs one request of either transport: `route` (its path and query,
+    /// or gRPC's op and sorted options) names the lane for `words` with
+    /// `params`; `bytes` is the request's size. Returns the operation's
+    /// title (for the metrics; `unknown` when none) and the answer.
+    async fn run(
+        &self,
+        route: &str,
+        words: &[&str],
+        params: &[(String, String)],
+        lines: Vec<RequestLine>,
+        bytes: usize,
+        deadline: Option<Instant>,
+    ) -> (String, Result<Answered, Failure>) {
+        let unknown = "unknown".to_string();
+        if !self.ready.load(std::sync::atomic::Ordering::Acquire) {
+            self.core.metrics.refused(Refusal::ShuttingDown);
+            return (unknown, Err(fail(FailKind::Unavailable, "shutting down")));
+        }
+        let lane = match self.lane(route, words, params) {
+            Ok(lane) => lane,
+            Err(LaneError::BadRequest(e)) => return (unknown, Err(fail(FailKind::BadRequest, e))),
+            Err(LaneError::TooMany) => {
+                return (
+                    unknown,
+                    Err(fail(
+                        FailKind::Unavailable,
+                        "too many distinct operations open; use one of those already in use",
+                    )),
+                );
+            }
+        };
+        let op = lane.title.clone();
+        if lines.len() > self.max_request_lines {
+            return (op, Err(self.too_many_lines()));
+        }
+        if lines.is_empty() {
+            let empty = Answered {
+                body: Vec::new(),
+                backend: None,
+                batch_lines: 0,
+            };
+            return (op, Ok(empty));
+        }
+        let reply = match lane.submit(&self.core, lines, bytes, deadline) {
+            Ok(reply) => reply,
+            Err(NotQueued::Overloaded) => {
+                return (
+                    op,
+                    Err(fail(
+                        FailKind::Overloaded,
+                        "queue full: retry later or send fewer lines at once",
+                    )),
+                );
+            }
+            Err(NotQueued::Closed) => return (op, Err(fail(FailKind::Unavailable, "shutting down"))),
+        };
+        let waited = match deadline {
+            Some(d) => tokio::time::timeout_at(d.into(), reply).await,
+            None => Ok(reply.await),
+        };
+        let result = match waited {
+            Err(_) => Err(fail(FailKind::Deadline, "deadline passed before the answer")),
+            Ok(Err(_)) => Err(fail(FailKind::Internal, "internal: the batch was dropped")),
+            Ok(Ok(Reply::DeadlineExceeded)) => Err(fail(FailKind::Deadline, "deadline passed before the batch ran")),
+            Ok(Ok(Reply::Failed(e))) => Err(fail(FailKind::Internal, e)),
+            Ok(Ok(Reply::Answered(answered))) => Ok(answered),
+        };
+        (op, result)
     }
 }
 
