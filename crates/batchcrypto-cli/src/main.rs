@@ -78,6 +78,10 @@ enum Command {
     /// Serve every JSON Lines operation over HTTP, batching concurrent requests together.
     #[cfg(feature = "serve")]
     Serve(serve::Args),
+    /// Load-test `serve`: many clients' small requests against the CLI path's batch throughput.
+    #[cfg(feature = "serve")]
+    #[command(name = "bench-serve")]
+    BenchServe(serve::load::Args),
     /// Write a deterministic sample input (valid and hostile items) as JSON Lines.
     #[command(subcommand)]
     Sample(sample::Sample),
@@ -117,6 +121,8 @@ impl Command {
             Command::Sample(_) => "sample",
             #[cfg(feature = "serve")]
             Command::Serve(_) => "serve",
+            #[cfg(feature = "serve")]
+            Command::BenchServe(_) => "bench-serve",
         }
     }
 }
@@ -184,6 +190,8 @@ fn main() -> ExitCode {
         Err(Command::Selftest(a)) => selftest::run(a),
         #[cfg(feature = "serve")]
         Err(Command::Serve(a)) => serve::run(a),
+        #[cfg(feature = "serve")]
+        Err(Command::BenchServe(a)) => serve::load::run(a),
         Err(other) => Err(Fatal(format!("internal: no runner for the line verb {}", other.name()))),
     };
     match result {

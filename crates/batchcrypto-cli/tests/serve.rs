@@ -768,6 +768,56 @@ fn grpc_statuses() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// With --tls-cert and --tls-key: HTTPS answers, plain HTTP gets none.
+#[test]
+fn tls_serves_https_only() {
+    use rustls_pki_types::pem::PemObject;
+    use rustls_pki_types::{CertificateDer, ServerName};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tls");
+    let (cert, key) = (format!("{dir}/cert.pem"), format!("{dir}/key.pem"));
+    let server = Server::start(&["--tls-cert", &cert, "--tls-key", &key]);
+    let addr = server.addr;
+    assert!(server.log().contains("protocols=https,h2"), "{}", server.log());
+    let body = "{\"data\":\"00\"}\n";
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let raw = runtime.block_on(async {
+        let mut roots = rustls::RootCertStore::empty();
+        for c in CertificateDer::pem_file_iter(format!("{dir}/ca.pem")).expect("ca") {
+            roots.add(c.expect("cert")).expect("root");
+        }
+        let config = rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+            .with_safe_default_protocol_versions()
+            .expect("versions")
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+        let tcp = tokio::net::TcpStream::connect(addr).await.expect("connect");
+        let name = ServerName::try_from("localhost").expect("name");
+        let mut tls = connector.connect(name, tcp).await.expect("TLS handshake");
+        let head = format!(
+            "POST /v1/hash/keccak256 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        tls.write_all(head.as_bytes()).await.expect("write");
+        let mut raw = Vec::new();
+        // The server may close without close_notify after a complete reply.
+        let _ = tokio::time::timeout(Duration::from_secs(60), tls.read_to_end(&mut raw)).await;
+        raw
+    });
+    let reply = parse_reply(&raw).unwrap_or_else(|| panic!("no HTTPS reply: {:?}", String::from_utf8_lossy(&raw)));
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.body,
+        "{\"digest\":\"bc36789e7a1e281436464229828f817d6612f7b477d66591ff96a9e064bcc98a\"}\n"
+    );
+    let plain = request(addr, "POST", "/v1/hash/keccak256", &[], body.as_bytes());
+    assert!(plain.is_err(), "plain HTTP answered on the TLS port: {plain:?}");
+}
+
 /// SIGTERM while clients are sending: every request already queued is
 /// answered (correctly), later ones are refused or find the port closed,
 /// and the process exits 0.

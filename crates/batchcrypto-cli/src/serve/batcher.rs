@@ -311,6 +311,167 @@ fn answer(verb: &dyn DynVerb, engine: &Engine, requests: &[&[RequestLine]]) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lines::DynVerb;
+    use batchcrypto::Selection;
+
+    /// A verb that fails (or panics) on the core's own engine, as a GPU
+    /// fault would, and answers each line with its index on any other.
+    struct FaultyOn<'a> {
+        primary: &'a Engine,
+        panic: bool,
+        /// Fail on every engine.
+        everywhere: bool,
+        calls: std::sync::atomic::AtomicUsize,
+    }
+
+    impl DynVerb for FaultyOn<'_> {
+        fn run_cli(
+            self: Box<Self>,
+            _: Engine,
+            _: &crate::lines::Io,
+            _: &str,
+        ) -> Result<std::process::ExitCode, crate::Fatal> {
+            unreachable!("not a CLI run")
+        }
+
+        fn answer(
+            &self,
+            engine: &Engine,
+            requests: &[&[RequestLine]],
+        ) -> Result<(Vec<Vec<u8>>, Option<Selection>), crate::Fatal> {
+            self.calls.fetch_add(1, Ordering::Relaxed);
+            if self.everywhere || std::ptr::eq(engine, self.primary) {
+                if self.panic {
+                    panic!("device lost");
+                }
+                return Err(crate::Fatal("GPU: device lost".to_string()));
+            }
+            let bodies = requests
+                .iter()
+                .map(|lines| {
+                    lines
+                        .iter()
+                        .map(|l| format!("{}\n", l.as_deref().unwrap_or("?")))
+                        .collect::<String>()
+                        .into_bytes()
+                })
+                .collect();
+            let selection = Selection {
+                backend: batchcrypto::Backend::Cpu,
+                why: "fallback".to_string(),
+            };
+            Ok((bodies, Some(selection)))
+        }
+    }
+
+    fn jobs(n: usize) -> (Vec<Job>, Vec<oneshot::Receiver<Reply>>) {
+        (0..n)
+            .map(|i| {
+                let (reply, rx) = oneshot::channel();
+                let job = Job {
+                    lines: vec![Ok(format!("r{i}a")), Ok(format!("r{i}b"))],
+                    bytes: 10,
+                    enqueued: Instant::now(),
+                    deadline: None,
+                    reply,
+                };
+                (job, rx)
+            })
+            .unzip()
+    }
+
+    /// A batch whose engine fails (an error or a panic) runs again on the
+    /// CPU: every request is answered once, with its own lines, and the
+    /// fallback is counted.
+    #[test]
+    fn a_failed_batch_is_answered_once_from_the_cpu() {
+        let limits = Limits {
+            max_batch: 100,
+            max_wait: Duration::from_millis(1),
+            queue_items: 100,
+            queue_bytes: 1000,
+        };
+        for panic in [false, true] {
+            let engine = crate::engine(BackendChoice::Cpu, Some(1)).expect("engine");
+            // Built as a GPU engine would be: the fallback is armed.
+            let core = Core::new(engine, BackendChoice::Gpu, Some(1), limits);
+            let verb = FaultyOn {
+                primary: &core.engine,
+                panic,
+                everywhere: false,
+                calls: Default::default(),
+            };
+            let (jobs, mut replies) = jobs(3);
+            assert!(core.admission.try_take(6, 30, &limits));
+            run_batch(&core, "op", &verb, jobs);
+            assert_eq!(verb.calls.load(Ordering::Relaxed), 2, "one try on each engine");
+            for (i, rx) in replies.iter_mut().enumerate() {
+                match rx.try_recv() {
+                    Ok(Reply::Answered(a)) => {
+                        assert_eq!(a.body, format!("r{i}a\nr{i}b\n").into_bytes());
+                        assert_eq!(a.batch_lines, 6);
+                        assert_eq!(a.backend.as_deref(), Some("cpu"));
+                    }
+                    other => panic!("request {i}: {other:?}"),
+                }
+            }
+            assert_eq!(core.admission.held(), (0, 0), "everything given back");
+            let text = core.metrics.render(0, 0, true);
+            assert!(text.contains("batchcrypto_gpu_fallbacks_total{op=\"op\"} 1"), "{text}");
+        }
+    }
+
+    /// When the CPU fails too, each request gets the failure, once.
+    #[test]
+    fn a_batch_failing_everywhere_is_answered_with_the_failure() {
+        let limits = Limits {
+            max_batch: 100,
+            max_wait: Duration::from_millis(1),
+            queue_items: 100,
+            queue_bytes: 1000,
+        };
+        let engine = crate::engine(BackendChoice::Cpu, Some(1)).expect("engine");
+        let core = Core::new(engine, BackendChoice::Gpu, Some(1), limits);
+        let verb = FaultyOn {
+            primary: &core.engine,
+            panic: false,
+            everywhere: true,
+            calls: Default::default(),
+        };
+        let (jobs, mut replies) = jobs(2);
+        assert!(core.admission.try_take(4, 20, &limits));
+        run_batch(&core, "op", &verb, jobs);
+        for rx in &mut replies {
+            assert!(matches!(rx.try_recv(), Ok(Reply::Failed(e)) if e.contains("device lost")));
+        }
+        assert_eq!(core.admission.held(), (0, 0));
+    }
+
+    /// A deadline already passed: no engine call, the request told so.
+    #[test]
+    fn late_requests_are_not_run() {
+        let limits = Limits {
+            max_batch: 100,
+            max_wait: Duration::from_millis(1),
+            queue_items: 100,
+            queue_bytes: 1000,
+        };
+        let engine = crate::engine(BackendChoice::Cpu, Some(1)).expect("engine");
+        let core = Core::new(engine, BackendChoice::Cpu, Some(1), limits);
+        let verb = FaultyOn {
+            primary: &core.engine,
+            panic: false,
+            everywhere: false,
+            calls: Default::default(),
+        };
+        let (mut jobs, mut replies) = jobs(1);
+        jobs[0].deadline = Some(Instant::now());
+        assert!(core.admission.try_take(2, 10, &limits));
+        run_batch(&core, "op", &verb, jobs);
+        assert_eq!(verb.calls.load(Ordering::Relaxed), 0);
+        assert!(matches!(replies[0].try_recv(), Ok(Reply::DeadlineExceeded)));
+        assert_eq!(core.admission.held(), (0, 0));
+    }
 
     #[test]
     fn admission_refuses_past_either_limit_and_gives_back() {

@@ -54,17 +54,46 @@ pub fn read_token(path: &Path) -> Result<[u8; 32], Fatal> {
     Ok(Sha256::digest(token.as_bytes()).into())
 }
 
-/// Accepts connections on `listen` until SIGTERM or SIGINT, then stops
-/// accepting and waits (up to [`SHUTDOWN_GRACE`]) for every request already
-/// accepted to be answered.
-pub async fn serve(state: Arc<State>, listen: std::net::SocketAddr) -> Result<(), Fatal> {
+/// How long a client has to finish its TLS handshake.
+const TLS_HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// The TLS acceptor of a certificate chain and key in PEM files (rustls on
+/// ring; TLS 1.3 and 1.2; ALPN h2 and http/1.1).
+pub fn tls_acceptor(cert: &Path, key: &Path) -> Result<tokio_rustls::TlsAcceptor, Fatal> {
+    use rustls_pki_types::pem::PemObject;
+    use rustls_pki_types::{CertificateDer, PrivateKeyDer};
+    let certs = CertificateDer::pem_file_iter(cert)
+        .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| Fatal(format!("--tls-cert {}: {e}", cert.display())))?;
+    if certs.is_empty() {
+        return Err(Fatal(format!("--tls-cert {} holds no certificate", cert.display())));
+    }
+    let key = PrivateKeyDer::from_pem_file(key).map_err(|e| Fatal(format!("--tls-key {}: {e}", key.display())))?;
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .and_then(|b| b.with_no_client_auth().with_single_cert(certs, key))
+        .map_err(|e| Fatal(format!("TLS: {e}")))?;
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(config)))
+}
+
+/// Accepts connections on `listen` (over TLS when `tls` is given) until
+/// SIGTERM or SIGINT, then stops accepting and waits (up to
+/// [`SHUTDOWN_GRACE`]) for every request already accepted to be answered.
+pub async fn serve(
+    state: Arc<State>,
+    listen: std::net::SocketAddr,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+) -> Result<(), Fatal> {
     let listener = TcpListener::bind(listen)
         .await
         .map_err(|e| Fatal(format!("cannot listen on {listen}: {e}")))?;
     let addr = listener
         .local_addr()
         .map_err(|e| Fatal(format!("no local address: {e}")))?;
-    log("info", "listening", &[("addr", &addr), ("protocols", &"http/1.1,h2c")]);
+    let protocols = if tls.is_some() { "https,h2" } else { "http/1.1,h2c" };
+    log("info", "listening", &[("addr", &addr), ("protocols", &protocols)]);
     let graceful = GracefulShutdown::new();
     let builder = auto::Builder::new(TokioExecutor::new());
     let mut stop = std::pin::pin!(shutdown_signal());
@@ -83,11 +112,26 @@ pub async fn serve(state: Arc<State>, listen: std::net::SocketAddr) -> Result<()
                 let _ = stream.set_nodelay(true);
                 let state = Arc::clone(&state);
                 let service = hyper::service::service_fn(move |req| handle(Arc::clone(&state), req));
-                let connection = builder.serve_connection(TokioIo::new(stream), service).into_owned();
-                let watched = graceful.watch(connection);
-                tokio::spawn(async move {
-                    let _ = watched.await;
-                });
+                match &tls {
+                    None => {
+                        let connection = builder.serve_connection(TokioIo::new(stream), service).into_owned();
+                        let watched = graceful.watch(connection);
+                        tokio::spawn(async move {
+                            let _ = watched.await;
+                        });
+                    }
+                    Some(acceptor) => {
+                        // The handshake runs in the connection's task, not in
+                        // the accept loop: a slow client stalls only itself.
+                        let (acceptor, builder, watcher) = (acceptor.clone(), builder.clone(), graceful.watcher());
+                        tokio::spawn(async move {
+                            if let Ok(Ok(stream)) = tokio::time::timeout(TLS_HANDSHAKE, acceptor.accept(stream)).await {
+                                let connection = builder.serve_connection(TokioIo::new(stream), service);
+                                let _ = watcher.watch(connection.into_owned()).await;
+                            }
+                        });
+                    }
+                }
             }
             signal = &mut stop => {
                 log("info", "shutting down", &[("signal", &signal)]);

@@ -18,6 +18,7 @@
 mod batcher;
 mod grpc;
 mod http;
+pub mod load;
 mod metrics;
 mod proto;
 mod route;
@@ -77,6 +78,13 @@ pub struct Args {
     /// Bearer <token>` (health, readiness and metrics stay open).
     #[arg(long)]
     token_file: Option<PathBuf>,
+    /// TLS: the server's certificate chain (PEM); with --tls-key, every
+    /// connection is TLS (ALPN h2 and http/1.1).
+    #[arg(long, requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// TLS: the certificate's private key (PEM).
+    #[arg(long, requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -301,6 +309,10 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         Some(path) => Some(http::read_token(path)?),
         None => None,
     };
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => Some(http::tls_acceptor(cert, key)?),
+        _ => None,
+    };
     let engine = args.engine.engine()?;
     let limits = Limits {
         max_batch: args.max_batch,
@@ -323,7 +335,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         .enable_all()
         .build()
         .map_err(|e| Fatal(format!("cannot start the service's runtime: {e}")))?;
-    let result = runtime.block_on(http::serve(state, args.listen));
+    let result = runtime.block_on(http::serve(state, args.listen, tls));
     runtime.shutdown_timeout(Duration::from_secs(1));
     result.map(|()| ExitCode::SUCCESS)
 }

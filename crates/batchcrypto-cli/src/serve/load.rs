@@ -1,0 +1,328 @@
+//! `batchcrypto bench-serve`: a load generator for `serve`. It starts the
+//! service (this binary, `serve --listen 127.0.0.1:0`), sends the lines of
+//! `--input` as requests of `--min-lines`..`--max-lines` lines from
+//! `--clients` concurrent clients (HTTP/1.1, one keep-alive connection
+//! each), checks every answer against the CLI path's answer to the same
+//! lines, and reports the service's throughput and latency percentiles
+//! beside the CLI path's batch throughput on the same lines, measured in
+//! the same run (medians of three after a warm-up).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::PathBuf;
+use std::process::{ExitCode, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::lines::{CHUNK_ITEMS, RequestLine};
+use crate::{EngineArgs, Fatal};
+
+/// `bench-serve`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The operation as the service's path names it after /v1/, with its
+    /// options as a query: `verify/ed25519`, `hash/keccak256`, `ecrecover?low_s=true`.
+    #[arg(long)]
+    op: String,
+    /// JSON Lines input for the operation (for example from `batchcrypto sample`).
+    #[arg(long)]
+    input: PathBuf,
+    /// Concurrent clients.
+    #[arg(long, default_value_t = 64, value_parser = crate::limits::in_range::<1, 4096>)]
+    clients: usize,
+    /// Fewest lines per request.
+    #[arg(long, default_value_t = 1, value_parser = crate::limits::in_range::<1, { crate::limits::MAX_ITEMS }>)]
+    min_lines: usize,
+    /// Most lines per request.
+    #[arg(long, default_value_t = 16, value_parser = crate::limits::in_range::<1, { crate::limits::MAX_ITEMS }>)]
+    max_lines: usize,
+    /// Passes over the input by the clients together.
+    #[arg(long, default_value_t = 3, value_parser = crate::limits::in_range::<1, 1000>)]
+    passes: usize,
+    /// The service's --max-wait-us.
+    #[arg(long, default_value_t = 2_000)]
+    max_wait_us: usize,
+    /// The service's --max-batch.
+    #[arg(long, default_value_t = 65_536)]
+    max_batch: usize,
+    /// Backend and threads of both the service and the CLI path.
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// The median of `v` (sorted in place).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// The `p`-th percentile of sorted `v`.
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Fatal> {
+    if args.min_lines > args.max_lines {
+        return Err(Fatal("--min-lines is above --max-lines".to_string()));
+    }
+    let text = std::fs::read_to_string(&args.input)
+        .map_err(|e| Fatal(format!("cannot read --input {}: {e}", args.input.display())))?;
+    let lines: Vec<String> = text.lines().map(str::to_string).collect();
+    if lines.is_empty() {
+        return Err(Fatal("--input has no lines".to_string()));
+    }
+    let (op, query) = args.op.split_once('?').unwrap_or((&args.op, ""));
+    let words: Vec<&str> = op.split('/').filter(|w| !w.is_empty()).collect();
+    let params = super::route::query_pairs(query).map_err(Fatal)?;
+    let job = super::route::job(&words, &params).map_err(Fatal)?;
+
+    // The CLI path: the same verb over all lines in CLI-sized chunks.
+    let engine = args.engine.engine()?;
+    let request_lines: Vec<RequestLine> = lines.iter().cloned().map(Ok).collect();
+    let cli_run = || -> Result<(f64, Vec<u8>), Fatal> {
+        let start = Instant::now();
+        let mut out = Vec::new();
+        for chunk in request_lines.chunks(CHUNK_ITEMS) {
+            let (bodies, _) = job.verb.answer(&engine, &[chunk])?;
+            out.extend(bodies.into_iter().flatten());
+        }
+        Ok((lines.len() as f64 / start.elapsed().as_secs_f64(), out))
+    };
+    let (_, expected) = cli_run()?;
+    let mut rates = Vec::new();
+    for _ in 0..3 {
+        rates.push(cli_run()?.0);
+    }
+    let cli_rate = median(&mut rates);
+    let expected: Vec<String> = String::from_utf8_lossy(&expected).lines().map(str::to_string).collect();
+    if expected.len() != lines.len() {
+        return Err(Fatal(
+            "internal: the CLI path answered a different number of lines".to_string(),
+        ));
+    }
+    drop(engine);
+
+    // The service, as its own process.
+    let exe = std::env::current_exe().map_err(|e| Fatal(format!("cannot find this binary: {e}")))?;
+    let mut command = std::process::Command::new(exe);
+    command.args(["serve", "--listen", "127.0.0.1:0", "--max-wait-us"]);
+    command
+        .arg(args.max_wait_us.to_string())
+        .arg("--max-batch")
+        .arg(args.max_batch.to_string());
+    command.args(["--backend", &args.engine.backend.to_string()]);
+    if let Some(t) = args.engine.threads {
+        command.arg("--threads").arg(t.to_string());
+    }
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| Fatal(format!("cannot start serve: {e}")))?;
+    let result = load(&args, &mut child, &lines, &expected, cli_rate);
+    let _ = child.kill();
+    let _ = child.wait();
+    result
+}
+
+/// Drives the service started as `child` and prints the report.
+fn load(
+    args: &Args,
+    child: &mut std::process::Child,
+    lines: &[String],
+    expected: &[String],
+    cli_rate: f64,
+) -> Result<ExitCode, Fatal> {
+    let stderr = child.stderr.take().ok_or_else(|| Fatal("no stderr".to_string()))?;
+    let mut log = BufReader::new(stderr).lines();
+    let addr: SocketAddr = loop {
+        let line = log
+            .next()
+            .ok_or_else(|| Fatal("serve exited before listening".to_string()))?
+            .map_err(|e| Fatal(e.to_string()))?;
+        if let Some(a) = line.split(" addr=").nth(1) {
+            break a
+                .split(' ')
+                .next()
+                .unwrap_or("")
+                .parse()
+                .map_err(|e| Fatal(format!("bad address in {line:?}: {e}")))?;
+        }
+    };
+    std::thread::spawn(move || for _ in log {});
+    let path = format!("/v1/{}", args.op);
+    // Requests: the input cut into runs of min..=max lines, a simple
+    // generator choosing each length; `passes` times over.
+    let mut requests = Vec::new();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..args.passes {
+        let mut at = 0;
+        while at < lines.len() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let n = args.min_lines + (state % (args.max_lines - args.min_lines + 1) as u64) as usize;
+            let end = (at + n).min(lines.len());
+            requests.push(at..end);
+            at = end;
+        }
+    }
+    let requests = Arc::new(requests);
+    let (lines, expected) = (Arc::new(lines.to_vec()), Arc::new(expected.to_vec()));
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    // A warm-up request (the lane starts, the engine warms), then the clock.
+    let mut warm = Connection::open(addr).map_err(Fatal)?;
+    let mut body = lines[..lines.len().min(args.max_lines)].join("\n");
+    body.push('\n');
+    let (status, _) = warm.post(&path, body.as_bytes()).map_err(Fatal)?;
+    if status != 200 {
+        return Err(Fatal(format!("warm-up request: status {status}")));
+    }
+    let start = Instant::now();
+    let clients: Vec<_> = (0..args.clients)
+        .map(|_| {
+            let (requests, lines, expected, next, path) = (
+                Arc::clone(&requests),
+                Arc::clone(&lines),
+                Arc::clone(&expected),
+                Arc::clone(&next),
+                path.clone(),
+            );
+            std::thread::spawn(move || -> Result<Vec<Duration>, String> {
+                let mut connection = Connection::open(addr)?;
+                let mut latencies = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(range) = requests.get(i) else {
+                        return Ok(latencies);
+                    };
+                    let mut body = lines[range.clone()].join("\n");
+                    body.push('\n');
+                    let sent = Instant::now();
+                    let (status, answer) = connection.post(&path, body.as_bytes())?;
+                    latencies.push(sent.elapsed());
+                    if status != 200 {
+                        return Err(format!("status {status}: {}", String::from_utf8_lossy(&answer)));
+                    }
+                    let mut want = expected[range.clone()].join("\n");
+                    want.push('\n');
+                    if answer != want.as_bytes() {
+                        return Err(format!("the answer to lines {range:?} differs from the CLI's"));
+                    }
+                }
+            })
+        })
+        .collect();
+    let mut latencies = Vec::new();
+    for c in clients {
+        latencies.extend(
+            c.join()
+                .map_err(|_| Fatal("a client panicked".to_string()))?
+                .map_err(Fatal)?,
+        );
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    latencies.sort();
+    let items = lines.len() * args.passes;
+    let rate = items as f64 / elapsed;
+    let metrics = Connection::open(addr)
+        .and_then(|mut c| c.get("/metrics"))
+        .map_err(Fatal)?;
+    let metrics = String::from_utf8_lossy(&metrics);
+    let sum = |prefix: &str| -> f64 {
+        metrics
+            .lines()
+            .filter(|l| l.starts_with(prefix))
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum()
+    };
+    let batches = sum("batchcrypto_batches_total{");
+    let mean_batch = sum("batchcrypto_items_total{") / batches.max(1.0);
+    println!(
+        "| op | clients | lines/request | requests | service items/s | CLI path items/s | service/CLI | p50 | p99 | max-wait-us | mean batch |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "| {} | {} | {}-{} | {} | {rate:.0} | {cli_rate:.0} | {:.2} | {:.2} ms | {:.2} ms | {} | {mean_batch:.1} |",
+        args.op,
+        args.clients,
+        args.min_lines,
+        args.max_lines,
+        requests.len(),
+        rate / cli_rate,
+        percentile(&latencies, 0.5).as_secs_f64() * 1e3,
+        percentile(&latencies, 0.99).as_secs_f64() * 1e3,
+        args.max_wait_us,
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One keep-alive HTTP/1.1 connection.
+struct Connection {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+    addr: SocketAddr,
+}
+
+impl Connection {
+    fn open(addr: SocketAddr) -> Result<Connection, String> {
+        let stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
+        let _ = stream.set_nodelay(true);
+        let _ = stream.set_read_timeout(Some(Duration::from_secs(300)));
+        let writer = stream.try_clone().map_err(|e| e.to_string())?;
+        Ok(Connection {
+            reader: BufReader::new(stream),
+            writer,
+            addr,
+        })
+    }
+
+    fn post(&mut self, path: &str, body: &[u8]) -> Result<(u16, Vec<u8>), String> {
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n\r\n",
+            self.addr,
+            body.len()
+        );
+        self.writer
+            .write_all(head.as_bytes())
+            .and_then(|()| self.writer.write_all(body))
+            .map_err(|e| e.to_string())?;
+        self.read()
+    }
+
+    fn get(&mut self, path: &str) -> Result<Vec<u8>, String> {
+        let head = format!("GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n", self.addr);
+        self.writer.write_all(head.as_bytes()).map_err(|e| e.to_string())?;
+        self.read().map(|(_, body)| body)
+    }
+
+    /// Reads one response (its length from Content-Length).
+    fn read(&mut self) -> Result<(u16, Vec<u8>), String> {
+        let mut line = String::new();
+        self.reader.read_line(&mut line).map_err(|e| e.to_string())?;
+        let status = line
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .ok_or_else(|| format!("bad status line {line:?}"))?;
+        let mut length = 0;
+        loop {
+            line.clear();
+            self.reader.read_line(&mut line).map_err(|e| e.to_string())?;
+            let header = line.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some((k, v)) = header.split_once(':')
+                && k.eq_ignore_ascii_case("content-length")
+            {
+                length = v.trim().parse().map_err(|_| format!("bad length {v:?}"))?;
+            }
+        }
+        let mut body = vec![0; length];
+        self.reader.read_exact(&mut body).map_err(|e| e.to_string())?;
+        Ok((status, body))
+    }
+}
