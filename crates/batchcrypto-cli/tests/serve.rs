@@ -45,10 +45,16 @@ impl Server {
         let kept = Arc::clone(&log);
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(addr) = line.split(" addr=").nth(1) {
-                    let _ = tx.send(addr.split(' ').next().unwrap_or("").to_string());
-                }
+                // Kept before the address is announced: the log holds the
+                // line by the time `start` returns.
+                let addr = line
+                    .split(" addr=")
+                    .nth(1)
+                    .map(|a| a.split(' ').next().unwrap_or("").to_string());
                 kept.lock().expect("log").push(line);
+                if let Some(addr) = addr {
+                    let _ = tx.send(addr);
+                }
             }
         });
         let addr = rx
@@ -521,16 +527,20 @@ fn overload_is_refused_at_once_and_the_queue_stays_bounded() {
     assert!(metric(addr, "batchcrypto_refusals_total{reason=\"overloaded\"}") >= refused as f64);
 }
 
-/// Size limits, deadlines, tokens, methods, paths and garbage on the socket.
-#[test]
-fn limits_deadlines_tokens_and_bad_requests() {
-    let dir = std::env::temp_dir().join(format!("batchcrypto-serve-{}", std::process::id()));
+/// Keccak-256 of the byte 00, as the CLI writes it.
+const KECCAK_00: &str = "{\"digest\":\"bc36789e7a1e281436464229828f817d6612f7b477d66591ff96a9e064bcc98a\"}";
+
+/// A service requiring `token` (written to a file in a fresh directory,
+/// returned for removal), at most `max_bytes` and 10 lines per request,
+/// batches waiting 400 ms.
+fn guarded(name: &str, token: &str, max_bytes: usize) -> (Server, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("batchcrypto-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     let token_file = dir.join("token");
-    std::fs::write(&token_file, "s3cret-token\n").expect("token");
+    std::fs::write(&token_file, token).expect("token");
     let server = Server::start(&[
         "--max-request-bytes",
-        "2000",
+        &max_bytes.to_string(),
         "--max-request-lines",
         "10",
         "--max-wait-us",
@@ -538,10 +548,18 @@ fn limits_deadlines_tokens_and_bad_requests() {
         "--token-file",
         token_file.to_str().expect("path"),
     ]);
+    (server, dir)
+}
+
+/// Size limits, deadlines, tokens, methods, paths and garbage on the socket.
+#[test]
+fn limits_deadlines_tokens_and_bad_requests() {
+    let (server, dir) = guarded("http", "s3cret-token\n", 2000);
     let addr = server.addr;
     let auth = [("Authorization", "Bearer s3cret-token")];
     let line = "{\"data\":\"00\"}\n";
-    let digest = "{\"digest\":\"bc36789e7a1e281436464229828f817d6612f7b477d66591ff96a9e064bcc98a\"}\n";
+    let digest = format!("{KECCAK_00}\n");
+    let digest = digest.as_str();
     let send = |path: &str, headers: &[(&str, &str)], body: &str| {
         request(addr, "POST", path, headers, body.as_bytes()).expect("request")
     };
@@ -659,24 +677,11 @@ fn limits_deadlines_tokens_and_bad_requests() {
 /// oversize and malformed messages; and a grpc-timeout long enough.
 #[test]
 fn grpc_statuses() {
-    let dir = std::env::temp_dir().join(format!("batchcrypto-grpc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let token_file = dir.join("token");
-    std::fs::write(&token_file, "t0ken").expect("token");
-    let server = Server::start(&[
-        "--max-request-bytes",
-        "4000",
-        "--max-request-lines",
-        "10",
-        "--max-wait-us",
-        "400000",
-        "--token-file",
-        token_file.to_str().expect("path"),
-    ]);
+    let (server, dir) = guarded("grpc", "t0ken", 4000);
     let addr = server.addr;
     let auth = [("authorization", "Bearer t0ken")];
     let line = "{\"data\":\"00\"}";
-    let digest = "{\"digest\":\"bc36789e7a1e281436464229828f817d6612f7b477d66591ff96a9e064bcc98a\"}";
+    let digest = KECCAK_00;
     // (op, options, body, headers, expected code, text in the message)
     type Pairs<'a> = Vec<(&'a str, &'a str)>;
     let cases: [(&str, Pairs, String, Pairs, i32, &str); 8] = [
@@ -810,10 +815,7 @@ fn tls_serves_https_only() {
     });
     let reply = parse_reply(&raw).unwrap_or_else(|| panic!("no HTTPS reply: {:?}", String::from_utf8_lossy(&raw)));
     assert_eq!(reply.status, 200);
-    assert_eq!(
-        reply.body,
-        "{\"digest\":\"bc36789e7a1e281436464229828f817d6612f7b477d66591ff96a9e064bcc98a\"}\n"
-    );
+    assert_eq!(reply.body, format!("{KECCAK_00}\n"));
     let plain = request(addr, "POST", "/v1/hash/keccak256", &[], body.as_bytes());
     assert!(plain.is_err(), "plain HTTP answered on the TLS port: {plain:?}");
 }

@@ -364,6 +364,25 @@ mod tests {
         }
     }
 
+    const LIMITS: Limits = Limits {
+        max_batch: 10,
+        max_wait: Duration::from_millis(1),
+        queue_items: 100,
+        queue_bytes: 1000,
+    };
+
+    /// A core over a one-thread CPU engine; with `fallback`, built as a GPU
+    /// engine's would be (a failed batch runs again on a CPU engine).
+    fn core(fallback: bool) -> Core {
+        let engine = crate::engine(BackendChoice::Cpu, Some(1)).expect("engine");
+        let backend = if fallback {
+            BackendChoice::Gpu
+        } else {
+            BackendChoice::Cpu
+        };
+        Core::new(engine, backend, Some(1), LIMITS)
+    }
+
     fn jobs(n: usize) -> (Vec<Job>, Vec<oneshot::Receiver<Reply>>) {
         (0..n)
             .map(|i| {
@@ -385,16 +404,9 @@ mod tests {
     /// fallback is counted.
     #[test]
     fn a_failed_batch_is_answered_once_from_the_cpu() {
-        let limits = Limits {
-            max_batch: 100,
-            max_wait: Duration::from_millis(1),
-            queue_items: 100,
-            queue_bytes: 1000,
-        };
+        let limits = LIMITS;
         for panic in [false, true] {
-            let engine = crate::engine(BackendChoice::Cpu, Some(1)).expect("engine");
-            // Built as a GPU engine would be: the fallback is armed.
-            let core = Core::new(engine, BackendChoice::Gpu, Some(1), limits);
+            let core = core(true);
             let verb = FaultyOn {
                 primary: &core.engine,
                 panic,
@@ -424,14 +436,8 @@ mod tests {
     /// When the CPU fails too, each request gets the failure, once.
     #[test]
     fn a_batch_failing_everywhere_is_answered_with_the_failure() {
-        let limits = Limits {
-            max_batch: 100,
-            max_wait: Duration::from_millis(1),
-            queue_items: 100,
-            queue_bytes: 1000,
-        };
-        let engine = crate::engine(BackendChoice::Cpu, Some(1)).expect("engine");
-        let core = Core::new(engine, BackendChoice::Gpu, Some(1), limits);
+        let limits = LIMITS;
+        let core = core(true);
         let verb = FaultyOn {
             primary: &core.engine,
             panic: false,
@@ -450,14 +456,8 @@ mod tests {
     /// A deadline already passed: no engine call, the request told so.
     #[test]
     fn late_requests_are_not_run() {
-        let limits = Limits {
-            max_batch: 100,
-            max_wait: Duration::from_millis(1),
-            queue_items: 100,
-            queue_bytes: 1000,
-        };
-        let engine = crate::engine(BackendChoice::Cpu, Some(1)).expect("engine");
-        let core = Core::new(engine, BackendChoice::Cpu, Some(1), limits);
+        let limits = LIMITS;
+        let core = core(false);
         let verb = FaultyOn {
             primary: &core.engine,
             panic: false,
@@ -475,12 +475,7 @@ mod tests {
 
     #[test]
     fn admission_refuses_past_either_limit_and_gives_back() {
-        let limits = Limits {
-            max_batch: 10,
-            max_wait: Duration::from_millis(1),
-            queue_items: 100,
-            queue_bytes: 1000,
-        };
+        let limits = LIMITS;
         let a = Admission::default();
         assert!(a.try_take(60, 100, &limits));
         assert!(!a.try_take(41, 100, &limits), "items over the limit");
