@@ -237,7 +237,9 @@ fn hex_digits<'a>(name: &str, value: &'a Field<'_>) -> Result<&'a str, String> {
         .strip_prefix("0x")
         .or_else(|| value.strip_prefix("0X"))
         .unwrap_or(value);
-    if let Some((at, c)) = digits.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+    // A byte scan first (the common, all-hex case); characters only for the message.
+    if let Some(at) = digits.bytes().position(|b| !b.is_ascii_hexdigit()) {
+        let c = digits[at..].chars().next().unwrap_or('?');
         return Err(format!(
             "field \"{name}\": '{}' at character {} is not a hex digit (0-9, a-f, A-F)",
             c.escape_debug(),

@@ -206,6 +206,18 @@ async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn DynVerb>, mut rx:
         let mut lines = first.lines.len();
         let mut jobs = vec![first];
         while lines < core.limits.max_batch {
+            // What is queued already joins without a timer; a passed
+            // deadline cuts at once (tokio's timer ticks by the millisecond).
+            match rx.try_recv() {
+                Ok(job) => {
+                    lines += job.lines.len();
+                    jobs.push(job);
+                    continue;
+                }
+                Err(mpsc::error::TryRecvError::Disconnected) => break,
+                Err(mpsc::error::TryRecvError::Empty) if Instant::now() >= cut_at => break,
+                Err(mpsc::error::TryRecvError::Empty) => {}
+            }
             tokio::select! {
                 job = rx.recv() => match job {
                     Some(job) => {

@@ -169,47 +169,47 @@ fn load(
             at = end;
         }
     }
-    let requests = Arc::new(requests);
-    let (lines, expected) = (Arc::new(lines.to_vec()), Arc::new(expected.to_vec()));
+    // Bodies and expected answers made before the clock starts: the clients
+    // only send, receive and compare.
+    let requests: Arc<Vec<(Vec<u8>, Vec<u8>)>> = Arc::new(
+        requests
+            .iter()
+            .map(|range| {
+                let mut body = lines[range.clone()].join("\n");
+                body.push('\n');
+                let mut want = expected[range.clone()].join("\n");
+                want.push('\n');
+                (body.into_bytes(), want.into_bytes())
+            })
+            .collect(),
+    );
     let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     // A warm-up request (the lane starts, the engine warms), then the clock.
     let mut warm = Connection::open(addr).map_err(Fatal)?;
-    let mut body = lines[..lines.len().min(args.max_lines)].join("\n");
-    body.push('\n');
-    let (status, _) = warm.post(&path, body.as_bytes()).map_err(Fatal)?;
+    let (status, _) = warm.post(&path, &requests[0].0).map_err(Fatal)?;
     if status != 200 {
         return Err(Fatal(format!("warm-up request: status {status}")));
     }
     let start = Instant::now();
     let clients: Vec<_> = (0..args.clients)
         .map(|_| {
-            let (requests, lines, expected, next, path) = (
-                Arc::clone(&requests),
-                Arc::clone(&lines),
-                Arc::clone(&expected),
-                Arc::clone(&next),
-                path.clone(),
-            );
+            let (requests, next, path) = (Arc::clone(&requests), Arc::clone(&next), path.clone());
             std::thread::spawn(move || -> Result<Vec<Duration>, String> {
                 let mut connection = Connection::open(addr)?;
                 let mut latencies = Vec::new();
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(range) = requests.get(i) else {
+                    let Some((body, want)) = requests.get(i) else {
                         return Ok(latencies);
                     };
-                    let mut body = lines[range.clone()].join("\n");
-                    body.push('\n');
                     let sent = Instant::now();
-                    let (status, answer) = connection.post(&path, body.as_bytes())?;
+                    let (status, answer) = connection.post(&path, body)?;
                     latencies.push(sent.elapsed());
                     if status != 200 {
                         return Err(format!("status {status}: {}", String::from_utf8_lossy(&answer)));
                     }
-                    let mut want = expected[range.clone()].join("\n");
-                    want.push('\n');
-                    if answer != want.as_bytes() {
-                        return Err(format!("the answer to lines {range:?} differs from the CLI's"));
+                    if &answer != want {
+                        return Err(format!("the answer to request {i} differs from the CLI's"));
                     }
                 }
             })
