@@ -112,11 +112,13 @@ impl State {
     /// The lane of `route` (the request's path and query, the cache key)
     /// for the verb `words` with `params`, started on first use.
     fn lane(&self, route: &str, words: &[&str], params: &[(String, String)]) -> Result<Arc<Lane>, LaneError> {
-        let mut lanes = self.lanes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(lane) = lanes.by_route.get(route) {
+        let lock = || self.lanes.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(lane) = lock().by_route.get(route) {
             return Ok(Arc::clone(lane));
         }
+        // A new route: parsed without the lock (other requests go on).
         let job = route::job(words, params).map_err(LaneError::BadRequest)?;
+        let mut lanes = lock();
         let lane = match lanes.by_title.get(&job.title) {
             Some(lane) => Arc::clone(lane),
             None if lanes.by_title.len() >= MAX_LANES => {
