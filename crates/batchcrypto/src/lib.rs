@@ -7,6 +7,7 @@ mod bisect;
 mod cores;
 pub mod engine;
 pub mod error;
+pub mod flat;
 pub mod gpu;
 pub mod ladder;
 pub mod ops;

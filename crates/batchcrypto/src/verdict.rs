@@ -34,69 +34,70 @@ impl Verdict {
 /// printed by the CLI and documented in the README.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+#[repr(u8)]
 pub enum Reason {
     /// The public key bytes are not the encoding of a curve point.
-    MalformedKey,
+    MalformedKey = 1,
     /// The signature's R bytes are not the encoding of a curve point.
-    MalformedR,
+    MalformedR = 2,
     /// The signature's scalar S is not reduced (S >= L).
-    NonCanonicalS,
+    NonCanonicalS = 3,
     /// The public key is a point of small order (rejected by strict rules).
-    SmallOrderKey,
+    SmallOrderKey = 4,
     /// The signature's R is a point of small order (rejected by strict rules).
-    SmallOrderR,
+    SmallOrderR = 5,
     /// BLS: the public key is the point at infinity (KeyValidate fails).
-    IdentityKey,
+    IdentityKey = 6,
     /// BLS: the public key is on the curve but not in the prime-order subgroup.
-    KeyNotInSubgroup,
+    KeyNotInSubgroup = 7,
     /// BLS: the signature bytes are not the encoding of a curve point.
-    MalformedSignature,
+    MalformedSignature = 8,
     /// BLS: the signature is on the curve but not in the prime-order subgroup.
-    SignatureNotInSubgroup,
+    SignatureNotInSubgroup = 9,
     /// BLS aggregates: no keys, or the number of keys and messages differ.
-    EmptyOrMismatched,
+    EmptyOrMismatched = 10,
     /// ECDSA: r is 0 or not below the group order n.
-    ROutOfRange,
+    ROutOfRange = 11,
     /// ECDSA: s is 0 or not below the group order n.
-    SOutOfRange,
+    SOutOfRange = 12,
     /// ECDSA with the low-s rule: s > n/2.
-    HighS,
+    HighS = 13,
     /// ecrecover: v is not 27, 28, 0 or 1.
-    BadV,
+    BadV = 14,
     /// ECDSA: the public key's coordinates are not a point of the curve.
-    NotOnCurve,
+    NotOnCurve = 15,
     /// ecrecover: no public key can be recovered (no curve point has x = r).
-    RecoveryFailed,
+    RecoveryFailed = 16,
     /// ML-DSA: the context string is longer than 255 bytes.
-    ContextTooLong,
+    ContextTooLong = 17,
     /// ML-DSA: the signature's hint encoding is malformed (sigDecode fails).
-    MalformedHint,
+    MalformedHint = 18,
     /// ML-DSA: the signature's z is out of range (||z||_inf >= gamma1 - beta).
-    ZOutOfRange,
+    ZOutOfRange = 19,
     /// ML-KEM key generation: the seed d or z is not 32 bytes.
-    MalformedSeed,
+    MalformedSeed = 20,
     /// ML-KEM encapsulation: the given message m is not 32 bytes.
-    MalformedRandomness,
+    MalformedRandomness = 21,
     /// ML-KEM: a coefficient of the encapsulation key (or of the one inside
     /// a decapsulation key) is not below q (FIPS 203's modulus check).
-    KeyNotReduced,
+    KeyNotReduced = 22,
     /// ML-KEM decapsulation: H(ek) differs from the hash stored in the
     /// decapsulation key (FIPS 203's hash check).
-    KeyHashMismatch,
+    KeyHashMismatch = 23,
     /// ML-KEM decapsulation: the ciphertext has the wrong length.
-    MalformedCiphertext,
+    MalformedCiphertext = 24,
     /// ML-KEM encapsulation: the operating system's random generator failed.
-    RandomnessUnavailable,
+    RandomnessUnavailable = 25,
     /// NTT: an element of the polynomial is not the canonical encoding of a
     /// field element (not below the modulus).
-    NonCanonicalElement,
+    NonCanonicalElement = 26,
     /// MSM: a point's bytes are not an encoding of a point (a coordinate not
     /// below p, bad flag bits).
-    MalformedPoint,
+    MalformedPoint = 27,
     /// MSM: a point is on its curve but outside the prime-order subgroup.
-    PointNotInSubgroup,
+    PointNotInSubgroup = 28,
     /// Every encoding check passed but the verification equation does not hold.
-    Equation,
+    Equation = 29,
 }
 
 impl Reason {
@@ -132,6 +133,19 @@ impl Reason {
         Reason::PointNotInSubgroup,
         Reason::Equation,
     ];
+
+    /// The reason's stable number, 1 to 255 (its discriminant; new reasons
+    /// take the next one). The bindings write it per item, 0 standing for
+    /// valid (see [`crate::flat::verdict_code`]).
+    pub fn number(&self) -> u8 {
+        *self as u8
+    }
+
+    /// The reason of a number from [`Reason::number`] (`None` for 0 and
+    /// numbers no reason has).
+    pub fn from_number(n: u8) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.number() == n)
+    }
 
     /// The stable snake_case code of this reason.
     pub fn code(&self) -> &'static str {

@@ -1,0 +1,698 @@
+//! The batchcrypto C ABI: an opaque engine handle and one function per
+//! operation over flat buffers, for C, C++, Go (cgo) and anything else
+//! that calls C. The header is `include/batchcrypto.h`, generated from
+//! this file by cbindgen (a test fails when the committed one is stale;
+//! `BATCHCRYPTO_BLESS=1 cargo test -p batchcrypto-ffi --test header`
+//! rewrites it).
+//!
+//! The conventions every function follows (columns, option names,
+//! verdict bytes, errors, threads, the safety contract) are written once,
+//! for C readers, in the header's preamble (`cbindgen.toml`).
+//!
+//! The functions are thin: they turn pointers into slices and call
+//! `batchcrypto::flat`, where the checks and the batch building live (the
+//! Python package calls the same functions).
+
+use std::cell::RefCell;
+use std::ffi::{CStr, CString, c_char};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::OnceLock;
+
+use batchcrypto::flat::{self, Column};
+use batchcrypto::ops::{bls, ed25519, hash, merkle, mldsa, sr25519};
+use batchcrypto::{BackendChoice, Engine, Error, Reason};
+
+/// What a call did.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BcStatus {
+    /// Success: the outputs are written.
+    Ok = 0,
+    /// A required pointer was NULL.
+    NullPointer = 1,
+    /// An argument is unusable (a length, an offset, a count, an unknown
+    /// option name); nothing was computed.
+    InvalidArgument = 2,
+    /// The requested backend cannot run here (e.g. `"gpu"` without one).
+    Unavailable = 3,
+    /// The engine failed for another reason (see [`bc_last_error`]).
+    Failed = 4,
+    /// A bug: the library panicked; the call was abandoned.
+    Panic = 5,
+}
+
+/// An engine: a CPU thread pool and, where one is usable, a GPU. Opaque;
+/// made by [`bc_engine_new`], freed by [`bc_engine_free`].
+pub struct BcEngine(Engine);
+
+/// How [`bc_engine_new`] builds an engine; NULL (or zeroed fields) for the
+/// defaults.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct BcEngineOptions {
+    /// `"auto"` (the default; per batch, from the calibration profile),
+    /// `"cpu"` or `"gpu"`; NULL for `"auto"`.
+    pub backend: *const c_char,
+    /// CPU threads; 0 for one per logical core.
+    pub threads: u32,
+    /// Part of the GPU adapter's name to pick; NULL for the first usable.
+    pub adapter: *const c_char,
+}
+
+/// `n` byte strings in one buffer: either `width` bytes each (`data_len`
+/// must be `n * width`), or, with `width` 0, item `i` is
+/// `data[offsets[i] .. offsets[i + 1]]` (`n + 1` offsets, non-decreasing,
+/// at most `data_len`).
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct BcColumn {
+    /// The bytes (may be NULL when `data_len` is 0).
+    pub data: *const u8,
+    /// How many bytes `data` holds.
+    pub data_len: usize,
+    /// Bytes per item, or 0 when `offsets` delimits the items.
+    pub width: usize,
+    /// `n + 1` positions in `data` when `width` is 0 (else ignored).
+    pub offsets: *const u64,
+}
+
+thread_local! {
+    static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
+}
+
+/// Why a call failed: a status and its message.
+struct Failure(BcStatus, String);
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        let status = match e {
+            Error::InvalidInput { .. } | Error::BatchTooLarge { .. } => BcStatus::InvalidArgument,
+            Error::BackendUnavailable { .. } => BcStatus::Unavailable,
+            _ => BcStatus::Failed,
+        };
+        Failure(status, e.to_string())
+    }
+}
+
+fn null(what: &str) -> Failure {
+    Failure(BcStatus::NullPointer, format!("{what} is NULL"))
+}
+
+fn bad(what: String) -> Failure {
+    Failure(BcStatus::InvalidArgument, what)
+}
+
+/// Runs `body`, turning its failure or panic into a status and the
+/// thread's last error.
+fn guard(op: &str, body: impl FnOnce() -> Result<(), Failure>) -> BcStatus {
+    let failure = match catch_unwind(AssertUnwindSafe(body)) {
+        Ok(Ok(())) => return BcStatus::Ok,
+        Ok(Err(f)) => f,
+        Err(payload) => {
+            let what = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string());
+            Failure(
+                BcStatus::Panic,
+                format!("internal error (a bug; please report it): {what}"),
+            )
+        }
+    };
+    let message = format!("{op}: {}", failure.1).replace('\0', " ");
+    LAST_ERROR.with(|e| *e.borrow_mut() = CString::new(message).unwrap_or_default());
+    failure.0
+}
+
+/// The message of the last failed call on this thread (empty when none
+/// failed). The pointer is valid until the next failing call on this
+/// thread.
+#[unsafe(no_mangle)]
+pub extern "C" fn bc_last_error() -> *const c_char {
+    LAST_ERROR.with(|e| e.borrow().as_ptr())
+}
+
+/// The library's version, e.g. `"0.1.0"` (a static string).
+#[unsafe(no_mangle)]
+pub extern "C" fn bc_version() -> *const c_char {
+    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
+}
+
+/// The snake_case name of a reason number from a verdict array
+/// (`"equation"`, `"small_order_r"`, ...; the CLI's codes), or NULL for 0
+/// (valid) and numbers no reason has. A static string.
+#[unsafe(no_mangle)]
+pub extern "C" fn bc_reason_name(code: u8) -> *const c_char {
+    static NAMES: OnceLock<Vec<(u8, CString)>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        Reason::ALL
+            .iter()
+            .map(|r| (r.number(), CString::new(r.code()).unwrap_or_default()))
+            .collect()
+    });
+    names
+        .iter()
+        .find(|(n, _)| *n == code)
+        .map_or(std::ptr::null(), |(_, name)| name.as_ptr())
+}
+
+/// A C string argument, `None` when NULL.
+///
+/// # Safety
+/// `s` is NULL or a NUL-terminated string that outlives the call.
+unsafe fn text<'a>(what: &str, s: *const c_char) -> Result<Option<&'a str>, Failure> {
+    if s.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: non-NULL, and by the caller's contract NUL-terminated.
+    let s = unsafe { CStr::from_ptr(s) };
+    s.to_str().map(Some).map_err(|_| bad(format!("{what} is not UTF-8")))
+}
+
+/// An option name parsed by the library's own parser.
+///
+/// # Safety
+/// As [`text`].
+unsafe fn option<T>(what: &str, s: *const c_char, parse: impl FnOnce(&str) -> Result<T, String>) -> Result<T, Failure> {
+    // SAFETY: the caller's contract.
+    let name = unsafe { text(what, s) }?.ok_or_else(|| null(what))?;
+    parse(name).map_err(|e| bad(format!("{what}: {e}")))
+}
+
+/// Builds an engine into `*out` (set to NULL on failure).
+///
+/// # Safety
+/// `options` is NULL or points to a valid [`BcEngineOptions`] whose strings
+/// are NULL or NUL-terminated; `out` points to writable storage for one
+/// pointer.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_engine_new(options: *const BcEngineOptions, out: *mut *mut BcEngine) -> BcStatus {
+    guard("bc_engine_new", || {
+        if out.is_null() {
+            return Err(null("out"));
+        }
+        // SAFETY: `out` is non-NULL and writable by the caller's contract.
+        unsafe { *out = std::ptr::null_mut() };
+        let mut builder = Engine::builder();
+        if !options.is_null() {
+            // SAFETY: non-NULL and valid by the caller's contract.
+            let o = unsafe { *options };
+            // SAFETY: the strings' contract is the caller's.
+            if let Some(b) = unsafe { text("options.backend", o.backend) }? {
+                builder = builder.backend(
+                    b.parse::<BackendChoice>()
+                        .map_err(|e| bad(format!("options.backend: {e}")))?,
+                );
+            }
+            if o.threads != 0 {
+                builder = builder.threads(o.threads as usize);
+            }
+            // SAFETY: as above.
+            if let Some(a) = unsafe { text("options.adapter", o.adapter) }? {
+                builder = builder.adapter(a);
+            }
+        }
+        let engine = builder.build()?;
+        // SAFETY: `out` is non-NULL and writable (checked above).
+        unsafe { *out = Box::into_raw(Box::new(BcEngine(engine))) };
+        Ok(())
+    })
+}
+
+/// Frees an engine made by [`bc_engine_new`]; NULL is ignored.
+///
+/// # Safety
+/// `engine` is NULL or came from [`bc_engine_new`], is freed once, and no
+/// call on it is running or follows.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_engine_free(engine: *mut BcEngine) {
+    if !engine.is_null() {
+        // SAFETY: made by Box::into_raw in bc_engine_new, freed once.
+        drop(unsafe { Box::from_raw(engine) });
+    }
+}
+
+/// The engine behind a handle.
+///
+/// # Safety
+/// `engine` is NULL or a live handle from [`bc_engine_new`].
+unsafe fn engine<'a>(engine: *const BcEngine) -> Result<&'a Engine, Failure> {
+    // SAFETY: the caller's contract: NULL or live.
+    unsafe { engine.as_ref() }.map(|e| &e.0).ok_or_else(|| null("engine"))
+}
+
+/// A column of `n` items as the library's [`Column`].
+///
+/// # Safety
+/// `column` is NULL or points to a [`BcColumn`] whose buffers hold what its
+/// lengths say and outlive the call.
+unsafe fn column<'a>(name: &'static str, column: *const BcColumn, n: usize) -> Result<Column<'a>, Failure> {
+    // SAFETY: the caller's contract: NULL or valid.
+    let c = unsafe { column.as_ref() }.ok_or_else(|| null(name))?;
+    let data: &[u8] = if c.data_len == 0 {
+        &[]
+    } else if c.data.is_null() {
+        return Err(null(&format!("{name}.data")));
+    } else {
+        // SAFETY: non-NULL and `data_len` readable bytes by the contract.
+        unsafe { std::slice::from_raw_parts(c.data, c.data_len) }
+    };
+    if c.width != 0 {
+        if n.checked_mul(c.width) != Some(c.data_len) {
+            return Err(bad(format!(
+                "{name}: {} bytes, expected {n} items of {} bytes",
+                c.data_len, c.width
+            )));
+        }
+        return Ok(Column::fixed(name, data, c.width));
+    }
+    if c.offsets.is_null() {
+        if n == 0 && data.is_empty() {
+            static NO_ITEMS: [u64; 1] = [0];
+            return Ok(Column::offsets(name, data, &NO_ITEMS));
+        }
+        return Err(null(&format!("{name}.offsets (width 0)")));
+    }
+    let count = n.checked_add(1).ok_or_else(|| bad(format!("n = {n} is too large")))?;
+    // SAFETY: non-NULL and `n + 1` readable offsets by the contract.
+    let offsets = unsafe { std::slice::from_raw_parts(c.offsets, count) };
+    Ok(Column::offsets(name, data, offsets))
+}
+
+/// `n * width` writable bytes at `out`.
+///
+/// # Safety
+/// `out` is NULL or points to at least `len` writable bytes that no one
+/// else reads or writes during the call.
+unsafe fn output<'a>(name: &str, out: *mut u8, len: usize) -> Result<&'a mut [u8], Failure> {
+    if len == 0 {
+        return Ok(&mut []);
+    }
+    if out.is_null() {
+        return Err(null(name));
+    }
+    // SAFETY: non-NULL, `len` writable bytes, exclusively ours.
+    Ok(unsafe { std::slice::from_raw_parts_mut(out, len) })
+}
+
+/// `n * width` bytes, checked for overflow.
+fn size(n: usize, width: usize) -> Result<usize, Failure> {
+    n.checked_mul(width).ok_or_else(|| bad(format!("n = {n} is too large")))
+}
+
+/// Writes one verdict byte per item.
+fn write_codes(out: &mut [u8], verdicts: &[batchcrypto::Verdict]) {
+    for (o, v) in out.iter_mut().zip(verdicts) {
+        *o = flat::verdict_code(v);
+    }
+}
+
+/// The common tail of the signature functions: check the output, run,
+/// write one verdict byte per item.
+///
+/// # Safety
+/// `out_codes` as [`output`] with `n` bytes.
+unsafe fn verdicts(
+    n: usize,
+    out_codes: *mut u8,
+    run: impl FnOnce() -> Result<batchcrypto::Outcome<Vec<batchcrypto::Verdict>>, Error>,
+) -> Result<(), Failure> {
+    // SAFETY: the caller's contract.
+    let out = unsafe { output("out_codes", out_codes, n) }?;
+    let got = run()?;
+    if got.output.len() != n {
+        return Err(Failure(
+            BcStatus::Failed,
+            format!("{} answers for {n} items", got.output.len()),
+        ));
+    }
+    write_codes(out, &got.output);
+    Ok(())
+}
+
+/// Ed25519 under `policy` (`"strict"`: ed25519-dalek's `verify_strict`;
+/// `"zip215"`: the ZIP-215 rules): keys of 32 bytes, signatures of 64,
+/// messages of any length; one verdict byte per item in `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_ed25519(
+    engine: *const BcEngine,
+    policy: *const c_char,
+    n: usize,
+    pks: *const BcColumn,
+    sigs: *const BcColumn,
+    msgs: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_ed25519", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let policy = option("policy", policy, |s| s.parse::<ed25519::Policy>())?;
+            let (pks, sigs, msgs) = (
+                column("pks", pks, n)?,
+                column("sigs", sigs, n)?,
+                column("msgs", msgs, n)?,
+            );
+            verdicts(n, out_codes, || flat::verify_ed25519(e, policy, &pks, &sigs, &msgs))
+        }
+    })
+}
+
+/// BIP-340 Schnorr (libsecp256k1's verdicts): x-only keys of 32 bytes,
+/// signatures of 64, messages of any length.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_bip340(
+    engine: *const BcEngine,
+    n: usize,
+    pks: *const BcColumn,
+    sigs: *const BcColumn,
+    msgs: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_bip340", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let (pks, sigs, msgs) = (
+                column("pks", pks, n)?,
+                column("sigs", sigs, n)?,
+                column("msgs", msgs, n)?,
+            );
+            verdicts(n, out_codes, || flat::verify_bip340(e, &pks, &sigs, &msgs))
+        }
+    })
+}
+
+/// sr25519 (schnorrkel's verdicts) under the signing context
+/// `ctx[0..ctx_len]` (NULL: Substrate's `"substrate"`): keys of 32 bytes,
+/// signatures of 64, messages of any length.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `ctx` NULL or `ctx_len`
+/// readable bytes; `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn bc_verify_sr25519(
+    engine: *const BcEngine,
+    ctx: *const u8,
+    ctx_len: usize,
+    n: usize,
+    pks: *const BcColumn,
+    sigs: *const BcColumn,
+    msgs: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_sr25519", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let ctx = if ctx.is_null() {
+                sr25519::DEFAULT_CONTEXT
+            } else {
+                std::slice::from_raw_parts(ctx, ctx_len)
+            };
+            let (pks, sigs, msgs) = (
+                column("pks", pks, n)?,
+                column("sigs", sigs, n)?,
+                column("msgs", msgs, n)?,
+            );
+            verdicts(n, out_codes, || flat::verify_sr25519(e, ctx, &pks, &sigs, &msgs))
+        }
+    })
+}
+
+/// BLS12-381 with Ethereum's ciphersuite (blst's verdicts): keys of 48
+/// bytes, signatures of 96, messages of any length; `batch` checks the
+/// batch with one multi-pairing first (same verdicts, faster when most
+/// are valid).
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_bls(
+    engine: *const BcEngine,
+    batch: bool,
+    n: usize,
+    pks: *const BcColumn,
+    sigs: *const BcColumn,
+    msgs: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_bls", || {
+        let mode = if batch { bls::Mode::Batch } else { bls::Mode::Single };
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let (pks, sigs, msgs) = (
+                column("pks", pks, n)?,
+                column("sigs", sigs, n)?,
+                column("msgs", msgs, n)?,
+            );
+            verdicts(n, out_codes, || flat::verify_bls(e, mode, &pks, &sigs, &msgs))
+        }
+    })
+}
+
+/// ML-DSA (FIPS 204, pure; the `ml-dsa` crate's verdicts) at `level`
+/// (`"ml-dsa-44"`, `"ml-dsa-65"`, `"ml-dsa-87"`): every field of any length
+/// (a wrong length is the item's reason); `ctxs` NULL for empty contexts.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `ctxs` NULL or a column;
+/// `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn bc_verify_mldsa(
+    engine: *const BcEngine,
+    level: *const c_char,
+    n: usize,
+    pks: *const BcColumn,
+    sigs: *const BcColumn,
+    msgs: *const BcColumn,
+    ctxs: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_mldsa", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let level = option("level", level, |s| {
+                mldsa::Level::from_name(s)
+                    .ok_or_else(|| format!("unknown level {s:?} (expected ml-dsa-44, ml-dsa-65 or ml-dsa-87)"))
+            })?;
+            let (pks, sigs, msgs) = (
+                column("pks", pks, n)?,
+                column("sigs", sigs, n)?,
+                column("msgs", msgs, n)?,
+            );
+            let ctxs = if ctxs.is_null() {
+                None
+            } else {
+                Some(column("ctxs", ctxs, n)?)
+            };
+            verdicts(n, out_codes, || {
+                flat::verify_mldsa(e, level, &pks, &sigs, &msgs, ctxs.as_ref())
+            })
+        }
+    })
+}
+
+/// secp256k1 ECDSA over 32-byte hashes (libsecp256k1's verdicts): keys of
+/// 33 or 65 bytes (one width, or offsets for a mix), signatures r ‖ s of
+/// 64; `low_s` rejects s > n/2 (else high s is accepted).
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_secp256k1(
+    engine: *const BcEngine,
+    low_s: bool,
+    n: usize,
+    pks: *const BcColumn,
+    sigs: *const BcColumn,
+    hashes: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_secp256k1", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let (pks, sigs, hashes) = (
+                column("pks", pks, n)?,
+                column("sigs", sigs, n)?,
+                column("hashes", hashes, n)?,
+            );
+            verdicts(n, out_codes, || flat::verify_secp256k1(e, low_s, &pks, &sigs, &hashes))
+        }
+    })
+}
+
+/// P-256 under RIP-7212 (the `p256` crate's verdicts): keys x ‖ y of 64
+/// bytes, signatures r ‖ s of 64, hashes of 32.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_p256(
+    engine: *const BcEngine,
+    n: usize,
+    pks: *const BcColumn,
+    sigs: *const BcColumn,
+    hashes: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_p256", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let (pks, sigs, hashes) = (
+                column("pks", pks, n)?,
+                column("sigs", sigs, n)?,
+                column("hashes", hashes, n)?,
+            );
+            verdicts(n, out_codes, || flat::verify_p256(e, &pks, &sigs, &hashes))
+        }
+    })
+}
+
+/// Ethereum's ecrecover: hashes of 32 bytes, signatures r ‖ s ‖ v of 65
+/// (v 27/28 or 0/1). Per item: a verdict byte (0: recovered), and where
+/// the outputs are not NULL the 20-byte address and the 64-byte key x ‖ y
+/// (zeros for an item that does not recover).
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_addresses` NULL or
+/// `20 * n` bytes, `out_pubkeys` NULL or `64 * n`, `out_codes` `n`.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn bc_ecrecover(
+    engine: *const BcEngine,
+    low_s: bool,
+    n: usize,
+    hashes: *const BcColumn,
+    sigs: *const BcColumn,
+    out_addresses: *mut u8,
+    out_pubkeys: *mut u8,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_ecrecover", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let (hashes, sigs) = (column("hashes", hashes, n)?, column("sigs", sigs, n)?);
+            let codes = output("out_codes", out_codes, n)?;
+            let mut addresses = match out_addresses.is_null() {
+                true => None,
+                false => Some(output("out_addresses", out_addresses, size(n, 20)?)?),
+            };
+            let mut pubkeys = match out_pubkeys.is_null() {
+                true => None,
+                false => Some(output("out_pubkeys", out_pubkeys, size(n, 64)?)?),
+            };
+            let got = flat::ecrecover(e, low_s, &hashes, &sigs)?.output;
+            if got.len() != n {
+                return Err(Failure(
+                    BcStatus::Failed,
+                    format!("{} answers for {n} items", got.len()),
+                ));
+            }
+            for (i, r) in got.iter().enumerate() {
+                let (address, pubkey, code) = match r {
+                    Ok(k) => (k.address, k.pubkey, 0),
+                    Err(reason) => ([0; 20], [0; 64], reason.number()),
+                };
+                codes[i] = code;
+                if let Some(a) = addresses.as_deref_mut() {
+                    a[20 * i..20 * (i + 1)].copy_from_slice(&address);
+                }
+                if let Some(p) = pubkeys.as_deref_mut() {
+                    p[64 * i..64 * (i + 1)].copy_from_slice(&pubkey);
+                }
+            }
+            Ok(())
+        }
+    })
+}
+
+/// The 32-byte digest of every message under `alg` (`"keccak256"`,
+/// `"sha3-256"`, `"sha256"`), `n * 32` bytes into `out_digests`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_digests` holds `32 * n`
+/// bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_hash(
+    engine: *const BcEngine,
+    alg: *const c_char,
+    n: usize,
+    msgs: *const BcColumn,
+    out_digests: *mut u8,
+) -> BcStatus {
+    guard("bc_hash", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let alg = option("alg", alg, |s| s.parse::<hash::Alg>())?;
+            let msgs = column("msgs", msgs, n)?;
+            let out = output("out_digests", out_digests, size(n, hash::DIGEST_LEN)?)?;
+            let got = flat::hash(e, alg, &msgs)?.output;
+            if got.len() != n {
+                return Err(Failure(
+                    BcStatus::Failed,
+                    format!("{} answers for {n} items", got.len()),
+                ));
+            }
+            for (o, d) in out.chunks_exact_mut(hash::DIGEST_LEN).zip(&got) {
+                o.copy_from_slice(d);
+            }
+            Ok(())
+        }
+    })
+}
+
+/// The Merkle root of `n` 32-byte leaves under `rule` (`"bitcoin"`:
+/// double SHA-256, the last node paired with itself; `"sorted-keccak256"`:
+/// OpenZeppelin's sorted pairs), 32 bytes into `out_root`; no leaves is an
+/// error.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_root` holds 32 bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_merkle_root(
+    engine: *const BcEngine,
+    rule: *const c_char,
+    n: usize,
+    leaves: *const BcColumn,
+    out_root: *mut u8,
+) -> BcStatus {
+    guard("bc_merkle_root", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let rule = option("rule", rule, |s| s.parse::<merkle::Rule>())?;
+            let leaves = column("leaves", leaves, n)?;
+            let out = output("out_root", out_root, hash::DIGEST_LEN)?;
+            out.copy_from_slice(&flat::merkle_root(e, rule, &leaves)?.output);
+            Ok(())
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The engine is shared between threads by C callers.
+    #[test]
+    fn engine_is_send_and_sync() {
+        fn shared<T: Send + Sync>() {}
+        shared::<BcEngine>();
+    }
+}

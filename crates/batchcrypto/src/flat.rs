@@ -1,0 +1,447 @@
+//! The operations over columns: a batch as C, Python, NumPy and Arrow
+//! callers hold it, one buffer per field.
+//!
+//! A [`Column`] is `n` byte strings in one buffer, either all of one width
+//! (a NumPy `N x 32` array, an Arrow fixed-size-binary array, a C array of
+//! keys) or delimited by `n + 1` offsets (an Arrow binary array, messages
+//! of any length). Each function here checks every column of a call before
+//! any work (lengths, offsets, counts) and turns them into the engine's
+//! batch types: a bad argument is one [`Error::InvalidInput`] naming the
+//! argument (and the item), never a panic and never a partial answer. The
+//! C ABI (`batchcrypto-ffi`) and the Python package (`python/`) are thin
+//! layers over these functions, so both bindings check and answer alike.
+//!
+//! Verdicts cross the bindings as one byte per item: 0 for valid, else
+//! the reason's [`Reason::number`](crate::Reason::number) ([`verdict_code`]).
+
+use crate::batch::SignedBatch;
+use crate::engine::{Engine, Outcome};
+use crate::error::Error;
+use crate::ops::{Op, bls, ecdsa, ed25519, hash, merkle, mldsa};
+use crate::verdict::Verdict;
+
+/// How a [`Column`]'s buffer is cut into items.
+#[derive(Debug, Clone, Copy)]
+enum Layout<'a> {
+    /// Items of `width` bytes back to back.
+    Width(usize),
+    /// Item `i` is `bytes[offsets[i]..offsets[i + 1]]`.
+    Offsets(&'a [u64]),
+}
+
+/// One argument of a call: `n` byte strings in one buffer.
+#[derive(Debug, Clone, Copy)]
+pub struct Column<'a> {
+    name: &'static str,
+    bytes: &'a [u8],
+    layout: Layout<'a>,
+}
+
+impl<'a> Column<'a> {
+    /// Items of `width` bytes back to back in `bytes` (its length a
+    /// multiple of `width`); `name` is the argument's name in errors.
+    pub fn fixed(name: &'static str, bytes: &'a [u8], width: usize) -> Self {
+        Column {
+            name,
+            bytes,
+            layout: Layout::Width(width),
+        }
+    }
+
+    /// Items delimited by `offsets` (`n + 1` non-decreasing positions in
+    /// `bytes`, the first need not be 0: Arrow slices start anywhere).
+    pub fn offsets(name: &'static str, bytes: &'a [u8], offsets: &'a [u64]) -> Self {
+        Column {
+            name,
+            bytes,
+            layout: Layout::Offsets(offsets),
+        }
+    }
+
+    /// The argument's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The number of items, after checking the layout.
+    fn count(&self, op: Op) -> Result<usize, Error> {
+        match self.layout {
+            Layout::Width(0) => Err(invalid(op, format!("{}: an item width of 0 bytes", self.name))),
+            Layout::Width(w) if !self.bytes.len().is_multiple_of(w) => Err(invalid(
+                op,
+                format!(
+                    "{}: {} bytes are not a whole number of {w}-byte items",
+                    self.name,
+                    self.bytes.len()
+                ),
+            )),
+            Layout::Width(w) => Ok(self.bytes.len() / w),
+            Layout::Offsets([]) => Err(invalid(op, format!("{}: no offsets (n items need n + 1)", self.name))),
+            Layout::Offsets(offsets) => {
+                if let Some(i) = offsets.windows(2).position(|w| w[0] > w[1]) {
+                    return Err(invalid(
+                        op,
+                        format!(
+                            "{}: offsets decrease at item {i} ({} > {})",
+                            self.name,
+                            offsets[i],
+                            offsets[i + 1]
+                        ),
+                    ));
+                }
+                let last = offsets[offsets.len() - 1];
+                if usize::try_from(last).map_or(true, |end| end > self.bytes.len()) {
+                    return Err(invalid(
+                        op,
+                        format!(
+                            "{}: offset {last} is past the buffer's {} bytes",
+                            self.name,
+                            self.bytes.len()
+                        ),
+                    ));
+                }
+                Ok(offsets.len() - 1)
+            }
+        }
+    }
+
+    /// Item `i` (the layout checked by `count`, `i` below it).
+    fn get(&self, i: usize) -> &'a [u8] {
+        match self.layout {
+            Layout::Width(w) => &self.bytes[i * w..(i + 1) * w],
+            // `count` checked that every offset is at most the buffer's
+            // length, which fits in usize.
+            Layout::Offsets(offsets) => &self.bytes[offsets[i] as usize..offsets[i + 1] as usize],
+        }
+    }
+
+    /// Item `i` as an array of exactly `N` bytes, or an error naming it.
+    fn exact<const N: usize>(&self, op: Op, i: usize) -> Result<&'a [u8; N], Error> {
+        let item = self.get(i);
+        item.try_into()
+            .map_err(|_| invalid(op, format!("{}[{i}]: {} bytes, expected {N}", self.name, item.len())))
+    }
+}
+
+/// The common number of items of `columns`, or an error naming the two
+/// that differ.
+fn count(op: Op, columns: &[&Column<'_>]) -> Result<usize, Error> {
+    let mut n: Option<(usize, &'static str)> = None;
+    for c in columns {
+        let len = c.count(op)?;
+        match n {
+            Some((m, first)) if m != len => {
+                return Err(invalid(op, format!("{first} has {m} items but {} has {len}", c.name)));
+            }
+            _ => n = Some((len, c.name)),
+        }
+    }
+    Ok(n.map_or(0, |(m, _)| m))
+}
+
+fn invalid(op: Op, reason: String) -> Error {
+    Error::InvalidInput { op: op.into(), reason }
+}
+
+/// The byte that stands for a verdict in the bindings' arrays: 0 for
+/// valid, else the reason's number (1 to 255).
+pub fn verdict_code(v: &Verdict) -> u8 {
+    v.reason().map_or(0, |r| r.number())
+}
+
+/// A `(key, signature, message)` batch of fixed-size keys and signatures.
+fn signed<const PK: usize, const SIG: usize>(
+    op: Op,
+    pks: &Column<'_>,
+    sigs: &Column<'_>,
+    msgs: &Column<'_>,
+) -> Result<SignedBatch<PK, SIG>, Error> {
+    let n = count(op, &[pks, sigs, msgs])?;
+    let mut batch = SignedBatch::with_capacity(n, msgs.bytes.len());
+    for i in 0..n {
+        batch.push(pks.exact::<PK>(op, i)?, sigs.exact::<SIG>(op, i)?, msgs.get(i))?;
+    }
+    Ok(batch)
+}
+
+/// Ed25519 under `policy`: one verdict per `(pks[i], sigs[i], msgs[i])`
+/// (keys 32 bytes, signatures 64, messages any length).
+pub fn verify_ed25519(
+    engine: &Engine,
+    policy: ed25519::Policy,
+    pks: &Column<'_>,
+    sigs: &Column<'_>,
+    msgs: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let batch = signed(Op::Ed25519Verify(policy), pks, sigs, msgs)?;
+    engine.verify_ed25519(&batch, policy)
+}
+
+/// BIP-340 Schnorr: x-only keys of 32 bytes, signatures of 64, messages of
+/// any length.
+pub fn verify_bip340(
+    engine: &Engine,
+    pks: &Column<'_>,
+    sigs: &Column<'_>,
+    msgs: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let batch = signed(Op::Bip340Verify, pks, sigs, msgs)?;
+    engine.verify_bip340(&batch)
+}
+
+/// sr25519 under the signing context `ctx` (Substrate's is
+/// [`crate::ops::sr25519::DEFAULT_CONTEXT`]).
+pub fn verify_sr25519(
+    engine: &Engine,
+    ctx: &[u8],
+    pks: &Column<'_>,
+    sigs: &Column<'_>,
+    msgs: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let batch = signed(Op::Sr25519Verify, pks, sigs, msgs)?;
+    engine.verify_sr25519(&batch, ctx)
+}
+
+/// BLS12-381 (Ethereum's ciphersuite): keys of 48 bytes, signatures of 96,
+/// item by item or as one batch (`mode`).
+pub fn verify_bls(
+    engine: &Engine,
+    mode: bls::Mode,
+    pks: &Column<'_>,
+    sigs: &Column<'_>,
+    msgs: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let batch = signed(Op::BlsVerify(mode), pks, sigs, msgs)?;
+    engine.verify_bls(&batch, mode)
+}
+
+/// ML-DSA at `level`: every field of any length (a wrong length is the
+/// item's reason); `ctxs` `None` is the empty context for every item.
+pub fn verify_mldsa(
+    engine: &Engine,
+    level: mldsa::Level,
+    pks: &Column<'_>,
+    sigs: &Column<'_>,
+    msgs: &Column<'_>,
+    ctxs: Option<&Column<'_>>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let op = Op::MldsaVerify(level);
+    let n = match ctxs {
+        Some(c) => count(op, &[pks, sigs, msgs, c])?,
+        None => count(op, &[pks, sigs, msgs])?,
+    };
+    let mut batch = mldsa::Batch::new();
+    for i in 0..n {
+        let ctx = ctxs.map_or(&[][..], |c| c.get(i));
+        batch.push(pks.get(i), msgs.get(i), sigs.get(i), ctx)?;
+    }
+    engine.verify_mldsa(level, &batch)
+}
+
+/// secp256k1 ECDSA over 32-byte hashes: keys of 33 or 65 bytes (a column
+/// of one width, or offsets for a mix), signatures r ‖ s of 64; with
+/// `low_s`, s > n/2 is rejected.
+pub fn verify_secp256k1(
+    engine: &Engine,
+    low_s: bool,
+    pks: &Column<'_>,
+    sigs: &Column<'_>,
+    hashes: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let op = Op::Secp256k1Verify { low_s };
+    let n = count(op, &[pks, sigs, hashes])?;
+    let items = (0..n)
+        .map(|i| {
+            let pk = pks.get(i);
+            Ok(ecdsa::K1VerifyItem {
+                hash: *hashes.exact::<32>(op, i)?,
+                sig: *sigs.exact::<64>(op, i)?,
+                pk: ecdsa::K1Key::from_slice(pk)
+                    .ok_or_else(|| invalid(op, format!("{}[{i}]: {} bytes, expected 33 or 65", pks.name, pk.len())))?,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    engine.verify_secp256k1(&items, low_s)
+}
+
+/// P-256 under RIP-7212: keys x ‖ y of 64 bytes, signatures r ‖ s of 64,
+/// hashes of 32.
+pub fn verify_p256(
+    engine: &Engine,
+    pks: &Column<'_>,
+    sigs: &Column<'_>,
+    hashes: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let op = Op::P256Verify;
+    let n = count(op, &[pks, sigs, hashes])?;
+    let items = (0..n)
+        .map(|i| {
+            let (pk, sig) = (pks.exact::<64>(op, i)?, sigs.exact::<64>(op, i)?);
+            let half = |b: &[u8; 64], second: bool| -> [u8; 32] {
+                let mut h = [0; 32];
+                h.copy_from_slice(if second { &b[32..] } else { &b[..32] });
+                h
+            };
+            Ok(ecdsa::P256Item {
+                hash: *hashes.exact::<32>(op, i)?,
+                r: half(sig, false),
+                s: half(sig, true),
+                x: half(pk, false),
+                y: half(pk, true),
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    engine.verify_p256(&items)
+}
+
+/// Ethereum's ecrecover: hashes of 32 bytes, signatures r ‖ s ‖ v of 65;
+/// per item the address and key, or why the precompile returns nothing.
+pub fn ecrecover(
+    engine: &Engine,
+    low_s: bool,
+    hashes: &Column<'_>,
+    sigs: &Column<'_>,
+) -> Result<Outcome<Vec<Result<ecdsa::Recovered, crate::Reason>>>, Error> {
+    let op = Op::Ecrecover { low_s };
+    let n = count(op, &[hashes, sigs])?;
+    let items = (0..n)
+        .map(|i| {
+            Ok(ecdsa::RecoverItem {
+                hash: *hashes.exact::<32>(op, i)?,
+                sig: *sigs.exact::<65>(op, i)?,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    engine.ecrecover(&items, low_s)
+}
+
+/// The digest of every message under `alg`.
+pub fn hash(engine: &Engine, alg: hash::Alg, msgs: &Column<'_>) -> Result<Outcome<Vec<hash::Digest>>, Error> {
+    let op = Op::Hash(alg);
+    let n = count(op, &[msgs])?;
+    let mut flat = crate::FlatBytes::with_capacity(n, msgs.bytes.len());
+    for i in 0..n {
+        if !flat.push(msgs.get(i)) {
+            return Err(invalid(
+                op,
+                format!(
+                    "{}: more than {} bytes in one call; split the input",
+                    msgs.name,
+                    u32::MAX
+                ),
+            ));
+        }
+    }
+    engine.hash(alg, &flat)
+}
+
+/// The Merkle root of 32-byte leaves under `rule` (no leaves: an error).
+pub fn merkle_root(engine: &Engine, rule: merkle::Rule, leaves: &Column<'_>) -> Result<Outcome<hash::Digest>, Error> {
+    let op = Op::Merkle(rule);
+    let n = count(op, &[leaves])?;
+    let leaves = (0..n)
+        .map(|i| leaves.exact::<32>(op, i).copied())
+        .collect::<Result<Vec<_>, Error>>()?;
+    engine.merkle_root(rule, &leaves)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BackendChoice;
+
+    fn engine() -> Engine {
+        Engine::builder()
+            .backend(BackendChoice::Cpu)
+            .without_profile()
+            .threads(1)
+            .build()
+            .expect("a CPU engine")
+    }
+
+    fn reason(e: Error) -> String {
+        match e {
+            Error::InvalidInput { reason, .. } => reason,
+            other => panic!("not an input error: {other}"),
+        }
+    }
+
+    #[test]
+    fn columns_are_checked_before_any_work() {
+        let e = engine();
+        let msgs = [0u8; 4];
+        let offsets = [0u64, 2, 4];
+        let m = Column::offsets("msgs", &msgs, &offsets);
+        let pks = [0u8; 64];
+        let sigs = [0u8; 128];
+        let (pk, sig) = (Column::fixed("pks", &pks, 32), Column::fixed("sigs", &sigs, 64));
+        let ok = verify_ed25519(&e, ed25519::Policy::Strict, &pk, &sig, &m).expect("two items");
+        assert_eq!(ok.output.len(), 2);
+
+        let short = Column::fixed("pks", &pks[..63], 32);
+        let err = reason(verify_ed25519(&e, ed25519::Policy::Strict, &short, &sig, &m).expect_err("63 bytes"));
+        assert!(err.starts_with("pks: 63 bytes"), "{err}");
+
+        let three = Column::fixed("sigs", &[0u8; 192], 64);
+        let err = reason(verify_ed25519(&e, ed25519::Policy::Strict, &pk, &three, &m).expect_err("counts"));
+        assert_eq!(err, "pks has 2 items but sigs has 3");
+
+        let wide = Column::fixed("pks", &pks, 16);
+        let err = reason(verify_ed25519(&e, ed25519::Policy::Strict, &wide, &three, &m).expect_err("width"));
+        assert_eq!(err, "pks has 4 items but sigs has 3");
+        let wide = Column::fixed("pks", &pks[..48], 16);
+        let m3 = Column::offsets("msgs", &msgs, &[0, 1, 2, 4]);
+        let err = reason(verify_ed25519(&e, ed25519::Policy::Strict, &wide, &three, &m3).expect_err("width"));
+        assert_eq!(err, "pks[0]: 16 bytes, expected 32");
+
+        for (offsets, want) in [
+            (&[0u64, 3, 2][..], "msgs: offsets decrease at item 1 (3 > 2)"),
+            (&[0u64, 2, 5][..], "msgs: offset 5 is past the buffer's 4 bytes"),
+            (&[][..], "msgs: no offsets (n items need n + 1)"),
+        ] {
+            let m = Column::offsets("msgs", &msgs, offsets);
+            let err = reason(verify_ed25519(&e, ed25519::Policy::Strict, &pk, &sig, &m).expect_err(want));
+            assert_eq!(err, want);
+        }
+        let zero = Column::fixed("leaves", &[], 0);
+        let err = reason(merkle_root(&e, merkle::Rule::Bitcoin, &zero).expect_err("width 0"));
+        assert_eq!(err, "leaves: an item width of 0 bytes");
+    }
+
+    #[test]
+    fn offsets_need_not_start_at_zero() {
+        let e = engine();
+        let data = b"xxabc";
+        let sliced = Column::offsets("msgs", data, &[2, 5]);
+        let whole = Column::fixed("msgs", b"abc", 3);
+        let a = hash(&e, hash::Alg::Keccak256, &sliced).expect("one message");
+        let b = hash(&e, hash::Alg::Keccak256, &whole).expect("one message");
+        assert_eq!(a.output, b.output);
+    }
+
+    #[test]
+    fn secp256k1_keys_may_mix_lengths() {
+        let e = engine();
+        let pks = [2u8; 33 + 65];
+        let m = Column::offsets("pks", &pks, &[0, 33, 98]);
+        let sigs = Column::fixed("sigs", &[1u8; 128], 64);
+        let hashes = Column::fixed("hashes", &[0u8; 64], 32);
+        let got = verify_secp256k1(&e, false, &m, &sigs, &hashes).expect("two items");
+        assert_eq!(got.output.len(), 2);
+        let bad = Column::offsets("pks", &pks, &[0, 34, 98]);
+        let err = reason(verify_secp256k1(&e, false, &bad, &sigs, &hashes).expect_err("34 bytes"));
+        assert_eq!(err, "pks[0]: 34 bytes, expected 33 or 65");
+    }
+
+    #[test]
+    fn verdict_codes_round_trip() {
+        assert_eq!(verdict_code(&Verdict::Valid), 0);
+        for r in crate::Reason::ALL {
+            let code = verdict_code(&Verdict::Invalid(r));
+            assert_ne!(code, 0);
+            assert_eq!(crate::Reason::from_number(code), Some(r));
+        }
+        assert_eq!(crate::Reason::from_number(0), None);
+        assert_eq!(crate::Reason::from_number(255), None);
+    }
+}

@@ -1,0 +1,429 @@
+//! `batchcrypto._native`: the Python package's native module (PyO3, abi3).
+//!
+//! The pure-Python layer (`python/batchcrypto/`) turns whatever the caller
+//! holds (bytes, lists, NumPy arrays, Arrow arrays) into columns and
+//! allocates the output arrays; this module borrows those buffers without
+//! a copy, releases the GIL, and calls `batchcrypto::flat`, the functions
+//! the C ABI calls too (the same checks, the same answers).
+//!
+//! A column crosses as a tuple `(data, width, offsets)`: `data` a
+//! C-contiguous buffer of bytes, `width` the bytes per item (0 when
+//! `offsets` delimits them), `offsets` `None` or a buffer of `n + 1`
+//! native-endian u64s. Outputs are writable C-contiguous byte buffers of
+//! exactly the size the operation writes; they are written only when the
+//! call succeeds.
+
+use pyo3::buffer::PyBuffer;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+use batchcrypto::flat::{self, Column};
+use batchcrypto::ops::{bls, ed25519, hash, merkle, mldsa, sr25519};
+use batchcrypto::{BackendChoice, Engine, Error, Outcome, Reason, Verdict};
+
+/// A borrowed input column: the buffer stays held (and so alive) while
+/// its bytes are in use.
+struct Col {
+    name: &'static str,
+    data: PyBuffer<u8>,
+    width: usize,
+    offsets: Option<Vec<u64>>,
+}
+
+/// A contiguous byte buffer, checked.
+fn buffer(name: &str, obj: &Bound<'_, PyAny>, writable: bool) -> PyResult<PyBuffer<u8>> {
+    let buf = PyBuffer::<u8>::get(obj).map_err(|e| PyValueError::new_err(format!("{name}: not a byte buffer: {e}")))?;
+    if !buf.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!("{name}: not C-contiguous")));
+    }
+    if writable && buf.readonly() {
+        return Err(PyValueError::new_err(format!("{name}: read-only")));
+    }
+    Ok(buf)
+}
+
+/// The bytes of a held buffer.
+fn bytes(buf: &PyBuffer<u8>) -> &[u8] {
+    if buf.len_bytes() == 0 {
+        return &[];
+    }
+    // SAFETY: the buffer is C-contiguous (checked in `buffer`), holds
+    // `len_bytes` bytes of u8 items, and stays valid while `buf` is held,
+    // which outlives the slice. The caller must not resize or write the
+    // array during the call (as for NumPy's own GIL-free functions).
+    unsafe { std::slice::from_raw_parts(buf.buf_ptr().cast::<u8>(), buf.len_bytes()) }
+}
+
+/// A held writable buffer: an output array the Python layer has just
+/// allocated for this call (so no input aliases it).
+struct OutBuf(PyBuffer<u8>);
+
+impl OutBuf {
+    fn bytes_mut(&mut self) -> &mut [u8] {
+        let buf = &self.0;
+        if buf.len_bytes() == 0 {
+            return &mut [];
+        }
+        // SAFETY: as `bytes`, and the buffer is writable (checked in
+        // `buffer`); a fresh array of this call's, written only through
+        // this one borrow of `self`.
+        unsafe { std::slice::from_raw_parts_mut(buf.buf_ptr().cast::<u8>(), buf.len_bytes()) }
+    }
+}
+
+impl Col {
+    fn get(name: &'static str, obj: &Bound<'_, PyAny>) -> PyResult<Col> {
+        let (data, width, offsets): (Bound<'_, PyAny>, usize, Option<Bound<'_, PyAny>>) = obj.extract()?;
+        let data = buffer(name, &data, false)?;
+        let offsets = match offsets {
+            None => None,
+            Some(o) => {
+                let o = buffer(name, &o, false)?;
+                let raw = bytes(&o);
+                if !raw.len().is_multiple_of(8) {
+                    return Err(PyValueError::new_err(format!("{name}: offsets are not u64s")));
+                }
+                Some(
+                    raw.chunks_exact(8)
+                        .map(|c| u64::from_ne_bytes(c.try_into().unwrap_or_default()))
+                        .collect(),
+                )
+            }
+        };
+        Ok(Col {
+            name,
+            data,
+            width,
+            offsets,
+        })
+    }
+
+    fn column(&self) -> Column<'_> {
+        match &self.offsets {
+            Some(o) => Column::offsets(self.name, bytes(&self.data), o),
+            None => Column::fixed(self.name, bytes(&self.data), self.width),
+        }
+    }
+}
+
+/// An output buffer of exactly `len` bytes (any length for `None`).
+fn out(name: &str, obj: &Bound<'_, PyAny>, len: Option<usize>) -> PyResult<OutBuf> {
+    let buf = buffer(name, obj, true)?;
+    match len {
+        Some(len) if buf.len_bytes() != len => Err(PyValueError::new_err(format!(
+            "{name}: {} bytes, expected {len}",
+            buf.len_bytes()
+        ))),
+        _ => Ok(OutBuf(buf)),
+    }
+}
+
+/// A library error as a Python exception naming the operation.
+fn raise(op: &str, e: Error) -> PyErr {
+    match e {
+        Error::InvalidInput { .. } | Error::BatchTooLarge { .. } => PyValueError::new_err(format!("{op}: {e}")),
+        other => PyRuntimeError::new_err(format!("{op}: {other}")),
+    }
+}
+
+fn count_error(op: &str, got: usize, n: usize) -> PyErr {
+    PyRuntimeError::new_err(format!("{op}: {got} answers for {n} items"))
+}
+
+/// Writes one verdict byte per item into `codes`.
+fn write_verdicts(op: &str, got: Result<Outcome<Vec<Verdict>>, Error>, codes: &mut [u8]) -> PyResult<()> {
+    let got = got.map_err(|e| raise(op, e))?.output;
+    if got.len() != codes.len() {
+        return Err(count_error(op, got.len(), codes.len()));
+    }
+    for (c, v) in codes.iter_mut().zip(&got) {
+        *c = flat::verdict_code(v);
+    }
+    Ok(())
+}
+
+/// An engine: CPU threads and, where one is usable, a GPU.
+#[pyclass(frozen, module = "batchcrypto._native")]
+struct NativeEngine {
+    engine: Engine,
+}
+
+/// A signature operation over `(pks, sigs, msgs)` columns: borrow, detach,
+/// run, write the verdicts.
+fn signed(
+    py: Python<'_>,
+    op: &str,
+    cols: [(&'static str, &Bound<'_, PyAny>); 3],
+    codes: &Bound<'_, PyAny>,
+    run: impl FnOnce(&Column<'_>, &Column<'_>, &Column<'_>) -> Result<Outcome<Vec<Verdict>>, Error> + Send,
+) -> PyResult<()> {
+    let [a, b, c] = cols;
+    let (a, b, c) = (Col::get(a.0, a.1)?, Col::get(b.0, b.1)?, Col::get(c.0, c.1)?);
+    let mut codes = out("codes", codes, None)?;
+    let (ca, cb, cc, dst) = (a.column(), b.column(), c.column(), codes.bytes_mut());
+    py.detach(|| write_verdicts(op, run(&ca, &cb, &cc), dst))
+}
+
+#[pymethods]
+impl NativeEngine {
+    #[new]
+    #[pyo3(signature = (backend, threads, adapter))]
+    fn new(py: Python<'_>, backend: &str, threads: Option<usize>, adapter: Option<String>) -> PyResult<Self> {
+        let choice: BackendChoice = backend
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("Engine: backend: {e}")))?;
+        let mut builder = Engine::builder().backend(choice);
+        if let Some(t) = threads {
+            builder = builder.threads(t);
+        }
+        if let Some(a) = adapter {
+            builder = builder.adapter(a);
+        }
+        let engine = py.detach(|| builder.build()).map_err(|e| raise("Engine", e))?;
+        Ok(NativeEngine { engine })
+    }
+
+    /// The backend choice (`auto`, `cpu`, `gpu`) and the GPU's name, if any.
+    fn describe(&self) -> (String, Option<String>) {
+        (self.engine.choice().to_string(), self.engine.gpu_adapter_name())
+    }
+
+    fn verify_ed25519(
+        &self,
+        py: Python<'_>,
+        policy: &str,
+        pks: &Bound<'_, PyAny>,
+        sigs: &Bound<'_, PyAny>,
+        msgs: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "verify_ed25519";
+        let policy: ed25519::Policy = policy
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("{op}: policy: {e}")))?;
+        let e = &self.engine;
+        signed(
+            py,
+            op,
+            [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
+            codes,
+            |p, s, m| flat::verify_ed25519(e, policy, p, s, m),
+        )
+    }
+
+    fn verify_bip340(
+        &self,
+        py: Python<'_>,
+        pks: &Bound<'_, PyAny>,
+        sigs: &Bound<'_, PyAny>,
+        msgs: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let e = &self.engine;
+        signed(
+            py,
+            "verify_bip340",
+            [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
+            codes,
+            |p, s, m| flat::verify_bip340(e, p, s, m),
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn verify_sr25519(
+        &self,
+        py: Python<'_>,
+        context: Option<Vec<u8>>,
+        pks: &Bound<'_, PyAny>,
+        sigs: &Bound<'_, PyAny>,
+        msgs: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let e = &self.engine;
+        let ctx = context.unwrap_or_else(|| sr25519::DEFAULT_CONTEXT.to_vec());
+        signed(
+            py,
+            "verify_sr25519",
+            [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
+            codes,
+            |p, s, m| flat::verify_sr25519(e, &ctx, p, s, m),
+        )
+    }
+
+    fn verify_bls(
+        &self,
+        py: Python<'_>,
+        batch: bool,
+        pks: &Bound<'_, PyAny>,
+        sigs: &Bound<'_, PyAny>,
+        msgs: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let e = &self.engine;
+        let mode = if batch { bls::Mode::Batch } else { bls::Mode::Single };
+        signed(
+            py,
+            "verify_bls",
+            [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
+            codes,
+            |p, s, m| flat::verify_bls(e, mode, p, s, m),
+        )
+    }
+
+    fn verify_secp256k1(
+        &self,
+        py: Python<'_>,
+        low_s: bool,
+        pks: &Bound<'_, PyAny>,
+        sigs: &Bound<'_, PyAny>,
+        hashes: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let e = &self.engine;
+        signed(
+            py,
+            "verify_secp256k1",
+            [("pks", pks), ("sigs", sigs), ("hashes", hashes)],
+            codes,
+            |p, s, h| flat::verify_secp256k1(e, low_s, p, s, h),
+        )
+    }
+
+    fn verify_p256(
+        &self,
+        py: Python<'_>,
+        pks: &Bound<'_, PyAny>,
+        sigs: &Bound<'_, PyAny>,
+        hashes: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let e = &self.engine;
+        signed(
+            py,
+            "verify_p256",
+            [("pks", pks), ("sigs", sigs), ("hashes", hashes)],
+            codes,
+            |p, s, h| flat::verify_p256(e, p, s, h),
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn verify_mldsa(
+        &self,
+        py: Python<'_>,
+        level: &str,
+        pks: &Bound<'_, PyAny>,
+        sigs: &Bound<'_, PyAny>,
+        msgs: &Bound<'_, PyAny>,
+        ctxs: Option<&Bound<'_, PyAny>>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "verify_mldsa";
+        let level = mldsa::Level::from_name(level).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "{op}: level: unknown level {level:?} (expected ml-dsa-44, ml-dsa-65 or ml-dsa-87)"
+            ))
+        })?;
+        let ctxs = ctxs.map(|c| Col::get("ctxs", c)).transpose()?;
+        let ctx_col = ctxs.as_ref().map(Col::column);
+        let e = &self.engine;
+        signed(
+            py,
+            op,
+            [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
+            codes,
+            |p, s, m| flat::verify_mldsa(e, level, p, s, m, ctx_col.as_ref()),
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn ecrecover(
+        &self,
+        py: Python<'_>,
+        low_s: bool,
+        hashes: &Bound<'_, PyAny>,
+        sigs: &Bound<'_, PyAny>,
+        addresses: &Bound<'_, PyAny>,
+        pubkeys: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "ecrecover";
+        let (h, s) = (Col::get("hashes", hashes)?, Col::get("sigs", sigs)?);
+        let n = codes.len()?;
+        let (mut codes, mut addresses, mut pubkeys) = (
+            out("codes", codes, Some(n))?,
+            out("addresses", addresses, Some(20 * n))?,
+            out("pubkeys", pubkeys, Some(64 * n))?,
+        );
+        let (hc, sc) = (h.column(), s.column());
+        let (codes, addresses, pubkeys) = (codes.bytes_mut(), addresses.bytes_mut(), pubkeys.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::ecrecover(e, low_s, &hc, &sc).map_err(|e| raise(op, e))?.output;
+            if got.len() != n {
+                return Err(count_error(op, got.len(), n));
+            }
+            for (i, r) in got.iter().enumerate() {
+                let (address, pubkey, code) = match r {
+                    Ok(k) => (k.address, k.pubkey, 0),
+                    Err(reason) => ([0; 20], [0; 64], reason.number()),
+                };
+                codes[i] = code;
+                addresses[20 * i..20 * (i + 1)].copy_from_slice(&address);
+                pubkeys[64 * i..64 * (i + 1)].copy_from_slice(&pubkey);
+            }
+            Ok(())
+        })
+    }
+
+    fn hash(&self, py: Python<'_>, alg: &str, msgs: &Bound<'_, PyAny>, digests: &Bound<'_, PyAny>) -> PyResult<()> {
+        let op = "hash";
+        let alg: hash::Alg = alg
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("{op}: alg: {e}")))?;
+        let m = Col::get("msgs", msgs)?;
+        let mut digests = out("digests", digests, None)?;
+        let (mc, dst) = (m.column(), digests.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::hash(e, alg, &mc).map_err(|e| raise(op, e))?.output;
+            if got.len() * hash::DIGEST_LEN != dst.len() {
+                return Err(count_error(op, got.len(), dst.len() / hash::DIGEST_LEN));
+            }
+            for (o, d) in dst.chunks_exact_mut(hash::DIGEST_LEN).zip(&got) {
+                o.copy_from_slice(d);
+            }
+            Ok(())
+        })
+    }
+
+    fn merkle_root(&self, py: Python<'_>, rule: &str, leaves: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+        let op = "merkle_root";
+        let rule: merkle::Rule = rule
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("{op}: rule: {e}")))?;
+        let l = Col::get("leaves", leaves)?;
+        let lc = l.column();
+        let e = &self.engine;
+        py.detach(|| {
+            flat::merkle_root(e, rule, &lc)
+                .map(|o| o.output.to_vec())
+                .map_err(|e| raise(op, e))
+        })
+    }
+}
+
+/// Every reason as `(number, code)`: the name table of the verdict arrays.
+#[pyfunction]
+fn reason_names() -> Vec<(u8, &'static str)> {
+    Reason::ALL.iter().map(|r| (r.number(), r.code())).collect()
+}
+
+/// The native module.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<NativeEngine>()?;
+    m.add_function(wrap_pyfunction!(reason_names, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,44 @@
+"""Shared helpers: the repository's test data and a CPU engine."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import batchcrypto
+
+REPO = Path(__file__).resolve().parents[2]
+#: The public vectors (a copy with provenance in testdata/); BATCHCRYPTO_VECTORS may point elsewhere.
+VECTORS = Path(os.environ.get("BATCHCRYPTO_VECTORS", REPO / "testdata"))
+#: The CLI's golden inputs and outputs (its own tests pin the outputs).
+GOLDEN = REPO / "testdata" / "cli-golden"
+
+
+def jsonl(name: str) -> list[dict | None]:
+    """The lines of a golden file, None for a line that is not a JSON object."""
+    out = []
+    for line in (GOLDEN / name).read_text().splitlines():
+        try:
+            v = json.loads(line)
+        except ValueError:
+            v = None
+        out.append(v if isinstance(v, dict) else None)
+    return out
+
+
+def vectors(relative: str):
+    """A JSON vector file; missing files skip the test unless required."""
+    path = VECTORS / relative
+    if not path.exists():
+        if os.environ.get("BATCHCRYPTO_REQUIRE_VECTORS"):
+            pytest.fail(f"{path} is missing and BATCHCRYPTO_REQUIRE_VECTORS is set")
+        pytest.skip(f"{path} is missing")
+    return json.loads(path.read_text())
+
+
+@pytest.fixture(scope="session")
+def engine() -> batchcrypto.Engine:
+    return batchcrypto.Engine(backend="cpu", threads=2)

@@ -1,0 +1,130 @@
+"""Every operation answers the CLI's golden inputs exactly as the CLI does
+(testdata/cli-golden/*.out, which the CLI's tests pin), whichever form the
+columns take: lists of bytes, NumPy arrays, Arrow arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+import batchcrypto
+from conftest import jsonl
+
+
+def unhex(s: str) -> bytes:
+    return bytes.fromhex(s[2:] if s.startswith(("0x", "0X")) else s)
+
+
+def items(input_name: str, output_name: str, fields: dict[str, int | None]):
+    """The well-formed items (by the given field lengths) and the CLI's
+    answers for them; lines the CLI called malformed are left out."""
+    cols: dict[str, list[bytes]] = {f: [] for f in fields}
+    answers = []
+    for line, out in zip(jsonl(input_name), jsonl(output_name), strict=True):
+        if line is None or out is None or "error" in out:
+            continue
+        try:
+            values = {f: unhex(line[f]) for f in fields}
+        except (KeyError, ValueError):
+            pytest.fail(f"{input_name}: the CLI answered a line with bad fields: {line}")
+        for f, width in fields.items():
+            assert width is None or len(values[f]) == width, (input_name, f)
+            cols[f].append(values[f])
+        answers.append(out)
+    assert len(answers) > 10, input_name
+    return cols, answers
+
+
+FORMS = ["list", "numpy", "arrow-fixed", "arrow", "arrow-large-sliced"]
+
+
+def as_form(values: list[bytes], width: int | None, form: str):
+    """The column in one of FORMS (fields of any length stay lists where
+    the form needs one width)."""
+    if form == "numpy" and width:
+        return np.frombuffer(b"".join(values), dtype=np.uint8).reshape(-1, width)
+    if form == "arrow-fixed" and width:
+        return pa.array(values, type=pa.binary(width))
+    if form == "arrow":
+        return pa.array(values, type=pa.binary())
+    if form == "arrow-large-sliced":
+        return pa.array([b"x"] + values, type=pa.large_binary()).slice(1)
+    return values
+
+
+def check_verdicts(got: batchcrypto.Verdicts, answers: list[dict], what: str):
+    assert len(got.valid) == len(answers) == len(got.reasons), what
+    assert got.valid.dtype == np.bool_ and got.reasons.dtype == np.uint8
+    for i, (valid, code, want) in enumerate(zip(got.valid, got.reasons, answers)):
+        assert bool(valid) == want["valid"], f"{what}: item {i}"
+        assert batchcrypto.reason_name(code) == want.get("reason"), f"{what}: item {i}"
+    assert any(a["valid"] for a in answers) and not all(a["valid"] for a in answers), what
+
+
+SIGNED = [
+    # (input, output, method, fields in the method's order, options)
+    ("ed25519.jsonl", "ed25519-strict.out", "verify_ed25519", {"pk": 32, "sig": 64, "msg": None}, {"policy": "strict"}),
+    ("ed25519.jsonl", "ed25519-zip215.out", "verify_ed25519", {"pk": 32, "sig": 64, "msg": None}, {"policy": "zip215"}),
+    ("bip340.jsonl", "bip340.out", "verify_bip340", {"pk": 32, "sig": 64, "msg": None}, {}),
+    ("sr25519.jsonl", "sr25519.out", "verify_sr25519", {"pk": 32, "sig": 64, "msg": None}, {}),
+    ("sr25519.jsonl", "sr25519-polkadot.out", "verify_sr25519", {"pk": 32, "sig": 64, "msg": None}, {"context": b"polkadot"}),
+    ("bls.jsonl", "bls.out", "verify_bls", {"pk": 48, "sig": 96, "msg": None}, {}),
+    ("bls.jsonl", "bls-batch.out", "verify_bls", {"pk": 48, "sig": 96, "msg": None}, {"batch": True}),
+    ("secp256k1.jsonl", "secp256k1.out", "verify_secp256k1", {"pk": None, "sig": 64, "hash": 32}, {}),
+    ("secp256k1.jsonl", "secp256k1-low-s.out", "verify_secp256k1", {"pk": None, "sig": 64, "hash": 32}, {"low_s": True}),
+    ("mldsa44.jsonl", "mldsa-44.out", "verify_mldsa", {"pk": None, "sig": None, "msg": None, "ctx": None}, {"level": "ml-dsa-44"}),
+]
+
+
+@pytest.mark.parametrize("input_name,output_name,method,fields,options", SIGNED, ids=[s[1] for s in SIGNED])
+def test_signatures(engine, input_name, output_name, method, fields, options):
+    cols, answers = items(input_name, output_name, fields)
+    names = list(fields)
+    for form in FORMS:
+        args = [as_form(cols[f], fields[f], form) for f in names]
+        if "ctx" in fields:
+            options = {**options, "ctxs": args.pop()}
+        got = getattr(engine, method)(*args, **options)
+        check_verdicts(got, answers, f"{output_name} ({form})")
+
+
+def test_p256(engine):
+    cols, answers = items("p256.jsonl", "p256.out", {"hash": 32, "r": 32, "s": 32, "x": 32, "y": 32})
+    pks = [x + y for x, y in zip(cols["x"], cols["y"])]
+    sigs = [r + s for r, s in zip(cols["r"], cols["s"])]
+    check_verdicts(engine.verify_p256(pks, sigs, cols["hash"]), answers, "p256")
+
+
+@pytest.mark.parametrize("low_s", [False, True])
+def test_ecrecover(engine, low_s):
+    out = "ecrecover-low-s.out" if low_s else "ecrecover.out"
+    cols, answers = items("ecrecover.jsonl", out, {"hash": 32, "sig": 65})
+    for form in FORMS:
+        got = engine.ecrecover(as_form(cols["hash"], 32, form), as_form(cols["sig"], 65, form), low_s=low_s)
+        assert len(got.valid) == len(answers), form
+        for i, want in enumerate(answers):
+            if want["address"] is None:
+                assert not got.valid[i] and batchcrypto.reason_name(got.reasons[i]) == want["reason"], (form, i)
+                assert not got.addresses[i].any() and not got.pubkeys[i].any()
+            else:
+                assert got.valid[i] and got.reasons[i] == 0, (form, i)
+                assert "0x" + got.addresses[i].tobytes().hex() == want["address"], (form, i)
+                assert got.pubkeys[i].tobytes().hex() == want["pubkey"], (form, i)
+
+
+@pytest.mark.parametrize("alg", ["keccak256", "sha3-256", "sha256"])
+def test_hash(engine, alg):
+    cols, answers = items("hash.jsonl", f"{alg}.out", {"data": None})
+    for form in FORMS:
+        got = engine.hash(alg, as_form(cols["data"], None, form))
+        assert got.shape == (len(answers), 32) and got.dtype == np.uint8, form
+        assert [d.tobytes().hex() for d in got] == [a["digest"] for a in answers], form
+
+
+@pytest.mark.parametrize("alg,rule", [("keccak256", "sorted-keccak256"), ("sha256", "bitcoin")])
+def test_merkle_root(engine, alg, rule):
+    leaves = [unhex(v["leaf"]) for v in jsonl("leaves.jsonl")]
+    want = jsonl(f"merkle-{alg}.out")[0]["root"]
+    for form in FORMS:
+        assert engine.merkle_root(as_form(leaves, 32, form), rule=rule).hex() == want, form
