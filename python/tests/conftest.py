@@ -40,5 +40,19 @@ def vectors(relative: str):
 
 
 @pytest.fixture(scope="session")
+def cli() -> Path:
+    """The batchcrypto CLI: $BATCHCRYPTO_CLI, else a build in the target
+    directory; missing, the test skips (fails with BATCHCRYPTO_REQUIRE_CLI)."""
+    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
+    candidates = [os.environ.get("BATCHCRYPTO_CLI")] + [str(target / p / "batchcrypto") for p in ("release", "debug")]
+    for c in candidates:
+        if c and Path(c).is_file():
+            return Path(c)
+    if os.environ.get("BATCHCRYPTO_REQUIRE_CLI"):
+        pytest.fail(f"no batchcrypto CLI among {candidates} and BATCHCRYPTO_REQUIRE_CLI is set")
+    pytest.skip("no batchcrypto CLI built (cargo build -p batchcrypto-cli) and BATCHCRYPTO_CLI unset")
+
+
+@pytest.fixture(scope="session")
 def engine() -> batchcrypto.Engine:
     return batchcrypto.Engine(backend="cpu", threads=2)

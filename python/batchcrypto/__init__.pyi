@@ -1,0 +1,40 @@
+# Type stubs of the batchcrypto package (the implementation and its
+# documentation: __init__.py).
+from typing import Any, NamedTuple, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+#: bytes (one item), a list of byte strings, a uint8 array (n, width) or a
+#: pyarrow binary / large-binary / fixed-size-binary array or chunked array.
+Column: TypeAlias = bytes | bytearray | memoryview | list[bytes] | tuple[bytes, ...] | npt.NDArray[np.uint8] | Any
+
+__version__: str
+REASONS: dict[int, str]
+
+def reason_name(code: int) -> str | None: ...
+
+class Verdicts(NamedTuple):
+    valid: npt.NDArray[np.bool_]
+    reasons: npt.NDArray[np.uint8]
+
+class Recovered(NamedTuple):
+    valid: npt.NDArray[np.bool_]
+    reasons: npt.NDArray[np.uint8]
+    addresses: npt.NDArray[np.uint8]
+    pubkeys: npt.NDArray[np.uint8]
+
+class Engine:
+    def __init__(self, backend: str = "auto", threads: int | None = None, adapter: str | None = None) -> None: ...
+    def verify_ed25519(self, pks: Column, sigs: Column, msgs: Column, policy: str = "strict") -> Verdicts: ...
+    def verify_bip340(self, pks: Column, sigs: Column, msgs: Column) -> Verdicts: ...
+    def verify_sr25519(self, pks: Column, sigs: Column, msgs: Column, context: bytes = b"substrate") -> Verdicts: ...
+    def verify_bls(self, pks: Column, sigs: Column, msgs: Column, batch: bool = False) -> Verdicts: ...
+    def verify_secp256k1(self, pks: Column, sigs: Column, hashes: Column, low_s: bool = False) -> Verdicts: ...
+    def verify_p256(self, pks: Column, sigs: Column, hashes: Column) -> Verdicts: ...
+    def verify_mldsa(
+        self, pks: Column, sigs: Column, msgs: Column, level: str = "ml-dsa-65", ctxs: Column | None = None
+    ) -> Verdicts: ...
+    def ecrecover(self, hashes: Column, sigs: Column, low_s: bool = False) -> Recovered: ...
+    def hash(self, alg: str, msgs: Column) -> npt.NDArray[np.uint8]: ...
+    def merkle_root(self, leaves: Column, rule: str = "bitcoin") -> bytes: ...
