@@ -87,10 +87,10 @@ class Engine:
         choice, gpu = self._native.describe()
         return f"Engine(backend={choice!r}, gpu={gpu!r})"
 
-    def _signed(self, op: str, names: tuple[str, str, str], values: tuple[Any, Any, Any], *options: Any) -> Verdicts:
+    def _signed(self, op: str, names: tuple[str, str, str], values: tuple[Any, Any, Any], option: Any = None) -> Verdicts:
         n, cols = columns(op, **dict(zip(names, values)))
         codes = np.empty(n, dtype=np.uint8)
-        getattr(self._native, op)(*options, *(c.native() for c in cols), codes)
+        self._native.verify(op, option, *(c.native() for c in cols), codes)
         return _verdicts(codes)
 
     def verify_ed25519(self, pks: Any, sigs: Any, msgs: Any, policy: str = "strict") -> Verdicts:
@@ -103,9 +103,11 @@ class Engine:
         """BIP-340 Schnorr: x-only keys of 32 bytes, signatures of 64."""
         return self._signed("verify_bip340", ("pks", "sigs", "msgs"), (pks, sigs, msgs))
 
-    def verify_sr25519(self, pks: Any, sigs: Any, msgs: Any, context: bytes = b"substrate") -> Verdicts:
-        """sr25519 (schnorrkel) under the signing ``context``."""
-        return self._signed("verify_sr25519", ("pks", "sigs", "msgs"), (pks, sigs, msgs), bytes(context))
+    def verify_sr25519(self, pks: Any, sigs: Any, msgs: Any, context: bytes | None = None) -> Verdicts:
+        """sr25519 (schnorrkel) under the signing ``context`` (None:
+        Substrate's, ``b"substrate"``)."""
+        option = None if context is None else bytes(context)
+        return self._signed("verify_sr25519", ("pks", "sigs", "msgs"), (pks, sigs, msgs), option)
 
     def verify_bls(self, pks: Any, sigs: Any, msgs: Any, batch: bool = False) -> Verdicts:
         """BLS12-381, Ethereum's ciphersuite: keys of 48 bytes, signatures

@@ -188,123 +188,57 @@ impl NativeEngine {
         (self.engine.choice().to_string(), self.engine.gpu_adapter_name())
     }
 
-    fn verify_ed25519(
-        &self,
-        py: Python<'_>,
-        policy: &str,
-        pks: &Bound<'_, PyAny>,
-        sigs: &Bound<'_, PyAny>,
-        msgs: &Bound<'_, PyAny>,
-        codes: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let op = "verify_ed25519";
-        let policy: ed25519::Policy = policy
-            .parse()
-            .map_err(|e| PyValueError::new_err(format!("{op}: policy: {e}")))?;
-        let e = &self.engine;
-        signed(
-            py,
-            op,
-            [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
-            codes,
-            |p, s, m| flat::verify_ed25519(e, policy, p, s, m),
-        )
-    }
-
-    fn verify_bip340(
-        &self,
-        py: Python<'_>,
-        pks: &Bound<'_, PyAny>,
-        sigs: &Bound<'_, PyAny>,
-        msgs: &Bound<'_, PyAny>,
-        codes: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let e = &self.engine;
-        signed(
-            py,
-            "verify_bip340",
-            [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
-            codes,
-            |p, s, m| flat::verify_bip340(e, p, s, m),
-        )
-    }
-
+    /// The signature operations over three columns (`pks`, `sigs`, and
+    /// `msgs` or `hashes`), by the Python method's name; `option` is the
+    /// operation's one option (the Ed25519 policy's name, the sr25519
+    /// context (None: Substrate's), BLS's `batch`, secp256k1's `low_s`; None where there is none).
     #[allow(clippy::too_many_arguments)]
-    fn verify_sr25519(
+    fn verify(
         &self,
         py: Python<'_>,
-        context: Option<Vec<u8>>,
+        op: &str,
+        option: &Bound<'_, PyAny>,
         pks: &Bound<'_, PyAny>,
         sigs: &Bound<'_, PyAny>,
-        msgs: &Bound<'_, PyAny>,
+        third: &Bound<'_, PyAny>,
         codes: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let e = &self.engine;
-        let ctx = context.unwrap_or_else(|| sr25519::DEFAULT_CONTEXT.to_vec());
-        signed(
-            py,
-            "verify_sr25519",
-            [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
-            codes,
-            |p, s, m| flat::verify_sr25519(e, &ctx, p, s, m),
-        )
-    }
-
-    fn verify_bls(
-        &self,
-        py: Python<'_>,
-        batch: bool,
-        pks: &Bound<'_, PyAny>,
-        sigs: &Bound<'_, PyAny>,
-        msgs: &Bound<'_, PyAny>,
-        codes: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let e = &self.engine;
-        let mode = if batch { bls::Mode::Batch } else { bls::Mode::Single };
-        signed(
-            py,
-            "verify_bls",
-            [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
-            codes,
-            |p, s, m| flat::verify_bls(e, mode, p, s, m),
-        )
-    }
-
-    fn verify_secp256k1(
-        &self,
-        py: Python<'_>,
-        low_s: bool,
-        pks: &Bound<'_, PyAny>,
-        sigs: &Bound<'_, PyAny>,
-        hashes: &Bound<'_, PyAny>,
-        codes: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let e = &self.engine;
-        signed(
-            py,
-            "verify_secp256k1",
-            [("pks", pks), ("sigs", sigs), ("hashes", hashes)],
-            codes,
-            |p, s, h| flat::verify_secp256k1(e, low_s, p, s, h),
-        )
-    }
-
-    fn verify_p256(
-        &self,
-        py: Python<'_>,
-        pks: &Bound<'_, PyAny>,
-        sigs: &Bound<'_, PyAny>,
-        hashes: &Bound<'_, PyAny>,
-        codes: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
-        let e = &self.engine;
-        signed(
-            py,
-            "verify_p256",
-            [("pks", pks), ("sigs", sigs), ("hashes", hashes)],
-            codes,
-            |p, s, h| flat::verify_p256(e, p, s, h),
-        )
+        let third_name = if matches!(op, "verify_secp256k1" | "verify_p256") {
+            "hashes"
+        } else {
+            "msgs"
+        };
+        let cols = [("pks", pks), ("sigs", sigs), (third_name, third)];
+        match op {
+            "verify_ed25519" => {
+                let policy: ed25519::Policy = option
+                    .extract::<String>()?
+                    .parse()
+                    .map_err(|e| PyValueError::new_err(format!("{op}: policy: {e}")))?;
+                signed(py, op, cols, codes, |p, s, m| flat::verify_ed25519(e, policy, p, s, m))
+            }
+            "verify_bip340" => signed(py, op, cols, codes, |p, s, m| flat::verify_bip340(e, p, s, m)),
+            "verify_sr25519" => {
+                let ctx: Option<Vec<u8>> = option.extract()?;
+                let ctx = ctx.unwrap_or_else(|| sr25519::DEFAULT_CONTEXT.to_vec());
+                signed(py, op, cols, codes, |p, s, m| flat::verify_sr25519(e, &ctx, p, s, m))
+            }
+            "verify_bls" => {
+                let mode = if option.extract()? {
+                    bls::Mode::Batch
+                } else {
+                    bls::Mode::Single
+                };
+                signed(py, op, cols, codes, |p, s, m| flat::verify_bls(e, mode, p, s, m))
+            }
+            "verify_secp256k1" => {
+                let low_s: bool = option.extract()?;
+                signed(py, op, cols, codes, |p, s, h| flat::verify_secp256k1(e, low_s, p, s, h))
+            }
+            "verify_p256" => signed(py, op, cols, codes, |p, s, h| flat::verify_p256(e, p, s, h)),
+            other => Err(PyValueError::new_err(format!("no signature operation {other:?}"))),
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
