@@ -1,8 +1,9 @@
 //! `batchcrypto selftest`: per backend and per GPU adapter, every
-//! operation of the registry ([`batchcrypto::registry::OPS`]) on a few
-//! hundred mixed items (half hostile where items can be; every message
-//! length past the hash rate blocks; aggregates valid and corrupted;
-//! pairing inputs well-formed and cut short), compared with the oracles
+//! operation of the registry ([`batchcrypto::registry::OPS`]), or those
+//! named by `--op`, on a few hundred mixed items (half hostile where items
+//! can be; every message length past the hash rate blocks; aggregates
+//! valid and corrupted; pairing inputs well-formed and cut short),
+//! compared with the oracles
 //! item by item and in number. Drivers have bugs: this says, per adapter,
 //! whether this machine's GPU gives the oracle's answers. Exit status 0 when
 //! every target passes, 3 when one fails or none is usable.
@@ -10,7 +11,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use batchcrypto::registry::{OPS, WorkloadConfig};
+use batchcrypto::registry::WorkloadConfig;
 use batchcrypto::{Backend, BackendChoice, Engine};
 
 use crate::output::outln;
@@ -24,9 +25,13 @@ pub struct Args {
     /// Items per operation, 1 to 1,000,000.
     #[arg(long, default_value_t = 400, value_parser = crate::limits::in_range::<1, 1_000_000>)]
     count: usize,
+    /// Operations, comma-separated bench names (default: all).
+    #[arg(long, value_delimiter = ',')]
+    op: Vec<String>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Fatal> {
+    let ops = crate::bench::parse_ops(&args.op)?;
     let mut targets: Vec<(String, Engine, Backend)> = Vec::new();
     if args.backend != BackendChoice::Gpu {
         targets.push((
@@ -52,8 +57,8 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         }
     }
     // Made once (signing costs), checked on every target.
-    let workloads: Vec<_> = OPS
-        .iter()
+    let workloads: Vec<_> = ops
+        .into_iter()
         .map(|spec| {
             let work = (spec.workload)(&WorkloadConfig {
                 n: args.count,

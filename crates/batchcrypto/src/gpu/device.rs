@@ -50,6 +50,10 @@ pub(crate) fn adapters() -> Vec<AdapterSummary> {
 /// How long one dispatch may take before it counts as a device failure.
 pub(super) const DISPATCH_TIMEOUT: Duration = Duration::from_secs(600);
 
+/// A pipeline once created (a failed creation leaves it empty: the next
+/// caller tries again).
+type PipelineSlot = Arc<Mutex<Option<Arc<wgpu::ComputePipeline>>>>;
+
 /// An open device with its pipeline cache and the driver's idle lanes.
 pub(crate) struct Gpu {
     /// This device's number among those this process opened (resources
@@ -63,7 +67,12 @@ pub(crate) struct Gpu {
     pub(crate) max_binding: u64,
     /// Whether kernels are timed with GPU timestamps (`TIMESTAMP_QUERY`).
     pub(crate) timestamps: bool,
-    pipelines: Mutex<HashMap<&'static str, Arc<wgpu::ComputePipeline>>>,
+    /// The pipelines created, one slot per shader key: the map's lock is
+    /// held only to find a slot, the slot's while its pipeline is created
+    /// (minutes for the largest kernels on a software rasteriser), so the
+    /// callers of one kernel wait for its single creation while those of
+    /// other kernels create theirs at the same time.
+    pipelines: Mutex<HashMap<&'static str, PipelineSlot>>,
     /// Idle lanes of the driver per kernel (see [`driver`]).
     lanes: Mutex<HashMap<&'static str, Vec<Lane>>>,
     /// The most units per sub-batch of the calls a thread makes, where a
@@ -198,8 +207,9 @@ impl Gpu {
         entry: &'static str,
         source: impl FnOnce() -> String,
     ) -> Result<Arc<wgpu::ComputePipeline>, String> {
-        let mut cache = lock(&self.pipelines);
-        if let Some(p) = cache.get(key) {
+        let slot = lock(&self.pipelines).entry(key).or_default().clone();
+        let mut slot = lock(&slot);
+        if let Some(p) = slot.as_ref() {
             return Ok(p.clone());
         }
         let started = std::time::Instant::now();
@@ -222,7 +232,7 @@ impl Gpu {
         // Drivers may compile further on the first dispatch (llvmpipe does).
         Self::trace(|| format!("created pipeline {key}"), started);
         let pipeline = Arc::new(pipeline);
-        cache.insert(key, pipeline.clone());
+        *slot = Some(pipeline.clone());
         Ok(pipeline)
     }
 
