@@ -30,14 +30,32 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from . import _native
-from ._columns import columns
+from ._columns import column, columns
 
-__all__ = ["Engine", "Verdicts", "Recovered", "REASONS", "reason_name", "__version__"]
+__all__ = [
+    "Engine",
+    "Verdicts",
+    "Recovered",
+    "Calls",
+    "KemKeys",
+    "Encapsulations",
+    "Decapsulations",
+    "Polys",
+    "Sum",
+    "REASONS",
+    "PRECOMPILE_ERRORS",
+    "reason_name",
+    "__version__",
+]
 
 __version__: str = _native.__version__
 
 #: Reason numbers (as in ``Verdicts.reasons``) to the CLI's snake_case codes.
 REASONS: dict[int, str] = dict(_native.reason_names())
+
+
+#: Precompile failure numbers (as in ``Calls.errors``) to their codes.
+PRECOMPILE_ERRORS: dict[int, str] = dict(_native.precompile_error_names())
 
 
 def reason_name(code: int) -> str | None:
@@ -65,6 +83,87 @@ class Recovered(NamedTuple):
     addresses: np.ndarray
     #: (n, 64) uint8 array: the public keys x || y (zeros where not valid).
     pubkeys: np.ndarray
+
+
+class Calls(NamedTuple):
+    """EVM precompile calls, one answer per input."""
+
+    #: bool array: the call succeeded.
+    ok: np.ndarray
+    #: uint8 array: 0 for success, else a key of :data:`PRECOMPILE_ERRORS`.
+    errors: np.ndarray
+    #: the output bytes of each call (``b""`` where it failed).
+    outputs: list[bytes]
+
+
+class KemKeys(NamedTuple):
+    """ML-KEM key pairs, one per item."""
+
+    valid: np.ndarray
+    reasons: np.ndarray
+    #: (n, ek length) uint8 array: the encapsulation keys (zeros where not valid).
+    eks: np.ndarray
+    #: (n, dk length) uint8 array: the decapsulation keys (zeros where not valid).
+    dks: np.ndarray
+
+
+class Encapsulations(NamedTuple):
+    """ML-KEM encapsulations, one per item."""
+
+    valid: np.ndarray
+    reasons: np.ndarray
+    #: (n, ciphertext length) uint8 array (zeros where not valid).
+    cts: np.ndarray
+    #: (n, 32) uint8 array: the shared secrets (zeros where not valid).
+    secrets: np.ndarray
+
+
+class Decapsulations(NamedTuple):
+    """ML-KEM shared secrets, one per item."""
+
+    valid: np.ndarray
+    reasons: np.ndarray
+    #: (n, 32) uint8 array (zeros where not valid).
+    secrets: np.ndarray
+
+
+class Polys(NamedTuple):
+    """Transformed polynomials, one per input polynomial."""
+
+    valid: np.ndarray
+    reasons: np.ndarray
+    #: (n, polynomial bytes) uint8 array: the values, encoded like the
+    #: input (zeros where not valid).
+    values: np.ndarray
+
+
+class Sum(NamedTuple):
+    """A multi-scalar multiplication's answer."""
+
+    #: the points were all valid.
+    valid: bool
+    #: 0, else the first bad point's reason (a key of :data:`REASONS`).
+    reason: int
+    #: the sum in the points' encoding (``b""`` where not valid).
+    value: bytes
+
+
+def _groups(op: str, name: str, value: Any) -> tuple[list[Any], np.ndarray]:
+    """Per-item sequences flattened, with the ``n + 1`` positions where
+    each item's part starts."""
+    if value is None:
+        raise TypeError(f"{op}: {name} is None")
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"{op}: {name}: expected a list with one sequence per item, got {type(value).__name__}")
+    flat: list[Any] = []
+    counts = np.zeros(len(value) + 1, dtype=np.uint64)
+    for i, part in enumerate(value):
+        if part is None or isinstance(part, (bytes, bytearray, memoryview)):
+            raise TypeError(f"{op}: {name}[{i}]: expected a sequence of byte strings, got {type(part).__name__}")
+        rows = list(part)
+        flat.extend(bytes(r) if isinstance(r, np.ndarray) else r for r in rows)
+        counts[i + 1] = len(rows)
+    return flat, np.cumsum(counts, dtype=np.uint64)
 
 
 def _verdicts(codes: np.ndarray) -> Verdicts:
@@ -160,3 +259,130 @@ class Engine:
         or ``"sorted-keccak256"`` (OpenZeppelin's sorted pairs)."""
         _, cols = columns("merkle_root", leaves=leaves)
         return bytes(self._native.merkle_root(rule, cols[0].native()))
+
+    def verify_bls_aggregate(self, pks: Any, msgs: Any, sigs: Any) -> Verdicts:
+        """BLS aggregate verification (blst's ``aggregate_verify``): item
+        ``i`` is the aggregate signature ``sigs[i]`` (96 bytes) of the keys
+        ``pks[i]`` (a sequence of 48-byte keys), key ``k`` signing
+        ``msgs[i][k]``."""
+        op = "verify_bls_aggregate"
+        keys, groups = _groups(op, "pks", pks)
+        messages, per_item = _groups(op, "msgs", msgs)
+        if len(groups) != len(per_item):
+            raise ValueError(f"{op}: pks has {len(groups) - 1} items but msgs has {len(per_item) - 1}")
+        if not np.array_equal(groups, per_item):
+            i = int(np.flatnonzero(np.diff(groups) != np.diff(per_item))[0])
+            raise ValueError(
+                f"{op}: item {i} has {int(groups[i + 1] - groups[i])} keys but {int(per_item[i + 1] - per_item[i])} messages"
+            )
+        return self._aggregate(op, False, keys, groups, messages, sigs)
+
+    def verify_bls_fast_aggregate(self, pks: Any, msgs: Any, sigs: Any) -> Verdicts:
+        """BLS fast aggregate verification (every key signs the one message
+        of its item): item ``i`` is ``sigs[i]`` of the keys ``pks[i]`` over
+        ``msgs[i]``."""
+        op = "verify_bls_fast_aggregate"
+        keys, groups = _groups(op, "pks", pks)
+        return self._aggregate(op, True, keys, groups, msgs, sigs)
+
+    def _aggregate(self, op: str, fast: bool, keys: list[Any], groups: np.ndarray, msgs: Any, sigs: Any) -> Verdicts:
+        n = len(groups) - 1
+        key_col, msg_col, sig_col = column(op, "pks", keys), column(op, "msgs", msgs), column(op, "sigs", sigs)
+        for col in (sig_col, msg_col) if fast else (sig_col,):
+            if col.count != n:
+                raise ValueError(f"{op}: pks has {n} items but {col.name} has {col.count}")
+        codes = np.empty(n, dtype=np.uint8)
+        self._native.verify_bls_aggregate(
+            fast, key_col.native(), memoryview(groups).cast("B"), msg_col.native(), sig_col.native(), codes
+        )
+        return _verdicts(codes)
+
+    def evm(self, precompile: str, inputs: Any) -> Calls:
+        """One call of an EVM precompile per input: ``"bn256-add"``,
+        ``"bn256-mul"``, ``"bn256-pairing"`` (EIP-196/197), ``"bls-g1msm"``,
+        ``"bls-g2msm"`` or ``"eip2537-pairing"`` (EIP-2537). Outputs are
+        what the precompile returns (a pairing's 32-byte word); a failed
+        call (an input the precompile rejects) has ``ok`` False and its
+        error."""
+        n, (col,) = columns("evm", inputs=inputs)
+        errors = np.empty(n, dtype=np.uint8)
+        outputs = self._native.evm(precompile, col.native(), errors)
+        return Calls(errors == 0, errors, outputs)
+
+    def mlkem_keygen(self, ds: Any, zs: Any, set: int = 768) -> KemKeys:
+        """ML-KEM (FIPS 203) key pairs from the 32-byte seeds ``d`` and
+        ``z`` (``KeyGen_internal``); ``set``: 512, 768 or 1024."""
+        ek, dk, _, _ = _native.mlkem_lengths("mlkem_keygen", set)
+        n, cols = columns("mlkem_keygen", ds=ds, zs=zs)
+        codes = np.empty(n, dtype=np.uint8)
+        eks, dks = np.empty((n, ek), dtype=np.uint8), np.empty((n, dk), dtype=np.uint8)
+        self._native.mlkem_keygen(set, *(c.native() for c in cols), eks, dks, codes)
+        return KemKeys(codes == 0, codes, eks, dks)
+
+    def mlkem_encaps(self, eks: Any, ms: Any = None, set: int = 768) -> Encapsulations:
+        """ML-KEM encapsulation to every key (the modulus check first), with
+        the 32-byte messages ``ms`` (deterministic) or, when None, fresh
+        randomness from the operating system."""
+        _, _, ct, ss = _native.mlkem_lengths("mlkem_encaps", set)
+        values = {"eks": eks} if ms is None else {"eks": eks, "ms": ms}
+        n, cols = columns("mlkem_encaps", **values)
+        codes = np.empty(n, dtype=np.uint8)
+        cts, secrets = np.empty((n, ct), dtype=np.uint8), np.empty((n, ss), dtype=np.uint8)
+        m = cols[1].native() if ms is not None else None
+        self._native.mlkem_encaps(set, cols[0].native(), m, cts, secrets, codes)
+        return Encapsulations(codes == 0, codes, cts, secrets)
+
+    def mlkem_decaps(self, dks: Any, cts: Any, set: int = 768) -> Decapsulations:
+        """ML-KEM decapsulation: the shared secret of every ciphertext
+        (implicit rejection where it does not re-encrypt)."""
+        _, _, _, ss = _native.mlkem_lengths("mlkem_decaps", set)
+        n, cols = columns("mlkem_decaps", dks=dks, cts=cts)
+        codes = np.empty(n, dtype=np.uint8)
+        secrets = np.empty((n, ss), dtype=np.uint8)
+        self._native.mlkem_decaps(set, *(c.native() for c in cols), secrets, codes)
+        return Decapsulations(codes == 0, codes, secrets)
+
+    def ntt(
+        self,
+        field: str,
+        polys: Any,
+        log_n: int,
+        inverse: bool = False,
+        input_order: str = "natural",
+        output_order: str = "natural",
+        coset: bytes | None = None,
+    ) -> Polys:
+        """The number-theoretic transform of every polynomial (``2**log_n``
+        canonical little-endian elements each) over ``field``:
+        ``"bn254-fr"``, ``"bls12-381-fr"``, ``"goldilocks"`` or
+        ``"goldilocks-negacyclic"``; orders ``"natural"`` or
+        ``"bit-reversed"``; ``coset`` the shift g (its canonical encoding)."""
+        n, (col,) = columns("ntt", polys=polys)
+        width = col.width if col.offsets is None else (int(col.offsets[1] - col.offsets[0]) if n else 0)
+        codes = np.empty(n, dtype=np.uint8)
+        values = np.empty((n, width), dtype=np.uint8)
+        orders = (input_order, output_order)
+        shift = None if coset is None else bytes(coset)
+        self._native.ntt(field, int(log_n), bool(inverse), orders, shift, col.native(), values, codes)
+        return Polys(codes == 0, codes, values)
+
+    def msm(self, curve: str, points: Any, scalars: Any, encoding: str = "uncompressed") -> Sum:
+        """The multi-scalar multiplication sum of ``scalars[i]`` (32 bytes
+        little-endian) times ``points[i]``, as bytes back to back (a uint8
+        array or bytes): ``curve`` ``"bn254-g1"``, ``"bls12-381-g1"`` or
+        ``"bls12-381-g2"``, ``encoding`` ``"uncompressed"`` or
+        ``"compressed"``."""
+        value, reason = self._native.msm(curve, encoding, _contiguous("points", points), _contiguous("scalars", scalars))
+        return Sum(reason == 0, reason, value)
+
+
+def _contiguous(name: str, value: Any) -> Any:
+    if value is None:
+        raise TypeError(f"msm: {name} is None")
+    if isinstance(value, np.ndarray):
+        if value.dtype != np.uint8:
+            raise TypeError(f"msm: {name}: expected a uint8 array, got dtype {value.dtype}")
+        return np.ascontiguousarray(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return value
+    raise TypeError(f"msm: {name}: expected bytes or a uint8 NumPy array, got {type(value).__name__}")

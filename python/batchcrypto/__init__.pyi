@@ -11,6 +11,7 @@ Column: TypeAlias = bytes | bytearray | memoryview | list[bytes] | tuple[bytes, 
 
 __version__: str
 REASONS: dict[int, str]
+PRECOMPILE_ERRORS: dict[int, str]
 
 def reason_name(code: int) -> str | None: ...
 
@@ -23,6 +24,38 @@ class Recovered(NamedTuple):
     reasons: npt.NDArray[np.uint8]
     addresses: npt.NDArray[np.uint8]
     pubkeys: npt.NDArray[np.uint8]
+
+class Calls(NamedTuple):
+    ok: npt.NDArray[np.bool_]
+    errors: npt.NDArray[np.uint8]
+    outputs: list[bytes]
+
+class KemKeys(NamedTuple):
+    valid: npt.NDArray[np.bool_]
+    reasons: npt.NDArray[np.uint8]
+    eks: npt.NDArray[np.uint8]
+    dks: npt.NDArray[np.uint8]
+
+class Encapsulations(NamedTuple):
+    valid: npt.NDArray[np.bool_]
+    reasons: npt.NDArray[np.uint8]
+    cts: npt.NDArray[np.uint8]
+    secrets: npt.NDArray[np.uint8]
+
+class Decapsulations(NamedTuple):
+    valid: npt.NDArray[np.bool_]
+    reasons: npt.NDArray[np.uint8]
+    secrets: npt.NDArray[np.uint8]
+
+class Polys(NamedTuple):
+    valid: npt.NDArray[np.bool_]
+    reasons: npt.NDArray[np.uint8]
+    values: npt.NDArray[np.uint8]
+
+class Sum(NamedTuple):
+    valid: bool
+    reason: int
+    value: bytes
 
 class Engine:
     def __init__(self, backend: str = "auto", threads: int | None = None, adapter: str | None = None) -> None: ...
@@ -38,3 +71,20 @@ class Engine:
     def ecrecover(self, hashes: Column, sigs: Column, low_s: bool = False) -> Recovered: ...
     def hash(self, alg: str, msgs: Column) -> npt.NDArray[np.uint8]: ...
     def merkle_root(self, leaves: Column, rule: str = "bitcoin") -> bytes: ...
+    def verify_bls_aggregate(self, pks: list[Column], msgs: list[Column], sigs: Column) -> Verdicts: ...
+    def verify_bls_fast_aggregate(self, pks: list[Column], msgs: Column, sigs: Column) -> Verdicts: ...
+    def evm(self, precompile: str, inputs: Column) -> Calls: ...
+    def mlkem_keygen(self, ds: Column, zs: Column, set: int = 768) -> KemKeys: ...
+    def mlkem_encaps(self, eks: Column, ms: Column | None = None, set: int = 768) -> Encapsulations: ...
+    def mlkem_decaps(self, dks: Column, cts: Column, set: int = 768) -> Decapsulations: ...
+    def ntt(
+        self,
+        field: str,
+        polys: Column,
+        log_n: int,
+        inverse: bool = False,
+        input_order: str = "natural",
+        output_order: str = "natural",
+        coset: bytes | None = None,
+    ) -> Polys: ...
+    def msm(self, curve: str, points: bytes | npt.NDArray[np.uint8], scalars: bytes | npt.NDArray[np.uint8], encoding: str = "uncompressed") -> Sum: ...

@@ -16,9 +16,10 @@
 use pyo3::buffer::PyBuffer;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use batchcrypto::flat::{self, Column};
-use batchcrypto::ops::{bls, ed25519, hash, merkle, mldsa, sr25519};
+use batchcrypto::ops::{bls, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, sr25519};
 use batchcrypto::{BackendChoice, Engine, Error, Outcome, Reason, Verdict};
 
 /// A borrowed input column: the buffer stays held (and so alive) while
@@ -75,21 +76,7 @@ impl Col {
     fn get(name: &'static str, obj: &Bound<'_, PyAny>) -> PyResult<Col> {
         let (data, width, offsets): (Bound<'_, PyAny>, usize, Option<Bound<'_, PyAny>>) = obj.extract()?;
         let data = buffer(name, &data, false)?;
-        let offsets = match offsets {
-            None => None,
-            Some(o) => {
-                let o = buffer(name, &o, false)?;
-                let raw = bytes(&o);
-                if !raw.len().is_multiple_of(8) {
-                    return Err(PyValueError::new_err(format!("{name}: offsets are not u64s")));
-                }
-                Some(
-                    raw.chunks_exact(8)
-                        .map(|c| u64::from_ne_bytes(c.try_into().unwrap_or_default()))
-                        .collect(),
-                )
-            }
-        };
+        let offsets = offsets.map(|o| positions(name, &o)).transpose()?;
         Ok(Col {
             name,
             data,
@@ -345,6 +332,335 @@ impl NativeEngine {
                 .map_err(|e| raise(op, e))
         })
     }
+
+    /// One call per input of an EVM precompile (its CLI name, or
+    /// `eip2537-pairing`): the outputs (empty where a call fails) and
+    /// per call 0 or the failure's number.
+    fn evm(
+        &self,
+        py: Python<'_>,
+        precompile: &str,
+        inputs: &Bound<'_, PyAny>,
+        errors: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<Py<PyBytes>>> {
+        let op = "evm";
+        let i = Col::get("inputs", inputs)?;
+        let mut errors = out("errors", errors, None)?;
+        let (ic, dst) = (i.column(), errors.bytes_mut());
+        let e = &self.engine;
+        let got: Vec<evm::CallResult> = if precompile == "eip2537-pairing" {
+            let got = py
+                .detach(|| flat::eip2537_pairing(e, &ic))
+                .map_err(|e| raise(op, e))?
+                .output;
+            got.into_iter()
+                .map(|r| r.map(|ok| evm::bool_word(ok).to_vec()))
+                .collect()
+        } else {
+            let p: evm::Precompile = parse(op, "precompile", precompile)?;
+            py.detach(|| flat::evm(e, p, &ic)).map_err(|e| raise(op, e))?.output
+        };
+        if got.len() != dst.len() {
+            return Err(count_error(op, got.len(), dst.len()));
+        }
+        Ok(got
+            .into_iter()
+            .zip(dst.iter_mut())
+            .map(|(r, code)| {
+                *code = r.as_ref().err().map_or(0, |failure| failure.number());
+                PyBytes::new(py, r.as_deref().unwrap_or_default()).unbind()
+            })
+            .collect())
+    }
+
+    /// ML-KEM key generation from the seeds `d` and `z`.
+    #[allow(clippy::too_many_arguments)]
+    fn mlkem_keygen(
+        &self,
+        py: Python<'_>,
+        set: u16,
+        ds: &Bound<'_, PyAny>,
+        zs: &Bound<'_, PyAny>,
+        eks: &Bound<'_, PyAny>,
+        dks: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "mlkem_keygen";
+        let set = mlkem_set(op, set)?;
+        let (d, z) = (Col::get("ds", ds)?, Col::get("zs", zs)?);
+        let n = codes.len()?;
+        let (mut codes, mut eks, mut dks) = (
+            out("codes", codes, Some(n))?,
+            out("eks", eks, Some(set.ek_len() * n))?,
+            out("dks", dks, Some(set.dk_len() * n))?,
+        );
+        let (dc, zc) = (d.column(), z.column());
+        let (codes, eks, dks) = (codes.bytes_mut(), eks.bytes_mut(), dks.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::mlkem_keygen(e, set, &dc, &zc).map_err(|e| raise(op, e))?.output;
+            write_rows(
+                op,
+                got,
+                codes,
+                &mut [
+                    (eks, set.ek_len(), &|k: &mlkem::KeyPair| &k.ek[..]),
+                    (dks, set.dk_len(), &|k: &mlkem::KeyPair| &k.dk[..]),
+                ],
+            )
+        })
+    }
+
+    /// ML-KEM encapsulation to `eks`, with the messages `ms` where given.
+    #[allow(clippy::too_many_arguments)]
+    fn mlkem_encaps(
+        &self,
+        py: Python<'_>,
+        set: u16,
+        eks: &Bound<'_, PyAny>,
+        ms: Option<&Bound<'_, PyAny>>,
+        cts: &Bound<'_, PyAny>,
+        secrets: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "mlkem_encaps";
+        let set = mlkem_set(op, set)?;
+        let k = Col::get("eks", eks)?;
+        let m = ms.map(|m| Col::get("ms", m)).transpose()?;
+        let n = codes.len()?;
+        let (mut codes, mut cts, mut secrets) = (
+            out("codes", codes, Some(n))?,
+            out("cts", cts, Some(set.ct_len() * n))?,
+            out("secrets", secrets, Some(mlkem::SHARED_LEN * n))?,
+        );
+        let (kc, mc) = (k.column(), m.as_ref().map(Col::column));
+        let (codes, cts, secrets) = (codes.bytes_mut(), cts.bytes_mut(), secrets.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::mlkem_encaps(e, set, &kc, mc.as_ref())
+                .map_err(|e| raise(op, e))?
+                .output;
+            write_rows(
+                op,
+                got,
+                codes,
+                &mut [
+                    (cts, set.ct_len(), &|c: &mlkem::Encapsulated| &c.ct[..]),
+                    (secrets, mlkem::SHARED_LEN, &|c: &mlkem::Encapsulated| &c.ss[..]),
+                ],
+            )
+        })
+    }
+
+    /// ML-KEM decapsulation of `cts` with `dks`.
+    #[allow(clippy::too_many_arguments)]
+    fn mlkem_decaps(
+        &self,
+        py: Python<'_>,
+        set: u16,
+        dks: &Bound<'_, PyAny>,
+        cts: &Bound<'_, PyAny>,
+        secrets: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "mlkem_decaps";
+        let set = mlkem_set(op, set)?;
+        let (k, c) = (Col::get("dks", dks)?, Col::get("cts", cts)?);
+        let n = codes.len()?;
+        let (mut codes, mut secrets) = (
+            out("codes", codes, Some(n))?,
+            out("secrets", secrets, Some(mlkem::SHARED_LEN * n))?,
+        );
+        let (kc, cc) = (k.column(), c.column());
+        let (codes, secrets) = (codes.bytes_mut(), secrets.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::mlkem_decaps(e, set, &kc, &cc).map_err(|e| raise(op, e))?.output;
+            write_rows(
+                op,
+                got,
+                codes,
+                &mut [(secrets, mlkem::SHARED_LEN, &|s: &mlkem::SharedSecret| &s[..])],
+            )
+        })
+    }
+
+    /// BLS aggregate (`fast`: one message per item) verification: item
+    /// `i`'s keys are `pks[groups[i]..groups[i + 1]]`.
+    #[allow(clippy::too_many_arguments)]
+    fn verify_bls_aggregate(
+        &self,
+        py: Python<'_>,
+        fast: bool,
+        pks: &Bound<'_, PyAny>,
+        groups: &Bound<'_, PyAny>,
+        msgs: &Bound<'_, PyAny>,
+        sigs: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = if fast {
+            "verify_bls_fast_aggregate"
+        } else {
+            "verify_bls_aggregate"
+        };
+        let groups = positions("groups", groups)?;
+        let e = &self.engine;
+        signed(
+            py,
+            op,
+            [("pks", pks), ("msgs", msgs), ("sigs", sigs)],
+            codes,
+            |p, m, s| {
+                if fast {
+                    flat::bls_fast_aggregate_verify(e, p, &groups, m, s)
+                } else {
+                    flat::bls_aggregate_verify(e, p, m, &groups, s)
+                }
+            },
+        )
+    }
+
+    /// The NTT of every polynomial of the column `polys` (2^log_n elements
+    /// each) into `values`, and per polynomial 0 or the reason's number.
+    #[allow(clippy::too_many_arguments)]
+    fn ntt(
+        &self,
+        py: Python<'_>,
+        field: &str,
+        log_n: u32,
+        inverse: bool,
+        orders: (&str, &str),
+        coset: Option<Vec<u8>>,
+        polys: &Bound<'_, PyAny>,
+        values: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "ntt";
+        let transform = ntt::Transform {
+            field: parse(op, "field", field)?,
+            log_n,
+            direction: if inverse {
+                ntt::Direction::Inverse
+            } else {
+                ntt::Direction::Forward
+            },
+            input_order: parse(op, "input_order", orders.0)?,
+            output_order: parse(op, "output_order", orders.1)?,
+            coset,
+        };
+        let p = Col::get("polys", polys)?;
+        let n = codes.len()?;
+        let width = transform.poly_bytes();
+        let (mut values, mut codes) = (out("values", values, None)?, out("codes", codes, Some(n))?);
+        let (pc, values, codes) = (p.column(), values.bytes_mut(), codes.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            // Every polynomial's length is checked here first (an error
+            // naming it), then the array made for them.
+            let got = flat::ntt(e, &transform, &pc).map_err(|e| raise(op, e))?.output;
+            if values.len() != width * n {
+                return Err(PyValueError::new_err(format!(
+                    "{op}: values: {} bytes, expected {}",
+                    values.len(),
+                    width * n
+                )));
+            }
+            write_rows(op, got, codes, &mut [(values, width, &|v: &Vec<u8>| &v[..])])
+        })
+    }
+
+    /// The multi-scalar multiplication of `points` (in `encoding`) by
+    /// `scalars` (32 bytes little-endian each): the sum's bytes, or the
+    /// first bad point's reason number.
+    fn msm(
+        &self,
+        py: Python<'_>,
+        curve: &str,
+        encoding: &str,
+        points: &Bound<'_, PyAny>,
+        scalars: &Bound<'_, PyAny>,
+    ) -> PyResult<(Py<PyBytes>, u8)> {
+        let op = "msm";
+        let curve: msm::Curve = parse(op, "curve", curve)?;
+        let encoding: msm::Encoding = parse(op, "encoding", encoding)?;
+        let (p, s) = (buffer("points", points, false)?, buffer("scalars", scalars, false)?);
+        let (pb, sb) = (bytes(&p), bytes(&s));
+        let e = &self.engine;
+        let got = py
+            .detach(|| e.msm(curve, encoding, pb, sb))
+            .map_err(|e| raise(op, e))?
+            .output;
+        let code = got.as_ref().err().map_or(0, |reason| reason.number());
+        Ok((PyBytes::new(py, got.as_deref().unwrap_or_default()).unbind(), code))
+    }
+}
+
+/// Reads `n + 1` native-endian u64 positions from a buffer.
+fn positions(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
+    let buf = buffer(name, obj, false)?;
+    let raw = bytes(&buf);
+    if !raw.len().is_multiple_of(8) {
+        return Err(PyValueError::new_err(format!("{name}: offsets are not u64s")));
+    }
+    Ok(raw
+        .chunks_exact(8)
+        .map(|c| u64::from_ne_bytes(c.try_into().unwrap_or_default()))
+        .collect())
+}
+
+/// An output array of fixed-width rows and the field of an answer that
+/// fills them.
+type Rows<'a, T> = (&'a mut [u8], usize, &'a dyn Fn(&T) -> &[u8]);
+
+/// Writes per item `width` bytes of each answer (or zeros) and its code
+/// (0, else the reason's number) into `outs` and `codes`.
+fn write_rows<T>(op: &str, got: Vec<Result<T, Reason>>, codes: &mut [u8], outs: &mut [Rows<'_, T>]) -> PyResult<()> {
+    if got.len() != codes.len() {
+        return Err(count_error(op, got.len(), codes.len()));
+    }
+    for (i, r) in got.iter().enumerate() {
+        codes[i] = r.as_ref().err().map_or(0, |reason| reason.number());
+        for (dst, width, field) in outs.iter_mut() {
+            let row = &mut dst[*width * i..*width * (i + 1)];
+            match r {
+                Ok(t) if field(t).len() == *width => row.copy_from_slice(field(t)),
+                Ok(_) => return Err(PyRuntimeError::new_err(format!("{op}: an answer of another length"))),
+                Err(_) => row.fill(0),
+            }
+        }
+    }
+    Ok(())
+}
+
+fn parse<T: std::str::FromStr>(op: &str, what: &str, value: &str) -> PyResult<T>
+where
+    T::Err: std::fmt::Display,
+{
+    value
+        .parse()
+        .map_err(|e| PyValueError::new_err(format!("{op}: {what}: {e}")))
+}
+
+fn mlkem_set(op: &str, bits: u16) -> PyResult<mlkem::Set> {
+    mlkem::Set::from_bits(bits)
+        .ok_or_else(|| PyValueError::new_err(format!("{op}: set: {bits} (expected 512, 768 or 1024)")))
+}
+
+/// The byte lengths of an ML-KEM set (512, 768, 1024): `(ek, dk, ct,
+/// shared secret)`; `op` names the calling operation in errors.
+#[pyfunction]
+fn mlkem_lengths(op: &str, set: u16) -> PyResult<(usize, usize, usize, usize)> {
+    let set = mlkem_set(op, set)?;
+    Ok((set.ek_len(), set.dk_len(), set.ct_len(), mlkem::SHARED_LEN))
+}
+
+/// Every precompile failure as `(number, code)`.
+#[pyfunction]
+fn precompile_error_names() -> Vec<(u8, &'static str)> {
+    evm::PrecompileError::ALL
+        .iter()
+        .map(|e| (e.number(), e.code()))
+        .collect()
 }
 
 /// Every reason as `(number, code)`: the name table of the verdict arrays.
@@ -358,6 +674,8 @@ fn reason_names() -> Vec<(u8, &'static str)> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeEngine>()?;
     m.add_function(wrap_pyfunction!(reason_names, m)?)?;
+    m.add_function(wrap_pyfunction!(precompile_error_names, m)?)?;
+    m.add_function(wrap_pyfunction!(mlkem_lengths, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

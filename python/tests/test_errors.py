@@ -68,3 +68,32 @@ def test_reason_table():
     assert batchcrypto.reason_name(0) is None
     assert "equation" in batchcrypto.REASONS.values()
     assert len(set(batchcrypto.REASONS)) == len(batchcrypto.REASONS) and 0 not in batchcrypto.REASONS
+
+
+def test_bad_arguments_of_the_other_operations(engine):
+    with pytest.raises(TypeError, match="evm: inputs is None"):
+        engine.evm("bn256-add", None)
+    with pytest.raises(ValueError, match="evm: precompile: unknown precompile"):
+        engine.evm("sha1", [b""])
+    with pytest.raises(TypeError, match=r"verify_bls_aggregate: pks\[0\]: expected a sequence"):
+        engine.verify_bls_aggregate([b"\0" * 48], [[b"m"]], [b"\0" * 96])
+    with pytest.raises(ValueError, match="verify_bls_fast_aggregate: pks has 1 items but sigs has 2"):
+        engine.verify_bls_fast_aggregate([[b"\0" * 48]], [b"m"], [b"\0" * 96] * 2)
+    with pytest.raises(ValueError, match=r"verify_bls_fast_aggregate: .*pks\[0\]: 47 bytes, expected 48"):
+        engine.verify_bls_fast_aggregate([[b"\0" * 47]], [b"m"], [b"\0" * 96])
+    with pytest.raises(ValueError, match="mlkem_decaps: dks has 2 items but cts has 1"):
+        engine.mlkem_decaps([b"k", b"k"], [b"c"], set=512)
+    with pytest.raises(ValueError, match="mlkem_encaps: set: 1"):
+        engine.mlkem_encaps([b"k"], set=1)
+    with pytest.raises(ValueError, match="ntt: field: unknown field"):
+        engine.ntt("rationals", [b"\0" * 8], 4)
+    with pytest.raises(ValueError, match="ntt: input_order"):
+        engine.ntt("goldilocks", [b"\0" * 128], 4, input_order="sideways")
+    with pytest.raises(TypeError, match="msm: points is None"):
+        engine.msm("bn254-g1", None, b"")
+    with pytest.raises(ValueError, match="msm: curve"):
+        engine.msm("ed25519", b"", b"")
+    # Nothing to do is an empty answer, not an error.
+    assert engine.evm("bn256-add", []).outputs == []
+    assert engine.verify_bls_fast_aggregate([], [], []).valid.shape == (0,)
+    assert engine.mlkem_decaps([], [], set=512).secrets.shape == (0, 32)

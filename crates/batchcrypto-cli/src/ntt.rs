@@ -30,10 +30,10 @@ pub struct Args {
     #[arg(long)]
     inverse: bool,
     /// Order of the input's elements: natural or bit-reversed.
-    #[arg(long, default_value = "natural", value_parser = order)]
+    #[arg(long, default_value = "natural", value_parser = str::parse::<Order>)]
     input_order: Order,
     /// Order of the output's elements: natural or bit-reversed.
-    #[arg(long, default_value = "natural", value_parser = order)]
+    #[arg(long, default_value = "natural", value_parser = str::parse::<Order>)]
     output_order: Order,
     /// Transform on the coset g<w>: g as the hex of its canonical
     /// little-endian encoding (nonzero).
@@ -43,14 +43,6 @@ pub struct Args {
     engine: crate::EngineArgs,
     #[command(flatten)]
     io: Io,
-}
-
-fn order(s: &str) -> Result<Order, String> {
-    match s {
-        "natural" => Ok(Order::Natural),
-        "bit-reversed" => Ok(Order::BitReversed),
-        _ => Err(format!("{s:?}: expected natural or bit-reversed")),
-    }
 }
 
 pub fn run(args: Args) -> Result<ExitCode, Fatal> {

@@ -17,7 +17,7 @@
 use crate::batch::SignedBatch;
 use crate::engine::{Engine, Outcome};
 use crate::error::Error;
-use crate::ops::{Op, bls, ecdsa, ed25519, hash, merkle, mldsa};
+use crate::ops::{Op, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, ntt};
 use crate::verdict::Verdict;
 
 /// How a [`Column`]'s buffer is cut into items.
@@ -315,24 +315,232 @@ pub fn ecrecover(
     engine.ecrecover(&items, low_s)
 }
 
-/// The digest of every message under `alg`.
-pub fn hash(engine: &Engine, alg: hash::Alg, msgs: &Column<'_>) -> Result<Outcome<Vec<hash::Digest>>, Error> {
-    let op = Op::Hash(alg);
-    let n = count(op, &[msgs])?;
-    let mut flat = crate::FlatBytes::with_capacity(n, msgs.bytes.len());
+/// The items of `col` as one [`crate::FlatBytes`] (at most `u32::MAX`
+/// bytes in all).
+fn flat_bytes(op: Op, col: &Column<'_>) -> Result<crate::FlatBytes, Error> {
+    let n = count(op, &[col])?;
+    let mut flat = crate::FlatBytes::with_capacity(n, col.bytes.len());
     for i in 0..n {
-        if !flat.push(msgs.get(i)) {
+        if !flat.push(col.get(i)) {
             return Err(invalid(
                 op,
                 format!(
                     "{}: more than {} bytes in one call; split the input",
-                    msgs.name,
+                    col.name,
                     u32::MAX
                 ),
             ));
         }
     }
-    engine.hash(alg, &flat)
+    Ok(flat)
+}
+
+/// The digest of every message under `alg`.
+pub fn hash(engine: &Engine, alg: hash::Alg, msgs: &Column<'_>) -> Result<Outcome<Vec<hash::Digest>>, Error> {
+    engine.hash(alg, &flat_bytes(Op::Hash(alg), msgs)?)
+}
+
+/// One call of `precompile` per input (any length: a length the
+/// precompile does not take is that call's failure).
+pub fn evm(
+    engine: &Engine,
+    precompile: evm::Precompile,
+    inputs: &Column<'_>,
+) -> Result<Outcome<Vec<evm::CallResult>>, Error> {
+    engine.evm(precompile, &flat_bytes(Op::Evm(precompile), inputs)?)
+}
+
+/// The EIP-2537 pairing check of every input: the check's result, or the
+/// call's failure.
+pub fn eip2537_pairing(
+    engine: &Engine,
+    inputs: &Column<'_>,
+) -> Result<Outcome<Vec<Result<bool, evm::PrecompileError>>>, Error> {
+    engine.eip2537_pairing(&flat_bytes(Op::Eip2537Pairing, inputs)?)
+}
+
+/// The ML-KEM key pair in `set` of every item's seeds `d` and `z` (32
+/// bytes each; another length is the item's reason).
+pub fn mlkem_keygen(
+    engine: &Engine,
+    set: mlkem::Set,
+    ds: &Column<'_>,
+    zs: &Column<'_>,
+) -> Result<Outcome<Vec<Result<mlkem::KeyPair, crate::Reason>>>, Error> {
+    let n = count(Op::MlkemKeygen(set), &[ds, zs])?;
+    let items: Vec<_> = (0..n)
+        .map(|i| mlkem::KeygenItem {
+            d: ds.get(i).to_vec(),
+            z: zs.get(i).to_vec(),
+        })
+        .collect();
+    engine.mlkem_keygen(set, &items)
+}
+
+/// The ML-KEM encapsulation in `set` to every encapsulation key, with the
+/// message `ms[i]` where given (deterministic), else 32 bytes from the
+/// operating system.
+pub fn mlkem_encaps(
+    engine: &Engine,
+    set: mlkem::Set,
+    eks: &Column<'_>,
+    ms: Option<&Column<'_>>,
+) -> Result<Outcome<Vec<Result<mlkem::Encapsulated, crate::Reason>>>, Error> {
+    let op = Op::MlkemEncaps(set);
+    let n = match ms {
+        Some(m) => count(op, &[eks, m])?,
+        None => count(op, &[eks])?,
+    };
+    let items: Vec<_> = (0..n)
+        .map(|i| mlkem::EncapsItem {
+            ek: eks.get(i).to_vec(),
+            m: ms.map(|m| m.get(i).to_vec()),
+        })
+        .collect();
+    engine.mlkem_encaps(set, &items)
+}
+
+/// The ML-KEM shared secret in `set` of every `(dks[i], cts[i])`.
+pub fn mlkem_decaps(
+    engine: &Engine,
+    set: mlkem::Set,
+    dks: &Column<'_>,
+    cts: &Column<'_>,
+) -> Result<Outcome<Vec<Result<mlkem::SharedSecret, crate::Reason>>>, Error> {
+    let n = count(Op::MlkemDecaps(set), &[dks, cts])?;
+    let items: Vec<_> = (0..n)
+        .map(|i| mlkem::DecapsItem {
+            dk: dks.get(i).to_vec(),
+            ct: cts.get(i).to_vec(),
+        })
+        .collect();
+    engine.mlkem_decaps(set, &items)
+}
+
+/// The keys of each item of an aggregate: item `i`'s are
+/// `keys[groups[i]..groups[i + 1]]` (`groups` holds `n + 1` non-decreasing
+/// positions, the last at most the number of keys), as 48-byte arrays.
+fn grouped_keys(op: Op, pks: &Column<'_>, groups: &[u64], n: usize) -> Result<Vec<Vec<[u8; bls::PK_LEN]>>, Error> {
+    let keys = pks.count(op)?;
+    if groups.len() != n + 1 {
+        return Err(invalid(
+            op,
+            format!("groups: {} positions for {n} items (n items need n + 1)", groups.len()),
+        ));
+    }
+    if let Some(i) = groups.windows(2).position(|w| w[0] > w[1]) {
+        return Err(invalid(
+            op,
+            format!(
+                "groups: positions decrease at item {i} ({} > {})",
+                groups[i],
+                groups[i + 1]
+            ),
+        ));
+    }
+    let last = groups[n];
+    if usize::try_from(last).map_or(true, |end| end > keys) {
+        return Err(invalid(
+            op,
+            format!("groups: position {last} is past the {keys} keys of pks"),
+        ));
+    }
+    // Every position is at most `keys`, a usize.
+    (0..n)
+        .map(|i| {
+            (groups[i] as usize..groups[i + 1] as usize)
+                .map(|k| pks.exact::<{ bls::PK_LEN }>(op, k).copied())
+                .collect()
+        })
+        .collect()
+}
+
+/// BLS aggregate verification (blst's `aggregate_verify`): item `i` is
+/// the signature `sigs[i]` (96 bytes) of the keys `pks[groups[i]..groups[i
+/// + 1]]` (48 bytes each), key `k` over the message `msgs[k]`.
+pub fn bls_aggregate_verify(
+    engine: &Engine,
+    pks: &Column<'_>,
+    msgs: &Column<'_>,
+    groups: &[u64],
+    sigs: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let op = Op::BlsAggregateVerify;
+    count(op, &[pks, msgs])?;
+    let n = count(op, &[sigs])?;
+    let keys = grouped_keys(op, pks, groups, n)?;
+    let items = keys
+        .into_iter()
+        .enumerate()
+        .map(|(i, pks)| {
+            // `grouped_keys` checked the positions against the key count,
+            // which is the message count.
+            let msgs = (groups[i] as usize..groups[i + 1] as usize)
+                .map(|k| msgs.get(k).to_vec())
+                .collect();
+            Ok(bls::AggregateItem {
+                pks,
+                msgs,
+                sig: *sigs.exact::<{ bls::SIG_LEN }>(op, i)?,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    engine.bls_aggregate_verify(&items)
+}
+
+/// BLS fast aggregate verification (one message per item): item `i` is
+/// the signature `sigs[i]` of the keys `pks[groups[i]..groups[i + 1]]`
+/// over `msgs[i]`.
+pub fn bls_fast_aggregate_verify(
+    engine: &Engine,
+    pks: &Column<'_>,
+    groups: &[u64],
+    msgs: &Column<'_>,
+    sigs: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let op = Op::BlsFastAggregateVerify;
+    let n = count(op, &[msgs, sigs])?;
+    let keys = grouped_keys(op, pks, groups, n)?;
+    let items = keys
+        .into_iter()
+        .enumerate()
+        .map(|(i, pks)| {
+            Ok(bls::FastAggregateItem {
+                pks,
+                msg: msgs.get(i).to_vec(),
+                sig: *sigs.exact::<{ bls::SIG_LEN }>(op, i)?,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    engine.bls_fast_aggregate_verify(&items)
+}
+
+/// `transform` of every polynomial of `polys` (each of
+/// [`ntt::Transform::poly_bytes`] bytes): the values encoded like the
+/// input, or the polynomial's reason.
+pub fn ntt(
+    engine: &Engine,
+    transform: &ntt::Transform,
+    polys: &Column<'_>,
+) -> Result<Outcome<Vec<ntt::PolyResult>>, Error> {
+    let op = Op::Ntt(transform.field);
+    let n = count(op, &[polys])?;
+    // The transform itself first (log_n, the coset shift).
+    transform.polys_in(0).map_err(|reason| invalid(op, reason))?;
+    let width = transform.poly_bytes();
+    if let Some(i) = (0..n).find(|&i| polys.get(i).len() != width) {
+        return Err(invalid(
+            op,
+            format!("{}[{i}]: {} bytes, expected {width}", polys.name, polys.get(i).len()),
+        ));
+    }
+    match polys.layout {
+        Layout::Width(_) => engine.ntt(transform, polys.bytes),
+        Layout::Offsets(_) => engine.ntt(
+            transform,
+            &(0..n).flat_map(|i| polys.get(i)).copied().collect::<Vec<u8>>(),
+        ),
+    }
 }
 
 /// The Merkle root of 32-byte leaves under `rule` (no leaves: an error).
@@ -443,5 +651,127 @@ mod tests {
         }
         assert_eq!(crate::Reason::from_number(0), None);
         assert_eq!(crate::Reason::from_number(255), None);
+    }
+
+    #[test]
+    fn aggregates_take_their_keys_by_groups() {
+        use blst::min_pk::{AggregateSignature, Signature};
+        let e = engine();
+        let keys = bls::sample::secret_keys(5, 7);
+        let pks: Vec<u8> = keys.iter().flat_map(|k| k.sk_to_pk().compress()).collect();
+        let msgs: Vec<Vec<u8>> = (0..5u8).map(|i| vec![i; 1 + usize::from(i)]).collect();
+        let sign = |range: std::ops::Range<usize>, msg: &dyn Fn(usize) -> Vec<u8>| {
+            let sigs: Vec<Signature> = range.map(|k| keys[k].sign(&msg(k), bls::DST, &[])).collect();
+            let refs: Vec<&Signature> = sigs.iter().collect();
+            AggregateSignature::aggregate(&refs, false)
+                .expect("an aggregate")
+                .to_signature()
+                .compress()
+        };
+        // Item 0: keys 0..3 over their own messages; item 1: keys 3..5
+        // with item 0's signature (invalid).
+        let per_key = |k: usize| msgs[k].clone();
+        let sig0 = sign(0..3, &per_key);
+        let sigs: Vec<u8> = [sig0, sig0].concat();
+        let flat_msgs: Vec<u8> = msgs.concat();
+        let mut offsets = vec![0u64];
+        for m in &msgs {
+            offsets.push(offsets[offsets.len() - 1] + m.len() as u64);
+        }
+        let (pk, m, sig) = (
+            Column::fixed("pks", &pks, 48),
+            Column::offsets("msgs", &flat_msgs, &offsets),
+            Column::fixed("sigs", &sigs, 96),
+        );
+        let got = bls_aggregate_verify(&e, &pk, &m, &[0, 3, 5], &sig).expect("two aggregates");
+        let verdicts: Vec<bool> = got.output.iter().map(Verdict::is_valid).collect();
+        assert_eq!(verdicts, [true, false]);
+
+        // Fast aggregate: keys 0..2 over one message, keys 2..5 over another.
+        let one = |msg: &'static [u8]| move |_: usize| msg.to_vec();
+        let sigs: Vec<u8> = [sign(0..2, &one(b"first")), sign(2..5, &one(b"first"))].concat();
+        let m = Column::offsets("msgs", b"firstfirst", &[0, 5, 10]);
+        let sig = Column::fixed("sigs", &sigs, 96);
+        let got = bls_fast_aggregate_verify(&e, &pk, &[0, 2, 5], &m, &sig).expect("two aggregates");
+        assert!(got.output.iter().all(Verdict::is_valid), "{:?}", got.output);
+        let got = bls_fast_aggregate_verify(&e, &pk, &[0, 3, 5], &m, &sig).expect("two aggregates");
+        assert!(!got.output.iter().any(Verdict::is_valid), "{:?}", got.output);
+
+        for (groups, want) in [
+            (&[0u64, 2][..], "groups: 2 positions for 2 items (n items need n + 1)"),
+            (&[0u64, 3, 2][..], "groups: positions decrease at item 1 (3 > 2)"),
+            (&[0u64, 2, 6][..], "groups: position 6 is past the 5 keys of pks"),
+        ] {
+            let err = reason(bls_fast_aggregate_verify(&e, &pk, groups, &m, &sig).expect_err(want));
+            assert_eq!(err, want);
+        }
+        let short = Column::offsets("pks", &pks, &[0, 48, 95]);
+        let err = reason(bls_fast_aggregate_verify(&e, &short, &[0, 1, 2], &m, &sig).expect_err("47 bytes"));
+        assert_eq!(err, "pks[1]: 47 bytes, expected 48");
+        let m1 = Column::offsets("msgs", b"first", &[0, 5]);
+        let err = reason(bls_aggregate_verify(&e, &pk, &m1, &[0, 1], &sig).expect_err("counts"));
+        assert_eq!(err, "pks has 5 items but msgs has 1");
+    }
+
+    #[test]
+    fn precompile_calls_and_kems_answer_per_item() {
+        let e = engine();
+        // bn256-add of two zero points is the zero point; 5 bytes are
+        // padded with zeros as the EVM pads (a point (0, 0) each side).
+        let inputs = [0u8; 128 + 5];
+        let calls = Column::offsets("inputs", &inputs, &[0, 128, 133]);
+        let got = evm(&e, evm::Precompile::Bn256Add, &calls).expect("two calls");
+        assert_eq!(got.output, [Ok(vec![0u8; 64]), Ok(vec![0u8; 64])]);
+        let got = eip2537_pairing(&e, &Column::offsets("inputs", &inputs, &[0, 0, 5])).expect("two calls");
+        assert_eq!(
+            got.output,
+            [
+                Err(evm::PrecompileError::InvalidLength),
+                Err(evm::PrecompileError::InvalidLength)
+            ]
+        );
+        for (i, err) in evm::PrecompileError::ALL.iter().enumerate() {
+            assert_eq!(usize::from(err.number()), i + 1, "{err}");
+        }
+
+        let set = mlkem::Set::Mlkem512;
+        let seeds = [7u8; 64 + 31];
+        let ds = Column::offsets("ds", &seeds, &[0, 32, 63]);
+        let zs = Column::fixed("zs", &seeds[..64], 32);
+        let got = mlkem_keygen(&e, set, &ds, &zs).expect("two items").output;
+        let pair = got[0].as_ref().expect("32-byte seeds");
+        assert_eq!((pair.ek.len(), pair.dk.len()), (set.ek_len(), set.dk_len()));
+        assert!(got[1].is_err(), "a 31-byte d is the item's reason");
+        let eks = Column::fixed("eks", &pair.ek, set.ek_len());
+        let ms = Column::fixed("ms", &[9u8; 32], 32);
+        let enc = mlkem_encaps(&e, set, &eks, Some(&ms)).expect("one item").output;
+        let enc = enc[0].as_ref().expect("a valid key");
+        let (dks, cts) = (
+            Column::fixed("dks", &pair.dk, set.dk_len()),
+            Column::fixed("cts", &enc.ct, set.ct_len()),
+        );
+        let dec = mlkem_decaps(&e, set, &dks, &cts).expect("one item").output;
+        assert_eq!(dec[0].as_ref().ok(), Some(&enc.ss));
+        let err = reason(mlkem_encaps(&e, set, &eks, Some(&Column::fixed("ms", &[0u8; 64], 32))).expect_err("counts"));
+        assert_eq!(err, "eks has 1 items but ms has 2");
+    }
+
+    #[test]
+    fn ntt_polynomials_are_whole() {
+        let e = engine();
+        let t = ntt::Transform::new(ntt::Field::Goldilocks, 4);
+        let width = t.poly_bytes();
+        let data: Vec<u8> = (0..2 * width).map(|i| (i % 7) as u8).collect();
+        let fixed = ntt(&e, &t, &Column::fixed("polys", &data, width)).expect("two polynomials");
+        let offsets = [0, width as u64, 2 * width as u64];
+        let split = ntt(&e, &t, &Column::offsets("polys", &data, &offsets)).expect("two polynomials");
+        assert_eq!(fixed.output, split.output);
+        assert_eq!(fixed.output.len(), 2);
+        let uneven = [0, width as u64 - 8, 2 * width as u64];
+        let err = reason(ntt(&e, &t, &Column::offsets("polys", &data, &uneven)).expect_err("uneven"));
+        assert_eq!(err, format!("polys[0]: {} bytes, expected {width}", width - 8));
+        let too_big = ntt::Transform::new(ntt::Field::Goldilocks, 40);
+        let err = reason(ntt(&e, &too_big, &Column::fixed("polys", &data, width)).expect_err("log_n"));
+        assert!(err.starts_with("log_n 40 is outside"), "{err}");
     }
 }

@@ -116,24 +116,43 @@ impl FromStr for Precompile {
 /// Why a precompile call fails (the call consumes its gas and returns
 /// nothing). The same codes for every precompile here and for
 /// `eip2537_pairing`.
+///
+/// The explicit discriminants are the failures' stable numbers (1 to 6),
+/// the bytes the bindings' arrays hold (0: the call succeeded).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
 pub enum PrecompileError {
     /// The input's length is not one the precompile takes (EIP-2537: empty
     /// or not a multiple of a pair; EIP-197: not a multiple of 192).
-    InvalidLength,
+    InvalidLength = 1,
     /// An EIP-2537 field element's top 16 bytes are not zero.
-    TopBytes,
+    TopBytes = 2,
     /// A coordinate is not below the field modulus.
-    FieldElement,
+    FieldElement = 3,
     /// A point is not on its curve.
-    NotOnCurve,
+    NotOnCurve = 4,
     /// A G1 point is not in the prime-order subgroup.
-    G1NotInSubgroup,
+    G1NotInSubgroup = 5,
     /// A G2 point is not in the prime-order subgroup.
-    G2NotInSubgroup,
+    G2NotInSubgroup = 6,
 }
 
 impl PrecompileError {
+    /// Every failure, in the order of their numbers.
+    pub const ALL: [PrecompileError; 6] = [
+        PrecompileError::InvalidLength,
+        PrecompileError::TopBytes,
+        PrecompileError::FieldElement,
+        PrecompileError::NotOnCurve,
+        PrecompileError::G1NotInSubgroup,
+        PrecompileError::G2NotInSubgroup,
+    ];
+
+    /// The failure's stable number (1 to 6).
+    pub fn number(self) -> u8 {
+        self as u8
+    }
+
     /// The stable snake_case code.
     pub fn code(&self) -> &'static str {
         match self {

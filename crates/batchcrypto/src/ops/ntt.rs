@@ -157,6 +157,18 @@ pub enum Order {
     BitReversed,
 }
 
+impl FromStr for Order {
+    type Err = String;
+    /// `natural` or `bit-reversed` (the CLI's names).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "natural" => Ok(Order::Natural),
+            "bit-reversed" => Ok(Order::BitReversed),
+            _ => Err(format!("{s:?}: expected natural or bit-reversed")),
+        }
+    }
+}
+
 /// One transform, applied to every polynomial of a batch.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Transform {
