@@ -608,28 +608,14 @@ fn positions(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
         .collect())
 }
 
-/// An output array of fixed-width rows and the field of an answer that
-/// fills them.
-type Rows<'a, T> = (&'a mut [u8], usize, &'a dyn Fn(&T) -> &[u8]);
-
-/// Writes per item `width` bytes of each answer (or zeros) and its code
-/// (0, else the reason's number) into `outs` and `codes`.
-fn write_rows<T>(op: &str, got: Vec<Result<T, Reason>>, codes: &mut [u8], outs: &mut [Rows<'_, T>]) -> PyResult<()> {
-    if got.len() != codes.len() {
-        return Err(count_error(op, got.len(), codes.len()));
-    }
-    for (i, r) in got.iter().enumerate() {
-        codes[i] = r.as_ref().err().map_or(0, |reason| reason.number());
-        for (dst, width, field) in outs.iter_mut() {
-            let row = &mut dst[*width * i..*width * (i + 1)];
-            match r {
-                Ok(t) if field(t).len() == *width => row.copy_from_slice(field(t)),
-                Ok(_) => return Err(PyRuntimeError::new_err(format!("{op}: an answer of another length"))),
-                Err(_) => row.fill(0),
-            }
-        }
-    }
-    Ok(())
+/// Writes per item its code and its rows ([`flat::write_rows`]).
+fn write_rows<T>(
+    op: &str,
+    got: Vec<Result<T, Reason>>,
+    codes: &mut [u8],
+    outs: &mut [flat::Rows<'_, T>],
+) -> PyResult<()> {
+    flat::write_rows(&got, codes, outs).map_err(|e| PyRuntimeError::new_err(format!("{op}: {e}")))
 }
 
 fn parse<T: std::str::FromStr>(op: &str, what: &str, value: &str) -> PyResult<T>

@@ -76,6 +76,26 @@ typedef struct BcColumn {
   const uint64_t *offsets;
 } BcColumn;
 
+// What [`bc_ntt`] computes; `input_order`/`output_order` NULL for
+// `"natural"`, `coset` NULL for none.
+typedef struct BcNttOptions {
+  // `"bn254-fr"`, `"bls12-381-fr"`, `"goldilocks"` or
+  // `"goldilocks-negacyclic"`.
+  const char *field;
+  // log2 of the polynomials' size.
+  uint32_t log_n;
+  // The inverse transform (evaluations to coefficients).
+  bool inverse;
+  // `"natural"` or `"bit-reversed"`.
+  const char *input_order;
+  // `"natural"` or `"bit-reversed"`.
+  const char *output_order;
+  // The coset shift g, canonical little-endian (`coset_len` bytes).
+  const uint8_t *coset;
+  // Bytes at `coset`.
+  size_t coset_len;
+} BcNttOptions;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -248,6 +268,159 @@ enum BcStatus bc_merkle_root(const struct BcEngine *engine,
                              size_t n,
                              const struct BcColumn *leaves,
                              uint8_t *out_root);
+
+// BLS aggregate verification (blst's `aggregate_verify`): item `i` is
+// the 96-byte signature `sigs[i]` of the keys `pks[groups[i] .. groups[i +
+// 1]]` (48 bytes each), key `k` signing `msgs[k]`; `pks` and `msgs` hold
+// `n_keys` items, `groups` `n + 1` non-decreasing positions.
+//
+// # Safety
+// The operations' contract (the header's preamble); `groups` holds
+// `n + 1` u64s; `out_codes` `n` bytes.
+enum BcStatus bc_verify_bls_aggregate(const struct BcEngine *engine,
+                                      size_t n_keys,
+                                      const struct BcColumn *pks,
+                                      const struct BcColumn *msgs,
+                                      size_t n,
+                                      const uint64_t *groups,
+                                      const struct BcColumn *sigs,
+                                      uint8_t *out_codes);
+
+// BLS fast aggregate verification (every key of an item signs its one
+// message): item `i` is `sigs[i]` of the keys `pks[groups[i] ..
+// groups[i + 1]]` over `msgs[i]`.
+//
+// # Safety
+// As [`bc_verify_bls_aggregate`]; `msgs` holds `n` items.
+enum BcStatus bc_verify_bls_fast_aggregate(const struct BcEngine *engine,
+                                           size_t n_keys,
+                                           const struct BcColumn *pks,
+                                           size_t n,
+                                           const uint64_t *groups,
+                                           const struct BcColumn *msgs,
+                                           const struct BcColumn *sigs,
+                                           uint8_t *out_codes);
+
+// One call of an EVM precompile per input: `precompile` is
+// `"bn256-add"`, `"bn256-mul"`, `"bn256-pairing"` (EIP-196/197),
+// `"bls-g1msm"`, `"bls-g2msm"` or `"eip2537-pairing"` (EIP-2537). Per
+// call `out_width` bytes into `out_outputs` (64, 64, 32, 128, 256 and 32
+// respectively; another width is an error; zeros where the call fails)
+// and into `out_errors` 0, or the failure's number
+// ([`bc_precompile_error_name`]).
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_outputs` holds
+// `n * out_width` bytes, `out_errors` `n`.
+enum BcStatus bc_evm(const struct BcEngine *engine,
+                     const char *precompile,
+                     size_t n,
+                     const struct BcColumn *inputs,
+                     uint8_t *out_outputs,
+                     size_t out_width,
+                     uint8_t *out_errors);
+
+// The snake_case code of a precompile failure number from `bc_evm`'s
+// `out_errors` (`"invalid_length"`, `"not_on_curve"`, ...), or NULL for 0
+// and numbers no failure has. A static string.
+const char *bc_precompile_error_name(uint8_t code);
+
+// The byte sizes of ML-KEM-`set` (512, 768, 1024) into `out_sizes`: the
+// encapsulation key, the decapsulation key, the ciphertext, the shared
+// secret.
+//
+// # Safety
+// `out_sizes` holds 4 writable `size_t`s.
+enum BcStatus bc_mlkem_sizes(uint32_t set, size_t *out_sizes);
+
+// ML-KEM-`set` key generation (FIPS 203 `KeyGen_internal`) from the
+// 32-byte seeds `ds[i]` and `zs[i]`: the keys into `out_eks` and
+// `out_dks` (rows of [`bc_mlkem_sizes`]' lengths; zeros where an item has
+// a reason), 0 or the reason into `out_codes`.
+//
+// # Safety
+// The operations' contract (the header's preamble); the outputs hold `n`
+// rows each.
+enum BcStatus bc_mlkem_keygen(const struct BcEngine *engine,
+                              uint32_t set,
+                              size_t n,
+                              const struct BcColumn *ds,
+                              const struct BcColumn *zs,
+                              uint8_t *out_eks,
+                              uint8_t *out_dks,
+                              uint8_t *out_codes);
+
+// ML-KEM-`set` encapsulation to `eks[i]` (the modulus check first), with
+// the 32-byte message `ms[i]` (deterministic), or with `ms` NULL 32
+// bytes from the operating system: the ciphertexts into `out_cts`, the
+// shared secrets into `out_secrets` (32 bytes each), 0 or the reason
+// into `out_codes`.
+//
+// # Safety
+// The operations' contract (the header's preamble); the outputs hold `n`
+// rows each.
+enum BcStatus bc_mlkem_encaps(const struct BcEngine *engine,
+                              uint32_t set,
+                              size_t n,
+                              const struct BcColumn *eks,
+                              const struct BcColumn *ms,
+                              uint8_t *out_cts,
+                              uint8_t *out_secrets,
+                              uint8_t *out_codes);
+
+// ML-KEM-`set` decapsulation of `cts[i]` with `dks[i]` (implicit
+// rejection where a ciphertext does not re-encrypt): the 32-byte shared
+// secrets into `out_secrets`, 0 or the reason into `out_codes`.
+//
+// # Safety
+// The operations' contract (the header's preamble); the outputs hold `n`
+// rows each.
+enum BcStatus bc_mlkem_decaps(const struct BcEngine *engine,
+                              uint32_t set,
+                              size_t n,
+                              const struct BcColumn *dks,
+                              const struct BcColumn *cts,
+                              uint8_t *out_secrets,
+                              uint8_t *out_codes);
+
+// The number-theoretic transform of every polynomial of `polys` (each
+// 2^log_n canonical little-endian elements), each into a row of
+// `out_values` (the polynomial's bytes; zeros where it has a reason), 0
+// or the reason (`non_canonical_element`) into `out_codes`.
+//
+// # Safety
+// The operations' contract (the header's preamble); `options` valid, its
+// strings NULL or NUL-terminated, `coset` NULL or `coset_len` bytes;
+// `out_values` holds `n` polynomials, `out_codes` `n` bytes.
+enum BcStatus bc_ntt(const struct BcEngine *engine,
+                     const struct BcNttOptions *options,
+                     size_t n,
+                     const struct BcColumn *polys,
+                     uint8_t *out_values,
+                     uint8_t *out_codes);
+
+// The multi-scalar multiplication sum of `scalars[i]` (32 bytes
+// little-endian) times `points[i]` (`n` points of `curve`:
+// `"bn254-g1"`, `"bls12-381-g1"`, `"bls12-381-g2"`, in `encoding`:
+// `"uncompressed"` or `"compressed"`, back to back in `points_len`
+// bytes): the sum, in the points' encoding, into `out_sum` (whose
+// `out_sum_len` must be one point's size), and into `*out_code` 0, or
+// the first bad point's reason (then `out_sum` is zeros).
+//
+// # Safety
+// The operations' contract (the header's preamble); `points` and
+// `scalars` hold their lengths; `out_sum` `out_sum_len` writable bytes;
+// `out_code` one.
+enum BcStatus bc_msm(const struct BcEngine *engine,
+                     const char *curve,
+                     const char *encoding,
+                     const uint8_t *points,
+                     size_t points_len,
+                     const uint8_t *scalars,
+                     size_t scalars_len,
+                     uint8_t *out_sum,
+                     size_t out_sum_len,
+                     uint8_t *out_code);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -19,7 +19,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
 use batchcrypto::flat::{self, Column};
-use batchcrypto::ops::{bls, ed25519, hash, merkle, mldsa, sr25519};
+use batchcrypto::ops::{bls, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, sr25519};
 use batchcrypto::{BackendChoice, Engine, Error, Reason};
 
 /// What a call did.
@@ -681,6 +681,463 @@ pub unsafe extern "C" fn bc_merkle_root(
             let out = output("out_root", out_root, hash::DIGEST_LEN)?;
             out.copy_from_slice(&flat::merkle_root(e, rule, &leaves)?.output);
             Ok(())
+        }
+    })
+}
+
+/// Writes a call's answers: per item its code into `codes` and its rows
+/// ([`flat::write_rows`]).
+fn rows<T>(
+    got: Result<batchcrypto::Outcome<Vec<Result<T, Reason>>>, Error>,
+    codes: &mut [u8],
+    outs: &mut [flat::Rows<'_, T>],
+) -> Result<(), Failure> {
+    flat::write_rows(&got?.output, codes, outs).map_err(|e| Failure(BcStatus::Failed, e))
+}
+
+/// The keys of each aggregate: item `i`'s are `pks[groups[i] ..
+/// groups[i + 1]]` of the `n_keys` keys.
+///
+/// # Safety
+/// `groups` NULL or `n + 1` readable u64s.
+unsafe fn groups<'a>(groups: *const u64, n: usize) -> Result<&'a [u64], Failure> {
+    if groups.is_null() {
+        return Err(null("groups"));
+    }
+    let count = n.checked_add(1).ok_or_else(|| bad(format!("n = {n} is too large")))?;
+    // SAFETY: non-NULL and `n + 1` readable u64s by the contract.
+    Ok(unsafe { std::slice::from_raw_parts(groups, count) })
+}
+
+/// BLS aggregate verification (blst's `aggregate_verify`): item `i` is
+/// the 96-byte signature `sigs[i]` of the keys `pks[groups[i] .. groups[i +
+/// 1]]` (48 bytes each), key `k` signing `msgs[k]`; `pks` and `msgs` hold
+/// `n_keys` items, `groups` `n + 1` non-decreasing positions.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `groups` holds
+/// `n + 1` u64s; `out_codes` `n` bytes.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn bc_verify_bls_aggregate(
+    engine: *const BcEngine,
+    n_keys: usize,
+    pks: *const BcColumn,
+    msgs: *const BcColumn,
+    n: usize,
+    groups: *const u64,
+    sigs: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_bls_aggregate", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let (pks, msgs) = (column("pks", pks, n_keys)?, column("msgs", msgs, n_keys)?);
+            let (groups, sigs) = (self::groups(groups, n)?, column("sigs", sigs, n)?);
+            verdicts(n, out_codes, || {
+                flat::bls_aggregate_verify(e, &pks, &msgs, groups, &sigs)
+            })
+        }
+    })
+}
+
+/// BLS fast aggregate verification (every key of an item signs its one
+/// message): item `i` is `sigs[i]` of the keys `pks[groups[i] ..
+/// groups[i + 1]]` over `msgs[i]`.
+///
+/// # Safety
+/// As [`bc_verify_bls_aggregate`]; `msgs` holds `n` items.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn bc_verify_bls_fast_aggregate(
+    engine: *const BcEngine,
+    n_keys: usize,
+    pks: *const BcColumn,
+    n: usize,
+    groups: *const u64,
+    msgs: *const BcColumn,
+    sigs: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_bls_fast_aggregate", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let (pks, groups) = (column("pks", pks, n_keys)?, self::groups(groups, n)?);
+            let (msgs, sigs) = (column("msgs", msgs, n)?, column("sigs", sigs, n)?);
+            verdicts(n, out_codes, || {
+                flat::bls_fast_aggregate_verify(e, &pks, groups, &msgs, &sigs)
+            })
+        }
+    })
+}
+
+/// One call of an EVM precompile per input: `precompile` is
+/// `"bn256-add"`, `"bn256-mul"`, `"bn256-pairing"` (EIP-196/197),
+/// `"bls-g1msm"`, `"bls-g2msm"` or `"eip2537-pairing"` (EIP-2537). Per
+/// call `out_width` bytes into `out_outputs` (64, 64, 32, 128, 256 and 32
+/// respectively; another width is an error; zeros where the call fails)
+/// and into `out_errors` 0, or the failure's number
+/// ([`bc_precompile_error_name`]).
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_outputs` holds
+/// `n * out_width` bytes, `out_errors` `n`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_evm(
+    engine: *const BcEngine,
+    precompile: *const c_char,
+    n: usize,
+    inputs: *const BcColumn,
+    out_outputs: *mut u8,
+    out_width: usize,
+    out_errors: *mut u8,
+) -> BcStatus {
+    guard("bc_evm", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let name = text("precompile", precompile)?.ok_or_else(|| null("precompile"))?;
+            let inputs = column("inputs", inputs, n)?;
+            let pairing = name == "eip2537-pairing";
+            let width = if pairing {
+                32
+            } else {
+                name.parse::<evm::Precompile>()
+                    .map_err(|e| bad(format!("precompile: {e}")))?
+                    .output_len()
+            };
+            if out_width != width {
+                return Err(bad(format!("out_width: {out_width}, but {name} returns {width} bytes")));
+            }
+            let (outputs, errors) = (
+                output("out_outputs", out_outputs, size(n, width)?)?,
+                output("out_errors", out_errors, n)?,
+            );
+            let got: Vec<evm::CallResult> = if pairing {
+                let got = flat::eip2537_pairing(e, &inputs)?.output;
+                got.into_iter()
+                    .map(|r| r.map(|ok| evm::bool_word(ok).to_vec()))
+                    .collect()
+            } else {
+                let p: evm::Precompile = name.parse().map_err(|e: String| bad(format!("precompile: {e}")))?;
+                flat::evm(e, p, &inputs)?.output
+            };
+            if got.len() != n || got.iter().any(|r| r.as_ref().is_ok_and(|o| o.len() != width)) {
+                return Err(Failure(
+                    BcStatus::Failed,
+                    format!("{} answers of other sizes", got.len()),
+                ));
+            }
+            for (i, r) in got.iter().enumerate() {
+                errors[i] = r.as_ref().err().map_or(0, |f| f.number());
+                let row = &mut outputs[width * i..width * (i + 1)];
+                match r {
+                    Ok(o) => row.copy_from_slice(o),
+                    Err(_) => row.fill(0),
+                }
+            }
+            Ok(())
+        }
+    })
+}
+
+/// The snake_case code of a precompile failure number from `bc_evm`'s
+/// `out_errors` (`"invalid_length"`, `"not_on_curve"`, ...), or NULL for 0
+/// and numbers no failure has. A static string.
+#[unsafe(no_mangle)]
+pub extern "C" fn bc_precompile_error_name(code: u8) -> *const c_char {
+    static NAMES: OnceLock<Vec<(u8, CString)>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        evm::PrecompileError::ALL
+            .iter()
+            .map(|f| (f.number(), CString::new(f.code()).unwrap_or_default()))
+            .collect()
+    });
+    names
+        .iter()
+        .find(|(n, _)| *n == code)
+        .map_or(std::ptr::null(), |(_, name)| name.as_ptr())
+}
+
+/// The ML-KEM set of `bits` (512, 768, 1024).
+fn kem_set(bits: u32) -> Result<mlkem::Set, Failure> {
+    u16::try_from(bits)
+        .ok()
+        .and_then(mlkem::Set::from_bits)
+        .ok_or_else(|| bad(format!("set: {bits} (expected 512, 768 or 1024)")))
+}
+
+/// The byte sizes of ML-KEM-`set` (512, 768, 1024) into `out_sizes`: the
+/// encapsulation key, the decapsulation key, the ciphertext, the shared
+/// secret.
+///
+/// # Safety
+/// `out_sizes` holds 4 writable `size_t`s.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_mlkem_sizes(set: u32, out_sizes: *mut usize) -> BcStatus {
+    guard("bc_mlkem_sizes", || {
+        let set = kem_set(set)?;
+        if out_sizes.is_null() {
+            return Err(null("out_sizes"));
+        }
+        let sizes = [set.ek_len(), set.dk_len(), set.ct_len(), mlkem::SHARED_LEN];
+        // SAFETY: non-NULL and 4 writable size_ts by the contract.
+        unsafe { std::slice::from_raw_parts_mut(out_sizes, 4) }.copy_from_slice(&sizes);
+        Ok(())
+    })
+}
+
+/// ML-KEM-`set` key generation (FIPS 203 `KeyGen_internal`) from the
+/// 32-byte seeds `ds[i]` and `zs[i]`: the keys into `out_eks` and
+/// `out_dks` (rows of [`bc_mlkem_sizes`]' lengths; zeros where an item has
+/// a reason), 0 or the reason into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); the outputs hold `n`
+/// rows each.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn bc_mlkem_keygen(
+    engine: *const BcEngine,
+    set: u32,
+    n: usize,
+    ds: *const BcColumn,
+    zs: *const BcColumn,
+    out_eks: *mut u8,
+    out_dks: *mut u8,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_mlkem_keygen", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let (e, set) = (self::engine(engine)?, kem_set(set)?);
+            let (ds, zs) = (column("ds", ds, n)?, column("zs", zs, n)?);
+            let eks = output("out_eks", out_eks, size(n, set.ek_len())?)?;
+            let dks = output("out_dks", out_dks, size(n, set.dk_len())?)?;
+            let codes = output("out_codes", out_codes, n)?;
+            rows(
+                flat::mlkem_keygen(e, set, &ds, &zs),
+                codes,
+                &mut [
+                    (eks, set.ek_len(), &|k: &mlkem::KeyPair| &k.ek[..]),
+                    (dks, set.dk_len(), &|k: &mlkem::KeyPair| &k.dk[..]),
+                ],
+            )
+        }
+    })
+}
+
+/// ML-KEM-`set` encapsulation to `eks[i]` (the modulus check first), with
+/// the 32-byte message `ms[i]` (deterministic), or with `ms` NULL 32
+/// bytes from the operating system: the ciphertexts into `out_cts`, the
+/// shared secrets into `out_secrets` (32 bytes each), 0 or the reason
+/// into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); the outputs hold `n`
+/// rows each.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn bc_mlkem_encaps(
+    engine: *const BcEngine,
+    set: u32,
+    n: usize,
+    eks: *const BcColumn,
+    ms: *const BcColumn,
+    out_cts: *mut u8,
+    out_secrets: *mut u8,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_mlkem_encaps", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let (e, set) = (self::engine(engine)?, kem_set(set)?);
+            let eks = column("eks", eks, n)?;
+            let ms = if ms.is_null() { None } else { Some(column("ms", ms, n)?) };
+            let cts = output("out_cts", out_cts, size(n, set.ct_len())?)?;
+            let secrets = output("out_secrets", out_secrets, size(n, mlkem::SHARED_LEN)?)?;
+            let codes = output("out_codes", out_codes, n)?;
+            rows(
+                flat::mlkem_encaps(e, set, &eks, ms.as_ref()),
+                codes,
+                &mut [
+                    (cts, set.ct_len(), &|c: &mlkem::Encapsulated| &c.ct[..]),
+                    (secrets, mlkem::SHARED_LEN, &|c: &mlkem::Encapsulated| &c.ss[..]),
+                ],
+            )
+        }
+    })
+}
+
+/// ML-KEM-`set` decapsulation of `cts[i]` with `dks[i]` (implicit
+/// rejection where a ciphertext does not re-encrypt): the 32-byte shared
+/// secrets into `out_secrets`, 0 or the reason into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); the outputs hold `n`
+/// rows each.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn bc_mlkem_decaps(
+    engine: *const BcEngine,
+    set: u32,
+    n: usize,
+    dks: *const BcColumn,
+    cts: *const BcColumn,
+    out_secrets: *mut u8,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_mlkem_decaps", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let (e, set) = (self::engine(engine)?, kem_set(set)?);
+            let (dks, cts) = (column("dks", dks, n)?, column("cts", cts, n)?);
+            let secrets = output("out_secrets", out_secrets, size(n, mlkem::SHARED_LEN)?)?;
+            let codes = output("out_codes", out_codes, n)?;
+            rows(
+                flat::mlkem_decaps(e, set, &dks, &cts),
+                codes,
+                &mut [(secrets, mlkem::SHARED_LEN, &|s: &mlkem::SharedSecret| &s[..])],
+            )
+        }
+    })
+}
+
+/// What [`bc_ntt`] computes; `input_order`/`output_order` NULL for
+/// `"natural"`, `coset` NULL for none.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct BcNttOptions {
+    /// `"bn254-fr"`, `"bls12-381-fr"`, `"goldilocks"` or
+    /// `"goldilocks-negacyclic"`.
+    pub field: *const c_char,
+    /// log2 of the polynomials' size.
+    pub log_n: u32,
+    /// The inverse transform (evaluations to coefficients).
+    pub inverse: bool,
+    /// `"natural"` or `"bit-reversed"`.
+    pub input_order: *const c_char,
+    /// `"natural"` or `"bit-reversed"`.
+    pub output_order: *const c_char,
+    /// The coset shift g, canonical little-endian (`coset_len` bytes).
+    pub coset: *const u8,
+    /// Bytes at `coset`.
+    pub coset_len: usize,
+}
+
+/// The number-theoretic transform of every polynomial of `polys` (each
+/// 2^log_n canonical little-endian elements), each into a row of
+/// `out_values` (the polynomial's bytes; zeros where it has a reason), 0
+/// or the reason (`non_canonical_element`) into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `options` valid, its
+/// strings NULL or NUL-terminated, `coset` NULL or `coset_len` bytes;
+/// `out_values` holds `n` polynomials, `out_codes` `n` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_ntt(
+    engine: *const BcEngine,
+    options: *const BcNttOptions,
+    n: usize,
+    polys: *const BcColumn,
+    out_values: *mut u8,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_ntt", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let o = *options.as_ref().ok_or_else(|| null("options"))?;
+            let order = |what: &str, s: *const c_char| match text(what, s)? {
+                None => Ok(ntt::Order::Natural),
+                Some(name) => name.parse().map_err(|e| bad(format!("{what}: {e}"))),
+            };
+            let transform = ntt::Transform {
+                field: option("options.field", o.field, str::parse)?,
+                log_n: o.log_n,
+                direction: if o.inverse {
+                    ntt::Direction::Inverse
+                } else {
+                    ntt::Direction::Forward
+                },
+                input_order: order("options.input_order", o.input_order)?,
+                output_order: order("options.output_order", o.output_order)?,
+                coset: (!o.coset.is_null()).then(|| std::slice::from_raw_parts(o.coset, o.coset_len).to_vec()),
+            };
+            let polys = column("polys", polys, n)?;
+            let width = transform.poly_bytes();
+            let values = output("out_values", out_values, size(n, width)?)?;
+            let codes = output("out_codes", out_codes, n)?;
+            rows(
+                flat::ntt(e, &transform, &polys),
+                codes,
+                &mut [(values, width, &|v: &Vec<u8>| &v[..])],
+            )
+        }
+    })
+}
+
+/// The multi-scalar multiplication sum of `scalars[i]` (32 bytes
+/// little-endian) times `points[i]` (`n` points of `curve`:
+/// `"bn254-g1"`, `"bls12-381-g1"`, `"bls12-381-g2"`, in `encoding`:
+/// `"uncompressed"` or `"compressed"`, back to back in `points_len`
+/// bytes): the sum, in the points' encoding, into `out_sum` (whose
+/// `out_sum_len` must be one point's size), and into `*out_code` 0, or
+/// the first bad point's reason (then `out_sum` is zeros).
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `points` and
+/// `scalars` hold their lengths; `out_sum` `out_sum_len` writable bytes;
+/// `out_code` one.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn bc_msm(
+    engine: *const BcEngine,
+    curve: *const c_char,
+    encoding: *const c_char,
+    points: *const u8,
+    points_len: usize,
+    scalars: *const u8,
+    scalars_len: usize,
+    out_sum: *mut u8,
+    out_sum_len: usize,
+    out_code: *mut u8,
+) -> BcStatus {
+    guard("bc_msm", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let curve: msm::Curve = option("curve", curve, str::parse)?;
+            let encoding: msm::Encoding = option("encoding", encoding, str::parse)?;
+            let bytes = |what: &str, p: *const u8, len: usize| -> Result<&[u8], Failure> {
+                match (len, p.is_null()) {
+                    (0, _) => Ok(&[]),
+                    (_, true) => Err(null(what)),
+                    // SAFETY: non-NULL and `len` readable bytes by the contract.
+                    _ => Ok(std::slice::from_raw_parts(p, len)),
+                }
+            };
+            let (points, scalars) = (
+                bytes("points", points, points_len)?,
+                bytes("scalars", scalars, scalars_len)?,
+            );
+            let width = curve.encoded_len(encoding);
+            if out_sum_len != width {
+                return Err(bad(format!(
+                    "out_sum_len: {out_sum_len}, but a {curve} point {encoding} is {width} bytes"
+                )));
+            }
+            let sum = output("out_sum", out_sum, width)?;
+            let code = out_code.as_mut().ok_or_else(|| null("out_code"))?;
+            let got = e.msm(curve, encoding, points, scalars)?.output;
+            flat::write_rows(
+                &[got],
+                std::slice::from_mut(code),
+                &mut [(sum, width, &|s: &Vec<u8>| &s[..])],
+            )
+            .map_err(|e| Failure(BcStatus::Failed, e))
         }
     })
 }

@@ -315,3 +315,324 @@ fn engine_options_are_checked() {
     let v = unsafe { CStr::from_ptr(bc_version()) };
     assert_eq!(v.to_str(), Ok(env!("CARGO_PKG_VERSION")));
 }
+
+/// The operations beyond the signature columns answer as the library
+/// does, row by row, and name their bad arguments.
+#[test]
+fn precompiles_kems_aggregates_ntts_and_msms() {
+    let h = engine();
+    let lib = Engine::builder()
+        .backend(BackendChoice::Cpu)
+        .threads(2)
+        .build()
+        .expect("a CPU engine");
+
+    // bn256-add: two zero calls (64 zero bytes each) and one of 5 bytes.
+    let inputs = [0u8; 128 + 5];
+    let offsets = [0u64, 128, 133, 133];
+    let mut outputs = [7u8; 3 * 64];
+    let mut errors = [7u8; 3];
+    // SAFETY: valid engine, column and output sizes.
+    let status = unsafe {
+        bc_evm(
+            h.0,
+            c"bn256-add".as_ptr(),
+            3,
+            &delimited(&inputs, &offsets),
+            outputs.as_mut_ptr(),
+            64,
+            errors.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_eq!((outputs, errors), ([0u8; 192], [0u8; 3]));
+    // The EIP-2537 pairing rejects empty input: the call's error, zeros.
+    let mut word = [7u8; 32];
+    // SAFETY: as above.
+    let status = unsafe {
+        bc_evm(
+            h.0,
+            c"eip2537-pairing".as_ptr(),
+            1,
+            &delimited(&[], &[0, 0]),
+            word.as_mut_ptr(),
+            32,
+            errors.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_eq!(word, [0u8; 32]);
+    // SAFETY: a static string or NULL.
+    let name = unsafe { CStr::from_ptr(bc_precompile_error_name(errors[0])) };
+    assert_eq!(name.to_str(), Ok("invalid_length"));
+    assert!(bc_precompile_error_name(0).is_null());
+    // SAFETY: as above; the width is wrong.
+    let status = unsafe {
+        bc_evm(
+            h.0,
+            c"bls-g1msm".as_ptr(),
+            1,
+            &delimited(&[], &[0, 0]),
+            word.as_mut_ptr(),
+            32,
+            errors.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::InvalidArgument);
+    assert_eq!(last_error(), "bc_evm: out_width: 32, but bls-g1msm returns 128 bytes");
+
+    // ML-KEM-512: keygen of two seeds (the second d 31 bytes), encaps with
+    // and without m, decaps: the library's rows.
+    let mut sizes = [0usize; 4];
+    // SAFETY: four writable size_ts.
+    assert_eq!(unsafe { bc_mlkem_sizes(512, sizes.as_mut_ptr()) }, BcStatus::Ok);
+    let [ek_len, dk_len, ct_len, ss_len] = sizes;
+    let set = batchcrypto::ops::mlkem::Set::Mlkem512;
+    assert_eq!(sizes, [set.ek_len(), set.dk_len(), set.ct_len(), 32]);
+    let (seeds, zs) = ([5u8; 63], [6u8; 64]);
+    let (mut eks, mut dks, mut codes) = (vec![9u8; 2 * ek_len], vec![9u8; 2 * dk_len], [9u8; 2]);
+    // SAFETY: valid columns and outputs of two rows.
+    let status = unsafe {
+        bc_mlkem_keygen(
+            h.0,
+            512,
+            2,
+            &delimited(&seeds, &[0, 32, 63]),
+            &fixed(&zs, 32),
+            eks.as_mut_ptr(),
+            dks.as_mut_ptr(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    let want = batchcrypto::flat::mlkem_keygen(
+        &lib,
+        set,
+        &batchcrypto::flat::Column::offsets("ds", &seeds, &[0, 32, 63]),
+        &batchcrypto::flat::Column::fixed("zs", &zs, 32),
+    )
+    .expect("two items")
+    .output;
+    let pair = want[0].as_ref().expect("32-byte seeds");
+    assert_eq!((&eks[..ek_len], &dks[..dk_len]), (&pair.ek[..], &pair.dk[..]));
+    assert_eq!(codes, [0, want[1].as_ref().expect_err("31 bytes").number()]);
+    assert!(eks[ek_len..].iter().chain(&dks[dk_len..]).all(|&b| b == 0));
+    let m = [3u8; 32];
+    let (mut cts, mut secrets, mut code) = (vec![0u8; ct_len], vec![0u8; ss_len], [9u8; 1]);
+    for ms in [Some(fixed(&m, 32)), None] {
+        let ms_ptr = ms.as_ref().map_or(ptr::null(), |c| c as *const BcColumn);
+        // SAFETY: one row each.
+        let status = unsafe {
+            bc_mlkem_encaps(
+                h.0,
+                512,
+                1,
+                &fixed(&eks[..ek_len], ek_len),
+                ms_ptr,
+                cts.as_mut_ptr(),
+                secrets.as_mut_ptr(),
+                code.as_mut_ptr(),
+            )
+        };
+        assert_eq!((status, code), (BcStatus::Ok, [0]), "{}", last_error());
+        let mut again = vec![0u8; ss_len];
+        // SAFETY: one row each.
+        let status = unsafe {
+            bc_mlkem_decaps(
+                h.0,
+                512,
+                1,
+                &fixed(&dks[..dk_len], dk_len),
+                &fixed(&cts, ct_len),
+                again.as_mut_ptr(),
+                code.as_mut_ptr(),
+            )
+        };
+        assert_eq!((status, code), (BcStatus::Ok, [0]), "{}", last_error());
+        assert_eq!(again, secrets);
+    }
+    // SAFETY: as above; the set is wrong.
+    let status = unsafe { bc_mlkem_sizes(500, sizes.as_mut_ptr()) };
+    assert_eq!(
+        (status, last_error().as_str()),
+        (
+            BcStatus::InvalidArgument,
+            "bc_mlkem_sizes: set: 500 (expected 512, 768 or 1024)"
+        )
+    );
+
+    // BLS fast aggregates: the groups are required and checked.
+    let (pks, sigs, msg) = ([0u8; 48 * 2], [0u8; 96], *b"m");
+    let mut verdict = [9u8; 1];
+    // SAFETY: valid columns, NULL groups.
+    let status = unsafe {
+        bc_verify_bls_fast_aggregate(
+            h.0,
+            2,
+            &fixed(&pks, 48),
+            1,
+            ptr::null(),
+            &fixed(&msg, 1),
+            &fixed(&sigs, 96),
+            verdict.as_mut_ptr(),
+        )
+    };
+    assert_eq!(
+        (status, last_error().as_str()),
+        (BcStatus::NullPointer, "bc_verify_bls_fast_aggregate: groups is NULL")
+    );
+    // SAFETY: valid columns and groups.
+    let status = unsafe {
+        bc_verify_bls_fast_aggregate(
+            h.0,
+            2,
+            &fixed(&pks, 48),
+            1,
+            [0u64, 3].as_ptr(),
+            &fixed(&msg, 1),
+            &fixed(&sigs, 96),
+            verdict.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::InvalidArgument);
+    assert!(
+        last_error().ends_with("groups: position 3 is past the 2 keys of pks"),
+        "{}",
+        last_error()
+    );
+    assert_eq!(verdict, [9], "untouched on an error");
+    // SAFETY: as above; zero keys cannot verify.
+    let status = unsafe {
+        bc_verify_bls_aggregate(
+            h.0,
+            0,
+            &fixed(&[], 48),
+            &fixed(&[], 1),
+            1,
+            [0u64, 0].as_ptr(),
+            &fixed(&sigs, 96),
+            verdict.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_ne!(verdict, [0]);
+
+    // NTT: two Goldilocks polynomials of 16 elements, the library's values.
+    let polys: Vec<u8> = (0..2 * 16 * 8).map(|i| (i % 13) as u8).collect();
+    let (mut values, mut codes) = (vec![9u8; polys.len()], [9u8; 2]);
+    let mut options = BcNttOptions {
+        field: c"goldilocks".as_ptr(),
+        log_n: 4,
+        inverse: true,
+        input_order: ptr::null(),
+        output_order: c"bit-reversed".as_ptr(),
+        coset: ptr::null(),
+        coset_len: 0,
+    };
+    // SAFETY: valid options, column and outputs.
+    let status = unsafe {
+        bc_ntt(
+            h.0,
+            &options,
+            2,
+            &fixed(&polys, 128),
+            values.as_mut_ptr(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!((status, codes), (BcStatus::Ok, [0, 0]), "{}", last_error());
+    let mut t = batchcrypto::ops::ntt::Transform::new(batchcrypto::ops::ntt::Field::Goldilocks, 4);
+    t.direction = batchcrypto::ops::ntt::Direction::Inverse;
+    t.output_order = batchcrypto::ops::ntt::Order::BitReversed;
+    let want = lib.ntt(&t, &polys).expect("two polynomials").output;
+    assert_eq!(
+        values,
+        want.iter()
+            .flat_map(|r| r.clone().expect("canonical"))
+            .collect::<Vec<u8>>()
+    );
+    options.input_order = c"sideways".as_ptr();
+    // SAFETY: as above.
+    let status = unsafe {
+        bc_ntt(
+            h.0,
+            &options,
+            2,
+            &fixed(&polys, 128),
+            values.as_mut_ptr(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::InvalidArgument);
+    assert_eq!(
+        last_error(),
+        "bc_ntt: options.input_order: \"sideways\": expected natural or bit-reversed"
+    );
+
+    // MSM on BN254: the identity (0, 0) times 5 is the identity; a point
+    // off the curve is the answer's reason; the sum's size is checked.
+    let scalar = {
+        let mut s = [0u8; 32];
+        s[0] = 5;
+        s
+    };
+    let mut point = [0u8; 64];
+    let (mut sum, mut code) = ([9u8; 64], 9u8);
+    // SAFETY: valid buffers of the lengths given.
+    let status = unsafe {
+        bc_msm(
+            h.0,
+            c"bn254-g1".as_ptr(),
+            c"uncompressed".as_ptr(),
+            point.as_ptr(),
+            64,
+            scalar.as_ptr(),
+            32,
+            sum.as_mut_ptr(),
+            64,
+            &mut code,
+        )
+    };
+    assert_eq!((status, sum, code), (BcStatus::Ok, [0u8; 64], 0), "{}", last_error());
+    point[63] = 1;
+    // SAFETY: as above.
+    let status = unsafe {
+        bc_msm(
+            h.0,
+            c"bn254-g1".as_ptr(),
+            c"uncompressed".as_ptr(),
+            point.as_ptr(),
+            64,
+            scalar.as_ptr(),
+            32,
+            sum.as_mut_ptr(),
+            64,
+            &mut code,
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_eq!(code, batchcrypto::Reason::from_number(code).expect("a reason").number());
+    // SAFETY: as above.
+    let name = unsafe { CStr::from_ptr(bc_reason_name(code)) };
+    assert_eq!(name.to_str(), Ok("not_on_curve"));
+    // SAFETY: as above; the sum's size is wrong.
+    let status = unsafe {
+        bc_msm(
+            h.0,
+            c"bn254-g1".as_ptr(),
+            c"uncompressed".as_ptr(),
+            point.as_ptr(),
+            64,
+            scalar.as_ptr(),
+            32,
+            sum.as_mut_ptr(),
+            32,
+            &mut code,
+        )
+    };
+    assert_eq!(status, BcStatus::InvalidArgument);
+    assert_eq!(
+        last_error(),
+        "bc_msm: out_sum_len: 32, but a bn254-g1 point uncompressed is 64 bytes"
+    );
+}

@@ -149,6 +149,50 @@ pub fn verdict_code(v: &Verdict) -> u8 {
     v.reason().map_or(0, |r| r.number())
 }
 
+/// An output array of fixed-width rows, its width, and the part of an
+/// answer that fills a row.
+pub type Rows<'a, T> = (&'a mut [u8], usize, &'a dyn Fn(&T) -> &[u8]);
+
+/// Writes a call's answers into the bindings' arrays: per item its code
+/// in `codes` (0, else the reason's number) and, in each of `outs`, its
+/// row (zeros for an item with a reason). An error (a bug, not the
+/// caller's) when the arrays do not hold one row per answer or a part is
+/// not its row's width; nothing is written then.
+pub fn write_rows<T>(
+    got: &[Result<T, crate::Reason>],
+    codes: &mut [u8],
+    outs: &mut [Rows<'_, T>],
+) -> Result<(), String> {
+    let n = got.len();
+    if codes.len() != n
+        || outs
+            .iter()
+            .any(|(dst, width, _)| width.checked_mul(n) != Some(dst.len()))
+    {
+        return Err(format!("{n} answers for arrays of another size"));
+    }
+    let wrong = |(i, r): (usize, &Result<T, crate::Reason>)| {
+        r.as_ref()
+            .ok()
+            .and_then(|t| outs.iter().find(|(_, width, part)| part(t).len() != *width))
+            .map(|(_, width, _)| format!("answer {i} is not {width} bytes"))
+    };
+    if let Some(e) = got.iter().enumerate().find_map(wrong) {
+        return Err(e);
+    }
+    for (i, r) in got.iter().enumerate() {
+        codes[i] = r.as_ref().err().map_or(0, |reason| reason.number());
+        for (dst, width, part) in outs.iter_mut() {
+            let row = &mut dst[*width * i..*width * (i + 1)];
+            match r {
+                Ok(t) => row.copy_from_slice(part(t)),
+                Err(_) => row.fill(0),
+            }
+        }
+    }
+    Ok(())
+}
+
 /// A `(key, signature, message)` batch of fixed-size keys and signatures.
 fn signed<const PK: usize, const SIG: usize>(
     op: Op,
@@ -730,6 +774,19 @@ mod tests {
                 Err(evm::PrecompileError::InvalidLength)
             ]
         );
+        // Zeros are a valid call of each (points at infinity, an empty
+        // product for the pairing): each output is output_len() bytes.
+        for (p, input) in [
+            (evm::Precompile::Bn256Add, 128),
+            (evm::Precompile::Bn256Mul, 96),
+            (evm::Precompile::Bn256Pairing, 0),
+            (evm::Precompile::BlsG1Msm, 160),
+            (evm::Precompile::BlsG2Msm, 288),
+        ] {
+            let zeros = vec![0u8; input];
+            let got = evm(&e, p, &Column::offsets("inputs", &zeros, &[0, input as u64])).expect("one call");
+            assert_eq!(got.output[0].as_ref().map(Vec::len), Ok(p.output_len()), "{p}");
+        }
         for (i, err) in evm::PrecompileError::ALL.iter().enumerate() {
             assert_eq!(usize::from(err.number()), i + 1, "{err}");
         }
@@ -773,5 +830,19 @@ mod tests {
         let too_big = ntt::Transform::new(ntt::Field::Goldilocks, 40);
         let err = reason(ntt(&e, &too_big, &Column::fixed("polys", &data, width)).expect_err("log_n"));
         assert!(err.starts_with("log_n 40 is outside"), "{err}");
+    }
+
+    #[test]
+    fn rows_are_written_whole_or_not_at_all() {
+        let got: Vec<Result<[u8; 2], crate::Reason>> = vec![Ok([1, 2]), Err(crate::Reason::Equation)];
+        let (mut codes, mut rows) = ([9u8; 2], [9u8; 4]);
+        write_rows(&got, &mut codes, &mut [(&mut rows, 2, &|t: &[u8; 2]| &t[..])]).expect("fits");
+        assert_eq!((codes, rows), ([0, crate::Reason::Equation.number()], [1, 2, 0, 0]));
+        let mut short = [9u8; 3];
+        let err = write_rows(&got, &mut codes, &mut [(&mut short, 2, &|t: &[u8; 2]| &t[..])]).expect_err("3 bytes");
+        assert_eq!(err, "2 answers for arrays of another size");
+        let mut wide = [9u8; 6];
+        let err = write_rows(&got, &mut codes, &mut [(&mut wide, 3, &|t: &[u8; 2]| &t[..])]).expect_err("width");
+        assert_eq!((err.as_str(), wide), ("answer 0 is not 3 bytes", [9u8; 6]));
     }
 }

@@ -74,6 +74,17 @@ impl Precompile {
         Precompile::BlsG2Msm,
     ];
 
+    /// The bytes a successful call returns: a point (BN254's 64, EIP-2537's
+    /// G1 128 and G2 256) or the pairing check's 32-byte word.
+    pub fn output_len(&self) -> usize {
+        match self {
+            Precompile::Bn256Add | Precompile::Bn256Mul => 64,
+            Precompile::Bn256Pairing => 32,
+            Precompile::BlsG1Msm => 128,
+            Precompile::BlsG2Msm => 256,
+        }
+    }
+
     /// The CLI's name (`batchcrypto evm bn256-add`, ...).
     pub fn name(&self) -> &'static str {
         match self {
