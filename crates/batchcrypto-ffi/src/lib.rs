@@ -145,13 +145,26 @@ pub extern "C" fn bc_version() -> *const c_char {
 #[unsafe(no_mangle)]
 pub extern "C" fn bc_reason_name(code: u8) -> *const c_char {
     static NAMES: OnceLock<Vec<(u8, CString)>> = OnceLock::new();
-    let names = NAMES.get_or_init(|| {
-        Reason::ALL
-            .iter()
-            .map(|r| (r.number(), CString::new(r.code()).unwrap_or_default()))
-            .collect()
-    });
-    names
+    name_of(
+        &NAMES,
+        || Reason::ALL.iter().map(|r| (r.number(), r.code())).collect(),
+        code,
+    )
+}
+
+/// The static C string of `code` in a table of numbered names made once.
+fn name_of(
+    table: &'static OnceLock<Vec<(u8, CString)>>,
+    names: impl FnOnce() -> Vec<(u8, &'static str)>,
+    code: u8,
+) -> *const c_char {
+    table
+        .get_or_init(|| {
+            names()
+                .into_iter()
+                .map(|(n, name)| (n, CString::new(name).unwrap_or_default()))
+                .collect()
+        })
         .iter()
         .find(|(n, _)| *n == code)
         .map_or(std::ptr::null(), |(_, name)| name.as_ptr())
@@ -849,16 +862,13 @@ pub unsafe extern "C" fn bc_evm(
 #[unsafe(no_mangle)]
 pub extern "C" fn bc_precompile_error_name(code: u8) -> *const c_char {
     static NAMES: OnceLock<Vec<(u8, CString)>> = OnceLock::new();
-    let names = NAMES.get_or_init(|| {
+    let all = || {
         evm::PrecompileError::ALL
             .iter()
-            .map(|f| (f.number(), CString::new(f.code()).unwrap_or_default()))
+            .map(|f| (f.number(), f.code()))
             .collect()
-    });
-    names
-        .iter()
-        .find(|(n, _)| *n == code)
-        .map_or(std::ptr::null(), |(_, name)| name.as_ptr())
+    };
+    name_of(&NAMES, all, code)
 }
 
 /// The ML-KEM set of `bits` (512, 768, 1024).
