@@ -14,6 +14,8 @@ pub(crate) mod workload;
 use std::fmt;
 use std::str::FromStr;
 
+pub use cpu::KeccakPath;
+
 /// Length of every digest here.
 pub const DIGEST_LEN: usize = 32;
 

@@ -76,22 +76,25 @@ impl Rule {
         Rule::ALL.into_iter().find(|r| r.hash() == alg)
     }
 
+    /// The 64 bytes hashed into the parent of `left` and `right`: the two
+    /// in order (bitcoin), or the smaller first (sorted-keccak256).
+    pub(crate) fn preimage(&self, left: &Digest, right: &Digest) -> [u8; 64] {
+        let (a, b) = match self {
+            Rule::SortedKeccak256 if left > right => (right, left),
+            _ => (left, right),
+        };
+        let mut pair = [0u8; 64];
+        pair[..32].copy_from_slice(a);
+        pair[32..].copy_from_slice(b);
+        pair
+    }
+
     /// The parent node of `left` and `right` (the oracle's hash).
     pub fn node(&self, left: &Digest, right: &Digest) -> Digest {
-        let mut pair = [0u8; 64];
+        let pair = self.preimage(left, right);
         match self {
-            Rule::Bitcoin => {
-                pair[..32].copy_from_slice(left);
-                pair[32..].copy_from_slice(right);
-                let once = hash::oracle::digest(Alg::Sha256, &pair);
-                hash::oracle::digest(Alg::Sha256, &once)
-            }
-            Rule::SortedKeccak256 => {
-                let (a, b) = if left <= right { (left, right) } else { (right, left) };
-                pair[..32].copy_from_slice(a);
-                pair[32..].copy_from_slice(b);
-                hash::oracle::digest(Alg::Keccak256, &pair)
-            }
+            Rule::Bitcoin => hash::oracle::digest(Alg::Sha256, &hash::oracle::digest(Alg::Sha256, &pair)),
+            Rule::SortedKeccak256 => hash::oracle::digest(Alg::Keccak256, &pair),
         }
     }
 

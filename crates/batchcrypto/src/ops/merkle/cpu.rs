@@ -1,21 +1,43 @@
 //! The CPU path: each level's pairs hashed on every core (runs of pairs per
 //! rayon task, as in the hashing CPU path); the small top levels, where
-//! scheduling would cost more than the hashes, one after another.
+//! scheduling would cost more than the hashes, one after another. Keccak
+//! nodes go four at a time through the hashing path's multi-buffer sponge.
 
 use super::{Rule, Tree, parent_level};
 use crate::cores;
-use crate::ops::hash::Digest;
+use crate::ops::hash::{self, Alg, Digest};
+
+/// The level above `level` (as [`parent_level`]), on the calling thread.
+fn parents(rule: Rule, level: &[Digest]) -> Vec<Digest> {
+    match rule {
+        Rule::Bitcoin => parent_level(rule, level),
+        Rule::SortedKeccak256 => {
+            let mut up = vec![[0u8; 32]; level.len() / 2];
+            hash::cpu::digest_into(
+                Alg::Keccak256,
+                |i| rule.preimage(&level[2 * i], &level[2 * i + 1]),
+                &mut up,
+            );
+            if let [.., last] = level
+                && level.len() % 2 == 1
+            {
+                up.push(rule.odd(last));
+            }
+            up
+        }
+    }
+}
 
 /// Below this many nodes a level is hashed on the calling thread.
 const SERIAL_BELOW: usize = 256;
 
 fn up(rule: Rule, level: &[Digest]) -> Vec<Digest> {
     if level.len() < SERIAL_BELOW {
-        return parent_level(rule, level);
+        return parents(rule, level);
     }
     // About four tasks per thread, each an even number of nodes.
     let run = (level.len().div_ceil(cores::threads() * 4)).clamp(128, 4096) & !1;
-    cores::map_chunks(level, run, |c| parent_level(rule, c)).concat()
+    cores::map_chunks(level, run, |c| parents(rule, c)).concat()
 }
 
 /// The root of `leaves` (not empty) under `rule`.
