@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
@@ -34,6 +35,9 @@ const HANDOFF_NS: f64 = 10_000.0;
 /// Most expected work (ns) a call runs on the calling thread (see
 /// `Engine::on_cpu`).
 const INLINE_MAX_NS: f64 = 1_000_000.0;
+
+/// Of the calls run on the calling thread, one in this many is timed.
+const INLINE_TIMED_EVERY: u32 = 16;
 
 /// Most CPU threads an engine may have: more only add start-up time and
 /// memory (100,000 threads took minutes to start and then crashed).
@@ -189,7 +193,8 @@ impl EngineBuilder {
             profile,
             auto_note,
             split_share: Mutex::new(HashMap::new()),
-            cpu_item_ns: Mutex::new(HashMap::new()),
+            cpu_item_ns: registry::OPS.iter().map(|_| AtomicU64::new(0)).collect(),
+            untimed_calls: registry::OPS.iter().map(|_| AtomicU32::new(0)).collect(),
         })
     }
 }
@@ -273,9 +278,14 @@ pub struct Engine {
     auto_note: String,
     /// Set by [`Engine::set_split_share`] (benchmarks), per calling thread.
     split_share: Mutex<HashMap<std::thread::ThreadId, f64>>,
-    /// Per op, the CPU path's core time per item in ns, a moving average
-    /// over the engine's calls (where small batches run: `on_cpu`).
-    cpu_item_ns: Mutex<HashMap<Op, f64>>,
+    /// Per op (at its place in [`registry::OPS`]), the CPU path's core
+    /// time per item in ns as `f64` bits (0: not measured yet), a moving
+    /// average over the engine's calls (where small batches run: `on_cpu`).
+    /// Atomics rather than a locked map: a call of one short item takes
+    /// less than 100 ns, and this is read and written on every call.
+    cpu_item_ns: Box<[AtomicU64]>,
+    /// Per op, calls run on the calling thread since the last timed one.
+    untimed_calls: Box<[AtomicU32]>,
 }
 
 impl Engine {
@@ -871,33 +881,37 @@ impl Engine {
     /// the oracle crates' own parallel code, which arkworks runs on the
     /// current pool). An op's first call takes the pool.
     fn on_cpu<T: Send>(&self, op: Op, n: usize, f: impl FnOnce() -> T + Send) -> T {
+        let slot = registry::position(op);
         let threads = self.cpu_threads().max(1);
         let m = n.min(threads).max(1) as f64;
-        let work = self.item_ns(op).map(|ns| ns * n as f64);
+        let known = self.cpu_item_ns[slot].load(Ordering::Relaxed);
+        let work = (known != 0).then(|| f64::from_bits(known) * n as f64);
         let inline = work.is_some_and(|w| w <= INLINE_MAX_NS && (m == 1.0 || w * (m - 1.0) / m <= HANDOFF_NS));
-        let start = std::time::Instant::now();
+        // Calls on the calling thread are timed one in INLINE_TIMED_EVERY
+        // (reading the clock twice costs as much as a short hash); calls
+        // on the pool every time.
+        let timed = !inline
+            || self.untimed_calls[slot]
+                .fetch_add(1, Ordering::Relaxed)
+                .is_multiple_of(INLINE_TIMED_EVERY);
+        let start = timed.then(std::time::Instant::now);
         let out = if inline { cores::inline(f) } else { self.pool.install(f) };
-        if n > 0 {
-            // Core time per item: the wall time times the cores it kept busy.
+        if let Some(start) = start
+            && n > 0
+        {
+            // Core time per item: the wall time times the cores it kept
+            // busy. Concurrent callers may overwrite each other's update:
+            // the average stays an estimate either way.
             let cores = if inline { 1.0 } else { m };
-            let ns = start.elapsed().as_nanos() as f64 * cores / n as f64;
-            let mut times = self
-                .cpu_item_ns
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let t = times.entry(op).or_insert(ns);
-            *t = 0.75 * *t + 0.25 * ns;
+            let ns = (start.elapsed().as_secs_f64() * 1e9 * cores / n as f64).max(1e-3);
+            let average = if known == 0 {
+                ns
+            } else {
+                0.75 * f64::from_bits(known) + 0.25 * ns
+            };
+            self.cpu_item_ns[slot].store(average.to_bits(), Ordering::Relaxed);
         }
         out
-    }
-
-    /// The CPU path's remembered core time per item of `op`, in ns.
-    fn item_ns(&self, op: Op) -> Option<f64> {
-        self.cpu_item_ns
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(&op)
-            .copied()
     }
 
     /// Runs a call whose items are independent: like [`Engine::run`], and
@@ -1104,4 +1118,45 @@ pub fn cpu_model() -> String {
                 .map(|m| m.trim().to_string())
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn two_threads() -> Engine {
+        Engine::builder()
+            .backend(BackendChoice::Cpu)
+            .threads(2)
+            .build()
+            .expect("a CPU engine")
+    }
+
+    #[test]
+    fn short_calls_stay_on_the_calling_thread_once_their_time_is_known() {
+        let engine = two_threads();
+        let op = Op::Hash(hash::Alg::Keccak256);
+        // The first call knows no time per item: the pool (two threads).
+        assert_eq!(engine.on_cpu(op, 1, cores::threads), 2);
+        // One item of a few microseconds: the calling thread, timed or not.
+        for call in 0..3 * INLINE_TIMED_EVERY {
+            assert_eq!(engine.on_cpu(op, 1, cores::threads), 1, "call {call}");
+        }
+        // Another op keeps its own estimate: its first call takes the pool.
+        assert_eq!(engine.on_cpu(Op::Hash(hash::Alg::Sha256), 1, cores::threads), 2);
+    }
+
+    #[test]
+    fn long_calls_take_the_pool() {
+        let engine = two_threads();
+        let op = Op::Hash(hash::Alg::Sha3_256);
+        let slow = || {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+            cores::threads()
+        };
+        assert_eq!(engine.on_cpu(op, 2, slow), 2);
+        // Two items of about 2 ms each: more than INLINE_MAX_NS of work.
+        assert_eq!(engine.on_cpu(op, 2, slow), 2);
+        assert!(f64::from_bits(engine.cpu_item_ns[registry::position(op)].load(Ordering::Relaxed)) > 1e6);
+    }
 }

@@ -235,8 +235,13 @@ pub static OPS: [OpSpec; 43] = [
 
 /// The declaration of `op`.
 pub fn spec(op: Op) -> &'static OpSpec {
+    &OPS[position(op)]
+}
+
+/// Where `op` is declared in [`OPS`].
+pub(crate) fn position(op: Op) -> usize {
     OPS.iter()
-        .find(|s| s.op == op)
+        .position(|s| s.op == op)
         .unwrap_or_else(|| unreachable!("every Op is declared in OPS (a test checks it)"))
 }
 
