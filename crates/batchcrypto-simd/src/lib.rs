@@ -1,6 +1,9 @@
-//! Multi-buffer Keccak for batchcrypto's CPU hashing path (issue 19): four
-//! independent Keccak-f[1600] states permuted at once, one in each 64-bit
-//! lane of AVX2's 256-bit registers, as XKCP's `KeccakP-1600-times4` does.
+//! Several messages per instruction stream for batchcrypto's CPU hashing
+//! path (issue 19). Keccak: four independent Keccak-f[1600] states
+//! permuted at once, one in each 64-bit lane of AVX2's 256-bit registers,
+//! as XKCP's `KeccakP-1600-times4` does. SHA-256: two messages' rounds
+//! interleaved on the SHA extensions ([`sha256_x`]), whose round
+//! instruction one message alone leaves waiting on its latency.
 //! A single Keccak state does not vectorise (its lanes depend on each
 //! other every round); four unrelated messages do, and a batch of hashes is
 //! exactly that.
@@ -23,10 +26,15 @@
 //! AVX-512 (eight states, rotations in one instruction) is not written:
 //! no machine here has it to test it on.
 
+mod sha256;
 mod spec;
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod shani;
+
+pub use sha256::blocks as sha256_blocks;
 
 /// Bytes absorbed per permutation by Keccak-256 and SHA3-256
 /// (capacity 512 bits).
@@ -185,6 +193,44 @@ pub fn f1600_x4(level: Level, states: &mut [State; LANES]) {
     states.iter_mut().for_each(keccak::f1600);
 }
 
+/// Messages whose SHA-256 runs interleaved.
+pub const SHA256_LANES: usize = 2;
+
+/// Whether this CPU has the SHA extensions (and the SSE levels the
+/// interleaved SHA-256 uses).
+pub fn sha_ni_detected() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("sha")
+            && std::is_x86_feature_detected!("ssse3")
+            && std::is_x86_feature_detected!("sse4.1")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The SHA-256 digests of [`SHA256_LANES`] messages with their rounds
+/// interleaved on the SHA extensions; `None` where the CPU has none
+/// ([`sha_ni_detected`]) or the messages' block counts
+/// ([`sha256_blocks`]) differ (callers then hash them one by one).
+pub fn sha256_x(msgs: [&[u8]; SHA256_LANES]) -> Option<[[u8; DIGEST]; SHA256_LANES]> {
+    let n = sha256::blocks(msgs[0].len());
+    if msgs.iter().any(|m| sha256::blocks(m.len()) != n) || !sha_ni_detected() {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[allow(unsafe_code)]
+        // SAFETY: `shani::sha256_x` only needs SHA, SSSE3 and SSE4.1,
+        // which `sha_ni_detected` has just confirmed.
+        Some(unsafe { shani::sha256_x(msgs, n) })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,6 +328,52 @@ mod tests {
 
     fn hex(d: &[u8]) -> String {
         d.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    fn sha256(msg: &[u8]) -> [u8; DIGEST] {
+        sha2::Sha256::digest(msg).into()
+    }
+
+    #[test]
+    fn interleaved_sha256_gives_the_sha2_crates_digests_at_every_length() {
+        if !sha_ni_detected() {
+            eprintln!("no SHA extensions here: the interleaved SHA-256 is not tested");
+            return;
+        }
+        // Every length to five blocks, each beside the next length of its
+        // block count (55/56 and 119/120 are where the padding spills).
+        for len in 0..5 * 64 {
+            let a = bytes(len as u64, len);
+            let other = if sha256_blocks(len + 1) == sha256_blocks(len) {
+                len + 1
+            } else {
+                len
+            };
+            let b = bytes(!(len as u64), other);
+            let got = sha256_x([&a, &b]).expect("equal block counts on a SHA-NI CPU");
+            assert_eq!(got, [sha256(&a), sha256(&b)], "lengths {len} and {other}");
+        }
+        assert_eq!(
+            sha256_x([&[0u8; 55], &[0u8; 56]]),
+            None,
+            "different block counts are refused"
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Random lengths 0..10,000, each pair rounded to one block count.
+        #[test]
+        fn interleaved_sha256_on_random_lengths(seed in any::<u64>(), len in 0usize..10_000, delta in 0usize..64) {
+            let n = sha256_blocks(len);
+            let other = (len + delta).min(n * 64 - 9);
+            let (a, b) = (bytes(seed, len), bytes(seed ^ 1, other));
+            if let Some(got) = sha256_x([&a, &b]) {
+                prop_assert_eq!(got, [sha256(&a), sha256(&b)]);
+            } else {
+                prop_assert!(!sha_ni_detected());
+            }
+        }
     }
 
     proptest! {

@@ -1,31 +1,32 @@
 //! The CPU path: each level's pairs hashed on every core (runs of pairs per
 //! rayon task, as in the hashing CPU path); the small top levels, where
-//! scheduling would cost more than the hashes, one after another. Keccak
-//! nodes go four at a time through the hashing path's multi-buffer sponge.
+//! scheduling would cost more than the hashes, one after another. Nodes
+//! are hashed by the hashing path's routes (several at a time where the
+//! CPU allows, see `hash::cpu`).
 
-use super::{Rule, Tree, parent_level};
+use super::{Rule, Tree};
 use crate::cores;
 use crate::ops::hash::{self, Alg, Digest};
 
-/// The level above `level` (as [`parent_level`]), on the calling thread.
+/// The level above `level` (as `parent_level`), on the calling thread,
+/// through the hashing path's interleaved routes.
 fn parents(rule: Rule, level: &[Digest]) -> Vec<Digest> {
+    let mut up = vec![[0u8; 32]; level.len() / 2];
+    let pair = |i: usize| rule.preimage(&level[2 * i], &level[2 * i + 1]);
     match rule {
-        Rule::Bitcoin => parent_level(rule, level),
-        Rule::SortedKeccak256 => {
-            let mut up = vec![[0u8; 32]; level.len() / 2];
-            hash::cpu::digest_into(
-                Alg::Keccak256,
-                |i| rule.preimage(&level[2 * i], &level[2 * i + 1]),
-                &mut up,
-            );
-            if let [.., last] = level
-                && level.len() % 2 == 1
-            {
-                up.push(rule.odd(last));
-            }
-            up
+        Rule::SortedKeccak256 => hash::cpu::digest_into(Alg::Keccak256, pair, &mut up),
+        Rule::Bitcoin => {
+            let mut once = vec![[0u8; 32]; up.len()];
+            hash::cpu::digest_into(Alg::Sha256, pair, &mut once);
+            hash::cpu::digest_into(Alg::Sha256, |i| once[i], &mut up);
         }
     }
+    if let [.., last] = level
+        && level.len() % 2 == 1
+    {
+        up.push(rule.odd(last));
+    }
+    up
 }
 
 /// Below this many nodes a level is hashed on the calling thread.
