@@ -104,11 +104,18 @@ fn sponge(alg: Alg) -> Option<Hash256> {
     }
 }
 
-/// One digest through `keccak-asm`.
+/// One digest through `keccak-asm` (on other architectures than x86-64
+/// and AArch64, which it has no assembly for: the `sha3` oracle).
 fn asm(hash: Hash256, msg: &[u8]) -> Digest {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
     match hash {
         Hash256::Keccak256 => keccak_asm::Keccak256::digest(msg).into(),
         Hash256::Sha3_256 => keccak_asm::Sha3_256::digest(msg).into(),
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    match hash {
+        Hash256::Keccak256 => oracle::digest(Alg::Keccak256, msg),
+        Hash256::Sha3_256 => oracle::digest(Alg::Sha3_256, msg),
     }
 }
 
