@@ -1,4 +1,4 @@
-//! The AVX2 level: four Keccak-f[1600] states in the four 64-bit lanes of
+//! The AVX2 level: four Keccak-f\[1600\] states in the four 64-bit lanes of
 //! 25 `__m256i` registers (lane `l` of register `i` is lane `i` of state
 //! `l`), the round function of FIPS 202 §3.2 written once over them.
 //! Every function here is `#[target_feature(enable = "avx2")]`: the
@@ -55,7 +55,7 @@ macro_rules! for_each_lane {
     };
 }
 
-/// Keccak-f[1600] on four states at once: θ, ρ and π, χ, ι per round.
+/// Keccak-f\[1600\] on four states at once: θ, ρ and π, χ, ι per round.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn permute(mut a: [__m256i; 25]) -> [__m256i; 25] {

@@ -1,26 +1,30 @@
-//! Several messages per instruction stream for batchcrypto's CPU hashing
-//! path (issue 19). Keccak: four independent Keccak-f[1600] states
-//! permuted at once, one in each 64-bit lane of AVX2's 256-bit registers,
-//! as XKCP's `KeccakP-1600-times4` does. SHA-256: two messages' rounds
-//! interleaved on the SHA extensions ([`sha256_x`]), whose round
-//! instruction one message alone leaves waiting on its latency.
-//! A single Keccak state does not vectorise (its lanes depend on each
-//! other every round); four unrelated messages do, and a batch of hashes is
-//! exactly that.
+//! Several messages per instruction stream, for batchcrypto's CPU hashing
+//! path (issue 19).
 //!
-//! What is here: [`sponge256_x4`], the Keccak-256 (Ethereum's padding
-//! `0x01`) and SHA3-256 (FIPS 202, padding `0x06`) sponges of four messages
-//! of equal block count, and [`f1600_x4`], the bare permutation of four
-//! states; each at a [`Level`], the AVX2 one where the CPU has it and a
-//! portable one (the `keccak` crate's permutation, state by state)
-//! everywhere. Both levels give the bytes of the `sha3` crate for every
-//! message (the tests force each level the machine has).
+//! Keccak: a single Keccak-f\[1600\] state does not vectorise (its lanes
+//! depend on each other every round); four unrelated messages do, and a
+//! batch of hashes is exactly that. [`sponge256_x4`] runs the Keccak-256
+//! (Ethereum's padding `0x01`) and SHA3-256 (FIPS 202, padding `0x06`)
+//! sponges of four messages of equal block count, one state in each 64-bit
+//! lane of AVX2's 256-bit registers, as XKCP's `KeccakP-1600-times4` does;
+//! [`f1600_x4`] is the bare permutation of four states. Each runs at a
+//! [`Level`]: AVX2 where the CPU has it, and everywhere a portable one (the
+//! `keccak` crate's permutation, state by state). Whether the lanes pay
+//! depends on the CPU (an AMD Zen 1 splits every 256-bit operation in two
+//! and gains nothing): the library times them against `keccak-asm`.
+//!
+//! SHA-256: [`sha256_x`] interleaves two messages' rounds on the SHA
+//! extensions, whose round instruction one message alone leaves waiting on
+//! its latency.
+//!
+//! Every function gives the bytes of the `sha3` / `sha2` crates for every
+//! message; the tests run each level the machine has.
 //!
 //! Why a crate of its own: the rest of batchcrypto forbids `unsafe`. Here
-//! exactly one `unsafe` block exists per entry point: the call into a
-//! `#[target_feature(enable = "avx2")]` function, made only after
-//! `is_x86_feature_detected!("avx2")` said yes at that call (inside those
-//! functions the intrinsics are safe to call, and none takes a pointer).
+//! there is one `unsafe` block per entry point: the call into a
+//! `#[target_feature]` function (AVX2; SHA, SSSE3 and SSE4.1), made only
+//! after `is_x86_feature_detected!` said yes at that call. Inside those
+//! functions the intrinsics are safe to call, and none takes a pointer.
 //! No vetted crate offers this on stable Rust: the `keccak` crate's
 //! parallel backends need nightly's `portable_simd` (checked: keccak 0.2).
 //! AVX-512 (eight states, rotations in one instruction) is not written:
@@ -49,7 +53,7 @@ pub const LANES: usize = 4;
 /// 64-bit words of a block.
 const RATE_WORDS: usize = RATE / 8;
 
-/// A Keccak-f[1600] state: lane `x + 5y` at index `x + 5y`.
+/// A Keccak-f\[1600\] state: lane `x + 5y` at index `x + 5y`.
 pub type State = [u64; 25];
 
 /// The two sponges of rate 136 and 32-byte output.
@@ -180,7 +184,7 @@ pub fn sponge256_x4(level: Level, hash: Hash256, msgs: [&[u8]; LANES]) -> [[u8; 
     msgs.map(|m| sponge256(hash, m))
 }
 
-/// Keccak-f[1600] applied to each of four states.
+/// Keccak-f\[1600\] applied to each of four states.
 pub fn f1600_x4(level: Level, states: &mut [State; LANES]) {
     #[cfg(target_arch = "x86_64")]
     if level == Level::Avx2 && avx2_detected() {

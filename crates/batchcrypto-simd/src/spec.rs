@@ -1,10 +1,10 @@
-//! The constants of Keccak-f[1600], computed from their definitions in
+//! The constants of Keccak-f\[1600\], computed from their definitions in
 //! FIPS 202 §3.2 rather than copied as tables: the round constants from the
 //! LFSR `rc(t)` (Algorithm 5), the ρ offsets from the walk of Algorithm 2,
 //! and π's lane moves. The tests compare the permutations built on them
 //! with the `keccak` crate's.
 
-/// Rounds of Keccak-f[1600].
+/// Rounds of Keccak-f\[1600\].
 pub(crate) const ROUNDS: usize = 24;
 
 /// ι's constant of each round: bit `2^j - 1` of round `ir` is
