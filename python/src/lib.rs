@@ -348,18 +348,11 @@ impl NativeEngine {
         let mut errors = out("errors", errors, None)?;
         let (ic, dst) = (i.column(), errors.bytes_mut());
         let e = &self.engine;
-        let got: Vec<evm::CallResult> = if precompile == "eip2537-pairing" {
-            let got = py
-                .detach(|| flat::eip2537_pairing(e, &ic))
-                .map_err(|e| raise(op, e))?
-                .output;
-            got.into_iter()
-                .map(|r| r.map(|ok| evm::bool_word(ok).to_vec()))
-                .collect()
-        } else {
-            let p: evm::Precompile = parse(op, "precompile", precompile)?;
-            py.detach(|| flat::evm(e, p, &ic)).map_err(|e| raise(op, e))?.output
-        };
+        let call: flat::EvmCall = parse(op, "precompile", precompile)?;
+        let got = py
+            .detach(|| flat::evm_call(e, call, &ic))
+            .map_err(|e| raise(op, e))?
+            .output;
         if got.len() != dst.len() {
             return Err(count_error(op, got.len(), dst.len()));
         }

@@ -813,14 +813,8 @@ pub unsafe extern "C" fn bc_evm(
             let e = self::engine(engine)?;
             let name = text("precompile", precompile)?.ok_or_else(|| null("precompile"))?;
             let inputs = column("inputs", inputs, n)?;
-            let pairing = name == "eip2537-pairing";
-            let width = if pairing {
-                32
-            } else {
-                name.parse::<evm::Precompile>()
-                    .map_err(|e| bad(format!("precompile: {e}")))?
-                    .output_len()
-            };
+            let call: flat::EvmCall = name.parse().map_err(|e| bad(format!("precompile: {e}")))?;
+            let width = call.output_len();
             if out_width != width {
                 return Err(bad(format!("out_width: {out_width}, but {name} returns {width} bytes")));
             }
@@ -828,15 +822,7 @@ pub unsafe extern "C" fn bc_evm(
                 output("out_outputs", out_outputs, size(n, width)?)?,
                 output("out_errors", out_errors, n)?,
             );
-            let got: Vec<evm::CallResult> = if pairing {
-                let got = flat::eip2537_pairing(e, &inputs)?.output;
-                got.into_iter()
-                    .map(|r| r.map(|ok| evm::bool_word(ok).to_vec()))
-                    .collect()
-            } else {
-                let p: evm::Precompile = name.parse().map_err(|e: String| bad(format!("precompile: {e}")))?;
-                flat::evm(e, p, &inputs)?.output
-            };
+            let got = flat::evm_call(e, call, &inputs)?.output;
             if got.len() != n || got.iter().any(|r| r.as_ref().is_ok_and(|o| o.len() != width)) {
                 return Err(Failure(
                     BcStatus::Failed,

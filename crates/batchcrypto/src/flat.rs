@@ -394,6 +394,58 @@ pub fn evm(
     engine.evm(precompile, &flat_bytes(Op::Evm(precompile), inputs)?)
 }
 
+/// A precompile the bindings call by name: one of [`evm::Precompile`]
+/// (its CLI name), or EIP-2537's pairing check (`eip2537-pairing`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvmCall {
+    /// An EIP-196/197 or EIP-2537 MSM precompile.
+    Precompile(evm::Precompile),
+    /// EIP-2537's pairing check (0x0f).
+    Eip2537Pairing,
+}
+
+impl EvmCall {
+    /// The name of the pairing check.
+    const PAIRING: &'static str = "eip2537-pairing";
+
+    /// Bytes of a successful call's output.
+    pub fn output_len(&self) -> usize {
+        match self {
+            EvmCall::Precompile(p) => p.output_len(),
+            EvmCall::Eip2537Pairing => evm::bool_word(false).len(),
+        }
+    }
+}
+
+impl std::str::FromStr for EvmCall {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == EvmCall::PAIRING {
+            return Ok(EvmCall::Eip2537Pairing);
+        }
+        s.parse()
+            .map(EvmCall::Precompile)
+            .map_err(|e: String| format!("{e} or {}", EvmCall::PAIRING))
+    }
+}
+
+/// One call per input of a precompile named for the bindings: the output
+/// bytes ([`EvmCall::output_len`] of them; the pairing check's result as
+/// the 32-byte word the EVM returns), or the call's failure.
+pub fn evm_call(engine: &Engine, call: EvmCall, inputs: &Column<'_>) -> Result<Outcome<Vec<evm::CallResult>>, Error> {
+    match call {
+        EvmCall::Precompile(p) => evm(engine, p, inputs),
+        EvmCall::Eip2537Pairing => eip2537_pairing(engine, inputs).map(|o| Outcome {
+            output: o
+                .output
+                .into_iter()
+                .map(|r| r.map(|ok| evm::bool_word(ok).to_vec()))
+                .collect(),
+            selection: o.selection,
+        }),
+    }
+}
+
 /// The EIP-2537 pairing check of every input: the check's result, or the
 /// call's failure.
 pub fn eip2537_pairing(
@@ -790,6 +842,29 @@ mod tests {
         for (i, err) in evm::PrecompileError::ALL.iter().enumerate() {
             assert_eq!(usize::from(err.number()), i + 1, "{err}");
         }
+        // By name, as the bindings call them: the pairing check's result
+        // is the EVM's 32-byte word (one pair of points at infinity: the
+        // product is one, true; 5 bytes are no pair).
+        let pairing: EvmCall = "eip2537-pairing".parse().expect("the pairing check's name");
+        assert_eq!((pairing, pairing.output_len()), (EvmCall::Eip2537Pairing, 32));
+        let zeros = [0u8; 384 + 5];
+        let two = Column::offsets("inputs", &zeros, &[0, 384, 389]);
+        let got = evm_call(&e, pairing, &two).expect("two calls");
+        assert_eq!(
+            got.output,
+            [
+                Ok(evm::bool_word(true).to_vec()),
+                Err(evm::PrecompileError::InvalidLength)
+            ]
+        );
+        let add: EvmCall = "bn256-add".parse().expect("a precompile's name");
+        assert_eq!(add, EvmCall::Precompile(evm::Precompile::Bn256Add));
+        assert_eq!(
+            evm_call(&e, add, &calls).expect("two calls").output,
+            [Ok(vec![0u8; 64]), Ok(vec![0u8; 64])]
+        );
+        let unknown = "bn256-sub".parse::<EvmCall>().expect_err("no such precompile");
+        assert!(unknown.contains("eip2537-pairing"), "{unknown}");
 
         let set = mlkem::Set::Mlkem512;
         let seeds = [7u8; 64 + 31];
