@@ -180,7 +180,8 @@ fn interleaved<const L: usize, M: AsRef<[u8]>>(
         }
     };
     let count = |i: usize| blocks(msg(i).as_ref().len());
-    if (1..out.len()).all(|i| count(i) == count(0)) {
+    let first = out.first().map(|_| count(0));
+    if (1..out.len()).all(|i| Some(count(i)) == first) {
         // One block count (most batches): runs of L in order, no sort.
         let n = out.len() - out.len() % L;
         for start in (0..n).step_by(L) {
