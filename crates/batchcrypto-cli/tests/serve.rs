@@ -794,7 +794,7 @@ fn tls_serves_https_only() {
         for c in CertificateDer::pem_file_iter(format!("{dir}/ca.pem")).expect("ca") {
             roots.add(c.expect("cert")).expect("root");
         }
-        let config = rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::ring::default_provider()))
+        let config = rustls::ClientConfig::builder_with_provider(Arc::new(rustls::crypto::aws_lc_rs::default_provider()))
             .with_safe_default_protocol_versions()
             .expect("versions")
             .with_root_certificates(roots)

@@ -879,7 +879,12 @@ impl Engine {
     /// W (m - 1) / m is below the hand-off, and W is under
     /// [`INLINE_MAX_NS`] (longer work keeps the pool's thread count for
     /// the oracle crates' own parallel code, which arkworks runs on the
-    /// current pool). An op's first call takes the pool.
+    /// current pool). An op's first call takes the pool. A pool call is
+    /// timed on the worker, from its start to its end: the wait for a
+    /// worker (long on a VM whose other vCPU the host has taken) is not the
+    /// op's work, and counted as such it would keep short calls on the pool
+    /// for good (each slow hand-off raising the estimate that sends the next
+    /// call there; seen at N = 16 on 2 threads: 12 µs per 0.15 µs hash).
     fn on_cpu<T: Send>(&self, op: Op, n: usize, f: impl FnOnce() -> T + Send) -> T {
         let slot = registry::position(op);
         let threads = self.cpu_threads().max(1);
@@ -894,16 +899,25 @@ impl Engine {
             || self.untimed_calls[slot]
                 .fetch_add(1, Ordering::Relaxed)
                 .is_multiple_of(INLINE_TIMED_EVERY);
-        let start = timed.then(std::time::Instant::now);
-        let out = if inline { cores::inline(f) } else { self.pool.install(f) };
-        if let Some(start) = start
+        let (out, busy) = if inline {
+            let start = timed.then(std::time::Instant::now);
+            let out = cores::inline(f);
+            (out, start.map(|s| s.elapsed()))
+        } else {
+            self.pool.install(|| {
+                let start = std::time::Instant::now();
+                let out = f();
+                (out, Some(start.elapsed()))
+            })
+        };
+        if let Some(busy) = busy
             && n > 0
         {
             // Core time per item: the wall time times the cores it kept
             // busy. Concurrent callers may overwrite each other's update:
             // the average stays an estimate either way.
             let cores = if inline { 1.0 } else { m };
-            let ns = (start.elapsed().as_secs_f64() * 1e9 * cores / n as f64).max(1e-3);
+            let ns = (busy.as_secs_f64() * 1e9 * cores / n as f64).max(1e-3);
             let average = if known == 0 {
                 ns
             } else {
@@ -1144,6 +1158,31 @@ mod tests {
         }
         // Another op keeps its own estimate: its first call takes the pool.
         assert_eq!(engine.on_cpu(Op::Hash(hash::Alg::Sha256), 1, cores::threads), 2);
+    }
+
+    #[test]
+    fn waiting_for_a_busy_pool_is_not_counted_as_work() {
+        let engine = two_threads();
+        let op = Op::Hash(hash::Alg::Keccak256);
+        // Both workers asleep in other jobs for 50 ms: the first call (no
+        // estimate yet: the pool) waits for one, but does microseconds of
+        // work once it runs.
+        let (tx, rx) = std::sync::mpsc::channel();
+        for _ in 0..2 {
+            let tx = tx.clone();
+            engine.pool.spawn(move || {
+                tx.send(()).ok();
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            });
+        }
+        rx.recv().ok();
+        rx.recv().ok();
+        let start = std::time::Instant::now();
+        assert_eq!(engine.on_cpu(op, 16, cores::threads), 2);
+        assert!(start.elapsed().as_millis() >= 40, "the call waited for a worker");
+        // Counted as 16 items' work, the wait would send this call to the
+        // pool too (50 ms x 2 / 16 per item: over INLINE_MAX_NS for 16).
+        assert_eq!(engine.on_cpu(op, 16, cores::threads), 1);
     }
 
     #[test]

@@ -26,8 +26,12 @@ pub struct Row {
     pub op: String,
     /// Batch size.
     pub n: usize,
-    /// `oracle_1t`, `cpu`, `gpu`, `gpu_kernel` or `split`.
+    /// `oracle_1t`, `alt_1t`, `cpu`, `gpu`, `gpu_kernel` or `split`.
     pub backend: String,
+    /// For `alt_1t`: the library timed, one that users of this op would
+    /// otherwise pick (`aws-lc-rs` for P-256, `keccak-asm` for Keccak).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub library: Option<&'static str>,
     /// Median seconds for the whole batch.
     pub median_s: f64,
     /// Items per second at the median.
@@ -139,8 +143,12 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Error> {
             // all columns see the same machine noise.
             let with_oracle = n <= l.oracle_max_n;
             let mut columns: Vec<Box<dyn FnMut() + '_>> = Vec::new();
+            let alternative = work.alternative().filter(|_| with_oracle);
             if with_oracle {
                 columns.push(Box::new(|| work.run_oracle()));
+            }
+            if alternative.is_some() {
+                columns.push(Box::new(|| work.run_alternative()));
             }
             for (_, engine) in &engines {
                 let work = &work;
@@ -149,12 +157,15 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Error> {
             let names = with_oracle
                 .then_some("oracle_1t")
                 .into_iter()
+                .chain(alternative.map(|_| ALT))
                 .chain(engines.iter().map(|(b, _)| b.name()));
             let measured = measure(per_cell * columns.len() as u32, &mut columns);
             drop(columns);
             let rounds = measured.first().map_or(3, |m| m.1);
             for (name, (median, runs)) in names.zip(measured) {
-                rows.push(row(op, n, name, median, runs));
+                let mut r = row(op, n, name, median, runs);
+                r.library = alternative.filter(|_| name == ALT);
+                rows.push(r);
             }
             if let Some(gpu) = gpu_engine.filter(|_| op.gpu_kernel) {
                 // Kernel only: inputs resident on the device, results read back.
@@ -204,7 +215,7 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Error> {
             let per_item = |oracle_only: bool| {
                 rows[first_row..]
                     .iter()
-                    .filter(|r| !oracle_only || r.backend == "oracle_1t")
+                    .filter(|r| !oracle_only || r.backend == "oracle_1t" || r.backend == ALT)
                     .map(|r| r.median_s)
                     .sum::<f64>()
                     / n.max(1) as f64
@@ -258,8 +269,12 @@ fn measure(budget: Duration, columns: &mut [Box<dyn FnMut() + '_>]) -> Vec<(f64,
         .collect()
 }
 
+/// The column of [`Workload::alternative`]'s library on one thread.
+pub const ALT: &str = "alt_1t";
+
 fn row(op: &OpSpec, n: usize, backend: &str, median_s: f64, runs: usize) -> Row {
     Row {
+        library: None,
         op: op.row_name(),
         n,
         backend: backend.to_string(),

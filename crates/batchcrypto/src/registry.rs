@@ -145,6 +145,14 @@ pub trait Workload: Send + Sync {
     /// Kernel-only GPU times of `runs` runs (`None`: no kernel for this
     /// workload, e.g. a one-leaf tree or an op without a GPU kernel).
     fn kernel_times(&self, engine: &Engine, runs: usize) -> Result<Option<Vec<f64>>, Error>;
+    /// The library a user would otherwise pick for this op, where it is not
+    /// the oracle (the bench's `alt_1t` column; issue 19), e.g. `aws-lc-rs`
+    /// for P-256.
+    fn alternative(&self) -> Option<&'static str> {
+        None
+    }
+    /// That library over every item on the calling thread (timed).
+    fn run_alternative(&self) {}
     /// Whether the answer needs no computation (a one-leaf tree is its own
     /// root), so that every backend answers it on the CPU.
     fn trivial(&self) -> bool {
@@ -254,6 +262,8 @@ pub fn by_name(name: &str) -> Option<&'static OpSpec> {
 pub(crate) type EngineCall<I, R> = fn(&Engine, &I) -> Result<crate::Outcome<Vec<R>>, Error>;
 /// Kernel-only timing of `runs` runs on a workload's input.
 pub(crate) type KernelCall<I> = fn(&Engine, &I, usize) -> Result<Vec<f64>, Error>;
+/// Another CPU library's loop over a workload's input, with its name.
+pub(crate) type Alternative<I> = (&'static str, fn(&I));
 
 /// The usual workload: an input, the oracle's answers for it, and how to
 /// run each side; answers compared one by one with `same`.
@@ -275,6 +285,8 @@ pub(crate) struct Cases<I, R, A> {
     pub kernel: Option<KernelCall<I>>,
     /// See [`Workload::trivial`].
     pub trivial: bool,
+    /// See [`Workload::alternative`]: its name and its loop over the input.
+    pub alternative: Option<Alternative<I>>,
 }
 
 impl<I: Send + Sync, R, A: Send + Sync> Workload for Cases<I, R, A> {
@@ -303,6 +315,16 @@ impl<I: Send + Sync, R, A: Send + Sync> Workload for Cases<I, R, A> {
 
     fn trivial(&self) -> bool {
         self.trivial
+    }
+
+    fn alternative(&self) -> Option<&'static str> {
+        self.alternative.map(|(name, _)| name)
+    }
+
+    fn run_alternative(&self) {
+        if let Some((_, run)) = self.alternative {
+            run(&self.input);
+        }
     }
 }
 

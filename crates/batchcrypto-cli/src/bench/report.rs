@@ -25,10 +25,11 @@ pub(super) fn crossover_json(ops: &[&'static OpSpec], rows: &[Row]) -> serde_jso
 
 pub(super) fn markdown(machine: &serde_json::Value, args: &Args, rows: &[Row]) -> String {
     let mut md = format!(
-        "## batchcrypto bench\n\nmachine: {}, {} cores (Keccak on the CPU by {}); adapters: {}; commit {}; {}\ninputs: invalid share {}, {} signers; times are medians after warm-up, per item\n\n",
+        "## batchcrypto bench\n\nmachine: {}, {} cores (Keccak on the CPU by {}, SHA-256 by {}); adapters: {}; commit {}; {}\ninputs: invalid share {}, {} signers; times are medians after warm-up, per item\n\n",
         machine["cpu"].as_str().unwrap_or("?"),
         machine["cores"],
         machine["cpu_keccak"].as_str().unwrap_or("?"),
+        machine["cpu_sha256"].as_str().unwrap_or("?"),
         machine["adapters"]
             .as_array()
             .map(|a| a.iter().filter_map(|x| x.as_str()).collect::<Vec<_>>().join("; "))
@@ -118,6 +119,7 @@ pub fn machine(threads: usize, engines: &[(Backend, Engine)]) -> serde_json::Val
         "threads": threads,
         // The route Keccak-256 and SHA3-256 take on this CPU (timed at start).
         "cpu_keccak": batchcrypto::ops::hash::KeccakPath::chosen().name(),
+        "cpu_sha256": batchcrypto::ops::hash::Sha256Path::chosen().name(),
         "adapters": adapters,
         "gpu_kernel_clock": kernel_clock,
         "commit": env!("BATCHCRYPTO_COMMIT"),

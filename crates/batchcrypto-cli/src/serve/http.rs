@@ -58,7 +58,7 @@ pub fn read_token(path: &Path) -> Result<[u8; 32], Fatal> {
 const TLS_HANDSHAKE: Duration = Duration::from_secs(10);
 
 /// The TLS acceptor of a certificate chain and key in PEM files (rustls on
-/// ring; TLS 1.3 and 1.2; ALPN h2 and http/1.1).
+/// aws-lc-rs; TLS 1.3 and 1.2; ALPN h2 and http/1.1).
 pub fn tls_acceptor(cert: &Path, key: &Path) -> Result<tokio_rustls::TlsAcceptor, Fatal> {
     use rustls_pki_types::pem::PemObject;
     use rustls_pki_types::{CertificateDer, PrivateKeyDer};
@@ -69,7 +69,7 @@ pub fn tls_acceptor(cert: &Path, key: &Path) -> Result<tokio_rustls::TlsAcceptor
         return Err(Fatal(format!("--tls-cert {} holds no certificate", cert.display())));
     }
     let key = PrivateKeyDer::from_pem_file(key).map_err(|e| Fatal(format!("--tls-key {}: {e}", key.display())))?;
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
     let mut config = rustls::ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .and_then(|b| b.with_no_client_auth().with_single_cert(certs, key))

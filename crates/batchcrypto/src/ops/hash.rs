@@ -14,7 +14,7 @@ pub(crate) mod workload;
 use std::fmt;
 use std::str::FromStr;
 
-pub use cpu::KeccakPath;
+pub use cpu::{KeccakPath, Sha256Path};
 
 /// Length of every digest here.
 pub const DIGEST_LEN: usize = 32;

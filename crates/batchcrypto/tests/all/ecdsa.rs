@@ -384,3 +384,96 @@ fn generated_p256_items() {
         }
     }
 }
+
+/// P-256 items at the edges where two implementations could part: digests
+/// at and past the group order (ECDSA reduces e mod n, so a signature of
+/// the digest 0 also verifies the digest n), high s, and key coordinates
+/// at or past the field prime. Every engine against the oracle, and the
+/// designed verdicts against what the standard says.
+#[test]
+fn p256_digest_and_key_edges() {
+    use p256::ecdsa::signature::hazmat::PrehashSigner;
+    // The field prime.
+    let p: [u8; 32] = unhex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff")
+        .try_into()
+        .expect("32");
+    let key = p256::ecdsa::SigningKey::from_slice(&[7u8; 32]).expect("key");
+    let point = key.verifying_key().to_sec1_point(false);
+    let (x, y): ([u8; 32], [u8; 32]) = (
+        point.as_bytes()[1..33].try_into().expect("32"),
+        point.as_bytes()[33..].try_into().expect("32"),
+    );
+    let plus = |v: &[u8; 32], k: u8| {
+        let mut out = *v;
+        let mut carry = k;
+        for b in out.iter_mut().rev() {
+            let (s, c) = b.overflowing_add(carry);
+            *b = s;
+            carry = u8::from(c);
+        }
+        out
+    };
+    let signed = |h: [u8; 32]| -> ([u8; 32], [u8; 32]) {
+        let sig: p256::ecdsa::Signature = key.sign_prehash(&h).expect("sign");
+        let b = sig.to_bytes();
+        (b[..32].try_into().expect("32"), b[32..].try_into().expect("32"))
+    };
+    let item = |hash, (r, s): ([u8; 32], [u8; 32]), x, y| P256Item { hash, r, s, x, y };
+    let n = ecdsa::P256_N;
+    let n_minus_1 = {
+        let mut v = n;
+        v[31] -= 1;
+        v
+    };
+    let mut cases: Vec<(&str, P256Item, bool)> = Vec::new();
+    for (name, h) in [
+        ("digest 0", [0u8; 32]),
+        ("digest n-1", n_minus_1),
+        ("digest n", n),
+        ("digest n+1", plus(&n, 1)),
+        ("digest 2^256-1", [0xff; 32]),
+    ] {
+        let (r, s) = signed(h);
+        cases.push((name, item(h, (r, s), x, y), true));
+        let high = {
+            let mut neg = [0u8; 32];
+            let mut borrow = 0i16;
+            for i in (0..32).rev() {
+                let d = i16::from(n[i]) - i16::from(s[i]) - borrow;
+                neg[i] = d.rem_euclid(256) as u8;
+                borrow = i16::from(d < 0);
+            }
+            neg
+        };
+        cases.push((name, item(h, (r, high), x, y), true));
+        cases.push((name, item(plus(&h, 2), (r, s), x, y), false));
+    }
+    // The digests 0 and n (and 1 and n+1) are the same e.
+    let (r0, s0) = signed([0u8; 32]);
+    cases.push(("digest 0's signature for n", item(n, (r0, s0), x, y), true));
+    let mut one = [0u8; 32];
+    one[31] = 1;
+    let (r1, s1) = signed(one);
+    cases.push(("digest 1's signature for n+1", item(plus(&n, 1), (r1, s1), x, y), true));
+    let h = [0x42u8; 32];
+    let rs = signed(h);
+    cases.push(("key x = p", item(h, rs, p, y), false));
+    cases.push(("key y = p", item(h, rs, x, p), false));
+    cases.push(("key x all ones", item(h, rs, [0xff; 32], y), false));
+    cases.push(("key y all ones", item(h, rs, x, [0xff; 32]), false));
+    cases.push(("key (0, 0)", item(h, rs, [0; 32], [0; 32]), false));
+    cases.push(("r = n-1", item(h, (n_minus_1, rs.1), x, y), false));
+    cases.push(("s = n-1", item(h, (rs.0, n_minus_1), x, y), false));
+    let items: Vec<P256Item> = cases.iter().map(|c| c.1).collect();
+    for (what, item, want) in &cases {
+        assert_eq!(oracle::p256_verify(item), *want, "oracle: {what}");
+    }
+    for (name, engine) in engines() {
+        let out = engine.verify_p256(&items).expect("verify");
+        ran(name, &out.selection);
+        assert_eq!(out.output.len(), items.len(), "{name}");
+        for ((what, _, want), v) in cases.iter().zip(&out.output) {
+            assert_eq!(v.is_valid(), *want, "{name} {what}: {v:?}");
+        }
+    }
+}

@@ -32,5 +32,6 @@ fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
         same: |v: &Verdict, w: &bool| v.is_valid() == *w,
         kernel: Some(|e: &Engine, b: &Batch, runs| e.gpu_kernel_times(KernelWork::Bip340(b), runs)),
         trivial: false,
+        alternative: None,
     })
 }

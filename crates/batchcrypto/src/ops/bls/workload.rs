@@ -63,6 +63,7 @@ fn verify(c: &WorkloadConfig, mode: Mode) -> Box<dyn Workload> {
         same: |v: &Verdict, w: &bool| v.is_valid() == *w,
         kernel: None,
         trivial: false,
+        alternative: None,
     })
 }
 
@@ -110,6 +111,7 @@ fn aggregate(c: &WorkloadConfig) -> Box<dyn Workload> {
         same: |v: &Verdict, w: &bool| v.is_valid() == *w,
         kernel: None,
         trivial: false,
+        alternative: None,
     })
 }
 
@@ -144,6 +146,7 @@ fn fast_aggregate(c: &WorkloadConfig) -> Box<dyn Workload> {
         same: |v: &Verdict, w: &bool| v.is_valid() == *w,
         kernel: None,
         trivial: false,
+        alternative: None,
     })
 }
 
@@ -181,5 +184,6 @@ fn pairing(c: &WorkloadConfig) -> Box<dyn Workload> {
         same: |g: &Result<bool, PrecompileError>, w: &Result<bool, PrecompileError>| g == w,
         kernel: None,
         trivial: false,
+        alternative: None,
     })
 }

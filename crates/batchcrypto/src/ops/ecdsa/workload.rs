@@ -4,7 +4,7 @@
 
 use rayon::prelude::*;
 
-use super::{K1VerifyItem, P256Item, RecoverItem, Recovered, oracle, sample};
+use super::{K1VerifyItem, P256Item, RecoverItem, Recovered, cpu, oracle, sample};
 use crate::engine::{Engine, KernelWork};
 use crate::ops::Op;
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig, cycle};
@@ -63,6 +63,7 @@ fn secp256k1(c: &WorkloadConfig, low_s: bool) -> Box<dyn Workload> {
             e.gpu_kernel_times(KernelWork::Secp256k1(items), runs)
         }),
         trivial: false,
+        alternative: None,
     })
 }
 
@@ -85,6 +86,7 @@ fn ecrecover(c: &WorkloadConfig, low_s: bool) -> Box<dyn Workload> {
             e.gpu_kernel_times(KernelWork::Ecrecover(items), runs)
         }),
         trivial: false,
+        alternative: None,
     })
 }
 
@@ -105,5 +107,6 @@ fn p256(c: &WorkloadConfig) -> Box<dyn Workload> {
         same: |v: &Verdict, w: &bool| v.is_valid() == *w,
         kernel: Some(|e: &Engine, items: &Vec<P256Item>, runs| e.gpu_kernel_times(KernelWork::P256(items), runs)),
         trivial: false,
+        alternative: Some(("aws-lc-rs", |items: &Vec<P256Item>| cpu::p256_each(items))),
     })
 }

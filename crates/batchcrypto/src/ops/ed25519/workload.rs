@@ -56,5 +56,6 @@ fn workload(c: &WorkloadConfig, policy: Policy) -> Box<dyn Workload> {
             e.gpu_kernel_times(KernelWork::Ed25519(b, *policy), runs)
         }),
         trivial: false,
+        alternative: None,
     })
 }

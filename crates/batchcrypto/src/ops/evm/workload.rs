@@ -254,5 +254,6 @@ fn calls(c: &WorkloadConfig, precompile: Precompile) -> Box<dyn Workload> {
         same: |g: &CallResult, w: &CallResult| g == w,
         kernel: None,
         trivial: false,
+        alternative: None,
     })
 }

@@ -2,24 +2,28 @@
 //! that short messages, a few hundred nanoseconds each, are not dominated
 //! by scheduling).
 //!
-//! Keccak-256 and SHA3-256 take the faster of two routes on this CPU
-//! ([`KeccakPath`], chosen once per process by timing both on the same
+//! Keccak-256 and SHA3-256 take the fastest route on this CPU
+//! ([`KeccakPath`], chosen once per process by timing each on the same
 //! messages): one message at a time through `keccak-asm` (CRYPTOGAMS'
-//! assembly, as in OpenSSL), or four at a time through the multi-buffer
-//! sponge of `batchcrypto-simd` (AVX2), messages grouped by block count so
-//! that all four lanes absorb the same number of blocks. Neither wins
-//! everywhere: on an AMD Zen 1, which executes each 256-bit operation as
-//! two 128-bit halves, the four lanes only match the `sha3` crate while the
-//! assembly is 1.2x faster; on CPUs with full-width AVX2 the lanes are the
-//! faster. SHA-256 takes the SHA extensions where the CPU has them, two
-//! messages' rounds interleaved (`batchcrypto-simd`: one message leaves
-//! the unit waiting on each instruction's latency; 1.3-1.5x the `sha2`
-//! crate, itself on SHA-NI, on the Zen 1 here), else the `sha2` oracle.
+//! assembly, as in OpenSSL), or four (AVX2) or eight (AVX-512) at a time
+//! through the multi-buffer sponge of `batchcrypto-simd`, messages grouped
+//! by block count so that all lanes absorb the same number of blocks. No
+//! route wins everywhere: on an AMD Zen 1, which executes each 256-bit
+//! operation as two 128-bit halves, the four lanes only match the `sha3`
+//! crate while the assembly is 1.2x faster; on a Xeon with AVX-512 the
+//! eight lanes are 3.4-4.1x the `sha3` crate per core.
+//!
+//! SHA-256 likewise ([`Sha256Path`]): where the CPU has the SHA
+//! extensions, two messages' rounds interleaved (`batchcrypto-simd`: one
+//! message leaves the unit waiting on each instruction's latency; 1.3-1.5x
+//! the `sha2` crate, itself on SHA-NI, on the Zen 1 here), or the `sha2`
+//! oracle one message at a time (on the AVX-512 Xeon here the interleaved
+//! rounds were 0.86x of it).
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use batchcrypto_simd::{Hash256, LANES, Level, blocks, sha_ni_detected, sha256_blocks, sha256_x, sponge256_x4};
+use batchcrypto_simd::{Hash256, Level, blocks, sha_ni_detected, sha256_blocks, sha256_x, sponge256_lanes};
 
 use super::{Alg, Digest, oracle};
 use crate::batch::FlatBytes;
@@ -45,8 +49,9 @@ pub(crate) fn hash(alg: Alg, msgs: &FlatBytes) -> Vec<Digest> {
 pub enum KeccakPath {
     /// One message at a time, `keccak-asm`.
     Asm,
-    /// Four messages at a time, `batchcrypto-simd` at this level (the few
-    /// left over in a group of equal block counts through `keccak-asm`).
+    /// [`Level::lanes`] messages at a time (4 or 8), `batchcrypto-simd`
+    /// at this level (the few left over in a group of equal block counts
+    /// through `keccak-asm`).
     Lanes(Level),
 }
 
@@ -58,41 +63,125 @@ impl KeccakPath {
             .collect()
     }
 
-    /// The route this process uses: the faster of the assembly and the
-    /// best SIMD level, timed once on the first call (about a millisecond).
+    /// The route this process uses: the fastest of the assembly and each
+    /// SIMD level (AVX-512 is not always faster than AVX2: some CPUs slow
+    /// their clock for it), timed once on the first call (about a
+    /// millisecond).
     pub fn chosen() -> KeccakPath {
         static CHOSEN: OnceLock<KeccakPath> = OnceLock::new();
-        *CHOSEN.get_or_init(|| match Level::best() {
-            // Four portable permutations are four scalar ones: never faster.
-            Level::Portable => KeccakPath::Asm,
-            level => KeccakPath::faster(KeccakPath::Asm, KeccakPath::Lanes(level)),
+        *CHOSEN.get_or_init(|| {
+            // Portable lanes are scalar permutations one after another:
+            // never faster than the assembly.
+            let routes: Vec<KeccakPath> = KeccakPath::available()
+                .into_iter()
+                .filter(|p| *p != KeccakPath::Lanes(Level::Portable))
+                .collect();
+            KeccakPath::fastest(&routes)
         })
     }
 
-    /// Of two routes, the one faster on 64 messages of 32 bytes (the
-    /// commonest item: a key, a hash, a pair of leaves is 64): each timed
-    /// seven times, alternating, the best time of each compared.
-    fn faster(a: KeccakPath, b: KeccakPath) -> KeccakPath {
-        let msgs: Vec<[u8; 32]> = (0u8..64).map(|i| [i; 32]).collect();
-        let mut out = [[0u8; 32]; 64];
-        let mut best = [Duration::MAX; 2];
-        for _ in 0..7 {
-            for (path, best) in [a, b].into_iter().zip(&mut best) {
-                let start = Instant::now();
-                digest_on(path, Alg::Keccak256, |i| msgs[i], &mut out);
-                *best = (*best).min(start.elapsed());
-            }
-        }
-        if best[1] < best[0] { b } else { a }
+    /// Of `routes`, the one fastest on 64 messages of 32 bytes (the
+    /// commonest item: a key, a hash, a pair of leaves is 64).
+    fn fastest(routes: &[KeccakPath]) -> KeccakPath {
+        fastest(routes, 32, |path, msgs, out| {
+            digest_on(
+                Route::new(path, Sha256Path::Sha2),
+                Alg::Keccak256,
+                |i| msgs[i].as_slice(),
+                out,
+            );
+        })
+        .unwrap_or(KeccakPath::Asm)
     }
 
-    /// A short name for reports: `keccak-asm`, `avx2 x4`, `portable x4`.
+    /// A short name for reports: `keccak-asm`, `avx2 x4`, `avx512 x8`.
     pub fn name(&self) -> String {
         match self {
             KeccakPath::Asm => "keccak-asm".to_string(),
-            KeccakPath::Lanes(level) => format!("{} x{LANES}", level.name()),
+            KeccakPath::Lanes(level) => format!("{} x{}", level.name(), level.lanes()),
         }
     }
+}
+
+/// How SHA-256 runs on the CPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sha256Path {
+    /// One message at a time, the `sha2` crate (on the SHA extensions
+    /// where the CPU has them).
+    Sha2,
+    /// Two messages' rounds interleaved on the SHA extensions,
+    /// `batchcrypto-simd` (only where the CPU has them).
+    ShaNiPairs,
+}
+
+impl Sha256Path {
+    /// Every route this CPU can run (the tests check each).
+    pub fn available() -> Vec<Sha256Path> {
+        std::iter::once(Sha256Path::Sha2)
+            .chain(sha_ni_detected().then_some(Sha256Path::ShaNiPairs))
+            .collect()
+    }
+
+    /// The route this process uses: the faster on 64 messages of 64 bytes
+    /// (two 32-byte nodes), timed once on the first call.
+    pub fn chosen() -> Sha256Path {
+        static CHOSEN: OnceLock<Sha256Path> = OnceLock::new();
+        *CHOSEN.get_or_init(|| {
+            fastest(&Sha256Path::available(), 64, |path, msgs, out| {
+                digest_on(
+                    Route::new(KeccakPath::Asm, path),
+                    Alg::Sha256,
+                    |i| msgs[i].as_slice(),
+                    out,
+                );
+            })
+            .unwrap_or(Sha256Path::Sha2)
+        })
+    }
+
+    /// A short name for reports: `sha2`, `sha-ni x2`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Sha256Path::Sha2 => "sha2",
+            Sha256Path::ShaNiPairs => "sha-ni x2",
+        }
+    }
+}
+
+/// The routes one call takes: Keccak's and SHA-256's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Route {
+    keccak: KeccakPath,
+    sha256: Sha256Path,
+}
+
+impl Route {
+    pub(crate) fn new(keccak: KeccakPath, sha256: Sha256Path) -> Route {
+        Route { keccak, sha256 }
+    }
+
+    /// The routes this process chose ([`KeccakPath::chosen`],
+    /// [`Sha256Path::chosen`]).
+    pub(crate) fn chosen() -> Route {
+        Route::new(KeccakPath::chosen(), Sha256Path::chosen())
+    }
+}
+
+/// Of `routes`, the one whose `run` over 64 messages of `len` bytes takes
+/// least time: each timed seven times, in turn, the best time of each
+/// compared (about a millisecond in all); the first on a tie.
+fn fastest<P: Copy>(routes: &[P], len: usize, run: impl Fn(P, &[Vec<u8>], &mut [Digest])) -> Option<P> {
+    let msgs: Vec<Vec<u8>> = (0u8..64).map(|i| vec![i; len]).collect();
+    let mut out = [[0u8; 32]; 64];
+    let mut best = vec![Duration::MAX; routes.len()];
+    for _ in 0..7 {
+        for (path, best) in routes.iter().zip(&mut best) {
+            let start = Instant::now();
+            run(*path, &msgs, &mut out);
+            *best = (*best).min(start.elapsed());
+        }
+    }
+    (0..routes.len()).min_by_key(|&i| best[i]).map(|i| routes[i])
 }
 
 /// The Keccak sponges the multi-buffer path has.
@@ -119,28 +208,44 @@ fn asm(hash: Hash256, msg: &[u8]) -> Digest {
     }
 }
 
-/// `out[i]` = the digest of message `msg(i)` for every `i` of `out`, on
-/// the calling thread, by the chosen route ([`KeccakPath::chosen`]).
-pub(crate) fn digest_into<M: AsRef<[u8]>>(alg: Alg, msg: impl Fn(usize) -> M, out: &mut [Digest]) {
-    let path = if sponge(alg).is_some() {
-        KeccakPath::chosen()
-    } else {
-        KeccakPath::Asm
-    };
-    digest_on(path, alg, msg, out);
+/// Whether `keccak-asm` has assembly for this target (elsewhere [`asm`] is
+/// the oracle).
+pub(crate) const ASM: bool = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+
+/// Every message through `keccak-asm`, one at a time, digests discarded:
+/// the bench's `alt_1t` column for Keccak-256 and SHA3-256, what a user
+/// would otherwise write (SHA-256 has none: `sha2` is the oracle).
+pub(crate) fn asm_each(alg: Alg, msgs: &FlatBytes) {
+    if let Some(hash) = sponge(alg) {
+        for i in 0..msgs.len() {
+            std::hint::black_box(asm(hash, msgs.get(i)));
+        }
+    }
 }
 
-/// [`digest_into`] by the given route (`msg` may build its message: on
+/// `out[i]` = the digest of message `msg(i)` for every `i` of `out`, on
+/// the calling thread, by the chosen routes ([`Route::chosen`]).
+pub(crate) fn digest_into<M: AsRef<[u8]>>(alg: Alg, msg: impl Fn(usize) -> M, out: &mut [Digest]) {
+    digest_on(Route::chosen(), alg, msg, out);
+}
+
+/// [`digest_into`] by the given routes (`msg` may build its message: on
 /// the interleaved routes it is called twice per item, for the length and
-/// for the bytes). SHA-256 takes the SHA extensions two messages at a
-/// time where the CPU has them, whatever the route.
-pub(crate) fn digest_on<M: AsRef<[u8]>>(path: KeccakPath, alg: Alg, msg: impl Fn(usize) -> M, out: &mut [Digest]) {
-    match (sponge(alg), path) {
+/// for the bytes).
+pub(crate) fn digest_on<M: AsRef<[u8]>>(route: Route, alg: Alg, msg: impl Fn(usize) -> M, out: &mut [Digest]) {
+    match (sponge(alg), route.keccak) {
+        (Some(hash), KeccakPath::Lanes(level)) if level.lanes() == 8 => interleaved(
+            out,
+            msg,
+            blocks,
+            |m: [&[u8]; 8]| Some(sponge256_lanes(level, hash, m)),
+            |m| asm(hash, m),
+        ),
         (Some(hash), KeccakPath::Lanes(level)) => interleaved(
             out,
             msg,
             blocks,
-            |m: [&[u8]; LANES]| Some(sponge256_x4(level, hash, m)),
+            |m: [&[u8]; 4]| Some(sponge256_lanes(level, hash, m)),
             |m| asm(hash, m),
         ),
         (Some(hash), KeccakPath::Asm) => {
@@ -148,7 +253,9 @@ pub(crate) fn digest_on<M: AsRef<[u8]>>(path: KeccakPath, alg: Alg, msg: impl Fn
                 *d = asm(hash, msg(i).as_ref());
             }
         }
-        (None, _) if sha_ni_detected() => interleaved(out, msg, sha256_blocks, sha256_x, |m| oracle::digest(alg, m)),
+        (None, _) if route.sha256 == Sha256Path::ShaNiPairs => {
+            interleaved(out, msg, sha256_blocks, sha256_x, |m| oracle::digest(alg, m))
+        }
         (None, _) => {
             for (i, d) in out.iter_mut().enumerate() {
                 *d = oracle::digest(alg, msg(i).as_ref());
@@ -212,17 +319,22 @@ mod tests {
 
     fn check_every_route(alg: Alg, msgs: &[Vec<u8>]) {
         let expected: Vec<Digest> = msgs.iter().map(|m| oracle::digest(alg, m)).collect();
-        for path in KeccakPath::available() {
-            let mut out = vec![[0u8; 32]; msgs.len()];
-            digest_on(path, alg, |i| msgs[i].as_slice(), &mut out);
-            for (i, (got, want)) in out.iter().zip(&expected).enumerate() {
-                assert_eq!(
-                    got,
-                    want,
-                    "{alg} by {} item {i} of length {}",
-                    path.name(),
-                    msgs[i].len()
-                );
+        let sha256 = Sha256Path::available();
+        assert_eq!(sha256.len(), if sha_ni_detected() { 2 } else { 1 });
+        for keccak in KeccakPath::available() {
+            for &sha256 in &sha256 {
+                let mut out = vec![[0u8; 32]; msgs.len()];
+                digest_on(Route::new(keccak, sha256), alg, |i| msgs[i].as_slice(), &mut out);
+                for (i, (got, want)) in out.iter().zip(&expected).enumerate() {
+                    assert_eq!(
+                        got,
+                        want,
+                        "{alg} by {} / {} item {i} of length {}",
+                        keccak.name(),
+                        sha256.name(),
+                        msgs[i].len()
+                    );
+                }
             }
         }
     }
@@ -232,12 +344,19 @@ mod tests {
         let chosen = KeccakPath::chosen();
         assert!(KeccakPath::available().contains(&chosen));
         eprintln!("routes here: {:?}; chosen: {}", KeccakPath::available(), chosen.name());
+        let chosen = Sha256Path::chosen();
+        assert!(Sha256Path::available().contains(&chosen));
+        eprintln!(
+            "SHA-256 routes here: {:?}; chosen: {}",
+            Sha256Path::available(),
+            chosen.name()
+        );
     }
 
     #[test]
     fn every_route_gives_the_oracles_digests_around_the_rate() {
         // Every length from 0 to three blocks and a little more, several
-        // messages per length (full groups of four and remainders).
+        // messages per length (full groups of four or eight, and remainders).
         let msgs: Vec<Vec<u8>> = (0..3 * 136 + 10)
             .flat_map(|len| (0..5u8).map(move |k| (0..len).map(|j| (j as u8).wrapping_mul(31) ^ k).collect()))
             .collect();
@@ -250,7 +369,16 @@ mod tests {
     fn every_route_gives_the_oracles_digests_when_every_length_is_one() {
         // The path without grouping: one block count throughout, counts
         // that leave remainders, and none at all.
-        for (len, count) in [(32, 7), (64, 9), (135, 4), (136, 5), (0, 3), (200, 1), (32, 0)] {
+        for (len, count) in [
+            (32, 7),
+            (64, 9),
+            (32, 17),
+            (135, 4),
+            (136, 5),
+            (0, 3),
+            (200, 1),
+            (32, 0),
+        ] {
             let msgs: Vec<Vec<u8>> = (0..count).map(|k| vec![k as u8 ^ 0x5a; len]).collect();
             for alg in Alg::ALL {
                 check_every_route(alg, &msgs);

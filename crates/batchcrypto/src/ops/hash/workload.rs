@@ -7,7 +7,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
-use super::{Alg, Digest, oracle};
+use super::{Alg, Digest, cpu, oracle};
 use crate::batch::FlatBytes;
 use crate::engine::{Engine, KernelWork};
 use crate::ops::Op;
@@ -71,5 +71,9 @@ fn workload(c: &WorkloadConfig, alg: Alg, bench_len: usize) -> Box<dyn Workload>
             e.gpu_kernel_times(KernelWork::Hash(*alg, m), runs)
         }),
         trivial: false,
+        alternative: (cpu::ASM && alg != Alg::Sha256).then_some((
+            "keccak-asm",
+            (|(alg, m): &(Alg, FlatBytes)| cpu::asm_each(*alg, m)) as fn(&(Alg, FlatBytes)),
+        )),
     })
 }

@@ -39,6 +39,7 @@ fn workload(c: &WorkloadConfig, rule: Rule) -> Box<dyn Workload> {
     let expected = oracle::root(rule, &leaves).into_iter().collect();
     Box::new(Cases {
         trivial: leaves.len() == 1,
+        alternative: None,
         len: leaves.len(),
         input: (rule, leaves),
         expected,

@@ -52,5 +52,6 @@ fn verify(c: &WorkloadConfig, level: Level) -> Box<dyn Workload> {
             e.gpu_kernel_times(KernelWork::Mldsa(*level, b), runs)
         }),
         trivial: false,
+        alternative: None,
     })
 }

@@ -68,6 +68,7 @@ fn keygen(c: &WorkloadConfig, set: Set) -> Box<dyn Workload> {
             e.gpu_kernel_times(KernelWork::MlkemKeygen(*set, items), runs)
         }),
         trivial: false,
+        alternative: None,
     })
 }
 
@@ -92,6 +93,7 @@ fn encaps(c: &WorkloadConfig, set: Set) -> Box<dyn Workload> {
             e.gpu_kernel_times(KernelWork::MlkemEncaps(*set, items), runs)
         }),
         trivial: false,
+        alternative: None,
     })
 }
 
@@ -114,5 +116,6 @@ fn decaps(c: &WorkloadConfig, set: Set) -> Box<dyn Workload> {
             e.gpu_kernel_times(KernelWork::MlkemDecaps(*set, items), runs)
         }),
         trivial: false,
+        alternative: None,
     })
 }

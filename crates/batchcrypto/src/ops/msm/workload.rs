@@ -104,5 +104,6 @@ fn terms(c: &WorkloadConfig, curve: Curve) -> Box<dyn Workload> {
             e.gpu_kernel_times(KernelWork::Msm(*curve, p, s), runs)
         }),
         trivial: false,
+        alternative: None,
     })
 }

@@ -112,5 +112,6 @@ fn polys(c: &WorkloadConfig, field: Field) -> Box<dyn Workload> {
             e.gpu_kernel_times(KernelWork::Ntt(t, data), runs)
         }),
         trivial: false,
+        alternative: None,
     })
 }

@@ -34,5 +34,6 @@ fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
         same: |v: &Verdict, w: &bool| v.is_valid() == *w,
         kernel: Some(|e: &Engine, b: &Batch, runs| e.gpu_kernel_times(KernelWork::Sr25519(b, DEFAULT_CONTEXT), runs)),
         trivial: false,
+        alternative: None,
     })
 }
