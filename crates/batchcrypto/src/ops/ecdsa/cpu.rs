@@ -3,8 +3,9 @@
 //! oracle (libsecp256k1); its keys repeat in real batches, so each distinct
 //! key is parsed once. P-256 runs AWS-LC through `aws-lc-rs`, which verifies
 //! the 32-byte digest as given (`verify_digest` of an imported digest, as
-//! RIP-7212 asks), 4.7x the `p256` oracle per verification on the 2-core
-//! test VM; the tests hold its verdicts to the oracle's.
+//! RIP-7212 asks), 2.7-4.7x the `p256` oracle per verification on the
+//! 2-core test VMs (Xeon, EPYC); the tests hold its verdicts to the
+//! oracle's.
 
 use std::collections::HashMap;
 
