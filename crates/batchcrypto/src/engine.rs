@@ -36,8 +36,19 @@ const HANDOFF_NS: f64 = 10_000.0;
 /// `Engine::on_cpu`).
 const INLINE_MAX_NS: f64 = 1_000_000.0;
 
-/// Of the calls run on the calling thread, one in this many is timed.
+/// Of the calls run on the calling thread, one in this many is timed;
+/// of the calls near the choice (see [`PROBE_WITHIN`]), one in this many
+/// runs there.
 const INLINE_TIMED_EVERY: u32 = 16;
+
+/// A call sent to the pool although what the pool saves is within this
+/// factor of the hand-off runs on the calling thread once in
+/// [`INLINE_TIMED_EVERY`] such calls (a probe, costing at most a few
+/// hand-offs): a pool call's time per item counts every worker it could
+/// have kept busy, which overstates work that ran on one (a small Merkle
+/// tree's levels are hashed one after another), and only a call on the
+/// calling thread measures one core's time.
+const PROBE_WITHIN: f64 = 4.0;
 
 /// Most CPU threads an engine may have: more only add start-up time and
 /// memory (100,000 threads took minutes to start and then crashed).
@@ -885,20 +896,30 @@ impl Engine {
     /// op's work, and counted as such it would keep short calls on the pool
     /// for good (each slow hand-off raising the estimate that sends the next
     /// call there; seen at N = 16 on 2 threads: 12 µs per 0.15 µs hash).
+    /// Calls near the choice probe the calling thread now and then
+    /// ([`PROBE_WITHIN`]).
     fn on_cpu<T: Send>(&self, op: Op, n: usize, f: impl FnOnce() -> T + Send) -> T {
         let slot = registry::position(op);
         let threads = self.cpu_threads().max(1);
         let m = n.min(threads).max(1) as f64;
         let known = self.cpu_item_ns[slot].load(Ordering::Relaxed);
         let work = (known != 0).then(|| f64::from_bits(known) * n as f64);
-        let inline = work.is_some_and(|w| w <= INLINE_MAX_NS && (m == 1.0 || w * (m - 1.0) / m <= HANDOFF_NS));
+        // What the pool would save over the calling thread, if the work fits there.
+        let saving = work.filter(|&w| w <= INLINE_MAX_NS).map(|w| w * (m - 1.0) / m);
+        let inline = saving.is_some_and(|s| s <= HANDOFF_NS);
+        let near = !inline && saving.is_some_and(|s| s <= PROBE_WITHIN * HANDOFF_NS);
         // Calls on the calling thread are timed one in INLINE_TIMED_EVERY
-        // (reading the clock twice costs as much as a short hash); calls
-        // on the pool every time.
-        let timed = !inline
-            || self.untimed_calls[slot]
+        // (reading the clock twice costs as much as a short hash), and so
+        // are the probes among the calls near the choice; calls on the pool
+        // every time.
+        let nth = (inline || near).then(|| {
+            self.untimed_calls[slot]
                 .fetch_add(1, Ordering::Relaxed)
-                .is_multiple_of(INLINE_TIMED_EVERY);
+                .is_multiple_of(INLINE_TIMED_EVERY)
+        });
+        let probe = near && nth == Some(true);
+        let inline = inline || probe;
+        let timed = !inline || nth == Some(true);
         let (out, busy) = if inline {
             let start = timed.then(std::time::Instant::now);
             let out = cores::inline(f);
@@ -918,7 +939,8 @@ impl Engine {
             // the average stays an estimate either way.
             let cores = if inline { 1.0 } else { m };
             let ns = (busy.as_secs_f64() * 1e9 * cores / n as f64).max(1e-3);
-            let average = if known == 0 {
+            // A probe's one-core time replaces the pool's overstatement.
+            let average = if known == 0 || probe {
                 ns
             } else {
                 0.75 * f64::from_bits(known) + 0.25 * ns
@@ -1183,6 +1205,39 @@ mod tests {
         // Counted as 16 items' work, the wait would send this call to the
         // pool too (50 ms x 2 / 16 per item: over INLINE_MAX_NS for 16).
         assert_eq!(engine.on_cpu(op, 16, cores::threads), 1);
+    }
+
+    #[test]
+    fn work_on_one_worker_is_found_out_by_a_probe() {
+        let engine = two_threads();
+        let op = Op::Merkle(merkle::Rule::SortedKeccak256);
+        // 16 items whose pool call kept one worker busy for 12 µs: counted
+        // over both workers, 1.5 µs per item, 24 µs of work of which the
+        // pool would save 12 µs, more than a hand-off (the pool again),
+        // less than PROBE_WITHIN of them.
+        let serial = || {
+            let start = std::time::Instant::now();
+            while start.elapsed() < std::time::Duration::from_micros(12) {}
+            cores::threads()
+        };
+        assert_eq!(engine.on_cpu(op, 16, serial), 2);
+        // Within INLINE_TIMED_EVERY calls one runs on the calling thread
+        // (0.75 µs per item measured there: 12 µs, of which the pool would
+        // save 6), after which the calls stay there (all of them but for
+        // a timed one that the VM's noise made slow).
+        let threads: Vec<usize> = (0..4 * INLINE_TIMED_EVERY)
+            .map(|_| engine.on_cpu(op, 16, serial))
+            .collect();
+        let first = threads
+            .iter()
+            .position(|&t| t == 1)
+            .expect("a probe on the calling thread");
+        assert!(first < INLINE_TIMED_EVERY as usize, "{threads:?}");
+        let after = &threads[first..];
+        assert!(
+            after.iter().filter(|&&t| t == 1).count() * 4 >= after.len() * 3,
+            "{threads:?}"
+        );
     }
 
     #[test]
