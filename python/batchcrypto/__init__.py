@@ -45,10 +45,16 @@ __all__ = [
     "REASONS",
     "PRECOMPILE_ERRORS",
     "reason_name",
+    "GPU_RUNTIME",
     "__version__",
 ]
 
 __version__: str = _native.__version__
+
+#: The GPU runtime this build has (``"wgpu"``), or None for a build without
+#: one (``--no-default-features``: the CPU only, and ``backend="gpu"`` an
+#: error that says so).
+GPU_RUNTIME: str | None = _native.GPU_RUNTIME
 
 #: Reason numbers (as in ``Verdicts.reasons``) to the CLI's snake_case codes.
 REASONS: dict[int, str] = dict(_native.reason_names())

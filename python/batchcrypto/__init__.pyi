@@ -10,6 +10,7 @@ import numpy.typing as npt
 Column: TypeAlias = bytes | bytearray | memoryview | list[bytes] | tuple[bytes, ...] | npt.NDArray[np.uint8] | Any
 
 __version__: str
+GPU_RUNTIME: str | None
 REASONS: dict[int, str]
 PRECOMPILE_ERRORS: dict[int, str]
 

@@ -648,6 +648,11 @@ fn reason_names() -> Vec<(u8, &'static str)> {
     Reason::ALL.iter().map(|r| (r.number(), r.code())).collect()
 }
 
+/// The GPU runtime compiled in: wgpu with the `wgpu` feature (the
+/// default), none without it (the CPU only; asking for the GPU is an error
+/// that says so).
+const GPU_RUNTIME: Option<&str> = if cfg!(feature = "wgpu") { Some("wgpu") } else { None };
+
 /// The native module.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -656,5 +661,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(precompile_error_names, m)?)?;
     m.add_function(wrap_pyfunction!(mlkem_lengths, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("GPU_RUNTIME", GPU_RUNTIME)?;
     Ok(())
 }

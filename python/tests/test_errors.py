@@ -3,6 +3,8 @@ nothing is computed."""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pyarrow as pa
 import pytest
@@ -97,3 +99,22 @@ def test_bad_arguments_of_the_other_operations(engine):
     assert engine.evm("bn256-add", []).outputs == []
     assert engine.verify_bls_fast_aggregate([], [], []).valid.shape == (0,)
     assert engine.mlkem_decaps([], [], set=512).secrets.shape == (0, 32)
+
+
+def test_a_build_without_a_gpu_runtime_says_so():
+    """Built without the GPU runtime (``--no-default-features``, as CI builds
+    the package), asking for the GPU is an error that says so and ``auto``
+    runs on the CPU. ``BATCHCRYPTO_EXPECT_GPU_RUNTIME`` (CI: ``none``) names
+    the runtime the installed build must have."""
+    expected = os.environ.get("BATCHCRYPTO_EXPECT_GPU_RUNTIME")
+    if expected is not None:
+        assert (batchcrypto.GPU_RUNTIME or "none") == expected
+    if batchcrypto.GPU_RUNTIME is not None:
+        pytest.skip(f"this build has the {batchcrypto.GPU_RUNTIME} runtime")
+    with pytest.raises(RuntimeError, match=r"Engine: .*no GPU runtime compiled in"):
+        batchcrypto.Engine(backend="gpu")
+    auto = batchcrypto.Engine()
+    assert repr(auto) == "Engine(backend='auto', gpu=None)"
+    assert auto.hash("keccak256", [b""]).tobytes().hex() == (
+        "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470"
+    )
