@@ -912,14 +912,13 @@ impl Engine {
         // (reading the clock twice costs as much as a short hash), and so
         // are the probes among the calls near the choice; calls on the pool
         // every time.
-        let nth = (inline || near).then(|| {
-            self.untimed_calls[slot]
+        let nth = (inline || near)
+            && self.untimed_calls[slot]
                 .fetch_add(1, Ordering::Relaxed)
-                .is_multiple_of(INLINE_TIMED_EVERY)
-        });
-        let probe = near && nth == Some(true);
+                .is_multiple_of(INLINE_TIMED_EVERY);
+        let probe = near && nth;
         let inline = inline || probe;
-        let timed = !inline || nth == Some(true);
+        let timed = !inline || nth;
         let (out, busy) = if inline {
             let start = timed.then(std::time::Instant::now);
             let out = cores::inline(f);
