@@ -26,6 +26,8 @@ struct Server {
     child: Child,
     addr: SocketAddr,
     log: Arc<Mutex<Vec<String>>>,
+    /// The thread reading the log; it ends when the process has exited.
+    reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Server {
@@ -43,7 +45,7 @@ impl Server {
         let log = Arc::new(Mutex::new(Vec::new()));
         let (tx, rx) = std::sync::mpsc::channel();
         let kept = Arc::clone(&log);
-        std::thread::spawn(move || {
+        let reader = std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 // Kept before the address is announced: the log holds the
                 // line by the time `start` returns.
@@ -64,6 +66,7 @@ impl Server {
             child,
             addr: addr.parse().expect("listen address"),
             log,
+            reader: Some(reader),
         }
     }
 
@@ -77,6 +80,10 @@ impl Server {
         let start = Instant::now();
         while start.elapsed() < Duration::from_secs(90) {
             if let Some(status) = self.child.try_wait().expect("wait") {
+                // Its last log lines are read before anyone looks at them.
+                if let Some(reader) = self.reader.take() {
+                    reader.join().expect("log reader");
+                }
                 return status.code();
             }
             std::thread::sleep(Duration::from_millis(20));
@@ -450,6 +457,59 @@ fn concurrent_clients_get_the_clis_answers_in_batches() {
         .sum();
     assert_eq!(total, (64 * 60) as f64, "each request counted once");
     eprintln!("largest batch: {largest} lines");
+}
+
+/// An engine without a GPU does not wait for more requests: a lone request
+/// runs at once, requests that queue while a batch runs form the next
+/// batch; an explicit `--max-wait-us` is still obeyed.
+#[test]
+fn a_cpu_engine_batches_without_waiting_unless_told_to() {
+    let line = format!("{KECCAK_00}\n");
+    let lone = |server: &Server| {
+        let start = Instant::now();
+        let reply = post(server.addr, "/v1/hash/keccak256", "{\"data\":\"00\"}\n");
+        assert_eq!((reply.status, reply.body.as_str()), (200, line.as_str()));
+        assert_eq!(reply.headers["x-batchcrypto-batch-lines"], "1");
+        start.elapsed()
+    };
+    let told = Server::start(&["--backend", "cpu", "--max-wait-us", "1500000"]);
+    let waited = lone(&told);
+    assert!(
+        waited >= Duration::from_millis(1500),
+        "--max-wait-us ignored: {waited:?}"
+    );
+    drop(told);
+
+    let server = Server::start(&["--backend", "cpu"]);
+    let took = lone(&server);
+    assert!(took < Duration::from_millis(1500), "a lone request waited {took:?}");
+    // Under load, what queued while a batch ran runs together.
+    let pool = Arc::new(Pool::new(
+        "/v1/verify/ed25519",
+        &["verify", "ed25519"],
+        sample("ed25519", 64),
+    ));
+    let largest = Arc::new(AtomicUsize::new(0));
+    let clients: Vec<_> = (0..32u64)
+        .map(|t| {
+            let (pool, largest, addr) = (Arc::clone(&pool), Arc::clone(&largest), server.addr);
+            std::thread::spawn(move || {
+                let mut rng = Rng(t + 7);
+                for _ in 0..6 {
+                    let (body, expected) = random_request(&pool, &mut rng, 4);
+                    let reply = post(addr, pool.path, &body);
+                    assert_eq!((reply.status, &reply.body), (200, &expected));
+                    let batch: usize = reply.headers["x-batchcrypto-batch-lines"].parse().expect("lines");
+                    largest.fetch_max(batch, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    for c in clients {
+        c.join().expect("client");
+    }
+    let largest = largest.load(Ordering::Relaxed);
+    assert!(largest > 4, "no batch larger than one request: largest {largest}");
 }
 
 /// A flood past `--queue-limit`: refusals come at once with Retry-After,
@@ -901,4 +961,34 @@ fn gpu_batches_answer_what_the_cpu_answers() {
         on_gpu += usize::from(backend == Some("gpu"));
     }
     assert!(on_gpu > 0, "no batch ran on the GPU");
+}
+
+#[test]
+fn bench_serve_checks_every_answer_and_reports_both_paths() {
+    let dir = std::env::temp_dir().join(format!("batchcrypto-bench-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let input = dir.join("hash.jsonl");
+    // A malformed line too: its error line is an answer like any other.
+    let mut lines = hash_lines(150);
+    lines.insert(40, "{\"data\":\"zz\"}".to_string());
+    std::fs::write(&input, lines.join("\n") + "\n").expect("write");
+    let out = bin()
+        .args(["bench-serve", "--op", "hash/keccak256", "--input"])
+        .arg(&input)
+        .args(["--clients", "4", "--max-lines", "8", "--passes", "2", "--rounds", "2"])
+        .output()
+        .expect("bench-serve");
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("| hash/keccak256 |"))
+        .unwrap_or_else(|| panic!("no row in {stdout}"));
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(&cells[2..4], ["4", "1-8"], "{row}");
+    assert_eq!(cells[5], "2", "rounds: {row}");
+    for rate in [cells[6], cells[7]] {
+        assert!(rate.parse::<f64>().is_ok_and(|r| r > 0.0), "{row}");
+    }
 }

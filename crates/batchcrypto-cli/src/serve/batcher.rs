@@ -7,6 +7,15 @@
 //! busy GPU meets a larger batch when it is free (Solana's sigverify stage
 //! coalesces packets the same way).
 //!
+//! An engine without a GPU does not wait (unless `--max-wait-us` is given):
+//! its cost per item does not fall
+//! with the batch's size past a few items per core, so a lane whose engine
+//! is idle runs what is queued at once, and under load a batch is whatever
+//! queued while the previous one ran. Waiting there only idles the cores:
+//! measured with `bench-serve` (64 clients of 1-16 lines, 2-vCPU VM),
+//! Keccak-256 lines reached 0.14x of the CLI path's throughput with a
+//! 2 ms wait and 0.39x with none.
+//!
 //! Admission is bounded: the lines and bytes accepted and not yet answered
 //! across all lanes stay under `--queue-limit` and `--queue-bytes`; beyond
 //! them a request is refused at once, never queued. A batch whose engine
@@ -24,13 +33,19 @@ use super::Answered;
 use super::metrics::{Metrics, Refusal};
 use crate::lines::{DynVerb, RequestLine};
 
+/// How long a batch that a GPU may run waits for more requests, unless
+/// `--max-wait-us` says otherwise.
+pub const DEFAULT_MAX_WAIT: Duration = Duration::from_millis(2);
+
 /// The batching limits (`serve`'s options).
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// Lines per batch at which it is cut at once.
     pub max_batch: usize,
-    /// Longest wait of a batch's oldest request before it is cut.
-    pub max_wait: Duration,
+    /// Longest wait of a batch's oldest request before it is cut; `None`
+    /// for the default ([`DEFAULT_MAX_WAIT`] where a GPU may run the batch,
+    /// no wait on a CPU-only engine).
+    pub max_wait: Option<Duration>,
     /// Lines accepted and not yet answered, across operations.
     pub queue_items: usize,
     /// Request bytes accepted and not yet answered, across operations.
@@ -112,6 +127,11 @@ pub struct Core {
     pub engine: Engine,
     /// Whether `engine` is a CPU engine already (no fallback needed).
     engine_is_cpu: bool,
+    /// How long a batch's oldest request waits for more before it is
+    /// cut: `--max-wait-us`, else none where no batch can run on a GPU (no
+    /// adapter, or the CPU chosen; the module's doc says why), else
+    /// [`DEFAULT_MAX_WAIT`].
+    wait: Option<Duration>,
     /// The CPU engine a failed batch runs again on (built on first need).
     cpu: OnceLock<Option<Engine>>,
     threads: Option<usize>,
@@ -126,9 +146,12 @@ pub struct Core {
 impl Core {
     /// The core over `engine` (`backend` and `threads` as it was built).
     pub fn new(engine: Engine, backend: BackendChoice, threads: Option<usize>, limits: Limits) -> Core {
+        let engine_is_cpu = backend == BackendChoice::Cpu;
+        let cpu_only = engine_is_cpu || engine.gpu_adapter().is_none();
         Core {
+            wait: batch_wait(limits.max_wait, cpu_only),
             engine,
-            engine_is_cpu: backend == BackendChoice::Cpu,
+            engine_is_cpu,
             cpu: OnceLock::new(),
             threads,
             limits,
@@ -142,6 +165,13 @@ impl Core {
             .get_or_init(|| crate::engine(BackendChoice::Cpu, self.threads).ok())
             .as_ref()
     }
+}
+
+/// How long a batch's oldest request waits for more: `--max-wait-us` when
+/// given, else none on a CPU-only engine and [`DEFAULT_MAX_WAIT`] where a
+/// GPU may run the batch.
+fn batch_wait(max_wait: Option<Duration>, cpu_only: bool) -> Option<Duration> {
+    max_wait.or((!cpu_only).then_some(DEFAULT_MAX_WAIT))
 }
 
 /// One operation's queue.
@@ -202,10 +232,14 @@ async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn DynVerb>, mut rx:
                 None => break,
             },
         };
-        let cut_at = first.enqueued + core.limits.max_wait;
+        // Without a wait (the CPU's default) the batch waits only for the
+        // previous one (below).
+        let cut_at = core.wait.map(|wait| first.enqueued + wait);
         let mut lines = first.lines.len();
         let mut jobs = vec![first];
-        while lines < core.limits.max_batch {
+        while let Some(cut_at) = cut_at
+            && lines < core.limits.max_batch
+        {
             // What is queued already joins without a timer; a passed
             // deadline cuts at once (tokio's timer ticks by the millisecond).
             match rx.try_recv() {
@@ -376,9 +410,25 @@ mod tests {
         }
     }
 
+    #[test]
+    fn only_a_batch_a_gpu_may_run_waits_unless_told_to() {
+        let told = Some(Duration::from_micros(300));
+        assert_eq!(batch_wait(None, true), None);
+        assert_eq!(batch_wait(None, false), Some(DEFAULT_MAX_WAIT));
+        assert_eq!(batch_wait(told, true), told);
+        assert_eq!(batch_wait(told, false), told);
+        // An engine built for the CPU has no adapter: it never waits.
+        let engine = crate::engine(BackendChoice::Cpu, Some(1)).expect("engine");
+        let limits = Limits {
+            max_wait: None,
+            ..LIMITS
+        };
+        assert_eq!(Core::new(engine, BackendChoice::Cpu, Some(1), limits).wait, None);
+    }
+
     const LIMITS: Limits = Limits {
         max_batch: 10,
-        max_wait: Duration::from_millis(1),
+        max_wait: Some(Duration::from_millis(1)),
         queue_items: 100,
         queue_bytes: 1000,
     };

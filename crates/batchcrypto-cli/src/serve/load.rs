@@ -4,15 +4,22 @@
 //! `--clients` concurrent clients (HTTP/1.1, one keep-alive connection
 //! each), checks every answer against the CLI path's answer to the same
 //! lines, and reports the service's throughput and latency percentiles
-//! beside the CLI path's batch throughput on the same lines, measured in
-//! the same run (medians of three after a warm-up).
+//! beside the CLI path's batch throughput on the same lines. The two are
+//! measured in alternation (`--rounds` times each, after a warm-up of
+//! each), so that a shared machine's drifting speed falls on both alike:
+//! the report gives the medians and the median of the rounds' ratios.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::io::{BufRead, BufReader as StdBufReader, Write};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::{ExitCode, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 
 use crate::lines::{CHUNK_ITEMS, RequestLine};
 use crate::{EngineArgs, Fatal};
@@ -36,12 +43,15 @@ pub struct Args {
     /// Most lines per request.
     #[arg(long, default_value_t = 16, value_parser = crate::limits::in_range::<1, { crate::limits::MAX_ITEMS }>)]
     max_lines: usize,
-    /// Passes over the input by the clients together.
+    /// Passes over the input by the clients together, in each round.
     #[arg(long, default_value_t = 3, value_parser = crate::limits::in_range::<1, 1000>)]
     passes: usize,
-    /// The service's --max-wait-us.
-    #[arg(long, default_value_t = 2_000)]
-    max_wait_us: usize,
+    /// Rounds: each times the CLI path once and then the service once.
+    #[arg(long, default_value_t = 5, value_parser = crate::limits::in_range::<1, 1000>)]
+    rounds: usize,
+    /// The service's --max-wait-us (its default when not given).
+    #[arg(long)]
+    max_wait_us: Option<usize>,
     /// The service's --max-batch.
     #[arg(long, default_value_t = 65_536)]
     max_batch: usize,
@@ -55,6 +65,9 @@ fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
+
+/// How long a client waits for one answer.
+const READ_LIMIT: Duration = Duration::from_secs(300);
 
 /// The `p`-th percentile of sorted `v`.
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
@@ -89,28 +102,24 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         }
         Ok((lines.len() as f64 / start.elapsed().as_secs_f64(), out))
     };
+    // The first run is the warm-up and gives the answers to check against.
     let (_, expected) = cli_run()?;
-    let mut rates = Vec::new();
-    for _ in 0..3 {
-        rates.push(cli_run()?.0);
-    }
-    let cli_rate = median(&mut rates);
     let expected: Vec<String> = String::from_utf8_lossy(&expected).lines().map(str::to_string).collect();
     if expected.len() != lines.len() {
         return Err(Fatal(
             "internal: the CLI path answered a different number of lines".to_string(),
         ));
     }
-    drop(engine);
+    let cli_rate = || cli_run().map(|(rate, _)| rate);
 
     // The service, as its own process.
     let exe = std::env::current_exe().map_err(|e| Fatal(format!("cannot find this binary: {e}")))?;
     let mut command = std::process::Command::new(exe);
-    command.args(["serve", "--listen", "127.0.0.1:0", "--max-wait-us"]);
-    command
-        .arg(args.max_wait_us.to_string())
-        .arg("--max-batch")
-        .arg(args.max_batch.to_string());
+    command.args(["serve", "--listen", "127.0.0.1:0", "--max-batch"]);
+    command.arg(args.max_batch.to_string());
+    if let Some(us) = args.max_wait_us {
+        command.arg("--max-wait-us").arg(us.to_string());
+    }
     command.args(["--backend", &args.engine.backend.to_string()]);
     if let Some(t) = args.engine.threads {
         command.arg("--threads").arg(t.to_string());
@@ -121,7 +130,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| Fatal(format!("cannot start serve: {e}")))?;
-    let result = load(&args, &mut child, &lines, &expected, cli_rate);
+    let result = load(&args, &mut child, &lines, &expected, &cli_rate);
     let _ = child.kill();
     let _ = child.wait();
     result
@@ -133,10 +142,10 @@ fn load(
     child: &mut std::process::Child,
     lines: &[String],
     expected: &[String],
-    cli_rate: f64,
+    cli_rate: &dyn Fn() -> Result<f64, Fatal>,
 ) -> Result<ExitCode, Fatal> {
     let stderr = child.stderr.take().ok_or_else(|| Fatal("no stderr".to_string()))?;
-    let mut log = BufReader::new(stderr).lines();
+    let mut log = StdBufReader::new(stderr).lines();
     let addr: SocketAddr = loop {
         let line = log
             .next()
@@ -177,33 +186,107 @@ fn load(
             .map(|range| {
                 let mut body = lines[range.clone()].join("\n");
                 body.push('\n');
-                let mut want = expected[range.clone()].join("\n");
-                want.push('\n');
+                // A malformed line's error names its line within the request.
+                let mut want = String::new();
+                for (at, i) in range.clone().enumerate() {
+                    let line = &expected[i];
+                    let (cli, here) = (
+                        format!("{{\"error\":\"line {}: ", i + 1),
+                        format!("{{\"error\":\"line {}: ", at + 1),
+                    );
+                    match line.strip_prefix(&cli) {
+                        Some(rest) => want.push_str(&(here + rest)),
+                        None => want.push_str(line),
+                    }
+                    want.push('\n');
+                }
                 (body.into_bytes(), want.into_bytes())
             })
             .collect(),
     );
-    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    // A warm-up request (the lane starts, the engine warms), then the clock.
-    let mut warm = Connection::open(addr).map_err(Fatal)?;
-    let (status, _) = warm.post(&path, &requests[0].0).map_err(Fatal)?;
-    if status != 200 {
-        return Err(Fatal(format!("warm-up request: status {status}")));
-    }
+    // The clients are tasks on one thread (as a node's RPC callers would be
+    // connections, not threads): on a machine shared with the service, 64
+    // client threads woken for every answer would take its CPU.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Fatal(format!("cannot start the clients' runtime: {e}")))?;
+    let items = (lines.len() * args.passes) as f64;
+    let (mut cli_rates, mut rates, mut ratios, mut latencies) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let metrics = runtime.block_on(async {
+        // A warm-up request (the lane starts, the engine warms), then the rounds.
+        let mut warm = Connection::open(addr).await.map_err(Fatal)?;
+        let (status, _) = warm.post(&path, &requests[0].0).await.map_err(Fatal)?;
+        if status != 200 {
+            return Err(Fatal(format!("warm-up request: status {status}")));
+        }
+        for _ in 0..args.rounds {
+            let cli = cli_rate()?;
+            let (elapsed, round) = service_round(addr, &path, &requests, args.clients).await?;
+            let rate = items / elapsed;
+            cli_rates.push(cli);
+            rates.push(rate);
+            ratios.push(rate / cli);
+            latencies.extend(round);
+        }
+        warm.get("/metrics").await.map_err(Fatal)
+    })?;
+    latencies.sort();
+    let metrics = String::from_utf8_lossy(&metrics);
+    let sum = |prefix: &str| -> f64 {
+        metrics
+            .lines()
+            .filter(|l| l.starts_with(prefix))
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum()
+    };
+    let batches = sum("batchcrypto_batches_total{");
+    let mean_batch = sum("batchcrypto_items_total{") / batches.max(1.0);
+    let (rate, cli_rate) = (median(&mut rates), median(&mut cli_rates));
+    println!(
+        "| op | clients | lines/request | requests | rounds | service items/s | CLI path items/s | service/CLI | p50 | p99 | max-wait-us | mean batch |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!(
+        "| {} | {} | {}-{} | {} | {} | {rate:.0} | {cli_rate:.0} | {:.2} | {:.2} ms | {:.2} ms | {} | {mean_batch:.1} |",
+        args.op,
+        args.clients,
+        args.min_lines,
+        args.max_lines,
+        requests.len(),
+        args.rounds,
+        median(&mut ratios),
+        percentile(&latencies, 0.5).as_secs_f64() * 1e3,
+        percentile(&latencies, 0.99).as_secs_f64() * 1e3,
+        args.max_wait_us.map_or("default".to_string(), |us| us.to_string()),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One round: `clients` keep-alive clients send every request once, each
+/// answer compared with the CLI's. Returns the round's seconds and the
+/// requests' latencies.
+async fn service_round(
+    addr: SocketAddr,
+    path: &str,
+    requests: &Arc<Vec<(Vec<u8>, Vec<u8>)>>,
+    clients: usize,
+) -> Result<(f64, Vec<Duration>), Fatal> {
+    let next = Arc::new(AtomicUsize::new(0));
     let start = Instant::now();
-    let clients: Vec<_> = (0..args.clients)
+    let clients: Vec<_> = (0..clients)
         .map(|_| {
-            let (requests, next, path) = (Arc::clone(&requests), Arc::clone(&next), path.clone());
-            std::thread::spawn(move || -> Result<Vec<Duration>, String> {
-                let mut connection = Connection::open(addr)?;
+            let (requests, next, path) = (Arc::clone(requests), Arc::clone(&next), path.to_string());
+            tokio::spawn(async move {
+                let mut connection = Connection::open(addr).await?;
                 let mut latencies = Vec::new();
                 loop {
-                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((body, want)) = requests.get(i) else {
-                        return Ok(latencies);
+                        return Ok::<_, String>(latencies);
                     };
                     let sent = Instant::now();
-                    let (status, answer) = connection.post(&path, body)?;
+                    let (status, answer) = connection.post(&path, body).await?;
                     latencies.push(sent.elapsed());
                     if status != 200 {
                         return Err(format!("status {status}: {}", String::from_utf8_lossy(&answer)));
@@ -218,90 +301,72 @@ fn load(
     let mut latencies = Vec::new();
     for c in clients {
         latencies.extend(
-            c.join()
+            c.await
                 .map_err(|_| Fatal("a client panicked".to_string()))?
                 .map_err(Fatal)?,
         );
     }
-    let elapsed = start.elapsed().as_secs_f64();
-    latencies.sort();
-    let items = lines.len() * args.passes;
-    let rate = items as f64 / elapsed;
-    let metrics = Connection::open(addr)
-        .and_then(|mut c| c.get("/metrics"))
-        .map_err(Fatal)?;
-    let metrics = String::from_utf8_lossy(&metrics);
-    let sum = |prefix: &str| -> f64 {
-        metrics
-            .lines()
-            .filter(|l| l.starts_with(prefix))
-            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
-            .sum()
-    };
-    let batches = sum("batchcrypto_batches_total{");
-    let mean_batch = sum("batchcrypto_items_total{") / batches.max(1.0);
-    println!(
-        "| op | clients | lines/request | requests | service items/s | CLI path items/s | service/CLI | p50 | p99 | max-wait-us | mean batch |"
-    );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|");
-    println!(
-        "| {} | {} | {}-{} | {} | {rate:.0} | {cli_rate:.0} | {:.2} | {:.2} ms | {:.2} ms | {} | {mean_batch:.1} |",
-        args.op,
-        args.clients,
-        args.min_lines,
-        args.max_lines,
-        requests.len(),
-        rate / cli_rate,
-        percentile(&latencies, 0.5).as_secs_f64() * 1e3,
-        percentile(&latencies, 0.99).as_secs_f64() * 1e3,
-        args.max_wait_us,
-    );
-    Ok(ExitCode::SUCCESS)
+    Ok((start.elapsed().as_secs_f64(), latencies))
 }
 
 /// One keep-alive HTTP/1.1 connection.
 struct Connection {
-    reader: BufReader<TcpStream>,
-    writer: TcpStream,
+    reader: BufReader<OwnedReadHalf>,
+    writer: OwnedWriteHalf,
     addr: SocketAddr,
+    /// The request being sent: its head and body in one write.
+    out: Vec<u8>,
 }
 
 impl Connection {
-    fn open(addr: SocketAddr) -> Result<Connection, String> {
-        let stream = TcpStream::connect(addr).map_err(|e| format!("connect {addr}: {e}"))?;
+    async fn open(addr: SocketAddr) -> Result<Connection, String> {
+        let stream = TcpStream::connect(addr)
+            .await
+            .map_err(|e| format!("connect {addr}: {e}"))?;
         let _ = stream.set_nodelay(true);
-        let _ = stream.set_read_timeout(Some(Duration::from_secs(300)));
-        let writer = stream.try_clone().map_err(|e| e.to_string())?;
+        let (reader, writer) = stream.into_split();
         Ok(Connection {
-            reader: BufReader::new(stream),
+            reader: BufReader::new(reader),
             writer,
             addr,
+            out: Vec::new(),
         })
     }
 
-    fn post(&mut self, path: &str, body: &[u8]) -> Result<(u16, Vec<u8>), String> {
-        let head = format!(
+    async fn post(&mut self, path: &str, body: &[u8]) -> Result<(u16, Vec<u8>), String> {
+        self.out.clear();
+        write!(
+            self.out,
             "POST {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: {}\r\n\r\n",
             self.addr,
             body.len()
-        );
+        )
+        .map_err(|e| e.to_string())?;
+        self.out.extend_from_slice(body);
+        self.writer.write_all(&self.out).await.map_err(|e| e.to_string())?;
+        self.read().await
+    }
+
+    async fn get(&mut self, path: &str) -> Result<Vec<u8>, String> {
+        let head = format!("GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n", self.addr);
         self.writer
             .write_all(head.as_bytes())
-            .and_then(|()| self.writer.write_all(body))
+            .await
             .map_err(|e| e.to_string())?;
-        self.read()
+        self.read().await.map(|(_, body)| body)
     }
 
-    fn get(&mut self, path: &str) -> Result<Vec<u8>, String> {
-        let head = format!("GET {path} HTTP/1.1\r\nHost: {}\r\n\r\n", self.addr);
-        self.writer.write_all(head.as_bytes()).map_err(|e| e.to_string())?;
-        self.read().map(|(_, body)| body)
+    /// Reads one response (its length from Content-Length), within
+    /// [`READ_LIMIT`].
+    async fn read(&mut self) -> Result<(u16, Vec<u8>), String> {
+        tokio::time::timeout(READ_LIMIT, self.read_response())
+            .await
+            .map_err(|_| format!("no answer within {} s", READ_LIMIT.as_secs()))?
     }
 
-    /// Reads one response (its length from Content-Length).
-    fn read(&mut self) -> Result<(u16, Vec<u8>), String> {
+    async fn read_response(&mut self) -> Result<(u16, Vec<u8>), String> {
         let mut line = String::new();
-        self.reader.read_line(&mut line).map_err(|e| e.to_string())?;
+        self.reader.read_line(&mut line).await.map_err(|e| e.to_string())?;
         let status = line
             .split(' ')
             .nth(1)
@@ -310,7 +375,7 @@ impl Connection {
         let mut length = 0;
         loop {
             line.clear();
-            self.reader.read_line(&mut line).map_err(|e| e.to_string())?;
+            self.reader.read_line(&mut line).await.map_err(|e| e.to_string())?;
             let header = line.trim_end();
             if header.is_empty() {
                 break;
@@ -322,7 +387,7 @@ impl Connection {
             }
         }
         let mut body = vec![0; length];
-        self.reader.read_exact(&mut body).map_err(|e| e.to_string())?;
+        self.reader.read_exact(&mut body).await.map_err(|e| e.to_string())?;
         Ok((status, body))
     }
 }

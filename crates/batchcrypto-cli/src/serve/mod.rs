@@ -58,9 +58,12 @@ pub struct Args {
     /// Lines at which a batch is cut at once (a larger request runs whole).
     #[arg(long, default_value_t = 65_536, value_parser = in_range::<1, { crate::limits::MAX_ITEMS }>)]
     max_batch: usize,
-    /// Longest wait, in microseconds, of a batch's oldest request before the batch is cut.
-    #[arg(long, default_value_t = 2_000, value_parser = in_range::<0, 60_000_000>)]
-    max_wait_us: usize,
+    /// Longest wait, in microseconds, of a batch's oldest request before
+    /// the batch is cut. Default: 2000 where a GPU may run the batch; an
+    /// engine without a GPU does not wait, it runs what is queued as soon
+    /// as its previous batch of the operation ends.
+    #[arg(long, value_parser = in_range::<0, 60_000_000>)]
+    max_wait_us: Option<usize>,
     /// Lines accepted and not yet answered, across operations; past it
     /// requests are refused at once (HTTP 503, Retry-After).
     #[arg(long, default_value_t = 1 << 20, value_parser = in_range::<1, { 1 << 30 }>)]
@@ -318,7 +321,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     let engine = args.engine.engine()?;
     let limits = Limits {
         max_batch: args.max_batch,
-        max_wait: Duration::from_micros(args.max_wait_us as u64),
+        max_wait: args.max_wait_us.map(|us| Duration::from_micros(us as u64)),
         queue_items: args.queue_limit,
         queue_bytes: args.queue_bytes,
     };
