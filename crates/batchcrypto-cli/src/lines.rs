@@ -547,6 +547,11 @@ pub struct LineJob {
     pub engine: crate::EngineArgs,
     /// `--input`, `--output`, `--max-line-bytes` (the command line's).
     pub io: Io,
+    /// Whether the verb reads its whole input as one item (`merkle`): a
+    /// request without lines is still answered by the verb (the CLI's
+    /// "no leaves" line), not with nothing.
+    #[cfg(feature = "serve")]
+    pub whole: bool,
 }
 
 impl LineJob {
@@ -557,6 +562,21 @@ impl LineJob {
             title: title.into(),
             engine,
             io,
+            #[cfg(feature = "serve")]
+            whole: false,
+        }
+    }
+
+    /// The job of a verb that reads its whole input as one item (`merkle`:
+    /// one tree): the service answers each request on its own.
+    pub fn whole(verb: Box<dyn DynVerb>, title: impl Into<String>, engine: crate::EngineArgs, io: Io) -> Self {
+        LineJob {
+            verb,
+            title: title.into(),
+            engine,
+            io,
+            #[cfg(feature = "serve")]
+            whole: true,
         }
     }
 

@@ -88,8 +88,9 @@ enum Command {
 }
 
 impl Command {
-    /// The JSON Lines job of a line verb (one output line per input line),
-    /// or the command back when it is another kind of verb.
+    /// The JSON Lines job of a line verb (one output line per input line)
+    /// or of `merkle` (all input lines one tree), or the command back when
+    /// it is another kind of verb.
     fn line_job(self) -> Result<lines::LineJob, Box<Command>> {
         match self {
             Command::Verify(v) => Ok(verify::job(v)),
@@ -98,6 +99,7 @@ impl Command {
             Command::Eip2537Pairing(a) => Ok(evm::eip2537_pairing_job(a)),
             Command::Evm(a) => Ok(evm::job(a)),
             Command::Mlkem(m) => Ok(mlkem::job(m)),
+            Command::Merkle(a) => Ok(merkle::job(a)),
             other => Err(Box::new(other)),
         }
     }
@@ -181,7 +183,6 @@ fn main() -> ExitCode {
         Ok(job) => job.run(),
         Err(Command::Hash(a)) => hash::run_raw(a),
         Err(Command::Devices(a)) => devices::run(a),
-        Err(Command::Merkle(a)) => merkle::run(a),
         Err(Command::Ntt(a)) => ntt::run(a),
         Err(Command::Msm(a)) => msm::run(a),
         Err(Command::Bench(a)) => bench::run(a),

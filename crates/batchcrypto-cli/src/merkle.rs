@@ -19,8 +19,13 @@ use batchcrypto::Engine;
 use batchcrypto::ops::hash::{Alg, Digest};
 use batchcrypto::ops::merkle::Rule;
 
+use batchcrypto::Selection;
+
+#[cfg(feature = "serve")]
+use crate::lines::RequestLine;
 use crate::lines::{
-    Field, Io, hex_fixed, line_text, open_input, open_output, parse_object, progress_bar, read_line_capped,
+    DynVerb, Field, Io, LineJob, hex_fixed, line_text, open_input, open_output, parse_object, progress_bar,
+    read_line_capped,
 };
 use crate::output::write_failed;
 use crate::{EXIT_MALFORMED, Fatal};
@@ -29,7 +34,7 @@ use crate::{EXIT_MALFORMED, Fatal};
 pub struct Args {
     /// keccak256 (sorted pairs, odd node carried up: OpenZeppelin MerkleProof)
     /// or sha256 (double SHA-256, odd node duplicated: Bitcoin).
-    #[arg(long, default_value = "keccak256")]
+    #[arg(long, default_value = "keccak256", value_parser = merkle_hash)]
     hash: Alg,
     /// Also give the inclusion proofs of these leaves (0-based, comma-separated).
     #[arg(long, value_delimiter = ',')]
@@ -46,65 +51,162 @@ struct LeafLine<'a> {
     leaf: Field<'a>,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Fatal> {
-    let rule = Rule::for_hash(args.hash).ok_or_else(|| {
-        Fatal(format!(
-            "no Merkle rule uses {}; use --hash keccak256 or --hash sha256",
-            args.hash
-        ))
-    })?;
-    let engine = args.engine.engine()?;
-    let (mut input, size) = open_input(&args.io.input)?;
-    let mut output = open_output(&args.io)?;
-    let progress = progress_bar(size);
-    let start = Instant::now();
-    let (leaves, errors) = read_leaves(&mut *input, &progress, args.io.max_line_bytes)?;
-    progress.finish_and_clear();
-    if !errors.is_empty() || leaves.is_empty() {
-        let summary = if errors.is_empty() {
-            "no leaves in the input: no root".to_string()
-        } else {
-            format!("{} malformed lines: no root", errors.len())
-        };
-        let errors = if errors.is_empty() {
-            vec!["no leaves: a Merkle tree needs at least one {\"leaf\":...} line".to_string()]
-        } else {
-            errors
-        };
-        for e in &errors {
-            writeln!(output, "{{\"error\":{}}}", serde_json::to_string(e)?).map_err(write_failed)?;
-        }
-        output.commit()?;
-        eprintln!("batchcrypto merkle --hash {}: {summary}", args.hash);
-        return Ok(ExitCode::from(EXIT_MALFORMED));
-    }
-    if let Some(bad) = args.proof.iter().find(|&&i| i >= leaves.len()) {
-        return Err(Fatal(format!(
-            "--proof {bad}: there are only {} leaves (indices from 0)",
-            leaves.len()
-        )));
-    }
-    let outcome = engine.merkle_root(rule, &leaves)?;
-    // Keys in the contract's order: root, leaves (then proofs).
-    let mut line = format!(
-        "{{\"root\":\"{}\",\"leaves\":{}",
-        hex::encode(outcome.output),
-        leaves.len()
-    );
+/// The job of `merkle`: a CLI run, or the service's answer to whole
+/// requests (each request one tree).
+pub fn job(args: Args) -> LineJob {
+    let mut title = format!("merkle --hash {}", args.hash);
     if !args.proof.is_empty() {
-        let proofs = proofs(&engine, rule, &leaves, &args.proof, &outcome.output)?;
-        line.push_str(&format!(",\"proofs\":{proofs}"));
+        let list: Vec<String> = args.proof.iter().map(usize::to_string).collect();
+        title.push_str(&format!(" --proof {}", list.join(",")));
     }
-    writeln!(output, "{line}}}").map_err(write_failed)?;
-    output.commit()?;
-    eprintln!(
-        "batchcrypto merkle --hash {} (rule {rule}): {} leaves; backend {}; {:.3} s",
-        args.hash,
-        leaves.len(),
-        outcome.selection,
-        start.elapsed().as_secs_f64()
-    );
-    Ok(ExitCode::SUCCESS)
+    let verb = MerkleVerb {
+        hash: args.hash,
+        proof: args.proof,
+    };
+    LineJob::whole(Box::new(verb), title, args.engine, args.io)
+}
+
+/// `--hash`: a hash some Merkle rule uses.
+fn merkle_hash(name: &str) -> Result<Alg, String> {
+    match name.parse::<Alg>().ok().filter(|&alg| Rule::for_hash(alg).is_some()) {
+        Some(alg) => Ok(alg),
+        None => Err(format!("no Merkle rule uses {name:?}; use keccak256 or sha256")),
+    }
+}
+
+/// `merkle` with its options.
+struct MerkleVerb {
+    hash: Alg,
+    proof: Vec<usize>,
+}
+
+impl MerkleVerb {
+    fn rule(&self) -> Result<Rule, Fatal> {
+        Rule::for_hash(self.hash).ok_or_else(|| {
+            Fatal(format!(
+                "no Merkle rule uses {}; use --hash keccak256 or --hash sha256",
+                self.hash
+            ))
+        })
+    }
+
+    /// The output line of a tree over `leaves` (at least one): the root,
+    /// the number of leaves, and the proofs asked for; `Err` when the
+    /// engine fails, `Ok(Err(message))` when a --proof index is past the
+    /// leaves.
+    fn root_line(
+        &self,
+        engine: &Engine,
+        rule: Rule,
+        leaves: &[Digest],
+    ) -> Result<(Result<String, String>, Selection), Fatal> {
+        let outcome = engine.merkle_root(rule, leaves)?;
+        if let Some(bad) = self.proof.iter().find(|&&i| i >= leaves.len()) {
+            let message = format!("--proof {bad}: there are only {} leaves (indices from 0)", leaves.len());
+            return Ok((Err(message), outcome.selection));
+        }
+        // Keys in the contract's order: root, leaves (then proofs).
+        let mut line = format!(
+            "{{\"root\":\"{}\",\"leaves\":{}",
+            hex::encode(outcome.output),
+            leaves.len()
+        );
+        if !self.proof.is_empty() {
+            let proofs = proofs(engine, rule, leaves, &self.proof, &outcome.output)?;
+            line.push_str(&format!(",\"proofs\":{proofs}"));
+        }
+        line.push('}');
+        Ok((Ok(line), outcome.selection))
+    }
+}
+
+/// The error lines of a tree with malformed lines or no leaves.
+fn error_lines(errors: Vec<String>) -> Result<String, Fatal> {
+    let errors = if errors.is_empty() {
+        vec!["no leaves: a Merkle tree needs at least one {\"leaf\":...} line".to_string()]
+    } else {
+        errors
+    };
+    let mut out = String::new();
+    for e in &errors {
+        out.push_str(&format!("{{\"error\":{}}}\n", serde_json::to_string(e)?));
+    }
+    Ok(out)
+}
+
+impl DynVerb for MerkleVerb {
+    fn run_cli(self: Box<Self>, engine: Engine, io: &Io, _title: &str) -> Result<ExitCode, Fatal> {
+        let rule = self.rule()?;
+        let (mut input, size) = open_input(&io.input)?;
+        let mut output = open_output(io)?;
+        let progress = progress_bar(size);
+        let start = Instant::now();
+        let (leaves, errors) = read_leaves(&mut *input, &progress, io.max_line_bytes)?;
+        progress.finish_and_clear();
+        if !errors.is_empty() || leaves.is_empty() {
+            let summary = if errors.is_empty() {
+                "no leaves in the input: no root".to_string()
+            } else {
+                format!("{} malformed lines: no root", errors.len())
+            };
+            output
+                .write_all(error_lines(errors)?.as_bytes())
+                .map_err(write_failed)?;
+            output.commit()?;
+            eprintln!("batchcrypto merkle --hash {}: {summary}", self.hash);
+            return Ok(ExitCode::from(EXIT_MALFORMED));
+        }
+        let (line, selection) = self.root_line(&engine, rule, &leaves)?;
+        let line = line.map_err(Fatal)?;
+        writeln!(output, "{line}").map_err(write_failed)?;
+        output.commit()?;
+        eprintln!(
+            "batchcrypto merkle --hash {} (rule {rule}): {} leaves; backend {}; {:.3} s",
+            self.hash,
+            leaves.len(),
+            selection,
+            start.elapsed().as_secs_f64()
+        );
+        Ok(ExitCode::SUCCESS)
+    }
+
+    #[cfg(feature = "serve")]
+    /// Each request is one tree: its output is the CLI's for those lines
+    /// (the root line, or an error line per malformed line, numbered
+    /// within the request); a --proof index past a request's leaves is
+    /// that request's error line.
+    fn answer(&self, engine: &Engine, requests: &[&[RequestLine]]) -> Result<(Vec<Vec<u8>>, Option<Selection>), Fatal> {
+        let rule = self.rule()?;
+        let mut selection = None;
+        let mut bodies = Vec::with_capacity(requests.len());
+        for lines in requests {
+            let (mut leaves, mut errors) = (Vec::with_capacity(lines.len()), Vec::new());
+            for (i, line) in lines.iter().enumerate() {
+                match line.as_deref().map_err(String::clone).and_then(leaf) {
+                    Ok(leaf) => leaves.push(leaf),
+                    Err(e) => errors.push(format!("line {}: {e}", i + 1)),
+                }
+            }
+            let body = if !errors.is_empty() || leaves.is_empty() {
+                error_lines(errors)?
+            } else {
+                let (line, ran) = self.root_line(engine, rule, &leaves)?;
+                selection = Some(ran);
+                match line {
+                    Ok(line) => line + "\n",
+                    Err(message) => error_lines(vec![message])?,
+                }
+            };
+            bodies.push(body.into_bytes());
+        }
+        Ok((bodies, selection))
+    }
+}
+
+/// A leaf line's leaf.
+fn leaf(line: &str) -> Result<Digest, String> {
+    let item: LeafLine = parse_object(line)?;
+    hex_fixed::<32>("leaf", &item.leaf)
 }
 
 /// Every leaf, and an error text per malformed line.
@@ -124,10 +226,7 @@ fn read_leaves(
         }
         line_no += 1;
         progress.inc(n);
-        let parsed = line_text(&raw, &read, line_no, max_line).and_then(|line| {
-            let item: LeafLine = parse_object(line)?;
-            hex_fixed::<32>("leaf", &item.leaf)
-        });
+        let parsed = line_text(&raw, &read, line_no, max_line).and_then(leaf);
         match parsed {
             Ok(leaf) => leaves.push(leaf),
             Err(e) => errors.push(format!("line {line_no}: {e}")),

@@ -512,6 +512,81 @@ fn a_cpu_engine_batches_without_waiting_unless_told_to() {
     assert!(largest > 4, "no batch larger than one request: largest {largest}");
 }
 
+/// `merkle` is served too: each request is one tree, answered exactly as a
+/// CLI run over its lines (the root line, or the error lines), whichever
+/// other trees share its batch.
+#[test]
+fn merkle_requests_are_trees_answered_as_the_cli_answers() {
+    let server = Server::start(&["--max-wait-us", "200000"]);
+    let addr = server.addr;
+    let leaves = |n: usize, seed: u64| -> String {
+        let mut rng = Rng(seed);
+        (0..n)
+            .map(|_| {
+                let leaf: String = (0..32).map(|_| format!("{:02x}", rng.next() as u8)).collect();
+                format!("{{\"leaf\":\"{leaf}\"}}\n")
+            })
+            .collect()
+    };
+    let cli = |options: &[&str], body: &str| -> String {
+        let mut args = vec!["merkle", "--backend", "cpu"];
+        args.extend(options);
+        String::from_utf8(run_with_stdin(&args, body.as_bytes()).stdout).expect("utf-8")
+    };
+    // Trees of several sizes, both rules, with proofs, and malformed trees,
+    // sent at once so that they share batches.
+    let mut cases: Vec<(String, Vec<&str>, String)> = Vec::new();
+    for (i, n) in [1usize, 2, 3, 7, 64, 300].into_iter().enumerate() {
+        let body = leaves(n, i as u64 + 1);
+        cases.push(("/v1/merkle".into(), vec![], body.clone()));
+        cases.push(("/v1/merkle?hash=sha256".into(), vec!["--hash", "sha256"], body.clone()));
+        if n >= 3 {
+            cases.push(("/v1/merkle?proof=0,2".into(), vec!["--proof", "0,2"], body));
+        }
+    }
+    let bad = format!("{}not json\n{{\"leaf\":\"00\"}}\n", leaves(2, 99));
+    cases.push(("/v1/merkle".into(), vec![], bad));
+    cases.push(("/v1/merkle".into(), vec![], "\n".to_string()));
+    cases.push(("/v1/merkle".into(), vec![], String::new()));
+    let cases: Vec<_> = cases
+        .into_iter()
+        .map(|(path, options, body)| {
+            let expected = cli(&options, &body);
+            assert!(!expected.is_empty(), "{path}: the CLI wrote nothing");
+            (path, body, expected)
+        })
+        .collect();
+    let threads: Vec<_> = cases
+        .into_iter()
+        .map(|(path, body, expected)| {
+            std::thread::spawn(move || {
+                let reply = post(addr, &path, &body);
+                assert_eq!(reply.status, 200, "{path}: {}", reply.body);
+                assert_eq!(reply.body, expected, "{path}");
+                reply.headers["x-batchcrypto-batch-lines"]
+                    .parse::<usize>()
+                    .expect("lines")
+            })
+        })
+        .collect();
+    let batch_lines: Vec<usize> = threads.into_iter().map(|t| t.join().expect("client")).collect();
+    let largest = batch_lines.iter().max().copied().unwrap_or(0);
+    assert!(largest > 300, "trees never shared a batch: {batch_lines:?}");
+    // A proof index past a request's leaves is that request's error line.
+    let reply = post(addr, "/v1/merkle?proof=5", &leaves(2, 3));
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.body,
+        "{\"error\":\"--proof 5: there are only 2 leaves (indices from 0)\"}\n"
+    );
+    // And over gRPC.
+    let body = leaves(5, 8);
+    let reply = grpc_run(addr, "merkle", &[("hash", "sha256")], &body, &[]);
+    assert_eq!(reply.code, 0, "{}", reply.message);
+    let lines = reply.response.expect("a response").lines;
+    assert_eq!(lines.concat() + "\n", cli(&["--hash", "sha256"], &body));
+}
+
 /// A flood past `--queue-limit`: refusals come at once with Retry-After,
 /// every accepted request is answered correctly, the queue stays bounded.
 #[test]
@@ -693,7 +768,8 @@ fn limits_deadlines_tokens_and_bad_requests() {
         ("/v1/hash/nope", 400),
         ("/v1/verify/ed25519?backend=gpu", 400),
         ("/v1/verify/ed25519?input=/etc/passwd", 400),
-        ("/v1/merkle", 400),
+        ("/v1/ntt?field=goldilocks&log_n=4", 400),
+        ("/v1/merkle?hash=sha3-256", 400),
         ("/v1/hash/keccak256?raw=32", 400),
         ("/v1/", 400),
         ("/v2/hash/keccak256", 404),

@@ -178,15 +178,17 @@ fn batch_wait(max_wait: Option<Duration>, cpu_only: bool) -> Option<Duration> {
 pub struct Lane {
     /// The operation's title (its batching key and metrics label).
     pub title: String,
+    /// Whether each request is one item of the verb (`merkle`: a tree).
+    pub whole: bool,
     tx: mpsc::UnboundedSender<Job>,
 }
 
 impl Lane {
     /// Starts the lane's batching task on the current runtime.
-    pub fn start(core: Arc<Core>, title: String, verb: Box<dyn DynVerb>) -> Arc<Lane> {
+    pub fn start(core: Arc<Core>, title: String, verb: Box<dyn DynVerb>, whole: bool) -> Arc<Lane> {
         let (tx, rx) = mpsc::unbounded_channel();
         tokio::spawn(collect(core, title.clone(), Arc::from(verb), rx));
-        Arc::new(Lane { title, tx })
+        Arc::new(Lane { title, whole, tx })
     }
 
     /// Queues a request's lines (`bytes` of request body) and returns where

@@ -128,7 +128,7 @@ impl State {
                 return Err(LaneError::TooMany);
             }
             None => {
-                let lane = Lane::start(Arc::clone(&self.core), job.title.clone(), job.verb);
+                let lane = Lane::start(Arc::clone(&self.core), job.title.clone(), job.verb, job.whole);
                 lanes.by_title.insert(job.title, Arc::clone(&lane));
                 lane
             }
@@ -263,7 +263,7 @@ impl State {
         if lines.len() > self.max_request_lines {
             return (op, Err(self.too_many_lines()));
         }
-        if lines.is_empty() {
+        if lines.is_empty() && !lane.whole {
             let empty = Answered {
                 body: Vec::new(),
                 backend: None,

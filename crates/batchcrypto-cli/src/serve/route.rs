@@ -155,6 +155,11 @@ mod tests {
         assert_eq!(title(&["hash", "keccak256"], &[]), "hash keccak256");
         assert_eq!(title(&["evm", "bn256-add"], &[]), "evm bn256-add");
         assert_eq!(title(&["mlkem", "keygen"], &[("set", "512")]), "mlkem keygen --set 512");
+        assert_eq!(title(&["merkle"], &[]), "merkle --hash keccak256");
+        assert_eq!(
+            title(&["merkle"], &[("hash", "sha256"), ("proof", "0,2")]),
+            "merkle --hash sha256 --proof 0,2"
+        );
         assert_eq!(
             title(&["verify", "sr25519"], &[("context", "-x y")]),
             "verify sr25519 --context \"-x y\""
@@ -168,7 +173,7 @@ mod tests {
             (vec!["verify", "nope"], vec![], "verify/nope"),
             (vec!["hash"], vec![], "hash"),
             (vec!["verify", "--input"], vec![], "not an operation"),
-            (vec!["merkle"], vec![], "not a JSON Lines operation"),
+            (vec!["ntt"], vec![], "ntt"),
             (vec!["serve"], vec![], "not an operation"),
             (vec!["devices"], vec![], "not a JSON Lines operation"),
             (
