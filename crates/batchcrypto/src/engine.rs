@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
@@ -28,9 +28,17 @@ pub struct Outcome<T> {
 }
 
 /// What handing a call to the pool and waking the caller again costs, in
-/// ns (measured on the 2-core VMs: Keccak-256 of one 32-byte message took
-/// 8 µs through the pool and 1 µs on the calling thread).
+/// ns, until the engine has measured it (on the 2-core EPYC VMs: Keccak-256
+/// of one 32-byte message took 8 µs through the pool and 1 µs on the
+/// calling thread). Each pool call then measures it: its time seen from
+/// the calling thread less its time on the worker.
 const HANDOFF_NS: f64 = 10_000.0;
+
+/// Bounds of one pool call's measured hand-off (ns): a call that waited for
+/// workers busy with other callers' jobs counts as [`HANDOFF_MAX_NS`], not
+/// as its whole wait.
+const HANDOFF_MIN_NS: f64 = 1_000.0;
+const HANDOFF_MAX_NS: f64 = 200_000.0;
 
 /// Most expected work (ns) a call runs on the calling thread (see
 /// `Engine::on_cpu`).
@@ -204,8 +212,8 @@ impl EngineBuilder {
             profile,
             auto_note,
             split_share: Mutex::new(HashMap::new()),
-            cpu_item_ns: registry::OPS.iter().map(|_| AtomicU64::new(0)).collect(),
-            untimed_calls: registry::OPS.iter().map(|_| AtomicU32::new(0)).collect(),
+            cpu_times: registry::OPS.iter().map(|_| CpuTimes::default()).collect(),
+            handoff_ns: AtomicU64::new(HANDOFF_NS.to_bits()),
         })
     }
 }
@@ -289,14 +297,51 @@ pub struct Engine {
     auto_note: String,
     /// Set by [`Engine::set_split_share`] (benchmarks), per calling thread.
     split_share: Mutex<HashMap<std::thread::ThreadId, f64>>,
-    /// Per op (at its place in [`registry::OPS`]), the CPU path's core
-    /// time per item in ns as `f64` bits (0: not measured yet), a moving
-    /// average over the engine's calls (where small batches run: `on_cpu`).
-    /// Atomics rather than a locked map: a call of one short item takes
-    /// less than 100 ns, and this is read and written on every call.
-    cpu_item_ns: Box<[AtomicU64]>,
-    /// Per op, calls run on the calling thread since the last timed one.
-    untimed_calls: Box<[AtomicU32]>,
+    /// Per op (at its place in [`registry::OPS`]), what its CPU path's
+    /// calls measured (where small batches run: `on_cpu`). Atomics rather
+    /// than a locked map: a call of one short item takes less than 100 ns,
+    /// and this is read and written on every call.
+    cpu_times: Box<[CpuTimes]>,
+    /// What a pool call costs beyond its work (ns, `f64` bits): a moving
+    /// average of the pool calls' measurements, [`HANDOFF_NS`] at first.
+    handoff_ns: AtomicU64,
+}
+
+/// One op's CPU timings (`f64` values stored as bits; 0: not measured).
+#[derive(Debug, Default)]
+struct CpuTimes {
+    /// Core time per item (ns), a moving average over the calls.
+    item_ns: AtomicU64,
+    /// Whether `item_ns` was measured on the calling thread (one core's
+    /// time), rather than estimated from a pool call as its time on the
+    /// worker times the workers it could keep busy.
+    one_core: AtomicBool,
+    /// The pool's measured speed-up on this op: one core's time for a
+    /// call's work over the pool call's time on the worker (below 1 where
+    /// the pool is slower, as two hyperthreads of one core hashing with
+    /// the same vector or SHA units are).
+    speedup: AtomicU64,
+    /// Calls run on the calling thread since the last timed one.
+    untimed: AtomicU32,
+}
+
+/// `f64` from its bits, `None` for 0 (not measured).
+fn measured(bits: &AtomicU64) -> Option<f64> {
+    match bits.load(Ordering::Relaxed) {
+        0 => None,
+        b => Some(f64::from_bits(b)),
+    }
+}
+
+/// `new` folded into the moving average in `bits` (or stored, when
+/// `replace` or nothing is there yet). Concurrent callers may overwrite
+/// each other's update: the average stays an estimate either way.
+fn average_into(bits: &AtomicU64, new: f64, replace: bool) {
+    let value = match measured(bits) {
+        Some(old) if !replace => 0.75 * old + 0.25 * new,
+        _ => new,
+    };
+    bits.store(value.to_bits(), Ordering::Relaxed);
 }
 
 impl Engine {
@@ -883,68 +928,84 @@ impl Engine {
 
     /// Runs a CPU path's call of `n` items of `op`: on the calling thread
     /// ([`cores::inline`]) when handing it to the pool would cost more
-    /// than it saves, else on the pool; either way the time per item is
-    /// remembered for the next call's choice. With m = min(n, threads)
-    /// workers the pool finishes work W in about W / m plus a hand-off
-    /// ([`HANDOFF_NS`]), so the calling thread is chosen when m is one or
-    /// W (m - 1) / m is below the hand-off, and W is under
-    /// [`INLINE_MAX_NS`] (longer work keeps the pool's thread count for
-    /// the oracle crates' own parallel code, which arkworks runs on the
-    /// current pool). An op's first call takes the pool. A pool call is
-    /// timed on the worker, from its start to its end: the wait for a
-    /// worker (long on a VM whose other vCPU the host has taken) is not the
-    /// op's work, and counted as such it would keep short calls on the pool
-    /// for good (each slow hand-off raising the estimate that sends the next
-    /// call there; seen at N = 16 on 2 threads: 12 µs per 0.15 µs hash).
-    /// Calls near the choice probe the calling thread now and then
-    /// ([`PROBE_WITHIN`]).
+    /// than it saves, else on the pool; either way the call is timed (some
+    /// of the calls on the calling thread) for the next call's choice.
+    ///
+    /// The pool finishes work W (one core's time) in about W / s plus a
+    /// hand-off H, s being its speed-up on this op: at first m = min(n,
+    /// threads) and [`HANDOFF_NS`], then what the calls measured (s from
+    /// pool calls of an op whose one-core time is known, H from every pool
+    /// call). So the calling thread is chosen when W (1 - 1/s) is at most H
+    /// and W is under [`INLINE_MAX_NS`] (longer work keeps the pool's
+    /// thread count for the oracle crates' own parallel code, which
+    /// arkworks runs on the current pool). On the 2-vCPU Xeon VMs, whose
+    /// vCPUs are one core's two hyperthreads, hashing gains nothing from
+    /// the second and a pool call costs about 100 µs: with the constants
+    /// alone Keccak-256 of 256 messages took 4x its time on one thread.
+    ///
+    /// An op's first call takes the pool. A pool call is timed on the
+    /// worker, from its start to its end: the wait for a worker (long on a
+    /// VM whose other vCPU the host has taken) is not the op's work. Until
+    /// an op's one-core time is known, and for calls near the choice
+    /// ([`PROBE_WITHIN`]), one call in [`INLINE_TIMED_EVERY`] that would
+    /// take the pool runs on the calling thread instead (a probe).
     fn on_cpu<T: Send>(&self, op: Op, n: usize, f: impl FnOnce() -> T + Send) -> T {
-        let slot = registry::position(op);
+        let times = &self.cpu_times[registry::position(op)];
         let threads = self.cpu_threads().max(1);
         let m = n.min(threads).max(1) as f64;
-        let known = self.cpu_item_ns[slot].load(Ordering::Relaxed);
-        let work = (known != 0).then(|| f64::from_bits(known) * n as f64);
+        let known = measured(&times.item_ns);
+        let one_core = times.one_core.load(Ordering::Relaxed);
+        let speedup = measured(&times.speedup).map_or(m, |s| s.min(m));
+        let handoff = f64::from_bits(self.handoff_ns.load(Ordering::Relaxed));
+        let work = known.map(|t| t * n as f64).filter(|&w| w <= INLINE_MAX_NS);
         // What the pool would save over the calling thread, if the work fits there.
-        let saving = work.filter(|&w| w <= INLINE_MAX_NS).map(|w| w * (m - 1.0) / m);
-        let inline = saving.is_some_and(|s| s <= HANDOFF_NS);
-        let near = !inline && saving.is_some_and(|s| s <= PROBE_WITHIN * HANDOFF_NS);
+        let saving = work.map(|w| w * (1.0 - 1.0 / speedup));
+        let inline = saving.is_some_and(|s| s <= handoff);
+        let near = !inline && work.is_some() && (!one_core || saving.is_some_and(|s| s <= PROBE_WITHIN * handoff));
         // Calls on the calling thread are timed one in INLINE_TIMED_EVERY
         // (reading the clock twice costs as much as a short hash), and so
         // are the probes among the calls near the choice; calls on the pool
         // every time.
         let nth = (inline || near)
-            && self.untimed_calls[slot]
+            && times
+                .untimed
                 .fetch_add(1, Ordering::Relaxed)
                 .is_multiple_of(INLINE_TIMED_EVERY);
         let probe = near && nth;
         let inline = inline || probe;
-        let timed = !inline || nth;
-        let (out, busy) = if inline {
-            let start = timed.then(std::time::Instant::now);
+        if inline {
+            let start = nth.then(std::time::Instant::now);
             let out = cores::inline(f);
-            (out, start.map(|s| s.elapsed()))
-        } else {
-            self.pool.install(|| {
-                let start = std::time::Instant::now();
-                let out = f();
-                (out, Some(start.elapsed()))
-            })
-        };
-        if let Some(busy) = busy
-            && n > 0
-        {
-            // Core time per item: the wall time times the cores it kept
-            // busy. Concurrent callers may overwrite each other's update:
-            // the average stays an estimate either way.
-            let cores = if inline { 1.0 } else { m };
-            let ns = (busy.as_secs_f64() * 1e9 * cores / n as f64).max(1e-3);
-            // A probe's one-core time replaces the pool's overstatement.
-            let average = if known == 0 || probe {
-                ns
-            } else {
-                0.75 * f64::from_bits(known) + 0.25 * ns
-            };
-            self.cpu_item_ns[slot].store(average.to_bits(), Ordering::Relaxed);
+            if let Some(start) = start
+                && n > 0
+            {
+                // One core's time per item; a probe's replaces the pool's overstatement.
+                let ns = (start.elapsed().as_secs_f64() * 1e9 / n as f64).max(1e-3);
+                average_into(&times.item_ns, ns, !one_core);
+                times.one_core.store(true, Ordering::Relaxed);
+            }
+            return out;
+        }
+        let called = std::time::Instant::now();
+        let (out, busy) = self.pool.install(|| {
+            let start = std::time::Instant::now();
+            let out = f();
+            (out, start.elapsed())
+        });
+        let (wall, busy) = (called.elapsed().as_secs_f64() * 1e9, busy.as_secs_f64() * 1e9);
+        let spent = (wall - busy).clamp(HANDOFF_MIN_NS, HANDOFF_MAX_NS);
+        average_into(&self.handoff_ns, spent, false);
+        if n > 0 {
+            match known {
+                // One core's time known: the pool's speed-up on this work.
+                Some(t) if one_core => {
+                    let s = (t * n as f64 / busy.max(1.0)).clamp(0.1, m);
+                    average_into(&times.speedup, s, false);
+                }
+                // Core time per item estimated as the worker's time times
+                // the workers it could keep busy, until a probe measures it.
+                _ => average_into(&times.item_ns, (busy * m / n as f64).max(1e-3), false),
+            }
         }
         out
     }
@@ -1240,6 +1301,39 @@ mod tests {
     }
 
     #[test]
+    fn a_pool_that_does_not_speed_an_op_up_is_left_for_the_calling_thread() {
+        let engine = two_threads();
+        let op = Op::Hash(hash::Alg::Sha256);
+        // 16 items whose work takes 300 µs however many workers there are
+        // (two hyperthreads sharing one SHA unit, say): counted over both
+        // workers 600 µs, of which the pool would save 300, far more than
+        // a hand-off. Only the calling thread's time shows that the pool
+        // saves nothing.
+        let serial = || {
+            let start = std::time::Instant::now();
+            while start.elapsed() < std::time::Duration::from_micros(300) {}
+            cores::threads()
+        };
+        let threads: Vec<usize> = (0..4 * INLINE_TIMED_EVERY)
+            .map(|_| engine.on_cpu(op, 16, serial))
+            .collect();
+        assert_eq!(threads[0], 2, "an op's first call takes the pool");
+        let times = &engine.cpu_times[registry::position(op)];
+        let speedup = measured(&times.speedup).expect("the pool's speed-up measured");
+        assert!(speedup < 1.8, "speed-up {speedup} of serial work on two workers");
+        // After the probe and one more pool call the calls stay on the
+        // calling thread (all of them but for a few that the VM's noise
+        // made look otherwise).
+        let settled = &threads[INLINE_TIMED_EVERY as usize..];
+        assert!(
+            settled.iter().filter(|&&t| t == 1).count() * 4 >= settled.len() * 3,
+            "{threads:?}"
+        );
+        let handoff = f64::from_bits(engine.handoff_ns.load(Ordering::Relaxed));
+        assert!((HANDOFF_MIN_NS..=HANDOFF_MAX_NS).contains(&handoff), "{handoff}");
+    }
+
+    #[test]
     fn long_calls_take_the_pool() {
         let engine = two_threads();
         let op = Op::Hash(hash::Alg::Sha3_256);
@@ -1250,6 +1344,6 @@ mod tests {
         assert_eq!(engine.on_cpu(op, 2, slow), 2);
         // Two items of about 2 ms each: more than INLINE_MAX_NS of work.
         assert_eq!(engine.on_cpu(op, 2, slow), 2);
-        assert!(f64::from_bits(engine.cpu_item_ns[registry::position(op)].load(Ordering::Relaxed)) > 1e6);
+        assert!(measured(&engine.cpu_times[registry::position(op)].item_ns).is_some_and(|ns| ns > 1e6));
     }
 }
