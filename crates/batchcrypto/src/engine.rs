@@ -58,6 +58,15 @@ const INLINE_TIMED_EVERY: u32 = 16;
 /// calling thread measures one core's time.
 const PROBE_WITHIN: f64 = 4.0;
 
+/// Size classes (n in [2^k, 2^(k+1)), the last taking every larger n) for
+/// which each op remembers the pool's measured time against one core's.
+const SIZE_CLASSES: usize = 32;
+
+/// Of the calls that a size class's measured pool time keeps on the
+/// calling thread, one in this many takes the pool again (its time is
+/// measured anew: the machine's load changes).
+const POOL_RECHECK_EVERY: u32 = 64;
+
 /// Most CPU threads an engine may have: more only add start-up time and
 /// memory (100,000 threads took minutes to start and then crashed).
 pub const MAX_THREADS: usize = 1024;
@@ -323,6 +332,21 @@ struct CpuTimes {
     speedup: AtomicU64,
     /// Calls run on the calling thread since the last timed one.
     untimed: AtomicU32,
+    /// Per size class, the time per item (ns, moving averages) of the
+    /// calls on the calling thread and of the pool calls as the caller
+    /// saw them: where the pool measured no faster, the calling thread is
+    /// chosen whatever the model of speed-up and hand-off says (a late
+    /// second worker, a busy host).
+    inline_ns: [AtomicU64; SIZE_CLASSES],
+    pool_ns: [AtomicU64; SIZE_CLASSES],
+    /// Calls kept on the calling thread by the size class's times since
+    /// one was sent to the pool to measure it again.
+    kept: AtomicU32,
+}
+
+/// The size class of a call of `n` items.
+fn size_class(n: usize) -> usize {
+    (n.max(1).ilog2() as usize).min(SIZE_CLASSES - 1)
 }
 
 /// `f64` from its bits, `None` for 0 (not measured).
@@ -943,6 +967,12 @@ impl Engine {
     /// the second and a pool call costs about 100 µs: with the constants
     /// alone Keccak-256 of 256 messages took 4x its time on one thread.
     ///
+    /// Where the pool's whole time at a call's size (its size class) has
+    /// measured no better than one core's, the calling thread is chosen
+    /// whatever the model says (one call in [`POOL_RECHECK_EVERY`] measures
+    /// the pool again): the model's speed-up, learned mostly from large
+    /// calls, overstates what a call gains whose second worker joins late.
+    ///
     /// An op's first call takes the pool. A pool call is timed on the
     /// worker, from its start to its end: the wait for a worker (long on a
     /// VM whose other vCPU the host has taken) is not the op's work. Until
@@ -960,8 +990,22 @@ impl Engine {
         let work = known.map(|t| t * n as f64).filter(|&w| w <= INLINE_MAX_NS);
         // What the pool would save over the calling thread, if the work fits there.
         let saving = work.map(|w| w * (1.0 - 1.0 / speedup));
-        let inline = saving.is_some_and(|s| s <= handoff);
-        let near = !inline && work.is_some() && (!one_core || saving.is_some_and(|s| s <= PROBE_WITHIN * handoff));
+        // The pool measured no faster at this size: the calling thread
+        // (but for one call in POOL_RECHECK_EVERY, which measures again).
+        let class = size_class(n);
+        let (inline_ns, pool_ns) = (&times.inline_ns[class], &times.pool_ns[class]);
+        let slower = work.is_some()
+            && matches!((measured(inline_ns), measured(pool_ns)), (Some(i), Some(p)) if i <= p)
+            && !times
+                .kept
+                .fetch_add(1, Ordering::Relaxed)
+                .is_multiple_of(POOL_RECHECK_EVERY);
+        let inline = slower || saving.is_some_and(|s| s <= handoff);
+        // Probed on the calling thread: until one core's time is known, at
+        // this size too, and near the choice.
+        let near = !inline
+            && work.is_some()
+            && (!one_core || measured(inline_ns).is_none() || saving.is_some_and(|s| s <= PROBE_WITHIN * handoff));
         // Calls on the calling thread are timed one in INLINE_TIMED_EVERY
         // (reading the clock twice costs as much as a short hash), and so
         // are the probes among the calls near the choice; calls on the pool
@@ -982,6 +1026,7 @@ impl Engine {
                 // One core's time per item; a probe's replaces the pool's overstatement.
                 let ns = (start.elapsed().as_secs_f64() * 1e9 / n as f64).max(1e-3);
                 average_into(&times.item_ns, ns, !one_core);
+                average_into(inline_ns, ns, false);
                 times.one_core.store(true, Ordering::Relaxed);
             }
             return out;
@@ -996,8 +1041,12 @@ impl Engine {
         let spent = (wall - busy).clamp(HANDOFF_MIN_NS, HANDOFF_MAX_NS);
         average_into(&self.handoff_ns, spent, false);
         if n > 0 {
+            // As the caller saw it, with the wait for a busy worker bounded
+            // like the hand-off.
+            average_into(pool_ns, (busy + spent).max(1e-3) / n as f64, false);
             match known {
-                // One core's time known: the pool's speed-up on this work.
+                // One core's time known: the pool's speed-up on this work,
+                // and its whole time at this size against one core's.
                 Some(t) if one_core => {
                     let s = (t * n as f64 / busy.max(1.0)).clamp(0.1, m);
                     average_into(&times.speedup, s, false);
@@ -1331,6 +1380,37 @@ mod tests {
         );
         let handoff = f64::from_bits(engine.handoff_ns.load(Ordering::Relaxed));
         assert!((HANDOFF_MIN_NS..=HANDOFF_MAX_NS).contains(&handoff), "{handoff}");
+    }
+
+    #[test]
+    fn a_size_at_which_the_pool_measured_slower_stays_on_the_calling_thread() {
+        let engine = two_threads();
+        let op = Op::Hash(hash::Alg::Sha256);
+        let spin = |us: u64| {
+            let start = std::time::Instant::now();
+            while start.elapsed() < std::time::Duration::from_micros(us) {}
+            cores::threads()
+        };
+        // 8,192 items (3.2 ms of one core's work: always the pool) split
+        // perfectly over two workers; 1,024 items (0.4 ms) that gain
+        // nothing from the second (it joins too late). The large calls
+        // teach a speed-up of about 2, which the small ones do not get.
+        let large = || engine.on_cpu(op, 8192, || spin(if cores::threads() == 2 { 1600 } else { 3200 }));
+        let small = || engine.on_cpu(op, 1024, || spin(400));
+        let mut threads = Vec::new();
+        for _ in 0..2 * INLINE_TIMED_EVERY {
+            assert_eq!(large(), 2);
+            threads.push(small());
+        }
+        let settled = &threads[INLINE_TIMED_EVERY as usize..];
+        assert!(
+            settled.iter().filter(|&&t| t == 1).count() * 4 >= settled.len() * 3,
+            "{threads:?}"
+        );
+        let times = &engine.cpu_times[registry::position(op)];
+        let class = size_class(1024);
+        let (one, pool) = (measured(&times.inline_ns[class]), measured(&times.pool_ns[class]));
+        assert!(matches!((one, pool), (Some(i), Some(p)) if i <= p), "{one:?} {pool:?}");
     }
 
     #[test]
