@@ -10,16 +10,18 @@
 //! A root over some of the leaves would be a wrong answer, so any malformed
 //! line gives `{"error":"line N: ..."}` lines (one per bad line, in order),
 //! no root, and exit status 2. No leaves at all is also an error line.
+//!
+//! `serve` answers `POST /v1/merkle` the same way, a request's lines being
+//! one tree (`MerkleVerb::answer`); there a --proof index past the tree's
+//! leaves is the request's error line rather than the run's error.
 
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use batchcrypto::Engine;
 use batchcrypto::ops::hash::{Alg, Digest};
 use batchcrypto::ops::merkle::Rule;
-
-use batchcrypto::Selection;
+use batchcrypto::{Engine, Selection};
 
 #[cfg(feature = "serve")]
 use crate::lines::RequestLine;
@@ -91,20 +93,20 @@ impl MerkleVerb {
     }
 
     /// The output line of a tree over `leaves` (at least one): the root,
-    /// the number of leaves, and the proofs asked for; `Err` when the
-    /// engine fails, `Ok(Err(message))` when a --proof index is past the
-    /// leaves.
+    /// the number of leaves, and the proofs asked for, with what ran them;
+    /// `Err` when the engine fails, `Ok(Err(message))` (nothing computed)
+    /// when a --proof index is past the leaves.
     fn root_line(
         &self,
         engine: &Engine,
         rule: Rule,
         leaves: &[Digest],
-    ) -> Result<(Result<String, String>, Selection), Fatal> {
-        let outcome = engine.merkle_root(rule, leaves)?;
+    ) -> Result<Result<(String, Selection), String>, Fatal> {
         if let Some(bad) = self.proof.iter().find(|&&i| i >= leaves.len()) {
             let message = format!("--proof {bad}: there are only {} leaves (indices from 0)", leaves.len());
-            return Ok((Err(message), outcome.selection));
+            return Ok(Err(message));
         }
+        let outcome = engine.merkle_root(rule, leaves)?;
         // Keys in the contract's order: root, leaves (then proofs).
         let mut line = format!(
             "{{\"root\":\"{}\",\"leaves\":{}",
@@ -116,7 +118,7 @@ impl MerkleVerb {
             line.push_str(&format!(",\"proofs\":{proofs}"));
         }
         line.push('}');
-        Ok((Ok(line), outcome.selection))
+        Ok(Ok((line, outcome.selection)))
     }
 }
 
@@ -156,8 +158,7 @@ impl DynVerb for MerkleVerb {
             eprintln!("batchcrypto merkle --hash {}: {summary}", self.hash);
             return Ok(ExitCode::from(EXIT_MALFORMED));
         }
-        let (line, selection) = self.root_line(&engine, rule, &leaves)?;
-        let line = line.map_err(Fatal)?;
+        let (line, selection) = self.root_line(&engine, rule, &leaves)?.map_err(Fatal)?;
         writeln!(output, "{line}").map_err(write_failed)?;
         output.commit()?;
         eprintln!(
@@ -190,10 +191,11 @@ impl DynVerb for MerkleVerb {
             let body = if !errors.is_empty() || leaves.is_empty() {
                 error_lines(errors)?
             } else {
-                let (line, ran) = self.root_line(engine, rule, &leaves)?;
-                selection = Some(ran);
-                match line {
-                    Ok(line) => line + "\n",
+                match self.root_line(engine, rule, &leaves)? {
+                    Ok((line, ran)) => {
+                        selection = Some(ran);
+                        line + "\n"
+                    }
                     Err(message) => error_lines(vec![message])?,
                 }
             };

@@ -59,7 +59,8 @@ const INLINE_TIMED_EVERY: u32 = 16;
 const PROBE_WITHIN: f64 = 4.0;
 
 /// Size classes (n in [2^k, 2^(k+1)), the last taking every larger n) for
-/// which each op remembers the pool's measured time against one core's.
+/// which each op remembers its time per item on the calling thread and
+/// through the pool.
 const SIZE_CLASSES: usize = 32;
 
 /// Of the calls that a size class's measured pool time keeps on the
@@ -1045,8 +1046,7 @@ impl Engine {
             // like the hand-off.
             average_into(pool_ns, (busy + spent).max(1e-3) / n as f64, false);
             match known {
-                // One core's time known: the pool's speed-up on this work,
-                // and its whole time at this size against one core's.
+                // One core's time known: the pool's speed-up on this work.
                 Some(t) if one_core => {
                     let s = (t * n as f64 / busy.max(1.0)).clamp(0.1, m);
                     average_into(&times.speedup, s, false);
