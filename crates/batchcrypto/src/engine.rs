@@ -1269,6 +1269,19 @@ pub fn cpu_model() -> String {
 mod tests {
     use super::*;
 
+    /// Busy for `us` microseconds, wherever it runs; the threads it saw.
+    fn spin(us: u64) -> usize {
+        let start = std::time::Instant::now();
+        while start.elapsed() < std::time::Duration::from_micros(us) {}
+        cores::threads()
+    }
+
+    /// Whether at least three in four of `threads` were the calling
+    /// thread's (the VM's noise may send a few calls the other way).
+    fn mostly_inline(threads: &[usize]) -> bool {
+        threads.iter().filter(|&&t| t == 1).count() * 4 >= threads.len() * 3
+    }
+
     fn two_threads() -> Engine {
         Engine::builder()
             .backend(BackendChoice::Cpu)
@@ -1324,11 +1337,7 @@ mod tests {
         // over both workers, 1.5 µs per item, 24 µs of work of which the
         // pool would save 12 µs, more than a hand-off (the pool again),
         // less than PROBE_WITHIN of them.
-        let serial = || {
-            let start = std::time::Instant::now();
-            while start.elapsed() < std::time::Duration::from_micros(12) {}
-            cores::threads()
-        };
+        let serial = || spin(12);
         assert_eq!(engine.on_cpu(op, 16, serial), 2);
         // Within INLINE_TIMED_EVERY calls one runs on the calling thread
         // (0.75 µs per item measured there: 12 µs, of which the pool would
@@ -1342,11 +1351,7 @@ mod tests {
             .position(|&t| t == 1)
             .expect("a probe on the calling thread");
         assert!(first < INLINE_TIMED_EVERY as usize, "{threads:?}");
-        let after = &threads[first..];
-        assert!(
-            after.iter().filter(|&&t| t == 1).count() * 4 >= after.len() * 3,
-            "{threads:?}"
-        );
+        assert!(mostly_inline(&threads[first..]), "{threads:?}");
     }
 
     #[test]
@@ -1358,11 +1363,7 @@ mod tests {
         // workers 600 µs, of which the pool would save 300, far more than
         // a hand-off. Only the calling thread's time shows that the pool
         // saves nothing.
-        let serial = || {
-            let start = std::time::Instant::now();
-            while start.elapsed() < std::time::Duration::from_micros(300) {}
-            cores::threads()
-        };
+        let serial = || spin(300);
         let threads: Vec<usize> = (0..4 * INLINE_TIMED_EVERY)
             .map(|_| engine.on_cpu(op, 16, serial))
             .collect();
@@ -1373,11 +1374,7 @@ mod tests {
         // After the probe and one more pool call the calls stay on the
         // calling thread (all of them but for a few that the VM's noise
         // made look otherwise).
-        let settled = &threads[INLINE_TIMED_EVERY as usize..];
-        assert!(
-            settled.iter().filter(|&&t| t == 1).count() * 4 >= settled.len() * 3,
-            "{threads:?}"
-        );
+        assert!(mostly_inline(&threads[INLINE_TIMED_EVERY as usize..]), "{threads:?}");
         let handoff = f64::from_bits(engine.handoff_ns.load(Ordering::Relaxed));
         assert!((HANDOFF_MIN_NS..=HANDOFF_MAX_NS).contains(&handoff), "{handoff}");
     }
@@ -1386,11 +1383,6 @@ mod tests {
     fn a_size_at_which_the_pool_measured_slower_stays_on_the_calling_thread() {
         let engine = two_threads();
         let op = Op::Hash(hash::Alg::Sha256);
-        let spin = |us: u64| {
-            let start = std::time::Instant::now();
-            while start.elapsed() < std::time::Duration::from_micros(us) {}
-            cores::threads()
-        };
         // 8,192 items (3.2 ms of one core's work: always the pool) split
         // perfectly over two workers; 1,024 items (0.4 ms) that gain
         // nothing from the second (it joins too late). The large calls
@@ -1402,11 +1394,7 @@ mod tests {
             assert_eq!(large(), 2);
             threads.push(small());
         }
-        let settled = &threads[INLINE_TIMED_EVERY as usize..];
-        assert!(
-            settled.iter().filter(|&&t| t == 1).count() * 4 >= settled.len() * 3,
-            "{threads:?}"
-        );
+        assert!(mostly_inline(&threads[INLINE_TIMED_EVERY as usize..]), "{threads:?}");
         let times = &engine.cpu_times[registry::position(op)];
         let class = size_class(1024);
         let (one, pool) = (measured(&times.inline_ns[class]), measured(&times.pool_ns[class]));
