@@ -36,8 +36,8 @@ use crate::{EXIT_MALFORMED, Fatal};
 pub struct Args {
     /// keccak256 (sorted pairs, odd node carried up: OpenZeppelin MerkleProof)
     /// or sha256 (double SHA-256, odd node duplicated: Bitcoin).
-    #[arg(long, default_value = "keccak256", value_parser = merkle_hash)]
-    hash: Alg,
+    #[arg(long = "hash", value_name = "HASH", default_value = "keccak256", value_parser = merkle_rule)]
+    rule: Rule,
     /// Also give the inclusion proofs of these leaves (0-based, comma-separated).
     #[arg(long, value_delimiter = ',')]
     proof: Vec<usize>,
@@ -56,42 +56,33 @@ struct LeafLine<'a> {
 /// The job of `merkle`: a CLI run, or the service's answer to whole
 /// requests (each request one tree).
 pub fn job(args: Args) -> LineJob {
-    let mut title = format!("merkle --hash {}", args.hash);
+    let mut title = format!("merkle --hash {}", args.rule.hash());
     if !args.proof.is_empty() {
         let list: Vec<String> = args.proof.iter().map(usize::to_string).collect();
         title.push_str(&format!(" --proof {}", list.join(",")));
     }
     let verb = MerkleVerb {
-        hash: args.hash,
+        rule: args.rule,
         proof: args.proof,
     };
     LineJob::whole(Box::new(verb), title, args.engine, args.io)
 }
 
-/// `--hash`: a hash some Merkle rule uses.
-fn merkle_hash(name: &str) -> Result<Alg, String> {
-    match name.parse::<Alg>().ok().filter(|&alg| Rule::for_hash(alg).is_some()) {
-        Some(alg) => Ok(alg),
-        None => Err(format!("no Merkle rule uses {name:?}; use keccak256 or sha256")),
-    }
+/// `--hash`: the Merkle rule that uses the named hash.
+fn merkle_rule(name: &str) -> Result<Rule, String> {
+    name.parse::<Alg>()
+        .ok()
+        .and_then(Rule::for_hash)
+        .ok_or_else(|| format!("no Merkle rule uses {name:?}; use keccak256 or sha256"))
 }
 
 /// `merkle` with its options.
 struct MerkleVerb {
-    hash: Alg,
+    rule: Rule,
     proof: Vec<usize>,
 }
 
 impl MerkleVerb {
-    fn rule(&self) -> Result<Rule, Fatal> {
-        Rule::for_hash(self.hash).ok_or_else(|| {
-            Fatal(format!(
-                "no Merkle rule uses {}; use --hash keccak256 or --hash sha256",
-                self.hash
-            ))
-        })
-    }
-
     /// The output line of a tree over `leaves` (at least one): the root,
     /// the number of leaves, and the proofs asked for, with what ran them;
     /// `Err` when the engine fails, `Ok(Err(message))` (nothing computed)
@@ -138,7 +129,7 @@ fn error_lines(errors: Vec<String>) -> Result<String, Fatal> {
 
 impl DynVerb for MerkleVerb {
     fn run_cli(self: Box<Self>, engine: Engine, io: &Io, _title: &str) -> Result<ExitCode, Fatal> {
-        let rule = self.rule()?;
+        let rule = self.rule;
         let (mut input, size) = open_input(&io.input)?;
         let mut output = open_output(io)?;
         let progress = progress_bar(size);
@@ -155,7 +146,7 @@ impl DynVerb for MerkleVerb {
                 .write_all(error_lines(errors)?.as_bytes())
                 .map_err(write_failed)?;
             output.commit()?;
-            eprintln!("batchcrypto merkle --hash {}: {summary}", self.hash);
+            eprintln!("batchcrypto merkle --hash {}: {summary}", rule.hash());
             return Ok(ExitCode::from(EXIT_MALFORMED));
         }
         let (line, selection) = self.root_line(&engine, rule, &leaves)?.map_err(Fatal)?;
@@ -163,7 +154,7 @@ impl DynVerb for MerkleVerb {
         output.commit()?;
         eprintln!(
             "batchcrypto merkle --hash {} (rule {rule}): {} leaves; backend {}; {:.3} s",
-            self.hash,
+            rule.hash(),
             leaves.len(),
             selection,
             start.elapsed().as_secs_f64()
@@ -177,7 +168,7 @@ impl DynVerb for MerkleVerb {
     /// within the request); a --proof index past a request's leaves is
     /// that request's error line.
     fn answer(&self, engine: &Engine, requests: &[&[RequestLine]]) -> Result<(Vec<Vec<u8>>, Option<Selection>), Fatal> {
-        let rule = self.rule()?;
+        let rule = self.rule;
         let mut selection = None;
         let mut bodies = Vec::with_capacity(requests.len());
         for lines in requests {

@@ -110,7 +110,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
             "internal: the CLI path answered a different number of lines".to_string(),
         ));
     }
-    let cli_rate = || cli_run().map(|(rate, _)| rate);
+    let time_cli_path = || cli_run().map(|(rate, _)| rate);
 
     // The service, as its own process.
     let exe = std::env::current_exe().map_err(|e| Fatal(format!("cannot find this binary: {e}")))?;
@@ -130,7 +130,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| Fatal(format!("cannot start serve: {e}")))?;
-    let result = load(&args, &mut child, &lines, &expected, &cli_rate);
+    let result = load(&args, &mut child, &lines, &expected, &time_cli_path);
     let _ = child.kill();
     let _ = child.wait();
     result
@@ -142,7 +142,7 @@ fn load(
     child: &mut std::process::Child,
     lines: &[String],
     expected: &[String],
-    cli_rate: &dyn Fn() -> Result<f64, Fatal>,
+    time_cli_path: &dyn Fn() -> Result<f64, Fatal>,
 ) -> Result<ExitCode, Fatal> {
     let stderr = child.stderr.take().ok_or_else(|| Fatal("no stderr".to_string()))?;
     let mut log = StdBufReader::new(stderr).lines();
@@ -221,7 +221,7 @@ fn load(
             return Err(Fatal(format!("warm-up request: status {status}")));
         }
         for _ in 0..args.rounds {
-            let cli = cli_rate()?;
+            let cli = time_cli_path()?;
             let (elapsed, round) = service_round(addr, &path, &requests, args.clients).await?;
             let rate = items / elapsed;
             cli_rates.push(cli);
