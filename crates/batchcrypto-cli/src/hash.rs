@@ -57,6 +57,48 @@ pub fn run_raw(args: Args) -> Result<ExitCode, Fatal> {
     })
 }
 
+/// `hash --raw` as the service runs it: requests of whole records, batched
+/// with others of the same algorithm and record size into one engine call.
+#[cfg(feature = "serve")]
+pub fn served(args: Args) -> Result<crate::serve::Served, String> {
+    let record = args.raw.ok_or("hash: raw mode needs --raw")?;
+    if record == 0 || record > CHUNK_BYTES {
+        return Err(format!("hash --raw: records must be 1 to {CHUNK_BYTES} bytes"));
+    }
+    Ok(crate::serve::Served {
+        verb: Box::new(RawHashVerb { alg: args.alg, record }),
+        title: format!("hash {} --raw {record}", args.alg),
+        whole: false,
+    })
+}
+
+#[cfg(feature = "serve")]
+struct RawHashVerb {
+    alg: Alg,
+    record: usize,
+}
+
+#[cfg(feature = "serve")]
+impl crate::serve::ServeVerb for RawHashVerb {
+    fn record(&self) -> Option<usize> {
+        Some(self.record)
+    }
+
+    fn answer(&self, engine: &Engine, requests: &[&crate::serve::Payload]) -> Result<crate::serve::Outputs, Fatal> {
+        let (bytes, counts) = crate::serve::concatenated(requests, self.record)?;
+        let mut msgs = FlatBytes::with_capacity(bytes.len() / self.record, bytes.len());
+        for record in bytes.chunks_exact(self.record) {
+            if !msgs.push(record) {
+                return Err(Fatal("hash --raw: a batch over 4 GiB".to_string()));
+            }
+        }
+        let outcome = engine.hash(self.alg, &msgs)?;
+        let out = outcome.output.concat();
+        let outputs = crate::serve::split_records(&out, &counts, 32, Vec::new())?;
+        Ok((outputs, Some(outcome.selection)))
+    }
+}
+
 struct HashVerb {
     alg: Alg,
 }

@@ -75,7 +75,7 @@ enum Command {
     Calibrate(calibrate::Args),
     /// Compare every backend and GPU adapter with the oracle on a few hundred mixed items.
     Selftest(selftest::Args),
-    /// Serve every JSON Lines operation over HTTP, batching concurrent requests together.
+    /// Serve every operation over HTTP and gRPC, batching concurrent requests together.
     #[cfg(feature = "serve")]
     Serve(serve::Args),
     /// Load-test `serve`: many clients' small requests against the CLI path's batch throughput.

@@ -83,3 +83,55 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         }
     }
 }
+
+/// `msm` as the service runs it: a request's body is one MSM, its points
+/// (in `--encoding`) then its scalars, so that each term is a record of a
+/// point and a scalar's bytes; the answer is the sum. Requests of one curve
+/// and encoding share a batch, one engine call each.
+#[cfg(feature = "serve")]
+pub fn served(args: Args) -> crate::serve::Served {
+    let (curve, encoding) = (args.curve, args.encoding);
+    crate::serve::Served {
+        verb: Box::new(MsmVerb { curve, encoding }),
+        title: format!("msm --curve {curve} --encoding {encoding}"),
+        // Without terms the sum is the identity, as the CLI writes it.
+        whole: true,
+    }
+}
+
+#[cfg(feature = "serve")]
+struct MsmVerb {
+    curve: Curve,
+    encoding: Encoding,
+}
+
+#[cfg(feature = "serve")]
+impl crate::serve::ServeVerb for MsmVerb {
+    fn record(&self) -> Option<usize> {
+        Some(self.curve.encoded_len(self.encoding) + batchcrypto::ops::msm::SCALAR_LEN)
+    }
+
+    fn answer(
+        &self,
+        engine: &batchcrypto::Engine,
+        requests: &[&crate::serve::Payload],
+    ) -> Result<crate::serve::Outputs, Fatal> {
+        let point = self.curve.encoded_len(self.encoding);
+        let mut selection = None;
+        let mut outputs = Vec::with_capacity(requests.len());
+        for request in requests {
+            let body = request.records()?;
+            let (points, scalars) = body.split_at(body.len() / (point + batchcrypto::ops::msm::SCALAR_LEN) * point);
+            let outcome = engine.msm(self.curve, self.encoding, points, scalars)?;
+            selection = Some(outcome.selection);
+            outputs.push(match outcome.output {
+                Ok(sum) => Ok(crate::serve::Output {
+                    body: sum,
+                    refused: Vec::new(),
+                }),
+                Err(reason) => Err(format!("a point is refused: {}; no sum", reason.code())),
+            });
+        }
+        Ok((outputs, selection))
+    }
+}

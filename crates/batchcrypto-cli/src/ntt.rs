@@ -11,11 +11,15 @@
 
 use std::process::ExitCode;
 
+use std::io::Write;
+
 use batchcrypto::ops::ntt::{Direction, Field, MAX_LOG_N, Order, Transform};
+use batchcrypto::{Engine, Selection};
 
 use crate::Fatal;
 use crate::lines::Io;
 use crate::output::write_failed;
+use crate::raw::Refused;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -45,10 +49,12 @@ pub struct Args {
     io: Io,
 }
 
-pub fn run(args: Args) -> Result<ExitCode, Fatal> {
+/// The transform the options ask for; refused (with why) before any input
+/// is read when the field cannot do it.
+fn transform(args: &Args) -> Result<Transform, String> {
     let coset = match &args.coset {
         None => None,
-        Some(h) => Some(hex::decode(h.strip_prefix("0x").unwrap_or(h)).map_err(|e| Fatal(format!("--coset: {e}")))?),
+        Some(h) => Some(hex::decode(h.strip_prefix("0x").unwrap_or(h)).map_err(|e| format!("--coset: {e}"))?),
     };
     let t = Transform {
         direction: if args.inverse {
@@ -62,24 +68,101 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         // `log_n` is within 1..=24.
         ..Transform::new(args.field, args.log_n as u32)
     };
+    t.polys_in(0).map_err(|e| format!("ntt: {e}"))?;
+    Ok(t)
+}
+
+/// Transforms the polynomials `bytes` (whole ones) and writes each result
+/// to `output` (zeros for a refused one); returns what ran them and the
+/// refused polynomials.
+fn transform_into(
+    engine: &Engine,
+    t: &Transform,
+    bytes: &[u8],
+    output: &mut dyn Write,
+) -> Result<(Selection, Vec<Refused>), Fatal> {
+    let outcome = engine.ntt(t, bytes)?;
+    let mut refused = Vec::new();
+    for (i, r) in outcome.output.iter().enumerate() {
+        match r {
+            Ok(poly) => output.write_all(poly),
+            Err(reason) => {
+                refused.push((i, reason.code().to_string()));
+                output.write_all(&vec![0u8; t.poly_bytes()])
+            }
+        }
+        .map_err(write_failed)?;
+    }
+    Ok((outcome.selection, refused))
+}
+
+pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     // A transform the field cannot do is refused before any input is read.
-    t.polys_in(0).map_err(|e| Fatal(format!("ntt: {e}")))?;
+    let t = transform(&args).map_err(Fatal)?;
     let engine = args.engine.engine()?;
-    let label = format!("ntt --field {} --log-n {}", t.field, t.log_n);
+    let label = title(&t);
     let size = t.poly_bytes();
     crate::raw::run_raw(&label, size, size, &args.io, |chunk, output| {
-        let outcome = engine.ntt(&t, chunk.bytes())?;
-        let mut refused = Vec::new();
-        for (i, r) in outcome.output.iter().enumerate() {
-            match r {
-                Ok(poly) => output.write_all(poly),
-                Err(reason) => {
-                    refused.push((i, reason.code().to_string()));
-                    output.write_all(&vec![0u8; size])
-                }
-            }
-            .map_err(write_failed)?;
-        }
-        Ok((outcome.selection, refused))
+        transform_into(&engine, &t, chunk.bytes(), output)
     })
+}
+
+/// The verb and its options as messages and the service's lane name them.
+fn title(t: &Transform) -> String {
+    format!("ntt --field {} --log-n {}", t.field, t.log_n)
+}
+
+/// `ntt` as the service runs it: requests of whole polynomials, batched
+/// with others of the same transform into one engine call.
+#[cfg(feature = "serve")]
+pub fn served(args: Args) -> Result<crate::serve::Served, String> {
+    let t = transform(&args)?;
+    // Every option that changes the answer is in the title (the lane's key).
+    let mut title = title(&t);
+    for (on, option) in [
+        (args.inverse, "--inverse".to_string()),
+        (
+            args.input_order != Order::Natural,
+            format!("--input-order {}", args.input_order),
+        ),
+        (
+            args.output_order != Order::Natural,
+            format!("--output-order {}", args.output_order),
+        ),
+        (
+            args.coset.is_some(),
+            format!("--coset {}", args.coset.as_deref().unwrap_or("")),
+        ),
+    ] {
+        if on {
+            title.push(' ');
+            title.push_str(&option);
+        }
+    }
+    Ok(crate::serve::Served {
+        verb: Box::new(NttVerb(t)),
+        title,
+        whole: false,
+    })
+}
+
+#[cfg(feature = "serve")]
+struct NttVerb(Transform);
+
+#[cfg(feature = "serve")]
+impl crate::serve::ServeVerb for NttVerb {
+    fn record(&self) -> Option<usize> {
+        Some(self.0.poly_bytes())
+    }
+
+    fn answer(&self, engine: &Engine, requests: &[&crate::serve::Payload]) -> Result<crate::serve::Outputs, Fatal> {
+        let size = self.0.poly_bytes();
+        let (bytes, counts) = crate::serve::concatenated(requests, size)?;
+        let mut out = Vec::with_capacity(bytes.len());
+        let (selection, refused) = transform_into(engine, &self.0, &bytes, &mut out)?;
+        Ok((
+            crate::serve::split_records(&out, &counts, size, refused)?,
+            Some(selection),
+        ))
+    }
 }

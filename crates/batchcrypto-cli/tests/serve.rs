@@ -103,12 +103,14 @@ impl Drop for Server {
     }
 }
 
-/// An HTTP response: status, headers (lowercase names), body.
+/// An HTTP response: status, headers (lowercase names), body (as text,
+/// and as bytes for the binary verbs).
 #[derive(Debug)]
 struct Reply {
     status: u16,
     headers: HashMap<String, String>,
     body: String,
+    bytes: Vec<u8>,
 }
 
 /// One HTTP/1.1 request on its own connection (`Connection: close`).
@@ -146,13 +148,19 @@ fn parse_reply(raw: &[u8]) -> Option<Reply> {
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
         .collect();
-    let body = String::from_utf8(raw[end + 4..].to_vec()).ok()?;
+    let bytes = raw[end + 4..].to_vec();
     if let Some(len) = headers.get("content-length")
-        && body.len() != len.parse::<usize>().ok()?
+        && bytes.len() != len.parse::<usize>().ok()?
     {
         return None;
     }
-    Some(Reply { status, headers, body })
+    let body = String::from_utf8_lossy(&bytes).into_owned();
+    Some(Reply {
+        status,
+        headers,
+        body,
+        bytes,
+    })
 }
 
 fn post(addr: SocketAddr, path: &str, body: &str) -> Reply {
@@ -257,8 +265,20 @@ fn grpc_run(addr: SocketAddr, op: &str, options: &[(&str, &str)], body: &str, he
         op: op.to_string(),
         options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
         lines: body.lines().map(String::from).collect(),
+        data: Vec::new(),
     };
     grpc_raw(addr, grpc_frame(&message), headers).unwrap_or_else(|e| panic!("gRPC {op}: {e}"))
+}
+
+/// `Run` of a binary `op` with `options` on `data`.
+fn grpc_data(addr: SocketAddr, op: &str, options: &[(&str, &str)], data: &[u8]) -> GrpcReply {
+    let message = RunRequest {
+        op: op.to_string(),
+        options: options.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        lines: Vec::new(),
+        data: data.to_vec(),
+    };
+    grpc_raw(addr, grpc_frame(&message), &[]).unwrap_or_else(|e| panic!("gRPC {op}: {e}"))
 }
 
 /// The gRPC op and options of an HTTP path (`/v1/verify/ed25519?policy=zip215`).
@@ -587,6 +607,200 @@ fn merkle_requests_are_trees_answered_as_the_cli_answers() {
     assert_eq!(lines.concat() + "\n", cli(&["--hash", "sha256"], &body));
 }
 
+/// The binary verbs answer the bytes their CLI runs write: `ntt` requests
+/// of whole polynomials (one with a non-canonical element: zeros and the
+/// `x-batchcrypto-refused` header, as the CLI names it on stderr) sent at
+/// once share batches; `hash --raw` records; `msm` bodies of points then
+/// scalars (a bad point: 422, INVALID_ARGUMENT over gRPC); over gRPC's
+/// `data` too. A body that is not whole records, and lines or data sent to
+/// the wrong kind of verb, are refused with why.
+#[test]
+fn binary_verbs_answer_the_clis_bytes() {
+    let server = Server::start(&["--backend", "cpu", "--max-wait-us", "300000"]);
+    let addr = server.addr;
+    let mut rng = Rng(0xb1_4a_e7);
+    let bytes = |rng: &mut Rng, n: usize| -> Vec<u8> { (0..n).map(|_| rng.next() as u8).collect() };
+
+    // NTT over BN254's scalar field, 16 elements (32 bytes, little-endian)
+    // per polynomial; every element below 2^252, so canonical.
+    let size = 16 * 32;
+    let polys: Vec<Vec<u8>> = (0..6)
+        .map(|r| {
+            let mut body = bytes(&mut rng, (1 + r % 4) * size);
+            for element in body.chunks_mut(32) {
+                element[31] &= 0x0f;
+            }
+            if r == 2 {
+                // Polynomial 1's third element is all ones: not below r.
+                body[size + 64..size + 96].fill(0xff);
+            }
+            body
+        })
+        .collect();
+    let cli = |args: &[&str], input: &[u8]| {
+        let mut args = args.to_vec();
+        args.extend(["--backend", "cpu"]);
+        run_with_stdin(&args, input)
+    };
+    let threads: Vec<_> = polys
+        .iter()
+        .cloned()
+        .map(|body| {
+            std::thread::spawn(move || {
+                request(addr, "POST", "/v1/ntt?field=bn254-fr&log_n=4", &[], &body).expect("ntt request")
+            })
+        })
+        .collect();
+    let replies: Vec<Reply> = threads.into_iter().map(|t| t.join().expect("client")).collect();
+    let mut largest = 0;
+    for (r, (body, reply)) in polys.iter().zip(&replies).enumerate() {
+        let want = cli(&["ntt", "--field", "bn254-fr", "--log-n", "4"], body);
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        assert_eq!(reply.headers["content-type"], "application/octet-stream");
+        assert!(reply.bytes == want.stdout, "request {r}: not the CLI's bytes");
+        let refused = reply.headers.get("x-batchcrypto-refused").map(String::as_str);
+        if r == 2 {
+            assert_eq!(refused, Some("1:non_canonical_element"));
+            assert_eq!(want.status.code(), Some(2));
+            assert!(String::from_utf8_lossy(&want.stderr).contains("record 1 "));
+        } else {
+            assert_eq!(refused, None, "request {r}");
+            assert_eq!(want.status.code(), Some(0));
+        }
+        largest = largest.max(
+            reply.headers["x-batchcrypto-batch-lines"]
+                .parse::<usize>()
+                .expect("count"),
+        );
+    }
+    assert!(largest > 4, "polynomials never shared a batch (largest {largest})");
+
+    // Goldilocks, inverse, bit-reversed in, over gRPC; the refused one
+    // named in `refused`.
+    let p = 0xffff_ffff_0000_0001u64;
+    let mut gold: Vec<u8> = (0..3 * 8).flat_map(|_| (rng.next() % p).to_le_bytes()).collect();
+    gold[8 * 8 + 8..8 * 8 + 16].copy_from_slice(&p.to_le_bytes());
+    let options = [
+        ("field", "goldilocks"),
+        ("log_n", "3"),
+        ("inverse", "true"),
+        ("input_order", "bit-reversed"),
+    ];
+    let reply = grpc_data(addr, "ntt", &options, &gold);
+    assert_eq!(reply.code, 0, "{}", reply.message);
+    let response = reply.response.expect("a response");
+    let args = [
+        "ntt",
+        "--field",
+        "goldilocks",
+        "--log-n",
+        "3",
+        "--inverse",
+        "--input-order",
+        "bit-reversed",
+    ];
+    assert!(response.data == cli(&args, &gold).stdout);
+    assert!(response.lines.is_empty());
+    assert_eq!(response.refused.len(), 1);
+    assert_eq!(
+        (response.refused[0].record, response.refused[0].reason.as_str()),
+        (1, "non_canonical_element")
+    );
+
+    // Raw hashing: 50 records of 32 bytes.
+    let records = bytes(&mut rng, 50 * 32);
+    let reply = request(addr, "POST", "/v1/hash/keccak256?raw=32", &[], &records).expect("hash");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert!(reply.bytes == cli(&["hash", "keccak256", "--raw", "32"], &records).stdout);
+    assert_eq!(reply.bytes.len(), 50 * 32);
+
+    // MSM on BLS12-381 G1: public keys as points, the body points then scalars.
+    let dir = std::env::temp_dir().join(format!("batchcrypto-serve-msm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let keys = batchcrypto::ops::bls::sample::secret_keys(5, 9);
+    let points: Vec<u8> = keys.iter().flat_map(|k| k.sk_to_pk().serialize()).collect();
+    let scalars = bytes(&mut rng, 5 * 32);
+    let msm_cli = |points: &[u8], scalars: &[u8]| {
+        let file = dir.join("points.bin");
+        std::fs::write(&file, points).expect("write points");
+        let path = file.to_str().expect("path").to_string();
+        cli(
+            &["msm", "--curve", "bls12-381-g1", "--points", &path, "--scalars", "-"],
+            scalars,
+        )
+    };
+    let want = msm_cli(&points, &scalars);
+    assert_eq!(want.status.code(), Some(0));
+    let reply = request(
+        addr,
+        "POST",
+        "/v1/msm?curve=bls12-381-g1",
+        &[],
+        &[&points[..], &scalars].concat(),
+    )
+    .expect("msm");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert!(reply.bytes == want.stdout, "msm: not the CLI's sum");
+    // No terms: the CLI's answer for empty files.
+    let reply = request(addr, "POST", "/v1/msm?curve=bls12-381-g1", &[], b"").expect("empty msm");
+    let want_empty = msm_cli(b"", b"");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert!(want_empty.status.success() && !want_empty.stdout.is_empty());
+    assert!(reply.bytes == want_empty.stdout, "msm: not the CLI's identity");
+    // A point off the curve: no sum.
+    let mut bad = points.clone();
+    bad[2 * 96 - 1] ^= 1;
+    assert_eq!(msm_cli(&bad, &scalars).status.code(), Some(2));
+    let reply = request(
+        addr,
+        "POST",
+        "/v1/msm?curve=bls12-381-g1",
+        &[],
+        &[&bad[..], &scalars].concat(),
+    )
+    .expect("bad msm");
+    assert_eq!(reply.status, 422, "{}", reply.body);
+    assert!(reply.body.contains("not_on_curve"), "{}", reply.body);
+    let reply = grpc_data(
+        addr,
+        "msm",
+        &[("curve", "bls12-381-g1")],
+        &[&bad[..], &scalars].concat(),
+    );
+    assert_eq!(reply.code, 3, "INVALID_ARGUMENT: {}", reply.message);
+    assert!(reply.message.contains("not_on_curve"), "{}", reply.message);
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // Not whole records; lines to a binary verb; data to a JSON Lines verb.
+    let reply = request(
+        addr,
+        "POST",
+        "/v1/ntt?field=bn254-fr&log_n=4",
+        &[],
+        &polys[0][..size - 1],
+    )
+    .expect("partial");
+    assert_eq!(reply.status, 400);
+    assert!(
+        reply.body.contains("not a whole number of 512-byte records"),
+        "{}",
+        reply.body
+    );
+    let reply = request(addr, "POST", "/v1/msm?curve=bls12-381-g1&points=x", &[], b"").expect("msm points");
+    assert_eq!(reply.status, 400);
+    assert!(reply.body.contains("belongs to a CLI run"), "{}", reply.body);
+    let reply = grpc_run(addr, "ntt", &[("field", "goldilocks"), ("log_n", "3")], "{}", &[]);
+    assert_eq!(reply.code, 3);
+    assert!(reply.message.contains("takes its input in `data`"), "{}", reply.message);
+    let reply = grpc_data(addr, "verify/ed25519", &[], b"abc");
+    assert_eq!(reply.code, 3);
+    assert!(
+        reply.message.contains("takes its input in `lines`"),
+        "{}",
+        reply.message
+    );
+}
+
 /// A flood past `--queue-limit`: refusals come at once with Retry-After,
 /// every accepted request is answered correctly, the queue stays bounded.
 #[test]
@@ -722,6 +936,12 @@ fn limits_deadlines_tokens_and_bad_requests() {
         send("/v1/hash/keccak256", &auth, &line.repeat(10)).body,
         digest.repeat(10)
     );
+    // A binary verb's records count as its lines.
+    let r = request(addr, "POST", "/v1/hash/keccak256?raw=1", &auth, &[0u8; 11]).expect("raw");
+    assert_eq!(r.status, 413, "{}", r.body);
+    assert!(r.body.contains("--max-request-lines 10"), "{}", r.body);
+    let r = request(addr, "POST", "/v1/hash/keccak256?raw=1", &auth, &[0u8; 10]).expect("raw");
+    assert_eq!((r.status, r.bytes.len()), (200, 320), "{}", r.body);
 
     // A deadline shorter than the batching wait: 504 at the deadline.
     let start = Instant::now();

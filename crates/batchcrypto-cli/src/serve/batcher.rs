@@ -31,7 +31,7 @@ use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use super::Answered;
 use super::metrics::{Metrics, Refusal};
-use crate::lines::{DynVerb, RequestLine};
+use super::verb::{Outputs, Payload, ServeVerb};
 
 /// How long a batch that a GPU may run waits for more requests, unless
 /// `--max-wait-us` says otherwise.
@@ -97,6 +97,8 @@ fn take(counter: &AtomicUsize, n: usize, limit: usize) -> bool {
 pub enum Reply {
     /// The output lines, exactly as the CLI writes them, and what ran them.
     Answered(Answered),
+    /// The request's one item was refused (`msm`: a bad point): why.
+    Rejected(String),
     /// The deadline passed before the batch ran: nothing was computed.
     DeadlineExceeded,
     /// The engine failed on the batch and on the CPU fallback.
@@ -114,7 +116,9 @@ pub enum NotQueued {
 
 /// One queued request.
 struct Job {
-    lines: Vec<RequestLine>,
+    payload: Payload,
+    /// Its lines, or a binary verb's records.
+    items: usize,
     bytes: usize,
     enqueued: Instant,
     deadline: Option<Instant>,
@@ -180,41 +184,52 @@ pub struct Lane {
     pub title: String,
     /// Whether each request is one item of the verb (`merkle`: a tree).
     pub whole: bool,
+    /// Bytes per record of a binary verb; `None` for JSON Lines.
+    pub record: Option<usize>,
     tx: mpsc::UnboundedSender<Job>,
 }
 
 impl Lane {
     /// Starts the lane's batching task on the current runtime.
-    pub fn start(core: Arc<Core>, title: String, verb: Box<dyn DynVerb>, whole: bool) -> Arc<Lane> {
+    pub fn start(core: Arc<Core>, title: String, verb: Box<dyn ServeVerb>, whole: bool) -> Arc<Lane> {
         let (tx, rx) = mpsc::unbounded_channel();
+        let record = verb.record();
         tokio::spawn(collect(core, title.clone(), Arc::from(verb), rx));
-        Arc::new(Lane { title, whole, tx })
+        Arc::new(Lane {
+            title,
+            whole,
+            record,
+            tx,
+        })
     }
 
-    /// Queues a request's lines (`bytes` of request body) and returns where
-    /// its reply will come; refused at once when the queue is full. The
-    /// channel is unbounded because admission bounds what enters it.
+    /// Queues a request's input (`items` lines or records, `bytes` of
+    /// request body) and returns where its reply will come; refused at once
+    /// when the queue is full. The channel is unbounded because admission
+    /// bounds what enters it.
     pub fn submit(
         &self,
         core: &Core,
-        lines: Vec<RequestLine>,
+        payload: Payload,
+        items: usize,
         bytes: usize,
         deadline: Option<Instant>,
     ) -> Result<oneshot::Receiver<Reply>, NotQueued> {
-        if !core.admission.try_take(lines.len(), bytes, &core.limits) {
+        if !core.admission.try_take(items, bytes, &core.limits) {
             core.metrics.refused(Refusal::Overloaded);
             return Err(NotQueued::Overloaded);
         }
         let (reply, rx) = oneshot::channel();
         let job = Job {
-            lines,
+            payload,
+            items,
             bytes,
             enqueued: Instant::now(),
             deadline,
             reply,
         };
         self.tx.send(job).map_err(|e| {
-            core.admission.give_back(e.0.lines.len(), e.0.bytes);
+            core.admission.give_back(e.0.items, e.0.bytes);
             NotQueued::Closed
         })?;
         Ok(rx)
@@ -223,7 +238,7 @@ impl Lane {
 
 /// The lane's task: cuts batches and hands each to a blocking thread, one
 /// at a time.
-async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn DynVerb>, mut rx: mpsc::UnboundedReceiver<Job>) {
+async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn ServeVerb>, mut rx: mpsc::UnboundedReceiver<Job>) {
     let running = Arc::new(Semaphore::new(1));
     let mut next: Option<Job> = None;
     loop {
@@ -237,7 +252,7 @@ async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn DynVerb>, mut rx:
         // Without a wait (the CPU's default) the batch waits only for the
         // previous one (below).
         let cut_at = core.wait.map(|wait| first.enqueued + wait);
-        let mut lines = first.lines.len();
+        let mut lines = first.items;
         let mut jobs = vec![first];
         while let Some(cut_at) = cut_at
             && lines < core.limits.max_batch
@@ -246,7 +261,7 @@ async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn DynVerb>, mut rx:
             // deadline cuts at once (tokio's timer ticks by the millisecond).
             match rx.try_recv() {
                 Ok(job) => {
-                    lines += job.lines.len();
+                    lines += job.items;
                     jobs.push(job);
                     continue;
                 }
@@ -257,7 +272,7 @@ async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn DynVerb>, mut rx:
             tokio::select! {
                 job = rx.recv() => match job {
                     Some(job) => {
-                        lines += job.lines.len();
+                        lines += job.items;
                         jobs.push(job);
                     }
                     None => break,
@@ -272,8 +287,8 @@ async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn DynVerb>, mut rx:
         // the cap; a request that would pass it starts the next batch.
         while lines < core.limits.max_batch {
             match rx.try_recv() {
-                Ok(job) if lines + job.lines.len() <= core.limits.max_batch => {
-                    lines += job.lines.len();
+                Ok(job) if lines + job.items <= core.limits.max_batch => {
+                    lines += job.items;
                     jobs.push(job);
                 }
                 Ok(job) => {
@@ -294,19 +309,19 @@ async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn DynVerb>, mut rx:
 }
 
 /// Runs one batch and answers each of its requests once.
-fn run_batch(core: &Core, title: &str, verb: &dyn DynVerb, jobs: Vec<Job>) {
+fn run_batch(core: &Core, title: &str, verb: &dyn ServeVerb, jobs: Vec<Job>) {
     let now = Instant::now();
     let (live, late): (Vec<Job>, Vec<Job>) = jobs.into_iter().partition(|job| job.deadline.is_none_or(|d| d > now));
     for job in late {
-        core.admission.give_back(job.lines.len(), job.bytes);
+        core.admission.give_back(job.items, job.bytes);
         core.metrics.refused(Refusal::Deadline);
         let _ = job.reply.send(Reply::DeadlineExceeded);
     }
     if live.is_empty() {
         return;
     }
-    let requests: Vec<&[RequestLine]> = live.iter().map(|job| job.lines.as_slice()).collect();
-    let batch_lines: usize = requests.iter().map(|r| r.len()).sum();
+    let requests: Vec<&Payload> = live.iter().map(|job| &job.payload).collect();
+    let batch_lines: usize = live.iter().map(|job| job.items).sum();
     let mut result = answer(verb, &core.engine, &requests);
     if result.is_err()
         && !core.engine_is_cpu
@@ -317,33 +332,37 @@ fn run_batch(core: &Core, title: &str, verb: &dyn DynVerb, jobs: Vec<Job>) {
     }
     drop(requests);
     match result {
-        Ok((bodies, selection)) => {
+        Ok((outputs, selection)) => {
             let backend = selection.map(|s| s.backend.to_string());
             core.metrics
                 .batch(title, batch_lines, backend.as_deref().unwrap_or("none"));
-            for (job, body) in live.into_iter().zip(bodies) {
-                core.admission.give_back(job.lines.len(), job.bytes);
-                let _ = job.reply.send(Reply::Answered(Answered {
-                    body,
-                    backend: backend.clone(),
-                    batch_lines,
-                }));
+            let binary = verb.record().is_some();
+            for (job, output) in live.into_iter().zip(outputs) {
+                core.admission.give_back(job.items, job.bytes);
+                let _ = job.reply.send(match output {
+                    Ok(output) => Reply::Answered(Answered {
+                        body: output.body,
+                        refused: output.refused,
+                        binary,
+                        backend: backend.clone(),
+                        batch_lines,
+                    }),
+                    Err(why) => Reply::Rejected(why),
+                });
             }
         }
         Err(e) => {
             for job in live {
-                core.admission.give_back(job.lines.len(), job.bytes);
+                core.admission.give_back(job.items, job.bytes);
                 let _ = job.reply.send(Reply::Failed(e.clone()));
             }
         }
     }
 }
 
-type Answer = (Vec<Vec<u8>>, Option<batchcrypto::Selection>);
-
 /// One engine call over the batch; a panic in it is an error, not the end
 /// of the service.
-fn answer(verb: &dyn DynVerb, engine: &Engine, requests: &[&[RequestLine]]) -> Result<Answer, String> {
+fn answer(verb: &dyn ServeVerb, engine: &Engine, requests: &[&Payload]) -> Result<Outputs, String> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| verb.answer(engine, requests))) {
         Ok(Ok((bodies, selection))) if bodies.len() == requests.len() => Ok((bodies, selection)),
         Ok(Ok((bodies, _))) => Err(format!(
@@ -358,8 +377,8 @@ fn answer(verb: &dyn DynVerb, engine: &Engine, requests: &[&[RequestLine]]) -> R
 
 #[cfg(test)]
 mod tests {
+    use super::super::verb::Output;
     use super::*;
-    use crate::lines::DynVerb;
     use batchcrypto::Selection;
 
     /// A verb that fails (or panics) on the core's own engine, as a GPU
@@ -372,21 +391,8 @@ mod tests {
         calls: std::sync::atomic::AtomicUsize,
     }
 
-    impl DynVerb for FaultyOn<'_> {
-        fn run_cli(
-            self: Box<Self>,
-            _: Engine,
-            _: &crate::lines::Io,
-            _: &str,
-        ) -> Result<std::process::ExitCode, crate::Fatal> {
-            unreachable!("not a CLI run")
-        }
-
-        fn answer(
-            &self,
-            engine: &Engine,
-            requests: &[&[RequestLine]],
-        ) -> Result<(Vec<Vec<u8>>, Option<Selection>), crate::Fatal> {
+    impl ServeVerb for FaultyOn<'_> {
+        fn answer(&self, engine: &Engine, requests: &[&Payload]) -> Result<Outputs, crate::Fatal> {
             self.calls.fetch_add(1, Ordering::Relaxed);
             if self.everywhere || std::ptr::eq(engine, self.primary) {
                 if self.panic {
@@ -394,21 +400,26 @@ mod tests {
                 }
                 return Err(crate::Fatal("GPU: device lost".to_string()));
             }
-            let bodies = requests
+            let outputs = requests
                 .iter()
-                .map(|lines| {
-                    lines
+                .map(|request| {
+                    let body = request
+                        .lines()?
                         .iter()
                         .map(|l| format!("{}\n", l.as_deref().unwrap_or("?")))
                         .collect::<String>()
-                        .into_bytes()
+                        .into_bytes();
+                    Ok(Ok(Output {
+                        body,
+                        refused: Vec::new(),
+                    }))
                 })
-                .collect();
+                .collect::<Result<_, crate::Fatal>>()?;
             let selection = Selection {
                 backend: batchcrypto::Backend::Cpu,
                 why: "fallback".to_string(),
             };
-            Ok((bodies, Some(selection)))
+            Ok((outputs, Some(selection)))
         }
     }
 
@@ -452,7 +463,8 @@ mod tests {
             .map(|i| {
                 let (reply, rx) = oneshot::channel();
                 let job = Job {
-                    lines: vec![Ok(format!("r{i}a")), Ok(format!("r{i}b"))],
+                    payload: Payload::Lines(vec![Ok(format!("r{i}a")), Ok(format!("r{i}b"))]),
+                    items: 2,
                     bytes: 10,
                     enqueued: Instant::now(),
                     deadline: None,

@@ -15,8 +15,8 @@ use tonic::{Code, Status};
 use tonic_prost::ProstCodec;
 
 use super::metrics::Refusal;
-use super::proto::{RunRequest, RunResponse};
-use super::{FailKind, Failure, State};
+use super::proto::{Refused, RunRequest, RunResponse};
+use super::{FailKind, Failure, Input, State};
 
 /// Answers one gRPC call of `Run`.
 pub async fn run(state: Arc<State>, req: hyper::Request<Incoming>) -> hyper::Response<tonic::body::Body> {
@@ -67,17 +67,34 @@ impl UnaryService<RunRequest> for Run {
             // The lane cache's key: the HTTP route the call stands for.
             let query: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
             let route = format!("grpc:{}?{}", message.op, query.join("&"));
-            let bytes = message.lines.iter().map(|l| l.len() + 1).sum();
-            let lines = message.lines.into_iter().map(Ok).collect();
-            let (op, result) = state.run(&route, &words, &params, lines, bytes, deadline).await;
+            let bytes = message.lines.iter().map(|l| l.len() + 1).sum::<usize>() + message.data.len();
+            let input = Input::Message {
+                lines: message.lines,
+                data: message.data,
+            };
+            let (op, result) = state.run(&route, &words, &params, input, bytes, deadline).await;
             let code = result.as_ref().map_or_else(|e| e.kind.http_status(), |_| 200);
             state.core.metrics.request(&op, code, received.elapsed());
             let answered = result.map_err(status)?;
-            let text = String::from_utf8(answered.body).map_err(|_| Status::internal("output is not UTF-8"))?;
+            let (lines, data) = if answered.binary {
+                (Vec::new(), answered.body)
+            } else {
+                let text = String::from_utf8(answered.body).map_err(|_| Status::internal("output is not UTF-8"))?;
+                (text.lines().map(str::to_string).collect(), Vec::new())
+            };
             Ok(tonic::Response::new(RunResponse {
-                lines: text.lines().map(str::to_string).collect(),
+                lines,
                 backend: answered.backend.unwrap_or_default(),
                 batch_lines: answered.batch_lines as u64,
+                data,
+                refused: answered
+                    .refused
+                    .into_iter()
+                    .map(|(record, reason)| Refused {
+                        record: record as u64,
+                        reason,
+                    })
+                    .collect(),
             }))
         })
     }
@@ -86,7 +103,7 @@ impl UnaryService<RunRequest> for Run {
 /// The gRPC status of a failure.
 fn status(failure: Failure) -> Status {
     let code = match failure.kind {
-        FailKind::BadRequest | FailKind::TooLarge => Code::InvalidArgument,
+        FailKind::BadRequest | FailKind::TooLarge | FailKind::Unprocessable => Code::InvalidArgument,
         FailKind::Unauthorized => Code::Unauthenticated,
         FailKind::Overloaded => Code::ResourceExhausted,
         FailKind::Unavailable => Code::Unavailable,

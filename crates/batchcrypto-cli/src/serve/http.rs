@@ -3,12 +3,15 @@
 //! [`super::grpc`]) are routed by their path.
 //!
 //! Status codes: 200 answered (malformed lines get their `{"error":..}`
-//! line, as in the CLI); 400 not an operation or bad options; 401 missing
-//! or wrong bearer token; 404 no such path; 405 wrong method; 413 request
-//! over `--max-request-bytes` or `--max-request-lines`; 503 queue full
-//! (with `Retry-After`), too many distinct operations, or shutting down;
-//! 504 the request's deadline (`x-batchcrypto-deadline-ms`) passed before
-//! its batch ran; 500 the engine failed on the batch and on the CPU.
+//! line, as in the CLI; a binary verb's refused records are listed in
+//! `x-batchcrypto-refused`, their output bytes zeros); 400 not an
+//! operation, bad options, or a binary body that is not whole records; 401
+//! missing or wrong bearer token; 404 no such path; 405 wrong method; 413
+//! request over `--max-request-bytes` or `--max-request-lines` (lines, or a
+//! binary verb's records); 422 `msm` refused a point (no sum); 503 queue
+//! full (with `Retry-After`), too many distinct operations, or shutting
+//! down; 504 the request's deadline (`x-batchcrypto-deadline-ms`) passed
+//! before its batch ran; 500 the engine failed on the batch and on the CPU.
 
 use std::convert::Infallible;
 use std::path::Path;
@@ -29,7 +32,7 @@ use sha2::{Digest, Sha256};
 use tokio::net::TcpListener;
 
 use super::metrics::Refusal;
-use super::{FailKind, Failure, SHUTDOWN_GRACE, State, fail, log};
+use super::{FailKind, Failure, Input, SHUTDOWN_GRACE, State, fail, log};
 use crate::Fatal;
 use crate::lines::{RequestLine, line_text, read_line_capped};
 
@@ -39,8 +42,13 @@ pub const DEADLINE_HEADER: &str = "x-batchcrypto-deadline-ms";
 pub const BACKEND_HEADER: &str = "x-batchcrypto-backend";
 /// The header giving the lines in the request's batch (all requests in it).
 pub const BATCH_HEADER: &str = "x-batchcrypto-batch-lines";
-/// Media type of the answers (and the expected requests).
+/// The header listing a binary verb's refused records, `index:reason`
+/// comma-separated (indices within the request, from 0).
+pub const REFUSED_HEADER: &str = "x-batchcrypto-refused";
+/// Media type of the JSON Lines answers (and the expected requests).
 const JSON_LINES: &str = "application/jsonl";
+/// Media type of the binary verbs' answers.
+const BINARY: &str = "application/octet-stream";
 
 /// Reads the bearer token from `path` (surrounding whitespace removed) and
 /// keeps its SHA-256, compared in constant time with each request's.
@@ -270,17 +278,27 @@ async fn verb(state: &State, req: Request<Incoming>) -> (String, Answer) {
         Ok(d) => d,
         Err(e) => return (unknown(), failed(&fail(FailKind::BadRequest, e))),
     };
-    let (bytes, lines) = match read_lines(state, req).await {
-        Ok(read) => read,
+    let body = match read_body(state, req).await {
+        Ok(body) => body,
         Err(e) => return (unknown(), failed(&e)),
     };
     let route = uri.path_and_query().map_or("", |p| p.as_str());
-    let (op, result) = state.run(route, &words, &params, lines, bytes, deadline).await;
+    let bytes = body.len();
+    let (op, result) = state
+        .run(route, &words, &params, Input::Body(body), bytes, deadline)
+        .await;
     let response = match result {
         Ok(answered) => {
-            let mut r = respond(StatusCode::OK, JSON_LINES, answered.body);
+            let media = if answered.binary { BINARY } else { JSON_LINES };
+            let mut r = respond(StatusCode::OK, media, answered.body);
             if let Some(b) = answered.backend.and_then(|b| HeaderValue::from_str(&b).ok()) {
                 r.headers_mut().insert(BACKEND_HEADER, b);
+            }
+            if !answered.refused.is_empty() {
+                let list: Vec<String> = answered.refused.iter().map(|(i, why)| format!("{i}:{why}")).collect();
+                if let Ok(v) = HeaderValue::from_str(&list.join(",")) {
+                    r.headers_mut().insert(REFUSED_HEADER, v);
+                }
             }
             r.headers_mut()
                 .insert(BATCH_HEADER, HeaderValue::from(answered.batch_lines));
@@ -322,11 +340,8 @@ fn deadline(req: &Request<Incoming>, received: Instant) -> Result<Option<Instant
     Ok(received.checked_add(Duration::from_millis(ms)))
 }
 
-/// Reads the body (at most `--max-request-bytes`) and splits it into lines
-/// as the CLI reads a file: `\n` or `\r\n` ends a line, a final line needs
-/// no newline, a UTF-8 byte order mark at the start is ignored, a line that
-/// is not UTF-8 gets its error line. Returns the body's size and its lines.
-async fn read_lines(state: &State, req: Request<Incoming>) -> Result<(usize, Vec<RequestLine>), Failure> {
+/// Reads the body, at most `--max-request-bytes`.
+async fn read_body(state: &State, req: Request<Incoming>) -> Result<Bytes, Failure> {
     let limit = state.max_request_bytes;
     let too_large = || {
         state.core.metrics.refused(Refusal::TooLarge);
@@ -343,12 +358,19 @@ async fn read_lines(state: &State, req: Request<Incoming>) -> Result<(usize, Vec
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large());
     }
-    let body = match Limited::new(req.into_body(), limit).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
-        Err(e) => return Err(fail(FailKind::BadRequest, format!("reading the body: {e}"))),
-    };
-    let mut input: &[u8] = &body;
+    match Limited::new(req.into_body(), limit).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
+        Err(e) => Err(fail(FailKind::BadRequest, format!("reading the body: {e}"))),
+    }
+}
+
+/// Splits a body into lines as the CLI reads a file: `\n` or `\r\n` ends a
+/// line, a final line needs no newline, a UTF-8 byte order mark at the
+/// start is ignored, a line that is not UTF-8 gets its error line.
+pub fn split_lines(state: &State, body: &[u8]) -> Result<Vec<RequestLine>, Failure> {
+    let limit = state.max_request_bytes;
+    let mut input: &[u8] = body;
     let (mut raw, mut lines) = (Vec::new(), Vec::new());
     loop {
         let (n, read) = match read_line_capped(&mut input, &mut raw, limit) {
@@ -363,5 +385,5 @@ async fn read_lines(state: &State, req: Request<Incoming>) -> Result<(usize, Vec
         let line_no = lines.len() as u64 + 1;
         lines.push(line_text(&raw, &read, line_no, limit).map(str::to_string));
     }
-    Ok((body.len(), lines))
+    Ok(lines)
 }

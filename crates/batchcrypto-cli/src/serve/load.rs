@@ -21,6 +21,7 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 
+use super::Payload;
 use crate::lines::{CHUNK_ITEMS, RequestLine};
 use crate::{EngineArgs, Fatal};
 
@@ -89,16 +90,25 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     let words: Vec<&str> = op.split('/').filter(|w| !w.is_empty()).collect();
     let params = super::route::query_pairs(query).map_err(Fatal)?;
     let job = super::route::job(&words, &params).map_err(Fatal)?;
+    if job.verb.record().is_some() {
+        return Err(Fatal(format!("--op {op}: bench-serve measures JSON Lines operations")));
+    }
 
     // The CLI path: the same verb over all lines in CLI-sized chunks.
     let engine = args.engine.engine()?;
     let request_lines: Vec<RequestLine> = lines.iter().cloned().map(Ok).collect();
+    let chunks: Vec<Payload> = request_lines
+        .chunks(CHUNK_ITEMS)
+        .map(|chunk| Payload::Lines(chunk.to_vec()))
+        .collect();
     let cli_run = || -> Result<(f64, Vec<u8>), Fatal> {
         let start = Instant::now();
         let mut out = Vec::new();
-        for chunk in request_lines.chunks(CHUNK_ITEMS) {
-            let (bodies, _) = job.verb.answer(&engine, &[chunk])?;
-            out.extend(bodies.into_iter().flatten());
+        for chunk in &chunks {
+            let (outputs, _) = job.verb.answer(&engine, &[chunk])?;
+            for output in outputs {
+                out.extend(output.map_err(Fatal)?.body);
+            }
         }
         Ok((lines.len() as f64 / start.elapsed().as_secs_f64(), out))
     };

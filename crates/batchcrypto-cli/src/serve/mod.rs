@@ -5,8 +5,10 @@
 //! `POST /v1/<verb>[?options]` takes the CLI's JSON Lines input for that
 //! verb (`/v1/verify/ed25519?policy=zip215` is `batchcrypto verify ed25519
 //! --policy zip215`, see [`route`]) and answers exactly the CLI's JSON Lines
-//! output for those lines, in order (CLI-FORMATS.md). Requests for the same
-//! operation are batched together ([`batcher`]); `/healthz`, `/readyz` and
+//! output for those lines, in order (CLI-FORMATS.md). The binary verbs
+//! (`ntt`, `msm`, `hash --raw`) take the bytes their CLI run reads and
+//! answer the bytes it writes ([`verb`]). Requests for the same operation
+//! are batched together ([`batcher`]); `/healthz`, `/readyz` and
 //! Prometheus' `/metrics` ([`metrics`]) are for operators.
 //!
 //! Defaults are safe: loopback only, bounded queues (a full queue answers
@@ -22,6 +24,7 @@ pub mod load;
 mod metrics;
 mod proto;
 mod route;
+mod verb;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -34,10 +37,11 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::limits::in_range;
-use crate::lines::RequestLine;
+use crate::raw::Refused;
 use crate::{EngineArgs, Fatal};
 use batcher::{Core, Lane, Limits, NotQueued, Reply};
 use metrics::Refusal;
+pub use verb::{Output, Outputs, Payload, ServeVerb, Served, concatenated, split_records};
 
 /// Distinct operations (titles) the service keeps lanes for: each holds a
 /// task, so a caller cannot make them grow without bound (sr25519's
@@ -140,11 +144,16 @@ impl State {
     }
 }
 
-/// A request's answer: the CLI's output lines and what ran them.
+/// A request's answer: the CLI's output and what ran it.
 #[derive(Debug)]
 pub struct Answered {
-    /// JSON Lines, one per request line.
+    /// JSON Lines, one per request line; or a binary verb's bytes.
     pub body: Vec<u8>,
+    /// A binary verb's refused records (index in the request, reason code):
+    /// their output bytes are zeros.
+    pub refused: Vec<Refused>,
+    /// Whether `body` is a binary verb's bytes rather than JSON Lines.
+    pub binary: bool,
     /// The backend that ran the batch (`None`: no line held an item).
     pub backend: Option<String>,
     /// Lines in the batch the request ran in.
@@ -166,6 +175,9 @@ pub enum FailKind {
     Unavailable,
     /// The deadline passed before the batch ran.
     Deadline,
+    /// The request's one item was refused (`msm`: a bad point): nothing
+    /// was computed.
+    Unprocessable,
     /// The engine failed on the batch and on the CPU.
     Internal,
 }
@@ -179,6 +191,7 @@ impl FailKind {
             FailKind::TooLarge => 413,
             FailKind::Overloaded | FailKind::Unavailable => 503,
             FailKind::Deadline => 504,
+            FailKind::Unprocessable => 422,
             FailKind::Internal => 500,
         }
     }
@@ -228,6 +241,43 @@ impl State {
         )
     }
 
+    /// A request's input as its lane's verb reads it: JSON Lines, or a
+    /// binary verb's whole records (at most `--max-request-lines` of them).
+    fn payload(&self, lane: &Lane, input: Input) -> Result<Payload, Failure> {
+        let wrong = |given: &str, takes: &str| {
+            Err(fail(
+                FailKind::BadRequest,
+                format!("{} takes its input in `{takes}`, not `{given}`", lane.title),
+            ))
+        };
+        let payload = match (lane.record, input) {
+            (None, Input::Body(body)) => Payload::Lines(http::split_lines(self, &body)?),
+            (None, Input::Message { data, .. }) if !data.is_empty() => return wrong("data", "lines"),
+            (None, Input::Message { lines, .. }) => Payload::Lines(lines.into_iter().map(Ok).collect()),
+            (Some(_), Input::Message { lines, .. }) if !lines.is_empty() => return wrong("lines", "data"),
+            (Some(record), Input::Body(body)) => self.records(&lane.title, Vec::from(body), record)?,
+            (Some(record), Input::Message { data, .. }) => self.records(&lane.title, data, record)?,
+        };
+        if payload.items(lane.record) > self.max_request_lines {
+            return Err(self.too_many_lines());
+        }
+        Ok(payload)
+    }
+
+    /// A binary verb's body: refused unless it is whole `record`-byte records.
+    fn records(&self, title: &str, data: Vec<u8>, record: usize) -> Result<Payload, Failure> {
+        if !data.len().is_multiple_of(record) {
+            return Err(fail(
+                FailKind::BadRequest,
+                format!(
+                    "{title}: the body is {} bytes, not a whole number of {record}-byte records",
+                    data.len()
+                ),
+            ));
+        }
+        Ok(Payload::Records(data))
+    }
+
     /// Runs one request of either transport: `route` (its path and query,
     /// or gRPC's op and sorted options) names the lane for `words` with
     /// `params`; `bytes` is the request's size. Returns the operation's
@@ -237,7 +287,7 @@ impl State {
         route: &str,
         words: &[&str],
         params: &[(String, String)],
-        lines: Vec<RequestLine>,
+        input: Input,
         bytes: usize,
         deadline: Option<Instant>,
     ) -> (String, Result<Answered, Failure>) {
@@ -260,18 +310,22 @@ impl State {
             }
         };
         let op = lane.title.clone();
-        if lines.len() > self.max_request_lines {
-            return (op, Err(self.too_many_lines()));
-        }
-        if lines.is_empty() && !lane.whole {
+        let payload = match self.payload(&lane, input) {
+            Ok(payload) => payload,
+            Err(e) => return (op, Err(e)),
+        };
+        let items = payload.items(lane.record);
+        if items == 0 && !lane.whole {
             let empty = Answered {
                 body: Vec::new(),
+                refused: Vec::new(),
+                binary: lane.record.is_some(),
                 backend: None,
                 batch_lines: 0,
             };
             return (op, Ok(empty));
         }
-        let reply = match lane.submit(&self.core, lines, bytes, deadline) {
+        let reply = match lane.submit(&self.core, payload, items, bytes, deadline) {
             Ok(reply) => reply,
             Err(NotQueued::Overloaded) => {
                 return (
@@ -293,10 +347,25 @@ impl State {
             Ok(Err(_)) => Err(fail(FailKind::Internal, "internal: the batch was dropped")),
             Ok(Ok(Reply::DeadlineExceeded)) => Err(fail(FailKind::Deadline, "deadline passed before the batch ran")),
             Ok(Ok(Reply::Failed(e))) => Err(fail(FailKind::Internal, e)),
+            Ok(Ok(Reply::Rejected(e))) => Err(fail(FailKind::Unprocessable, format!("{op}: {e}"))),
             Ok(Ok(Reply::Answered(answered))) => Ok(answered),
         };
         (op, result)
     }
+}
+
+/// A request's input as its transport delivered it.
+#[derive(Debug)]
+pub enum Input {
+    /// An HTTP body: JSON Lines, or a binary verb's bytes.
+    Body(bytes::Bytes),
+    /// A gRPC message's `lines` and `data`.
+    Message {
+        /// JSON Lines, one per element.
+        lines: Vec<String>,
+        /// A binary verb's bytes.
+        data: Vec<u8>,
+    },
 }
 
 /// Why a request names no lane.

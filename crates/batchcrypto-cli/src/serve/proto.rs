@@ -20,6 +20,9 @@ pub struct RunRequest {
     /// The CLI's JSON Lines input, one line per element.
     #[prost(string, repeated, tag = "3")]
     pub lines: Vec<String>,
+    /// A binary operation's input (`ntt`, `msm`, `hash` with `raw`).
+    #[prost(bytes = "vec", tag = "4")]
+    pub data: Vec<u8>,
 }
 
 /// `batchcrypto.v1.RunResponse`.
@@ -34,6 +37,23 @@ pub struct RunResponse {
     /// Lines in the batch this request ran in.
     #[prost(uint64, tag = "3")]
     pub batch_lines: u64,
+    /// A binary operation's output.
+    #[prost(bytes = "vec", tag = "4")]
+    pub data: Vec<u8>,
+    /// A binary operation's refused records (their output bytes are zeros).
+    #[prost(message, repeated, tag = "5")]
+    pub refused: Vec<Refused>,
+}
+
+/// `batchcrypto.v1.Refused`.
+#[derive(Clone, PartialEq, prost::Message)]
+pub struct Refused {
+    /// The record's index in the request, from 0.
+    #[prost(uint64, tag = "1")]
+    pub record: u64,
+    /// Why, as the CLI's reason code (`non_canonical_element`).
+    #[prost(string, tag = "2")]
+    pub reason: String,
 }
 
 #[cfg(test)]
@@ -102,12 +122,20 @@ mod proto_file {
             op: "hash/keccak256".into(),
             options: HashMap::from([("a".into(), "b".into())]),
             lines: vec!["{}".into(), "{}".into()],
+            data: vec![1, 2],
         };
         assert_eq!(encoded(&request.encode_to_vec()), declared("RunRequest"));
+        let refused = Refused {
+            record: 3,
+            reason: "non_canonical_element".into(),
+        };
+        assert_eq!(encoded(&refused.encode_to_vec()), declared("Refused"));
         let response = RunResponse {
             lines: vec!["{}".into()],
             backend: "cpu".into(),
             batch_lines: 7,
+            data: vec![0],
+            refused: vec![refused],
         };
         assert_eq!(encoded(&response.encode_to_vec()), declared("RunResponse"));
         assert!(

@@ -5,29 +5,35 @@
 //! (`verify ed25519 --policy=zip215`) parsed by the CLI's own parser, so the
 //! service accepts exactly the operations and options the CLI does, checked
 //! the same way. Options that belong to one CLI run (`--backend`,
-//! `--threads`, `--input`, `--output`, `--max-line-bytes`, `--raw`) are
-//! refused: the service has one engine and speaks JSON Lines.
+//! `--threads`, `--input`, `--output`, `--max-line-bytes`, and `msm`'s
+//! `--points` and `--scalars`, which the request's body carries) are
+//! refused: the service has one engine, and a request's input is its body.
 
 use clap::{CommandFactory, Parser};
 
-use crate::Cli;
-use crate::lines::LineJob;
+use super::verb::{Lines, Served};
+use crate::{Cli, Command};
 
 /// Options a request may not set.
-const REFUSED: [&str; 8] = [
+const REFUSED: [&str; 9] = [
     "backend",
     "threads",
     "input",
     "output",
     "max-line-bytes",
-    "raw",
+    "points",
+    "scalars",
     "help",
     "version",
 ];
 
+/// Arguments a verb's command line needs that the request's body stands
+/// for (`msm` reads its points and scalars from the body).
+const FROM_THE_BODY: [(&str, &[&str]); 1] = [("msm", &["--points=-", "--scalars=-"])];
+
 /// The verb's words (`["verify", "ed25519"]`) and its options as
 /// `(name, value)` pairs: the job, or a message for the caller.
-pub fn job(words: &[&str], params: &[(String, String)]) -> Result<LineJob, String> {
+pub fn job(words: &[&str], params: &[(String, String)]) -> Result<Served, String> {
     if words.is_empty() {
         return Err("no operation named; for example /v1/verify/ed25519 or /v1/hash/keccak256".to_string());
     }
@@ -40,6 +46,11 @@ pub fn job(words: &[&str], params: &[(String, String)]) -> Result<LineJob, Strin
     }
     if words[0] == "serve" {
         return Err("serve is not an operation".to_string());
+    }
+    for (verb, args) in FROM_THE_BODY {
+        if words[0] == verb {
+            argv.extend(args.iter().map(|a| a.to_string()));
+        }
     }
     for (name, value) in params {
         let option = name.replace('_', "-");
@@ -74,9 +85,18 @@ pub fn job(words: &[&str], params: &[(String, String)]) -> Result<LineJob, Strin
             .trim_start_matches("error: ");
         format!("{}: {first}", words.join("/"))
     })?;
-    cli.command
-        .line_job()
-        .map_err(|other| format!("{} is not a JSON Lines operation the service runs", other.name()))
+    let name = words.join("/");
+    match cli.command.line_job().map_err(|c| *c) {
+        Ok(job) => Ok(Served {
+            verb: Box::new(Lines(job.verb)),
+            title: job.title,
+            whole: job.whole,
+        }),
+        Err(Command::Hash(args)) => crate::hash::served(args).map_err(|e| format!("{name}: {e}")),
+        Err(Command::Ntt(args)) => crate::ntt::served(args).map_err(|e| format!("{name}: {e}")),
+        Err(Command::Msm(args)) => Ok(crate::msm::served(args)),
+        Err(other) => Err(format!("{} is not an operation the service runs", other.name())),
+    }
 }
 
 /// Whether `option` of the verb `words` is a switch (takes no value);
@@ -156,6 +176,25 @@ mod tests {
         assert_eq!(title(&["evm", "bn256-add"], &[]), "evm bn256-add");
         assert_eq!(title(&["mlkem", "keygen"], &[("set", "512")]), "mlkem keygen --set 512");
         assert_eq!(title(&["merkle"], &[]), "merkle --hash keccak256");
+        assert_eq!(title(&["hash", "sha256"], &[("raw", "64")]), "hash sha256 --raw 64");
+        assert_eq!(
+            title(
+                &["ntt"],
+                &[("field", "goldilocks"), ("log_n", "10"), ("inverse", "true")]
+            ),
+            "ntt --field goldilocks --log-n 10 --inverse"
+        );
+        assert_eq!(
+            title(
+                &["ntt"],
+                &[("field", "bn254-fr"), ("log_n", "3"), ("output_order", "bit-reversed")]
+            ),
+            "ntt --field bn254-fr --log-n 3 --output-order bit-reversed"
+        );
+        assert_eq!(
+            title(&["msm"], &[("curve", "bn254-g1")]),
+            "msm --curve bn254-g1 --encoding uncompressed"
+        );
         assert_eq!(
             title(&["merkle"], &[("hash", "sha256"), ("proof", "0,2")]),
             "merkle --hash sha256 --proof 0,2"
@@ -175,7 +214,7 @@ mod tests {
             (vec!["verify", "--input"], vec![], "not an operation"),
             (vec!["ntt"], vec![], "ntt"),
             (vec!["serve"], vec![], "not an operation"),
-            (vec!["devices"], vec![], "not a JSON Lines operation"),
+            (vec!["devices"], vec![], "not an operation the service runs"),
             (
                 vec!["verify", "ed25519"],
                 vec![("backend", "gpu")],
@@ -186,7 +225,17 @@ mod tests {
                 vec![("input", "/etc/passwd")],
                 "belongs to a CLI run",
             ),
-            (vec!["hash", "sha256"], vec![("raw", "32")], "belongs to a CLI run"),
+            (vec!["hash", "sha256"], vec![("raw", "0")], "records must be"),
+            (
+                vec!["msm"],
+                vec![("curve", "bn254-g1"), ("points", "/etc/passwd")],
+                "belongs to a CLI run",
+            ),
+            (
+                vec!["ntt"],
+                vec![("field", "goldilocks-negacyclic"), ("log_n", "2")],
+                "ntt",
+            ),
             (vec!["verify", "ed25519"], vec![("policy", "lax")], "verify/ed25519"),
             (vec!["verify", "ed25519"], vec![("nope", "1")], "verify/ed25519"),
             (vec!["ecrecover"], vec![("low_s", "maybe")], "switch"),

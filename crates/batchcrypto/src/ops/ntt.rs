@@ -157,15 +157,30 @@ pub enum Order {
     BitReversed,
 }
 
+impl Order {
+    /// The CLI's name: `natural` or `bit-reversed`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Order::Natural => "natural",
+            Order::BitReversed => "bit-reversed",
+        }
+    }
+}
+
+impl fmt::Display for Order {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl FromStr for Order {
     type Err = String;
     /// `natural` or `bit-reversed` (the CLI's names).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "natural" => Ok(Order::Natural),
-            "bit-reversed" => Ok(Order::BitReversed),
-            _ => Err(format!("{s:?}: expected natural or bit-reversed")),
-        }
+        [Order::Natural, Order::BitReversed]
+            .into_iter()
+            .find(|o| o.name() == s)
+            .ok_or_else(|| format!("{s:?}: expected natural or bit-reversed"))
     }
 }
 
