@@ -1257,6 +1257,21 @@ fn gpu_batches_answer_what_the_cpu_answers() {
         on_gpu += usize::from(backend == Some("gpu"));
     }
     assert!(on_gpu > 0, "no batch ran on the GPU");
+    // A binary verb: Goldilocks polynomials transformed on the GPU, the
+    // bytes of the CLI's CPU run.
+    let p = 0xffff_ffff_0000_0001u64;
+    let polys: Vec<u8> = (0..3 * 16).flat_map(|_| (rng.next() % p).to_le_bytes()).collect();
+    let reply = request(server.addr, "POST", "/v1/ntt?field=goldilocks&log_n=4", &[], &polys).expect("ntt");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    let want = run_with_stdin(
+        &["ntt", "--field", "goldilocks", "--log-n", "4", "--backend", "cpu"],
+        &polys,
+    );
+    assert!(reply.bytes == want.stdout, "ntt on the GPU: not the CPU's bytes");
+    assert_eq!(
+        reply.headers.get("x-batchcrypto-backend").map(String::as_str),
+        Some("gpu")
+    );
 }
 
 #[test]
