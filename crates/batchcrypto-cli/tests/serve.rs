@@ -1283,23 +1283,40 @@ fn bench_serve_checks_every_answer_and_reports_both_paths() {
     let mut lines = hash_lines(150);
     lines.insert(40, "{\"data\":\"zz\"}".to_string());
     std::fs::write(&input, lines.join("\n") + "\n").expect("write");
-    let out = bin()
-        .args(["bench-serve", "--op", "hash/keccak256", "--input"])
-        .arg(&input)
-        .args(["--clients", "4", "--max-lines", "8", "--passes", "2", "--rounds", "2"])
-        .output()
-        .expect("bench-serve");
-    let _ = std::fs::remove_dir_all(&dir);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    let row = stdout
-        .lines()
-        .find(|l| l.starts_with("| hash/keccak256 |"))
-        .unwrap_or_else(|| panic!("no row in {stdout}"));
-    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-    assert_eq!(&cells[2..4], ["4", "1-8"], "{row}");
-    assert_eq!(cells[5], "2", "rounds: {row}");
-    for rate in [cells[6], cells[7]] {
-        assert!(rate.parse::<f64>().is_ok_and(|r| r > 0.0), "{row}");
+    // Closed loop, then open at 400 requests a second.
+    for rate in [None, Some("400")] {
+        let mut command = bin();
+        command
+            .args(["bench-serve", "--op", "hash/keccak256", "--input"])
+            .arg(&input)
+            .args(["--clients", "4", "--max-lines", "8", "--passes", "2", "--rounds", "2"]);
+        if let Some(rate) = rate {
+            command.args(["--rate", rate]);
+        }
+        let out = command.output().expect("bench-serve");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+        let row = stdout
+            .lines()
+            .find(|l| l.starts_with("| hash/keccak256 |"))
+            .unwrap_or_else(|| panic!("no row in {stdout}"));
+        let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+        assert_eq!(&cells[2..5], ["4", rate.unwrap_or("closed loop"), "1-8"], "{row}");
+        assert_eq!(cells[6], "2", "rounds: {row}");
+        for rate in [cells[7], cells[8]] {
+            assert!(rate.parse::<f64>().is_ok_and(|r| r > 0.0), "{row}");
+        }
+        assert!(cells[12].parse::<usize>().is_ok(), "late: {row}");
+        if rate.is_some() {
+            // A round's 302 lines in requests due 1/400 s apart: it lasts
+            // at least as long as the schedule.
+            let requests: f64 = cells[5].parse().expect("requests");
+            let items: f64 = cells[7].parse().expect("items/s");
+            assert!(
+                items <= 302.0 * 400.0 / (requests - 1.0),
+                "faster than the schedule: {row}"
+            );
+        }
     }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,6 +8,16 @@
 //! measured in alternation (`--rounds` times each, after a warm-up of
 //! each), so that a shared machine's drifting speed falls on both alike:
 //! the report gives the medians and the median of the rounds' ratios.
+//!
+//! By default the clients form a closed loop: each sends its next request
+//! when its answer comes, so the service is saturated and latency is mostly
+//! queueing (Little's law: outstanding lines over throughput). With
+//! `--rate R` the loop is open: request i is due at R per second from the
+//! round's start, whatever the answers, as independent callers would send
+//! them; latency is then what a caller sees at that load. A request whose
+//! client was still waiting for its previous answer when it fell due is
+//! sent late and counted (`late`): more than a few means the rate was not
+//! sustained.
 
 use std::io::{BufRead, BufReader as StdBufReader, Write};
 use std::net::SocketAddr;
@@ -47,6 +57,11 @@ pub struct Args {
     /// Passes over the input by the clients together, in each round.
     #[arg(long, default_value_t = 3, value_parser = crate::limits::in_range::<1, 1000>)]
     passes: usize,
+    /// Open loop: requests per second across all clients, each request
+    /// sent when due rather than when the previous answer came (default:
+    /// closed loop).
+    #[arg(long, value_parser = crate::limits::in_range::<1, 10_000_000>)]
+    rate: Option<usize>,
     /// Rounds: each times the CLI path once and then the service once.
     #[arg(long, default_value_t = 5, value_parser = crate::limits::in_range::<1, 1000>)]
     rounds: usize,
@@ -66,6 +81,10 @@ fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
+
+/// A request sent later than this after it fell due is counted late (the
+/// timer's own tick is a millisecond).
+const LATE: Duration = Duration::from_millis(2);
 
 /// How long a client waits for one answer.
 const READ_LIMIT: Duration = Duration::from_secs(300);
@@ -223,6 +242,7 @@ fn load(
         .map_err(|e| Fatal(format!("cannot start the clients' runtime: {e}")))?;
     let items = (lines.len() * args.passes) as f64;
     let (mut cli_rates, mut rates, mut ratios, mut latencies) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut late = 0;
     let metrics = runtime.block_on(async {
         // A warm-up request (the lane starts, the engine warms), then the rounds.
         let mut warm = Connection::open(addr).await.map_err(Fatal)?;
@@ -232,12 +252,13 @@ fn load(
         }
         for _ in 0..args.rounds {
             let cli = time_cli_path()?;
-            let (elapsed, round) = service_round(addr, &path, &requests, args.clients).await?;
-            let rate = items / elapsed;
+            let round = service_round(addr, &path, &requests, args.clients, args.rate).await?;
+            let rate = items / round.seconds;
             cli_rates.push(cli);
             rates.push(rate);
             ratios.push(rate / cli);
-            latencies.extend(round);
+            latencies.extend(round.latencies);
+            late += round.late;
         }
         warm.get("/metrics").await.map_err(Fatal)
     })?;
@@ -253,14 +274,17 @@ fn load(
     let batches = sum("batchcrypto_batches_total{");
     let mean_batch = sum("batchcrypto_items_total{") / batches.max(1.0);
     let (rate, cli_rate) = (median(&mut rates), median(&mut cli_rates));
+    // One batch's time on the CLI path: the mean batch at its rate.
+    let batch_ms = mean_batch / cli_rate * 1e3;
     println!(
-        "| op | clients | lines/request | requests | rounds | service items/s | CLI path items/s | service/CLI | p50 | p99 | max-wait-us | mean batch |"
+        "| op | clients | requests/s | lines/request | requests | rounds | service items/s | CLI path items/s | service/CLI | p50 | p99 | late | max-wait-us | mean batch | its CLI time |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     println!(
-        "| {} | {} | {}-{} | {} | {} | {rate:.0} | {cli_rate:.0} | {:.2} | {:.2} ms | {:.2} ms | {} | {mean_batch:.1} |",
+        "| {} | {} | {} | {}-{} | {} | {} | {rate:.0} | {cli_rate:.0} | {:.2} | {:.2} ms | {:.2} ms | {late} | {} | {mean_batch:.1} | {batch_ms:.2} ms |",
         args.op,
         args.clients,
+        args.rate.map_or("closed loop".to_string(), |r| r.to_string()),
         args.min_lines,
         args.max_lines,
         requests.len(),
@@ -273,20 +297,36 @@ fn load(
     Ok(ExitCode::SUCCESS)
 }
 
+/// What one round measured.
+struct Round {
+    seconds: f64,
+    latencies: Vec<Duration>,
+    /// Requests sent more than [`LATE`] after they fell due (open loop).
+    late: usize,
+}
+
 /// One round: `clients` keep-alive clients send every request once, each
-/// answer compared with the CLI's. Returns the round's seconds and the
-/// requests' latencies.
+/// answer compared with the CLI's; with `rate`, request i is sent when it
+/// falls due (i / rate seconds from the start) or, if its client is still
+/// busy then, as soon as it is free.
 async fn service_round(
     addr: SocketAddr,
     path: &str,
     requests: &Arc<Vec<(Vec<u8>, Vec<u8>)>>,
     clients: usize,
-) -> Result<(f64, Vec<Duration>), Fatal> {
+    rate: Option<usize>,
+) -> Result<Round, Fatal> {
     let next = Arc::new(AtomicUsize::new(0));
+    let late = Arc::new(AtomicUsize::new(0));
     let start = Instant::now();
     let clients: Vec<_> = (0..clients)
         .map(|_| {
-            let (requests, next, path) = (Arc::clone(requests), Arc::clone(&next), path.to_string());
+            let (requests, next, late, path) = (
+                Arc::clone(requests),
+                Arc::clone(&next),
+                Arc::clone(&late),
+                path.to_string(),
+            );
             tokio::spawn(async move {
                 let mut connection = Connection::open(addr).await?;
                 let mut latencies = Vec::new();
@@ -295,6 +335,13 @@ async fn service_round(
                     let Some((body, want)) = requests.get(i) else {
                         return Ok::<_, String>(latencies);
                     };
+                    if let Some(rate) = rate {
+                        let due = start + Duration::from_secs_f64(i as f64 / rate as f64);
+                        if Instant::now() > due + LATE {
+                            late.fetch_add(1, Ordering::Relaxed);
+                        }
+                        tokio::time::sleep_until(due.into()).await;
+                    }
                     let sent = Instant::now();
                     let (status, answer) = connection.post(&path, body).await?;
                     latencies.push(sent.elapsed());
@@ -316,7 +363,11 @@ async fn service_round(
                 .map_err(Fatal)?,
         );
     }
-    Ok((start.elapsed().as_secs_f64(), latencies))
+    Ok(Round {
+        seconds: start.elapsed().as_secs_f64(),
+        latencies,
+        late: late.load(Ordering::Relaxed),
+    })
 }
 
 /// One keep-alive HTTP/1.1 connection.
