@@ -7,6 +7,7 @@
 //! calibration profile ([`crate::profile`]); without one it picks the CPU and
 //! says so in [`Selection::why`].
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
@@ -77,8 +78,10 @@ impl FromStr for BackendChoice {
 pub struct Selection {
     /// The backend that produced the results.
     pub backend: Backend,
-    /// A short human-readable reason ("requested", "auto: ...").
-    pub why: String,
+    /// A short human-readable reason ("requested", "auto: ..."): a
+    /// constant where it can be, so that a call of a few items allocates
+    /// nothing for it.
+    pub why: Cow<'static, str>,
 }
 
 impl fmt::Display for Selection {

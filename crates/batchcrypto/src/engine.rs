@@ -4,6 +4,7 @@
 //! [`Selection`] saying which backend ran it and why. A GPU failure never
 //! loses a result: the batch is run on the CPU and the reason is reported.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -145,8 +146,8 @@ impl EngineBuilder {
     /// its GPU cannot be opened) `Auto` uses the CPU and says why.
     pub fn build(self) -> Result<Engine, Error> {
         let mut profile = None;
-        let mut auto_note =
-            "auto: no calibration profile (run `batchcrypto calibrate`), the CPU is the default".to_string();
+        let mut auto_note: Cow<'static, str> =
+            "auto: no calibration profile (run `batchcrypto calibrate`), the CPU is the default".into();
         let gpu = match self.backend {
             BackendChoice::Gpu => Some(crate::gpu::open(self.adapter.as_deref(), !self.no_int64).map_err(
                 |reason| Error::BackendUnavailable {
@@ -163,7 +164,7 @@ impl EngineBuilder {
                 };
                 match loaded {
                     Err(e) => {
-                        auto_note = format!("auto: calibration profile unusable ({e}), the CPU is the default");
+                        auto_note = format!("auto: calibration profile unusable ({e}), the CPU is the default").into();
                         None
                     }
                     Ok(None) => None,
@@ -183,12 +184,14 @@ impl EngineBuilder {
                                     "auto: the profile was measured on {}, not on {}; the CPU is the default (calibrate again)",
                                     p.adapter.as_deref().unwrap_or("no GPU"),
                                     gpu.describe()
-                                );
+                                )
+                                .into();
                                 None
                             }
                             Err(e) => {
                                 auto_note =
-                                    format!("auto: the profile's GPU cannot be opened ({e}); the CPU is the default");
+                                    format!("auto: the profile's GPU cannot be opened ({e}); the CPU is the default")
+                                        .into();
                                 None
                             }
                         }
@@ -304,7 +307,7 @@ pub struct Engine {
     /// The profile `Auto` follows (when one was loaded and matches the GPU).
     profile: Option<Profile>,
     /// Why `Auto` runs everything on the CPU when there is no profile.
-    auto_note: String,
+    auto_note: Cow<'static, str>,
     /// Set by [`Engine::set_split_share`] (benchmarks), per calling thread.
     split_share: Mutex<HashMap<std::thread::ThreadId, f64>>,
     /// Per op (at its place in [`registry::OPS`]), what its CPU path's
@@ -343,6 +346,16 @@ struct CpuTimes {
     /// Calls kept on the calling thread by the size class's times since
     /// one was sent to the pool to measure it again.
     kept: AtomicU32,
+}
+
+/// Counts one call on a counter that paces probes, returning the count
+/// before it: a load and a store rather than an atomic add (a locked add
+/// costs as much as the rest of a one-item call's bookkeeping; concurrent
+/// calls may count as one, which only shifts when the next probe falls).
+fn tick(counter: &AtomicU32) -> u32 {
+    let n = counter.load(Ordering::Relaxed);
+    counter.store(n.wrapping_add(1), Ordering::Relaxed);
+    n
 }
 
 /// The size class of a call of `n` items.
@@ -767,7 +780,7 @@ impl Engine {
                 output: *leaf,
                 selection: Selection {
                     backend: Backend::Cpu,
-                    why: "one leaf is its own root".to_string(),
+                    why: "one leaf is its own root".into(),
                 },
             }),
             _ => self.run(
@@ -918,7 +931,7 @@ impl Engine {
         op: Op,
         n: usize,
         plan: Plan,
-        why: String,
+        why: Cow<'static, str>,
         on_gpu: impl FnOnce(&dyn GpuRuntime) -> Result<T, String>,
         on_cpu: impl FnOnce() -> T + Send,
     ) -> Outcome<T> {
@@ -937,7 +950,7 @@ impl Engine {
                     output: self.on_cpu(op, n, on_cpu),
                     selection: Selection {
                         backend: Backend::Cpu,
-                        why: format!("gpu failed ({e}); fell back to cpu"),
+                        why: format!("gpu failed ({e}); fell back to cpu").into(),
                     },
                 },
             };
@@ -997,10 +1010,7 @@ impl Engine {
         let (inline_ns, pool_ns) = (&times.inline_ns[class], &times.pool_ns[class]);
         let slower = work.is_some()
             && matches!((measured(inline_ns), measured(pool_ns)), (Some(i), Some(p)) if i <= p)
-            && !times
-                .kept
-                .fetch_add(1, Ordering::Relaxed)
-                .is_multiple_of(POOL_RECHECK_EVERY);
+            && !tick(&times.kept).is_multiple_of(POOL_RECHECK_EVERY);
         let inline = slower || saving.is_some_and(|s| s <= handoff);
         // Probed on the calling thread: until one core's time is known, at
         // this size too, and near the choice.
@@ -1011,11 +1021,7 @@ impl Engine {
         // (reading the clock twice costs as much as a short hash), and so
         // are the probes among the calls near the choice; calls on the pool
         // every time.
-        let nth = (inline || near)
-            && times
-                .untimed
-                .fetch_add(1, Ordering::Relaxed)
-                .is_multiple_of(INLINE_TIMED_EVERY);
+        let nth = (inline || near) && tick(&times.untimed).is_multiple_of(INLINE_TIMED_EVERY);
         let probe = near && nth;
         let inline = inline || probe;
         if inline {
@@ -1109,7 +1115,7 @@ impl Engine {
                 } else {
                     Selection {
                         backend: Backend::Split,
-                        why: format!("{why}; {cut} items on the cpu, {on_gpu_items} on the gpu"),
+                        why: format!("{why}; {cut} items on the cpu, {on_gpu_items} on the gpu").into(),
                     }
                 }
             }
@@ -1123,11 +1129,11 @@ impl Engine {
                 match (k, split) {
                     (0, false) => Selection {
                         backend: Backend::Cpu,
-                        why: format!("gpu failed ({reason}); fell back to cpu"),
+                        why: format!("gpu failed ({reason}); fell back to cpu").into(),
                     },
                     (0, true) => Selection {
                         backend: Backend::Cpu,
-                        why: format!("gpu failed ({reason}) in a split; its share ran on the cpu too"),
+                        why: format!("gpu failed ({reason}) in a split; its share ran on the cpu too").into(),
                     },
                     _ => Selection {
                         backend: Backend::Split,
@@ -1139,7 +1145,8 @@ impl Engine {
                             } else {
                                 String::new()
                             }
-                        ),
+                        )
+                        .into(),
                     },
                 }
             }
@@ -1150,11 +1157,11 @@ impl Engine {
 
     /// Picks where a batch of `n` items of `op` runs, and why; whether it
     /// may be split comes from the op's declaration ([`registry::spec`]).
-    fn select(&self, op: Op, n: usize) -> (Plan, String) {
+    fn select(&self, op: Op, n: usize) -> (Plan, Cow<'static, str>) {
         let spec = registry::spec(op);
         match (self.choice, &self.gpu) {
-            (BackendChoice::Cpu, _) => (Plan::Cpu, "requested".to_string()),
-            _ if !spec.gpu_kernel => (Plan::Cpu, format!("no GPU kernel for {op} yet; the CPU ran it")),
+            (BackendChoice::Cpu, _) => (Plan::Cpu, "requested".into()),
+            _ if !spec.gpu_kernel => (Plan::Cpu, format!("no GPU kernel for {op} yet; the CPU ran it").into()),
             (BackendChoice::Gpu, Some(_)) => match self
                 .split_share
                 .lock()
@@ -1164,23 +1171,23 @@ impl Engine {
             {
                 Some(cpu_share) if spec.splittable => (
                     Plan::Split { cpu_share },
-                    format!("requested split, CPU share {:.0}%", cpu_share * 100.0),
+                    format!("requested split, CPU share {:.0}%", cpu_share * 100.0).into(),
                 ),
-                _ => (Plan::Gpu, "requested".to_string()),
+                _ => (Plan::Gpu, "requested".into()),
             },
             (BackendChoice::Auto, gpu) => match &self.profile {
                 None => (Plan::Cpu, self.auto_note.clone()),
                 Some(profile) => {
                     let (plan, why) = profile.plan(op, n, spec.splittable);
                     if plan != Plan::Cpu && gpu.is_none() {
-                        (Plan::Cpu, format!("{why}, but no GPU is open; the CPU ran it"))
+                        (Plan::Cpu, format!("{why}, but no GPU is open; the CPU ran it").into())
                     } else {
-                        (plan, why)
+                        (plan, why.into())
                     }
                 }
             },
             // `build` refuses Gpu without a device.
-            (BackendChoice::Gpu, None) => (Plan::Cpu, "no GPU".to_string()),
+            (BackendChoice::Gpu, None) => (Plan::Cpu, "no GPU".into()),
         }
     }
 }

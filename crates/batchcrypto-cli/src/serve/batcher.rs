@@ -417,7 +417,7 @@ mod tests {
                 .collect::<Result<_, crate::Fatal>>()?;
             let selection = Selection {
                 backend: batchcrypto::Backend::Cpu,
-                why: "fallback".to_string(),
+                why: "fallback".into(),
             };
             Ok((outputs, Some(selection)))
         }
