@@ -494,8 +494,9 @@ fn a_cpu_engine_batches_without_waiting_unless_told_to() {
     };
     let told = Server::start(&["--backend", "cpu", "--max-wait-us", "1500000"]);
     let waited = lone(&told);
+    // The batch is cut up to one timer tick (a millisecond) early.
     assert!(
-        waited >= Duration::from_millis(1500),
+        waited >= Duration::from_millis(1499),
         "--max-wait-us ignored: {waited:?}"
     );
     drop(told);

@@ -37,6 +37,9 @@ use super::verb::{Outputs, Payload, ServeVerb};
 /// `--max-wait-us` says otherwise.
 pub const DEFAULT_MAX_WAIT: Duration = Duration::from_millis(2);
 
+/// The resolution of tokio's timer.
+const TIMER_TICK: Duration = Duration::from_millis(1);
+
 /// The batching limits (`serve`'s options).
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -250,8 +253,13 @@ async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn ServeVerb>, mut r
             },
         };
         // Without a wait (the CPU's default) the batch waits only for the
-        // previous one (below).
-        let cut_at = core.wait.map(|wait| first.enqueued + wait);
+        // previous one (below). tokio's timer fires on the first
+        // millisecond tick at or after its deadline, so the deadline is set
+        // up to a tick early: the oldest request waits at most the wait,
+        // not up to a millisecond more (a 2 ms wait lasted 2-3 ms).
+        let cut_at = core
+            .wait
+            .map(|wait| first.enqueued + wait - wait.min(2 * TIMER_TICK) / 2);
         let mut lines = first.items;
         let mut jobs = vec![first];
         while let Some(cut_at) = cut_at
