@@ -9,9 +9,8 @@
 //! a trailing partial polynomial is reported and not transformed; both
 //! give exit status 2. See the library's `ops::ntt` for the definition.
 
-use std::process::ExitCode;
-
 use std::io::Write;
+use std::process::ExitCode;
 
 use batchcrypto::ops::ntt::{Direction, Field, MAX_LOG_N, Order, Transform};
 use batchcrypto::{Engine, Selection};
@@ -107,7 +106,8 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     })
 }
 
-/// The verb and its options as messages and the service's lane name them.
+/// The verb with its field and size, as messages name it (the service's
+/// lane title adds the options that change the answer).
 fn title(t: &Transform) -> String {
     format!("ntt --field {} --log-n {}", t.field, t.log_n)
 }

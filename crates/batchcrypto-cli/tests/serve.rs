@@ -660,12 +660,14 @@ fn binary_verbs_answer_the_clis_bytes() {
         assert_eq!(reply.headers["content-type"], "application/octet-stream");
         assert!(reply.bytes == want.stdout, "request {r}: not the CLI's bytes");
         let refused = reply.headers.get("x-batchcrypto-refused").map(String::as_str);
+        let count = reply.headers.get("x-batchcrypto-refused-count").map(String::as_str);
         if r == 2 {
             assert_eq!(refused, Some("1:non_canonical_element"));
+            assert_eq!(count, Some("1"));
             assert_eq!(want.status.code(), Some(2));
             assert!(String::from_utf8_lossy(&want.stderr).contains("record 1 "));
         } else {
-            assert_eq!(refused, None, "request {r}");
+            assert_eq!((refused, count), (None, None), "request {r}");
             assert_eq!(want.status.code(), Some(0));
         }
         largest = largest.max(
@@ -706,6 +708,19 @@ fn binary_verbs_answer_the_clis_bytes() {
     assert_eq!(
         (response.refused[0].record, response.refused[0].reason.as_str()),
         (1, "non_canonical_element")
+    );
+
+    // 300 refused polynomials: all counted, the first 256 listed.
+    let bad = [0xffu8; 300 * 4 * 8];
+    let reply = request(addr, "POST", "/v1/ntt?field=goldilocks&log_n=2", &[], &bad).expect("bad ntt");
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert!(reply.bytes == vec![0u8; bad.len()]);
+    assert_eq!(reply.headers["x-batchcrypto-refused-count"], "300");
+    let listed: Vec<&str> = reply.headers["x-batchcrypto-refused"].split(',').collect();
+    assert_eq!(listed.len(), 256);
+    assert_eq!(
+        (listed[0], listed[255]),
+        ("0:non_canonical_element", "255:non_canonical_element")
     );
 
     // Raw hashing: 50 records of 32 bytes.

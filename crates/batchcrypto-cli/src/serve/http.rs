@@ -3,7 +3,8 @@
 //! [`super::grpc`]) are routed by their path.
 //!
 //! Status codes: 200 answered (malformed lines get their `{"error":..}`
-//! line, as in the CLI; a binary verb's refused records are listed in
+//! line, as in the CLI; a binary verb's refused records are counted in
+//! `x-batchcrypto-refused-count` and the first 256 listed in
 //! `x-batchcrypto-refused`, their output bytes zeros); 400 not an
 //! operation, bad options, or a binary body that is not whole records; 401
 //! missing or wrong bearer token; 404 no such path; 405 wrong method; 413
@@ -43,8 +44,14 @@ pub const BACKEND_HEADER: &str = "x-batchcrypto-backend";
 /// The header giving the lines in the request's batch (all requests in it).
 pub const BATCH_HEADER: &str = "x-batchcrypto-batch-lines";
 /// The header listing a binary verb's refused records, `index:reason`
-/// comma-separated (indices within the request, from 0).
+/// comma-separated (indices within the request, from 0): the first
+/// [`REFUSED_LISTED`] of them.
 pub const REFUSED_HEADER: &str = "x-batchcrypto-refused";
+/// The header counting a binary verb's refused records, all of them.
+pub const REFUSED_COUNT_HEADER: &str = "x-batchcrypto-refused-count";
+/// Refused records listed in [`REFUSED_HEADER`] at most (clients cap a
+/// response's headers at some kilobytes; gRPC's `refused` lists them all).
+const REFUSED_LISTED: usize = 256;
 /// Media type of the JSON Lines answers (and the expected requests).
 const JSON_LINES: &str = "application/jsonl";
 /// Media type of the binary verbs' answers.
@@ -295,10 +302,17 @@ async fn verb(state: &State, req: Request<Incoming>) -> (String, Answer) {
                 r.headers_mut().insert(BACKEND_HEADER, b);
             }
             if !answered.refused.is_empty() {
-                let list: Vec<String> = answered.refused.iter().map(|(i, why)| format!("{i}:{why}")).collect();
+                let list: Vec<String> = answered
+                    .refused
+                    .iter()
+                    .take(REFUSED_LISTED)
+                    .map(|(i, why)| format!("{i}:{why}"))
+                    .collect();
                 if let Ok(v) = HeaderValue::from_str(&list.join(",")) {
                     r.headers_mut().insert(REFUSED_HEADER, v);
                 }
+                r.headers_mut()
+                    .insert(REFUSED_COUNT_HEADER, HeaderValue::from(answered.refused.len()));
             }
             r.headers_mut()
                 .insert(BATCH_HEADER, HeaderValue::from(answered.batch_lines));
