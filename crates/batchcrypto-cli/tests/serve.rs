@@ -1323,6 +1323,10 @@ fn bench_serve_checks_every_answer_and_reports_both_paths() {
             assert!(rate.parse::<f64>().is_ok_and(|r| r > 0.0), "{row}");
         }
         assert!(cells[12].parse::<usize>().is_ok(), "late: {row}");
+        assert!(
+            cells[16].starts_with("<= ") && cells[16].ends_with(" ms"),
+            "the service's p99: {row}"
+        );
         if rate.is_some() {
             // A round's 302 lines in requests due 1/400 s apart: it lasts
             // at least as long as the schedule.

@@ -276,12 +276,16 @@ fn load(
     let (rate, cli_rate) = (median(&mut rates), median(&mut cli_rates));
     // One batch's time on the CLI path: the mean batch at its rate.
     let batch_ms = mean_batch / cli_rate * 1e3;
+    // The service's own p99 (its histogram's bucket): from the request's
+    // arrival to its answer's being handed to the socket, without the
+    // client's side and the loopback.
+    let service_p99 = service_quantile(&metrics, 0.99).map_or("-".to_string(), |s| format!("<= {} ms", s * 1e3));
     println!(
-        "| op | clients | requests/s | lines/request | requests | rounds | service items/s | CLI path items/s | service/CLI | p50 | p99 | late | max-wait-us | mean batch | its CLI time |"
+        "| op | clients | requests/s | lines/request | requests | rounds | service items/s | CLI path items/s | service/CLI | p50 | p99 | late | max-wait-us | mean batch | its CLI time | p99 in the service |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     println!(
-        "| {} | {} | {} | {}-{} | {} | {} | {rate:.0} | {cli_rate:.0} | {:.2} | {:.2} ms | {:.2} ms | {late} | {} | {mean_batch:.1} | {batch_ms:.2} ms |",
+        "| {} | {} | {} | {}-{} | {} | {} | {rate:.0} | {cli_rate:.0} | {:.2} | {:.2} ms | {:.2} ms | {late} | {} | {mean_batch:.1} | {batch_ms:.2} ms | {service_p99} |",
         args.op,
         args.clients,
         args.rate.map_or("closed loop".to_string(), |r| r.to_string()),
@@ -295,6 +299,26 @@ fn load(
         args.max_wait_us.map_or("default".to_string(), |us| us.to_string()),
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The smallest bound of the service's request-latency histogram (its
+/// `/metrics` text) under which a share `p` of its requests fell, in
+/// seconds.
+fn service_quantile(metrics: &str, p: f64) -> Option<f64> {
+    let buckets: Vec<(f64, f64)> = metrics
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("batchcrypto_request_seconds_bucket{")?;
+            let le = rest.split("le=\"").nth(1)?.split('"').next()?;
+            let bound = if le == "+Inf" { f64::INFINITY } else { le.parse().ok()? };
+            Some((bound, l.rsplit(' ').next()?.parse().ok()?))
+        })
+        .collect();
+    let total = buckets.iter().find(|(bound, _)| bound.is_infinite())?.1;
+    buckets
+        .iter()
+        .find(|(_, count)| *count >= p * total)
+        .map(|(bound, _)| *bound)
 }
 
 /// What one round measured.
@@ -450,5 +474,27 @@ impl Connection {
         let mut body = vec![0; length];
         self.reader.read_exact(&mut body).await.map_err(|e| e.to_string())?;
         Ok((status, body))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_services_quantile_is_the_first_bucket_holding_it() {
+        let metrics = "# TYPE batchcrypto_request_seconds histogram
+batchcrypto_request_seconds_bucket{op=\"hash keccak256\",le=\"0.0001\"} 0
+batchcrypto_request_seconds_bucket{op=\"hash keccak256\",le=\"0.0005\"} 90
+batchcrypto_request_seconds_bucket{op=\"hash keccak256\",le=\"0.001\"} 98
+batchcrypto_request_seconds_bucket{op=\"hash keccak256\",le=\"0.0025\"} 99
+batchcrypto_request_seconds_bucket{op=\"hash keccak256\",le=\"+Inf\"} 100
+batchcrypto_request_seconds_sum{op=\"hash keccak256\"} 0.05
+";
+        assert_eq!(service_quantile(metrics, 0.5), Some(0.0005));
+        assert_eq!(service_quantile(metrics, 0.98), Some(0.001));
+        assert_eq!(service_quantile(metrics, 0.99), Some(0.0025));
+        assert_eq!(service_quantile(metrics, 1.0), Some(f64::INFINITY));
+        assert_eq!(service_quantile("", 0.99), None);
     }
 }
