@@ -106,9 +106,17 @@ struct MsmVerb {
 }
 
 #[cfg(feature = "serve")]
+impl MsmVerb {
+    /// A term's bytes in the body: its point and its scalar.
+    fn term_len(&self) -> usize {
+        self.curve.encoded_len(self.encoding) + batchcrypto::ops::msm::SCALAR_LEN
+    }
+}
+
+#[cfg(feature = "serve")]
 impl crate::serve::ServeVerb for MsmVerb {
     fn record(&self) -> Option<usize> {
-        Some(self.curve.encoded_len(self.encoding) + batchcrypto::ops::msm::SCALAR_LEN)
+        Some(self.term_len())
     }
 
     fn answer(
@@ -121,7 +129,7 @@ impl crate::serve::ServeVerb for MsmVerb {
         let mut outputs = Vec::with_capacity(requests.len());
         for request in requests {
             let body = request.records()?;
-            let (points, scalars) = body.split_at(body.len() / (point + batchcrypto::ops::msm::SCALAR_LEN) * point);
+            let (points, scalars) = body.split_at(body.len() / self.term_len() * point);
             let outcome = engine.msm(self.curve, self.encoding, points, scalars)?;
             selection = Some(outcome.selection);
             outputs.push(match outcome.output {

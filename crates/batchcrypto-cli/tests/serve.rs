@@ -745,20 +745,24 @@ fn binary_verbs_answer_the_clis_bytes() {
             scalars,
         )
     };
+    // The service's body: the points, then the scalars.
+    let msm_post = |points: &[u8], scalars: &[u8]| {
+        request(
+            addr,
+            "POST",
+            "/v1/msm?curve=bls12-381-g1",
+            &[],
+            &[points, scalars].concat(),
+        )
+        .expect("msm request")
+    };
     let want = msm_cli(&points, &scalars);
     assert_eq!(want.status.code(), Some(0));
-    let reply = request(
-        addr,
-        "POST",
-        "/v1/msm?curve=bls12-381-g1",
-        &[],
-        &[&points[..], &scalars].concat(),
-    )
-    .expect("msm");
+    let reply = msm_post(&points, &scalars);
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert!(reply.bytes == want.stdout, "msm: not the CLI's sum");
     // No terms: the CLI's answer for empty files.
-    let reply = request(addr, "POST", "/v1/msm?curve=bls12-381-g1", &[], b"").expect("empty msm");
+    let reply = msm_post(b"", b"");
     let want_empty = msm_cli(b"", b"");
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert!(want_empty.status.success() && !want_empty.stdout.is_empty());
@@ -767,14 +771,7 @@ fn binary_verbs_answer_the_clis_bytes() {
     let mut bad = points.clone();
     bad[2 * 96 - 1] ^= 1;
     assert_eq!(msm_cli(&bad, &scalars).status.code(), Some(2));
-    let reply = request(
-        addr,
-        "POST",
-        "/v1/msm?curve=bls12-381-g1",
-        &[],
-        &[&bad[..], &scalars].concat(),
-    )
-    .expect("bad msm");
+    let reply = msm_post(&bad, &scalars);
     assert_eq!(reply.status, 422, "{}", reply.body);
     assert!(reply.body.contains("not_on_curve"), "{}", reply.body);
     let reply = grpc_data(
