@@ -90,9 +90,14 @@ macro_rules! level_fns {
         ) -> [[u8; $crate::DIGEST]; LANES] {
             let mut a = [zero(); 25];
             for b in 0..blocks {
-                let words: [[u64; $crate::RATE_WORDS]; LANES] = msgs.map(|m| $crate::block(hash, m, b));
-                for (i, lane) in a.iter_mut().take($crate::RATE_WORDS).enumerate() {
-                    *lane = xor(*lane, gather(words.map(|w| w[i])));
+                let absorbed = $crate::absorbed(&msgs, b);
+                for (i, lane) in a.iter_mut().take(absorbed).enumerate() {
+                    let off = b * $crate::RATE + 8 * i;
+                    *lane = xor(*lane, gather(msgs.map(|m| $crate::word(hash, m, off))));
+                }
+                if b + 1 == blocks {
+                    let last = $crate::RATE_WORDS - 1;
+                    a[last] = xor(a[last], splat($crate::LAST_BYTE));
                 }
                 a = permute(a);
             }

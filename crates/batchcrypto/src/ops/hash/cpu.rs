@@ -11,7 +11,8 @@
 //! route wins everywhere: on an AMD Zen 1, which executes each 256-bit
 //! operation as two 128-bit halves, the four lanes only match the `sha3`
 //! crate while the assembly is 1.2x faster; on a Xeon with AVX-512 the
-//! eight lanes are 3.4-4.1x the `sha3` crate per core.
+//! eight lanes are 4.1-5.7x the `sha3` crate per core on 32-byte messages
+//! (4.2-6.0x in Merkle trees; docs/bench/xeon-2core-2026-12-03b).
 //!
 //! SHA-256 likewise ([`Sha256Path`]): where the CPU has the SHA
 //! extensions, two messages' rounds interleaved (`batchcrypto-simd`: one
