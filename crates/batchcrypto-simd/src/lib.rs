@@ -16,9 +16,12 @@
 //! (an AMD Zen 1 splits every 256-bit operation in two and gains nothing):
 //! the library times them against `keccak-asm`.
 //!
-//! SHA-256: [`sha256_x`] interleaves two messages' rounds on the SHA
-//! extensions, whose round instruction one message alone leaves waiting on
-//! its latency.
+//! SHA-256: [`sha256_lanes`] runs sixteen (AVX-512) or eight (AVX2)
+//! messages of equal block count, one in each 32-bit lane, every round on
+//! the vector units (as Intel's multi-buffer `sha256_mb`); [`sha256_x`]
+//! interleaves two messages' rounds on the SHA extensions, whose round
+//! instruction one message alone leaves waiting on its latency. The
+//! library times both against the `sha2` crate.
 //!
 //! Every function gives the bytes of the `sha3` / `sha2` crates for every
 //! message; the tests run each level the machine has.
@@ -35,6 +38,7 @@
 
 #[macro_use]
 mod rounds;
+#[macro_use]
 mod sha256;
 mod spec;
 
@@ -124,6 +128,17 @@ impl Level {
         match self {
             Level::Avx512 => 8,
             Level::Portable | Level::Avx2 => 4,
+        }
+    }
+
+    /// Messages per SHA-256 call at this level ([`sha256_lanes`]): one
+    /// per 32-bit lane, 16 for AVX-512, 8 for AVX2; the portable level
+    /// has no multi-buffer SHA-256 (1).
+    pub fn sha256_lanes(self) -> usize {
+        match self {
+            Level::Avx512 => 16,
+            Level::Avx2 => 8,
+            Level::Portable => 1,
         }
     }
 
@@ -264,6 +279,41 @@ pub fn f1600_lanes<const L: usize>(level: Level, states: &mut [State; L]) {
         }
     }
     states.iter_mut().for_each(keccak::f1600);
+}
+
+/// The SHA-256 digests of `L` messages in the 32-bit lanes of `level`'s
+/// registers, every round on the vector ALUs (no SHA extensions needed);
+/// `None` where `L` is not the level's width ([`Level::sha256_lanes`]),
+/// the CPU does not have it, or the messages' block counts
+/// ([`sha256_blocks`]) differ (callers then hash them one by one).
+pub fn sha256_lanes<const L: usize>(level: Level, msgs: [&[u8]; L]) -> Option<[[u8; DIGEST]; L]> {
+    let n = sha256::blocks(msgs.first().map_or(0, |m| m.len()));
+    if msgs.iter().any(|m| sha256::blocks(m.len()) != n) || L != level.sha256_lanes() || !level.detected() {
+        return None;
+    }
+    #[cfg(target_arch = "x86_64")]
+    match level {
+        Level::Avx2 => {
+            if let Ok(m) = msgs.as_slice().try_into() {
+                #[allow(unsafe_code)]
+                // SAFETY: `avx2::sha256` only needs the CPU to have AVX2,
+                // which `level.detected()` has just confirmed.
+                let d = unsafe { avx2::sha256(m, n) };
+                return Some(core::array::from_fn(|l| d[l]));
+            }
+        }
+        Level::Avx512 => {
+            if let Ok(m) = msgs.as_slice().try_into() {
+                #[allow(unsafe_code)]
+                // SAFETY: `avx512::sha256` only needs the CPU to have
+                // AVX-512F, which `level.detected()` has just confirmed.
+                let d = unsafe { avx512::sha256(m, n) };
+                return Some(core::array::from_fn(|l| d[l]));
+            }
+        }
+        Level::Portable => {}
+    }
+    None
 }
 
 /// Messages whose SHA-256 runs interleaved.
@@ -452,6 +502,82 @@ mod tests {
             None,
             "different block counts are refused"
         );
+    }
+
+    /// `msgs` through [`sha256_lanes`] at `level` in `L` lanes, each
+    /// digest compared with the `sha2` crate's; `None` where the level
+    /// does not run `L` lanes here.
+    fn sha256_lanes_agree<const L: usize>(level: Level, msgs: &[Vec<u8>]) -> Result<bool, String> {
+        let refs: [&[u8]; L] = std::array::from_fn(|l| msgs[l].as_slice());
+        let Some(got) = sha256_lanes(level, refs) else {
+            return Ok(false);
+        };
+        for l in 0..L {
+            if got[l] != sha256(refs[l]) {
+                return Err(format!("{} x{L} lane {l} len {}", level.name(), refs[l].len()));
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`sha256_lanes_agree`] at the level's width, and a check that the
+    /// other widths are declined.
+    fn sha256_level_agrees(level: Level, msgs: &[Vec<u8>]) -> Result<(), String> {
+        let ran = [
+            sha256_lanes_agree::<8>(level, msgs)?,
+            sha256_lanes_agree::<16>(level, msgs)?,
+        ];
+        let width = level.sha256_lanes();
+        match ran {
+            [eight, sixteen] if eight == (width == 8) && sixteen == (width == 16) => Ok(()),
+            _ => Err(format!("{} ran {ran:?} at width {width}", level.name())),
+        }
+    }
+
+    #[test]
+    fn sha256_lanes_give_the_sha2_crates_digests_at_every_length() {
+        // Every length to five blocks, sixteen messages each, their lengths
+        // spread over the block count of the first (55/56 and 119/120 are
+        // where the padding spills into another block).
+        for level in Level::available() {
+            for len in 0..5 * 64 {
+                let n = sha256_blocks(len);
+                let msgs: Vec<Vec<u8>> = (0..16)
+                    .map(|l| {
+                        let other = (len + 3 * l).min(n * 64 - 9);
+                        bytes((len * 16 + l) as u64, other)
+                    })
+                    .collect();
+                sha256_level_agrees(level, &msgs).unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+        let mixed: Vec<Vec<u8>> = (0..16).map(|l| vec![7u8; 50 + l]).collect();
+        assert_eq!(
+            sha256_lanes(
+                Level::best(),
+                <[&[u8]; 16]>::try_from(mixed.iter().map(Vec::as_slice).collect::<Vec<_>>()).expect("16")
+            ),
+            None,
+            "55 and 56 bytes differ in block count"
+        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Random lengths 0..10,000 rounded into one block count, on every level.
+        #[test]
+        fn sha256_lanes_on_random_lengths(seed in any::<u64>(), lens in proptest::array::uniform16(0usize..10_000)) {
+            let n = sha256_blocks(lens[0]);
+            let msgs: Vec<Vec<u8>> = lens
+                .iter()
+                .enumerate()
+                .map(|(l, &len)| bytes(seed ^ l as u64, ((n - 1) * 64 + len % 64).min(n * 64 - 9)))
+                .collect();
+            for level in Level::available() {
+                let agreed = sha256_level_agrees(level, &msgs);
+                prop_assert!(agreed.is_ok(), "{:?}", agreed);
+            }
+        }
     }
 
     proptest! {

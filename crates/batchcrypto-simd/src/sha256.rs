@@ -84,7 +84,44 @@ pub(crate) const IV: [u32; 8] = {
     h
 };
 
-/// Block `b` of `msg` padded, as big-endian words.
+/// The big-endian word at byte `off` of `msg` padded: message bytes, then
+/// `0x80` at offset `msg.len()`, then zeros (the last block's bit length
+/// is the caller's). One 4-byte load where the message covers the word:
+/// the multi-buffer levels gather only the words some message reaches.
+#[inline(always)]
+pub(crate) fn word(msg: &[u8], off: usize) -> u32 {
+    if let Some(Ok(bytes)) = msg.get(off..off + 4).map(<[u8; 4]>::try_from) {
+        return u32::from_be_bytes(bytes);
+    }
+    match msg.get(off..) {
+        Some(tail) => {
+            let partial = tail.iter().fold(0u32, |w, &byte| (w << 8) | u32::from(byte));
+            ((partial << 8) | 0x80) << (8 * (3 - tail.len()))
+        }
+        None => 0,
+    }
+}
+
+/// The first `used` [`word`]s of the block at byte `start` of `msg` (the
+/// rest zero), by whole-block conversion where the message covers the
+/// block.
+#[inline(always)]
+pub(crate) fn words(msg: &[u8], start: usize, used: usize) -> [u32; 16] {
+    let mut out = [0u32; 16];
+    if let Some(Ok(block)) = msg.get(start..start + BLOCK).map(<&[u8; BLOCK]>::try_from) {
+        for (w, chunk) in out.iter_mut().zip(block.chunks_exact(4)) {
+            *w = u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+        }
+    } else {
+        for (i, w) in out.iter_mut().enumerate().take(used) {
+            *w = word(msg, start + 4 * i);
+        }
+    }
+    out
+}
+
+/// Block `b` of `msg` padded, as big-endian words (the SHA-NI level's:
+/// a copy of the block was faster there than [`word`] by word).
 pub(crate) fn block(msg: &[u8], b: usize) -> [u32; 16] {
     let n = blocks(msg.len());
     let start = (b * BLOCK).min(msg.len());
@@ -111,6 +148,108 @@ pub(crate) fn digest(state: [u32; 8]) -> [u8; DIGEST] {
         chunk.copy_from_slice(&word.to_be_bytes());
     }
     out
+}
+
+/// Runs `$body` once for each round `T` = 0..64 with `T` a constant, so
+/// that the message schedule's indices are known when compiling and the
+/// eight working variables' shift is renaming, not moves.
+macro_rules! for_each_round {
+    ($body:block) => {
+        for_each_round!(@ $body
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63)
+    };
+    (@ $body:block $($n:literal)*) => {
+        $({
+            const T: usize = $n;
+            $body
+        })*
+    };
+}
+
+/// A level's multi-buffer SHA-256 over registers of type `$vec` holding
+/// `$lanes` 32-bit lanes, one message's state word in each (FIPS 180-4
+/// §6.2.2 in every lane at once, as Intel's multi-buffer `sha256_mb`
+/// does): `sha256(msgs, blocks)` under `#[target_feature(enable =
+/// $feature)]`. Unlike SHA-NI, the rounds run on the vector ALUs, so they
+/// are not limited by the one SHA unit a core (and its hyperthread)
+/// shares. The level's module supplies, as `#[target_feature]` functions
+/// in scope: `gather32(words)` (one word per message into a register),
+/// `transpose32(rows)` (sixteen such: word `i` of every row into
+/// register `i`), `scatter32(v)`, `add32(a, b)`, `ror32::<N, M>(v)` (each lane right by
+/// `N`, `M` = 32 - `N`), `shr32::<N>(v)`, `xor3(a, b, c)`, `ch(e, f, g)`
+/// = `(e & f) ^ (!e & g)`, `maj(a, b, c)` and `splat32(w)`.
+macro_rules! sha256_fns {
+    ($feature:literal, $vec:ty, $lanes:literal) => {
+        /// Messages per register.
+        const LANES32: usize = $lanes;
+
+        /// The digests of `LANES32` messages of `blocks` blocks each
+        /// ([`crate::sha256_lanes`] on this level).
+        #[target_feature(enable = $feature)]
+        pub(crate) fn sha256(msgs: [&[u8]; LANES32], blocks: usize) -> [[u8; $crate::DIGEST]; LANES32] {
+            use $crate::sha256::{BLOCK, IV, K, digest, words};
+            // The last block's final two words: each message's length in bits.
+            let (mut high, mut low) = ([0u32; LANES32], [0u32; LANES32]);
+            for ((high, low), m) in high.iter_mut().zip(&mut low).zip(&msgs) {
+                let bits = (m.len() as u64).wrapping_mul(8);
+                (*high, *low) = ((bits >> 32) as u32, bits as u32);
+            }
+            let longest = msgs.iter().map(|m| m.len()).max().unwrap_or(0);
+            let mut state: [$vec; 8] = core::array::from_fn(|i| splat32(IV[i]));
+            for b in 0..blocks {
+                // w[t % 16] is W_t (§6.2.2 step 1), computed in place from
+                // the sixteen before it. Words past every message and its
+                // 0x80 are zero: not gathered.
+                let start = b * BLOCK;
+                let used = (longest.saturating_sub(start) / 4 + 1).min(16);
+                let mut rows = [[0u32; 16]; LANES32];
+                for (row, m) in rows.iter_mut().zip(&msgs) {
+                    *row = words(m, start, used);
+                }
+                let mut w = transpose32(&rows);
+                if b + 1 == blocks {
+                    // The padding never reaches them (blocks()).
+                    (w[14], w[15]) = (gather32(high), gather32(low));
+                }
+                let [mut a, mut bb, mut c, mut d, mut e, mut f, mut g, mut h] = state;
+                for_each_round!({
+                    if T >= 16 {
+                        let (w15, w2) = (w[(T + 1) % 16], w[(T + 14) % 16]);
+                        let s0 = xor3(ror32::<7, 25>(w15), ror32::<18, 14>(w15), shr32::<3>(w15));
+                        let s1 = xor3(ror32::<17, 15>(w2), ror32::<19, 13>(w2), shr32::<10>(w2));
+                        w[T % 16] = add32(add32(w[T % 16], s0), add32(w[(T + 9) % 16], s1));
+                    }
+                    let big_s1 = xor3(ror32::<6, 26>(e), ror32::<11, 21>(e), ror32::<25, 7>(e));
+                    let t1 = add32(
+                        add32(h, big_s1),
+                        add32(ch(e, f, g), add32(splat32(K[T]), w[T % 16])),
+                    );
+                    let big_s0 = xor3(ror32::<2, 30>(a), ror32::<13, 19>(a), ror32::<22, 10>(a));
+                    let t2 = add32(big_s0, maj(a, bb, c));
+                    h = g;
+                    g = f;
+                    f = e;
+                    e = add32(d, t1);
+                    d = c;
+                    c = bb;
+                    bb = a;
+                    a = add32(t1, t2);
+                });
+                let next = [a, bb, c, d, e, f, g, h];
+                state = core::array::from_fn(|i| add32(state[i], next[i]));
+            }
+            let mut words = [[0u32; LANES32]; 8];
+            for (words, v) in words.iter_mut().zip(state) {
+                *words = scatter32(v);
+            }
+            let mut out = [[0u8; $crate::DIGEST]; LANES32];
+            for (l, out) in out.iter_mut().enumerate() {
+                *out = digest(core::array::from_fn(|i| words[i][l]));
+            }
+            out
+        }
+    };
 }
 
 #[cfg(test)]

@@ -14,17 +14,22 @@
 //! eight lanes are 4.1-5.7x the `sha3` crate per core on 32-byte messages
 //! (4.2-6.0x in Merkle trees; docs/bench/xeon-2core-2026-12-03b).
 //!
-//! SHA-256 likewise ([`Sha256Path`]): where the CPU has the SHA
-//! extensions, two messages' rounds interleaved (`batchcrypto-simd`: one
+//! SHA-256 likewise ([`Sha256Path`]): the `sha2` oracle one message at a
+//! time (on the SHA extensions where the CPU has them); where it has them,
+//! two messages' rounds interleaved on them (`batchcrypto-simd`: one
 //! message leaves the unit waiting on each instruction's latency; 1.3-1.5x
-//! the `sha2` crate, itself on SHA-NI, on the Zen 1 here), or the `sha2`
-//! oracle one message at a time (on the AVX-512 Xeon here the interleaved
-//! rounds were 0.86x of it).
+//! the `sha2` crate on the Zen 1 here, 0.86x on the AVX-512 Xeon); or
+//! sixteen (AVX-512) or eight (AVX2) messages in the 32-bit lanes of
+//! vector registers, every round on the vector units, which a core has
+//! more of than SHA units (on the Xeon 1.6-1.8x the `sha2` crate on SHA-NI
+//! per thread for 64-byte messages).
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use batchcrypto_simd::{Hash256, Level, blocks, sha_ni_detected, sha256_blocks, sha256_x, sponge256_lanes};
+use batchcrypto_simd::{
+    Hash256, Level, blocks, sha_ni_detected, sha256_blocks, sha256_lanes, sha256_x, sponge256_lanes,
+};
 
 use super::{Alg, Digest, oracle};
 use crate::batch::FlatBytes;
@@ -113,6 +118,10 @@ pub enum Sha256Path {
     /// Two messages' rounds interleaved on the SHA extensions,
     /// `batchcrypto-simd` (only where the CPU has them).
     ShaNiPairs,
+    /// [`Level::sha256_lanes`] messages at a time (16 AVX-512, 8 AVX2) in
+    /// the 32-bit lanes of vector registers, `batchcrypto-simd` (the few
+    /// left over in a group of equal block counts through `sha2`).
+    Lanes(Level),
 }
 
 impl Sha256Path {
@@ -120,6 +129,12 @@ impl Sha256Path {
     pub fn available() -> Vec<Sha256Path> {
         std::iter::once(Sha256Path::Sha2)
             .chain(sha_ni_detected().then_some(Sha256Path::ShaNiPairs))
+            .chain(
+                Level::available()
+                    .into_iter()
+                    .filter(|l| l.sha256_lanes() > 1)
+                    .map(Sha256Path::Lanes),
+            )
             .collect()
     }
 
@@ -140,11 +155,12 @@ impl Sha256Path {
         })
     }
 
-    /// A short name for reports: `sha2`, `sha-ni x2`.
-    pub fn name(&self) -> &'static str {
+    /// A short name for reports: `sha2`, `sha-ni x2`, `avx512 x16`.
+    pub fn name(&self) -> String {
         match self {
-            Sha256Path::Sha2 => "sha2",
-            Sha256Path::ShaNiPairs => "sha-ni x2",
+            Sha256Path::Sha2 => "sha2".to_string(),
+            Sha256Path::ShaNiPairs => "sha-ni x2".to_string(),
+            Sha256Path::Lanes(level) => format!("{} x{}", level.name(), level.sha256_lanes()),
         }
     }
 }
@@ -254,12 +270,21 @@ pub(crate) fn digest_on<M: AsRef<[u8]>>(route: Route, alg: Alg, msg: impl Fn(usi
                 *d = asm(hash, msg(i).as_ref());
             }
         }
-        (None, _) if route.sha256 == Sha256Path::ShaNiPairs => {
-            interleaved(out, msg, sha256_blocks, sha256_x, |m| oracle::digest(alg, m))
-        }
         (None, _) => {
-            for (i, d) in out.iter_mut().enumerate() {
-                *d = oracle::digest(alg, msg(i).as_ref());
+            let single = |m: &[u8]| oracle::digest(alg, m);
+            match route.sha256 {
+                Sha256Path::ShaNiPairs => interleaved(out, msg, sha256_blocks, sha256_x, single),
+                Sha256Path::Lanes(level) if level.sha256_lanes() == 16 => {
+                    interleaved(out, msg, sha256_blocks, |m: [&[u8]; 16]| sha256_lanes(level, m), single)
+                }
+                Sha256Path::Lanes(level) => {
+                    interleaved(out, msg, sha256_blocks, |m: [&[u8]; 8]| sha256_lanes(level, m), single)
+                }
+                Sha256Path::Sha2 => {
+                    for (i, d) in out.iter_mut().enumerate() {
+                        *d = single(msg(i).as_ref());
+                    }
+                }
             }
         }
     }
@@ -321,7 +346,8 @@ mod tests {
     fn check_every_route(alg: Alg, msgs: &[Vec<u8>]) {
         let expected: Vec<Digest> = msgs.iter().map(|m| oracle::digest(alg, m)).collect();
         let sha256 = Sha256Path::available();
-        assert_eq!(sha256.len(), if sha_ni_detected() { 2 } else { 1 });
+        let lanes = Level::available().iter().filter(|l| l.sha256_lanes() > 1).count();
+        assert_eq!(sha256.len(), 1 + usize::from(sha_ni_detected()) + lanes);
         for keccak in KeccakPath::available() {
             for &sha256 in &sha256 {
                 let mut out = vec![[0u8; 32]; msgs.len()];
@@ -400,7 +426,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, &n)| (0..n).map(|j| (j as u8) ^ seed ^ (i as u8)).collect())
                 .collect();
-            for alg in [Alg::Keccak256, Alg::Sha3_256] {
+            for alg in Alg::ALL {
                 check_every_route(alg, &msgs);
             }
         }
