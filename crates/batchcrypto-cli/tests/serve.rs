@@ -1324,6 +1324,22 @@ fn bench_serve_checks_every_answer_and_reports_both_paths() {
             cells[16].starts_with("<= ") && cells[16].ends_with(" ms"),
             "the service's p99: {row}"
         );
+        // Each round's p99 and the host's steal in it (a share, or "-"
+        // where the kernel does not count it).
+        let by_round: Vec<&str> = cells[17].split(", ").collect();
+        assert!(
+            by_round.len() == 2 && by_round.iter().all(|p| p.parse::<f64>().is_ok_and(|p| p > 0.0)),
+            "p99 by round: {row}"
+        );
+        let steal: Vec<&str> = cells[18].split(", ").collect();
+        assert!(
+            steal.len() == 2
+                && steal.iter().all(|s| *s == "-"
+                    || s.strip_suffix('%')
+                        .and_then(|s| s.parse::<f64>().ok())
+                        .is_some_and(|s| (0.0..=100.0).contains(&s))),
+            "steal by round: {row}"
+        );
         if rate.is_some() {
             // A round's 302 lines in requests due 1/400 s apart: it lasts
             // at least as long as the schedule.

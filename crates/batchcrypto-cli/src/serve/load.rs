@@ -18,6 +18,11 @@
 //! client was still waiting for its previous answer when it fell due is
 //! sent late and counted (`late`): more than a few means the rate was not
 //! sustained.
+//!
+//! Beside the whole run's percentiles the report gives each round's p99
+//! and, on Linux, the share of the machine's CPU time that its hypervisor
+//! took back during the round (`/proc/stat`'s steal): on a shared VM a
+//! tail that comes and goes by round can then be set beside it.
 
 use std::io::{BufRead, BufReader as StdBufReader, Write};
 use std::net::SocketAddr;
@@ -242,6 +247,7 @@ fn load(
         .map_err(|e| Fatal(format!("cannot start the clients' runtime: {e}")))?;
     let items = (lines.len() * args.passes) as f64;
     let (mut cli_rates, mut rates, mut ratios, mut latencies) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut round_p99s, mut steals) = (Vec::new(), Vec::new());
     let mut late = 0;
     let metrics = runtime.block_on(async {
         // A warm-up request (the lane starts, the engine warms), then the rounds.
@@ -252,11 +258,15 @@ fn load(
         }
         for _ in 0..args.rounds {
             let cli = time_cli_path()?;
-            let round = service_round(addr, &path, &requests, args.clients, args.rate).await?;
+            let before = cpu_times();
+            let mut round = service_round(addr, &path, &requests, args.clients, args.rate).await?;
+            steals.push(before.zip(cpu_times()).and_then(|(b, a)| steal_share(b, a)));
             let rate = items / round.seconds;
             cli_rates.push(cli);
             rates.push(rate);
             ratios.push(rate / cli);
+            round.latencies.sort();
+            round_p99s.push(percentile(&round.latencies, 0.99));
             latencies.extend(round.latencies);
             late += round.late;
         }
@@ -280,12 +290,25 @@ fn load(
     // arrival to its answer's being handed to the socket, without the
     // client's side and the loopback.
     let service_p99 = service_quantile(&metrics, 0.99).map_or("-".to_string(), |s| format!("<= {} ms", s * 1e3));
+    // Each round's p99 and the share of the machine's CPU time its host
+    // took back during the round (a VM's steal), so that a tail can be
+    // told apart by round and set beside the hypervisor's.
+    let by_round = round_p99s
+        .iter()
+        .map(|p| format!("{:.2}", p.as_secs_f64() * 1e3))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let steal = steals
+        .iter()
+        .map(|s| s.map_or("-".to_string(), |s| format!("{:.1}%", s * 100.0)))
+        .collect::<Vec<_>>()
+        .join(", ");
     println!(
-        "| op | clients | requests/s | lines/request | requests | rounds | service items/s | CLI path items/s | service/CLI | p50 | p99 | late | max-wait-us | mean batch | its CLI time | p99 in the service |"
+        "| op | clients | requests/s | lines/request | requests | rounds | service items/s | CLI path items/s | service/CLI | p50 | p99 | late | max-wait-us | mean batch | its CLI time | p99 in the service | p99 by round (ms) | host steal by round |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     println!(
-        "| {} | {} | {} | {}-{} | {} | {} | {rate:.0} | {cli_rate:.0} | {:.2} | {:.2} ms | {:.2} ms | {late} | {} | {mean_batch:.1} | {batch_ms:.2} ms | {service_p99} |",
+        "| {} | {} | {} | {}-{} | {} | {} | {rate:.0} | {cli_rate:.0} | {:.2} | {:.2} ms | {:.2} ms | {late} | {} | {mean_batch:.1} | {batch_ms:.2} ms | {service_p99} | {by_round} | {steal} |",
         args.op,
         args.clients,
         args.rate.map_or("closed loop".to_string(), |r| r.to_string()),
@@ -299,6 +322,35 @@ fn load(
         args.max_wait_us.map_or("default".to_string(), |us| us.to_string()),
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The machine's CPU time so far, all CPUs together, as (time the
+/// hypervisor took for other guests, total), in `/proc/stat`'s ticks;
+/// `None` where there is no `/proc/stat` (not Linux).
+fn cpu_times() -> Option<(u64, u64)> {
+    proc_stat_times(&std::fs::read_to_string("/proc/stat").ok()?)
+}
+
+/// [`cpu_times`] from `/proc/stat`'s text: its `cpu` line's user, nice,
+/// system, idle, iowait, irq, softirq and steal ticks (proc(5)), steal and
+/// their sum.
+fn proc_stat_times(text: &str) -> Option<(u64, u64)> {
+    let line = text.lines().find(|l| l.starts_with("cpu "))?;
+    let ticks: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .take(8)
+        .map(|t| t.parse().ok())
+        .collect::<Option<_>>()?;
+    let steal = *ticks.get(7)?;
+    Some((steal, ticks.iter().sum()))
+}
+
+/// The share of the CPU time between two [`cpu_times`] readings that was
+/// stolen.
+fn steal_share(before: (u64, u64), after: (u64, u64)) -> Option<f64> {
+    let total = after.1.checked_sub(before.1).filter(|&t| t > 0)?;
+    Some(after.0.saturating_sub(before.0) as f64 / total as f64)
 }
 
 /// The smallest bound of the service's request-latency histogram (its
@@ -496,5 +548,15 @@ batchcrypto_request_seconds_sum{op=\"hash keccak256\"} 0.05
         assert_eq!(service_quantile(metrics, 0.99), Some(0.0025));
         assert_eq!(service_quantile(metrics, 1.0), Some(f64::INFINITY));
         assert_eq!(service_quantile("", 0.99), None);
+    }
+
+    #[test]
+    fn steal_is_the_eighth_tick_count_of_the_cpu_line() {
+        let stat = "cpu  100 5 20 800 10 0 5 60 0 0\ncpu0 50 2 10 400 5 0 2 30 0 0\nintr 1\n";
+        assert_eq!(proc_stat_times(stat), Some((60, 1000)));
+        assert_eq!(steal_share((60, 1000), (110, 1500)), Some(0.1));
+        assert_eq!(steal_share((60, 1000), (60, 1000)), None, "no time passed");
+        assert_eq!(proc_stat_times("cpu  1 2 3\n"), None, "an old kernel without steal");
+        assert_eq!(proc_stat_times("intr 1\n"), None);
     }
 }
