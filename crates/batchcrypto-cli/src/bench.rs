@@ -119,7 +119,8 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         )));
     }
     let threads = engines.first().map_or(0, |(_, e)| e.cpu_threads());
-    let machine = machine(threads, &engines);
+    let mut machine = machine(threads, &engines);
+    let steal_before = crate::steal::cpu_times();
     let engine_refs: Vec<(Backend, &Engine)> = engines.iter().map(|(b, e)| (*b, e)).collect();
     let result = ladder(&Ladder {
         ops: ops.clone(),
@@ -132,6 +133,9 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         progress: &|line| eprintln!("{line}"),
     })?;
     let rows = result.rows;
+    // How much of the machine the run had: on a shared VM the host's steal
+    // moves absolute times (the ratios are side by side).
+    machine["host_steal"] = crate::steal::since(steal_before).into();
     let skipped_json: serde_json::Map<String, serde_json::Value> = ops
         .iter()
         .map(|op| {

@@ -22,6 +22,7 @@ mod sample;
 mod selftest;
 #[cfg(feature = "serve")]
 mod serve;
+mod steal;
 mod verify;
 
 use std::process::ExitCode;

@@ -433,6 +433,16 @@ fn sample_is_deterministic_and_bench_writes_json() {
     for key in ["cpu", "cores", "adapters", "commit", "date"] {
         assert!(!json["machine"][key].is_null(), "machine.{key}");
     }
+    // The host's steal during the run: a share where Linux counts it (and
+    // then on the report's header too), null elsewhere.
+    let steal = &json["machine"]["host_steal"];
+    if std::path::Path::new("/proc/stat").exists() {
+        let share = steal.as_f64().expect("host_steal on Linux");
+        assert!((0.0..=1.0).contains(&share), "{share}");
+        assert!(md.contains("host steal during the run: "), "{md}");
+    } else {
+        assert!(steal.is_null());
+    }
     let rows = json["rows"].as_array().expect("rows");
     let backend = |b: &str| rows.iter().filter(|r| r["backend"] == b).collect::<Vec<_>>();
     assert_eq!(backend("oracle_1t").len(), 3 * 2, "3 ops x 2 sizes");

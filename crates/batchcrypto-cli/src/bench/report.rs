@@ -40,6 +40,13 @@ pub(super) fn markdown(machine: &serde_json::Value, args: &Args, rows: &[Row]) -
         args.invalid_share,
         args.signers,
     );
+    if let Some(steal) = machine["host_steal"].as_f64() {
+        md = md.trim_end().to_string()
+            + &format!(
+                "\nhost steal during the run: {:.1}% of the CPU time (given by the hypervisor to other guests)\n\n",
+                steal * 100.0
+            );
+    }
     if let Some(clock) = machine["gpu_kernel_clock"].as_str()
         && rows.iter().any(|r| r.backend == "gpu_kernel")
     {

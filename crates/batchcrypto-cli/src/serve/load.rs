@@ -258,9 +258,9 @@ fn load(
         }
         for _ in 0..args.rounds {
             let cli = time_cli_path()?;
-            let before = cpu_times();
+            let before = crate::steal::cpu_times();
             let mut round = service_round(addr, &path, &requests, args.clients, args.rate).await?;
-            steals.push(before.zip(cpu_times()).and_then(|(b, a)| steal_share(b, a)));
+            steals.push(crate::steal::since(before));
             let rate = items / round.seconds;
             cli_rates.push(cli);
             rates.push(rate);
@@ -322,35 +322,6 @@ fn load(
         args.max_wait_us.map_or("default".to_string(), |us| us.to_string()),
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// The machine's CPU time so far, all CPUs together, as (time the
-/// hypervisor took for other guests, total), in `/proc/stat`'s ticks;
-/// `None` where there is no `/proc/stat` (not Linux).
-fn cpu_times() -> Option<(u64, u64)> {
-    proc_stat_times(&std::fs::read_to_string("/proc/stat").ok()?)
-}
-
-/// [`cpu_times`] from `/proc/stat`'s text: its `cpu` line's user, nice,
-/// system, idle, iowait, irq, softirq and steal ticks (proc(5)), steal and
-/// their sum.
-fn proc_stat_times(text: &str) -> Option<(u64, u64)> {
-    let line = text.lines().find(|l| l.starts_with("cpu "))?;
-    let ticks: Vec<u64> = line
-        .split_whitespace()
-        .skip(1)
-        .take(8)
-        .map(|t| t.parse().ok())
-        .collect::<Option<_>>()?;
-    let steal = *ticks.get(7)?;
-    Some((steal, ticks.iter().sum()))
-}
-
-/// The share of the CPU time between two [`cpu_times`] readings that was
-/// stolen.
-fn steal_share(before: (u64, u64), after: (u64, u64)) -> Option<f64> {
-    let total = after.1.checked_sub(before.1).filter(|&t| t > 0)?;
-    Some(after.0.saturating_sub(before.0) as f64 / total as f64)
 }
 
 /// The smallest bound of the service's request-latency histogram (its
@@ -548,15 +519,5 @@ batchcrypto_request_seconds_sum{op=\"hash keccak256\"} 0.05
         assert_eq!(service_quantile(metrics, 0.99), Some(0.0025));
         assert_eq!(service_quantile(metrics, 1.0), Some(f64::INFINITY));
         assert_eq!(service_quantile("", 0.99), None);
-    }
-
-    #[test]
-    fn steal_is_the_eighth_tick_count_of_the_cpu_line() {
-        let stat = "cpu  100 5 20 800 10 0 5 60 0 0\ncpu0 50 2 10 400 5 0 2 30 0 0\nintr 1\n";
-        assert_eq!(proc_stat_times(stat), Some((60, 1000)));
-        assert_eq!(steal_share((60, 1000), (110, 1500)), Some(0.1));
-        assert_eq!(steal_share((60, 1000), (60, 1000)), None, "no time passed");
-        assert_eq!(proc_stat_times("cpu  1 2 3\n"), None, "an old kernel without steal");
-        assert_eq!(proc_stat_times("intr 1\n"), None);
     }
 }
