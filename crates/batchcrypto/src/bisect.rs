@@ -101,8 +101,16 @@ pub(crate) fn decide(check: &impl Checker, items: &[usize], cost: Cost) -> Vec<b
         // the last invalid one (whose savings pay for a surprise).
         let probe = (PROBE_PER_THREAD * threads).min(items.len() / MAX_ROUND_SHARE).max(1);
         let cap = (streak / 3).min(MAX_ROUND_ITEMS).max(probe);
-        let chunk =
-            best_chunk(rate, cost, expected_cost).map_or(1, |c| c.min(cap / threads).min(left.div_ceil(threads)));
+        let limit = (cap / threads).min(left.div_ceil(threads));
+        // A chunk no larger than a leaf is checked one by one whatever the
+        // model says, so the model is not asked: its recursion costs
+        // about 10 µs, which a call of one to a few dozen items would
+        // otherwise pay on top of the oracle's work.
+        let chunk = if limit > cost.leaf.max(1) {
+            best_chunk(rate, cost, expected_cost).map_or(1, |c| c.min(limit))
+        } else {
+            1
+        };
         let (round, chunk) = if chunk > cost.leaf.max(1) {
             ((chunk * threads * CHUNKS_PER_THREAD).min(cap).min(left), chunk)
         } else {
