@@ -1,9 +1,11 @@
-//! SHA-256 (FIPS 180-4) of several messages at once with the SHA
-//! extensions (SHA-NI): each `sha256rnds2` does two rounds of one message
-//! but takes several cycles to deliver, so one message leaves the unit
-//! mostly idle; independent messages interleaved in one instruction
-//! stream fill it. The constants are computed from their definitions
-//! (§4.2.2, §5.3.3) rather than copied.
+//! SHA-256 (FIPS 180-4) of several messages at once, the parts the two
+//! ways share: the constants, computed from their definitions (§4.2.2,
+//! §5.3.3) rather than copied; the padded message words (§5.1.1); and
+//! [`sha256_fns!`], the rounds (§6.2.2) written once over a vector level's
+//! operations, one message per 32-bit lane (`avx2.rs`, `avx512.rs`).
+//! The other way, `shani.rs`, interleaves two messages on the SHA
+//! extensions: each `sha256rnds2` does two rounds of one message but takes
+//! several cycles to deliver, so one message leaves the unit mostly idle.
 
 use crate::DIGEST;
 

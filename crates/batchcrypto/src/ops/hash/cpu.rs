@@ -74,7 +74,13 @@ impl KeccakPath {
     /// their clock for it), timed once on the first call (about a
     /// millisecond).
     pub fn chosen() -> KeccakPath {
-        static CHOSEN: OnceLock<KeccakPath> = OnceLock::new();
+        KeccakPath::timed().0
+    }
+
+    /// [`KeccakPath::chosen`] and the fewest messages left over worth a
+    /// lanes call of their own ([`pad_from`]).
+    fn timed() -> (KeccakPath, usize) {
+        static CHOSEN: OnceLock<(KeccakPath, usize)> = OnceLock::new();
         *CHOSEN.get_or_init(|| {
             // Portable lanes are scalar permutations one after another:
             // never faster than the assembly.
@@ -86,10 +92,11 @@ impl KeccakPath {
         })
     }
 
-    /// Of `routes`, the one fastest on 64 messages of 32 bytes (the
-    /// commonest item: a key, a hash, a pair of leaves is 64).
-    fn fastest(routes: &[KeccakPath]) -> KeccakPath {
-        fastest(routes, 32, |path, msgs, out| {
+    /// Of `routes` (the assembly first), the one fastest on 64 messages of
+    /// 32 bytes (the commonest item: a key, a hash, a pair of leaves is
+    /// 64), with its [`pad_from`].
+    fn fastest(routes: &[KeccakPath]) -> (KeccakPath, usize) {
+        let (path, ratio) = fastest(routes, 32, |path, msgs, out| {
             digest_on(
                 Route::new(path, Sha256Path::Sha2),
                 Alg::Keccak256,
@@ -97,7 +104,16 @@ impl KeccakPath {
                 out,
             );
         })
-        .unwrap_or(KeccakPath::Asm)
+        .unwrap_or((KeccakPath::Asm, 1.0));
+        (path, pad_from(path.width(), ratio))
+    }
+
+    /// Messages per call: the level's lanes, or 1 for the assembly.
+    fn width(self) -> usize {
+        match self {
+            KeccakPath::Asm => 1,
+            KeccakPath::Lanes(level) => level.lanes(),
+        }
     }
 
     /// A short name for reports: `keccak-asm`, `avx2 x4`, `avx512 x8`.
@@ -141,9 +157,15 @@ impl Sha256Path {
     /// The route this process uses: the faster on 64 messages of 64 bytes
     /// (two 32-byte nodes), timed once on the first call.
     pub fn chosen() -> Sha256Path {
-        static CHOSEN: OnceLock<Sha256Path> = OnceLock::new();
+        Sha256Path::timed().0
+    }
+
+    /// [`Sha256Path::chosen`] and the fewest messages left over worth a
+    /// lanes call of their own ([`pad_from`]).
+    fn timed() -> (Sha256Path, usize) {
+        static CHOSEN: OnceLock<(Sha256Path, usize)> = OnceLock::new();
         *CHOSEN.get_or_init(|| {
-            fastest(&Sha256Path::available(), 64, |path, msgs, out| {
+            let (path, ratio) = fastest(&Sha256Path::available(), 64, |path, msgs, out| {
                 digest_on(
                     Route::new(KeccakPath::Asm, path),
                     Alg::Sha256,
@@ -151,8 +173,18 @@ impl Sha256Path {
                     out,
                 );
             })
-            .unwrap_or(Sha256Path::Sha2)
+            .unwrap_or((Sha256Path::Sha2, 1.0));
+            (path, pad_from(path.width(), ratio))
         })
+    }
+
+    /// Messages per call.
+    fn width(self) -> usize {
+        match self {
+            Sha256Path::Sha2 => 1,
+            Sha256Path::ShaNiPairs => batchcrypto_simd::SHA256_LANES,
+            Sha256Path::Lanes(level) => level.sha256_lanes(),
+        }
     }
 
     /// A short name for reports: `sha2`, `sha-ni x2`, `avx512 x16`.
@@ -165,29 +197,61 @@ impl Sha256Path {
     }
 }
 
-/// The routes one call takes: Keccak's and SHA-256's.
+/// The routes one call takes: Keccak's and SHA-256's, each with the fewest
+/// messages left over in a group of one block count that get a lanes call
+/// of their own ([`interleaved`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Route {
     keccak: KeccakPath,
     sha256: Sha256Path,
+    keccak_pad_from: usize,
+    sha256_pad_from: usize,
 }
 
 impl Route {
+    /// The routes, left-over messages one at a time.
     pub(crate) fn new(keccak: KeccakPath, sha256: Sha256Path) -> Route {
-        Route { keccak, sha256 }
+        Route {
+            keccak,
+            sha256,
+            keccak_pad_from: usize::MAX,
+            sha256_pad_from: usize::MAX,
+        }
     }
 
     /// The routes this process chose ([`KeccakPath::chosen`],
-    /// [`Sha256Path::chosen`]).
+    /// [`Sha256Path::chosen`]) with their measured [`pad_from`].
     pub(crate) fn chosen() -> Route {
-        Route::new(KeccakPath::chosen(), Sha256Path::chosen())
+        let ((keccak, keccak_pad_from), (sha256, sha256_pad_from)) = (KeccakPath::timed(), Sha256Path::timed());
+        Route {
+            keccak,
+            sha256,
+            keccak_pad_from,
+            sha256_pad_from,
+        }
     }
 }
 
+/// The fewest messages left over (fewer than a lanes call takes, all of
+/// one block count) that a lanes call of `width` messages hashes faster
+/// than the one-at-a-time route would, the other lanes repeating a
+/// message: the call costs `width` lanes whatever their use, so it pays
+/// from `width` x `ratio` messages on, `ratio` being the lanes' time per
+/// message over the one-at-a-time route's (measured when the route is
+/// chosen; on the AVX-512 Xeon about 0.2 for Keccak's 8 lanes, from 2
+/// messages on, and 0.5 for SHA-256's 16, from 9). `usize::MAX`: never.
+fn pad_from(width: usize, ratio: f64) -> usize {
+    if width <= 1 || !(ratio > 0.0 && ratio < 1.0) {
+        return usize::MAX;
+    }
+    (width as f64 * ratio).floor() as usize + 1
+}
+
 /// Of `routes`, the one whose `run` over 64 messages of `len` bytes takes
-/// least time: each timed seven times, in turn, the best time of each
-/// compared (about a millisecond in all); the first on a tie.
-fn fastest<P: Copy>(routes: &[P], len: usize, run: impl Fn(P, &[Vec<u8>], &mut [Digest])) -> Option<P> {
+/// least time, and its time over the first route's: each timed seven
+/// times, in turn, the best time of each compared (about a millisecond in
+/// all); the first on a tie.
+fn fastest<P: Copy>(routes: &[P], len: usize, run: impl Fn(P, &[Vec<u8>], &mut [Digest])) -> Option<(P, f64)> {
     let msgs: Vec<Vec<u8>> = (0u8..64).map(|i| vec![i; len]).collect();
     let mut out = [[0u8; 32]; 64];
     let mut best = vec![Duration::MAX; routes.len()];
@@ -198,7 +262,10 @@ fn fastest<P: Copy>(routes: &[P], len: usize, run: impl Fn(P, &[Vec<u8>], &mut [
             *best = (*best).min(start.elapsed());
         }
     }
-    (0..routes.len()).min_by_key(|&i| best[i]).map(|i| routes[i])
+    let first = best.first().copied()?;
+    (0..routes.len())
+        .min_by_key(|&i| best[i])
+        .map(|i| (routes[i], best[i].as_secs_f64() / first.as_secs_f64().max(1e-12)))
 }
 
 /// The Keccak sponges the multi-buffer path has.
@@ -257,6 +324,7 @@ pub(crate) fn digest_on<M: AsRef<[u8]>>(route: Route, alg: Alg, msg: impl Fn(usi
             blocks,
             |m: [&[u8]; 8]| Some(sponge256_lanes(level, hash, m)),
             |m| asm(hash, m),
+            route.keccak_pad_from,
         ),
         (Some(hash), KeccakPath::Lanes(level)) => interleaved(
             out,
@@ -264,6 +332,7 @@ pub(crate) fn digest_on<M: AsRef<[u8]>>(route: Route, alg: Alg, msg: impl Fn(usi
             blocks,
             |m: [&[u8]; 4]| Some(sponge256_lanes(level, hash, m)),
             |m| asm(hash, m),
+            route.keccak_pad_from,
         ),
         (Some(hash), KeccakPath::Asm) => {
             for (i, d) in out.iter_mut().enumerate() {
@@ -272,14 +341,25 @@ pub(crate) fn digest_on<M: AsRef<[u8]>>(route: Route, alg: Alg, msg: impl Fn(usi
         }
         (None, _) => {
             let single = |m: &[u8]| oracle::digest(alg, m);
+            let pad = route.sha256_pad_from;
             match route.sha256 {
-                Sha256Path::ShaNiPairs => interleaved(out, msg, sha256_blocks, sha256_x, single),
-                Sha256Path::Lanes(level) if level.sha256_lanes() == 16 => {
-                    interleaved(out, msg, sha256_blocks, |m: [&[u8]; 16]| sha256_lanes(level, m), single)
-                }
-                Sha256Path::Lanes(level) => {
-                    interleaved(out, msg, sha256_blocks, |m: [&[u8]; 8]| sha256_lanes(level, m), single)
-                }
+                Sha256Path::ShaNiPairs => interleaved(out, msg, sha256_blocks, sha256_x, single, pad),
+                Sha256Path::Lanes(level) if level.sha256_lanes() == 16 => interleaved(
+                    out,
+                    msg,
+                    sha256_blocks,
+                    |m: [&[u8]; 16]| sha256_lanes(level, m),
+                    single,
+                    pad,
+                ),
+                Sha256Path::Lanes(level) => interleaved(
+                    out,
+                    msg,
+                    sha256_blocks,
+                    |m: [&[u8]; 8]| sha256_lanes(level, m),
+                    single,
+                    pad,
+                ),
                 Sha256Path::Sha2 => {
                     for (i, d) in out.iter_mut().enumerate() {
                         *d = single(msg(i).as_ref());
@@ -291,7 +371,9 @@ pub(crate) fn digest_on<M: AsRef<[u8]>>(route: Route, alg: Alg, msg: impl Fn(usi
 }
 
 /// `out[i]` = the digest of `msg(i)`, `L` messages of one block count at
-/// a time by `lanes` (which may decline: `None`), the rest by `single`.
+/// a time by `lanes` (which may decline: `None`), the rest by `single`;
+/// but `pad_from` or more left over in a group take one more lanes call,
+/// its spare lanes repeating the group's last message ([`pad_from`]).
 /// Messages are grouped by block count first (a stable sort), unless they
 /// all have one, as in most batches.
 fn interleaved<const L: usize, M: AsRef<[u8]>>(
@@ -300,6 +382,7 @@ fn interleaved<const L: usize, M: AsRef<[u8]>>(
     blocks: fn(usize) -> usize,
     lanes: impl Fn([&[u8]; L]) -> Option<[Digest; L]>,
     single: impl Fn(&[u8]) -> Digest,
+    pad_from: usize,
 ) {
     // Items `run` (of one block count) together.
     let together = |out: &mut [Digest], run: [usize; L]| {
@@ -312,6 +395,15 @@ fn interleaved<const L: usize, M: AsRef<[u8]>>(
                 .for_each(|(i, m)| out[i] = single(m.as_ref())),
         }
     };
+    if out.len() < L && out.len() < pad_from {
+        // Too few for any lanes call: one at a time, without first
+        // building each message to count its blocks (a Merkle level's
+        // pairs are built by `msg`).
+        for (i, d) in out.iter_mut().enumerate() {
+            *d = single(msg(i).as_ref());
+        }
+        return;
+    }
     let count = |i: usize| blocks(msg(i).as_ref().len());
     let first = out.first().map(|_| count(0));
     if (1..out.len()).all(|i| Some(count(i)) == first) {
@@ -319,6 +411,12 @@ fn interleaved<const L: usize, M: AsRef<[u8]>>(
         let n = out.len() - out.len() % L;
         for start in (0..n).step_by(L) {
             together(out, std::array::from_fn(|l| start + l));
+        }
+        let left = out.len() - n;
+        if left > 0 && left >= pad_from {
+            // A repeated message writes its own digest again.
+            together(out, std::array::from_fn(|l| n + l.min(left - 1)));
+            return;
         }
         for (i, d) in out.iter_mut().enumerate().skip(n) {
             *d = single(msg(i).as_ref());
@@ -332,7 +430,12 @@ fn interleaved<const L: usize, M: AsRef<[u8]>>(
         for run in &mut runs {
             together(out, std::array::from_fn(|l| run[l].1));
         }
-        for &(_, i) in runs.remainder() {
+        let left = runs.remainder();
+        if !left.is_empty() && left.len() >= pad_from {
+            together(out, std::array::from_fn(|l| left[l.min(left.len() - 1)].1));
+            continue;
+        }
+        for &(_, i) in left {
             out[i] = single(msg(i).as_ref());
         }
     }
@@ -350,19 +453,47 @@ mod tests {
         assert_eq!(sha256.len(), 1 + usize::from(sha_ni_detected()) + lanes);
         for keccak in KeccakPath::available() {
             for &sha256 in &sha256 {
-                let mut out = vec![[0u8; 32]; msgs.len()];
-                digest_on(Route::new(keccak, sha256), alg, |i| msgs[i].as_slice(), &mut out);
-                for (i, (got, want)) in out.iter().zip(&expected).enumerate() {
-                    assert_eq!(
-                        got,
-                        want,
-                        "{alg} by {} / {} item {i} of length {}",
-                        keccak.name(),
-                        sha256.name(),
-                        msgs[i].len()
-                    );
+                // Left-over messages one at a time, and every left-over
+                // group padded into a lanes call.
+                let padded = Route {
+                    keccak_pad_from: 1,
+                    sha256_pad_from: 1,
+                    ..Route::new(keccak, sha256)
+                };
+                for route in [Route::new(keccak, sha256), padded] {
+                    let mut out = vec![[0u8; 32]; msgs.len()];
+                    digest_on(route, alg, |i| msgs[i].as_slice(), &mut out);
+                    for (i, (got, want)) in out.iter().zip(&expected).enumerate() {
+                        assert_eq!(
+                            got,
+                            want,
+                            "{alg} by {} / {} (pad from {}) item {i} of length {}",
+                            keccak.name(),
+                            sha256.name(),
+                            route.keccak_pad_from,
+                            msgs[i].len()
+                        );
+                    }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn left_over_messages_take_a_lanes_call_where_it_is_cheaper() {
+        // 8 lanes at a fifth of the one-at-a-time time per message: a call
+        // costs 1.6 messages' time, so 2 left over pay for it.
+        assert_eq!(pad_from(8, 0.2), 2);
+        assert_eq!(pad_from(16, 0.55), 9);
+        assert_eq!(pad_from(4, 0.99), 4);
+        // Lanes no faster, one message per call, or no measurement: never.
+        for (width, ratio) in [(8, 1.0), (8, 1.3), (1, 0.5), (16, f64::NAN), (16, 0.0)] {
+            assert_eq!(pad_from(width, ratio), usize::MAX, "{width} {ratio}");
+        }
+        let chosen = Route::chosen();
+        if let KeccakPath::Lanes(level) = chosen.keccak {
+            assert!(chosen.keccak_pad_from >= 1);
+            eprintln!("keccak {} pads from {}", level.name(), chosen.keccak_pad_from);
         }
     }
 
