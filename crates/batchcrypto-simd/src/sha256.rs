@@ -177,10 +177,10 @@ macro_rules! for_each_round {
 /// are not limited by the one SHA unit a core (and its hyperthread)
 /// shares. The level's module supplies, as `#[target_feature]` functions
 /// in scope: `gather32(words)` (one word per message into a register),
-/// `transpose32(rows)` (sixteen such: word `i` of every row into
-/// register `i`), `scatter32(v)`, `add32(a, b)`, `ror32::<N, M>(v)` (each lane right by
-/// `N`, `M` = 32 - `N`), `shr32::<N>(v)`, `xor3(a, b, c)`, `ch(e, f, g)`
-/// = `(e & f) ^ (!e & g)`, `maj(a, b, c)` and `splat32(w)`.
+/// `transpose32(rows)` (sixteen such: word `i` of every row into register
+/// `i`), `scatter32(v)`, `add32(a, b)`, `ror32::<N, M>(v)` (each lane
+/// right by `N`, `M` = 32 - `N`), `shr32::<N>(v)`, `xor3(a, b, c)`,
+/// `ch(e, f, g)` = `(e & f) ^ (!e & g)`, `maj(a, b, c)` and `splat32(w)`.
 macro_rules! sha256_fns {
     ($feature:literal, $vec:ty, $lanes:literal) => {
         /// Messages per register.

@@ -21,8 +21,8 @@
 //! the `sha2` crate on the Zen 1 here, 0.86x on the AVX-512 Xeon); or
 //! sixteen (AVX-512) or eight (AVX2) messages in the 32-bit lanes of
 //! vector registers, every round on the vector units, which a core has
-//! more of than SHA units (on the Xeon 1.6-1.8x the `sha2` crate on SHA-NI
-//! per thread for 64-byte messages).
+//! more of than SHA units (on the Xeon 1.2-1.7x the `sha2` crate on SHA-NI
+//! per thread for 64-byte messages: docs/bench/xeon-2core-2026-12-03b).
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -57,7 +57,8 @@ pub enum KeccakPath {
     Asm,
     /// [`Level::lanes`] messages at a time (4 or 8), `batchcrypto-simd`
     /// at this level (the few left over in a group of equal block counts
-    /// through `keccak-asm`).
+    /// through `keccak-asm`, or in one more lanes call where that is
+    /// cheaper: [`pad_from`]).
     Lanes(Level),
 }
 
@@ -136,7 +137,8 @@ pub enum Sha256Path {
     ShaNiPairs,
     /// [`Level::sha256_lanes`] messages at a time (16 AVX-512, 8 AVX2) in
     /// the 32-bit lanes of vector registers, `batchcrypto-simd` (the few
-    /// left over in a group of equal block counts through `sha2`).
+    /// left over in a group of equal block counts through `sha2`, or in
+    /// one more lanes call where that is cheaper: [`pad_from`]).
     Lanes(Level),
 }
 
@@ -491,10 +493,13 @@ mod tests {
             assert_eq!(pad_from(width, ratio), usize::MAX, "{width} {ratio}");
         }
         let chosen = Route::chosen();
-        if let KeccakPath::Lanes(level) = chosen.keccak {
-            assert!(chosen.keccak_pad_from >= 1);
-            eprintln!("keccak {} pads from {}", level.name(), chosen.keccak_pad_from);
-        }
+        eprintln!(
+            "here: {} pads from {}, {} from {}",
+            chosen.keccak.name(),
+            chosen.keccak_pad_from,
+            chosen.sha256.name(),
+            chosen.sha256_pad_from
+        );
     }
 
     #[test]
