@@ -987,6 +987,12 @@ impl Engine {
     /// the pool again): the model's speed-up, learned mostly from large
     /// calls, overstates what a call gains whose second worker joins late.
     ///
+    /// A call whose work is within the hand-off (or that has no items) is
+    /// decided first, for the calling thread: such calls take less time
+    /// than the rest of the decision. A pool call's time also bounds one
+    /// core's (at most m workers were busy), so that a time on the calling
+    /// thread inflated by the host taking the vCPU is corrected.
+    ///
     /// An op's first call takes the pool. A pool call is timed on the
     /// worker, from its start to its end: the wait for a worker (long on a
     /// VM whose other vCPU the host has taken) is not the op's work. Until
@@ -1008,10 +1014,16 @@ impl Engine {
         // (but for one call in POOL_RECHECK_EVERY, which measures again).
         let class = size_class(n);
         let (inline_ns, pool_ns) = (&times.inline_ns[class], &times.pool_ns[class]);
-        let slower = work.is_some()
-            && matches!((measured(inline_ns), measured(pool_ns)), (Some(i), Some(p)) if i <= p)
-            && !tick(&times.kept).is_multiple_of(POOL_RECHECK_EVERY);
-        let inline = slower || saving.is_some_and(|s| s <= handoff);
+        let slower = || {
+            work.is_some()
+                && matches!((measured(inline_ns), measured(pool_ns)), (Some(i), Some(p)) if i <= p)
+                && !tick(&times.kept).is_multiple_of(POOL_RECHECK_EVERY)
+        };
+        // No items, or work within the hand-off (whatever the pool's
+        // speed-up, it saves less): the calling thread, decided first
+        // because such calls are short (a 64-byte SHA-256 is 120 ns).
+        let tiny = n == 0 || work.is_some_and(|w| w <= handoff);
+        let inline = tiny || slower() || saving.is_some_and(|s| s <= handoff);
         // Probed on the calling thread: until one core's time is known, at
         // this size too, and near the choice.
         let near = !inline
@@ -1054,7 +1066,17 @@ impl Engine {
             match known {
                 // One core's time known: the pool's speed-up on this work.
                 Some(t) if one_core => {
-                    let s = (t * n as f64 / busy.max(1.0)).clamp(0.1, m);
+                    // At most m workers were busy: one core's time per item
+                    // is at most `bound`. A larger one is an outlier (the
+                    // calling thread descheduled while it was timed), and
+                    // it would keep every later call off the calling thread
+                    // (work over INLINE_MAX_NS is never timed there): seen
+                    // on the 2-vCPU VM as 64 hashes taking 7x their time.
+                    let bound = (busy * m / n as f64).max(1e-3);
+                    if t > bound {
+                        average_into(&times.item_ns, bound, true);
+                    }
+                    let s = (t.min(bound) * n as f64 / busy.max(1.0)).clamp(0.1, m);
                     average_into(&times.speedup, s, false);
                 }
                 // Core time per item estimated as the worker's time times
@@ -1406,6 +1428,25 @@ mod tests {
         let class = size_class(1024);
         let (one, pool) = (measured(&times.inline_ns[class]), measured(&times.pool_ns[class]));
         assert!(matches!((one, pool), (Some(i), Some(p)) if i <= p), "{one:?} {pool:?}");
+    }
+
+    #[test]
+    fn an_outlier_on_the_calling_thread_does_not_keep_short_calls_on_the_pool() {
+        let engine = two_threads();
+        let op = Op::Hash(hash::Alg::Keccak256);
+        // 64 items of 5 µs in all, once timed on the calling thread as if
+        // they had taken 40 ms (the host took the vCPU meanwhile): over
+        // INLINE_MAX_NS, so the calling thread is not chosen, nor timed.
+        let times = &engine.cpu_times[registry::position(op)];
+        average_into(&times.item_ns, 40e6 / 64.0, true);
+        times.one_core.store(true, Ordering::Relaxed);
+        let threads: Vec<usize> = (0..2 * INLINE_TIMED_EVERY)
+            .map(|_| engine.on_cpu(op, 64, || spin(5)))
+            .collect();
+        assert_eq!(threads[0], 2, "the outlier sends the next call to the pool");
+        // Whose time bounds one core's: the calls come back.
+        assert!(mostly_inline(&threads[1..]), "{threads:?}");
+        assert!(measured(&times.item_ns).is_some_and(|ns| ns < 10_000.0));
     }
 
     #[test]

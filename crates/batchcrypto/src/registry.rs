@@ -246,11 +246,10 @@ pub fn spec(op: Op) -> &'static OpSpec {
     &OPS[position(op)]
 }
 
-/// Where `op` is declared in [`OPS`].
+/// Where `op` is declared in [`OPS`]: in the order of [`Op::ALL`] (a test
+/// checks it).
 pub(crate) fn position(op: Op) -> usize {
-    OPS.iter()
-        .position(|s| s.op == op)
-        .unwrap_or_else(|| unreachable!("every Op is declared in OPS (a test checks it)"))
+    op.position()
 }
 
 /// The operation named `name`, by its name or its bench row name.
@@ -350,8 +349,9 @@ mod tests {
 
     #[test]
     fn every_op_is_declared_once_with_distinct_names() {
-        for op in Op::ALL {
+        for (i, op) in Op::ALL.into_iter().enumerate() {
             assert_eq!(OPS.iter().filter(|s| s.op == op).count(), 1, "{op}");
+            assert_eq!((OPS[i].op, position(op)), (op, i), "OPS in the order of Op::ALL");
         }
         assert_eq!(OPS.len(), Op::ALL.len());
         let mut names: Vec<String> = OPS.iter().flat_map(|s| [s.name().to_string(), s.row_name()]).collect();
