@@ -11,8 +11,9 @@
 //! route wins everywhere: on an AMD Zen 1, which executes each 256-bit
 //! operation as two 128-bit halves, the four lanes only match the `sha3`
 //! crate while the assembly is 1.2x faster; on a Xeon with AVX-512 the
-//! eight lanes are 4.1-5.7x the `sha3` crate per core on 32-byte messages
-//! (4.2-6.0x in Merkle trees; docs/bench/xeon-2core-2026-12-03b).
+//! eight lanes are 5.4-7.5x the `sha3` crate per core on 32-byte messages
+//! from 4,096 on (4.8-6.3x in Merkle trees; docs/bench/xeon-2core-2026-12-03b
+//! and -03c).
 //!
 //! SHA-256 likewise ([`Sha256Path`]): the `sha2` oracle one message at a
 //! time (on the SHA extensions where the CPU has them); where it has them,
@@ -21,8 +22,8 @@
 //! the `sha2` crate on the Zen 1 here, 0.86x on the AVX-512 Xeon); or
 //! sixteen (AVX-512) or eight (AVX2) messages in the 32-bit lanes of
 //! vector registers, every round on the vector units, which a core has
-//! more of than SHA units (on the Xeon 1.2-1.7x the `sha2` crate on SHA-NI
-//! per thread for 64-byte messages: docs/bench/xeon-2core-2026-12-03b).
+//! more of than SHA units (on the Xeon 1.4-1.9x the `sha2` crate on SHA-NI
+//! per thread for 64-byte messages: docs/bench/xeon-2core-2026-12-03c).
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
