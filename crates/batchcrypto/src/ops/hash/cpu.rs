@@ -398,48 +398,58 @@ fn interleaved<const L: usize, M: AsRef<[u8]>>(
                 .for_each(|(i, m)| out[i] = single(m.as_ref())),
         }
     };
-    if out.len() < L && out.len() < pad_from {
-        // Too few for any lanes call: one at a time, without first
-        // building each message to count its blocks (a Merkle level's
-        // pairs are built by `msg`).
-        for (i, d) in out.iter_mut().enumerate() {
-            *d = single(msg(i).as_ref());
+    // One group of `len` items of one block count, its k-th item at
+    // `at.index(k)`: runs of L, then the rest in one padded lanes call or
+    // one at a time.
+    let group = |out: &mut [Digest], len: usize, at: Order<'_>| {
+        let whole = len - len % L;
+        for start in (0..whole).step_by(L) {
+            together(out, std::array::from_fn(|l| at.index(start + l)));
         }
-        return;
-    }
-    let count = |i: usize| blocks(msg(i).as_ref().len());
-    let first = out.first().map(|_| count(0));
-    if (1..out.len()).all(|i| Some(count(i)) == first) {
-        // One block count (most batches): runs of L in order, no sort.
-        let n = out.len() - out.len() % L;
-        for start in (0..n).step_by(L) {
-            together(out, std::array::from_fn(|l| start + l));
-        }
-        let left = out.len() - n;
+        let left = len - whole;
         if left > 0 && left >= pad_from {
             // A repeated message writes its own digest again.
-            together(out, std::array::from_fn(|l| n + l.min(left - 1)));
+            together(out, std::array::from_fn(|l| at.index(whole + l.min(left - 1))));
             return;
         }
-        for (i, d) in out.iter_mut().enumerate().skip(n) {
-            *d = single(msg(i).as_ref());
+        for k in whole..len {
+            let i = at.index(k);
+            out[i] = single(msg(i).as_ref());
         }
+    };
+    let count = |i: usize| blocks(msg(i).as_ref().len());
+    let one_count = || {
+        let first = count(0);
+        (1..out.len()).all(|i| count(i) == first)
+    };
+    // Too few for any lanes call (their blocks not even counted: a Merkle
+    // level's pairs are built by `msg`), or one block count (most
+    // batches): in order, no sort.
+    if (out.len() < L && out.len() < pad_from) || one_count() {
+        group(out, out.len(), Order::InPlace);
         return;
     }
     let mut order: Vec<(usize, usize)> = (0..out.len()).map(|i| (count(i), i)).collect();
     order.sort_by_key(|&(b, _)| b);
-    for group in order.chunk_by(|a, b| a.0 == b.0) {
-        let mut runs = group.chunks_exact(L);
-        for run in &mut runs {
-            together(out, std::array::from_fn(|l| run[l].1));
-        }
-        let left = runs.remainder();
-        if !left.is_empty() && left.len() >= pad_from {
-            together(out, std::array::from_fn(|l| left[l.min(left.len() - 1)].1));
-            continue;
-        }
-        for &(_, i) in left {
-            out[i] = single(msg(i).as_ref());
+    for run in order.chunk_by(|a, b| a.0 == b.0) {
+        group(out, run.len(), Order::Sorted(run));
+    }
+}
+
+/// Where a group's items are in [`interleaved`]'s output: in place, or
+/// listed as (block count, index) pairs.
+#[derive(Clone, Copy)]
+enum Order<'a> {
+    InPlace,
+    Sorted(&'a [(usize, usize)]),
+}
+
+impl Order<'_> {
+    /// The output index of the group's `k`-th item.
+    fn index(self, k: usize) -> usize {
+        match self {
+            Order::InPlace => k,
+            Order::Sorted(run) => run[k].1,
         }
     }
 }
