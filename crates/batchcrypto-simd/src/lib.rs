@@ -36,6 +36,33 @@
 //! NEON (two states per 128-bit register on AArch64) is not written: no
 //! machine here has it to test it on.
 
+/// Runs `$body` once for each `$i` in `0..16`, `0..25` or `0..64`, with
+/// `$i` a `const usize` in each copy: a loop unrolled by construction, so
+/// that every index and rotation count computed from `$i` is known when
+/// compiling (states then live in registers and spill slots, not in arrays
+/// indexed at run time, and SHA-256's shift of its working variables is
+/// renaming, not moves). Used for Keccak's 25 lanes, SHA-256's 64 rounds
+/// and the SHA-NI rounds' 16 groups of four.
+macro_rules! unrolled {
+    ($i:ident in 0..16 $body:block) => {
+        unrolled!(@ $i $body 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
+    };
+    ($i:ident in 0..25 $body:block) => {
+        unrolled!(@ $i $body 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24)
+    };
+    ($i:ident in 0..64 $body:block) => {
+        unrolled!(@ $i $body
+            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
+            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63)
+    };
+    (@ $i:ident $body:block $($n:literal)*) => {
+        $({
+            const $i: usize = $n;
+            $body
+        })*
+    };
+}
+
 #[macro_use]
 mod rounds;
 #[macro_use]

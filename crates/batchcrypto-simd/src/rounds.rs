@@ -12,22 +12,6 @@
 //! rotation from two shifts and χ from `andnot`; AVX-512 has both as one
 //! instruction each (`vprolq`, `vpternlogq`).
 
-/// Runs `$body` once for each lane index 0..25 with `I` a constant, so
-/// that the rotations' counts are immediates and every index is known
-/// when compiling (the state then lives in registers and spill slots, not
-/// in an array indexed at run time).
-macro_rules! for_each_lane {
-    ($body:block) => {
-        for_each_lane!(@ $body 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24)
-    };
-    (@ $body:block $($n:literal)*) => {
-        $({
-            const I: usize = $n;
-            $body
-        })*
-    };
-}
-
 /// A level's `permute`, `f1600` and `sponge256` over registers of type
 /// `$vec` holding `$lanes` states, each function under
 /// `#[target_feature(enable = $feature)]`, from the level's helpers
@@ -52,7 +36,7 @@ macro_rules! level_fns {
                 }
                 // ρ and π: each lane rotated and moved.
                 let mut b = [zero(); 25];
-                for_each_lane!({
+                unrolled!(I in 0..25 {
                     b[$crate::spec::PI_TO[I]] =
                         rol::<{ $crate::spec::RHO[I] as i32 }, { 64 - $crate::spec::RHO[I] as i32 }>(a[I]);
                 });

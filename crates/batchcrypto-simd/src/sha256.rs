@@ -197,23 +197,6 @@ pub(crate) fn digest(state: [u32; 8]) -> [u8; DIGEST] {
     out
 }
 
-/// Runs `$body` once for each round `T` = 0..64 with `T` a constant, so
-/// that the message schedule's indices are known when compiling and the
-/// eight working variables' shift is renaming, not moves.
-macro_rules! for_each_round {
-    ($body:block) => {
-        for_each_round!(@ $body
-            0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31
-            32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63)
-    };
-    (@ $body:block $($n:literal)*) => {
-        $({
-            const T: usize = $n;
-            $body
-        })*
-    };
-}
-
 /// One round (§6.2.2 step 3) on the eight working variables, each a
 /// register of lanes, with `$wk` = K_t + W_t; the variables' shift is
 /// renaming.
@@ -271,7 +254,7 @@ macro_rules! sha256_fns {
                 let [mut a, mut bb, mut c, mut d, mut e, mut f, mut g, mut h] = state;
                 match padding {
                     Some(wk) if b + 1 == blocks => {
-                        for_each_round!({
+                        unrolled!(T in 0..64 {
                             sha256_round!(splat32(wk[T]); a bb c d e f g h);
                         });
                     }
@@ -291,7 +274,7 @@ macro_rules! sha256_fns {
                             // The padding never reaches them (blocks()).
                             (w[14], w[15]) = (gather32(high), gather32(low));
                         }
-                        for_each_round!({
+                        unrolled!(T in 0..64 {
                             if T >= 16 {
                                 let (w15, w2) = (w[(T + 1) % 16], w[(T + 14) % 16]);
                                 let s0 = xor3(ror32::<7, 25>(w15), ror32::<18, 14>(w15), shr32::<3>(w15));

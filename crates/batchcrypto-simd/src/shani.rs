@@ -18,20 +18,6 @@ fn lanes(w: [u32; 4]) -> __m128i {
     _mm_set_epi32(w[3] as i32, w[2] as i32, w[1] as i32, w[0] as i32)
 }
 
-/// Runs `$body` for each group of four rounds `G` = 0..16 (a constant, so
-/// that every index below is known when compiling).
-macro_rules! for_each_group {
-    ($body:block) => {
-        for_each_group!(@ $body 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
-    };
-    (@ $body:block $($g:literal)*) => {
-        $({
-            const G: usize = $g;
-            $body
-        })*
-    };
-}
-
 /// The digests of `N` messages of `blocks` blocks each.
 // `G >= 4` with G = 0 is the point of the unrolling, not a mistake.
 #[allow(clippy::absurd_extreme_comparisons)]
@@ -48,7 +34,7 @@ pub(crate) fn sha256_x<const N: usize>(msgs: [&[u8]; N], blocks: usize) -> [[u8;
         let mut w: [[__m128i; 4]; N] =
             core::array::from_fn(|l| core::array::from_fn(|g| lanes([0, 1, 2, 3].map(|i| words[l][4 * g + i]))));
         let (abef0, cdgh0) = (abef, cdgh);
-        for_each_group!({
+        unrolled!(G in 0..16 {
             for l in 0..N {
                 if G >= 4 {
                     let x = _mm_sha256msg1_epu32(w[l][G % 4], w[l][(G + 1) % 4]);
