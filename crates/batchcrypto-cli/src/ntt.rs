@@ -129,9 +129,11 @@ pub fn served(args: Args) -> Result<crate::serve::Served, String> {
             args.output_order != Order::Natural,
             format!("--output-order {}", args.output_order),
         ),
+        // The coset as its bytes' lowercase hex, however the caller spelt
+        // it (`0x`, capitals): one transform, one lane.
         (
-            args.coset.is_some(),
-            format!("--coset {}", args.coset.as_deref().unwrap_or("")),
+            t.coset.is_some(),
+            format!("--coset {}", hex::encode(t.coset.as_deref().unwrap_or_default())),
         ),
     ] {
         if on {
