@@ -18,6 +18,12 @@ use crate::{EXIT_MALFORMED, Fatal};
 /// Most records per chunk (a GPU-sized batch).
 const RAW_CHUNK_RECORDS: usize = 1 << 20;
 
+/// Records of `record` bytes in one chunk of a CLI run: at most
+/// [`CHUNK_BYTES`] of them, at least one record, at most [`RAW_CHUNK_RECORDS`].
+pub fn chunk_records(record: usize) -> usize {
+    (CHUNK_BYTES / record.max(1)).clamp(1, RAW_CHUNK_RECORDS)
+}
+
 /// A refused record: its index in the chunk and why.
 pub type Refused = (usize, String);
 
@@ -41,7 +47,7 @@ pub fn run_raw(
     let mut output = open_output(io)?;
     let progress = progress_bar(size);
     let start = std::time::Instant::now();
-    let per_chunk = (CHUNK_BYTES / record).clamp(1, RAW_CHUNK_RECORDS);
+    let per_chunk = chunk_records(record);
     let (mut records, mut partial) = (0u64, 0usize);
     let mut refused: Vec<(u64, String)> = Vec::new();
     let mut selections: Vec<Selection> = Vec::new();

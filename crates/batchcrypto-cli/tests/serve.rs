@@ -723,6 +723,40 @@ fn binary_verbs_answer_the_clis_bytes() {
         ("0:non_canonical_element", "255:non_canonical_element")
     );
 
+    // One coset spelt three ways is one transform: the CLI's bytes each
+    // time, and one lane named by the coset's lowercase hex.
+    let coset_polys: Vec<u8> = (0..2 * 4).flat_map(|_| (rng.next() % p).to_le_bytes()).collect();
+    let want = cli(
+        &[
+            "ntt",
+            "--field",
+            "goldilocks",
+            "--log-n",
+            "2",
+            "--coset",
+            "0a00000000000000",
+        ],
+        &coset_polys,
+    );
+    assert_eq!(want.status.code(), Some(0));
+    for spelling in ["0a00000000000000", "0x0a00000000000000", "0A00000000000000"] {
+        let path = format!("/v1/ntt?field=goldilocks&log_n=2&coset={spelling}");
+        let reply = request(addr, "POST", &path, &[], &coset_polys).expect("coset ntt");
+        assert_eq!(reply.status, 200, "{spelling}: {}", reply.body);
+        assert!(reply.bytes == want.stdout, "coset {spelling}: not the CLI's bytes");
+    }
+    let metrics = request(addr, "GET", "/metrics", &[], b"").expect("metrics").body;
+    let lanes: std::collections::BTreeSet<&str> = metrics
+        .lines()
+        .filter_map(|l| l.split("op=\"").nth(1)?.split('"').next())
+        .filter(|op| op.contains("--coset"))
+        .collect();
+    assert_eq!(
+        lanes.into_iter().collect::<Vec<_>>(),
+        ["ntt --field goldilocks --log-n 2 --coset 0a00000000000000"],
+        "{metrics}"
+    );
+
     // Raw hashing: 50 records of 32 bytes.
     let records = bytes(&mut rng, 50 * 32);
     let reply = request(addr, "POST", "/v1/hash/keccak256?raw=32", &[], &records).expect("hash");
@@ -1350,6 +1384,47 @@ fn bench_serve_checks_every_answer_and_reports_both_paths() {
                 "faster than the schedule: {row}"
             );
         }
+    }
+    // A binary verb: 64-byte records for SHA-256, requests of 1-16 records.
+    let records = dir.join("records.bin");
+    let mut rng = Rng(0x5ea_b1e);
+    let bytes: Vec<u8> = (0..200 * 64).map(|_| rng.next() as u8).collect();
+    std::fs::write(&records, &bytes).expect("write");
+    let out = bin()
+        .args(["bench-serve", "--op", "hash/sha256?raw=64", "--input"])
+        .arg(&records)
+        .args(["--clients", "4", "--passes", "2", "--rounds", "1"])
+        .output()
+        .expect("bench-serve");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("| hash/sha256?raw=64 |"))
+        .unwrap_or_else(|| panic!("no row in {stdout}"));
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(&cells[2..5], ["4", "closed loop", "1-16"], "{row}");
+    for rate in [cells[7], cells[8]] {
+        assert!(rate.parse::<f64>().is_ok_and(|r| r > 0.0), "{row}");
+    }
+    // Not whole records, and a verb whose request has one answer: refused
+    // with why, before any service starts.
+    std::fs::write(&records, &bytes[..100]).expect("write");
+    for (op, says) in [
+        (
+            "hash/sha256?raw=64",
+            "not a whole number of the operation's 64-byte records",
+        ),
+        ("merkle", "a merkle request has one answer"),
+    ] {
+        let out = bin()
+            .args(["bench-serve", "--op", op, "--input"])
+            .arg(if op == "merkle" { &input } else { &records })
+            .output()
+            .expect("bench-serve");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{op}: {stderr}");
+        assert!(stderr.contains(says), "{op}: {stderr}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

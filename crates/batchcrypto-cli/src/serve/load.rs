@@ -1,13 +1,18 @@
 //! `batchcrypto bench-serve`: a load generator for `serve`. It starts the
-//! service (this binary, `serve --listen 127.0.0.1:0`), sends the lines of
-//! `--input` as requests of `--min-lines`..`--max-lines` lines from
+//! service (this binary, `serve --listen 127.0.0.1:0`), sends the items of
+//! `--input` as requests of `--min-lines`..`--max-lines` items from
 //! `--clients` concurrent clients (HTTP/1.1, one keep-alive connection
 //! each), checks every answer against the CLI path's answer to the same
-//! lines, and reports the service's throughput and latency percentiles
-//! beside the CLI path's batch throughput on the same lines. The two are
+//! items, and reports the service's throughput and latency percentiles
+//! beside the CLI path's batch throughput on the same items. The two are
 //! measured in alternation (`--rounds` times each, after a warm-up of
 //! each), so that a shared machine's drifting speed falls on both alike:
 //! the report gives the medians and the median of the rounds' ratios.
+//!
+//! An item is a JSON Lines verb's line, or a binary verb's record (`hash
+//! --raw N`: N-byte messages; `ntt`: polynomials), `--input` then being the
+//! file its CLI run reads. Verbs whose request has one answer (`merkle`:
+//! one root; `msm`: one sum) are not measured this way.
 //!
 //! By default the clients form a closed loop: each sends its next request
 //! when its answer comes, so the service is saturated and latency is mostly
@@ -26,7 +31,8 @@
 
 use std::io::{BufRead, BufReader as StdBufReader, Write};
 use std::net::SocketAddr;
-use std::path::PathBuf;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -37,26 +43,28 @@ use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 
 use super::Payload;
-use crate::lines::{CHUNK_ITEMS, RequestLine};
+use crate::lines::CHUNK_ITEMS;
 use crate::{EngineArgs, Fatal};
 
 /// `bench-serve`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The operation as the service's path names it after /v1/, with its
-    /// options as a query: `verify/ed25519`, `hash/keccak256`, `ecrecover?low_s=true`.
+    /// options as a query: `verify/ed25519`, `hash/keccak256`,
+    /// `ecrecover?low_s=true`, `hash/sha256?raw=64`, `ntt?field=goldilocks&log_n=10`.
     #[arg(long)]
     op: String,
-    /// JSON Lines input for the operation (for example from `batchcrypto sample`).
+    /// The operation's input as its CLI run reads it: JSON Lines (for
+    /// example from `batchcrypto sample`), or a binary verb's records.
     #[arg(long)]
     input: PathBuf,
     /// Concurrent clients.
     #[arg(long, default_value_t = 64, value_parser = crate::limits::in_range::<1, 4096>)]
     clients: usize,
-    /// Fewest lines per request.
+    /// Fewest items (lines or records) per request.
     #[arg(long, default_value_t = 1, value_parser = crate::limits::in_range::<1, { crate::limits::MAX_ITEMS }>)]
     min_lines: usize,
-    /// Most lines per request.
+    /// Most items (lines or records) per request.
     #[arg(long, default_value_t = 16, value_parser = crate::limits::in_range::<1, { crate::limits::MAX_ITEMS }>)]
     max_lines: usize,
     /// Passes over the input by the clients together, in each round.
@@ -104,27 +112,24 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     if args.min_lines > args.max_lines {
         return Err(Fatal("--min-lines is above --max-lines".to_string()));
     }
-    let text = std::fs::read_to_string(&args.input)
-        .map_err(|e| Fatal(format!("cannot read --input {}: {e}", args.input.display())))?;
-    let lines: Vec<String> = text.lines().map(str::to_string).collect();
-    if lines.is_empty() {
-        return Err(Fatal("--input has no lines".to_string()));
-    }
     let (op, query) = args.op.split_once('?').unwrap_or((&args.op, ""));
     let words: Vec<&str> = op.split('/').filter(|w| !w.is_empty()).collect();
     let params = super::route::query_pairs(query).map_err(Fatal)?;
     let job = super::route::job(&words, &params).map_err(Fatal)?;
-    if job.verb.record().is_some() {
-        return Err(Fatal(format!("--op {op}: bench-serve measures JSON Lines operations")));
+    if job.whole {
+        return Err(Fatal(format!(
+            "--op {op}: bench-serve measures operations answered item by item, and a {} request has one answer",
+            words[0]
+        )));
+    }
+    let items = Items::read(&args.input, job.verb.record())?;
+    if items.len() == 0 {
+        return Err(Fatal(format!("--input {} has no items", args.input.display())));
     }
 
-    // The CLI path: the same verb over all lines in CLI-sized chunks.
+    // The CLI path: the same verb over all items in CLI-sized chunks.
     let engine = args.engine.engine()?;
-    let request_lines: Vec<RequestLine> = lines.iter().cloned().map(Ok).collect();
-    let chunks: Vec<Payload> = request_lines
-        .chunks(CHUNK_ITEMS)
-        .map(|chunk| Payload::Lines(chunk.to_vec()))
-        .collect();
+    let chunks = items.chunks();
     let cli_run = || -> Result<(f64, Vec<u8>), Fatal> {
         let start = Instant::now();
         let mut out = Vec::new();
@@ -134,16 +139,12 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
                 out.extend(output.map_err(Fatal)?.body);
             }
         }
-        Ok((lines.len() as f64 / start.elapsed().as_secs_f64(), out))
+        Ok((items.len() as f64 / start.elapsed().as_secs_f64(), out))
     };
     // The first run is the warm-up and gives the answers to check against.
     let (_, expected) = cli_run()?;
-    let expected: Vec<String> = String::from_utf8_lossy(&expected).lines().map(str::to_string).collect();
-    if expected.len() != lines.len() {
-        return Err(Fatal(
-            "internal: the CLI path answered a different number of lines".to_string(),
-        ));
-    }
+    let expected = items.answers(expected)?;
+    let requests = requests(&args, &items, &expected);
     let time_cli_path = || cli_run().map(|(rate, _)| rate);
 
     // The service, as its own process.
@@ -164,18 +165,157 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| Fatal(format!("cannot start serve: {e}")))?;
-    let result = load(&args, &mut child, &lines, &expected, &time_cli_path);
+    let result = load(&args, &mut child, items.len(), requests, &time_cli_path);
     let _ = child.kill();
     let _ = child.wait();
     result
+}
+
+/// The input as the operation reads it.
+enum Items {
+    /// JSON Lines, one item each.
+    Lines(Vec<String>),
+    /// A binary verb's records of `record` bytes, back to back.
+    Records { bytes: Vec<u8>, record: usize },
+}
+
+/// The CLI path's answers, item by item.
+enum Answers {
+    /// One line per input line.
+    Lines(Vec<String>),
+    /// `per` bytes per record, back to back.
+    Records { bytes: Vec<u8>, per: usize },
+}
+
+impl Items {
+    /// `path` read as JSON Lines, or as whole `record`-byte records.
+    fn read(path: &Path, record: Option<usize>) -> Result<Items, Fatal> {
+        let bytes = std::fs::read(path).map_err(|e| Fatal(format!("cannot read --input {}: {e}", path.display())))?;
+        match record {
+            None => {
+                let text = String::from_utf8(bytes)
+                    .map_err(|e| Fatal(format!("--input {}: not UTF-8 JSON Lines: {e}", path.display())))?;
+                Ok(Items::Lines(text.lines().map(str::to_string).collect()))
+            }
+            Some(record) if !bytes.len().is_multiple_of(record) => Err(Fatal(format!(
+                "--input {}: {} bytes, not a whole number of the operation's {record}-byte records",
+                path.display(),
+                bytes.len()
+            ))),
+            Some(record) => Ok(Items::Records { bytes, record }),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Items::Lines(lines) => lines.len(),
+            Items::Records { bytes, record } => bytes.len() / record,
+        }
+    }
+
+    /// The input in the chunks a CLI run reads.
+    fn chunks(&self) -> Vec<Payload> {
+        match self {
+            Items::Lines(lines) => lines
+                .chunks(CHUNK_ITEMS)
+                .map(|chunk| Payload::Lines(chunk.iter().cloned().map(Ok).collect()))
+                .collect(),
+            Items::Records { bytes, record } => bytes
+                .chunks(crate::raw::chunk_records(*record) * record)
+                .map(|chunk| Payload::Records(chunk.to_vec()))
+                .collect(),
+        }
+    }
+
+    /// The body of a request for items `range`.
+    fn body(&self, range: Range<usize>) -> Vec<u8> {
+        match self {
+            Items::Lines(lines) => {
+                let mut body = lines[range].join("\n");
+                body.push('\n');
+                body.into_bytes()
+            }
+            Items::Records { bytes, record } => bytes[range.start * record..range.end * record].to_vec(),
+        }
+    }
+
+    /// The CLI path's output `out` split item by item.
+    fn answers(&self, out: Vec<u8>) -> Result<Answers, Fatal> {
+        let wrong = || Fatal("internal: the CLI path answered a different number of items".to_string());
+        match self {
+            Items::Lines(lines) => {
+                let answers: Vec<String> = String::from_utf8_lossy(&out).lines().map(str::to_string).collect();
+                (answers.len() == lines.len())
+                    .then_some(Answers::Lines(answers))
+                    .ok_or_else(wrong)
+            }
+            Items::Records { .. } => {
+                let n = self.len();
+                (out.len().is_multiple_of(n))
+                    .then(|| Answers::Records {
+                        per: out.len() / n,
+                        bytes: out,
+                    })
+                    .ok_or_else(wrong)
+            }
+        }
+    }
+}
+
+impl Answers {
+    /// The service's answer to a request for items `range`: the CLI's,
+    /// with a malformed line's error naming its line within the request.
+    fn to(&self, range: Range<usize>) -> Vec<u8> {
+        match self {
+            Answers::Lines(lines) => {
+                let mut want = String::new();
+                for (at, i) in range.enumerate() {
+                    let line = &lines[i];
+                    let (cli, here) = (
+                        format!("{{\"error\":\"line {}: ", i + 1),
+                        format!("{{\"error\":\"line {}: ", at + 1),
+                    );
+                    match line.strip_prefix(&cli) {
+                        Some(rest) => want.push_str(&(here + rest)),
+                        None => want.push_str(line),
+                    }
+                    want.push('\n');
+                }
+                want.into_bytes()
+            }
+            Answers::Records { bytes, per } => bytes[range.start * per..range.end * per].to_vec(),
+        }
+    }
+}
+
+/// The requests' bodies and expected answers: the input cut into runs of
+/// `--min-lines..=--max-lines` items (a simple generator choosing each
+/// length), `--passes` times over. Made before the clock starts: the
+/// clients only send, receive and compare.
+fn requests(args: &Args, items: &Items, answers: &Answers) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let mut requests = Vec::new();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    for _ in 0..args.passes {
+        let mut at = 0;
+        while at < items.len() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let n = args.min_lines + (state % (args.max_lines - args.min_lines + 1) as u64) as usize;
+            let end = (at + n).min(items.len());
+            requests.push((items.body(at..end), answers.to(at..end)));
+            at = end;
+        }
+    }
+    requests
 }
 
 /// Drives the service started as `child` and prints the report.
 fn load(
     args: &Args,
     child: &mut std::process::Child,
-    lines: &[String],
-    expected: &[String],
+    items: usize,
+    requests: Vec<(Vec<u8>, Vec<u8>)>,
     time_cli_path: &dyn Fn() -> Result<f64, Fatal>,
 ) -> Result<ExitCode, Fatal> {
     let stderr = child.stderr.take().ok_or_else(|| Fatal("no stderr".to_string()))?;
@@ -196,48 +336,7 @@ fn load(
     };
     std::thread::spawn(move || for _ in log {});
     let path = format!("/v1/{}", args.op);
-    // Requests: the input cut into runs of min..=max lines, a simple
-    // generator choosing each length; `passes` times over.
-    let mut requests = Vec::new();
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    for _ in 0..args.passes {
-        let mut at = 0;
-        while at < lines.len() {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let n = args.min_lines + (state % (args.max_lines - args.min_lines + 1) as u64) as usize;
-            let end = (at + n).min(lines.len());
-            requests.push(at..end);
-            at = end;
-        }
-    }
-    // Bodies and expected answers made before the clock starts: the clients
-    // only send, receive and compare.
-    let requests: Arc<Vec<(Vec<u8>, Vec<u8>)>> = Arc::new(
-        requests
-            .iter()
-            .map(|range| {
-                let mut body = lines[range.clone()].join("\n");
-                body.push('\n');
-                // A malformed line's error names its line within the request.
-                let mut want = String::new();
-                for (at, i) in range.clone().enumerate() {
-                    let line = &expected[i];
-                    let (cli, here) = (
-                        format!("{{\"error\":\"line {}: ", i + 1),
-                        format!("{{\"error\":\"line {}: ", at + 1),
-                    );
-                    match line.strip_prefix(&cli) {
-                        Some(rest) => want.push_str(&(here + rest)),
-                        None => want.push_str(line),
-                    }
-                    want.push('\n');
-                }
-                (body.into_bytes(), want.into_bytes())
-            })
-            .collect(),
-    );
+    let requests = Arc::new(requests);
     // The clients are tasks on one thread (as a node's RPC callers would be
     // connections, not threads): on a machine shared with the service, 64
     // client threads woken for every answer would take its CPU.
@@ -245,7 +344,7 @@ fn load(
         .enable_all()
         .build()
         .map_err(|e| Fatal(format!("cannot start the clients' runtime: {e}")))?;
-    let items = (lines.len() * args.passes) as f64;
+    let items = (items * args.passes) as f64;
     let (mut cli_rates, mut rates, mut ratios, mut latencies) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut round_p99s, mut steals) = (Vec::new(), Vec::new());
     let mut late = 0;
@@ -304,7 +403,7 @@ fn load(
         .collect::<Vec<_>>()
         .join(", ");
     println!(
-        "| op | clients | requests/s | lines/request | requests | rounds | service items/s | CLI path items/s | service/CLI | p50 | p99 | late | max-wait-us | mean batch | its CLI time | p99 in the service | p99 by round (ms) | host steal by round |"
+        "| op | clients | requests/s | items/request | requests | rounds | service items/s | CLI path items/s | service/CLI | p50 | p99 | late | max-wait-us | mean batch | its CLI time | p99 in the service | p99 by round (ms) | host steal by round |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     println!(
