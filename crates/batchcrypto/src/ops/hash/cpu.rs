@@ -168,16 +168,24 @@ impl Sha256Path {
     fn timed() -> (Sha256Path, usize) {
         static CHOSEN: OnceLock<(Sha256Path, usize)> = OnceLock::new();
         *CHOSEN.get_or_init(|| {
-            let (path, ratio) = fastest(&Sha256Path::available(), 64, |path, msgs, out| {
+            let run = |path, msgs: &[Vec<u8>], out: &mut [Digest]| {
                 digest_on(
                     Route::new(KeccakPath::Asm, path),
                     Alg::Sha256,
                     |i| msgs[i].as_slice(),
                     out,
                 );
-            })
-            .unwrap_or((Sha256Path::Sha2, 1.0));
-            (path, pad_from(path.width(), ratio))
+            };
+            let (path, ratio) = fastest(&Sha256Path::available(), 64, run).unwrap_or((Sha256Path::Sha2, 1.0));
+            // Padding must pay for one-block messages too (a Bitcoin tree's
+            // second hashes are 32 bytes), where the lanes gain less than
+            // at 64 bytes, whose padding block they compute once (on the
+            // Xeon 1.7x `sha2` against 2.1x): the worse ratio decides.
+            let one_block = match path {
+                Sha256Path::Sha2 => 1.0,
+                _ => fastest(&[Sha256Path::Sha2, path], 32, run).map_or(1.0, |(_, r)| r),
+            };
+            (path, pad_from(path.width(), ratio.max(one_block)))
         })
     }
 
@@ -233,6 +241,17 @@ impl Route {
             sha256_pad_from,
         }
     }
+
+    /// The fewest messages of `alg` of one block count that get a lanes
+    /// call: fewer are hashed one at a time (`usize::MAX` on the
+    /// one-at-a-time routes).
+    pub(crate) fn lanes_from(self, alg: Alg) -> usize {
+        let (width, pad_from) = match sponge(alg) {
+            Some(_) => (self.keccak.width(), self.keccak_pad_from),
+            None => (self.sha256.width(), self.sha256_pad_from),
+        };
+        if width > 1 { width.min(pad_from) } else { usize::MAX }
+    }
 }
 
 /// The fewest messages left over (fewer than a lanes call takes, all of
@@ -242,7 +261,7 @@ impl Route {
 /// from `width` x `ratio` messages on, `ratio` being the lanes' time per
 /// message over the one-at-a-time route's (measured when the route is
 /// chosen; on the AVX-512 Xeon about 0.2 for Keccak's 8 lanes, from 2
-/// messages on, and 0.5 for SHA-256's 16, from 9). `usize::MAX`: never.
+/// messages on, and 0.6 for SHA-256's 16, from 10). `usize::MAX`: never.
 fn pad_from(width: usize, ratio: f64) -> usize {
     if width <= 1 || !(ratio > 0.0 && ratio < 1.0) {
         return usize::MAX;

@@ -4,13 +4,19 @@
 //! are hashed by the hashing path's routes (several at a time where the
 //! CPU allows, see `hash::cpu`).
 
-use super::{Rule, Tree};
+use super::{Rule, Tree, parent_level};
 use crate::cores;
 use crate::ops::hash::{self, Alg, Digest};
 
 /// The level above `level` (as `parent_level`), on the calling thread,
 /// through the hashing path's interleaved routes.
 fn parents(rule: Rule, level: &[Digest]) -> Vec<Digest> {
+    // Too few pairs for a lanes call: each node's two SHA-256 hashes one
+    // after the other, as `parent_level` does, without the intermediate
+    // level (a small tree's levels are all like this).
+    if rule == Rule::Bitcoin && level.len() / 2 < hash::cpu::Route::chosen().lanes_from(Alg::Sha256) {
+        return parent_level(rule, level);
+    }
     let mut up = vec![[0u8; 32]; level.len() / 2];
     let pair = |i: usize| rule.preimage(&level[2 * i], &level[2 * i + 1]);
     match rule {
