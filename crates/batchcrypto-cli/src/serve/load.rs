@@ -6,7 +6,8 @@
 //! items, and reports the service's throughput and latency percentiles
 //! beside the CLI path's batch throughput on the same items. The two are
 //! measured in alternation (`--rounds` times each, after a warm-up of
-//! each), so that a shared machine's drifting speed falls on both alike:
+//! each: one unmeasured run of the CLI path and one round of the service),
+//! so that a shared machine's drifting speed falls on both alike:
 //! the report gives the medians and the median of the rounds' ratios.
 //!
 //! An item is a JSON Lines verb's line, or a binary verb's record (`hash
@@ -349,12 +350,16 @@ fn load(
     let (mut round_p99s, mut steals) = (Vec::new(), Vec::new());
     let mut late = 0;
     let metrics = runtime.block_on(async {
-        // A warm-up request (the lane starts, the engine warms), then the rounds.
+        // A warm-up request (the lane starts), then a whole round unmeasured
+        // (the engine's cost model learns its times, the pool's threads and
+        // the allocator warm: the first measured round's p99 had been 2-3x
+        // the others'), then the rounds.
         let mut warm = Connection::open(addr).await.map_err(Fatal)?;
         let (status, _) = warm.post(&path, &requests[0].0).await.map_err(Fatal)?;
         if status != 200 {
             return Err(Fatal(format!("warm-up request: status {status}")));
         }
+        service_round(addr, &path, &requests, args.clients, args.rate).await?;
         for _ in 0..args.rounds {
             let cli = time_cli_path()?;
             let before = crate::steal::cpu_times();
