@@ -352,8 +352,8 @@ fn load(
     let metrics = runtime.block_on(async {
         // A warm-up request (the lane starts), then a whole round unmeasured
         // (the engine's cost model learns its times, the pool's threads and
-        // the allocator warm: the first measured round's p99 had been 2-3x
-        // the others'), then the rounds.
+        // the allocator warm: in some runs the first measured round's p99
+        // had been twice the later rounds'), then the rounds.
         let mut warm = Connection::open(addr).await.map_err(Fatal)?;
         let (status, _) = warm.post(&path, &requests[0].0).await.map_err(Fatal)?;
         if status != 200 {
