@@ -512,7 +512,8 @@ mod tests {
             return;
         }
         // Every length to five blocks, each beside the next length of its
-        // block count (55/56 and 119/120 are where the padding spills).
+        // block count (55/56 and 119/120 are where the padding spills), and
+        // beside another message of its own length.
         for len in 0..5 * 64 {
             let a = bytes(len as u64, len);
             let other = if sha256_blocks(len + 1) == sha256_blocks(len) {
@@ -523,6 +524,11 @@ mod tests {
             let b = bytes(!(len as u64), other);
             let got = sha256_x([&a, &b]).expect("equal block counts on a SHA-NI CPU");
             assert_eq!(got, [sha256(&a), sha256(&b)], "lengths {len} and {other}");
+            // Two messages of one length: from 56 bytes past a block, their
+            // last block is padding alone, computed once for both.
+            let c = bytes(len as u64 ^ 0x5a5a, len);
+            let got = sha256_x([&a, &c]).expect("one length");
+            assert_eq!(got, [sha256(&a), sha256(&c)], "two of length {len}");
         }
         assert_eq!(
             sha256_x([&[0u8; 55], &[0u8; 56]]),
