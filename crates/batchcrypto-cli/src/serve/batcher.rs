@@ -330,6 +330,7 @@ fn run_batch(core: &Core, title: &str, verb: &dyn ServeVerb, jobs: Vec<Job>) {
     }
     let requests: Vec<&Payload> = live.iter().map(|job| &job.payload).collect();
     let batch_lines: usize = live.iter().map(|job| job.items).sum();
+    let waited: Vec<Duration> = live.iter().map(|job| now - job.enqueued).collect();
     let mut result = answer(verb, &core.engine, &requests);
     if result.is_err()
         && !core.engine_is_cpu
@@ -342,8 +343,13 @@ fn run_batch(core: &Core, title: &str, verb: &dyn ServeVerb, jobs: Vec<Job>) {
     match result {
         Ok((outputs, selection)) => {
             let backend = selection.map(|s| s.backend.to_string());
-            core.metrics
-                .batch(title, batch_lines, backend.as_deref().unwrap_or("none"));
+            core.metrics.batch(
+                title,
+                batch_lines,
+                backend.as_deref().unwrap_or("none"),
+                now.elapsed(),
+                &waited,
+            );
             let binary = verb.record().is_some();
             for (job, output) in live.into_iter().zip(outputs) {
                 core.admission.give_back(job.items, job.bytes);

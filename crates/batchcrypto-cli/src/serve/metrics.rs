@@ -16,9 +16,13 @@ use std::time::Duration;
 const BATCH_BOUNDS: [f64; 13] = [
     1.0, 4.0, 16.0, 64.0, 256.0, 1024.0, 4096.0, 16384.0, 65536.0, 262144.0, 1048576.0, 4194304.0, 16777216.0,
 ];
-/// Upper bounds of the request-latency histogram, in seconds.
-const LATENCY_BOUNDS: [f64; 16] = [
-    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+/// Upper bounds of the request-latency histogram, in seconds: by the
+/// millisecond from 1 to 10 ms, where a batching wait of a few
+/// milliseconds puts the tail, so that a p99 can be set against a bound of
+/// 2 x wait + one batch.
+const LATENCY_BOUNDS: [f64; 22] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, 0.009, 0.01, 0.025, 0.05, 0.1,
+    0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
 ];
 
 /// A cumulative histogram over fixed bounds.
@@ -95,6 +99,10 @@ struct Inner {
     batches: BTreeMap<(String, String), u64>,
     batch_items: BTreeMap<String, Histogram>,
     latency: BTreeMap<String, Histogram>,
+    /// Per request: from its queueing to its batch's engine call.
+    queued: BTreeMap<String, Histogram>,
+    /// Per batch: its engine call.
+    batch_seconds: BTreeMap<String, Histogram>,
     fallbacks: BTreeMap<String, u64>,
     refusals: BTreeMap<Refusal, u64>,
 }
@@ -124,8 +132,10 @@ impl Metrics {
         });
     }
 
-    /// A batch of `items` lines of `op` that `backend` ran.
-    pub fn batch(&self, op: &str, items: usize, backend: &str) {
+    /// A batch of `items` lines of `op` that `backend` ran in `took`, its
+    /// requests having waited `waited` each from their queueing to the
+    /// engine call.
+    pub fn batch(&self, op: &str, items: usize, backend: &str, took: Duration, waited: &[Duration]) {
         self.with(|m| {
             *m.items.entry(op.to_string()).or_default() += items as u64;
             *m.batches.entry((op.to_string(), backend.to_string())).or_default() += 1;
@@ -133,6 +143,17 @@ impl Metrics {
                 .entry(op.to_string())
                 .or_insert_with(|| Histogram::new(&BATCH_BOUNDS))
                 .observe(items as f64);
+            m.batch_seconds
+                .entry(op.to_string())
+                .or_insert_with(|| Histogram::new(&LATENCY_BOUNDS))
+                .observe(took.as_secs_f64());
+            let queued = m
+                .queued
+                .entry(op.to_string())
+                .or_insert_with(|| Histogram::new(&LATENCY_BOUNDS));
+            for w in waited {
+                queued.observe(w.as_secs_f64());
+            }
         });
     }
 
@@ -232,6 +253,23 @@ impl Metrics {
                 &format!("op=\"{}\"", escape(op)),
             );
         }
+        for (name, help, histograms) in [
+            (
+                "batchcrypto_queue_seconds",
+                "Time from a request's queueing to its batch's engine call, by operation.",
+                &m.queued,
+            ),
+            (
+                "batchcrypto_batch_seconds",
+                "Engine time per batch, by operation.",
+                &m.batch_seconds,
+            ),
+        ] {
+            head(&mut out, name, "histogram", help);
+            for (op, h) in histograms {
+                h.write(&mut out, name, &format!("op=\"{}\"", escape(op)));
+            }
+        }
         head(
             &mut out,
             "batchcrypto_gpu_fallbacks_total",
@@ -282,11 +320,29 @@ mod tests {
     #[test]
     fn labels_are_escaped() {
         let m = Metrics::default();
-        m.batch("verify sr25519 --context \"a\\b\"", 3, "cpu");
+        m.batch(
+            "verify sr25519 --context \"a\\b\"",
+            3,
+            "cpu",
+            Duration::from_micros(700),
+            &[Duration::from_micros(1500), Duration::from_micros(2500)],
+        );
         let text = m.render(0, 0, true);
         assert!(
             text.contains("batchcrypto_items_total{op=\"verify sr25519 --context \\\"a\\\\b\\\"\"} 3"),
             "{text}"
         );
+        // The batch's engine time and each request's wait in their
+        // millisecond buckets.
+        let op = "op=\"verify sr25519 --context \\\"a\\\\b\\\"\"";
+        for line in [
+            format!("batchcrypto_batch_seconds_bucket{{{op},le=\"0.0005\"}} 0"),
+            format!("batchcrypto_batch_seconds_bucket{{{op},le=\"0.001\"}} 1"),
+            format!("batchcrypto_queue_seconds_bucket{{{op},le=\"0.001\"}} 0"),
+            format!("batchcrypto_queue_seconds_bucket{{{op},le=\"0.002\"}} 1"),
+            format!("batchcrypto_queue_seconds_bucket{{{op},le=\"0.003\"}} 2"),
+        ] {
+            assert!(text.contains(&(line + "\n")), "{text}");
+        }
     }
 }
