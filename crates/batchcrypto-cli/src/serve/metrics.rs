@@ -101,7 +101,7 @@ struct Inner {
     latency: BTreeMap<String, Histogram>,
     /// Per request: from its queueing to its batch's engine call.
     queued: BTreeMap<String, Histogram>,
-    /// Per batch: its engine call.
+    /// Per batch: its engine call (and its CPU re-run after a failed one).
     batch_seconds: BTreeMap<String, Histogram>,
     fallbacks: BTreeMap<String, u64>,
     refusals: BTreeMap<Refusal, u64>,
@@ -261,7 +261,7 @@ impl Metrics {
             ),
             (
                 "batchcrypto_batch_seconds",
-                "Engine time per batch, by operation.",
+                "Engine time per batch (a CPU re-run after a failure included), by operation.",
                 &m.batch_seconds,
             ),
         ] {
