@@ -1321,6 +1321,19 @@ fn gpu_batches_answer_what_the_cpu_answers() {
     );
 }
 
+/// Runs `command` (a bench-serve) and returns its report's row for `op`,
+/// failing the test if it did not succeed or printed no such row.
+fn bench_serve_row(command: &mut std::process::Command, op: &str) -> String {
+    let out = command.output().expect("bench-serve");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("| {op} |")))
+        .unwrap_or_else(|| panic!("no row in {stdout}"))
+        .to_string()
+}
+
 #[test]
 fn bench_serve_checks_every_answer_and_reports_both_paths() {
     let dir = std::env::temp_dir().join(format!("batchcrypto-bench-serve-{}", std::process::id()));
@@ -1340,13 +1353,8 @@ fn bench_serve_checks_every_answer_and_reports_both_paths() {
         if let Some(rate) = rate {
             command.args(["--rate", rate]);
         }
-        let out = command.output().expect("bench-serve");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-        let row = stdout
-            .lines()
-            .find(|l| l.starts_with("| hash/keccak256 |"))
-            .unwrap_or_else(|| panic!("no row in {stdout}"));
+        let row = bench_serve_row(&mut command, "hash/keccak256");
+        let row = row.as_str();
         let cells: Vec<&str> = row.split('|').map(str::trim).collect();
         assert_eq!(&cells[2..5], ["4", rate.unwrap_or("closed loop"), "1-8"], "{row}");
         assert_eq!(cells[6], "2", "rounds: {row}");
@@ -1394,18 +1402,13 @@ fn bench_serve_checks_every_answer_and_reports_both_paths() {
     let mut rng = Rng(0x5ea_b1e);
     let bytes: Vec<u8> = (0..200 * 64).map(|_| rng.next() as u8).collect();
     std::fs::write(&records, &bytes).expect("write");
-    let out = bin()
+    let mut command = bin();
+    command
         .args(["bench-serve", "--op", "hash/sha256?raw=64", "--input"])
         .arg(&records)
-        .args(["--clients", "4", "--passes", "2", "--rounds", "1"])
-        .output()
-        .expect("bench-serve");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    let row = stdout
-        .lines()
-        .find(|l| l.starts_with("| hash/sha256?raw=64 |"))
-        .unwrap_or_else(|| panic!("no row in {stdout}"));
+        .args(["--clients", "4", "--passes", "2", "--rounds", "1"]);
+    let row = bench_serve_row(&mut command, "hash/sha256?raw=64");
+    let row = row.as_str();
     let cells: Vec<&str> = row.split('|').map(str::trim).collect();
     assert_eq!(&cells[2..5], ["4", "closed loop", "1-16"], "{row}");
     for rate in [cells[7], cells[8]] {
