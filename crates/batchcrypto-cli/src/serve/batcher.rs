@@ -26,12 +26,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use batchcrypto::{BackendChoice, Engine};
+use batchcrypto::{BackendChoice, Engine, Selection};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
 use super::Answered;
 use super::metrics::{Metrics, Refusal};
-use super::verb::{Outputs, Payload, ServeVerb};
+use super::verb::{Output, Outputs, Payload, ServeVerb};
 
 /// How long a batch that a GPU may run waits for more requests, unless
 /// `--max-wait-us` says otherwise.
@@ -331,45 +331,72 @@ fn run_batch(core: &Core, title: &str, verb: &dyn ServeVerb, jobs: Vec<Job>) {
     let requests: Vec<&Payload> = live.iter().map(|job| &job.payload).collect();
     let batch_lines: usize = live.iter().map(|job| job.items).sum();
     let waited: Vec<Duration> = live.iter().map(|job| now - job.enqueued).collect();
-    let mut result = answer(verb, &core.engine, &requests);
+    let (outputs, selection) = answers(core, title, verb, &requests);
+    drop(requests);
+    let backend = selection.map(|s| s.backend.to_string());
+    if outputs.iter().any(Result::is_ok) {
+        core.metrics.batch(
+            title,
+            batch_lines,
+            backend.as_deref().unwrap_or("none"),
+            now.elapsed(),
+            &waited,
+        );
+    }
+    let binary = verb.record().is_some();
+    for (job, output) in live.into_iter().zip(outputs) {
+        core.admission.give_back(job.items, job.bytes);
+        let _ = job.reply.send(match output {
+            Ok(Ok(output)) => Reply::Answered(Answered {
+                body: output.body,
+                refused: output.refused,
+                binary,
+                backend: backend.clone(),
+                batch_lines,
+            }),
+            Ok(Err(why)) => Reply::Rejected(why),
+            Err(e) => Reply::Failed(e),
+        });
+    }
+}
+
+/// A request's answer: its output (or its one item's refusal), or why the
+/// engine failed on it, and on the CPU fallback.
+type Answer = Result<Result<Output, String>, String>;
+
+/// Each request's answer, in order, and the backend that ran them. A batch that fails
+/// on the engine runs again on a CPU engine; one that fails there too runs
+/// request by request, so that a request the engine cannot answer (an MSM
+/// it fails on) fails alone rather than taking its batch with it.
+fn answers(core: &Core, title: &str, verb: &dyn ServeVerb, requests: &[&Payload]) -> (Vec<Answer>, Option<Selection>) {
+    let mut engine = &core.engine;
+    let mut result = answer(verb, engine, requests);
     if result.is_err()
         && !core.engine_is_cpu
         && let Some(cpu) = core.cpu_engine()
     {
         core.metrics.fallback(title);
-        result = answer(verb, cpu, &requests);
+        engine = cpu;
+        result = answer(verb, engine, requests);
     }
-    drop(requests);
     match result {
-        Ok((outputs, selection)) => {
-            let backend = selection.map(|s| s.backend.to_string());
-            core.metrics.batch(
-                title,
-                batch_lines,
-                backend.as_deref().unwrap_or("none"),
-                now.elapsed(),
-                &waited,
-            );
-            let binary = verb.record().is_some();
-            for (job, output) in live.into_iter().zip(outputs) {
-                core.admission.give_back(job.items, job.bytes);
-                let _ = job.reply.send(match output {
-                    Ok(output) => Reply::Answered(Answered {
-                        body: output.body,
-                        refused: output.refused,
-                        binary,
-                        backend: backend.clone(),
-                        batch_lines,
-                    }),
-                    Err(why) => Reply::Rejected(why),
-                });
-            }
-        }
-        Err(e) => {
-            for job in live {
-                core.admission.give_back(job.items, job.bytes);
-                let _ = job.reply.send(Reply::Failed(e.clone()));
-            }
+        Ok((outputs, selection)) => (outputs.into_iter().map(Ok).collect(), selection),
+        Err(e) if requests.len() == 1 => (vec![Err(e)], None),
+        Err(_) => {
+            let mut selection = None;
+            let outputs = requests
+                .iter()
+                .map(|request| {
+                    let (outputs, ran) = answer(verb, engine, std::slice::from_ref(request))?;
+                    selection = ran.or(selection.take());
+                    // `answer` checked that there is one output per request.
+                    outputs
+                        .into_iter()
+                        .next()
+                        .ok_or_else(|| "internal: no answer for the request".to_string())
+                })
+                .collect();
+            (outputs, selection)
         }
     }
 }
@@ -391,9 +418,7 @@ fn answer(verb: &dyn ServeVerb, engine: &Engine, requests: &[&Payload]) -> Resul
 
 #[cfg(test)]
 mod tests {
-    use super::super::verb::Output;
     use super::*;
-    use batchcrypto::Selection;
 
     /// A verb that fails (or panics) on the core's own engine, as a GPU
     /// fault would, and answers each line with its index on any other.
@@ -402,13 +427,21 @@ mod tests {
         panic: bool,
         /// Fail on every engine.
         everywhere: bool,
+        /// Fail on every engine when a request holds this line.
+        poison: Option<&'static str>,
         calls: std::sync::atomic::AtomicUsize,
     }
 
     impl ServeVerb for FaultyOn<'_> {
         fn answer(&self, engine: &Engine, requests: &[&Payload]) -> Result<Outputs, crate::Fatal> {
             self.calls.fetch_add(1, Ordering::Relaxed);
-            if self.everywhere || std::ptr::eq(engine, self.primary) {
+            let poisoned = self.poison.is_some_and(|poison| {
+                requests.iter().any(|r| {
+                    r.lines()
+                        .is_ok_and(|lines| lines.iter().any(|l| matches!(l.as_deref(), Ok(line) if line == poison)))
+                })
+            });
+            if self.everywhere || poisoned || std::ptr::eq(engine, self.primary) {
                 if self.panic {
                     panic!("device lost");
                 }
@@ -501,6 +534,7 @@ mod tests {
                 primary: &core.engine,
                 panic,
                 everywhere: false,
+                poison: None,
                 calls: Default::default(),
             };
             let (jobs, mut replies) = jobs(3);
@@ -532,6 +566,7 @@ mod tests {
             primary: &core.engine,
             panic: false,
             everywhere: true,
+            poison: None,
             calls: Default::default(),
         };
         let (jobs, mut replies) = jobs(2);
@@ -539,6 +574,41 @@ mod tests {
         run_batch(&core, "op", &verb, jobs);
         for rx in &mut replies {
             assert!(matches!(rx.try_recv(), Ok(Reply::Failed(e)) if e.contains("device lost")));
+        }
+        assert_eq!(core.admission.held(), (0, 0));
+    }
+
+    /// A request that fails on every engine fails alone: the others of its
+    /// batch are answered (each request runs alone after the batch failed
+    /// on both engines).
+    #[test]
+    fn a_request_failing_everywhere_fails_alone() {
+        let limits = LIMITS;
+        let core = core(true);
+        let verb = FaultyOn {
+            primary: &core.engine,
+            panic: false,
+            everywhere: false,
+            poison: Some("r1b"),
+            calls: Default::default(),
+        };
+        let (jobs, mut replies) = jobs(3);
+        assert!(core.admission.try_take(6, 30, &limits));
+        run_batch(&core, "op", &verb, jobs);
+        assert_eq!(
+            verb.calls.load(Ordering::Relaxed),
+            5,
+            "the batch on each engine, then each request"
+        );
+        for (i, rx) in replies.iter_mut().enumerate() {
+            match (i, rx.try_recv()) {
+                (1, Ok(Reply::Failed(e))) => assert!(e.contains("device lost"), "{e}"),
+                (0 | 2, Ok(Reply::Answered(a))) => {
+                    assert_eq!(a.body, format!("r{i}a\nr{i}b\n").into_bytes());
+                    assert_eq!(a.backend.as_deref(), Some("cpu"));
+                }
+                (i, other) => panic!("request {i}: {other:?}"),
+            }
         }
         assert_eq!(core.admission.held(), (0, 0));
     }
@@ -552,6 +622,7 @@ mod tests {
             primary: &core.engine,
             panic: false,
             everywhere: false,
+            poison: None,
             calls: Default::default(),
         };
         let (mut jobs, mut replies) = jobs(1);
