@@ -360,6 +360,7 @@ fn load(
             return Err(Fatal(format!("warm-up request: status {status}")));
         }
         service_round(addr, &path, &requests, args.clients, args.rate).await?;
+        let warmed = warm.get("/metrics").await.map_err(Fatal)?;
         for _ in 0..args.rounds {
             let cli = time_cli_path()?;
             let before = crate::steal::cpu_times();
@@ -374,10 +375,15 @@ fn load(
             latencies.extend(round.latencies);
             late += round.late;
         }
-        warm.get("/metrics").await.map_err(Fatal)
+        let measured = warm.get("/metrics").await.map_err(Fatal)?;
+        Ok::<_, Fatal>((warmed, measured))
     })?;
     latencies.sort();
-    let metrics = String::from_utf8_lossy(&metrics);
+    // The service's counters over the measured rounds only.
+    let metrics = since(
+        &String::from_utf8_lossy(&metrics.0),
+        &String::from_utf8_lossy(&metrics.1),
+    );
     let sum = |prefix: &str| -> f64 {
         metrics
             .lines()
@@ -395,7 +401,7 @@ fn load(
     // client's side and the loopback.
     // Beside it, the service's own split of that time: each request's wait
     // from its queueing to its batch's engine call, and each batch's
-    // engine call. All three histograms include the warm-up round.
+    // engine call.
     let service_p99 =
         |name: &str| service_quantile(&metrics, name, 0.99).map_or("-".to_string(), |s| format!("<= {} ms", s * 1e3));
     let (queue_p99, batch_p99) = (
@@ -435,6 +441,28 @@ fn load(
         args.max_wait_us.map_or("default".to_string(), |us| us.to_string()),
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The service's `/metrics` text `after` with each sample less its value in
+/// `before` (samples named the same): what the counters and histograms
+/// counted in between. A sample new in `after` is kept whole.
+fn since(before: &str, after: &str) -> String {
+    let sample = |line: &str| {
+        let (name, value) = line.rsplit_once(' ')?;
+        Some((name.to_string(), value.parse::<f64>().ok()?))
+    };
+    let earlier: std::collections::HashMap<String, f64> = before
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(sample)
+        .collect();
+    after
+        .lines()
+        .map(|line| match sample(line).filter(|_| !line.starts_with('#')) {
+            Some((name, value)) => format!("{name} {}\n", value - earlier.get(&name).copied().unwrap_or(0.0)),
+            None => format!("{line}\n"),
+        })
+        .collect()
 }
 
 /// The smallest bound of the service's histogram `name` (in its
@@ -617,6 +645,27 @@ impl Connection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn since_takes_the_earlier_counts_away() {
+        let before = "# TYPE batchcrypto_batches_total counter
+batchcrypto_batches_total{op=\"a\"} 3
+batchcrypto_queue_seconds_bucket{op=\"a\",le=\"0.001\"} 2
+";
+        let after = "# TYPE batchcrypto_batches_total counter
+batchcrypto_batches_total{op=\"a\"} 10
+batchcrypto_queue_seconds_bucket{op=\"a\",le=\"0.001\"} 2
+batchcrypto_queue_seconds_bucket{op=\"a\",le=\"+Inf\"} 5
+";
+        assert_eq!(
+            since(before, after),
+            "# TYPE batchcrypto_batches_total counter
+batchcrypto_batches_total{op=\"a\"} 7
+batchcrypto_queue_seconds_bucket{op=\"a\",le=\"0.001\"} 0
+batchcrypto_queue_seconds_bucket{op=\"a\",le=\"+Inf\"} 5
+"
+        );
+    }
 
     #[test]
     fn the_services_quantile_is_the_first_bucket_holding_it() {
