@@ -19,8 +19,9 @@
 //! Admission is bounded: the lines and bytes accepted and not yet answered
 //! across all lanes stay under `--queue-limit` and `--queue-bytes`; beyond
 //! them a request is refused at once, never queued. A batch whose engine
-//! call fails (a GPU fault) runs again on a CPU engine: every request gets
-//! exactly one answer.
+//! call fails (a GPU fault) runs again on a CPU engine, and one failing
+//! there too request by request: every request gets exactly one answer,
+//! and a request the engine cannot answer fails alone.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
