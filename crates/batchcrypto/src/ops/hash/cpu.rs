@@ -19,8 +19,9 @@
 //! time (on the SHA extensions where the CPU has them); where it has them,
 //! two messages' rounds interleaved on them (`batchcrypto-simd`: one
 //! message leaves the unit waiting on each instruction's latency; 1.3-1.5x
-//! the `sha2` crate on the Zen 1 here, 0.90-0.94x on the AVX-512 Xeon for
-//! 64-byte messages, whose shared padding block skips the schedule); or
+//! the `sha2` crate on the Zen 1 here; for 64-byte messages, whose shared
+//! padding block skips the schedule, 0.90-0.94x on the AVX-512 Xeon and
+//! 0.95-1.22x on a Zen 4, 0.73-0.86x there before the skip); or
 //! sixteen (AVX-512) or eight (AVX2) messages in the 32-bit lanes of
 //! vector registers, every round on the vector units, which a core has
 //! more of than SHA units (on the Xeon 1.4-1.9x the `sha2` crate on SHA-NI
