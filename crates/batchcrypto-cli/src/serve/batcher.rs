@@ -365,10 +365,11 @@ fn run_batch(core: &Core, title: &str, verb: &dyn ServeVerb, jobs: Vec<Job>) {
 /// engine failed on it, and on the CPU fallback.
 type Answer = Result<Result<Output, String>, String>;
 
-/// Each request's answer, in order, and the backend that ran them. A batch that fails
-/// on the engine runs again on a CPU engine; one that fails there too runs
-/// request by request, so that a request the engine cannot answer (an MSM
-/// it fails on) fails alone rather than taking its batch with it.
+/// Each request's answer, in order, and the backend that ran them. A
+/// batch that fails on the engine runs again on a CPU engine; one that
+/// fails there too runs request by request, so that a request the engine
+/// cannot answer (an MSM it fails on) fails alone rather than taking its
+/// batch with it.
 fn answers(core: &Core, title: &str, verb: &dyn ServeVerb, requests: &[&Payload]) -> (Vec<Answer>, Option<Selection>) {
     let mut engine = &core.engine;
     let mut result = answer(verb, engine, requests);

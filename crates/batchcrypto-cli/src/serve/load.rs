@@ -445,7 +445,8 @@ fn load(
 
 /// The service's `/metrics` text `after` with each sample less its value in
 /// `before` (samples named the same): what the counters and histograms
-/// counted in between. A sample new in `after` is kept whole.
+/// counted in between. A sample new in `after` is kept whole. Gauges
+/// (queue depth) come out as their change, which bench-serve does not read.
 fn since(before: &str, after: &str) -> String {
     let sample = |line: &str| {
         let (name, value) = line.rsplit_once(' ')?;
