@@ -434,6 +434,19 @@ mod tests {
         calls: std::sync::atomic::AtomicUsize,
     }
 
+    impl<'a> FaultyOn<'a> {
+        /// Fails (with an error) on `primary` only.
+        fn on(primary: &'a Engine) -> Self {
+            FaultyOn {
+                primary,
+                panic: false,
+                everywhere: false,
+                poison: None,
+                calls: Default::default(),
+            }
+        }
+    }
+
     impl ServeVerb for FaultyOn<'_> {
         fn answer(&self, engine: &Engine, requests: &[&Payload]) -> Result<Outputs, crate::Fatal> {
             self.calls.fetch_add(1, Ordering::Relaxed);
@@ -533,11 +546,8 @@ mod tests {
         for panic in [false, true] {
             let core = core(true);
             let verb = FaultyOn {
-                primary: &core.engine,
                 panic,
-                everywhere: false,
-                poison: None,
-                calls: Default::default(),
+                ..FaultyOn::on(&core.engine)
             };
             let (jobs, mut replies) = jobs(3);
             assert!(core.admission.try_take(6, 30, &limits));
@@ -565,11 +575,8 @@ mod tests {
         let limits = LIMITS;
         let core = core(true);
         let verb = FaultyOn {
-            primary: &core.engine,
-            panic: false,
             everywhere: true,
-            poison: None,
-            calls: Default::default(),
+            ..FaultyOn::on(&core.engine)
         };
         let (jobs, mut replies) = jobs(2);
         assert!(core.admission.try_take(4, 20, &limits));
@@ -588,11 +595,8 @@ mod tests {
         let limits = LIMITS;
         let core = core(true);
         let verb = FaultyOn {
-            primary: &core.engine,
-            panic: false,
-            everywhere: false,
             poison: Some("r1b"),
-            calls: Default::default(),
+            ..FaultyOn::on(&core.engine)
         };
         let (jobs, mut replies) = jobs(3);
         assert!(core.admission.try_take(6, 30, &limits));
@@ -620,13 +624,7 @@ mod tests {
     fn late_requests_are_not_run() {
         let limits = LIMITS;
         let core = core(false);
-        let verb = FaultyOn {
-            primary: &core.engine,
-            panic: false,
-            everywhere: false,
-            poison: None,
-            calls: Default::default(),
-        };
+        let verb = FaultyOn::on(&core.engine);
         let (mut jobs, mut replies) = jobs(1);
         jobs[0].deadline = Some(Instant::now());
         assert!(core.admission.try_take(2, 10, &limits));
