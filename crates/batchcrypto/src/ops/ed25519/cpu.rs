@@ -85,10 +85,15 @@ fn verify_strict(batch: &Batch) -> Vec<Verdict> {
             key.verify_strict(msg, &ed25519_dalek::Signature::from_bytes(sig))
                 .is_ok()
         });
+        if ok {
+            return Verdict::Valid;
+        }
+        // Only a failure's reason asks whether the key has small order
+        // (three doublings: 1.6% of a verification, measured by callgrind).
         let key = key.map_or(KeyState::Malformed, |k| KeyState::Decoded {
             small_order: k.is_weak(),
         });
-        verdict(ok, Policy::Strict, key, sig)
+        verdict(false, Policy::Strict, key, sig)
     })
 }
 
