@@ -2,7 +2,9 @@
 //! per operation of the registry ([`crate::registry`]) and batch size N,
 //! the per-item time of the oracle on one thread and of each engine, each
 //! the median of repeated runs after a warm-up run, interleaved round by
-//! round so that all columns see the same machine noise; kernel-only GPU
+//! round so that all columns see the same machine noise, and each round
+//! at another stack placement ([`deeper`]) so that they see the same
+//! layouts; kernel-only GPU
 //! times; a CPU+GPU split where both are measured; the crossover N* where
 //! the GPU beats the CPU; and [`calibrate`], which turns a short ladder
 //! into the [`Profile`] that `BackendChoice::Auto` follows.
@@ -244,7 +246,9 @@ fn check(op: &OpSpec, work: &dyn Workload, engine: &Engine, backend: Backend) ->
 
 /// Runs each column once to warm up, then in rounds (each column once per
 /// round) until `budget` is spent, with at least 3 and at most 101 rounds;
-/// returns each column's median run time and run count.
+/// returns each column's median run time and run count. Round `r` runs
+/// every column at stack placement `r` ([`deeper`]), so that each
+/// column's median is taken over the same placements.
 fn measure(budget: Duration, columns: &mut [Box<dyn FnMut() + '_>]) -> Vec<(f64, usize)> {
     for f in columns.iter_mut() {
         f();
@@ -254,9 +258,12 @@ fn measure(budget: Duration, columns: &mut [Box<dyn FnMut() + '_>]) -> Vec<(f64,
     let mut rounds = 0;
     while rounds < 3 || (start.elapsed() < budget && rounds < 101) {
         for (f, t) in columns.iter_mut().zip(&mut times) {
-            let begin = Instant::now();
-            f();
-            t.push(begin.elapsed().as_secs_f64());
+            let mut timed = || {
+                let begin = Instant::now();
+                f();
+                t.push(begin.elapsed().as_secs_f64());
+            };
+            deeper(rounds, &mut timed);
         }
         rounds += 1;
     }
@@ -267,6 +274,56 @@ fn measure(budget: Duration, columns: &mut [Box<dyn FnMut() + '_>]) -> Vec<(f64,
             (t[t.len() / 2], t.len())
         })
         .collect()
+}
+
+/// Stack placements the rounds cycle through, [`STACK_STEP`] bytes apart:
+/// together they span 4 KiB, the period of the L1 cache's sets and of
+/// the CPU's store-to-load address checks.
+const PLACEMENTS: usize = 16;
+
+/// Bytes between two stack placements.
+const STACK_STEP: usize = 256;
+
+/// Runs `f` with the stack `placement % PLACEMENTS` times [`STACK_STEP`]
+/// bytes deeper.
+///
+/// Where a call's stack lies can change its time: measured on a Zen 4 VM
+/// (2026-12-04), one-item Ed25519 ZIP-215 verification through zebra took
+/// 36 to 44 µs as the environment's size moved the stack in 256-byte
+/// steps (address randomisation off), repeatably at each placement. The
+/// engine's column runs deeper than the oracle's, so a ladder that timed
+/// both at one placement compared layouts (0.80x to 1.17x) more than
+/// work (0.985x averaged over the placements).
+fn deeper(placement: usize, f: &mut dyn FnMut()) {
+    const BELOW: [fn(&mut dyn FnMut()); PLACEMENTS] = [
+        below::<0>,
+        below::<STACK_STEP>,
+        below::<{ 2 * STACK_STEP }>,
+        below::<{ 3 * STACK_STEP }>,
+        below::<{ 4 * STACK_STEP }>,
+        below::<{ 5 * STACK_STEP }>,
+        below::<{ 6 * STACK_STEP }>,
+        below::<{ 7 * STACK_STEP }>,
+        below::<{ 8 * STACK_STEP }>,
+        below::<{ 9 * STACK_STEP }>,
+        below::<{ 10 * STACK_STEP }>,
+        below::<{ 11 * STACK_STEP }>,
+        below::<{ 12 * STACK_STEP }>,
+        below::<{ 13 * STACK_STEP }>,
+        below::<{ 14 * STACK_STEP }>,
+        below::<{ 15 * STACK_STEP }>,
+    ];
+    BELOW[placement % PLACEMENTS](f);
+}
+
+/// Runs `f` below a frame of `BYTES` more bytes (left unwritten).
+#[inline(never)]
+fn below<const BYTES: usize>(f: &mut dyn FnMut()) {
+    let pad = std::mem::MaybeUninit::<[u8; BYTES]>::uninit();
+    // The frame's address escapes: it stays allocated while `f` runs.
+    std::hint::black_box(&pad);
+    f();
+    std::hint::black_box(&pad);
 }
 
 /// The column of [`Workload::alternative`]'s library on one thread.
@@ -399,4 +456,31 @@ fn split_from(op: &OpSpec, splits: &[(&'static OpSpec, usize, f64, f64)]) -> Opt
         cpu_share: from.2,
         speedup: from.3,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each placement runs the closure once, at least [`STACK_STEP`]
+    /// bytes below the one before, and the placements repeat after
+    /// [`PLACEMENTS`].
+    #[test]
+    fn placements_move_the_stack_by_steps() {
+        let at = |placement: usize| {
+            let (mut address, mut calls) = (0usize, 0);
+            deeper(placement, &mut || {
+                let local = 0u8;
+                address = std::hint::black_box(&local) as *const u8 as usize;
+                calls += 1;
+            });
+            assert_eq!(calls, 1);
+            address
+        };
+        let addresses: Vec<usize> = (0..=PLACEMENTS).map(at).collect();
+        for pair in addresses[..PLACEMENTS].windows(2) {
+            assert!(pair[0] >= pair[1] + STACK_STEP, "{pair:?}");
+        }
+        assert_eq!(addresses[PLACEMENTS], addresses[0]);
+    }
 }
