@@ -33,8 +33,11 @@
 //! functions the intrinsics are safe to call, and none takes a pointer.
 //! No vetted crate offers this on stable Rust: the `keccak` crate's
 //! parallel backends need nightly's `portable_simd` (checked: keccak 0.2).
-//! NEON (two states per 128-bit register on AArch64) is not written: no
-//! machine here has it to test it on.
+//!
+//! On AArch64 the NEON level runs two Keccak states and four SHA-256
+//! messages per 128-bit register (`neon.rs`), from the same rounds; it is
+//! tested under QEMU's user-mode emulation (the README's command), and no
+//! ARM machine was at hand to time it.
 
 /// Runs `$body` once for each `$i` in `0..16`, `0..25` or `0..64`, with
 /// `$i` a `const usize` in each copy: a loop unrolled by construction, so
@@ -73,6 +76,8 @@ mod spec;
 mod avx2;
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+#[cfg(target_arch = "aarch64")]
+mod neon;
 #[cfg(target_arch = "x86_64")]
 mod shani;
 
@@ -119,6 +124,8 @@ pub enum Level {
     Avx2,
     /// Eight states in the lanes of AVX-512 registers (x86-64, AVX-512F).
     Avx512,
+    /// Two states in the lanes of NEON registers (AArch64).
+    Neon,
 }
 
 impl Level {
@@ -129,7 +136,7 @@ impl Level {
 
     /// Every level this CPU runs, narrowest first (tests run them all).
     pub fn available() -> Vec<Level> {
-        [Level::Portable, Level::Avx2, Level::Avx512]
+        [Level::Portable, Level::Neon, Level::Avx2, Level::Avx512]
             .into_iter()
             .filter(|l| l.detected())
             .collect()
@@ -137,44 +144,48 @@ impl Level {
 
     /// Whether this CPU runs the level (the portable one runs everywhere).
     pub fn detected(self) -> bool {
-        #[cfg(target_arch = "x86_64")]
         match self {
             Level::Portable => true,
+            #[cfg(target_arch = "x86_64")]
             Level::Avx2 => std::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
             Level::Avx512 => std::is_x86_feature_detected!("avx512f"),
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            self == Level::Portable
+            #[cfg(target_arch = "aarch64")]
+            Level::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            #[allow(unreachable_patterns)]
+            _ => false,
         }
     }
 
-    /// States permuted together: 8 for AVX-512, else 4 (the portable
-    /// level's four one after another).
+    /// States permuted together: 8 for AVX-512, 2 for NEON, else 4 (the
+    /// portable level's four one after another).
     pub fn lanes(self) -> usize {
         match self {
             Level::Avx512 => 8,
+            Level::Neon => 2,
             Level::Portable | Level::Avx2 => 4,
         }
     }
 
     /// Messages per SHA-256 call at this level ([`sha256_lanes`]): one
-    /// per 32-bit lane, 16 for AVX-512, 8 for AVX2; the portable level
-    /// has no multi-buffer SHA-256 (1).
+    /// per 32-bit lane, 16 for AVX-512, 8 for AVX2, 4 for NEON; the
+    /// portable level has no multi-buffer SHA-256 (1).
     pub fn sha256_lanes(self) -> usize {
         match self {
             Level::Avx512 => 16,
             Level::Avx2 => 8,
+            Level::Neon => 4,
             Level::Portable => 1,
         }
     }
 
-    /// A short name for reports: `portable`, `avx2`, `avx512`.
+    /// A short name for reports: `portable`, `avx2`, `avx512`, `neon`.
     pub fn name(self) -> &'static str {
         match self {
             Level::Portable => "portable",
             Level::Avx2 => "avx2",
             Level::Avx512 => "avx512",
+            Level::Neon => "neon",
         }
     }
 }
@@ -255,8 +266,8 @@ pub fn sponge256_lanes<const L: usize>(level: Level, hash: Hash256, msgs: [&[u8]
     if msgs.iter().any(|m| blocks(m.len()) != n) || L != level.lanes() || !level.detected() {
         return msgs.map(|m| sponge256(hash, m));
     }
-    #[cfg(target_arch = "x86_64")]
     match level {
+        #[cfg(target_arch = "x86_64")]
         Level::Avx2 => {
             if let Ok(m) = msgs.as_slice().try_into() {
                 #[allow(unsafe_code)]
@@ -266,6 +277,7 @@ pub fn sponge256_lanes<const L: usize>(level: Level, hash: Hash256, msgs: [&[u8]
                 return core::array::from_fn(|l| d[l]);
             }
         }
+        #[cfg(target_arch = "x86_64")]
         Level::Avx512 => {
             if let Ok(m) = msgs.as_slice().try_into() {
                 #[allow(unsafe_code)]
@@ -275,7 +287,17 @@ pub fn sponge256_lanes<const L: usize>(level: Level, hash: Hash256, msgs: [&[u8]
                 return core::array::from_fn(|l| d[l]);
             }
         }
-        Level::Portable => {}
+        #[cfg(target_arch = "aarch64")]
+        Level::Neon => {
+            if let Ok(m) = msgs.as_slice().try_into() {
+                #[allow(unsafe_code)]
+                // SAFETY: `neon::sponge256` only needs the CPU to have
+                // NEON, which `level.detected()` has just confirmed.
+                let d = unsafe { neon::sponge256(hash, m, n) };
+                return core::array::from_fn(|l| d[l]);
+            }
+        }
+        _ => {}
     }
     msgs.map(|m| sponge256(hash, m))
 }
@@ -283,9 +305,9 @@ pub fn sponge256_lanes<const L: usize>(level: Level, hash: Hash256, msgs: [&[u8]
 /// Keccak-f\[1600\] applied to each of `L` states, in `level`'s lanes
 /// when `L` is its width and the CPU has it, else one after another.
 pub fn f1600_lanes<const L: usize>(level: Level, states: &mut [State; L]) {
-    #[cfg(target_arch = "x86_64")]
     if L == level.lanes() && level.detected() {
         match level {
+            #[cfg(target_arch = "x86_64")]
             Level::Avx2 => {
                 if let Ok(s) = states.as_mut_slice().try_into() {
                     #[allow(unsafe_code)]
@@ -294,6 +316,7 @@ pub fn f1600_lanes<const L: usize>(level: Level, states: &mut [State; L]) {
                     return unsafe { avx2::f1600(s) };
                 }
             }
+            #[cfg(target_arch = "x86_64")]
             Level::Avx512 => {
                 if let Ok(s) = states.as_mut_slice().try_into() {
                     #[allow(unsafe_code)]
@@ -302,7 +325,16 @@ pub fn f1600_lanes<const L: usize>(level: Level, states: &mut [State; L]) {
                     return unsafe { avx512::f1600(s) };
                 }
             }
-            Level::Portable => {}
+            #[cfg(target_arch = "aarch64")]
+            Level::Neon => {
+                if let Ok(s) = states.as_mut_slice().try_into() {
+                    #[allow(unsafe_code)]
+                    // SAFETY: `neon::f1600` only needs the CPU to have
+                    // NEON, which `level.detected()` has just confirmed.
+                    return unsafe { neon::f1600(s) };
+                }
+            }
+            _ => {}
         }
     }
     states.iter_mut().for_each(keccak::f1600);
@@ -318,8 +350,8 @@ pub fn sha256_lanes<const L: usize>(level: Level, msgs: [&[u8]; L]) -> Option<[[
     if msgs.iter().any(|m| sha256::blocks(m.len()) != n) || L != level.sha256_lanes() || !level.detected() {
         return None;
     }
-    #[cfg(target_arch = "x86_64")]
     match level {
+        #[cfg(target_arch = "x86_64")]
         Level::Avx2 => {
             if let Ok(m) = msgs.as_slice().try_into() {
                 #[allow(unsafe_code)]
@@ -329,6 +361,7 @@ pub fn sha256_lanes<const L: usize>(level: Level, msgs: [&[u8]; L]) -> Option<[[
                 return Some(core::array::from_fn(|l| d[l]));
             }
         }
+        #[cfg(target_arch = "x86_64")]
         Level::Avx512 => {
             if let Ok(m) = msgs.as_slice().try_into() {
                 #[allow(unsafe_code)]
@@ -338,7 +371,17 @@ pub fn sha256_lanes<const L: usize>(level: Level, msgs: [&[u8]; L]) -> Option<[[
                 return Some(core::array::from_fn(|l| d[l]));
             }
         }
-        Level::Portable => {}
+        #[cfg(target_arch = "aarch64")]
+        Level::Neon => {
+            if let Ok(m) = msgs.as_slice().try_into() {
+                #[allow(unsafe_code)]
+                // SAFETY: `neon::sha256` only needs the CPU to have NEON,
+                // which `level.detected()` has just confirmed.
+                let d = unsafe { neon::sha256(m, n) };
+                return Some(core::array::from_fn(|l| d[l]));
+            }
+        }
+        _ => {}
     }
     None
 }
@@ -415,9 +458,9 @@ mod tests {
         eprintln!("levels here: {:?}", levels.iter().map(|l| l.name()).collect::<Vec<_>>());
     }
 
-    /// The Keccak tests run every level at both widths: its own and the
-    /// other, where the calls fall back to the portable permutation.
-    const WIDTHS: [usize; 2] = [4, 8];
+    /// The Keccak tests run every level at every width: its own and the
+    /// others, where the calls fall back to the portable permutation.
+    const WIDTHS: [usize; 3] = [2, 4, 8];
 
     fn permutation_on<const L: usize>(level: Level) {
         for seed in 0..64u64 {
@@ -434,9 +477,10 @@ mod tests {
 
     #[test]
     fn the_permutation_is_the_keccak_crates_on_every_level() {
-        assert!(WIDTHS.iter().all(|w| [4, 8].contains(w)));
+        assert!(WIDTHS.iter().all(|w| [2, 4, 8].contains(w)));
         for level in Level::available() {
             assert!(WIDTHS.contains(&level.lanes()), "{}", level.name());
+            permutation_on::<2>(level);
             permutation_on::<4>(level);
             permutation_on::<8>(level);
         }
@@ -454,8 +498,9 @@ mod tests {
         Ok(())
     }
 
-    /// [`lanes_agree`] at 4 and 8 lanes (the first 4 messages, then 8).
+    /// [`lanes_agree`] at 2, 4 and 8 lanes (the first 2 messages, 4, then 8).
     fn every_width_agrees(level: Level, hash: Hash256, msgs: &[Vec<u8>]) -> Result<(), String> {
+        lanes_agree::<2>(level, hash, msgs)?;
         lanes_agree::<4>(level, hash, msgs)?;
         lanes_agree::<8>(level, hash, msgs)
     }
@@ -494,6 +539,8 @@ mod tests {
             assert!(got.iter().all(|d| hex(d) == s), "{}", level.name());
             let got = sponge256_lanes(level, Hash256::Keccak256, [b""; 4]);
             assert!(got.iter().all(|d| hex(d) == k), "{}", level.name());
+            let got = sponge256_lanes(level, Hash256::Sha3_256, [b""; 2]);
+            assert!(got.iter().all(|d| hex(d) == s), "{}", level.name());
         }
     }
 
@@ -557,12 +604,15 @@ mod tests {
     /// other widths are declined.
     fn sha256_level_agrees(level: Level, msgs: &[Vec<u8>]) -> Result<(), String> {
         let ran = [
+            sha256_lanes_agree::<4>(level, msgs)?,
             sha256_lanes_agree::<8>(level, msgs)?,
             sha256_lanes_agree::<16>(level, msgs)?,
         ];
         let width = level.sha256_lanes();
         match ran {
-            [eight, sixteen] if eight == (width == 8) && sixteen == (width == 16) => Ok(()),
+            [four, eight, sixteen] if four == (width == 4) && eight == (width == 8) && sixteen == (width == 16) => {
+                Ok(())
+            }
             _ => Err(format!("{} ran {ran:?} at width {width}", level.name())),
         }
     }

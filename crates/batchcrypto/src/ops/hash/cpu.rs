@@ -5,9 +5,10 @@
 //! Keccak-256 and SHA3-256 take the fastest route on this CPU
 //! ([`KeccakPath`], chosen once per process by timing each on the same
 //! messages): one message at a time through `keccak-asm` (CRYPTOGAMS'
-//! assembly, as in OpenSSL), or four (AVX2) or eight (AVX-512) at a time
-//! through the multi-buffer sponge of `batchcrypto-simd`, messages grouped
-//! by block count so that all lanes absorb the same number of blocks. No
+//! assembly, as in OpenSSL), or two (NEON), four (AVX2) or eight
+//! (AVX-512) at a time through the multi-buffer sponge of
+//! `batchcrypto-simd`, messages grouped by block count so that all lanes
+//! absorb the same number of blocks. No
 //! route wins everywhere: on an AMD Zen 1, which executes each 256-bit
 //! operation as two 128-bit halves, the four lanes only match the `sha3`
 //! crate while the assembly is 1.2x faster; on a Xeon with AVX-512 the
@@ -22,8 +23,8 @@
 //! the `sha2` crate on the Zen 1 here; for 64-byte messages, whose shared
 //! padding block skips the schedule, 0.90-0.94x on the AVX-512 Xeon and
 //! 0.95-1.22x on a Zen 4, 0.73-0.86x there before the skip); or
-//! sixteen (AVX-512) or eight (AVX2) messages in the 32-bit lanes of
-//! vector registers, every round on the vector units, which a core has
+//! sixteen (AVX-512), eight (AVX2) or four (NEON) messages in the 32-bit
+//! lanes of vector registers, every round on the vector units, which a core has
 //! more of than SHA units (on the Xeon 1.4-1.9x the `sha2` crate on SHA-NI
 //! per thread for 64-byte messages: docs/bench/xeon-2core-2026-12-03c).
 
@@ -58,7 +59,7 @@ pub(crate) fn hash(alg: Alg, msgs: &FlatBytes) -> Vec<Digest> {
 pub enum KeccakPath {
     /// One message at a time, `keccak-asm`.
     Asm,
-    /// [`Level::lanes`] messages at a time (4 or 8), `batchcrypto-simd`
+    /// [`Level::lanes`] messages at a time (2, 4 or 8), `batchcrypto-simd`
     /// at this level (the few left over in a group of equal block counts
     /// through `keccak-asm`, or in one more lanes call where that is
     /// cheaper: [`pad_from`]).
@@ -138,7 +139,8 @@ pub enum Sha256Path {
     /// Two messages' rounds interleaved on the SHA extensions,
     /// `batchcrypto-simd` (only where the CPU has them).
     ShaNiPairs,
-    /// [`Level::sha256_lanes`] messages at a time (16 AVX-512, 8 AVX2) in
+    /// [`Level::sha256_lanes`] messages at a time (16 AVX-512, 8 AVX2, 4
+    /// NEON) in
     /// the 32-bit lanes of vector registers, `batchcrypto-simd` (the few
     /// left over in a group of equal block counts through `sha2`, or in
     /// one more lanes call where that is cheaper: [`pad_from`]).
@@ -350,6 +352,14 @@ pub(crate) fn digest_on<M: AsRef<[u8]>>(route: Route, alg: Alg, msg: impl Fn(usi
             |m| asm(hash, m),
             route.keccak_pad_from,
         ),
+        (Some(hash), KeccakPath::Lanes(level)) if level.lanes() == 2 => interleaved(
+            out,
+            msg,
+            blocks,
+            |m: [&[u8]; 2]| Some(sponge256_lanes(level, hash, m)),
+            |m| asm(hash, m),
+            route.keccak_pad_from,
+        ),
         (Some(hash), KeccakPath::Lanes(level)) => interleaved(
             out,
             msg,
@@ -373,6 +383,14 @@ pub(crate) fn digest_on<M: AsRef<[u8]>>(route: Route, alg: Alg, msg: impl Fn(usi
                     msg,
                     sha256_blocks,
                     |m: [&[u8]; 16]| sha256_lanes(level, m),
+                    single,
+                    pad,
+                ),
+                Sha256Path::Lanes(level) if level.sha256_lanes() == 4 => interleaved(
+                    out,
+                    msg,
+                    sha256_blocks,
+                    |m: [&[u8]; 4]| sha256_lanes(level, m),
                     single,
                     pad,
                 ),
