@@ -152,7 +152,7 @@ impl Level {
             Level::Avx512 => std::is_x86_feature_detected!("avx512f"),
             #[cfg(target_arch = "aarch64")]
             Level::Neon => std::arch::is_aarch64_feature_detected!("neon"),
-            #[allow(unreachable_patterns)]
+            // The other architecture's levels.
             _ => false,
         }
     }
