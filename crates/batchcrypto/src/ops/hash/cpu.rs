@@ -344,72 +344,64 @@ pub(crate) fn digest_into<M: AsRef<[u8]>>(alg: Alg, msg: impl Fn(usize) -> M, ou
 /// for the bytes).
 pub(crate) fn digest_on<M: AsRef<[u8]>>(route: Route, alg: Alg, msg: impl Fn(usize) -> M, out: &mut [Digest]) {
     match (sponge(alg), route.keccak) {
-        (Some(hash), KeccakPath::Lanes(level)) if level.lanes() == 8 => interleaved(
-            out,
-            msg,
-            blocks,
-            |m: [&[u8]; 8]| Some(sponge256_lanes(level, hash, m)),
-            |m| asm(hash, m),
-            route.keccak_pad_from,
-        ),
-        (Some(hash), KeccakPath::Lanes(level)) if level.lanes() == 2 => interleaved(
-            out,
-            msg,
-            blocks,
-            |m: [&[u8]; 2]| Some(sponge256_lanes(level, hash, m)),
-            |m| asm(hash, m),
-            route.keccak_pad_from,
-        ),
-        (Some(hash), KeccakPath::Lanes(level)) => interleaved(
-            out,
-            msg,
-            blocks,
-            |m: [&[u8]; 4]| Some(sponge256_lanes(level, hash, m)),
-            |m| asm(hash, m),
-            route.keccak_pad_from,
-        ),
+        (Some(hash), KeccakPath::Lanes(level)) => {
+            let pad = route.keccak_pad_from;
+            match level.lanes() {
+                8 => sponge_lanes::<8, M>(level, hash, msg, out, pad),
+                2 => sponge_lanes::<2, M>(level, hash, msg, out, pad),
+                _ => sponge_lanes::<4, M>(level, hash, msg, out, pad),
+            }
+        }
         (Some(hash), KeccakPath::Asm) => {
             for (i, d) in out.iter_mut().enumerate() {
                 *d = asm(hash, msg(i).as_ref());
             }
         }
         (None, _) => {
-            let single = |m: &[u8]| oracle::digest(alg, m);
             let pad = route.sha256_pad_from;
             match route.sha256 {
-                Sha256Path::ShaNiPairs => interleaved(out, msg, sha256_blocks, sha256_x, single, pad),
-                Sha256Path::Lanes(level) if level.sha256_lanes() == 16 => interleaved(
-                    out,
-                    msg,
-                    sha256_blocks,
-                    |m: [&[u8]; 16]| sha256_lanes(level, m),
-                    single,
-                    pad,
-                ),
-                Sha256Path::Lanes(level) if level.sha256_lanes() == 4 => interleaved(
-                    out,
-                    msg,
-                    sha256_blocks,
-                    |m: [&[u8]; 4]| sha256_lanes(level, m),
-                    single,
-                    pad,
-                ),
-                Sha256Path::Lanes(level) => interleaved(
-                    out,
-                    msg,
-                    sha256_blocks,
-                    |m: [&[u8]; 8]| sha256_lanes(level, m),
-                    single,
-                    pad,
-                ),
+                Sha256Path::ShaNiPairs => interleaved(out, msg, sha256_blocks, sha256_x, sha2_one, pad),
+                Sha256Path::Lanes(level) => match level.sha256_lanes() {
+                    16 => sha256_in_lanes::<16, M>(level, msg, out, pad),
+                    4 => sha256_in_lanes::<4, M>(level, msg, out, pad),
+                    _ => sha256_in_lanes::<8, M>(level, msg, out, pad),
+                },
                 Sha256Path::Sha2 => {
                     for (i, d) in out.iter_mut().enumerate() {
-                        *d = single(msg(i).as_ref());
+                        *d = sha2_one(msg(i).as_ref());
                     }
                 }
             }
         }
     }
+}
+
+/// One SHA-256 by the oracle crate (`sha2`).
+fn sha2_one(msg: &[u8]) -> Digest {
+    oracle::digest(Alg::Sha256, msg)
+}
+
+/// [`digest_on`]'s Keccak sponges in `L` lanes at `level` (its width).
+fn sponge_lanes<const L: usize, M: AsRef<[u8]>>(
+    level: Level,
+    hash: Hash256,
+    msg: impl Fn(usize) -> M,
+    out: &mut [Digest],
+    pad_from: usize,
+) {
+    let lanes = |m: [&[u8]; L]| Some(sponge256_lanes(level, hash, m));
+    interleaved(out, msg, blocks, lanes, |m| asm(hash, m), pad_from);
+}
+
+/// [`digest_on`]'s SHA-256 in `L` lanes at `level` (its width).
+fn sha256_in_lanes<const L: usize, M: AsRef<[u8]>>(
+    level: Level,
+    msg: impl Fn(usize) -> M,
+    out: &mut [Digest],
+    pad_from: usize,
+) {
+    let lanes = |m: [&[u8]; L]| sha256_lanes(level, m);
+    interleaved(out, msg, sha256_blocks, lanes, sha2_one, pad_from);
 }
 
 /// `out[i]` = the digest of `msg(i)`, `L` messages of one block count at
