@@ -4,10 +4,10 @@
 //! the median of repeated runs after a warm-up run, interleaved round by
 //! round so that all columns see the same machine noise, and each round
 //! at another stack placement ([`deeper`]) so that they see the same
-//! layouts; kernel-only GPU
-//! times; a CPU+GPU split where both are measured; the crossover N* where
-//! the GPU beats the CPU; and [`calibrate`], which turns a short ladder
-//! into the [`Profile`] that `BackendChoice::Auto` follows.
+//! layouts; kernel-only GPU times; a CPU+GPU split where both are
+//! measured; the crossover N* where the GPU beats the CPU; and
+//! [`calibrate`], which turns a short ladder into the [`Profile`] that
+//! `BackendChoice::Auto` follows.
 //!
 //! Every backend is first checked against the oracle on the cell's inputs
 //! (item by item and in number): a ladder never reports a fast wrong answer.
