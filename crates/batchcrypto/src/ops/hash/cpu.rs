@@ -24,8 +24,8 @@
 //! padding block skips the schedule, 0.90-0.94x on the AVX-512 Xeon and
 //! 0.95-1.22x on a Zen 4, 0.73-0.86x there before the skip); or
 //! sixteen (AVX-512), eight (AVX2) or four (NEON) messages in the 32-bit
-//! lanes of vector registers, every round on the vector units, which a core has
-//! more of than SHA units (on the Xeon 1.4-1.9x the `sha2` crate on SHA-NI
+//! lanes of vector registers, every round on the vector units, which a
+//! core has more of than SHA units (on the Xeon 1.4-1.9x the `sha2` crate on SHA-NI
 //! per thread for 64-byte messages: docs/bench/xeon-2core-2026-12-03c).
 
 use std::sync::OnceLock;
