@@ -228,7 +228,7 @@ const NTT_FIELD64: &str = include_str!("../ops/ntt/field64.wgsl");
 const NTT_FIELD256: &str = include_str!("../ops/ntt/field256.wgsl");
 
 /// The NTT `kernel` ([`NTT_RADIX2`], a workgroup per polynomial, or
-/// [`NTT_PASSES`], a dispatch per stage) over Goldilocks (needs
+/// [`NTT_PASSES`], a block's stages then a dispatch per stage) over Goldilocks (needs
 /// SHADER_INT64).
 pub(crate) fn ntt_goldilocks(kernel: &str) -> String {
     [guard().as_str(), GOLDILOCKS, NTT_FIELD64, kernel].join("\n")
@@ -651,7 +651,7 @@ pub(crate) mod tests {
             kernels.push((
                 format!("ntt passes {field}"),
                 crate::ops::ntt::gpu::kernel_source(field, true),
-                &["ntt_scatter", "ntt_stage", "ntt_finish"][..],
+                &["ntt_block", "ntt_stage", "ntt_finish"][..],
                 true,
             ));
         }

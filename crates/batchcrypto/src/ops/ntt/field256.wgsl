@@ -72,3 +72,26 @@ fn to_work(x: Elem) -> Elem {
 fn from_work(x: Elem) -> Elem {
     return mont_mul(x, U256(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u), FR_M, FR_INV);
 }
+
+// The passes' workgroup block (passes.wgsl, ntt_block; BLOCK_WORDS is
+// rendered by the host): limb k of element i at k BLOCK_ELEMS + i, so
+// that neighbouring threads touch neighbouring words.
+const BLOCK_ELEMS: u32 = BLOCK_WORDS / ELEM_WORDS;
+var<workgroup> block: array<u32, BLOCK_WORDS>;
+
+fn read_block(i: u32) -> Elem {
+    return U256(block[i], block[BLOCK_ELEMS + i], block[2u * BLOCK_ELEMS + i], block[3u * BLOCK_ELEMS + i],
+        block[4u * BLOCK_ELEMS + i], block[5u * BLOCK_ELEMS + i], block[6u * BLOCK_ELEMS + i],
+        block[7u * BLOCK_ELEMS + i]);
+}
+
+fn write_block(i: u32, x: Elem) {
+    block[i] = x[0];
+    block[BLOCK_ELEMS + i] = x[1];
+    block[2u * BLOCK_ELEMS + i] = x[2];
+    block[3u * BLOCK_ELEMS + i] = x[3];
+    block[4u * BLOCK_ELEMS + i] = x[4];
+    block[5u * BLOCK_ELEMS + i] = x[5];
+    block[6u * BLOCK_ELEMS + i] = x[6];
+    block[7u * BLOCK_ELEMS + i] = x[7];
+}

@@ -49,3 +49,19 @@ fn to_work(x: Elem) -> Elem {
 fn from_work(x: Elem) -> Elem {
     return x;
 }
+
+// The passes' workgroup block (passes.wgsl, ntt_block; BLOCK_WORDS is
+// rendered by the host): element i's low word at i, its high word
+// BLOCK_ELEMS further, so that neighbouring threads touch neighbouring
+// words.
+const BLOCK_ELEMS: u32 = BLOCK_WORDS / ELEM_WORDS;
+var<workgroup> block: array<u32, BLOCK_WORDS>;
+
+fn read_block(i: u32) -> Elem {
+    return u64(block[i]) | (u64(block[BLOCK_ELEMS + i]) << 32u);
+}
+
+fn write_block(i: u32, x: Elem) {
+    block[i] = u32(x & 0xfffffffflu);
+    block[BLOCK_ELEMS + i] = u32(x >> 32u);
+}

@@ -2,9 +2,10 @@
 //! Goldilocks on u64 lanes, `field256.wgsl` for the scalar fields of BN254
 //! and BLS12-381 in Montgomery form; both need SHADER_INT64) for the
 //! driver ([`crate::gpu::driver`]): below 2^13 elements `radix2.wgsl`, a
-//! polynomial per workgroup; from 2^13 `passes.wgsl`, a dispatch per stage
-//! (scatter, log n stages, finish, each with its own parameters, in one
-//! submission). The host computes the transform's tables with arkworks'
+//! polynomial per workgroup; from 2^13 `passes.wgsl`: the first stages in
+//! workgroup memory ([`BLOCK_BYTES`] a workgroup: 2^9 elements of a 256-bit
+//! field, 2^11 of Goldilocks), a dispatch per later stage, then the
+//! finish, each with its own parameters, in one submission. The host computes the transform's tables with arkworks'
 //! field (the twiddles w^j or w^-j for j < n/2, where w is the root of
 //! unity `ark-poly`'s domain uses, and the scale factors g^i on a coset,
 //! n^-1 g^-i for an inverse; in full for the workgroups, in two levels
@@ -27,6 +28,12 @@ use crate::verdict::Reason;
 /// Most bytes of polynomials per sub-batch.
 const MAX_SUB_BATCH_BYTES: u64 = 1 << 28;
 
+/// Workgroup memory of the passes' first dispatch, which runs the stages
+/// whose butterflies stay within a block of this many bytes of elements:
+/// WebGPU's default limit (`max_compute_workgroup_storage_size`), which
+/// every adapter offers.
+const BLOCK_BYTES: u32 = 16 << 10;
+
 /// Flags of the kernel's parameters (see radix2.wgsl).
 const INPUT_BIT_REVERSED: u32 = 2;
 const OUTPUT_BIT_REVERSED: u32 = 4;
@@ -46,13 +53,18 @@ pub(crate) fn kernel_times(gpu: &Gpu, t: &Transform, polys: &[u8], runs: usize) 
 /// The kernel source over `field` (for a 256-bit field its modulus, R^2
 /// mod m and -m^-1 mod 2^32 rendered in): the one-workgroup-per-polynomial
 /// kernel (entry point `ntt_main`), or with `passes` the passes (entry
-/// points `ntt_scatter`, `ntt_stage`, `ntt_finish`).
+/// points `ntt_block`, `ntt_stage`, `ntt_finish`).
 pub(crate) fn kernel_source(field: Field, passes: bool) -> String {
-    let kernel = if passes {
-        shaders::NTT_PASSES
-    } else {
-        shaders::NTT_RADIX2
-    };
+    let kernel = format!(
+        "const BLOCK_WORDS: u32 = {}u;\n{}",
+        BLOCK_BYTES / 4,
+        if passes {
+            shaders::NTT_PASSES
+        } else {
+            shaders::NTT_RADIX2
+        }
+    );
+    let kernel = kernel.as_str();
     fn source<F: PrimeField>(kernel: &str) -> String {
         let m = bigint::from_ark(F::MODULUS);
         // R^2 mod m as an integer, R = 2^256.
@@ -136,11 +148,14 @@ fn table<F: PrimeField>((c, x, count): (F, F, usize), two_level: bool) -> (Vec<F
 /// butterfly); smaller ones a workgroup each.
 const PASSES_LOG_N: u32 = 13;
 
-/// The pass layout's three pipelines and its tables' shape.
+/// The pass layout's three pipelines, its block and its tables' shape.
 struct Passes {
-    scatter: Arc<wgpu::ComputePipeline>,
+    block: Arc<wgpu::ComputePipeline>,
     stage: Arc<wgpu::ComputePipeline>,
     finish: Arc<wgpu::ComputePipeline>,
+    /// log2 of the elements of the first dispatch's block: the stages it
+    /// runs.
+    block_bits: u32,
     /// (lo_bits, hi) of the twiddles' and the scale's tables.
     twiddle_shape: (u32, u32),
     scale_shape: (u32, u32),
@@ -208,20 +223,16 @@ impl<'a> NttKernel<'a> {
             // The same prime and layer: the same pipelines.
             Field::Goldilocks | Field::GoldilocksNegacyclic => (
                 "ntt_goldilocks",
-                [
-                    "ntt_goldilocks_scatter",
-                    "ntt_goldilocks_stage",
-                    "ntt_goldilocks_finish",
-                ],
+                ["ntt_goldilocks_block", "ntt_goldilocks_stage", "ntt_goldilocks_finish"],
             ),
             Field::Bn254Fr => (
                 "ntt_bn254_fr",
-                ["ntt_bn254_fr_scatter", "ntt_bn254_fr_stage", "ntt_bn254_fr_finish"],
+                ["ntt_bn254_fr_block", "ntt_bn254_fr_stage", "ntt_bn254_fr_finish"],
             ),
             Field::Bls12381Fr => (
                 "ntt_bls12_381_fr",
                 [
-                    "ntt_bls12_381_fr_scatter",
+                    "ntt_bls12_381_fr_block",
                     "ntt_bls12_381_fr_stage",
                     "ntt_bls12_381_fr_finish",
                 ],
@@ -229,10 +240,12 @@ impl<'a> NttKernel<'a> {
         };
         let layout = if two_level {
             let pipeline = |k, entry| gpu.pipeline(k, entry, || kernel_source(t.field, true));
+            let block_elements = BLOCK_BYTES / t.field.element_len() as u32;
             Layout::Passes(Passes {
-                scatter: pipeline(passes[0], "ntt_scatter")?,
+                block: pipeline(passes[0], "ntt_block")?,
                 stage: pipeline(passes[1], "ntt_stage")?,
                 finish: pipeline(passes[2], "ntt_finish")?,
+                block_bits: block_elements.ilog2().min(t.log_n),
                 twiddle_shape: tables.twiddle_shape,
                 scale_shape: tables.scale_shape,
             })
@@ -249,9 +262,13 @@ impl<'a> NttKernel<'a> {
         })
     }
 
-    /// The passes of one run: the scatter, a stage per level, the finish.
+    /// The passes of one run: the block (the first stages), a stage per
+    /// later level, the finish (one pass for the one-workgroup kernel).
     fn pass_count(&self) -> usize {
-        self.t.log_n as usize + 2
+        match &self.layout {
+            Layout::Workgroup(_) => 1,
+            Layout::Passes(p) => (self.t.log_n - p.block_bits) as usize + 2,
+        }
     }
 }
 
@@ -274,14 +291,14 @@ impl Kernel for NttKernel<'_> {
     fn pipeline(&self) -> &wgpu::ComputePipeline {
         match &self.layout {
             Layout::Workgroup(pipeline) => pipeline,
-            Layout::Passes(p) => &p.scatter,
+            Layout::Passes(p) => &p.block,
         }
     }
 
     fn pass_pipeline(&self, pass: usize) -> &wgpu::ComputePipeline {
         match &self.layout {
             Layout::Workgroup(pipeline) => pipeline,
-            Layout::Passes(p) if pass == 0 => &p.scatter,
+            Layout::Passes(p) if pass == 0 => &p.block,
             Layout::Passes(p) if pass + 1 == self.pass_count() => &p.finish,
             Layout::Passes(p) => &p.stage,
         }
@@ -336,13 +353,14 @@ impl Kernel for NttKernel<'_> {
                         polys,
                         self.t.log_n,
                         self.flags,
-                        // Stage s is pass s + 1.
-                        pass.saturating_sub(1) as u32,
+                        // Pass 1 runs the first stage after the block's.
+                        p.block_bits + pass.saturating_sub(1) as u32,
                         p.twiddle_shape.0,
                         p.twiddle_shape.1,
                         p.scale_shape.0,
                         p.scale_shape.1,
                         shaders::LOOP_GUARD,
+                        p.block_bits,
                     ];
                     for (word, v) in at.chunks_exact_mut(4).zip(values) {
                         word.copy_from_slice(&v.to_le_bytes());
@@ -379,17 +397,21 @@ impl Kernel for NttKernel<'_> {
         start: usize,
         end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
-        if let Layout::Workgroup(pipeline) = &self.layout {
-            let threads = (end - start) * self.threads_per_unit();
-            return driver::one_pass(gpu, pipeline, self.name(), inputs.iter().chain([out]), threads);
-        }
+        let block_bits = match &self.layout {
+            Layout::Workgroup(pipeline) => {
+                let threads = (end - start) * self.threads_per_unit();
+                return driver::one_pass(gpu, pipeline, self.name(), inputs.iter().chain([out]), threads);
+            }
+            Layout::Passes(p) => p.block_bits,
+        };
         let elements = (end - start) * self.t.len();
         (0..self.pass_count())
             .map(|pass| {
                 // Each pass's bindings (its pipeline's layout holds only
                 // those) and threads.
                 let (bindings, threads): (&[u32], usize) = match pass {
-                    0 => (&[1, 3, 4], elements),
+                    // A workgroup per block.
+                    0 => (&[1, 2, 3, 4], (elements >> block_bits) * WORKGROUP_SIZE as usize),
                     p if p + 1 == self.pass_count() => (&[3, 4], elements),
                     _ => (&[2, 4], elements / 2),
                 };

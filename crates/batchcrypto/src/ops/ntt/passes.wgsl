@@ -1,28 +1,33 @@
-// Radix-2 NTT of large polynomials, one dispatch per stage, over the field
-// of the layer composed before this file (as radix2.wgsl, whose one
-// workgroup per polynomial would leave a large transform to a single
-// workgroup: here every butterfly of a stage is a thread of its own, and
-// a polynomial of any size up to 2^24 fills the device).
+// Radix-2 NTT of large polynomials, a few dispatches per transform, over
+// the field of the layer composed before this file (as radix2.wgsl, whose
+// one workgroup per polynomial would leave a large transform to a single
+// workgroup: here a polynomial of any size up to 2^24 fills the device).
 //
-// ntt_scatter (a thread per element): the element is checked below the
-// modulus, taken into the working form, scaled by the coset's power for a
-// forward transform on a coset, and written to its bit-reversed place.
-// ntt_stage (a thread per butterfly), once per stage s = 0 .. log n - 1:
-// Cooley-Tukey in place. ntt_finish (a thread per element, or per pair of
+// ntt_block (a workgroup per block of 2^block_bits consecutive places of
+// the bit-reversed layout, as many elements as BLOCK_WORDS words of
+// workgroup memory hold: 512 of the 256-bit fields, 2,048 of Goldilocks):
+// each element is read from its input place, checked below the modulus,
+// taken into the working form and scaled by the coset's power for a
+// forward transform on a coset, then stages 0 .. block_bits - 1, whose
+// butterflies stay inside a block, run in workgroup memory between
+// barriers, and the block is written out once. ntt_stage (a thread per
+// butterfly), once per stage s = block_bits .. log n - 1: Cooley-Tukey in
+// place in the output. ntt_finish (a thread per element, or per pair of
 // bit-reversed places): the inverse's n^-1 g^-i, out of the working form,
-// and a bit-reversed output swapped into place.
+// and a bit-reversed output swapped into place. So the elements make
+// log n - block_bits + 2 trips through device memory, not log n + 2.
 //
 // The tables are two-level to stay small at 2^24: the twiddle w^j is
 // twiddles[hi + (j >> lo_bits)] * twiddles[j & (2^lo_bits - 1)], the scale
 // factor c x^i likewise from `scale` (the host folds c into the high part).
 //
-// Every pass proves it ran: the scatter sets a per-polynomial progress
-// word to 1, stage s's butterfly 0 moves it from s + 1 to s + 2, and the
-// finish writes the status word (DONE_FLAG, | 1 when an input element was
-// not below the modulus) only when it reads log n + 1; the output buffer
-// is cleared before every run, so a pass that did not run leaves no
-// status. Output: every polynomial, a status word per polynomial, then
-// the progress words (scratch, not read back).
+// Every pass proves it ran: the block pass sets a per-polynomial progress
+// word to block_bits + 1, stage s's butterfly 0 moves it from s + 1 to
+// s + 2, and the finish writes the status word (DONE_FLAG, | 1 when an
+// input element was not below the modulus) only when it reads log n + 1;
+// the output buffer is cleared before every run, so a pass that did not
+// run leaves no status. Output: every polynomial, a status word per
+// polynomial, then the progress words (scratch, not read back).
 
 struct PassParams {
     polys: u32,
@@ -36,7 +41,8 @@ struct PassParams {
     scale_lo_bits: u32,
     scale_hi: u32,
     loop_guard: u32,
-    pad0: u32,
+    // log2 of ntt_block's block (at most log n).
+    block_bits: u32,
     pad1: u32,
     pad2: u32,
 }
@@ -70,29 +76,63 @@ fn progress_at(poly: u32) -> u32 {
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
-fn ntt_scatter(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = item_index(gid, groups);
-    if i >= params.polys << params.log_n {
+fn ntt_block(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) lane: u32,
+) {
+    // Uniform per workgroup, so the barriers below stay in uniform control flow.
+    let blocks_bits = params.log_n - params.block_bits;
+    let b = wid.y * groups.x + wid.x;
+    if b >= params.polys << blocks_bits {
         return;
     }
-    let poly = i >> params.log_n;
-    let at = i & ((1u << params.log_n) - 1u);
-    let raw = read_input(i);
-    var x = to_work(raw);
-    if !canonical(raw) {
-        // Every writer writes the same value.
-        out[status_at(poly)] = 1u;
+    let size = 1u << params.block_bits;
+    let poly = b >> blocks_bits;
+    // The block's first place in the output and in its polynomial.
+    let first = b << params.block_bits;
+    let at0 = first & ((1u << params.log_n) - 1u);
+    // Place p of the bit-reversed layout holds the element of natural
+    // index k = bitrev(p), which is at input position k, or p when the
+    // input is bit-reversed.
+    for (var q = lane; q < size; q += WORKGROUP_SIZE) {
+        let p = at0 + q;
+        let k = bit_reverse(p, params.log_n);
+        let i = select(k, p, (params.flags & 2u) != 0u);
+        let raw = read_input((poly << params.log_n) + i);
+        var x = to_work(raw);
+        if !canonical(raw) {
+            // Every writer writes the same value.
+            out[status_at(poly)] = 1u;
+        }
+        if (params.flags & 8u) != 0u {
+            x = f_mul(x, scale_factor(k));
+        }
+        write_block(q, x);
     }
-    var k = at;
-    if (params.flags & 2u) != 0u {
-        k = bit_reverse(at, params.log_n);
+    workgroupBarrier();
+    // Stages 0 .. block_bits - 1: ntt_stage's butterflies, the block's own.
+    let log_half = params.log_n - 1u;
+    for (var s = 0u; s < params.block_bits; s++) {
+        let half = 1u << s;
+        for (var t = lane; t < size / 2u; t += WORKGROUP_SIZE) {
+            let j = t & (half - 1u);
+            let i0 = ((t >> s) << (s + 1u)) + j;
+            let i1 = i0 + half;
+            let a = read_block(i0);
+            let c = f_mul(read_block(i1), twiddle(j << (log_half - s)));
+            write_block(i0, f_add(a, c));
+            write_block(i1, f_sub(a, c));
+        }
+        workgroupBarrier();
     }
-    if (params.flags & 8u) != 0u {
-        x = f_mul(x, scale_factor(k));
+    for (var q = lane; q < size; q += WORKGROUP_SIZE) {
+        write_out(first + q, read_block(q));
     }
-    write_out((poly << params.log_n) + bit_reverse(k, params.log_n), x);
-    if at == 0u {
-        out[progress_at(poly)] = 1u;
+    // Every invocation runs the same loops (the block and its halves are
+    // multiples of WORKGROUP_SIZE), so a loop limit would cut this one's.
+    if at0 == 0u && lane == 0u && loops_intact(params.loop_guard) {
+        out[progress_at(poly)] = params.block_bits + 1u;
     }
 }
 
