@@ -228,7 +228,7 @@ const NTT_FIELD64: &str = include_str!("../ops/ntt/field64.wgsl");
 const NTT_FIELD256: &str = include_str!("../ops/ntt/field256.wgsl");
 
 /// The NTT `kernel` ([`NTT_RADIX2`], a workgroup per polynomial, or
-/// [`NTT_PASSES`], a block's stages then a dispatch per stage) over Goldilocks (needs
+/// [`NTT_PASSES`], a block's stages then a dispatch per two stages) over Goldilocks (needs
 /// SHADER_INT64).
 pub(crate) fn ntt_goldilocks(kernel: &str) -> String {
     [guard().as_str(), GOLDILOCKS, NTT_FIELD64, kernel].join("\n")

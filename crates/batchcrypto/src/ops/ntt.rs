@@ -45,11 +45,11 @@
 //! every field at every size (the negacyclic transform is the cyclic one
 //! of root psi^2 with the input scaled by psi^j, as a coset): up to 2^12 a workgroup per polynomial
 //! (`radix2.wgsl`, radix-2 stages in place with barriers between them),
-//! from 2^13 a dispatch per stage with a thread per butterfly, but for the
-//! first stages, whose butterflies stay within blocks of 16 KiB that one
-//! workgroup runs in its own memory (`passes.wgsl`, two-level tables so
-//! that 2^24 needs no 2^23-entry table), so that one large polynomial
-//! fills the device.
+//! from 2^13 the first stages, whose butterflies stay within blocks of
+//! 16 KiB, each block in one workgroup's own memory, then a dispatch per
+//! two stages with a thread per four elements (`passes.wgsl`, two-level
+//! tables so that 2^24 needs no 2^23-entry table), so that one large
+//! polynomial fills the device.
 //!
 //! [`Reason::NonCanonicalElement`]: crate::Reason::NonCanonicalElement
 

@@ -4,8 +4,8 @@
 //! driver ([`crate::gpu::driver`]): below 2^13 elements `radix2.wgsl`, a
 //! polynomial per workgroup; from 2^13 `passes.wgsl`: the first stages in
 //! workgroup memory ([`BLOCK_BYTES`] a workgroup: 2^9 elements of a 256-bit
-//! field, 2^11 of Goldilocks), a dispatch per later stage, then the
-//! finish, each with its own parameters, in one submission. The host computes the transform's tables with arkworks'
+//! field, 2^11 of Goldilocks), a dispatch per two later stages (radix 4),
+//! then the finish, each with its own parameters, in one submission. The host computes the transform's tables with arkworks'
 //! field (the twiddles w^j or w^-j for j < n/2, where w is the root of
 //! unity `ark-poly`'s domain uses, and the scale factors g^i on a coset,
 //! n^-1 g^-i for an inverse; in full for the workgroups, in two levels
@@ -262,13 +262,25 @@ impl<'a> NttKernel<'a> {
         })
     }
 
-    /// The passes of one run: the block (the first stages), a stage per
-    /// later level, the finish (one pass for the one-workgroup kernel).
+    /// The passes of one run: the block (the first stages), the stage
+    /// passes, the finish (one pass for the one-workgroup kernel).
     fn pass_count(&self) -> usize {
         match &self.layout {
             Layout::Workgroup(_) => 1,
-            Layout::Passes(p) => (self.t.log_n - p.block_bits) as usize + 2,
+            Layout::Passes(p) => p.stage_passes(self.t.log_n).len() + 2,
         }
+    }
+}
+
+impl Passes {
+    /// The stage passes after the block's stages, (first stage, stages)
+    /// each: two stages a pass (radix 4), but for a first one alone when
+    /// the stages left are odd in number.
+    fn stage_passes(&self, log_n: u32) -> Vec<(u32, u32)> {
+        let odd = (log_n - self.block_bits) % 2;
+        let single = (odd == 1).then_some((self.block_bits, 1));
+        let pairs = (self.block_bits + odd..log_n).step_by(2).map(|s| (s, 2));
+        single.into_iter().chain(pairs).collect()
     }
 }
 
@@ -348,19 +360,22 @@ impl Kernel for NttKernel<'_> {
             Layout::Workgroup(_) => driver::params(params, [polys, self.t.log_n, self.flags, shaders::LOOP_GUARD]),
             Layout::Passes(p) => {
                 let mut bytes = vec![0u8; self.pass_count() * PASS_PARAM_STRIDE as usize];
+                let stage_passes = p.stage_passes(self.t.log_n);
                 for (pass, at) in bytes.chunks_exact_mut(PASS_PARAM_STRIDE as usize).enumerate() {
+                    // Passes 1 ..= the stage passes' count run them.
+                    let (stage, stages) = stage_passes.get(pass.wrapping_sub(1)).copied().unwrap_or((0, 0));
                     let values = [
                         polys,
                         self.t.log_n,
                         self.flags,
-                        // Pass 1 runs the first stage after the block's.
-                        p.block_bits + pass.saturating_sub(1) as u32,
+                        stage,
                         p.twiddle_shape.0,
                         p.twiddle_shape.1,
                         p.scale_shape.0,
                         p.scale_shape.1,
                         shaders::LOOP_GUARD,
                         p.block_bits,
+                        stages,
                     ];
                     for (word, v) in at.chunks_exact_mut(4).zip(values) {
                         word.copy_from_slice(&v.to_le_bytes());
@@ -397,13 +412,14 @@ impl Kernel for NttKernel<'_> {
         start: usize,
         end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
-        let block_bits = match &self.layout {
+        let passes = match &self.layout {
             Layout::Workgroup(pipeline) => {
                 let threads = (end - start) * self.threads_per_unit();
                 return driver::one_pass(gpu, pipeline, self.name(), inputs.iter().chain([out]), threads);
             }
-            Layout::Passes(p) => p.block_bits,
+            Layout::Passes(p) => p,
         };
+        let stage_passes = passes.stage_passes(self.t.log_n);
         let elements = (end - start) * self.t.len();
         (0..self.pass_count())
             .map(|pass| {
@@ -411,9 +427,10 @@ impl Kernel for NttKernel<'_> {
                 // those) and threads.
                 let (bindings, threads): (&[u32], usize) = match pass {
                     // A workgroup per block.
-                    0 => (&[1, 2, 3, 4], (elements >> block_bits) * WORKGROUP_SIZE as usize),
+                    0 => (&[1, 2, 3, 4], (elements >> passes.block_bits) * WORKGROUP_SIZE as usize),
                     p if p + 1 == self.pass_count() => (&[3, 4], elements),
-                    _ => (&[2, 4], elements / 2),
+                    // A thread per butterfly, or per four elements.
+                    p => (&[2, 4], elements >> stage_passes[p - 1].1),
                 };
                 let params = wgpu::BindGroupEntry {
                     binding: 0,

@@ -10,24 +10,27 @@
 // taken into the working form and scaled by the coset's power for a
 // forward transform on a coset, then stages 0 .. block_bits - 1, whose
 // butterflies stay inside a block, run in workgroup memory between
-// barriers, and the block is written out once. ntt_stage (a thread per
-// butterfly), once per stage s = block_bits .. log n - 1: Cooley-Tukey in
-// place in the output. ntt_finish (a thread per element, or per pair of
-// bit-reversed places): the inverse's n^-1 g^-i, out of the working form,
-// and a bit-reversed output swapped into place. So the elements make
-// log n - block_bits + 2 trips through device memory, not log n + 2.
+// barriers, and the block is written out once. ntt_stage, for the later
+// stages s = block_bits .. log n - 1 two at a time (a thread per four
+// elements, radix 4) and one alone when their number is odd (a thread per
+// butterfly): Cooley-Tukey in place in the output. ntt_finish (a thread
+// per element, or per pair of bit-reversed places): the inverse's n^-1
+// g^-i, out of the working form, and a bit-reversed output swapped into
+// place. So the elements make (log n - block_bits) / 2 + 2 trips (rounded
+// up) through device memory, not log n + 2.
 //
 // The tables are two-level to stay small at 2^24: the twiddle w^j is
 // twiddles[hi + (j >> lo_bits)] * twiddles[j & (2^lo_bits - 1)], the scale
 // factor c x^i likewise from `scale` (the host folds c into the high part).
 //
 // Every pass proves it ran: the block pass sets a per-polynomial progress
-// word to block_bits + 1, stage s's butterfly 0 moves it from s + 1 to
-// s + 2, and the finish writes the status word (DONE_FLAG, | 1 when an
-// input element was not below the modulus) only when it reads log n + 1;
-// the output buffer is cleared before every run, so a pass that did not
-// run leaves no status. Output: every polynomial, a status word per
-// polynomial, then the progress words (scratch, not read back).
+// word to block_bits + 1, a stage pass moves it from s + 1 to s + 1 plus
+// its stages (its thread 0 does), and the finish writes the status word
+// (DONE_FLAG, | 1 when an input element was not below the modulus) only
+// when it reads log n + 1; the output buffer is cleared before every run,
+// so a pass that did not run leaves no status. Output: every polynomial,
+// a status word per polynomial, then the progress words (scratch, not
+// read back).
 
 struct PassParams {
     polys: u32,
@@ -43,7 +46,8 @@ struct PassParams {
     loop_guard: u32,
     // log2 of ntt_block's block (at most log n).
     block_bits: u32,
-    pad1: u32,
+    // ntt_stage's stages: 1 (stage) or 2 (stage and stage + 1).
+    stages: u32,
     pad2: u32,
 }
 
@@ -139,23 +143,54 @@ fn ntt_block(
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn ntt_stage(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let t = item_index(gid, groups);
+    let s = params.stage;
     let log_half = params.log_n - 1u;
-    if t >= params.polys << log_half {
+    let h = 1u << s;
+    if params.stages == 1u {
+        // Stage s: a thread per butterfly.
+        if t >= params.polys << log_half {
+            return;
+        }
+        let poly = t >> log_half;
+        let b = t & ((1u << log_half) - 1u);
+        let j = b & (h - 1u);
+        let i0 = (poly << params.log_n) + ((b >> s) << (s + 1u)) + j;
+        let a = read_out(i0);
+        let c = f_mul(read_out(i0 + h), twiddle(j << (log_half - s)));
+        write_out(i0, f_add(a, c));
+        write_out(i0 + h, f_sub(a, c));
+        if b == 0u && out[progress_at(poly)] == s + 1u {
+            out[progress_at(poly)] = s + 2u;
+        }
         return;
     }
-    let poly = t >> log_half;
-    let b = t & ((1u << log_half) - 1u);
-    let s = params.stage;
-    let half = 1u << s;
-    let j = b & (half - 1u);
-    let i0 = (poly << params.log_n) + ((b >> s) << (s + 1u)) + j;
-    let i1 = i0 + half;
-    let a = read_out(i0);
-    let c = f_mul(read_out(i1), twiddle(j << (log_half - s)));
-    write_out(i0, f_add(a, c));
-    write_out(i1, f_sub(a, c));
+    // Stages s and s + 1 (radix 4): a thread per four elements i0 + {0,
+    // h, 2h, 3h}, i0 = j + a multiple of 4h, j < h: stage s's butterflies
+    // (0, h) and (2h, 3h), both of twiddle index j, then stage s + 1's
+    // (0, 2h) and (h, 3h), of twiddle indices j and j + h.
+    let log_quarter = params.log_n - 2u;
+    if t >= params.polys << log_quarter {
+        return;
+    }
+    let poly = t >> log_quarter;
+    let b = t & ((1u << log_quarter) - 1u);
+    let j = b & (h - 1u);
+    let i0 = (poly << params.log_n) + ((b >> s) << (s + 2u)) + j;
+    let w = twiddle(j << (log_half - s));
+    let x0 = read_out(i0);
+    let x1 = f_mul(read_out(i0 + h), w);
+    let x2 = read_out(i0 + 2u * h);
+    let x3 = f_mul(read_out(i0 + 3u * h), w);
+    let a0 = f_add(x0, x1);
+    let a1 = f_sub(x0, x1);
+    let c2 = f_mul(f_add(x2, x3), twiddle(j << (log_half - s - 1u)));
+    let c3 = f_mul(f_sub(x2, x3), twiddle((j + h) << (log_half - s - 1u)));
+    write_out(i0, f_add(a0, c2));
+    write_out(i0 + h, f_add(a1, c3));
+    write_out(i0 + 2u * h, f_sub(a0, c2));
+    write_out(i0 + 3u * h, f_sub(a1, c3));
     if b == 0u && out[progress_at(poly)] == s + 1u {
-        out[progress_at(poly)] = s + 2u;
+        out[progress_at(poly)] = s + 3u;
     }
 }
 
