@@ -224,6 +224,7 @@ pub(crate) fn mlkem() -> String {
 const GOLDILOCKS: &str = include_str!("wgsl/goldilocks.wgsl");
 pub(crate) const NTT_RADIX2: &str = include_str!("../ops/ntt/radix2.wgsl");
 pub(crate) const NTT_PASSES: &str = include_str!("../ops/ntt/passes.wgsl");
+pub(crate) const NTT_BLOCK: &str = include_str!("../ops/ntt/block.wgsl");
 const NTT_FIELD64: &str = include_str!("../ops/ntt/field64.wgsl");
 const NTT_FIELD256: &str = include_str!("../ops/ntt/field256.wgsl");
 

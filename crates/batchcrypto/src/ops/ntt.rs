@@ -43,13 +43,14 @@
 //! parallel FFT.
 //! The GPU path (`gpu.rs` over `field64.wgsl` or `field256.wgsl`) covers
 //! every field at every size (the negacyclic transform is the cyclic one
-//! of root psi^2 with the input scaled by psi^j, as a coset): up to 2^12 a workgroup per polynomial
-//! (`radix2.wgsl`, radix-2 stages in place with barriers between them),
-//! from 2^13 the first stages, whose butterflies stay within blocks of
-//! 16 KiB, each block in one workgroup's own memory, then a dispatch per
-//! two stages with a thread per four elements (`passes.wgsl`, two-level
-//! tables so that 2^24 needs no 2^23-entry table), so that one large
-//! polynomial fills the device.
+//! of root psi^2 with the input scaled by psi^j, as a coset), the first
+//! stages, whose butterflies stay within blocks of 16 KiB, in workgroup
+//! memory (`block.wgsl`): up to 2^12 a workgroup per polynomial
+//! (`radix2.wgsl`: all the stages there for a polynomial that fits, the
+//! rest in place with barriers between them), from 2^13 a workgroup per
+//! block, then a dispatch per two stages with a thread per four elements
+//! (`passes.wgsl`, two-level tables so that 2^24 needs no 2^23-entry
+//! table), so that one large polynomial fills the device.
 //!
 //! [`Reason::NonCanonicalElement`]: crate::Reason::NonCanonicalElement
 

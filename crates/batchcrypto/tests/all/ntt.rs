@@ -338,14 +338,19 @@ fn every_field_on_the_gpu_at_every_size() {
     }
 }
 
-/// The passes (a dispatch per stage, from 2^13) in every variant: both
-/// directions, every order pair, with and without a coset, on the GPU,
-/// equal to the oracle.
+/// Both GPU kernels past one workgroup block (16 KiB: 2^9 elements of a
+/// scalar field, 2^11 of Goldilocks) in every variant: the workgroup
+/// kernel at twice a block (its later stages and output order in device
+/// memory) and the passes (from 2^13); both directions, every order pair,
+/// with and without a coset, on the GPU, equal to the oracle.
 #[test]
-fn every_variant_on_the_passes() {
+fn every_variant_past_one_block() {
     let Some(engine) = gpu_engine() else { return };
     let mut rng = StdRng::seed_from_u64(13);
-    for field in Field::ALL {
+    for (field, log_n) in Field::ALL.into_iter().flat_map(|f| {
+        let past_a_block = (16u32 << 10).div_ceil(f.element_len() as u32).ilog2() + 1;
+        [(f, past_a_block), (f, 13)]
+    }) {
         for direction in [Direction::Forward, Direction::Inverse] {
             for input_order in [Order::Natural, Order::BitReversed] {
                 for output_order in [Order::Natural, Order::BitReversed] {
@@ -356,7 +361,7 @@ fn every_variant_on_the_passes() {
                             input_order,
                             output_order,
                             coset,
-                            ..Transform::new(field, 13)
+                            ..Transform::new(field, log_n)
                         };
                         let polys = random_polys(&t, 2, &mut rng);
                         let out = engine.ntt(&t, &polys).expect("ntt");

@@ -1,15 +1,17 @@
 //! Host side of the NTT kernels over a field layer (`field64.wgsl` for
 //! Goldilocks on u64 lanes, `field256.wgsl` for the scalar fields of BN254
 //! and BLS12-381 in Montgomery form; both need SHADER_INT64) for the
-//! driver ([`crate::gpu::driver`]): below 2^13 elements `radix2.wgsl`, a
-//! polynomial per workgroup; from 2^13 `passes.wgsl`: the first stages in
-//! workgroup memory ([`BLOCK_BYTES`] a workgroup: 2^9 elements of a 256-bit
-//! field, 2^11 of Goldilocks), a dispatch per two later stages (radix 4),
-//! then the finish, each with its own parameters, in one submission. The host computes the transform's tables with arkworks'
-//! field (the twiddles w^j or w^-j for j < n/2, where w is the root of
-//! unity `ark-poly`'s domain uses, and the scale factors g^i on a coset,
-//! n^-1 g^-i for an inverse; in full for the workgroups, in two levels
-//! for the passes) in the kernel's working form (canonical for
+//! driver ([`crate::gpu::driver`]). Both kernels run the first stages in
+//! workgroup memory (`block.wgsl`, [`BLOCK_BYTES`] a workgroup: 2^9
+//! elements of a 256-bit field, 2^11 of Goldilocks): below 2^13 elements
+//! `radix2.wgsl`, a polynomial per workgroup; from 2^13 `passes.wgsl`, a
+//! workgroup per block, then a dispatch per two later stages (radix 4),
+//! then the finish, each with its own parameters, in one submission. The
+//! host computes the transform's tables with arkworks' field (the
+//! twiddles w^j or w^-j for j < n/2, where w is the root of unity
+//! `ark-poly`'s domain uses, and the scale factors g^i on a coset, n^-1
+//! g^-i for an inverse; in full for the workgroups, in two levels for the
+//! passes) in the kernel's working form (canonical for
 //! Goldilocks; Montgomery with R = 2^256, arkworks' own representation,
 //! for the 256-bit fields), uploads them with each sub-batch, and reads
 //! back every polynomial and a status word each (done, or an element not
@@ -28,11 +30,15 @@ use crate::verdict::Reason;
 /// Most bytes of polynomials per sub-batch.
 const MAX_SUB_BATCH_BYTES: u64 = 1 << 28;
 
-/// Workgroup memory of the passes' first dispatch, which runs the stages
-/// whose butterflies stay within a block of this many bytes of elements:
-/// WebGPU's default limit (`max_compute_workgroup_storage_size`), which
-/// every adapter offers.
+/// Workgroup memory of a block (`block.wgsl`), in which the kernels run
+/// the stages whose butterflies stay within it: WebGPU's default limit
+/// (`max_compute_workgroup_storage_size`), which every adapter offers.
 const BLOCK_BYTES: u32 = 16 << 10;
+
+/// log2 of the elements of `field` a block holds.
+fn block_bits(field: Field) -> u32 {
+    (BLOCK_BYTES / field.element_len() as u32).ilog2()
+}
 
 /// Flags of the kernel's parameters (see radix2.wgsl).
 const INPUT_BIT_REVERSED: u32 = 2;
@@ -56,8 +62,10 @@ pub(crate) fn kernel_times(gpu: &Gpu, t: &Transform, polys: &[u8], runs: usize) 
 /// points `ntt_block`, `ntt_stage`, `ntt_finish`).
 pub(crate) fn kernel_source(field: Field, passes: bool) -> String {
     let kernel = format!(
-        "const BLOCK_WORDS: u32 = {}u;\n{}",
+        "const BLOCK_WORDS: u32 = {}u;\nconst BLOCK_BITS: u32 = {}u;\n{}\n{}",
         BLOCK_BYTES / 4,
+        block_bits(field),
+        shaders::NTT_BLOCK,
         if passes {
             shaders::NTT_PASSES
         } else {
@@ -240,12 +248,11 @@ impl<'a> NttKernel<'a> {
         };
         let layout = if two_level {
             let pipeline = |k, entry| gpu.pipeline(k, entry, || kernel_source(t.field, true));
-            let block_elements = BLOCK_BYTES / t.field.element_len() as u32;
             Layout::Passes(Passes {
                 block: pipeline(passes[0], "ntt_block")?,
                 stage: pipeline(passes[1], "ntt_stage")?,
                 finish: pipeline(passes[2], "ntt_finish")?,
-                block_bits: block_elements.ilog2().min(t.log_n),
+                block_bits: block_bits(t.field).min(t.log_n),
                 twiddle_shape: tables.twiddle_shape,
                 scale_shape: tables.scale_shape,
             })

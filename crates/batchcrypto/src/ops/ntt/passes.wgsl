@@ -96,38 +96,14 @@ fn ntt_block(
     // The block's first place in the output and in its polynomial.
     let first = b << params.block_bits;
     let at0 = first & ((1u << params.log_n) - 1u);
-    // Place p of the bit-reversed layout holds the element of natural
-    // index k = bitrev(p), which is at input position k, or p when the
-    // input is bit-reversed.
-    for (var q = lane; q < size; q += WORKGROUP_SIZE) {
-        let p = at0 + q;
-        let k = bit_reverse(p, params.log_n);
-        let i = select(k, p, (params.flags & 2u) != 0u);
-        let raw = read_input((poly << params.log_n) + i);
-        var x = to_work(raw);
-        if !canonical(raw) {
-            // Every writer writes the same value.
-            out[status_at(poly)] = 1u;
-        }
-        if (params.flags & 8u) != 0u {
-            x = f_mul(x, scale_factor(k));
-        }
-        write_block(q, x);
+    if !block_load(poly << params.log_n, params.log_n, at0, params.block_bits, params.flags, lane) {
+        // Every writer writes the same value.
+        out[status_at(poly)] = 1u;
     }
     workgroupBarrier();
     // Stages 0 .. block_bits - 1: ntt_stage's butterflies, the block's own.
-    let log_half = params.log_n - 1u;
     for (var s = 0u; s < params.block_bits; s++) {
-        let half = 1u << s;
-        for (var t = lane; t < size / 2u; t += WORKGROUP_SIZE) {
-            let j = t & (half - 1u);
-            let i0 = ((t >> s) << (s + 1u)) + j;
-            let i1 = i0 + half;
-            let a = read_block(i0);
-            let c = f_mul(read_block(i1), twiddle(j << (log_half - s)));
-            write_block(i0, f_add(a, c));
-            write_block(i1, f_sub(a, c));
-        }
+        block_stage(params.log_n, s, params.block_bits, lane);
         workgroupBarrier();
     }
     for (var q = lane; q < size; q += WORKGROUP_SIZE) {
