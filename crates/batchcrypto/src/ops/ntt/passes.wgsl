@@ -118,55 +118,46 @@ fn ntt_block(
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn ntt_stage(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    // A thread per 2^stages elements i0 + {0, h, .., (2^stages - 1) h},
+    // i0 = j + a multiple of 2^stages h, j < h.
     let t = item_index(gid, groups);
     let s = params.stage;
     let log_half = params.log_n - 1u;
+    let log_threads = params.log_n - params.stages;
+    if t >= params.polys << log_threads {
+        return;
+    }
+    let poly = t >> log_threads;
+    let b = t & ((1u << log_threads) - 1u);
     let h = 1u << s;
+    let j = b & (h - 1u);
+    let i0 = (poly << params.log_n) + ((b >> s) << (s + params.stages)) + j;
+    let w = twiddle(j << (log_half - s));
     if params.stages == 1u {
-        // Stage s: a thread per butterfly.
-        if t >= params.polys << log_half {
-            return;
-        }
-        let poly = t >> log_half;
-        let b = t & ((1u << log_half) - 1u);
-        let j = b & (h - 1u);
-        let i0 = (poly << params.log_n) + ((b >> s) << (s + 1u)) + j;
+        // Stage s: the butterfly (0, h).
         let a = read_out(i0);
-        let c = f_mul(read_out(i0 + h), twiddle(j << (log_half - s)));
+        let c = f_mul(read_out(i0 + h), w);
         write_out(i0, f_add(a, c));
         write_out(i0 + h, f_sub(a, c));
-        if b == 0u && out[progress_at(poly)] == s + 1u {
-            out[progress_at(poly)] = s + 2u;
-        }
-        return;
+    } else {
+        // Stages s and s + 1 (radix 4): stage s's butterflies (0, h) and
+        // (2h, 3h), both of twiddle index j, then stage s + 1's (0, 2h)
+        // and (h, 3h), of twiddle indices j and j + h.
+        let x0 = read_out(i0);
+        let x1 = f_mul(read_out(i0 + h), w);
+        let x2 = read_out(i0 + 2u * h);
+        let x3 = f_mul(read_out(i0 + 3u * h), w);
+        let a0 = f_add(x0, x1);
+        let a1 = f_sub(x0, x1);
+        let c2 = f_mul(f_add(x2, x3), twiddle(j << (log_half - s - 1u)));
+        let c3 = f_mul(f_sub(x2, x3), twiddle((j + h) << (log_half - s - 1u)));
+        write_out(i0, f_add(a0, c2));
+        write_out(i0 + h, f_add(a1, c3));
+        write_out(i0 + 2u * h, f_sub(a0, c2));
+        write_out(i0 + 3u * h, f_sub(a1, c3));
     }
-    // Stages s and s + 1 (radix 4): a thread per four elements i0 + {0,
-    // h, 2h, 3h}, i0 = j + a multiple of 4h, j < h: stage s's butterflies
-    // (0, h) and (2h, 3h), both of twiddle index j, then stage s + 1's
-    // (0, 2h) and (h, 3h), of twiddle indices j and j + h.
-    let log_quarter = params.log_n - 2u;
-    if t >= params.polys << log_quarter {
-        return;
-    }
-    let poly = t >> log_quarter;
-    let b = t & ((1u << log_quarter) - 1u);
-    let j = b & (h - 1u);
-    let i0 = (poly << params.log_n) + ((b >> s) << (s + 2u)) + j;
-    let w = twiddle(j << (log_half - s));
-    let x0 = read_out(i0);
-    let x1 = f_mul(read_out(i0 + h), w);
-    let x2 = read_out(i0 + 2u * h);
-    let x3 = f_mul(read_out(i0 + 3u * h), w);
-    let a0 = f_add(x0, x1);
-    let a1 = f_sub(x0, x1);
-    let c2 = f_mul(f_add(x2, x3), twiddle(j << (log_half - s - 1u)));
-    let c3 = f_mul(f_sub(x2, x3), twiddle((j + h) << (log_half - s - 1u)));
-    write_out(i0, f_add(a0, c2));
-    write_out(i0 + h, f_add(a1, c3));
-    write_out(i0 + 2u * h, f_sub(a0, c2));
-    write_out(i0 + 3u * h, f_sub(a1, c3));
     if b == 0u && out[progress_at(poly)] == s + 1u {
-        out[progress_at(poly)] = s + 3u;
+        out[progress_at(poly)] = s + 1u + params.stages;
     }
 }
 
