@@ -7,7 +7,8 @@
 // The host (ops/msm/gpu.rs) cuts every scalar into signed digits of c bits,
 // sorts the terms by window and bucket (the digit's magnitude, its sign in
 // the term's low bit) and cuts each bucket's run of terms into chunks.
-// Pass `msm_chunks`, a thread per chunk: the chunk's sum. Pass
+// Pass `msm_chunks`, a thread per chunk: the chunk's sum (by mixed
+// additions: 11 multiplications a term instead of 12). Pass
 // `msm_segments`, a thread per segment (a run of a window's buckets): by a
 // running sum from the top bucket down, S = sum_b B_b and T = sum_b (b -
 // first + 1) B_b, each bucket B_b the sum of its chunks. The host weighs
@@ -106,7 +107,8 @@ fn msm_chunks_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
     tower_init(params.loop_guard);
     var acc = grp_infinity();
     for (var t = msm_chunks[k]; t < msm_chunks[k + 1u]; t++) {
-        acc = grp_add(acc, msm_term(msm_terms[t]));
+        // Terms are affine and never the identity (the host leaves those out).
+        acc = grp_add_affine(acc, msm_term(msm_terms[t]));
     }
     let at = params.sums_at + k * CHUNK_STRIDE;
     msm_store(at, acc);
