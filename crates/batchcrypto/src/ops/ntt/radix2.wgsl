@@ -36,9 +36,6 @@
 @group(0) @binding(3) var<storage, read> scale: array<u32>;
 @group(0) @binding(4) var<storage, read_write> out: array<u32>;
 
-var<workgroup> bad: atomic<u32>;
-var<workgroup> cut: atomic<u32>;
-
 fn bit_reverse(i: u32, bits: u32) -> u32 {
     return reverseBits(i) >> (32u - bits);
 }
@@ -67,20 +64,17 @@ fn ntt_main(
     let flags = params.z;
     let n = 1u << log_n;
     let base = poly * n;
-    if lane == 0u {
-        atomicStore(&bad, 0u);
-        atomicStore(&cut, 0u);
-    }
+    // 1 when an element this thread read was not below the modulus.
+    var bad = 0u;
     // The polynomial a block at a time (all of it in one when it fits):
     // scattered into the bit-reversed layout, its first stages in
     // workgroup memory.
     let bits = min(log_n, BLOCK_BITS);
     let size = 1u << bits;
     for (var at0 = 0u; at0 < n; at0 += size) {
-        // (Also orders the atomics' reset before their first use.)
         workgroupBarrier();
         if !block_load(base, log_n, at0, bits, flags, lane) {
-            atomicOr(&bad, 1u);
+            bad = 1u;
         }
         workgroupBarrier();
         for (var s = 0u; s < bits; s++) {
@@ -142,14 +136,21 @@ fn ntt_main(
             }
         }
     }
-    if !loops_intact(params.w) {
-        atomicOr(&cut, 1u);
-    }
+    // The threads' flags meet in the block, its last use (the block takes
+    // all of the workgroup memory WebGPU promises: none is left for
+    // atomics), each thread's word 1 (bad) | 2 (its loops cut short).
+    workgroupBarrier();
+    block[lane] = bad | select(2u, 0u, loops_intact(params.w));
     storageBarrier();
     workgroupBarrier();
     if lane == 0u {
-        var status = DONE_FLAG | atomicLoad(&bad);
-        if atomicLoad(&cut) != 0u {
+        var flags = 0u;
+        for (var k = 0u; k < WORKGROUP_SIZE; k++) {
+            flags |= block[k];
+        }
+        var status = DONE_FLAG | (flags & 1u);
+        // (The guard again: this thread's last loop runs after its first check.)
+        if (flags & 2u) != 0u || !loops_intact(params.w) {
             status = LOOPS_CUT_FLAG;
         }
         out[ELEM_WORDS * params.x * n + poly] = status;
