@@ -277,16 +277,26 @@ pub(crate) fn bn254_g1_layer() -> String {
     [
         mont256_layer(&super::curve::weierstrass_wgsl(&p, &n, &a, &b)),
         BN254_G1.to_string(),
-        WEIERSTRASS_A0
-            .replace("fmul(c, c.b3, ", "fq_times_b3(")
-            .replace("fmul(c, ", "fq_mul(")
-            .replace("fadd(c, ", "fq_add(")
-            .replace("fsub(c, ", "fq_sub(")
-            .replace("c: Curve, ", "")
-            .replace("Proj", "BnProj")
-            .replace("proj_", "bn_"),
+        a0_formulas("fq", "BnProj", "bn"),
     ]
     .join("\n")
+}
+
+/// The a = 0 point formulas (`wgsl/weierstrass_a0.wgsl`, written for the
+/// ECDSA layer's curve parameter `c`) over the field `field` (its
+/// `<field>_mul`, `_add`, `_sub`, `_times_b3`) for the point type `point`,
+/// as `<prefix>_add`, `<prefix>_add_affine`, `<prefix>_dbl`.
+fn a0_formulas(field: &str, point: &str, prefix: &str) -> String {
+    WEIERSTRASS_A0
+        .replace("fmul(c, c.b3, ", &format!("{field}_times_b3("))
+        .replace("fmul(c, ", &format!("{field}_mul("))
+        .replace("fadd(c, ", &format!("{field}_add("))
+        .replace("fsub(c, ", &format!("{field}_sub("))
+        // The formulas' calls of each other and their signatures lose `c`.
+        .replace("(c, ", "(")
+        .replace("c: Curve, ", "")
+        .replace("Proj", point)
+        .replace("proj_", &format!("{prefix}_"))
 }
 
 /// The MSM kernel for `curve` (ops/msm/pippenger.wgsl rendered over the
@@ -451,14 +461,7 @@ pub(crate) fn bls_curve_layer() -> String {
 fn group_layer(g: &str, field: &str) -> String {
     let (point, ty) = (format!("{}Proj", g.to_uppercase()), format!("F{}", &field[1..]));
     [
-        WEIERSTRASS_A0
-            .replace("fmul(c, c.b3, ", &format!("{field}_times_b3("))
-            .replace("fmul(c, ", &format!("{field}_mul("))
-            .replace("fadd(c, ", &format!("{field}_add("))
-            .replace("fsub(c, ", &format!("{field}_sub("))
-            .replace("c: Curve, ", "")
-            .replace("Proj", &point)
-            .replace("proj_", &format!("{g}_")),
+        a0_formulas(field, &point, g),
         BLS_GROUP
             .replace("GPoint", &point)
             .replace("grp_", &format!("{g}_"))
