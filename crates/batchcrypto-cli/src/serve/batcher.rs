@@ -335,10 +335,18 @@ fn run_batch(core: &Core, title: &str, verb: &dyn ServeVerb, jobs: Vec<Job>) {
     let (outputs, selection) = answers(core, title, verb, &requests);
     drop(requests);
     let backend = selection.map(|s| s.backend.to_string());
-    if outputs.iter().any(Result::is_ok) {
+    // The lines metered are those answered (a request that failed alone
+    // is not counted as work done).
+    let answered_lines: usize = live
+        .iter()
+        .zip(&outputs)
+        .filter(|(_, o)| o.is_ok())
+        .map(|(job, _)| job.items)
+        .sum();
+    if answered_lines > 0 {
         core.metrics.batch(
             title,
-            batch_lines,
+            answered_lines,
             backend.as_deref().unwrap_or("none"),
             now.elapsed(),
             &waited,
@@ -617,6 +625,9 @@ mod tests {
             }
         }
         assert_eq!(core.admission.held(), (0, 0));
+        // Metered: the two requests answered (two lines each), not the third.
+        let text = core.metrics.render(0, 0, true);
+        assert!(text.contains("batchcrypto_items_total{op=\"op\"} 4"), "{text}");
     }
 
     /// A deadline already passed: no engine call, the request told so.
