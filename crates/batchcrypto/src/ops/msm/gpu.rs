@@ -136,9 +136,9 @@ fn sum(gpu: &Gpu, curve: Curve, points: Points<'_>, scalars: &[[u64; 4]]) -> Res
 /// Scalars (32 bytes little-endian each) reduced mod r, as u64 limbs: r
 /// subtracted while the value is at least r (at most five times: r >
 /// 2^253 on both curves), which is what `from_le_bytes_mod_order` gives
-/// at a tenth of its time (a field multiplication per byte past the
-/// first 31, and two Montgomery conversions: 127 ms for 2^20 scalars on a
-/// 2-vCPU VM, as long as the plan of the buckets).
+/// (a field multiplication per byte past the first 31, and two Montgomery
+/// conversions) in under a third of its time: 40 ms against 136 ms for
+/// 2^20 scalars on a 2-vCPU VM, release build.
 fn reduced(curve: Curve, scalars: &[u8]) -> Vec<[u64; 4]> {
     let r = match curve {
         Curve::Bn254G1 => ark_bn254::Fr::MODULUS,
