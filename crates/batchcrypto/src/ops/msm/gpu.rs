@@ -30,6 +30,7 @@ use rayon::prelude::*;
 
 use super::bases::{Affine, Decoded};
 use super::{Bases, Curve, Encoding, MsmResult, SCALAR_LEN};
+use crate::cores;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, shaders};
 use crate::ops::evm::bn254;
@@ -273,7 +274,7 @@ fn digits(s: &[u64; 4], c: u32, windows: usize, out: &mut [i32]) {
 fn window_major_digits(scalars: &[[u64; 4]], c: u32, windows: usize) -> Vec<i32> {
     let n = scalars.len();
     let mut all = vec![0i32; n * windows];
-    let part = n.div_ceil(4 * rayon::current_num_threads()).max(1024);
+    let part = n.div_ceil(4 * cores::threads()).max(1024);
     let mut pieces: Vec<Vec<&mut [i32]>> = (0..n.div_ceil(part)).map(|_| Vec::with_capacity(windows)).collect();
     for window in all.chunks_mut(n.max(1)) {
         for (piece, to) in window.chunks_mut(part).zip(&mut pieces) {

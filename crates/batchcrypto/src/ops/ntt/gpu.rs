@@ -164,6 +164,8 @@ struct Passes {
     /// log2 of the elements of the first dispatch's block: the stages it
     /// runs.
     block_bits: u32,
+    /// The stage passes after the block's stages ([`stage_passes`]).
+    stage_passes: Vec<(u32, u32)>,
     /// (lo_bits, hi) of the twiddles' and the scale's tables.
     twiddle_shape: (u32, u32),
     scale_shape: (u32, u32),
@@ -248,11 +250,13 @@ impl<'a> NttKernel<'a> {
         };
         let layout = if two_level {
             let pipeline = |k, entry| gpu.pipeline(k, entry, || kernel_source(t.field, true));
+            let bits = block_bits(t.field).min(t.log_n);
             Layout::Passes(Passes {
                 block: pipeline(passes[0], "ntt_block")?,
                 stage: pipeline(passes[1], "ntt_stage")?,
                 finish: pipeline(passes[2], "ntt_finish")?,
-                block_bits: block_bits(t.field).min(t.log_n),
+                block_bits: bits,
+                stage_passes: stage_passes(bits, t.log_n),
                 twiddle_shape: tables.twiddle_shape,
                 scale_shape: tables.scale_shape,
             })
@@ -274,21 +278,20 @@ impl<'a> NttKernel<'a> {
     fn pass_count(&self) -> usize {
         match &self.layout {
             Layout::Workgroup(_) => 1,
-            Layout::Passes(p) => p.stage_passes(self.t.log_n).len() + 2,
+            Layout::Passes(p) => p.stage_passes.len() + 2,
         }
     }
 }
 
-impl Passes {
-    /// The stage passes after the block's stages, (first stage, stages)
-    /// each: two stages a pass (radix 4), but for a first one alone when
-    /// the stages left are odd in number.
-    fn stage_passes(&self, log_n: u32) -> Vec<(u32, u32)> {
-        let odd = (log_n - self.block_bits) % 2;
-        let single = (odd == 1).then_some((self.block_bits, 1));
-        let pairs = (self.block_bits + odd..log_n).step_by(2).map(|s| (s, 2));
-        single.into_iter().chain(pairs).collect()
-    }
+/// The stage passes of a transform of 2^log_n elements after a block's
+/// `block_bits` stages, (first stage, stages) each: two stages a pass
+/// (radix 4), but for a first one alone when the stages left are odd in
+/// number.
+fn stage_passes(block_bits: u32, log_n: u32) -> Vec<(u32, u32)> {
+    let odd = (log_n - block_bits) % 2;
+    let single = (odd == 1).then_some((block_bits, 1));
+    let pairs = (block_bits + odd..log_n).step_by(2).map(|s| (s, 2));
+    single.into_iter().chain(pairs).collect()
 }
 
 /// A transform's tables in the kernel's working form.
@@ -367,10 +370,9 @@ impl Kernel for NttKernel<'_> {
             Layout::Workgroup(_) => driver::params(params, [polys, self.t.log_n, self.flags, shaders::LOOP_GUARD]),
             Layout::Passes(p) => {
                 let mut bytes = vec![0u8; self.pass_count() * PASS_PARAM_STRIDE as usize];
-                let stage_passes = p.stage_passes(self.t.log_n);
                 for (pass, at) in bytes.chunks_exact_mut(PASS_PARAM_STRIDE as usize).enumerate() {
                     // Passes 1 ..= the stage passes' count run them.
-                    let (stage, stages) = stage_passes.get(pass.wrapping_sub(1)).copied().unwrap_or((0, 0));
+                    let (stage, stages) = p.stage_passes.get(pass.wrapping_sub(1)).copied().unwrap_or((0, 0));
                     let values = [
                         polys,
                         self.t.log_n,
@@ -426,7 +428,6 @@ impl Kernel for NttKernel<'_> {
             }
             Layout::Passes(p) => p,
         };
-        let stage_passes = passes.stage_passes(self.t.log_n);
         let elements = (end - start) * self.t.len();
         (0..self.pass_count())
             .map(|pass| {
@@ -437,7 +438,7 @@ impl Kernel for NttKernel<'_> {
                     0 => (&[1, 2, 3, 4], (elements >> passes.block_bits) * WORKGROUP_SIZE as usize),
                     p if p + 1 == self.pass_count() => (&[3, 4], elements),
                     // A thread per butterfly, or per four elements.
-                    p => (&[2, 4], elements >> stage_passes[p - 1].1),
+                    p => (&[2, 4], elements >> passes.stage_passes[p - 1].1),
                 };
                 let params = wgpu::BindGroupEntry {
                     binding: 0,
