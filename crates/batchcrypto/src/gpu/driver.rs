@@ -68,6 +68,8 @@ pub(crate) struct Input {
     pub(crate) bytes: usize,
     pub(crate) room: u64,
     pub(crate) usage: Usage,
+    /// Zeroed on the device before every run (counters a pass adds to).
+    pub(crate) cleared: bool,
 }
 
 impl Input {
@@ -77,6 +79,7 @@ impl Input {
             bytes,
             room: bytes as u64,
             usage: Usage::Storage,
+            cleared: false,
         }
     }
 
@@ -86,6 +89,7 @@ impl Input {
             bytes,
             room: bytes as u64,
             usage: Usage::Uniform,
+            cleared: false,
         }
     }
 
@@ -94,6 +98,14 @@ impl Input {
         Input {
             room: room.max(self.bytes as u64),
             ..self
+        }
+    }
+
+    /// Scratch of `room` bytes, nothing packed, zeroed before every run.
+    pub(crate) fn cleared(room: u64) -> Input {
+        Input {
+            cleared: true,
+            ..Input::storage(0).with_room(room)
         }
     }
 }
@@ -425,6 +437,15 @@ fn submit<K: Kernel>(
         }
     }
     encoder.clear_buffer(&out, 0, Some(out_room));
+    for (input, buffer) in inputs.iter().zip(&device_inputs) {
+        if input.cleared {
+            encoder.clear_buffer(
+                buffer,
+                0,
+                Some(input.room.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT)),
+            );
+        }
+    }
     let compute = step.compute && !gpu.injected(FaultStage::Kernel, sub_batch);
     if compute {
         let passes = kernel.bind(gpu, &device_inputs, &out, start, end);

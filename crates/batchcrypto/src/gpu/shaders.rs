@@ -258,6 +258,31 @@ pub(crate) fn ntt_fr256(m: &[u32; 8], r2: &[u32; 8], inv: u32, kernel: &str) -> 
 
 const BN254_G1: &str = include_str!("wgsl/bn254_g1.wgsl");
 const MSM_PIPPENGER: &str = include_str!("../ops/msm/pippenger.wgsl");
+const MSM_PARAMS: &str = include_str!("../ops/msm/params.wgsl");
+const MSM_PLAN: &str = include_str!("../ops/msm/plan.wgsl");
+
+/// What the MSM's two modules share (`ops/msm/params.wgsl`) after the
+/// host's constants of the plan's table.
+fn msm_params() -> String {
+    use crate::ops::msm::gpu::{CHUNK_TERMS, MAX_BUCKET_CHUNKS, TABLE_HEAD};
+    format!(
+        "const TABLE_HEAD: u32 = {TABLE_HEAD}u;\nconst CHUNK_TERMS: u32 = {CHUNK_TERMS}u;\nconst MAX_BUCKET_CHUNKS: u32 = {MAX_BUCKET_CHUNKS}u;\n{MSM_PARAMS}"
+    )
+}
+
+/// The MSM's plan made on the device (`ops/msm/plan.wgsl`; entry points
+/// `msm_count_main`, `msm_tiles_main`, `msm_offsets_main`, `msm_scan_main`,
+/// `msm_place_main`) for the scalar field of modulus `r`.
+pub(crate) fn msm_plan(r: &super::bigint::Limbs<8>) -> String {
+    [
+        guard(),
+        msm_params(),
+        format!("const TILE_RUN: u32 = {}u;", crate::ops::msm::gpu::TILE_RUN),
+        super::bigint::wgsl_const("SCALAR_R", r),
+        MSM_PLAN.to_string(),
+    ]
+    .join("\n")
+}
 const EVM_G1: &str = include_str!("../ops/evm/g1.wgsl");
 
 /// EIP-196's ECADD and ECMUL kernel (`ops/evm/g1.wgsl`, entry point
@@ -316,6 +341,7 @@ pub(crate) fn msm(curve: crate::ops::msm::Curve) -> String {
             "const FIELD_WORDS: u32 = {words}u;\nconst LIMB_WORDS: u32 = {}u;\n",
             if limb == "U256" { 8 } else { 12 }
         ),
+        msm_params(),
         MSM_PIPPENGER
             .replace("GPoint", point)
             .replace("grp_", group)

@@ -6,6 +6,8 @@
 //! what the CPU path sums; the GPU path reads their coordinates' limbs,
 //! which are in Montgomery form in both libraries.
 
+use std::borrow::Cow;
+
 use blst::{blst_p1_affine, blst_p2_affine};
 
 use super::{Curve, Encoding, SCALAR_LEN, oracle};
@@ -122,13 +124,20 @@ impl Decoded {
         self.kept.len()
     }
 
-    /// The scalars of the kept points, from one scalar per point given.
-    pub(crate) fn kept_scalars(&self, scalars: &[u8]) -> Vec<u8> {
-        scalars
+    /// The scalars of the kept points, from one scalar per point given:
+    /// the same bytes when every point is kept (no identity among them).
+    pub(crate) fn kept_scalars<'s>(&self, scalars: &'s [u8]) -> Cow<'s, [u8]> {
+        if scalars.len() == self.kept.len() * SCALAR_LEN && self.kept.iter().all(|&k| k) {
+            return Cow::Borrowed(scalars);
+        }
+        let mut out = Vec::with_capacity(scalars.len());
+        for (s, _) in scalars
             .chunks_exact(SCALAR_LEN)
             .zip(&self.kept)
             .filter(|(_, kept)| **kept)
-            .flat_map(|(s, _)| s.iter().copied())
-            .collect()
+        {
+            out.extend_from_slice(s);
+        }
+        Cow::Owned(out)
     }
 }

@@ -1,24 +1,27 @@
 //! Host side of the MSM kernel (`pippenger.wgsl` over a group layer:
 //! BN254's G1 on the 256-bit Montgomery layer, BLS12-381's G1 and G2 on
 //! its curve layer; SHADER_INT64) for the driver ([`crate::gpu::driver`]):
-//! each sum is one unit and a sub-batch of sums one plan, run in two passes
-//! of one submission. A large MSM is one sum alone; many small independent
-//! sums (EIP-2537's MSM calls, [`many`]) share a plan in which each sum has
+//! each sum is one unit and a sub-batch of sums one plan, run in one
+//! submission. A large MSM is one sum alone; many small independent sums
+//! (EIP-2537's MSM calls, [`many`]) share a plan in which each sum has
 //! windows and buckets of its own.
 //!
 //! The host decodes and checks the points on all cores exactly as the
-//! CPU path does (the first bad point in order is the answer), leaves out
-//! identities, reduces the scalars mod r and plans the buckets
-//! ([`Plan`]): every scalar cut into signed digits of `c` bits (c chosen by
-//! the number of terms), the terms sorted by window and bucket (counting
-//! sort, one window per core), each bucket's run cut into chunks. The
-//! device sums each chunk (one thread each) and reduces each segment of a
-//! window's buckets by running sums (one thread each); the host weighs the
-//! segments and the windows with arkworks (a few thousand additions) and
-//! encodes the sum. Points travel in affine coordinates in Montgomery form,
-//! which is both arkworks' and blst's own representation (R = 2^256 for
-//! BN254's F_q, 2^384 for BLS12-381's F_p), so no conversion is needed on
-//! either side.
+//! CPU path does (the first bad point in order is the answer) and leaves
+//! out identities. The plan ([`Plan`]): every scalar reduced mod r and cut
+//! into signed digits of `c` bits (c chosen by the number of terms), the
+//! terms sorted by window and bucket, each bucket's run cut into chunks,
+//! written as a table (`params.wgsl`). A sum alone is planned on the device
+//! (`plan.wgsl`: digits counted per bucket with atomics, the counts
+//! scanned in tiles, the terms placed with atomics), so the host only
+//! copies the scalars' bytes; many small sums are planned here (a counting
+//! sort, one window per core). The device then sums each chunk (one thread
+//! each) and reduces each segment of a window's buckets by running sums
+//! (one thread each); the host weighs the segments and the windows with
+//! arkworks (a few thousand additions) and encodes the sum. Points travel
+//! in affine coordinates in Montgomery form, which is both arkworks' and
+//! blst's own representation (R = 2^256 for BN254's F_q, 2^384 for
+//! BLS12-381's F_p), so no conversion is needed on either side.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -31,15 +34,16 @@ use rayon::prelude::*;
 use super::bases::{Affine, Decoded};
 use super::{Bases, Curve, Encoding, MsmResult, SCALAR_LEN};
 use crate::cores;
+use crate::gpu::bigint::from_ark;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
-use crate::gpu::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, shaders};
+use crate::gpu::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, WORKGROUP_SIZE, shaders};
 use crate::ops::evm::bn254;
 
 /// Most terms per chunk before a bucket's run is cut again (more when a
 /// bucket is so full that it would need more than [`MAX_BUCKET_CHUNKS`]).
-const CHUNK_TERMS: usize = 32;
+pub(crate) const CHUNK_TERMS: usize = 32;
 /// Most chunks one segment thread reads for one bucket.
-const MAX_BUCKET_CHUNKS: usize = 256;
+pub(crate) const MAX_BUCKET_CHUNKS: usize = 256;
 /// About how many segment threads the reduction is spread over.
 const SEGMENT_THREADS: usize = 8192;
 /// The widest window: 2^15 buckets per window.
@@ -62,12 +66,7 @@ pub(crate) fn msm(
         Err((_, reason)) => return Ok(Err(reason)),
     };
     let words = decoded.points.words();
-    let sum = sum(
-        gpu,
-        curve,
-        Points::Upload(&words),
-        &reduced(curve, &decoded.kept_scalars(scalars)),
-    )?;
+    let sum = sum(gpu, curve, Points::Upload(&words), &decoded.kept_scalars(scalars))?;
     Ok(Ok(decoded.encode_sum(sum)))
 }
 
@@ -84,7 +83,7 @@ pub(crate) fn msm_with(gpu: &Gpu, bases: &Bases, scalars: &[u8]) -> Result<Vec<u
     if resident.device != gpu.id {
         return Err("the bases were uploaded to another engine's device".to_string());
     }
-    let scalars = reduced(bases.curve, &bases.decoded.kept_scalars(scalars));
+    let scalars = bases.decoded.kept_scalars(scalars);
     let sum = sum(gpu, bases.curve, Points::Resident(&resident.buffer), &scalars)?;
     Ok(bases.decoded.encode_sum(sum))
 }
@@ -101,8 +100,8 @@ pub(crate) fn kernel_times(
     let decoded =
         Decoded::new(curve, Encoding::Uncompressed, points).map_err(|(i, r)| format!("point {i}: {}", r.code()))?;
     let words = decoded.points.words();
-    let scalars = reduced(curve, &decoded.kept_scalars(scalars));
-    let bounds = vec![0, scalars.len()];
+    let scalars = decoded.kept_scalars(scalars);
+    let bounds = vec![0, scalars.len() / SCALAR_LEN];
     driver::time(
         gpu,
         &MsmKernel::new(gpu, curve, Points::Upload(&words), &scalars, bounds)?,
@@ -117,17 +116,16 @@ pub(crate) fn kernel_times(
 pub(crate) fn many(gpu: &Gpu, points: &Affine, scalars: &[u8], bounds: Vec<usize>) -> Streamed<Vec<u8>> {
     let curve = points.curve();
     let words = points.words();
-    let scalars = reduced(curve, scalars);
-    let kernel = MsmKernel::new(gpu, curve, Points::Upload(&words), &scalars, bounds).map_err(Failure::at_start)?;
+    let kernel = MsmKernel::new(gpu, curve, Points::Upload(&words), scalars, bounds).map_err(Failure::at_start)?;
     driver::run(gpu, &kernel)
 }
 
 /// The sum of the terms (uncompressed), the identity for none.
-fn sum(gpu: &Gpu, curve: Curve, points: Points<'_>, scalars: &[[u64; 4]]) -> Result<Vec<u8>, String> {
+fn sum(gpu: &Gpu, curve: Curve, points: Points<'_>, scalars: &[u8]) -> Result<Vec<u8>, String> {
     if scalars.is_empty() {
         return Ok(super::workload::identity(curve));
     }
-    let kernel = MsmKernel::new(gpu, curve, points, scalars, vec![0, scalars.len()])?;
+    let kernel = MsmKernel::new(gpu, curve, points, scalars, vec![0, scalars.len() / SCALAR_LEN])?;
     match driver::run(gpu, &kernel) {
         Ok(mut sums) => sums.pop().ok_or_else(|| "no sum came back".to_string()),
         Err(Failure { reason, .. }) => Err(reason),
@@ -141,10 +139,7 @@ fn sum(gpu: &Gpu, curve: Curve, points: Points<'_>, scalars: &[[u64; 4]]) -> Res
 /// conversions) in under a third of its time: 40 ms against 136 ms for
 /// 2^20 scalars on a 2-vCPU VM, release build.
 fn reduced(curve: Curve, scalars: &[u8]) -> Vec<[u64; 4]> {
-    let r = match curve {
-        Curve::Bn254G1 => ark_bn254::Fr::MODULUS,
-        _ => ark_bls12_381::Fr::MODULUS,
-    };
+    let r = scalar_modulus(curve);
     scalars
         .par_chunks_exact(SCALAR_LEN)
         .map(|s| {
@@ -207,7 +202,9 @@ pub(crate) fn kernel_source(curve: Curve) -> String {
     shaders::msm(curve)
 }
 
-/// How the terms go into buckets and the buckets into threads.
+/// How the terms go into buckets and the buckets into threads: the
+/// shape, and for many small sums the host's table (params.wgsl); a sum
+/// alone is planned on the device (plan.wgsl) into the same table.
 #[derive(Debug, Default)]
 pub(crate) struct Plan {
     /// Bits per window.
@@ -221,12 +218,29 @@ pub(crate) struct Plan {
     /// Buckets per segment, and segments per window.
     pub(crate) seg_buckets: usize,
     pub(crate) per_window: usize,
-    /// The terms in (window, bucket) order: point index << 1 | negated.
+    /// The terms the plan takes (their scalars).
+    pub(crate) n: usize,
+    /// Most placed terms and most chunks: exact when the host plans.
+    pub(crate) term_bound: usize,
+    pub(crate) chunk_bound: usize,
+    /// The host's plan: the terms in (window, bucket) order (point index
+    /// << 1 | negated) and the table; both empty when the device plans.
     pub(crate) terms: Vec<u32>,
-    /// Chunk k holds terms `chunks[k]..chunks[k + 1]`.
-    pub(crate) chunks: Vec<u32>,
-    /// Bucket j (window-major) holds chunks `bucket_chunks[j]..bucket_chunks[j + 1]`.
-    pub(crate) bucket_chunks: Vec<u32>,
+    pub(crate) table: Vec<u32>,
+    /// Whether the device plans.
+    pub(crate) on_device: bool,
+}
+
+/// Words of the plan table's header (params.wgsl): the chunks in all, then
+/// unused words.
+pub(crate) const TABLE_HEAD: usize = 4;
+/// Buckets per thread of the device plan's scans (plan.wgsl).
+pub(crate) const TILE_RUN: usize = 16;
+
+/// Terms per chunk of a bucket of `count` terms (params.wgsl
+/// `msm_chunk_terms`).
+fn chunk_terms(count: usize) -> usize {
+    CHUNK_TERMS.max(count.div_ceil(MAX_BUCKET_CHUNKS))
 }
 
 /// The window width for `n` terms in `sums` sums: the fewest additions, n
@@ -297,22 +311,53 @@ fn window_major_digits(scalars: &[[u64; 4]], c: u32, windows: usize) -> Vec<i32>
 }
 
 impl Plan {
-    /// The plan of independent sums: sum k over the terms
-    /// `bounds[k]..bounds[k + 1]` (`bounds` rises from 0 to the number of
-    /// terms). Each sum has its own windows; one window width serves them
-    /// all.
-    pub(crate) fn many(scalars: &[[u64; 4]], bounds: &[usize]) -> Result<Plan, String> {
-        let n = scalars.len();
+    /// The shape of a plan of `sums` sums over `n` terms in all: one
+    /// window width serves them all; buckets per segment chosen to spread
+    /// the reduction over about [`SEGMENT_THREADS`] threads.
+    fn shape(n: usize, sums: usize) -> Result<Plan, String> {
         if n >= 1 << 31 {
             return Err(format!("{n} terms are too many for one plan on the GPU"));
-        }
-        let sums = bounds.len().saturating_sub(1);
-        if bounds.first() != Some(&0) || bounds.last() != Some(&n) || bounds.windows(2).any(|b| b[0] > b[1]) {
-            return Err(format!("sum bounds {bounds:?} do not cut {n} terms"));
         }
         let c = window_bits(n, sums);
         let windows = DIGIT_BITS.div_ceil(c) as usize;
         let buckets = 1usize << (c - 1);
+        let seg_buckets = (buckets * windows * sums / SEGMENT_THREADS)
+            .clamp(1, buckets)
+            .next_power_of_two();
+        Ok(Plan {
+            c,
+            sums,
+            windows,
+            buckets,
+            seg_buckets,
+            per_window: buckets.div_ceil(seg_buckets),
+            n,
+            ..Plan::default()
+        })
+    }
+
+    /// The plan of one sum over `n` terms, made on the device: the bounds
+    /// of what it can place (every digit of every term not zero) and of
+    /// its chunks (a bucket of k terms has at most k / CHUNK_TERMS + 1).
+    pub(crate) fn on_device(n: usize) -> Result<Plan, String> {
+        let mut plan = Plan::shape(n, 1)?;
+        plan.term_bound = n * plan.windows;
+        plan.chunk_bound = plan.term_bound / CHUNK_TERMS + plan.entries().min(plan.term_bound);
+        plan.on_device = true;
+        Ok(plan)
+    }
+
+    /// The plan of independent sums: sum k over the terms
+    /// `bounds[k]..bounds[k + 1]` (`bounds` rises from 0 to the number of
+    /// terms), its scalars reduced mod r. Each sum has its own windows.
+    pub(crate) fn many(scalars: &[[u64; 4]], bounds: &[usize]) -> Result<Plan, String> {
+        let n = scalars.len();
+        let sums = bounds.len().saturating_sub(1);
+        if bounds.first() != Some(&0) || bounds.last() != Some(&n) || bounds.windows(2).any(|b| b[0] > b[1]) {
+            return Err(format!("sum bounds {bounds:?} do not cut {n} terms"));
+        }
+        let mut plan = Plan::shape(n, sums)?;
+        let (c, windows, buckets) = (plan.c, plan.windows, plan.buckets);
         let all = window_major_digits(scalars, c, windows);
         // Each window of each sum (v = sum * windows + window) reads its
         // terms' digits in order.
@@ -361,47 +406,43 @@ impl Plan {
                     }
                 }
             });
-        let fullest = starts
+        // The table: each bucket's end and where its chunks start.
+        let entries = plan.entries();
+        let mut table = vec![0u32; TABLE_HEAD + 2 * entries + 1];
+        let (mut end, mut chunks) = (0usize, 0usize);
+        for (e, count) in starts
             .iter()
-            .flat_map(|starts| starts.windows(2).map(|s| (s[1] - s[0]) as usize))
-            .max()
-            .unwrap_or(0);
-        let chunk = CHUNK_TERMS.max(fullest.div_ceil(MAX_BUCKET_CHUNKS));
-        let mut chunks = Vec::new();
-        let mut bucket_chunks = Vec::with_capacity(sums * windows * buckets + 1);
-        let mut base = 0u32;
-        for starts in &starts {
-            for b in 0..buckets {
-                bucket_chunks.push(chunks.len() as u32);
-                let mut at = starts[b];
-                while at < starts[b + 1] {
-                    chunks.push(base + at);
-                    at = (at + chunk as u32).min(starts[b + 1]);
-                }
-            }
-            base += starts[buckets];
+            .flat_map(|s| s.windows(2).map(|b| (b[1] - b[0]) as usize))
+            .enumerate()
+        {
+            table[TABLE_HEAD + entries + e] = chunks as u32;
+            chunks += count.div_ceil(chunk_terms(count));
+            end += count;
+            table[TABLE_HEAD + e] = end as u32;
         }
-        chunks.push(terms.len() as u32);
-        bucket_chunks.push(chunks.len() as u32 - 1);
-        let seg_buckets = (buckets * windows * sums / SEGMENT_THREADS)
-            .clamp(1, buckets)
-            .next_power_of_two();
-        Ok(Plan {
-            c,
-            sums,
-            windows,
-            buckets,
-            seg_buckets,
-            per_window: buckets.div_ceil(seg_buckets),
-            terms,
-            chunks,
-            bucket_chunks,
-        })
+        table[TABLE_HEAD + 2 * entries] = chunks as u32;
+        table[0] = chunks as u32;
+        plan.term_bound = terms.len();
+        plan.chunk_bound = chunks;
+        plan.terms = terms;
+        plan.table = table;
+        Ok(plan)
     }
 
-    /// Chunks in all.
-    pub(crate) fn chunk_count(&self) -> usize {
-        self.chunks.len().saturating_sub(1)
+    /// Buckets in all: the table's entries.
+    pub(crate) fn entries(&self) -> usize {
+        self.sums * self.windows * self.buckets
+    }
+
+    /// Tiles of the device plan's scans.
+    fn tiles(&self) -> usize {
+        self.entries().div_ceil(TILE_RUN * WORKGROUP_SIZE as usize)
+    }
+
+    /// Words of the table: the host's, or the device's with room for its
+    /// tiles' totals.
+    fn table_words(&self) -> usize {
+        TABLE_HEAD + 2 * self.entries() + 1 + if self.on_device { 2 * self.tiles() } else { 0 }
     }
 
     /// Segments in all.
@@ -530,15 +571,19 @@ fn encode_sums(curve: Curve, plan: &Plan, words: &[u32]) -> Vec<Vec<u8>> {
 }
 
 /// Sums for the driver, each a unit: a sub-batch of sums is one [`Plan`]
-/// (its terms' points back to back), run in two passes of one submission.
-/// Bases kept on the device make one sum.
+/// (its terms' points back to back), run in one submission: a sum alone
+/// planned on the device (five passes, plan.wgsl), many small ones on the
+/// host; then the chunk sums and the segments (pippenger.wgsl). Bases kept
+/// on the device make one sum.
 struct MsmKernel<'a> {
-    chunks_pass: Arc<wgpu::ComputePipeline>,
-    segments_pass: Arc<wgpu::ComputePipeline>,
+    /// The device plan's passes (none when the host plans), then the
+    /// chunk and segment passes.
+    passes: Vec<Arc<wgpu::ComputePipeline>>,
     curve: Curve,
     points: Points<'a>,
-    /// Every sum's reduced scalars, back to back.
-    scalars: &'a [[u64; 4]],
+    /// Every sum's scalars (32 bytes little-endian each, not reduced),
+    /// back to back.
+    scalars: &'a [u8],
     /// Sum k over the terms `bounds[k]..bounds[k + 1]`.
     bounds: Vec<usize>,
     /// The plan of each sub-batch (`start`, `end`), made when the driver
@@ -546,21 +591,59 @@ struct MsmKernel<'a> {
     plans: Mutex<HashMap<(usize, usize), Arc<Plan>>>,
 }
 
+/// The device plan's entry points (plan.wgsl), in order.
+const PLAN_PASSES: [&str; 5] = [
+    "msm_count_main",
+    "msm_tiles_main",
+    "msm_offsets_main",
+    "msm_scan_main",
+    "msm_place_main",
+];
+
+/// The bindings of each of the device plan's passes, then of the chunk and
+/// segment passes (a pipeline's layout holds only those it uses). The
+/// table is binding 6 while the device plans (atomic), 4 after.
+const PASS_BINDINGS: [&[u32]; 7] = [
+    &[0, 3, 6],
+    &[0, 6],
+    &[0, 6],
+    &[0, 6],
+    &[0, 2, 3, 6],
+    &[0, 1, 2, 4, 5],
+    &[0, 4, 5],
+];
+
+/// The scalar field's modulus r of `curve`'s group.
+fn scalar_modulus(curve: Curve) -> BigInt<4> {
+    match curve {
+        Curve::Bn254G1 => ark_bn254::Fr::MODULUS,
+        Curve::Bls12381G1 | Curve::Bls12381G2 => ark_bls12_381::Fr::MODULUS,
+    }
+}
+
 impl<'a> MsmKernel<'a> {
     fn new(
         gpu: &Gpu,
         curve: Curve,
         points: Points<'a>,
-        scalars: &'a [[u64; 4]],
+        scalars: &'a [u8],
         bounds: Vec<usize>,
     ) -> Result<MsmKernel<'a>, String> {
         gpu.require_int64("msm")?;
         if matches!(points, Points::Resident(_)) && bounds.len() != 2 {
             return Err("bases on the device make one sum".to_string());
         }
+        let mut passes = Vec::with_capacity(7);
+        if bounds.len() == 2 {
+            let keys = plan_keys(curve);
+            for (key, entry) in keys.into_iter().zip(PLAN_PASSES) {
+                passes.push(gpu.pipeline(key, entry, || shaders::msm_plan(&from_ark(scalar_modulus(curve))))?);
+            }
+        }
+        passes.push(gpu.pipeline(pipeline_key(curve, 0), "msm_chunks_main", || kernel_source(curve))?);
+        passes.push(gpu.pipeline(pipeline_key(curve, 1), "msm_segments_main", || kernel_source(curve))?);
         Ok(MsmKernel {
-            chunks_pass: gpu.pipeline(pipeline_key(curve, 0), "msm_chunks_main", || kernel_source(curve))?,
-            segments_pass: gpu.pipeline(pipeline_key(curve, 1), "msm_segments_main", || kernel_source(curve))?,
+            passes,
             curve,
             points,
             scalars,
@@ -574,8 +657,15 @@ impl<'a> MsmKernel<'a> {
         self.bounds[start]..self.bounds[end]
     }
 
+    /// The scalars' bytes of sums `start..end`.
+    fn scalar_bytes(&self, start: usize, end: usize) -> &[u8] {
+        let terms = self.terms(start, end);
+        &self.scalars[terms.start * SCALAR_LEN..terms.end * SCALAR_LEN]
+    }
+
     /// The plan of sums `start..end`, made (and its bindings checked
-    /// against the adapter's limit) on the first call.
+    /// against the adapter's limit) on the first call: a sum alone is
+    /// planned on the device (when the kernel was made for one).
     fn plan(&self, gpu: Option<&Gpu>, start: usize, end: usize) -> Result<Arc<Plan>, String> {
         let mut plans = self.plans.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if let Some(plan) = plans.get(&(start, end)) {
@@ -583,12 +673,18 @@ impl<'a> MsmKernel<'a> {
         }
         let gpu = gpu.ok_or_else(|| format!("sums {start}..{end} were never planned"))?;
         let terms = self.terms(start, end);
-        let bounds: Vec<usize> = self.bounds[start..=end].iter().map(|b| b - terms.start).collect();
-        let plan = Arc::new(Plan::many(&self.scalars[terms.clone()], &bounds)?);
+        let plan = Arc::new(if self.device_plans() {
+            Plan::on_device(terms.len())?
+        } else {
+            let bounds: Vec<usize> = self.bounds[start..=end].iter().map(|b| b - terms.start).collect();
+            Plan::many(&reduced(self.curve, self.scalar_bytes(start, end)), &bounds)?
+        });
         let point_bytes = self.uploaded(start, end).len() as u64 * 4;
         let largest = [
             point_bytes,
-            plan.terms.len() as u64 * 4,
+            plan.term_bound as u64 * 4,
+            self.scalar_bytes(start, end).len() as u64,
+            plan.table_words() as u64 * 4,
             Self::room(&plan, self.point_words()),
         ]
         .into_iter()
@@ -602,6 +698,11 @@ impl<'a> MsmKernel<'a> {
         }
         plans.insert((start, end), plan.clone());
         Ok(plan)
+    }
+
+    /// Whether the device plans: the kernel was made for one sum.
+    fn device_plans(&self) -> bool {
+        self.passes.len() > 2
     }
 
     /// The points' words of sums `start..end` packed with the call (none
@@ -625,7 +726,7 @@ impl<'a> MsmKernel<'a> {
     /// Bytes of the output buffer for `plan`: the segments' results, then
     /// the chunk sums.
     fn room(plan: &Plan, point_words: usize) -> u64 {
-        (sums_at(plan, point_words) + plan.chunk_count() * (point_words + 1)) as u64 * 4
+        (sums_at(plan, point_words) + plan.chunk_bound * (point_words + 1)) as u64 * 4
     }
 
     /// A plan that was made; an empty one otherwise (never the case: the
@@ -657,7 +758,7 @@ fn cut(bounds: &[usize], start: usize, max: usize, limit: usize) -> usize {
     end
 }
 
-/// The pipeline keys of the two passes per curve.
+/// The pipeline keys of the two sum passes per curve.
 fn pipeline_key(curve: Curve, pass: usize) -> &'static str {
     match (curve, pass) {
         (Curve::Bn254G1, 0) => "msm_bn254_g1_chunks",
@@ -666,6 +767,27 @@ fn pipeline_key(curve: Curve, pass: usize) -> &'static str {
         (Curve::Bls12381G1, _) => "msm_bls12_381_g1_segments",
         (Curve::Bls12381G2, 0) => "msm_bls12_381_g2_chunks",
         (Curve::Bls12381G2, _) => "msm_bls12_381_g2_segments",
+    }
+}
+
+/// The pipeline keys of the device plan's passes, per scalar field (G1 and
+/// G2 of BLS12-381 share theirs).
+fn plan_keys(curve: Curve) -> [&'static str; 5] {
+    match curve {
+        Curve::Bn254G1 => [
+            "msm_plan_bn254_count",
+            "msm_plan_bn254_tiles",
+            "msm_plan_bn254_offsets",
+            "msm_plan_bn254_scan",
+            "msm_plan_bn254_place",
+        ],
+        Curve::Bls12381G1 | Curve::Bls12381G2 => [
+            "msm_plan_bls12_381_count",
+            "msm_plan_bls12_381_tiles",
+            "msm_plan_bls12_381_offsets",
+            "msm_plan_bls12_381_scan",
+            "msm_plan_bls12_381_place",
+        ],
     }
 }
 
@@ -681,15 +803,11 @@ impl Kernel for MsmKernel<'_> {
     }
 
     fn pipeline(&self) -> &wgpu::ComputePipeline {
-        &self.chunks_pass
+        &self.passes[0]
     }
 
     fn pass_pipeline(&self, pass: usize) -> &wgpu::ComputePipeline {
-        if pass == 0 {
-            &self.chunks_pass
-        } else {
-            &self.segments_pass
-        }
+        &self.passes[pass.min(self.passes.len() - 1)]
     }
 
     fn units(&self) -> usize {
@@ -707,36 +825,56 @@ impl Kernel for MsmKernel<'_> {
         Ok(end)
     }
 
+    /// The parameters, the points (unless resident), the terms (the host's,
+    /// or room for the device's), the scalars (when the device plans) and
+    /// the table (the host's, or zeros the device plans in).
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
         let plan = self.planned(start, end);
-        vec![
-            Input::uniform(32),
-            Input::storage(self.uploaded(start, end).len() * 4),
-            Input::storage(plan.terms.len() * 4),
-            Input::storage(plan.chunks.len() * 4),
-            Input::storage(plan.bucket_chunks.len() * 4),
-        ]
+        let points = Input::storage(self.uploaded(start, end).len() * 4);
+        if plan.on_device {
+            vec![
+                Input::uniform(48),
+                points,
+                Input::storage(0).with_room(plan.term_bound as u64 * 4),
+                Input::storage(self.scalar_bytes(start, end).len()),
+                Input::cleared(plan.table_words() as u64 * 4),
+            ]
+        } else {
+            vec![
+                Input::uniform(48),
+                points,
+                Input::storage(plan.terms.len() * 4),
+                Input::storage(0),
+                Input::storage(plan.table.len() * 4),
+            ]
+        }
     }
 
     fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
-        let [params, points, terms, chunks, buckets] = driver::inputs(dst);
+        let [params, points, terms, mut scalars, table] = driver::inputs(dst);
         let p = self.planned(start, end);
         let values = [
-            p.chunk_count(),
+            p.n,
             p.segments(),
             p.per_window,
             p.seg_buckets,
             p.buckets,
             sums_at(&p, self.point_words()),
             shaders::LOOP_GUARD as usize,
+            p.windows,
+            p.c as usize,
+            p.entries(),
+            0,
             0,
         ]
         .map(|v| v as u32);
         params.write_iter(u32_bytes(&values));
         points.write_iter(u32_bytes(self.uploaded(start, end)));
         terms.write_iter(u32_bytes(&p.terms));
-        chunks.write_iter(u32_bytes(&p.chunks));
-        buckets.write_iter(u32_bytes(&p.bucket_chunks));
+        if p.on_device {
+            scalars.copy_from_slice(self.scalar_bytes(start, end));
+        }
+        table.write_iter(u32_bytes(&p.table));
     }
 
     fn out_bytes(&self, start: usize, end: usize) -> u64 {
@@ -758,18 +896,27 @@ impl Kernel for MsmKernel<'_> {
         let plan = self.planned(start, end);
         let buffer = |b: u32| match (b, self.points) {
             (5, _) => out,
+            (4 | 6, _) => &inputs[4],
             (1, Points::Resident(bases)) => bases,
             _ => &inputs[b as usize],
         };
-        // Each pass's bindings (its pipeline's layout holds only those) and
-        // threads.
-        let passes: [(&[u32], usize); 2] = [(&[0, 1, 2, 3, 5], plan.chunk_count()), (&[0, 4, 5], plan.segments())];
-        passes
-            .iter()
-            .enumerate()
-            .map(|(pass, (bindings, threads))| {
-                let entries: Vec<(u32, &wgpu::Buffer)> = bindings.iter().map(|&b| (b, buffer(b))).collect();
-                (gpu.bind(self.pass_pipeline(pass), "msm", &entries), *threads as u32)
+        let tile_threads = plan.tiles() * WORKGROUP_SIZE as usize;
+        let threads = [
+            plan.n,
+            tile_threads,
+            WORKGROUP_SIZE as usize,
+            tile_threads,
+            plan.n,
+            plan.chunk_bound,
+            plan.segments(),
+        ];
+        // The host's plan runs the last two passes only.
+        let first = if plan.on_device { 0 } else { PLAN_PASSES.len() };
+        (first..PASS_BINDINGS.len())
+            .zip(0..)
+            .map(|(pass, at)| {
+                let entries: Vec<(u32, &wgpu::Buffer)> = PASS_BINDINGS[pass].iter().map(|&b| (b, buffer(b))).collect();
+                (gpu.bind(self.pass_pipeline(at), "msm", &entries), threads[pass] as u32)
             })
             .collect()
     }
@@ -804,6 +951,32 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
+    /// The chunks of a plan's table, bucket by bucket: each bucket's terms
+    /// (from the previous bucket's end to its own) cut into runs of
+    /// `chunk_terms` terms, as many as the table's chunk starts give.
+    fn chunk_ranges(plan: &Plan) -> Vec<std::ops::Range<usize>> {
+        let (entries, table) = (plan.entries(), &plan.table);
+        let mut ranges = Vec::new();
+        let mut start = 0;
+        for e in 0..entries {
+            let end = table[TABLE_HEAD + e] as usize;
+            let per = chunk_terms(end - start);
+            let (first, last) = (table[TABLE_HEAD + entries + e], table[TABLE_HEAD + entries + e + 1]);
+            for k in 0..(last - first) as usize {
+                ranges.push(start + k * per..(start + (k + 1) * per).min(end));
+            }
+            assert_eq!(
+                ranges.last().map_or(start, |r| r.end.max(start)),
+                end,
+                "bucket {e} covered"
+            );
+            start = end;
+        }
+        assert_eq!((ranges.len(), table[0] as usize), (plan.chunk_bound, ranges.len()));
+        assert_eq!(start, plan.terms.len());
+        ranges
+    }
+
     /// What the kernel's two passes compute, here with arkworks: every
     /// segment's (T, S) from the plan.
     fn segments_on_host(plan: &Plan, points: &[G1Affine]) -> Vec<(G1Projective, G1Projective)> {
@@ -811,19 +984,19 @@ mod tests {
             let p = points[(t >> 1) as usize];
             if t & 1 == 1 { -p } else { p }
         };
-        let chunk_sums: Vec<G1Projective> = plan
-            .chunks
-            .windows(2)
-            .map(|c| plan.terms[c[0] as usize..c[1] as usize].iter().map(|&t| term(t)).sum())
+        let chunk_sums: Vec<G1Projective> = chunk_ranges(plan)
+            .into_iter()
+            .map(|c| plan.terms[c].iter().map(|&t| term(t)).sum())
             .collect();
+        let chunks_at = TABLE_HEAD + plan.entries();
         (0..plan.segments())
             .map(|s| {
                 let (window, first) = (s / plan.per_window, (s % plan.per_window) * plan.seg_buckets);
                 let last = (first + plan.seg_buckets).min(plan.buckets);
                 let (mut running, mut weighted) = (G1Projective::zero(), G1Projective::zero());
                 for b in (first..last).rev() {
-                    let j = window * plan.buckets + b;
-                    let (from, to) = (plan.bucket_chunks[j] as usize, plan.bucket_chunks[j + 1] as usize);
+                    let j = chunks_at + window * plan.buckets + b;
+                    let (from, to) = (plan.table[j] as usize, plan.table[j + 1] as usize);
                     running += chunk_sums[from..to].iter().sum::<G1Projective>();
                     weighted += running;
                 }
@@ -874,6 +1047,19 @@ mod tests {
                 );
             }
         }
+        // Every scalar equal: each window's one bucket holds more terms than
+        // MAX_BUCKET_CHUNKS chunks of CHUNK_TERMS, so its chunks grow.
+        let n = CHUNK_TERMS * MAX_BUCKET_CHUNKS + 100;
+        assert!(chunk_terms(n) > CHUNK_TERMS);
+        let points: Vec<G1Affine> = (0..n)
+            .map(|i| (G1Projective::generator() * Fr::from(i as u64 + 1)).into())
+            .collect();
+        let same = Fr::from_le_bytes_mod_order(&rng.random::<[u8; 32]>());
+        let plan = Plan::many(&vec![same.into_bigint().0; n], &[0, n]).expect("plan");
+        assert_eq!(
+            plan.combine_all(&segments_on_host(&plan, &points)),
+            [G1Projective::msm(&points, &vec![same; n]).expect("msm")]
+        );
         // Bounds that do not cut the terms.
         for bad in [vec![], vec![1, 2], vec![0, 2, 1, 3], vec![0, 2]] {
             assert!(Plan::many(&[[1, 0, 0, 0]; 3], &bad).is_err(), "{bad:?}");

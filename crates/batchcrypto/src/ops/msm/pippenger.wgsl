@@ -4,31 +4,20 @@
 // G1 over gpu/wgsl/bn254_g1.wgsl; G1Proj or G2Proj over BLS12-381's curve
 // layer with Fp limbs, 12 or 24 words).
 //
-// The host (ops/msm/gpu.rs) cuts every scalar into signed digits of c bits,
+// The plan (made by plan.wgsl for a sum alone, by the host, ops/msm/gpu.rs,
+// for many small sums) cuts every scalar into signed digits of c bits,
 // sorts the terms by window and bucket (the digit's magnitude, its sign in
-// the term's low bit) and cuts each bucket's run of terms into chunks.
-// Pass `msm_chunks`, a thread per chunk: the chunk's sum (by mixed
-// additions: 11 multiplications a term instead of 12). Pass
+// the term's low bit) and cuts each bucket's run of terms into chunks: the
+// table of params.wgsl. Pass `msm_chunks`, a thread per chunk (its bucket
+// found by bisecting the table): the chunk's sum (by mixed additions: 11
+// multiplications a term instead of 12). Pass
 // `msm_segments`, a thread per segment (a run of a window's buckets): by a
 // running sum from the top bucket down, S = sum_b B_b and T = sum_b (b -
 // first + 1) B_b, each bucket B_b the sum of its chunks. The host weighs
 // the segments and windows: a few thousand additions. Points arrive in
 // affine coordinates in Montgomery form (arkworks' and blst's own limbs);
 // the results leave projective, in Montgomery form. Composed after the
-// guard and the group's layer.
-
-struct MsmParams {
-    chunks: u32,
-    segments: u32,
-    // Segments per window, and buckets per segment and per window.
-    per_window: u32,
-    seg_buckets: u32,
-    buckets: u32,
-    // Where the chunk sums start in msm_out, in words.
-    sums_at: u32,
-    loop_guard: u32,
-    pad: u32,
-}
+// guard, the group's layer and params.wgsl.
 
 const POINT_WORDS: u32 = 3u * FIELD_WORDS;
 // A chunk sum and its completion flag.
@@ -37,15 +26,12 @@ const CHUNK_STRIDE: u32 = POINT_WORDS + 1u;
 const SEGMENT_STRIDE: u32 = 2u * POINT_WORDS + 1u;
 const PARTS: u32 = FIELD_WORDS / LIMB_WORDS;
 
-@group(0) @binding(0) var<uniform> params: MsmParams;
 // Per point: x then y, FIELD_WORDS words each.
 @group(0) @binding(1) var<storage, read> msm_points: array<u32>;
 // The terms in (window, bucket) order: point index << 1 | negated.
 @group(0) @binding(2) var<storage, read> msm_terms: array<u32>;
-// Chunk k holds terms msm_chunks[k] .. msm_chunks[k + 1].
-@group(0) @binding(3) var<storage, read> msm_chunks: array<u32>;
-// Bucket j (window-major) holds chunks msm_buckets[j] .. msm_buckets[j + 1].
-@group(0) @binding(4) var<storage, read> msm_buckets: array<u32>;
+// The plan's table (params.wgsl).
+@group(0) @binding(4) var<storage, read> msm_table: array<u32>;
 // The segments' results (read back), then the chunk sums (scratch).
 @group(0) @binding(5) var<storage, read_write> msm_out: array<u32>;
 
@@ -101,12 +87,31 @@ fn msm_load(at: u32) -> GPoint {
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn msm_chunks_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let k = item_index(gid, groups);
-    if k >= params.chunks {
+    if k >= msm_table[0] {
         return;
     }
     tower_init(params.loop_guard);
+    // The chunk's bucket: the last whose chunks start at k or before.
+    let chunks_at = TABLE_HEAD + params.entries;
+    var low = 0u;
+    var high = params.entries;
+    while high - low > 1u {
+        let mid = (low + high) / 2u;
+        if msm_table[chunks_at + mid] <= k {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    // The bucket's terms start where the previous bucket's end (word 3 of
+    // the header, read for the first bucket, is not used).
+    let end = msm_table[TABLE_HEAD + low];
+    let start = select(0u, msm_table[TABLE_HEAD + low - 1u], low > 0u);
+    let per = msm_chunk_terms(end - start);
+    let first = start + (k - msm_table[chunks_at + low]) * per;
+    let last = min(first + per, end);
     var acc = grp_infinity();
-    for (var t = msm_chunks[k]; t < msm_chunks[k + 1u]; t++) {
+    for (var t = first; t < last; t++) {
         // Terms are affine and never the identity (the host leaves those out).
         acc = grp_add_affine(acc, msm_term(msm_terms[t]));
     }
@@ -123,6 +128,7 @@ fn msm_segments_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num
     }
     tower_init(params.loop_guard);
     let window = s / params.per_window;
+    let chunks_at = TABLE_HEAD + params.entries;
     let first = (s % params.per_window) * params.seg_buckets;
     let last = min(first + params.seg_buckets, params.buckets);
     var running = grp_infinity();
@@ -131,7 +137,7 @@ fn msm_segments_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num
     var chunks_done = true;
     for (var b = last; b > first; b--) {
         let bucket = window * params.buckets + b - 1u;
-        for (var k = msm_buckets[bucket]; k < msm_buckets[bucket + 1u]; k++) {
+        for (var k = msm_table[chunks_at + bucket]; k < msm_table[chunks_at + bucket + 1u]; k++) {
             let at = params.sums_at + k * CHUNK_STRIDE;
             running = grp_add(running, msm_load(at));
             chunks_done = chunks_done && msm_out[at + POINT_WORDS] == DONE_FLAG;
