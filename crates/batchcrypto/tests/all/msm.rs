@@ -232,6 +232,31 @@ fn uneven_buckets() {
     }
 }
 
+/// A sum of 44,000 terms, all but every 40th scalar zero: on the GPU the
+/// plan's scan has 80 tiles of buckets (13-bit windows), more than its
+/// offsets pass has threads (64), which the other sizes do not reach; the
+/// non-zero digits fall in every tile, while the chunk sums stay few.
+#[test]
+fn a_plan_of_more_tiles_than_threads() {
+    let mut rng = StdRng::seed_from_u64(21);
+    let n = 44_000;
+    let g = ark_bn254::G1Projective::generator();
+    let mut p = g * ark_bn254::Fr::from(rng.random::<u64>());
+    let points: Vec<ark_bn254::G1Projective> = (0..n)
+        .map(|_| {
+            p += g;
+            p
+        })
+        .collect();
+    let points: Vec<u8> = CurveGroup::normalize_batch(&points).iter().flat_map(enc_bn).collect();
+    let scalars: Vec<u8> = (0..n)
+        .flat_map(|i| if i % 40 == 7 { rng.random::<[u8; 32]>() } else { [0; 32] })
+        .collect();
+    let want = oracle::msm(Curve::Bn254G1, UNC, &points, &scalars);
+    assert!(want.is_ok());
+    assert_answer(Curve::Bn254G1, UNC, &points, &scalars, &want, "44,000 terms, most zero");
+}
+
 /// Bases checked once and summed with many scalar vectors: equal to the
 /// one-call MSM on every engine (the GPU engine keeps them on the device
 /// after the first sum); bad bases and wrong scalar counts refused.
