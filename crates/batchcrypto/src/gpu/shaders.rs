@@ -325,8 +325,8 @@ fn a0_formulas(field: &str, point: &str, prefix: &str) -> String {
 }
 
 /// The MSM kernel for `curve` (ops/msm/pippenger.wgsl rendered over the
-/// group's layer; entry points `msm_chunks_main` and `msm_segments_main`;
-/// needs SHADER_INT64).
+/// group's layer; entry points `msm_chunks_main`, `msm_segments_main` and
+/// `msm_groups_main`; needs SHADER_INT64).
 pub(crate) fn msm(curve: crate::ops::msm::Curve) -> String {
     use crate::ops::msm::Curve;
     let (layer, point, group, ty, field, limb, words) = match curve {

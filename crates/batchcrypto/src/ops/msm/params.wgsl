@@ -28,8 +28,15 @@ struct MsmParams {
     window_bits: u32,
     // Buckets in all: the table's entries.
     entries: u32,
-    pad0: u32,
-    pad1: u32,
+    // Groups of segments in all (their results are what the host reads),
+    // segments per group and groups per window; where the segments'
+    // results start in msm_out, in words; log2 of seg_buckets.
+    groups: u32,
+    group_segments: u32,
+    groups_per_window: u32,
+    segments_at: u32,
+    seg_shift: u32,
+    pad: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: MsmParams;

@@ -10,11 +10,15 @@
 // the term's low bit) and cuts each bucket's run of terms into chunks: the
 // table of params.wgsl. Pass `msm_chunks`, a thread per chunk (its bucket
 // found by bisecting the table): the chunk's sum (by mixed additions: 11
-// multiplications a term instead of 12). Pass
-// `msm_segments`, a thread per segment (a run of a window's buckets): by a
-// running sum from the top bucket down, S = sum_b B_b and T = sum_b (b -
-// first + 1) B_b, each bucket B_b the sum of its chunks. The host weighs
-// the segments and windows: a few thousand additions. Points arrive in
+// multiplications a term instead of 12). Pass `msm_segments`, a thread per
+// segment (a run of a window's buckets): by a running sum from the top
+// bucket down, S = sum_b B_b and T = sum_b (b - first + 1) B_b, each bucket
+// B_b the sum of its chunks. Pass `msm_groups`, a thread per group of
+// segments: the same two sums over the group's buckets from its segments'
+// (T' = sum_s T_s + G sum_s (s - first) S_s, G = 2^seg_shift buckets per
+// segment, by a running sum from the top segment down; S' = sum_s S_s).
+// The host weighs the groups and windows: a few hundred additions per
+// window. Points arrive in
 // affine coordinates in Montgomery form (arkworks' and blst's own limbs);
 // the results leave projective, in Montgomery form. Composed after the
 // guard, the group's layer and params.wgsl.
@@ -32,7 +36,8 @@ const PARTS: u32 = FIELD_WORDS / LIMB_WORDS;
 @group(0) @binding(2) var<storage, read> msm_terms: array<u32>;
 // The plan's table (params.wgsl).
 @group(0) @binding(4) var<storage, read> msm_table: array<u32>;
-// The segments' results (read back), then the chunk sums (scratch).
+// The groups' results (read back), then the segments' and the chunk sums
+// (scratch).
 @group(0) @binding(5) var<storage, read_write> msm_out: array<u32>;
 
 fn msm_coordinate(base: u32) -> Field {
@@ -144,8 +149,39 @@ fn msm_segments_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num
         }
         weighted = grp_add(weighted, running);
     }
-    let at = s * SEGMENT_STRIDE;
+    let at = params.segments_at + s * SEGMENT_STRIDE;
     msm_store(at, weighted);
     msm_store(at + POINT_WORDS, running);
     msm_out[at + 2u * POINT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG, chunks_done && loops_intact(params.loop_guard));
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn msm_groups_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let g = item_index(gid, groups);
+    if g >= params.groups {
+        return;
+    }
+    tower_init(params.loop_guard);
+    let first = (g / params.groups_per_window) * params.per_window + (g % params.groups_per_window) * params.group_segments;
+    var weighted = grp_infinity();
+    var running = grp_infinity();
+    var ramp = grp_infinity();
+    var segments_done = true;
+    for (var k = params.group_segments; k > 0u; k--) {
+        let at = params.segments_at + (first + k - 1u) * SEGMENT_STRIDE;
+        weighted = grp_add(weighted, msm_load(at));
+        running = grp_add(running, msm_load(at + POINT_WORDS));
+        // Segment first + k - 1 weighs k - 1 in the ramp.
+        if k > 1u {
+            ramp = grp_add(ramp, running);
+        }
+        segments_done = segments_done && msm_out[at + 2u * POINT_WORDS] == DONE_FLAG;
+    }
+    for (var i = 0u; i < params.seg_shift; i++) {
+        ramp = grp_dbl(ramp);
+    }
+    let at = g * SEGMENT_STRIDE;
+    msm_store(at, grp_add(weighted, ramp));
+    msm_store(at + POINT_WORDS, running);
+    msm_out[at + 2u * POINT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG, segments_done && loops_intact(params.loop_guard));
 }
