@@ -69,16 +69,22 @@ fn msm_entry(w: u32, d: i32) -> u32 {
     return TABLE_HEAD + w * params.buckets + u32(abs(d)) - 1u;
 }
 
+// Term i's scalar.
+fn msm_scalar(i: u32) -> array<u32, 8> {
+    var s: array<u32, 8>;
+    for (var j = 0u; j < 8u; j++) {
+        s[j] = msm_scalars[8u * i + j];
+    }
+    return s;
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn msm_count_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = item_index(gid, groups);
     if i >= params.terms {
         return;
     }
-    var s: array<u32, 8>;
-    for (var j = 0u; j < 8u; j++) {
-        s[j] = msm_scalars[8u * i + j];
-    }
+    var s = msm_scalar(i);
     // s < 2^256 < 6 r on both curves: r subtracted while s >= r.
     for (var k = 0u; k < 6u; k++) {
         var below = false;
@@ -129,14 +135,10 @@ fn msm_tile_prefix(li: u32) -> vec2<u32> {
     return msm_tile[0];
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn msm_tiles_main(
-    @builtin(workgroup_id) wid: vec3<u32>,
-    @builtin(num_workgroups) groups: vec3<u32>,
-    @builtin(local_invocation_index) li: u32,
-) {
-    let tile = wid.y * groups.x + wid.x;
-    let first = tile * TILE_ENTRIES + li * TILE_RUN;
+// Thread li's TILE_RUN buckets from `first`: their terms and chunks
+// summed, the workgroup's sums turned into offsets (msm_tile_prefix); the
+// tile's total returned. Every thread calls it.
+fn msm_tile_sizes(first: u32, li: u32) -> vec2<u32> {
     var sum = vec2<u32>(0u);
     for (var j = 0u; j < TILE_RUN; j++) {
         if first + j < params.entries {
@@ -144,7 +146,17 @@ fn msm_tiles_main(
         }
     }
     msm_tile[li] = sum;
-    let total = msm_tile_prefix(li);
+    return msm_tile_prefix(li);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn msm_tiles_main(
+    @builtin(workgroup_id) wid: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+    @builtin(local_invocation_index) li: u32,
+) {
+    let tile = wid.y * groups.x + wid.x;
+    let total = msm_tile_sizes(tile * TILE_ENTRIES + li * TILE_RUN, li);
     if li == 0u && tile * TILE_ENTRIES < params.entries {
         let at = msm_tiles_at() + 2u * tile;
         atomicStore(&msm_table[at], total.x);
@@ -197,14 +209,7 @@ fn msm_scan_main(
 ) {
     let tile = wid.y * groups.x + wid.x;
     let first = tile * TILE_ENTRIES + li * TILE_RUN;
-    var sum = vec2<u32>(0u);
-    for (var j = 0u; j < TILE_RUN; j++) {
-        if first + j < params.entries {
-            sum += msm_bucket_size(atomicLoad(&msm_table[TABLE_HEAD + first + j]));
-        }
-    }
-    msm_tile[li] = sum;
-    msm_tile_prefix(li);
+    msm_tile_sizes(first, li);
     if tile * TILE_ENTRIES >= params.entries {
         return;
     }
@@ -228,10 +233,7 @@ fn msm_place_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_wo
     if i >= params.terms {
         return;
     }
-    var s: array<u32, 8>;
-    for (var j = 0u; j < 8u; j++) {
-        s[j] = msm_scalars[8u * i + j];
-    }
+    var s = msm_scalar(i);
     var carry = 0u;
     for (var w = 0u; w < params.windows; w++) {
         let d = msm_digit(&s, w, &carry);
