@@ -42,6 +42,7 @@ __all__ = [
     "Decapsulations",
     "Polys",
     "Sum",
+    "MsmBases",
     "REASONS",
     "PRECOMPILE_ERRORS",
     "reason_name",
@@ -50,6 +51,10 @@ __all__ = [
 ]
 
 __version__: str = _native.__version__
+
+#: Points checked once for many sums (:meth:`Engine.msm_bases`): ``len()``
+#: the points given, ``curve`` the group's name.
+MsmBases = _native.NativeBases
 
 #: The GPU runtime this build has (``"wgpu"``), or None for a build without
 #: one (``--no-default-features``: the CPU only, and ``backend="gpu"`` an
@@ -380,6 +385,20 @@ class Engine:
         ``"compressed"``."""
         value, reason = self._native.msm(curve, encoding, _contiguous("points", points), _contiguous("scalars", scalars))
         return Sum(reason == 0, reason, value)
+
+    def msm_bases(self, curve: str, points: Any, encoding: str = "uncompressed") -> MsmBases:
+        """``points`` (as for :meth:`msm`) decoded and checked once for many
+        sums over them, as provers hold their fixed bases; a GPU engine
+        uploads them at the first sum and keeps them on the device. A bad
+        point raises ``ValueError`` naming it and its reason. ``len()`` of
+        the result is the number of points."""
+        return self._native.msm_bases(curve, encoding, _contiguous("points", points))
+
+    def msm_with(self, bases: MsmBases, scalars: Any) -> bytes:
+        """The sum over ``bases`` (from :meth:`msm_bases` of this engine)
+        by ``scalars`` (32 bytes little-endian each, one per point), in the
+        bases' encoding; a wrong number of scalars raises ``ValueError``."""
+        return self._native.msm_with(bases, _contiguous("scalars", scalars))
 
 
 def _contiguous(name: str, value: Any) -> Any:

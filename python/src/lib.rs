@@ -586,6 +586,59 @@ impl NativeEngine {
         let code = got.as_ref().err().map_or(0, |reason| reason.number());
         Ok((PyBytes::new(py, got.as_deref().unwrap_or_default()).unbind(), code))
     }
+
+    /// `points` (in `encoding`) decoded and checked once for many sums
+    /// ([`Engine::msm_bases`]); a bad point raises, naming it and its
+    /// reason.
+    fn msm_bases(
+        &self,
+        py: Python<'_>,
+        curve: &str,
+        encoding: &str,
+        points: &Bound<'_, PyAny>,
+    ) -> PyResult<NativeBases> {
+        let op = "msm_bases";
+        let curve: msm::Curve = parse(op, "curve", curve)?;
+        let encoding: msm::Encoding = parse(op, "encoding", encoding)?;
+        let p = buffer("points", points, false)?;
+        let pb = bytes(&p);
+        let e = &self.engine;
+        let bases = py
+            .detach(|| e.msm_bases(curve, encoding, pb))
+            .map_err(|e| raise(op, e))?;
+        Ok(NativeBases { bases })
+    }
+
+    /// The sum over `bases` by `scalars` (32 bytes little-endian each, one
+    /// per point given), in the bases' encoding ([`Engine::msm_with`]).
+    fn msm_with(&self, py: Python<'_>, bases: &NativeBases, scalars: &Bound<'_, PyAny>) -> PyResult<Py<PyBytes>> {
+        let s = buffer("scalars", scalars, false)?;
+        let sb = bytes(&s);
+        let (e, b) = (&self.engine, &bases.bases);
+        let got = py.detach(|| e.msm_with(b, sb)).map_err(|e| raise("msm_with", e))?;
+        Ok(PyBytes::new(py, &got.output).unbind())
+    }
+}
+
+/// Points checked once for many sums over them (on a GPU engine uploaded
+/// at the first sum and kept on the device).
+#[pyclass(frozen, module = "batchcrypto._native")]
+struct NativeBases {
+    bases: msm::Bases,
+}
+
+#[pymethods]
+impl NativeBases {
+    /// Points given (the scalars a sum needs).
+    fn __len__(&self) -> usize {
+        self.bases.len()
+    }
+
+    /// The group's name.
+    #[getter]
+    fn curve(&self) -> &'static str {
+        self.bases.curve().name()
+    }
 }
 
 /// Reads `n + 1` native-endian u64 positions from a buffer.
@@ -657,6 +710,7 @@ const GPU_RUNTIME: Option<&str> = if cfg!(feature = "wgpu") { Some("wgpu") } els
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NativeEngine>()?;
+    m.add_class::<NativeBases>()?;
     m.add_function(wrap_pyfunction!(reason_names, m)?)?;
     m.add_function(wrap_pyfunction!(precompile_error_names, m)?)?;
     m.add_function(wrap_pyfunction!(mlkem_lengths, m)?)?;

@@ -176,3 +176,26 @@ def test_msm_is_the_scalar_multiplication_precompile(engine):
     assert not bad.valid and batchcrypto.reason_name(bad.reason) == "not_on_curve" and bad.value == b""
     with pytest.raises(ValueError, match="msm"):
         engine.msm("bn254-g1", b"\x00" * 64, b"\x00" * 31)
+
+
+def test_msm_bases_checked_once_give_the_same_sums(engine):
+    rng = np.random.default_rng(5)
+    cases = vectors("eth-precompiles/bn256ScalarMul.json")
+    points = b"".join(bytes.fromhex(c["Input"])[:64] for c in cases if len(c["Input"]) >= 192)
+    n = len(points) // 64
+    assert n > 5
+    bases = engine.msm_bases("bn254-g1", points)
+    assert len(bases) == n and bases.curve == "bn254-g1"
+    for _ in range(3):
+        scalars = rng.integers(0, 256, size=32 * n, dtype=np.uint8)
+        want = engine.msm("bn254-g1", points, scalars)
+        assert want.valid
+        assert engine.msm_with(bases, scalars) == want.value
+    with pytest.raises(ValueError, match=f"{n} bases"):
+        engine.msm_with(bases, b"\x00" * 31)
+    bad = bytearray(points)
+    bad[2 * 64 + 63] ^= 1
+    with pytest.raises(ValueError, match="point 2: not_on_curve"):
+        engine.msm_bases("bn254-g1", bytes(bad))
+    with pytest.raises(ValueError, match="msm_bases: curve"):
+        engine.msm_bases("bn254-g7", points)
