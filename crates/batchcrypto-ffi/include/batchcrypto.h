@@ -49,6 +49,12 @@ typedef enum BcStatus {
 // made by [`bc_engine_new`], freed by [`bc_engine_free`].
 typedef struct BcEngine BcEngine;
 
+// Points checked once for many sums over them, as provers hold their
+// fixed bases (on a GPU engine uploaded at the first sum and kept on the
+// device). Opaque; made by [`bc_msm_bases_new`], freed by
+// [`bc_msm_bases_free`].
+typedef struct BcMsmBases BcMsmBases;
+
 // How [`bc_engine_new`] builds an engine; NULL (or zeroed fields) for the
 // defaults.
 typedef struct BcEngineOptions {
@@ -421,6 +427,43 @@ enum BcStatus bc_msm(const struct BcEngine *engine,
                      uint8_t *out_sum,
                      size_t out_sum_len,
                      uint8_t *out_code);
+
+// `points` (`points_len` bytes: points of `curve` in `encoding`, as for
+// [`bc_msm`]) decoded and checked once into `*out` (NULL on failure: a
+// bad point is `BC_STATUS_INVALID_ARGUMENT`, [`bc_last_error`] naming it
+// and its reason). Free it with [`bc_msm_bases_free`]; it may be summed
+// by any engine (on another engine's GPU it is summed on the CPU).
+//
+// # Safety
+// The operations' contract (the header's preamble); `points` holds
+// `points_len` bytes; `out` is writable.
+enum BcStatus bc_msm_bases_new(const struct BcEngine *engine,
+                               const char *curve,
+                               const char *encoding,
+                               const uint8_t *points,
+                               size_t points_len,
+                               struct BcMsmBases **out);
+
+// Frees bases made by [`bc_msm_bases_new`] (NULL is ignored).
+//
+// # Safety
+// `bases` is NULL or a live handle, not used again.
+void bc_msm_bases_free(struct BcMsmBases *bases);
+
+// The sum over `bases` by `scalars` (`scalars_len` bytes: 32 bytes
+// little-endian per point given) into `out_sum` (one point in the bases'
+// encoding). A wrong number of scalars is `BC_STATUS_INVALID_ARGUMENT`.
+//
+// # Safety
+// The operations' contract; `bases` a live handle from
+// [`bc_msm_bases_new`]; `scalars` holds `scalars_len` bytes; `out_sum`
+// `out_sum_len` writable bytes.
+enum BcStatus bc_msm_with(const struct BcEngine *engine,
+                          const struct BcMsmBases *bases,
+                          const uint8_t *scalars,
+                          size_t scalars_len,
+                          uint8_t *out_sum,
+                          size_t out_sum_len);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -1107,25 +1107,12 @@ pub unsafe extern "C" fn bc_msm(
             let e = self::engine(engine)?;
             let curve: msm::Curve = option("curve", curve, str::parse)?;
             let encoding: msm::Encoding = option("encoding", encoding, str::parse)?;
-            let bytes = |what: &str, p: *const u8, len: usize| -> Result<&[u8], Failure> {
-                match (len, p.is_null()) {
-                    (0, _) => Ok(&[]),
-                    (_, true) => Err(null(what)),
-                    // SAFETY: non-NULL and `len` readable bytes by the contract.
-                    _ => Ok(std::slice::from_raw_parts(p, len)),
-                }
-            };
             let (points, scalars) = (
                 bytes("points", points, points_len)?,
                 bytes("scalars", scalars, scalars_len)?,
             );
-            let width = curve.encoded_len(encoding);
-            if out_sum_len != width {
-                return Err(bad(format!(
-                    "out_sum_len: {out_sum_len}, but a {curve} point {encoding} is {width} bytes"
-                )));
-            }
-            let sum = output("out_sum", out_sum, width)?;
+            let sum = sum_output(curve, encoding, out_sum, out_sum_len)?;
+            let width = sum.len();
             let code = out_code.as_mut().ok_or_else(|| null("out_code"))?;
             let got = e.msm(curve, encoding, points, scalars)?.output;
             flat::write_rows(
@@ -1134,6 +1121,125 @@ pub unsafe extern "C" fn bc_msm(
                 &mut [(sum, width, &|s: &Vec<u8>| &s[..])],
             )
             .map_err(|e| Failure(BcStatus::Failed, e))
+        }
+    })
+}
+
+/// `len` bytes at `p` (NULL allowed when `len` is 0).
+///
+/// # Safety
+/// `p` is NULL or holds `len` readable bytes for the returned lifetime.
+unsafe fn bytes<'a>(what: &str, p: *const u8, len: usize) -> Result<&'a [u8], Failure> {
+    match (len, p.is_null()) {
+        (0, _) => Ok(&[]),
+        (_, true) => Err(null(what)),
+        // SAFETY: non-NULL and `len` readable bytes by the contract.
+        _ => Ok(unsafe { std::slice::from_raw_parts(p, len) }),
+    }
+}
+
+/// The sum's output buffer, `out_sum_len` checked to be one point of
+/// `curve` in `encoding`.
+///
+/// # Safety
+/// `out_sum` is NULL or holds `out_sum_len` writable bytes for the
+/// returned lifetime.
+unsafe fn sum_output<'a>(
+    curve: msm::Curve,
+    encoding: msm::Encoding,
+    out_sum: *mut u8,
+    out_sum_len: usize,
+) -> Result<&'a mut [u8], Failure> {
+    let width = curve.encoded_len(encoding);
+    if out_sum_len != width {
+        return Err(bad(format!(
+            "out_sum_len: {out_sum_len}, but a {curve} point {encoding} is {width} bytes"
+        )));
+    }
+    // SAFETY: the contract.
+    unsafe { output("out_sum", out_sum, width) }
+}
+
+/// Points checked once for many sums over them, as provers hold their
+/// fixed bases (on a GPU engine uploaded at the first sum and kept on the
+/// device). Opaque; made by [`bc_msm_bases_new`], freed by
+/// [`bc_msm_bases_free`].
+pub struct BcMsmBases(msm::Bases);
+
+/// `points` (`points_len` bytes: points of `curve` in `encoding`, as for
+/// [`bc_msm`]) decoded and checked once into `*out` (NULL on failure: a
+/// bad point is `BC_STATUS_INVALID_ARGUMENT`, [`bc_last_error`] naming it
+/// and its reason). Free it with [`bc_msm_bases_free`]; it may be summed
+/// by any engine (on another engine's GPU it is summed on the CPU).
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `points` holds
+/// `points_len` bytes; `out` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_msm_bases_new(
+    engine: *const BcEngine,
+    curve: *const c_char,
+    encoding: *const c_char,
+    points: *const u8,
+    points_len: usize,
+    out: *mut *mut BcMsmBases,
+) -> BcStatus {
+    guard("bc_msm_bases_new", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let out = out.as_mut().ok_or_else(|| null("out"))?;
+            *out = std::ptr::null_mut();
+            let e = self::engine(engine)?;
+            let curve: msm::Curve = option("curve", curve, str::parse)?;
+            let encoding: msm::Encoding = option("encoding", encoding, str::parse)?;
+            let bases = e.msm_bases(curve, encoding, bytes("points", points, points_len)?)?;
+            *out = Box::into_raw(Box::new(BcMsmBases(bases)));
+            Ok(())
+        }
+    })
+}
+
+/// Frees bases made by [`bc_msm_bases_new`] (NULL is ignored).
+///
+/// # Safety
+/// `bases` is NULL or a live handle, not used again.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_msm_bases_free(bases: *mut BcMsmBases) {
+    if !bases.is_null() {
+        // SAFETY: made by Box::into_raw in bc_msm_bases_new, freed once.
+        drop(unsafe { Box::from_raw(bases) });
+    }
+}
+
+/// The sum over `bases` by `scalars` (`scalars_len` bytes: 32 bytes
+/// little-endian per point given) into `out_sum` (one point in the bases'
+/// encoding). A wrong number of scalars is `BC_STATUS_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// The operations' contract; `bases` a live handle from
+/// [`bc_msm_bases_new`]; `scalars` holds `scalars_len` bytes; `out_sum`
+/// `out_sum_len` writable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_msm_with(
+    engine: *const BcEngine,
+    bases: *const BcMsmBases,
+    scalars: *const u8,
+    scalars_len: usize,
+    out_sum: *mut u8,
+    out_sum_len: usize,
+) -> BcStatus {
+    guard("bc_msm_with", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let bases = &bases.as_ref().ok_or_else(|| null("bases"))?.0;
+            let sum = sum_output(bases.curve(), bases.encoding(), out_sum, out_sum_len)?;
+            let got = e.msm_with(bases, bytes("scalars", scalars, scalars_len)?)?.output;
+            if got.len() != sum.len() {
+                return Err(Failure(BcStatus::Failed, format!("a sum of {} bytes", got.len())));
+            }
+            sum.copy_from_slice(&got);
+            Ok(())
         }
     })
 }

@@ -612,4 +612,78 @@ fn precompiles_kems_aggregates_ntts_and_msms() {
         last_error(),
         "bc_msm: out_sum_len: 32, but a bn254-g1 point uncompressed is 64 bytes"
     );
+
+    // Bases checked once: the generator (1, 2) twice and the identity,
+    // summed with two scalar vectors as bc_msm sums them; a wrong scalar
+    // count and a bad point refused with their reasons.
+    let mut g = [0u8; 64];
+    (g[31], g[63]) = (1, 2);
+    let points = [g, g, [0u8; 64]].concat();
+    let mut bases: *mut BcMsmBases = std::ptr::null_mut();
+    // SAFETY: valid buffers; `bases` writable.
+    let status = unsafe {
+        bc_msm_bases_new(
+            h.0,
+            c"bn254-g1".as_ptr(),
+            c"uncompressed".as_ptr(),
+            points.as_ptr(),
+            points.len(),
+            &mut bases,
+        )
+    };
+    assert_eq!((status, bases.is_null()), (BcStatus::Ok, false), "{}", last_error());
+    for k in [3u8, 200] {
+        let scalars: Vec<u8> = (0..3u8)
+            .flat_map(|i| {
+                let mut s = [0u8; 32];
+                s[0] = k + i;
+                s
+            })
+            .collect();
+        let (mut want, mut with, mut code) = ([0u8; 64], [1u8; 64], 9u8);
+        // SAFETY: valid buffers of the lengths given.
+        let statuses = unsafe {
+            [
+                bc_msm(
+                    h.0,
+                    c"bn254-g1".as_ptr(),
+                    c"uncompressed".as_ptr(),
+                    points.as_ptr(),
+                    points.len(),
+                    scalars.as_ptr(),
+                    scalars.len(),
+                    want.as_mut_ptr(),
+                    64,
+                    &mut code,
+                ),
+                bc_msm_with(h.0, bases, scalars.as_ptr(), scalars.len(), with.as_mut_ptr(), 64),
+            ]
+        };
+        assert_eq!(statuses, [BcStatus::Ok; 2], "{}", last_error());
+        assert_eq!((with, code), (want, 0), "scalars {k}..");
+        assert_ne!(want, [0u8; 64]);
+    }
+    let mut out = [0u8; 64];
+    // SAFETY: valid buffers of the lengths given.
+    let status = unsafe { bc_msm_with(h.0, bases, [0u8; 64].as_ptr(), 64, out.as_mut_ptr(), 64) };
+    assert_eq!(status, BcStatus::InvalidArgument);
+    assert!(last_error().contains("3 bases need 96 bytes"), "{}", last_error());
+    // SAFETY: made above, freed once.
+    unsafe { bc_msm_bases_free(bases) };
+    let mut bad = points.clone();
+    bad[64 + 63] ^= 1;
+    let mut bases: *mut BcMsmBases = std::ptr::NonNull::dangling().as_ptr();
+    // SAFETY: valid buffers; `bases` writable.
+    let status = unsafe {
+        bc_msm_bases_new(
+            h.0,
+            c"bn254-g1".as_ptr(),
+            c"uncompressed".as_ptr(),
+            bad.as_ptr(),
+            bad.len(),
+            &mut bases,
+        )
+    };
+    assert_eq!((status, bases.is_null()), (BcStatus::InvalidArgument, true));
+    assert!(last_error().contains("point 1: not_on_curve"), "{}", last_error());
 }
