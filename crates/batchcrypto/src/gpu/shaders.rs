@@ -264,10 +264,8 @@ const MSM_PLAN: &str = include_str!("../ops/msm/plan.wgsl");
 /// What the MSM's two modules share (`ops/msm/params.wgsl`) after the
 /// host's constants of the plan's table.
 fn msm_params() -> String {
-    use crate::ops::msm::gpu::{CHUNK_TERMS, MAX_BUCKET_CHUNKS, TABLE_HEAD};
-    format!(
-        "const TABLE_HEAD: u32 = {TABLE_HEAD}u;\nconst CHUNK_TERMS: u32 = {CHUNK_TERMS}u;\nconst MAX_BUCKET_CHUNKS: u32 = {MAX_BUCKET_CHUNKS}u;\n{MSM_PARAMS}"
-    )
+    use crate::ops::msm::gpu::{CHUNK_TERMS, TABLE_HEAD};
+    format!("const TABLE_HEAD: u32 = {TABLE_HEAD}u;\nconst CHUNK_TERMS: u32 = {CHUNK_TERMS}u;\n{MSM_PARAMS}")
 }
 
 /// The MSM's plan made on the device (`ops/msm/plan.wgsl`; entry points

@@ -389,6 +389,23 @@ fn msm_sizes_against_arkworks() {
             calls.push(input);
             want.push(Ok(out));
         }
+        if g1 {
+            // 1,100 distinct points of one scalar: each window's one bucket
+            // holds more than 32^2 terms, which the GPU path's plan of many
+            // calls (made on the host) cuts into chunks of ceil(sqrt) terms,
+            // as its kernel does.
+            let s: [u8; 32] = rng.random();
+            let base = (G1Projective::generator() * Fr::from(rng.random::<u64>())).into_affine();
+            let (mut p, mut sum, mut input) = (base.into_group(), G1Projective::zero(), Vec::new());
+            for _ in 0..1100 {
+                input.extend(enc_g1(&p.into_affine()));
+                input.extend(s);
+                sum += p;
+                p += base;
+            }
+            calls.push(input);
+            want.push(Ok(enc_g1(&(sum * Fr::from_be_bytes_mod_order(&s)).into_affine())));
+        }
         // Only infinities and zero scalars: the sum is infinity.
         let point_len = if g1 { 128 } else { 256 };
         calls.push([vec![0; point_len], rng.random::<[u8; 32]>().to_vec()].concat());

@@ -184,7 +184,7 @@ fn sums_at_every_threshold() {
 
 /// Terms that fill buckets unevenly: every scalar equal (one bucket per
 /// window holds every term: the GPU path's chunks of a full bucket, and
-/// on BN254 one too full for chunks of the usual size), the
+/// on BN254 one full enough for larger chunks), the
 /// digits at their extremes (r - 1, 2^255 - 1 unreduced, powers of two
 /// at and around window edges), every point equal.
 #[test]
@@ -203,11 +203,11 @@ fn uneven_buckets() {
         extremes.push(m);
     }
     for curve in Curve::ALL {
-        // On BN254 also a bucket fuller than the GPU path's segment threads
-        // read in chunks of 32 (256 of them; 8,272 terms after the
-        // identities are left out): its chunks grow.
+        // On BN254 also a bucket of more than 32^2 terms (1,363 after the
+        // identities are left out), which the GPU path cuts into chunks of
+        // ceil(sqrt) terms instead of 32.
         let sizes: &[usize] = match curve {
-            Curve::Bn254G1 => &[1, 33, 700, 9100],
+            Curve::Bn254G1 => &[1, 33, 700, 1500],
             _ => &[1, 33, 700],
         };
         for &n in sizes {

@@ -41,11 +41,9 @@ use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, WORKGROUP_SIZE, shaders};
 use crate::ops::evm::bn254;
 
-/// Most terms per chunk before a bucket's run is cut again (more when a
-/// bucket is so full that it would need more than [`MAX_BUCKET_CHUNKS`]).
+/// Most terms per chunk of a bucket of up to CHUNK_TERMS^2 terms (see
+/// [`chunk_terms`]).
 pub(crate) const CHUNK_TERMS: usize = 32;
-/// Most chunks one segment thread reads for one bucket.
-pub(crate) const MAX_BUCKET_CHUNKS: usize = 256;
 /// About how many segment threads the reduction is spread over.
 const SEGMENT_THREADS: usize = 8192;
 /// Most segments a group thread reduces further (so that the host weighs
@@ -245,9 +243,15 @@ pub(crate) const TABLE_HEAD: usize = 4;
 pub(crate) const TILE_RUN: usize = 16;
 
 /// Terms per chunk of a bucket of `count` terms (params.wgsl
-/// `msm_chunk_terms`).
+/// `msm_chunk_terms`, the same integer arithmetic): [`CHUNK_TERMS`], or
+/// for a fuller bucket ceil(sqrt(count)), so that neither a chunk's
+/// thread (its terms) nor the segment's (the bucket's chunks) adds more
+/// than about sqrt(count) points in a row: a bucket that holds most terms
+/// (equal or small scalars) is spread over as many threads as it has terms
+/// per thread.
 fn chunk_terms(count: usize) -> usize {
-    CHUNK_TERMS.max(count.div_ceil(MAX_BUCKET_CHUNKS))
+    let root = count.isqrt();
+    CHUNK_TERMS.max(if root * root < count { root + 1 } else { root })
 }
 
 /// The window width for `n` terms in `sums` sums: the fewest additions, n
@@ -1098,10 +1102,10 @@ mod tests {
                 assert_eq!(on_host(&plan, &points), want, "{n} terms cut {cuts:?}");
             }
         }
-        // Every scalar equal: each window's one bucket holds more terms than
-        // MAX_BUCKET_CHUNKS chunks of CHUNK_TERMS, so its chunks grow.
-        let n = CHUNK_TERMS * MAX_BUCKET_CHUNKS + 100;
-        assert!(chunk_terms(n) > CHUNK_TERMS);
+        // Every scalar equal: each window's one bucket holds more than
+        // CHUNK_TERMS^2 terms, so its chunks grow.
+        let n = CHUNK_TERMS * CHUNK_TERMS + 100;
+        assert_eq!(chunk_terms(n), 34);
         let points: Vec<G1Affine> = (0..n)
             .map(|i| (G1Projective::generator() * Fr::from(i as u64 + 1)).into())
             .collect();
@@ -1114,6 +1118,21 @@ mod tests {
         // Bounds that do not cut the terms.
         for bad in [vec![], vec![1, 2], vec![0, 2, 1, 3], vec![0, 2]] {
             assert!(Plan::many(&[[1, 0, 0, 0]; 3], &bad).is_err(), "{bad:?}");
+        }
+    }
+
+    /// Chunks of CHUNK_TERMS up to CHUNK_TERMS^2 terms a bucket, then of
+    /// ceil(sqrt(count)) terms, up to the largest count a plan holds.
+    #[test]
+    fn chunks_grow_with_the_square_root() {
+        for count in (0..5000).chain([(1 << 31) - 1, 1 << 30, 46_340 * 46_340, 46_340 * 46_340 + 1]) {
+            let per = chunk_terms(count);
+            let root = (count as f64).sqrt().ceil() as usize;
+            assert_eq!(per, root.max(CHUNK_TERMS), "{count}");
+            assert!(
+                count <= CHUNK_TERMS * CHUNK_TERMS || count.div_ceil(per) <= per,
+                "{count}"
+            );
         }
     }
 

@@ -1,7 +1,6 @@
 // What the MSM's planning passes (plan.wgsl) and sum passes
 // (pippenger.wgsl) share: their parameters and the plan's table. Rendered
-// after the host's TABLE_HEAD, CHUNK_TERMS and MAX_BUCKET_CHUNKS
-// (gpu/shaders.rs).
+// after the host's TABLE_HEAD and CHUNK_TERMS (gpu/shaders.rs).
 //
 // The table (binding 6 while the device plans, binding 4 for the sum
 // passes; made by the host for many small sums): word 0 the chunks in all,
@@ -41,8 +40,20 @@ struct MsmParams {
 
 @group(0) @binding(0) var<uniform> params: MsmParams;
 
-// Terms per chunk of a bucket of `count` terms: CHUNK_TERMS, or more when a
-// bucket is so full that it would need more than MAX_BUCKET_CHUNKS chunks.
+// Terms per chunk of a bucket of `count` terms (< 2^31): CHUNK_TERMS, or
+// for a fuller bucket ceil(sqrt(count)) (the host's `chunk_terms`, in
+// integers: the float root corrected to the integer one).
 fn msm_chunk_terms(count: u32) -> u32 {
-    return max(CHUNK_TERMS, (count + MAX_BUCKET_CHUNKS - 1u) / MAX_BUCKET_CHUNKS);
+    var r = u32(sqrt(f32(count)));
+    // r <= 46341, so (r + 1)^2 stays under 2^32.
+    while r * r > count {
+        r--;
+    }
+    while (r + 1u) * (r + 1u) <= count {
+        r++;
+    }
+    if r * r < count {
+        r++;
+    }
+    return max(CHUNK_TERMS, r);
 }
