@@ -395,9 +395,10 @@ class Engine:
         return self._native.msm_bases(curve, encoding, _contiguous("points", points))
 
     def msm_with(self, bases: MsmBases, scalars: Any) -> bytes:
-        """The sum over ``bases`` (from :meth:`msm_bases` of this engine)
-        by ``scalars`` (32 bytes little-endian each, one per point), in the
-        bases' encoding; a wrong number of scalars raises ``ValueError``."""
+        """The sum over ``bases`` (from :meth:`msm_bases`; bases kept on
+        another engine's GPU are summed on the CPU) by ``scalars`` (32 bytes
+        little-endian each, one per point), in the bases' encoding; a wrong
+        number of scalars raises ``ValueError``."""
         return self._native.msm_with(bases, _contiguous("scalars", scalars))
 
 
