@@ -18,15 +18,15 @@
 // (T' = sum_s T_s + G sum_s (s - first) S_s, G = 2^seg_shift buckets per
 // segment, by a running sum from the top segment down; S' = sum_s S_s).
 // The host weighs the groups and windows: a few hundred additions per
-// window. Points arrive in
-// affine coordinates in Montgomery form (arkworks' and blst's own limbs);
-// the results leave projective, in Montgomery form. Composed after the
-// guard, the group's layer and params.wgsl.
+// window. Points arrive in affine coordinates in Montgomery form
+// (arkworks' and blst's own limbs); the results leave projective, in
+// Montgomery form. Composed after the guard, the group's layer and
+// params.wgsl.
 
 const POINT_WORDS: u32 = 3u * FIELD_WORDS;
 // A chunk sum and its completion flag.
 const CHUNK_STRIDE: u32 = POINT_WORDS + 1u;
-// A segment's T and S and its completion flag.
+// A segment's (or group's) T and S and its completion flag.
 const SEGMENT_STRIDE: u32 = 2u * POINT_WORDS + 1u;
 const PARTS: u32 = FIELD_WORDS / LIMB_WORDS;
 

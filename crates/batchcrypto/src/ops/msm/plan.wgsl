@@ -11,7 +11,7 @@
 //    adds one to its bucket's count (atomically).
 // 2. `msm_tiles`, a workgroup per tile of TILE_RUN * WORKGROUP_SIZE
 //    buckets: the tile's terms and chunks (a bucket of k terms is cut into
-//    chunks of at most chunk_terms(k) terms).
+//    chunks of at most msm_chunk_terms(k) terms, params.wgsl).
 // 3. `msm_offsets`, one workgroup: each tile's offsets (exclusive prefix
 //    sums of pass 2's totals) and the chunks in all.
 // 4. `msm_scan`, a workgroup per tile: each bucket's count replaced by
