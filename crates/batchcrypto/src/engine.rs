@@ -1398,27 +1398,40 @@ mod tests {
 
     #[test]
     fn a_pool_that_does_not_speed_an_op_up_is_left_for_the_calling_thread() {
-        let engine = two_threads();
-        let op = Op::Hash(hash::Alg::Sha256);
         // 16 items whose work takes 300 µs however many workers there are
         // (two hyperthreads sharing one SHA unit, say): counted over both
         // workers 600 µs, of which the pool would save 300, far more than
         // a hand-off. Only the calling thread's time shows that the pool
-        // saves nothing.
-        let serial = || spin(300);
-        let threads: Vec<usize> = (0..4 * INLINE_TIMED_EVERY)
-            .map(|_| engine.on_cpu(op, 16, serial))
-            .collect();
-        assert_eq!(threads[0], 2, "an op's first call takes the pool");
-        let times = &engine.cpu_times[registry::position(op)];
-        let speedup = measured(&times.speedup).expect("the pool's speed-up measured");
-        assert!(speedup < 1.8, "speed-up {speedup} of serial work on two workers");
-        // After the probe and one more pool call the calls stay on the
-        // calling thread (all of them but for a few that the VM's noise
-        // made look otherwise).
-        assert!(mostly_inline(&threads[INLINE_TIMED_EVERY as usize..]), "{threads:?}");
-        let handoff = f64::from_bits(engine.handoff_ns.load(Ordering::Relaxed));
-        assert!((HANDOFF_MIN_NS..=HANDOFF_MAX_NS).contains(&handoff), "{handoff}");
+        // saves nothing. Timed in wall time, a descheduled thread's work
+        // looks longer: with the suite's GPU tests on the same two vCPUs
+        // (CI) one run's estimate was thrown to the bound, so the scenario
+        // gets three fresh engines and must hold on one of them (a wrong
+        // speed-up or routing fails all three).
+        let op = Op::Hash(hash::Alg::Sha256);
+        let attempt = || -> Result<(), String> {
+            let engine = two_threads();
+            let serial = || spin(300);
+            let threads: Vec<usize> = (0..4 * INLINE_TIMED_EVERY)
+                .map(|_| engine.on_cpu(op, 16, serial))
+                .collect();
+            assert_eq!(threads[0], 2, "an op's first call takes the pool");
+            let times = &engine.cpu_times[registry::position(op)];
+            let speedup = measured(&times.speedup).expect("the pool's speed-up measured");
+            if speedup >= 1.8 {
+                return Err(format!("speed-up {speedup} of serial work on two workers"));
+            }
+            // After the probe and one more pool call the calls stay on the
+            // calling thread (all of them but for a few that the VM's
+            // noise made look otherwise).
+            if !mostly_inline(&threads[INLINE_TIMED_EVERY as usize..]) {
+                return Err(format!("{threads:?}"));
+            }
+            let handoff = f64::from_bits(engine.handoff_ns.load(Ordering::Relaxed));
+            assert!((HANDOFF_MIN_NS..=HANDOFF_MAX_NS).contains(&handoff), "{handoff}");
+            Ok(())
+        };
+        let failures: Vec<String> = (0..3).map_while(|_| attempt().err()).collect();
+        assert!(failures.len() < 3, "{failures:?}");
     }
 
     #[test]

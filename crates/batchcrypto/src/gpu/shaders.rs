@@ -260,6 +260,7 @@ const BN254_G1: &str = include_str!("wgsl/bn254_g1.wgsl");
 const MSM_PIPPENGER: &str = include_str!("../ops/msm/pippenger.wgsl");
 const MSM_PARAMS: &str = include_str!("../ops/msm/params.wgsl");
 const MSM_PLAN: &str = include_str!("../ops/msm/plan.wgsl");
+const EVM_G1: &str = include_str!("../ops/evm/g1.wgsl");
 
 /// What the MSM's two modules share (`ops/msm/params.wgsl`) after the
 /// host's constants of the plan's table.
@@ -281,7 +282,6 @@ pub(crate) fn msm_plan(r: &super::bigint::Limbs<8>) -> String {
     ]
     .join("\n")
 }
-const EVM_G1: &str = include_str!("../ops/evm/g1.wgsl");
 
 /// EIP-196's ECADD and ECMUL kernel (`ops/evm/g1.wgsl`, entry point
 /// `g1_main`) over BN254's G1 layer (needs SHADER_INT64).
