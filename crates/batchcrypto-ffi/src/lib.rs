@@ -263,14 +263,8 @@ unsafe fn engine<'a>(engine: *const BcEngine) -> Result<&'a Engine, Failure> {
 unsafe fn column<'a>(name: &'static str, column: *const BcColumn, n: usize) -> Result<Column<'a>, Failure> {
     // SAFETY: the caller's contract: NULL or valid.
     let c = unsafe { column.as_ref() }.ok_or_else(|| null(name))?;
-    let data: &[u8] = if c.data_len == 0 {
-        &[]
-    } else if c.data.is_null() {
-        return Err(null(&format!("{name}.data")));
-    } else {
-        // SAFETY: non-NULL and `data_len` readable bytes by the contract.
-        unsafe { std::slice::from_raw_parts(c.data, c.data_len) }
-    };
+    // SAFETY: `data` holds `data_len` bytes by the contract.
+    let data = unsafe { bytes(name, c.data, c.data_len) }.map_err(|_| null(&format!("{name}.data")))?;
     if c.width != 0 {
         if n.checked_mul(c.width) != Some(c.data_len) {
             return Err(bad(format!(
@@ -307,6 +301,41 @@ unsafe fn output<'a>(name: &str, out: *mut u8, len: usize) -> Result<&'a mut [u8
     }
     // SAFETY: non-NULL, `len` writable bytes, exclusively ours.
     Ok(unsafe { std::slice::from_raw_parts_mut(out, len) })
+}
+
+/// `len` bytes at `p` (NULL allowed when `len` is 0).
+///
+/// # Safety
+/// `p` is NULL or holds `len` readable bytes for the returned lifetime.
+unsafe fn bytes<'a>(what: &str, p: *const u8, len: usize) -> Result<&'a [u8], Failure> {
+    match (len, p.is_null()) {
+        (0, _) => Ok(&[]),
+        (_, true) => Err(null(what)),
+        // SAFETY: non-NULL and `len` readable bytes by the contract.
+        _ => Ok(unsafe { std::slice::from_raw_parts(p, len) }),
+    }
+}
+
+/// The sum's output buffer, `out_sum_len` checked to be one point of
+/// `curve` in `encoding`.
+///
+/// # Safety
+/// `out_sum` is NULL or holds `out_sum_len` writable bytes for the
+/// returned lifetime.
+unsafe fn sum_output<'a>(
+    curve: msm::Curve,
+    encoding: msm::Encoding,
+    out_sum: *mut u8,
+    out_sum_len: usize,
+) -> Result<&'a mut [u8], Failure> {
+    let width = curve.encoded_len(encoding);
+    if out_sum_len != width {
+        return Err(bad(format!(
+            "out_sum_len: {out_sum_len}, but a {curve} point {encoding} is {width} bytes"
+        )));
+    }
+    // SAFETY: the contract.
+    unsafe { output("out_sum", out_sum, width) }
 }
 
 /// `n * width` bytes, checked for overflow.
@@ -1123,41 +1152,6 @@ pub unsafe extern "C" fn bc_msm(
             .map_err(|e| Failure(BcStatus::Failed, e))
         }
     })
-}
-
-/// `len` bytes at `p` (NULL allowed when `len` is 0).
-///
-/// # Safety
-/// `p` is NULL or holds `len` readable bytes for the returned lifetime.
-unsafe fn bytes<'a>(what: &str, p: *const u8, len: usize) -> Result<&'a [u8], Failure> {
-    match (len, p.is_null()) {
-        (0, _) => Ok(&[]),
-        (_, true) => Err(null(what)),
-        // SAFETY: non-NULL and `len` readable bytes by the contract.
-        _ => Ok(unsafe { std::slice::from_raw_parts(p, len) }),
-    }
-}
-
-/// The sum's output buffer, `out_sum_len` checked to be one point of
-/// `curve` in `encoding`.
-///
-/// # Safety
-/// `out_sum` is NULL or holds `out_sum_len` writable bytes for the
-/// returned lifetime.
-unsafe fn sum_output<'a>(
-    curve: msm::Curve,
-    encoding: msm::Encoding,
-    out_sum: *mut u8,
-    out_sum_len: usize,
-) -> Result<&'a mut [u8], Failure> {
-    let width = curve.encoded_len(encoding);
-    if out_sum_len != width {
-        return Err(bad(format!(
-            "out_sum_len: {out_sum_len}, but a {curve} point {encoding} is {width} bytes"
-        )));
-    }
-    // SAFETY: the contract.
-    unsafe { output("out_sum", out_sum, width) }
 }
 
 /// Points checked once for many sums over them, as provers hold their
