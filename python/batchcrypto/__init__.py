@@ -362,19 +362,24 @@ class Engine:
         input_order: str = "natural",
         output_order: str = "natural",
         coset: bytes | None = None,
+        modulus: int | None = None,
     ) -> Polys:
         """The number-theoretic transform of every polynomial (``2**log_n``
         canonical little-endian elements each) over ``field``:
-        ``"bn254-fr"``, ``"bls12-381-fr"``, ``"goldilocks"`` or
-        ``"goldilocks-negacyclic"``; orders ``"natural"`` or
-        ``"bit-reversed"``; ``coset`` the shift g (its canonical encoding)."""
+        ``"bn254-fr"``, ``"bls12-381-fr"``, ``"goldilocks"``,
+        ``"goldilocks-negacyclic"`` or ``"prime64-negacyclic"`` (the
+        negacyclic transform over the prime ``modulus``, below 2**64 and 1
+        mod ``2**(log_n + 1)``, as ``tfhe-ntt`` computes it); orders
+        ``"natural"`` or ``"bit-reversed"``; ``coset`` the shift g (its
+        canonical encoding)."""
         n, (col,) = columns("ntt", polys=polys)
         width = col.width if col.offsets is None else (int(col.offsets[1] - col.offsets[0]) if n else 0)
         codes = np.empty(n, dtype=np.uint8)
         values = np.empty((n, width), dtype=np.uint8)
         orders = (input_order, output_order)
         shift = None if coset is None else bytes(coset)
-        self._native.ntt(field, int(log_n), bool(inverse), orders, shift, col.native(), values, codes)
+        prime = None if modulus is None else int(modulus)
+        self._native.ntt(field, int(log_n), bool(inverse), orders, shift, prime, col.native(), values, codes)
         return Polys(codes == 0, codes, values)
 
     def msm(self, curve: str, points: Any, scalars: Any, encoding: str = "uncompressed") -> Sum:

@@ -524,6 +524,7 @@ impl NativeEngine {
         inverse: bool,
         orders: (&str, &str),
         coset: Option<Vec<u8>>,
+        modulus: Option<u64>,
         polys: &Bound<'_, PyAny>,
         values: &Bound<'_, PyAny>,
         codes: &Bound<'_, PyAny>,
@@ -540,6 +541,7 @@ impl NativeEngine {
             input_order: parse(op, "input_order", orders.0)?,
             output_order: parse(op, "output_order", orders.1)?,
             coset,
+            modulus,
         };
         let p = Col::get("polys", polys)?;
         let n = codes.len()?;

@@ -165,6 +165,30 @@ def test_ntt_matches_the_cli(engine, cli, tmp_path):
         engine.ntt("goldilocks", [b"\0" * 8], log_n)
 
 
+def test_ntt_over_a_prime_of_the_callers_matches_the_cli(engine, cli, tmp_path):
+    rng = np.random.default_rng(64)
+    p, log_n, width = 0x7FFFFFFFD2000001, 4, 16 * 8
+    # Elements below p (63 bits): the top byte of each 8 below 0x7f.
+    polys = rng.integers(0, 256, size=(3, width), dtype=np.uint8)
+    polys[:, 7::8] = rng.integers(0, 0x7F, size=(3, 16), dtype=np.uint8)
+    polys[1, 8:16] = 0xFF  # one non-canonical element: that polynomial's reason
+    src = tmp_path / "polys.bin"
+    src.write_bytes(polys.tobytes())
+    got = engine.ntt("prime64-negacyclic", polys, log_n, modulus=p)
+    args = [str(cli), "ntt", "--field", "prime64-negacyclic", "--modulus", str(p), "--log-n", str(log_n)]
+    want = subprocess.run(args + ["--input", str(src)], capture_output=True, check=False)
+    assert got.valid.tolist() == [True, False, True]
+    assert want.stdout == got.values.tobytes(), want.stderr
+    back = engine.ntt("prime64-negacyclic", got.values[[0, 2]], log_n, inverse=True, modulus=p)
+    assert np.array_equal(back.values, polys[[0, 2]])
+    with pytest.raises(ValueError, match="ntt: .*prime64-negacyclic needs a modulus"):
+        engine.ntt("prime64-negacyclic", polys, log_n)
+    with pytest.raises(ValueError, match="ntt: .*not a prime"):
+        engine.ntt("prime64-negacyclic", polys, log_n, modulus=p + 2)
+    with pytest.raises(OverflowError):
+        engine.ntt("prime64-negacyclic", polys, log_n, modulus=-1)
+
+
 def test_msm_is_the_scalar_multiplication_precompile(engine):
     cases = [c for c in vectors("eth-precompiles/bn256ScalarMul.json") if len(c["Input"]) == 192]
     assert len(cases) > 5

@@ -2,9 +2,10 @@
 //! binary file (raw mode, no JSON): the input is polynomials of 2^log_n
 //! elements back to back, each element the field's canonical
 //! little-endian encoding (32 bytes for `bn254-fr` and `bls12-381-fr`, 8
-//! for `goldilocks` and `goldilocks-negacyclic`, the latter the FHE ring
-//! modulo X^n + 1 as `tfhe-ntt` transforms it); the output is their transforms in the same layout
-//! and order. A polynomial with an element not below the modulus is named
+//! for `goldilocks`, `goldilocks-negacyclic` and `prime64-negacyclic`, the
+//! latter two the FHE ring modulo X^n + 1 as `tfhe-ntt` transforms it, over
+//! Goldilocks or over the prime `--modulus` names); the output is their
+//! transforms in the same layout and order. A polynomial with an element not below the modulus is named
 //! on stderr (`non_canonical_element`) and its output bytes are zeros;
 //! a trailing partial polynomial is reported and not transformed; both
 //! give exit status 2. See the library's `ops::ntt` for the definition.
@@ -22,10 +23,14 @@ use crate::raw::Refused;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// bn254-fr, bls12-381-fr, goldilocks or goldilocks-negacyclic (log-n
-    /// from 4, no coset).
+    /// bn254-fr, bls12-381-fr, goldilocks, goldilocks-negacyclic or
+    /// prime64-negacyclic (the negacyclic ones: log-n from 4, no coset).
     #[arg(long)]
     field: Field,
+    /// prime64-negacyclic's prime p (decimal, or hex after 0x): p < 2^64,
+    /// p = 1 mod 2^(log-n + 1).
+    #[arg(long, value_parser = parse_modulus)]
+    modulus: Option<u64>,
     /// log2 of the polynomials' size, 1 to 24.
     #[arg(long, value_parser = crate::limits::in_range::<1, { MAX_LOG_N as usize }>)]
     log_n: usize,
@@ -48,6 +53,15 @@ pub struct Args {
     io: Io,
 }
 
+/// A 64-bit integer in decimal, or in hex after `0x`.
+fn parse_modulus(s: &str) -> Result<u64, String> {
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => s.parse(),
+    }
+    .map_err(|e| format!("{s:?}: {e} (a prime below 2^64, decimal or 0x hex)"))
+}
+
 /// The transform the options ask for; refused (with why) before any input
 /// is read when the field cannot do it.
 fn transform(args: &Args) -> Result<Transform, String> {
@@ -64,6 +78,7 @@ fn transform(args: &Args) -> Result<Transform, String> {
         input_order: args.input_order,
         output_order: args.output_order,
         coset,
+        modulus: args.modulus,
         // `log_n` is within 1..=24.
         ..Transform::new(args.field, args.log_n as u32)
     };
@@ -106,10 +121,13 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     })
 }
 
-/// The verb with its field and size, as messages name it (the service's
-/// lane title adds the options that change the answer).
+/// The verb with its field, prime and size, as messages name it (the
+/// service's lane title adds the options that change the answer).
 fn title(t: &Transform) -> String {
-    format!("ntt --field {} --log-n {}", t.field, t.log_n)
+    match t.modulus {
+        Some(p) => format!("ntt --field {} --modulus {p} --log-n {}", t.field, t.log_n),
+        None => format!("ntt --field {} --log-n {}", t.field, t.log_n),
+    }
 }
 
 /// `ntt` as the service runs it: requests of whole polynomials, batched

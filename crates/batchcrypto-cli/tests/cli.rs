@@ -590,13 +590,19 @@ fn ntt_raw_files() {
         e[..8].copy_from_slice(&(rng.random::<u64>() >> 2).to_le_bytes());
         e
     };
-    for (field, log_n) in [
-        (Field::Goldilocks, 5u32),
-        (Field::Bn254Fr, 3),
-        (Field::Bls12381Fr, 4),
-        (Field::GoldilocksNegacyclic, 4),
+    // prime64-negacyclic over a 63-bit prime, given in hex.
+    let prime = 0x7fff_ffff_d200_0001u64;
+    for (field, log_n, modulus) in [
+        (Field::Goldilocks, 5u32, &[][..]),
+        (Field::Bn254Fr, 3, &[]),
+        (Field::Bls12381Fr, 4, &[]),
+        (Field::GoldilocksNegacyclic, 4, &[]),
+        (Field::Prime64Negacyclic, 5, &["--modulus", "0x7fffffffd2000001"]),
     ] {
-        let t = Transform::new(field, log_n);
+        let t = Transform {
+            modulus: (!modulus.is_empty()).then_some(prime),
+            ..Transform::new(field, log_n)
+        };
         let len = field.element_len();
         let size = t.poly_bytes();
         let mut input: Vec<u8> = (0..4 * t.len()).flat_map(|_| element(&mut rng, len)).collect();
@@ -614,7 +620,11 @@ fn ntt_raw_files() {
         }
         let (name, log) = (field.name(), log_n.to_string());
         for backend in ["cpu", "gpu"].into_iter().filter(|b| *b == "cpu" || gpu) {
-            let args = ["ntt", "--field", name, "--log-n", &log, "--backend", backend];
+            let args = [
+                &["ntt", "--field", name, "--log-n", &log, "--backend", backend],
+                modulus,
+            ]
+            .concat();
             let out = run_with_stdin(&args, &input);
             let stderr = String::from_utf8_lossy(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{stderr}");
@@ -633,7 +643,7 @@ fn ntt_raw_files() {
         // through bit-reversed order.
         let clean: Vec<u8> = (0..3 * t.len()).flat_map(|_| element(&mut rng, len)).collect();
         let coset = hex::encode(element(&mut rng, len));
-        let mut on_coset = vec!["ntt", "--field", name, "--log-n", &log];
+        let mut on_coset = [&["ntt", "--field", name, "--log-n", &log], modulus].concat();
         if !field.negacyclic() {
             on_coset.extend(["--coset", &coset]);
         }
@@ -662,6 +672,44 @@ fn ntt_raw_files() {
         ],
         &["ntt", "--field", "goldilocks", "--log-n", "4", "--coset", "zz"],
         &["ntt", "--field", "goldilocks-negacyclic", "--log-n", "3"],
+        &["ntt", "--field", "prime64-negacyclic", "--log-n", "4"],
+        &[
+            "ntt",
+            "--field",
+            "prime64-negacyclic",
+            "--log-n",
+            "4",
+            "--modulus",
+            "65536",
+        ],
+        &[
+            "ntt",
+            "--field",
+            "prime64-negacyclic",
+            "--log-n",
+            "16",
+            "--modulus",
+            "65537",
+        ],
+        &[
+            "ntt",
+            "--field",
+            "prime64-negacyclic",
+            "--log-n",
+            "4",
+            "--modulus",
+            "0xg",
+        ],
+        &[
+            "ntt",
+            "--field",
+            "prime64-negacyclic",
+            "--log-n",
+            "4",
+            "--modulus",
+            "18446744073709551616",
+        ],
+        &["ntt", "--field", "goldilocks", "--log-n", "4", "--modulus", "65537"],
         &[
             "ntt",
             "--field",

@@ -83,10 +83,10 @@ typedef struct BcColumn {
 } BcColumn;
 
 // What [`bc_ntt`] computes; `input_order`/`output_order` NULL for
-// `"natural"`, `coset` NULL for none.
+// `"natural"`, `coset` NULL for none, `modulus` 0 for none.
 typedef struct BcNttOptions {
-  // `"bn254-fr"`, `"bls12-381-fr"`, `"goldilocks"` or
-  // `"goldilocks-negacyclic"`.
+  // `"bn254-fr"`, `"bls12-381-fr"`, `"goldilocks"`,
+  // `"goldilocks-negacyclic"` or `"prime64-negacyclic"`.
   const char *field;
   // log2 of the polynomials' size.
   uint32_t log_n;
@@ -100,6 +100,9 @@ typedef struct BcNttOptions {
   const uint8_t *coset;
   // Bytes at `coset`.
   size_t coset_len;
+  // `"prime64-negacyclic"`'s prime p (p < 2^64, p = 1 mod 2^(log_n +
+  // 1)); 0 for the other fields (their primes are their own).
+  uint64_t modulus;
 } BcNttOptions;
 
 #ifdef __cplusplus

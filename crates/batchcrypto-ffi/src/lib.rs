@@ -1031,12 +1031,12 @@ pub unsafe extern "C" fn bc_mlkem_decaps(
 }
 
 /// What [`bc_ntt`] computes; `input_order`/`output_order` NULL for
-/// `"natural"`, `coset` NULL for none.
+/// `"natural"`, `coset` NULL for none, `modulus` 0 for none.
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
 pub struct BcNttOptions {
-    /// `"bn254-fr"`, `"bls12-381-fr"`, `"goldilocks"` or
-    /// `"goldilocks-negacyclic"`.
+    /// `"bn254-fr"`, `"bls12-381-fr"`, `"goldilocks"`,
+    /// `"goldilocks-negacyclic"` or `"prime64-negacyclic"`.
     pub field: *const c_char,
     /// log2 of the polynomials' size.
     pub log_n: u32,
@@ -1050,6 +1050,9 @@ pub struct BcNttOptions {
     pub coset: *const u8,
     /// Bytes at `coset`.
     pub coset_len: usize,
+    /// `"prime64-negacyclic"`'s prime p (p < 2^64, p = 1 mod 2^(log_n +
+    /// 1)); 0 for the other fields (their primes are their own).
+    pub modulus: u64,
 }
 
 /// The number-theoretic transform of every polynomial of `polys` (each
@@ -1090,6 +1093,7 @@ pub unsafe extern "C" fn bc_ntt(
                 input_order: order("options.input_order", o.input_order)?,
                 output_order: order("options.output_order", o.output_order)?,
                 coset: (!o.coset.is_null()).then(|| std::slice::from_raw_parts(o.coset, o.coset_len).to_vec()),
+                modulus: (o.modulus != 0).then_some(o.modulus),
             };
             let polys = column("polys", polys, n)?;
             let width = transform.poly_bytes();

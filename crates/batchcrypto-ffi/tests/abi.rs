@@ -528,6 +528,7 @@ fn precompiles_kems_aggregates_ntts_and_msms() {
         output_order: c"bit-reversed".as_ptr(),
         coset: ptr::null(),
         coset_len: 0,
+        modulus: 0,
     };
     // SAFETY: valid options, column and outputs.
     let status = unsafe {
@@ -567,6 +568,42 @@ fn precompiles_kems_aggregates_ntts_and_msms() {
     assert_eq!(
         last_error(),
         "bc_ntt: options.input_order: \"sideways\": expected natural or bit-reversed"
+    );
+    // The negacyclic transform over a prime of the caller's (63 bits, above
+    // every element here), and the same without its modulus.
+    options.field = c"prime64-negacyclic".as_ptr();
+    options.input_order = ptr::null();
+    options.modulus = 0x7fff_ffff_d200_0001;
+    let ntt_status = |options: &BcNttOptions, values: &mut [u8], codes: &mut [u8; 2]| {
+        // SAFETY: as above.
+        unsafe {
+            bc_ntt(
+                h.0,
+                options,
+                2,
+                &fixed(&polys, 128),
+                values.as_mut_ptr(),
+                codes.as_mut_ptr(),
+            )
+        }
+    };
+    let status = ntt_status(&options, &mut values, &mut codes);
+    assert_eq!((status, codes), (BcStatus::Ok, [0, 0]), "{}", last_error());
+    t.field = batchcrypto::ops::ntt::Field::Prime64Negacyclic;
+    t.modulus = Some(0x7fff_ffff_d200_0001);
+    let want = lib.ntt(&t, &polys).expect("two polynomials").output;
+    assert_eq!(
+        values,
+        want.iter()
+            .flat_map(|r| r.clone().expect("canonical"))
+            .collect::<Vec<u8>>()
+    );
+    options.modulus = 0;
+    assert_eq!(ntt_status(&options, &mut values, &mut codes), BcStatus::InvalidArgument);
+    assert!(
+        last_error().contains("prime64-negacyclic needs a modulus"),
+        "{}",
+        last_error()
     );
 
     // MSM on BN254: the identity (0, 0) times 5 is the identity; a point

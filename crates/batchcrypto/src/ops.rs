@@ -135,7 +135,7 @@ pub enum Op {
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 43] = [
+    pub const ALL: [Op; 44] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -176,6 +176,7 @@ impl Op {
         Op::Ntt(ntt::Field::Bls12381Fr),
         Op::Ntt(ntt::Field::Goldilocks),
         Op::Ntt(ntt::Field::GoldilocksNegacyclic),
+        Op::Ntt(ntt::Field::Prime64Negacyclic),
         Op::Msm(msm::Curve::Bn254G1),
         Op::Msm(msm::Curve::Bls12381G1),
         Op::Msm(msm::Curve::Bls12381G2),
@@ -224,6 +225,7 @@ impl Op {
             Op::Ntt(ntt::Field::Bls12381Fr) => "ntt_bls12_381_fr",
             Op::Ntt(ntt::Field::Goldilocks) => "ntt_goldilocks",
             Op::Ntt(ntt::Field::GoldilocksNegacyclic) => "ntt_goldilocks_negacyclic",
+            Op::Ntt(ntt::Field::Prime64Negacyclic) => "ntt_prime64_negacyclic",
             Op::Msm(msm::Curve::Bn254G1) => "msm_bn254_g1",
             Op::Msm(msm::Curve::Bls12381G1) => "msm_bls12_381_g1",
             Op::Msm(msm::Curve::Bls12381G2) => "msm_bls12_381_g2",

@@ -195,7 +195,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 43] = [
+pub static OPS: [OpSpec; 44] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -236,6 +236,7 @@ pub static OPS: [OpSpec; 43] = [
     ntt::workload::BLS12_381_FR,
     ntt::workload::GOLDILOCKS,
     ntt::workload::GOLDILOCKS_NEGACYCLIC,
+    ntt::workload::PRIME64_NEGACYCLIC,
     msm::workload::BN254_G1,
     msm::workload::BLS12_381_G1,
     msm::workload::BLS12_381_G2,

@@ -191,6 +191,16 @@ mod tests {
             ),
             "ntt --field bn254-fr --log-n 3 --output-order bit-reversed"
         );
+        // The prime in decimal however it was spelt: one transform, one lane.
+        for spelling in ["65537", "0x10001"] {
+            assert_eq!(
+                title(
+                    &["ntt"],
+                    &[("field", "prime64-negacyclic"), ("log_n", "4"), ("modulus", spelling)]
+                ),
+                "ntt --field prime64-negacyclic --modulus 65537 --log-n 4"
+            );
+        }
         assert_eq!(
             title(&["msm"], &[("curve", "bn254-g1")]),
             "msm --curve bn254-g1 --encoding uncompressed"
@@ -235,6 +245,11 @@ mod tests {
                 vec!["ntt"],
                 vec![("field", "goldilocks-negacyclic"), ("log_n", "2")],
                 "ntt",
+            ),
+            (
+                vec!["ntt"],
+                vec![("field", "prime64-negacyclic"), ("log_n", "16"), ("modulus", "65537")],
+                "not a prime = 1 mod 2^17",
             ),
             (vec!["verify", "ed25519"], vec![("policy", "lax")], "verify/ed25519"),
             (vec!["verify", "ed25519"], vec![("nope", "1")], "verify/ed25519"),

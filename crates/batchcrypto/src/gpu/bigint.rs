@@ -152,11 +152,17 @@ pub(crate) fn mont_form<const N: usize>(x: &Limbs<N>, m: &Limbs<N>) -> Limbs<N> 
     times_pow2(x, m, 32 * N)
 }
 
-/// -m^-1 mod 2^32 for an odd m0 (Newton's iteration), the CIOS constant.
+/// -m^-1 mod 2^32 for an odd m0, the CIOS constant.
 pub(crate) fn neg_inv32(m0: u32) -> u32 {
-    let mut inv = 1u32;
-    for _ in 0..5 {
-        inv = inv.wrapping_mul(2u32.wrapping_sub(m0.wrapping_mul(inv)));
+    neg_inv64(u64::from(m0)) as u32
+}
+
+/// -m^-1 mod 2^64 for an odd m (Newton's iteration: each step doubles
+/// the bits that are right, from 1).
+pub(crate) fn neg_inv64(m: u64) -> u64 {
+    let mut inv = 1u64;
+    for _ in 0..6 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(m.wrapping_mul(inv)));
     }
     inv.wrapping_neg()
 }
@@ -225,6 +231,18 @@ mod tests {
                 pow2_ref(x, m4, 128)
             );
             assert_eq!(neg_inv32(m64 as u32).wrapping_mul(m64 as u32), u32::MAX);
+        }
+    }
+
+    #[test]
+    fn negated_inverses() {
+        let mut rng = StdRng::seed_from_u64(2);
+        for m in [1u64, 3, u64::MAX, 0xffff_ffff_0000_0001]
+            .into_iter()
+            .chain((0..500).map(|_| rng.random::<u64>() | 1))
+        {
+            assert_eq!(m.wrapping_mul(neg_inv64(m)), u64::MAX, "{m:#x}");
+            assert_eq!((m as u32).wrapping_mul(neg_inv32(m as u32)), u32::MAX, "{m:#x}");
         }
     }
 

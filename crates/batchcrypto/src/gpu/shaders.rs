@@ -221,18 +221,27 @@ pub(crate) fn mlkem() -> String {
     src.join("\n")
 }
 
+const U64: &str = include_str!("wgsl/u64.wgsl");
 const GOLDILOCKS: &str = include_str!("wgsl/goldilocks.wgsl");
 pub(crate) const NTT_RADIX2: &str = include_str!("../ops/ntt/radix2.wgsl");
 pub(crate) const NTT_PASSES: &str = include_str!("../ops/ntt/passes.wgsl");
 pub(crate) const NTT_BLOCK: &str = include_str!("../ops/ntt/block.wgsl");
 const NTT_FIELD64: &str = include_str!("../ops/ntt/field64.wgsl");
+const NTT_GOLDILOCKS: &str = include_str!("../ops/ntt/goldilocks.wgsl");
+const NTT_PRIME64: &str = include_str!("../ops/ntt/prime64.wgsl");
 const NTT_FIELD256: &str = include_str!("../ops/ntt/field256.wgsl");
 
 /// The NTT `kernel` ([`NTT_RADIX2`], a workgroup per polynomial, or
 /// [`NTT_PASSES`], a block's stages then a dispatch per two stages) over Goldilocks (needs
 /// SHADER_INT64).
 pub(crate) fn ntt_goldilocks(kernel: &str) -> String {
-    [guard().as_str(), GOLDILOCKS, NTT_FIELD64, kernel].join("\n")
+    [guard().as_str(), U64, GOLDILOCKS, NTT_FIELD64, NTT_GOLDILOCKS, kernel].join("\n")
+}
+
+/// The NTT `kernel` over any odd 64-bit prime, read from the kernel's
+/// parameters (Montgomery form; needs SHADER_INT64).
+pub(crate) fn ntt_prime64(kernel: &str) -> String {
+    [guard().as_str(), U64, NTT_FIELD64, NTT_PRIME64, kernel].join("\n")
 }
 
 /// The NTT `kernel` over the 256-bit prime field of modulus `m` (limbs,

@@ -27,6 +27,12 @@
 //! is `tfhe-ntt`'s inverse followed by its normalisation (n^-1), so that
 //! the inverse undoes the forward transform as for the other fields. Sizes
 //! 2^4 to 2^24 (`tfhe-ntt` plans 16 elements and more); no coset.
+//! [`Field::Prime64Negacyclic`] is the same transform over any prime p <
+//! 2^64 that `tfhe-ntt` plans for n (p = 1 mod 2n), the caller's
+//! [`Transform::modulus`]: the residue number systems of FHE schemes (BFV,
+//! BGV, CKKS) hold a polynomial modulo several such primes, each
+//! transformed on its own; psi is again `tfhe-ntt`'s, and elements are 8
+//! bytes below p.
 //!
 //! Each polynomial gets its transform, or [`Reason::NonCanonicalElement`]
 //! when one of its elements is not below the modulus; a batch whose length
@@ -38,10 +44,12 @@
 //! `get_coset` for the shift) over `ark-bn254`, `ark-bls12-381` and, for
 //! Goldilocks, arkworks' Montgomery field with the prime's parameters
 //! ([`fields`]); for the negacyclic transform `tfhe-ntt`'s
-//! `prime64::Plan` itself. The CPU path is the same code on all cores:
+//! `prime64::Plan` itself (for both negacyclic fields). The CPU path is the same code on all cores:
 //! polynomials in parallel, and a large one split inside by `ark-poly`'s
 //! parallel FFT.
-//! The GPU path (`gpu.rs` over `field64.wgsl` or `field256.wgsl`) covers
+//! The GPU path (`gpu.rs` over `field64.wgsl`, `prime64.wgsl` (any 64-bit
+//! prime, in Montgomery form, the prime read from the kernel's parameters
+//! so that one pipeline serves every prime) or `field256.wgsl`) covers
 //! every field at every size (the negacyclic transform is the cyclic one
 //! of root psi^2 with the input scaled by psi^j, as a coset), the first
 //! stages, whose butterflies stay within blocks of 16 KiB, in workgroup
@@ -83,31 +91,37 @@ pub enum Field {
     /// (TFHE-rs's NTT) computes it for this "Solinas" prime, n = 2^4 to
     /// 2^24, no coset (see the module's documentation).
     GoldilocksNegacyclic,
+    /// The negacyclic transform over the prime of [`Transform::modulus`]:
+    /// any prime p < 2^64 with p = 1 mod 2n (`tfhe-ntt`'s `prime64`),
+    /// n = 2^4 to 2^24, no coset.
+    Prime64Negacyclic,
 }
 
 impl Field {
     /// All of them.
-    pub const ALL: [Field; 4] = [
+    pub const ALL: [Field; 5] = [
         Field::Bn254Fr,
         Field::Bls12381Fr,
         Field::Goldilocks,
         Field::GoldilocksNegacyclic,
+        Field::Prime64Negacyclic,
     ];
 
     /// The CLI's name: `bn254-fr`, `bls12-381-fr`, `goldilocks`,
-    /// `goldilocks-negacyclic`.
+    /// `goldilocks-negacyclic`, `prime64-negacyclic`.
     pub fn name(&self) -> &'static str {
         match self {
             Field::Bn254Fr => "bn254-fr",
             Field::Bls12381Fr => "bls12-381-fr",
             Field::Goldilocks => "goldilocks",
             Field::GoldilocksNegacyclic => "goldilocks-negacyclic",
+            Field::Prime64Negacyclic => "prime64-negacyclic",
         }
     }
 
     /// Whether the transform is negacyclic (modulo X^n + 1).
     pub fn negacyclic(&self) -> bool {
-        *self == Field::GoldilocksNegacyclic
+        matches!(self, Field::GoldilocksNegacyclic | Field::Prime64Negacyclic)
     }
 
     /// The smallest log2 of a polynomial's size (`tfhe-ntt` plans 16
@@ -120,7 +134,7 @@ impl Field {
     pub fn element_len(&self) -> usize {
         match self {
             Field::Bn254Fr | Field::Bls12381Fr => 32,
-            Field::Goldilocks | Field::GoldilocksNegacyclic => 8,
+            Field::Goldilocks | Field::GoldilocksNegacyclic | Field::Prime64Negacyclic => 8,
         }
     }
 }
@@ -135,7 +149,9 @@ impl FromStr for Field {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Field::ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
-            format!("unknown field {s:?} (expected bn254-fr, bls12-381-fr, goldilocks or goldilocks-negacyclic)")
+            format!(
+                "unknown field {s:?} (expected bn254-fr, bls12-381-fr, goldilocks, goldilocks-negacyclic or prime64-negacyclic)"
+            )
         })
     }
 }
@@ -202,6 +218,9 @@ pub struct Transform {
     pub output_order: Order,
     /// The coset shift g, canonical little-endian, nonzero (`None`: g = 1).
     pub coset: Option<Vec<u8>>,
+    /// The prime of [`Field::Prime64Negacyclic`] (required there; `None`
+    /// for every other field, whose prime is its own).
+    pub modulus: Option<u64>,
 }
 
 impl Transform {
@@ -214,6 +233,27 @@ impl Transform {
             input_order: Order::Natural,
             output_order: Order::Natural,
             coset: None,
+            modulus: None,
+        }
+    }
+
+    /// The forward negacyclic transform of size 2^`log_n` over the prime
+    /// `p` ([`Field::Prime64Negacyclic`]), natural orders.
+    pub fn prime64(p: u64, log_n: u32) -> Self {
+        Transform {
+            modulus: Some(p),
+            ..Transform::new(Field::Prime64Negacyclic, log_n)
+        }
+    }
+
+    /// The prime of a negacyclic transform (`tfhe-ntt`'s modulus): the
+    /// Goldilocks prime, or [`Transform::modulus`] (`None` for the cyclic
+    /// fields, or when the modulus is missing).
+    pub fn negacyclic_prime(&self) -> Option<u64> {
+        match self.field {
+            Field::GoldilocksNegacyclic => Some(fields::GOLDILOCKS_P),
+            Field::Prime64Negacyclic => self.modulus,
+            _ => None,
         }
     }
 
@@ -246,6 +286,23 @@ impl Transform {
                 self.field.min_log_n(),
                 self.field
             ));
+        }
+        match (self.field, self.modulus) {
+            (Field::Prime64Negacyclic, None) => return Err(format!("{} needs a modulus", self.field)),
+            (Field::Prime64Negacyclic, Some(p)) if !oracle::plans(p, self.log_n) => {
+                return Err(format!(
+                    "the modulus {p} is not a prime = 1 mod 2^{} (2n), which the negacyclic transform of 2^{} elements needs",
+                    self.log_n + 1,
+                    self.log_n
+                ));
+            }
+            (Field::Prime64Negacyclic, Some(_)) | (_, None) => {}
+            (_, Some(_)) => {
+                return Err(format!(
+                    "{} takes no modulus (its prime is its own; prime64-negacyclic takes one)",
+                    self.field
+                ));
+            }
         }
         if self.field.negacyclic() && self.coset.is_some() {
             return Err(format!(

@@ -1,20 +1,45 @@
-//! NTTs (`Engine::ntt`) over BN254's and BLS12-381's scalar fields and
-//! Goldilocks: against a direct evaluation written here (y_i = sum_j a_j
+//! NTTs (`Engine::ntt`) over BN254's and BLS12-381's scalar fields,
+//! Goldilocks and (negacyclic) any 64-bit prime: against a direct evaluation written here (y_i = sum_j a_j
 //! (g w^i)^j with arkworks' field arithmetic, independent of `ark-poly`'s
 //! FFT) for every direction, order and coset at small sizes; against the
 //! oracle and as round trips at every size 2^1..2^20; hostile polynomials
 //! (an element at or above the modulus) answered one by one; calls that
 //! cannot be made refused with a clear error. Every engine, the count
-//! included; engines without a kernel say they ran on the CPU.
+//! included; engines without a kernel say they ran on the CPU. The
+//! negacyclic transforms also against `tfhe-ntt`'s own buffers, over
+//! primes of 17 to 64 bits.
 
 use crate::support::{self, cpu_engine, engines, gpu_engine};
-use ark_ff::{BigInteger, FftField, Field as _, PrimeField};
-use batchcrypto::ops::ntt::fields::Goldilocks;
+use ark_ff::fields::{Fp64, MontBackend, MontConfig};
+use ark_ff::{BigInteger, FftField, PrimeField};
+use batchcrypto::ops::ntt::fields::{GOLDILOCKS_P, Goldilocks, PRIME62};
 use batchcrypto::ops::ntt::{Direction, Field, Order, PolyResult, Transform, oracle};
 use batchcrypto::registry::{self, WorkloadConfig};
 use batchcrypto::{Error, Reason};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+
+/// The prime of the prime64-negacyclic transforms here: the largest prime
+/// below 2^64 that is 1 mod 2^25 (above 2^63 and above Goldilocks, so that
+/// the kernel's sums pass 2^64), with arkworks' field over it for the
+/// definition (22 generates its multiplicative group: p - 1 = 2^25 3 151
+/// 24469 49597).
+const TEST_PRIME: u64 = 0xffff_ffff_8a00_0001;
+
+#[derive(MontConfig)]
+#[modulus = "18446744071729840129"]
+#[generator = "22"]
+pub struct TestPrimeConfig;
+type TestPrime = Fp64<MontBackend<TestPrimeConfig, 1>>;
+
+/// The forward transform of 2^`log_n` elements of `field`, natural
+/// orders; prime64-negacyclic's over [`TEST_PRIME`].
+fn new(field: Field, log_n: u32) -> Transform {
+    Transform {
+        modulus: (field == Field::Prime64Negacyclic).then_some(TEST_PRIME),
+        ..Transform::new(field, log_n)
+    }
+}
 
 /// Every engine's answers, one per polynomial, each engine having run
 /// where it should: the GPU engine on the GPU (the kernels need
@@ -54,15 +79,18 @@ fn bit_reversed<T: Clone>(v: &[T]) -> Vec<T> {
 }
 
 /// tfhe-ntt's primitive 2n-th root psi for 2^log_n elements of the
-/// Goldilocks ring: its forward buffer of X holds psi at position 0 (the
-/// evaluation at psi^(2 i + 1) for i bit-reversed); checked to be one.
-fn tfhe_psi(log_n: u32) -> Goldilocks {
-    let plan = tfhe_ntt::prime64::Plan::try_new(1 << log_n, 0xffff_ffff_0000_0001).expect("plan");
-    let mut x = vec![0u64; 1 << log_n];
+/// negacyclic ring of `t` (over arkworks' field `F` of its prime): its
+/// forward buffer of X holds psi at position 0 (the evaluation at
+/// psi^(2 i + 1) for i bit-reversed); checked to be one.
+fn tfhe_psi<F: PrimeField>(t: &Transform) -> F {
+    let p = t.negacyclic_prime().expect("a negacyclic transform's prime");
+    assert_eq!(F::MODULUS.as_ref()[0], p, "the field of the prime");
+    let plan = tfhe_ntt::prime64::Plan::try_new(t.len(), p).expect("plan");
+    let mut x = vec![0u64; t.len()];
     x[1] = 1;
     plan.fwd(&mut x);
-    let psi = Goldilocks::from(x[0]);
-    assert_eq!(psi.pow([1u64 << log_n]), -Goldilocks::from(1u64), "psi^n = -1");
+    let psi = F::from(x[0]);
+    assert_eq!(psi.pow([t.len() as u64]), -F::one(), "psi^n = -1");
     psi
 }
 
@@ -78,7 +106,7 @@ fn direct<F: PrimeField + FftField>(t: &Transform, poly: &[u8]) -> Vec<u8> {
         x = bit_reversed(&x);
     }
     let (w, g) = if t.field.negacyclic() {
-        let psi = F::from(tfhe_psi(t.log_n).into_bigint().0[0]);
+        let psi = tfhe_psi::<F>(t);
         (psi * psi, psi)
     } else {
         let w = F::get_root_of_unity(n as u64).expect("root of unity");
@@ -113,6 +141,7 @@ fn direct_in(t: &Transform, poly: &[u8]) -> Vec<u8> {
         Field::Bn254Fr => direct::<ark_bn254::Fr>(t, poly),
         Field::Bls12381Fr => direct::<ark_bls12_381::Fr>(t, poly),
         Field::Goldilocks | Field::GoldilocksNegacyclic => direct::<Goldilocks>(t, poly),
+        Field::Prime64Negacyclic => direct::<TestPrime>(t, poly),
     }
 }
 
@@ -124,6 +153,7 @@ fn element(field: Field, rng: &mut StdRng) -> Vec<u8> {
         Field::Bn254Fr => encode(decode::<ark_bn254::Fr>(&wide), len),
         Field::Bls12381Fr => encode(decode::<ark_bls12_381::Fr>(&wide), len),
         Field::Goldilocks | Field::GoldilocksNegacyclic => encode(decode::<Goldilocks>(&wide), len),
+        Field::Prime64Negacyclic => encode(decode::<TestPrime>(&wide), len),
     }
 }
 
@@ -138,6 +168,7 @@ fn modulus(field: Field) -> Vec<u8> {
         Field::Bn254Fr => ark_bn254::Fr::MODULUS.to_bytes_le(),
         Field::Bls12381Fr => ark_bls12_381::Fr::MODULUS.to_bytes_le(),
         Field::Goldilocks | Field::GoldilocksNegacyclic => Goldilocks::MODULUS.to_bytes_le(),
+        Field::Prime64Negacyclic => TestPrime::MODULUS.to_bytes_le(),
     };
     m[..len].to_vec()
 }
@@ -163,7 +194,7 @@ fn every_variant_equals_the_definition() {
                             input_order,
                             output_order,
                             coset,
-                            ..Transform::new(field, log_n)
+                            ..new(field, log_n)
                         };
                         let polys = random_polys(&t, 3, &mut rng);
                         let want: Vec<PolyResult> = polys
@@ -183,67 +214,185 @@ fn every_variant_equals_the_definition() {
     }
 }
 
-/// The negacyclic transform is tfhe-ntt's: its bit-reversed forward output
-/// is tfhe-ntt's forward buffer, its inverse from that buffer tfhe-ntt's
-/// inverse and normalisation; in natural order it is the definition (the
-/// odd powers of tfhe-ntt's psi); every order pair, both directions, on
-/// every engine.
+/// Where `t` (a negacyclic transform) is one of `tfhe-ntt`'s own
+/// (natural coefficients in, bit-reversed evaluations out; and back, with
+/// the normalisation), `got` (the answers to `polys`) is what its plan
+/// over the transform's prime computes; other transforms are not checked.
+fn assert_tfhe_ntt_buffers(t: &Transform, polys: &[u8], got: &[PolyResult], name: &str) {
+    let p = t.negacyclic_prime().expect("a negacyclic transform's prime");
+    let plan = tfhe_ntt::prime64::Plan::try_new(t.len(), p).expect("plan");
+    let fwd =
+        t.direction == Direction::Forward && t.input_order == Order::Natural && t.output_order == Order::BitReversed;
+    let inv =
+        t.direction == Direction::Inverse && t.input_order == Order::BitReversed && t.output_order == Order::Natural;
+    if !fwd && !inv {
+        return;
+    }
+    assert_eq!(
+        got.len(),
+        polys.len() / t.poly_bytes(),
+        "{name}: one answer per polynomial"
+    );
+    for (poly, got) in polys.chunks_exact(t.poly_bytes()).zip(got) {
+        let mut buf: Vec<u64> = poly
+            .chunks_exact(8)
+            .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
+            .collect();
+        if fwd {
+            plan.fwd(&mut buf);
+        } else {
+            plan.inv(&mut buf);
+            plan.normalize(&mut buf);
+        }
+        let want: Vec<u8> = buf.iter().flat_map(|x| x.to_le_bytes()).collect();
+        assert_eq!(got, &Ok(want), "{name} {t:?}: tfhe-ntt's buffer over {p}");
+    }
+}
+
+/// The negacyclic transforms are tfhe-ntt's: the bit-reversed forward
+/// output is tfhe-ntt's forward buffer, the inverse from that buffer
+/// tfhe-ntt's inverse and normalisation; in natural order each is the
+/// definition (the odd powers of tfhe-ntt's psi); every order pair, both
+/// directions, on every engine; over Goldilocks and [`TEST_PRIME`].
 #[test]
 fn negacyclic_is_tfhe_ntt_and_its_definition() {
     let mut rng = StdRng::seed_from_u64(64);
-    let field = Field::GoldilocksNegacyclic;
-    for log_n in [4u32, 5, 8, 11] {
-        let plan = tfhe_ntt::prime64::Plan::try_new(1 << log_n, 0xffff_ffff_0000_0001).expect("plan");
-        let t = Transform::new(field, log_n);
-        let polys = random_polys(&t, 3, &mut rng);
-        let words = |b: &[u8]| -> Vec<u64> {
-            b.chunks_exact(8)
-                .map(|w| u64::from_le_bytes(w.try_into().expect("8 bytes")))
-                .collect()
-        };
-        let bytes = |v: &[u64]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
-        for direction in [Direction::Forward, Direction::Inverse] {
-            for input_order in [Order::Natural, Order::BitReversed] {
-                for output_order in [Order::Natural, Order::BitReversed] {
-                    let t = Transform {
-                        direction,
-                        input_order,
-                        output_order,
-                        ..t.clone()
-                    };
-                    let want: Vec<PolyResult> = polys
-                        .chunks_exact(t.poly_bytes())
-                        .map(|p| Ok(direct_in(&t, p)))
-                        .collect();
-                    for (name, got) in on_every_engine(&t, &polys) {
-                        assert_eq!(got, want, "{name} {t:?}");
-                    }
-                    // tfhe-ntt's own buffers: natural coefficients in,
-                    // bit-reversed evaluations out, and back.
-                    if direction == Direction::Forward
-                        && input_order == Order::Natural
-                        && output_order == Order::BitReversed
-                    {
-                        for (p, got) in polys.chunks_exact(t.poly_bytes()).zip(&want) {
-                            let mut buf = words(p);
-                            plan.fwd(&mut buf);
-                            assert_eq!(got, &Ok(bytes(&buf)), "2^{log_n}: tfhe-ntt's forward buffer");
-                        }
-                    }
-                    if direction == Direction::Inverse
-                        && input_order == Order::BitReversed
-                        && output_order == Order::Natural
-                    {
-                        for (p, got) in polys.chunks_exact(t.poly_bytes()).zip(&want) {
-                            let mut buf = words(p);
-                            plan.inv(&mut buf);
-                            plan.normalize(&mut buf);
-                            assert_eq!(got, &Ok(bytes(&buf)), "2^{log_n}: tfhe-ntt's inverse");
+    for field in [Field::GoldilocksNegacyclic, Field::Prime64Negacyclic] {
+        for log_n in [4u32, 5, 8, 11] {
+            let polys = random_polys(&new(field, log_n), 3, &mut rng);
+            for direction in [Direction::Forward, Direction::Inverse] {
+                for input_order in [Order::Natural, Order::BitReversed] {
+                    for output_order in [Order::Natural, Order::BitReversed] {
+                        let t = Transform {
+                            direction,
+                            input_order,
+                            output_order,
+                            ..new(field, log_n)
+                        };
+                        let want: Vec<PolyResult> = polys
+                            .chunks_exact(t.poly_bytes())
+                            .map(|p| Ok(direct_in(&t, p)))
+                            .collect();
+                        for (name, got) in on_every_engine(&t, &polys) {
+                            assert_eq!(got, want, "{name} {t:?}");
+                            assert_tfhe_ntt_buffers(&t, &polys, &got, name);
                         }
                     }
                 }
             }
         }
+    }
+}
+
+/// prime64-negacyclic over primes of 17 to 64 bits (65537; 31, 50, 62
+/// and 63 bits, the registry's PRIME62 among them; Goldilocks, where it
+/// equals goldilocks-negacyclic; TEST_PRIME) at sizes up to what each
+/// prime plans: the workgroup kernel (2^4, 2^12 past a block), the passes
+/// (2^13, 2^15), forward and inverse in tfhe-ntt's orders, equal to
+/// tfhe-ntt's own buffers on every engine, and back again.
+#[test]
+fn prime64_is_tfhe_ntt_over_many_primes() {
+    let mut rng = StdRng::seed_from_u64(65);
+    for p in [
+        65_537,
+        0x7e00_0001,
+        0x3_ffff_e400_0001,
+        PRIME62,
+        0x7fff_ffff_d200_0001,
+        GOLDILOCKS_P,
+        TEST_PRIME,
+    ] {
+        for log_n in [4u32, 12, 13, 15] {
+            let fwd = Transform {
+                output_order: Order::BitReversed,
+                ..Transform::prime64(p, log_n)
+            };
+            let inv = Transform {
+                direction: Direction::Inverse,
+                input_order: Order::BitReversed,
+                ..Transform::prime64(p, log_n)
+            };
+            // Random elements below p (u64s reduced).
+            let polys: Vec<u8> = (0..2 << log_n)
+                .flat_map(|_| (rng.random::<u64>() % p).to_le_bytes())
+                .collect();
+            let mut evals = None;
+            for (name, got) in on_every_engine(&fwd, &polys) {
+                assert_tfhe_ntt_buffers(&fwd, &polys, &got, name);
+                evals.get_or_insert(got);
+            }
+            let evals: Vec<u8> = evals
+                .expect("engines")
+                .into_iter()
+                .flat_map(|r| r.expect("canonical"))
+                .collect();
+            for (name, got) in on_every_engine(&inv, &evals) {
+                assert_tfhe_ntt_buffers(&inv, &evals, &got, name);
+                let back: Vec<u8> = got.into_iter().flat_map(|r| r.expect("canonical")).collect();
+                assert_eq!(back, polys, "{name} {p} 2^{log_n}: round trip");
+            }
+            if p == GOLDILOCKS_P {
+                let goldilocks = Transform {
+                    output_order: Order::BitReversed,
+                    ..Transform::new(Field::GoldilocksNegacyclic, log_n)
+                };
+                let want = cpu_engine(None).ntt(&goldilocks, &polys).expect("ntt").output;
+                for (name, got) in on_every_engine(&fwd, &polys) {
+                    assert_eq!(
+                        got, want,
+                        "{name} 2^{log_n}: prime64 over Goldilocks is goldilocks-negacyclic"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// prime64-negacyclic's modulus: required, and a prime = 1 mod 2n that
+/// tfhe-ntt plans (not 0, 1, 2, an even number, a composite, or a prime
+/// whose p - 1 lacks the power of two: 65537 at 2^16); no other field
+/// takes one. Refused as a call, on every engine.
+#[test]
+fn prime64_moduli_are_checked() {
+    // 3 2^25 + 1 = 100663297 = 7 14380471: 1 mod 2^25 but composite.
+    assert_eq!(100_663_297u64, 7 * 14_380_471);
+    for (name, engine) in engines() {
+        let refused = |t: &Transform| match engine.ntt(t, &vec![0u8; t.poly_bytes()]) {
+            Err(Error::InvalidInput { reason, .. }) => reason,
+            other => panic!("{name} {t:?}: {other:?}"),
+        };
+        for (p, log_n) in [
+            (0u64, 4u32),
+            (1, 4),
+            (2, 4),
+            (1 << 40, 4),
+            (100_663_297, 4),
+            (65_537, 16),
+            (u64::MAX, 4),
+        ] {
+            assert!(
+                refused(&Transform::prime64(p, log_n)).contains("not a prime"),
+                "{p} 2^{log_n}"
+            );
+        }
+        assert!(refused(&Transform::new(Field::Prime64Negacyclic, 4)).contains("needs a modulus"));
+        for field in Field::ALL.into_iter().filter(|&f| f != Field::Prime64Negacyclic) {
+            let t = Transform {
+                modulus: Some(GOLDILOCKS_P),
+                ..Transform::new(field, 4)
+            };
+            assert!(refused(&t).contains("takes no modulus"), "{field}");
+        }
+        // 65537 plans 2^15 (its p - 1 is 2^16).
+        let t = Transform::prime64(65_537, 15);
+        assert_eq!(
+            engine
+                .ntt(&t, &vec![0u8; t.poly_bytes()])
+                .expect("2^15 over 65537")
+                .output
+                .len(),
+            1
+        );
     }
 }
 
@@ -260,12 +409,12 @@ fn round_trips_at_every_size() {
             let coset = (log_n % 2 == 1 && !field.negacyclic()).then(|| element(field, &mut rng));
             let fwd = Transform {
                 coset: coset.clone(),
-                ..Transform::new(field, log_n)
+                ..new(field, log_n)
             };
             let inv = Transform {
                 direction: Direction::Inverse,
                 coset,
-                ..Transform::new(field, log_n)
+                ..new(field, log_n)
             };
             let polys = random_polys(&fwd, count, &mut rng);
             let out = engine.ntt(&fwd, &polys).expect("forward").output;
@@ -320,7 +469,7 @@ fn every_field_on_the_gpu_at_every_size() {
                 Order::Natural
             },
             coset: (log_n % 5 < 3 && !field.negacyclic()).then(|| element(field, &mut rng)),
-            ..Transform::new(field, log_n)
+            ..new(field, log_n)
         };
         let count = match log_n {
             ..=10 => 5,
@@ -361,7 +510,7 @@ fn every_variant_past_one_block() {
                             input_order,
                             output_order,
                             coset,
-                            ..Transform::new(field, log_n)
+                            ..new(field, log_n)
                         };
                         let polys = random_polys(&t, 2, &mut rng);
                         let out = engine.ntt(&t, &polys).expect("ntt");
@@ -385,7 +534,7 @@ fn non_canonical_elements_are_answered_one_by_one() {
     let mut rng = StdRng::seed_from_u64(7);
     // 2^4: a workgroup per polynomial on the GPU; 2^13: the passes.
     for (field, log_n) in Field::ALL.into_iter().flat_map(|f| [(f, 4), (f, 13)]) {
-        let t = Transform::new(field, log_n);
+        let t = new(field, log_n);
         let count = if log_n == 4 { 12 } else { 6 };
         let mut polys = random_polys(&t, count, &mut rng);
         let len = field.element_len();
@@ -439,7 +588,7 @@ fn bad_calls_are_refused_with_a_reason() {
         for field in Field::ALL {
             let len = field.element_len();
             let log_n = field.min_log_n().max(3);
-            let t = Transform::new(field, log_n);
+            let t = new(field, log_n);
             let refused = |t: &Transform, bytes: usize| match engine.ntt(t, &vec![0u8; bytes]) {
                 Err(Error::InvalidInput { reason, .. }) => reason,
                 other => panic!("{name} {t:?} on {bytes} bytes: {other:?}"),
@@ -448,7 +597,7 @@ fn bad_calls_are_refused_with_a_reason() {
             assert!(refused(&t, n * len + 1).contains("whole number"));
             assert!(refused(&t, (n - 1) * len).contains("whole number"));
             for log_n in [0, field.min_log_n() - 1, 25, 64] {
-                assert!(refused(&Transform::new(field, log_n), 0).contains("log_n"));
+                assert!(refused(&new(field, log_n), 0).contains("log_n"));
             }
             let mut shifts = vec![vec![0; len], modulus(field), vec![1; len + 1], vec![1]];
             if field.negacyclic() {
@@ -460,7 +609,7 @@ fn bad_calls_are_refused_with_a_reason() {
             for shift in shifts {
                 let t = Transform {
                     coset: Some(shift),
-                    ..Transform::new(field, log_n)
+                    ..new(field, log_n)
                 };
                 assert!(refused(&t, n * len).contains("coset"));
             }
@@ -477,7 +626,7 @@ fn constants_and_zero() {
     let engine = cpu_engine(None);
     let mut rng = StdRng::seed_from_u64(1);
     for field in Field::ALL {
-        let t = Transform::new(field, 5);
+        let t = new(field, 5);
         let c = element(field, &mut rng);
         let mut poly = vec![0u8; t.poly_bytes()];
         poly[..c.len()].copy_from_slice(&c);

@@ -30,25 +30,14 @@ fn gl_sub(a: u64, b: u64) -> u64 {
     return a + (GL_P - b);
 }
 
-// The 128-bit product of a and b reduced mod p.
+// The 128-bit product of a and b (gpu/wgsl/u64.wgsl) reduced mod p.
 fn gl_mul(a: u64, b: u64) -> u64 {
-    let a0 = a & 0xfffffffflu;
-    let a1 = a >> 32u;
-    let b0 = b & 0xfffffffflu;
-    let b1 = b >> 32u;
-    let p00 = a0 * b0;
-    let p01 = a0 * b1;
-    let p10 = a1 * b0;
-    let p11 = a1 * b1;
-    // lo = p00 + (p01 + p10) 2^32 (mod 2^64), hi takes the carries.
-    let mid = (p00 >> 32u) + (p01 & 0xfffffffflu) + (p10 & 0xfffffffflu);
-    let lo = (p00 & 0xfffffffflu) | (mid << 32u);
-    let hi = p11 + (p01 >> 32u) + (p10 >> 32u) + (mid >> 32u);
+    let t = u64_mul_wide(a, b);
     // hi = hi_hi 2^32 + hi_lo: lo + hi_lo (2^32 - 1) - hi_hi (mod p).
-    let hi_hi = hi >> 32u;
-    let hi_lo = hi & 0xfffffffflu;
-    var t0 = lo - hi_hi;
-    if lo < hi_hi {
+    let hi_hi = t.hi >> 32u;
+    let hi_lo = t.hi & 0xfffffffflu;
+    var t0 = t.lo - hi_hi;
+    if t.lo < hi_hi {
         t0 -= GL_EPSILON;
     }
     let t1 = hi_lo * GL_EPSILON;

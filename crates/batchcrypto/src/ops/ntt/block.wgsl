@@ -7,6 +7,17 @@
 // inverse, in the working form) and scale_factor(k); it puts a
 // workgroupBarrier after block_load and after each block_stage.
 
+// The part of both kernels' parameters (their `field`) that a field layer
+// may read at run time rather than have rendered in: for prime64.wgsl p,
+// -p^-1 mod 2^64 and 2^128 mod p, each (low word, high word); zeros for
+// the other layers.
+struct FieldParams {
+    p: vec2<u32>,
+    p_inv: vec2<u32>,
+    r2: vec2<u32>,
+    pad: vec2<u32>,
+}
+
 // Loads places at0 .. at0 + 2^bits - 1 of the polynomial of 2^log_n
 // elements whose input starts at element `first`: place p holds the
 // element of natural index k = bitrev(p), read from input position k (p

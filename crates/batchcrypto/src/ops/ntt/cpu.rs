@@ -10,7 +10,7 @@ use crate::cores;
 pub(crate) fn run(t: &Transform, polys: &[u8]) -> Vec<PolyResult> {
     if t.field.negacyclic() {
         // One plan for the batch.
-        let plan = oracle::tfhe_plan(t.log_n);
+        let plan = oracle::tfhe_plan(t);
         return cores::map_chunks_exact(polys, t.poly_bytes(), |poly| oracle::negacyclic_with(&plan, t, poly));
     }
     cores::map_chunks_exact(polys, t.poly_bytes(), |poly| oracle::transform(t, poly))

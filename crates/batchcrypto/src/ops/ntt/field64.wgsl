@@ -1,20 +1,9 @@
-// The NTT's field layer for Goldilocks (gpu/wgsl/goldilocks.wgsl): an
-// element is a u64 (two u32 words, low first), worked on in canonical form.
+// The NTT's 64-bit elements (Goldilocks, goldilocks.wgsl; any 64-bit
+// prime, prime64.wgsl, which give the arithmetic): an element is a u64
+// (two u32 words, low first) in the buffers and the block.
 
 alias Elem = u64;
 const ELEM_WORDS: u32 = 2u;
-
-fn f_add(a: Elem, b: Elem) -> Elem {
-    return gl_add(a, b);
-}
-
-fn f_sub(a: Elem, b: Elem) -> Elem {
-    return gl_sub(a, b);
-}
-
-fn f_mul(a: Elem, b: Elem) -> Elem {
-    return gl_mul(a, b);
-}
 
 fn read_input(i: u32) -> Elem {
     return u64(input[2u * i]) | (u64(input[2u * i + 1u]) << 32u);
@@ -35,19 +24,6 @@ fn read_twiddle(i: u32) -> Elem {
 
 fn read_scale(i: u32) -> Elem {
     return u64(scale[2u * i]) | (u64(scale[2u * i + 1u]) << 32u);
-}
-
-fn canonical(x: Elem) -> bool {
-    return x < GL_P;
-}
-
-// A non-canonical input becomes 0 (its polynomial is refused anyway).
-fn to_work(x: Elem) -> Elem {
-    return select(0lu, x, x < GL_P);
-}
-
-fn from_work(x: Elem) -> Elem {
-    return x;
 }
 
 // The passes' workgroup block (passes.wgsl, ntt_block; BLOCK_WORDS is

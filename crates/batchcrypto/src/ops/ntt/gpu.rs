@@ -1,23 +1,29 @@
-//! Host side of the NTT kernels over a field layer (`field64.wgsl` for
-//! Goldilocks on u64 lanes, `field256.wgsl` for the scalar fields of BN254
-//! and BLS12-381 in Montgomery form; both need SHADER_INT64) for the
+//! Host side of the NTT kernels over a field layer (`field64.wgsl` with
+//! `goldilocks.wgsl` for Goldilocks on u64 lanes, with `prime64.wgsl` for
+//! any 64-bit prime in Montgomery form (R = 2^64; the prime and its
+//! constants go with the parameters), `field256.wgsl` for the scalar
+//! fields of BN254 and BLS12-381 in Montgomery form; all need
+//! SHADER_INT64) for the
 //! driver ([`crate::gpu::driver`]). Both kernels run the first stages in
 //! workgroup memory (`block.wgsl`, [`BLOCK_BYTES`] a workgroup: 2^9
 //! elements of a 256-bit field, 2^11 of Goldilocks): below 2^13 elements
 //! `radix2.wgsl`, a polynomial per workgroup; from 2^13 `passes.wgsl`, a
 //! workgroup per block, then a dispatch per two later stages (radix 4),
 //! then the finish, each with its own parameters, in one submission. The
-//! host computes the transform's tables with arkworks' field (the
-//! twiddles w^j or w^-j for j < n/2, where w is the root of unity
-//! `ark-poly`'s domain uses, and the scale factors g^i on a coset, n^-1
-//! g^-i for an inverse; in full for the workgroups, in two levels for the
-//! passes) in the kernel's working form (canonical for
-//! Goldilocks; Montgomery with R = 2^256, arkworks' own representation,
-//! for the 256-bit fields), uploads them with each sub-batch, and reads
+//! host computes the transform's tables with arkworks' field, or for any
+//! 64-bit prime with [`Mod64`] (the twiddles w^j or w^-j for j < n/2,
+//! where w is the root of unity `ark-poly`'s domain uses, and the scale
+//! factors g^i on a coset, n^-1 g^-i for an inverse; in full for the
+//! workgroups, in two levels for the passes) in the kernel's working form
+//! (canonical for Goldilocks; Montgomery with R = 2^64 for any 64-bit
+//! prime; with R = 2^256, arkworks' own representation, for the 256-bit
+//! fields), uploads them with each sub-batch, and reads
 //! back every polynomial and a status word each (done, or an element not
 //! below the modulus).
 
 use std::sync::Arc;
+
+use std::ops::Mul;
 
 use ark_ff::{BigInteger, FftField, PrimeField};
 
@@ -83,11 +89,86 @@ pub(crate) fn kernel_source(field: Field, passes: bool) -> String {
         Field::Bn254Fr => source::<ark_bn254::Fr>(kernel),
         Field::Bls12381Fr => source::<ark_bls12_381::Fr>(kernel),
         Field::Goldilocks | Field::GoldilocksNegacyclic => shaders::ntt_goldilocks(kernel),
+        Field::Prime64Negacyclic => shaders::ntt_prime64(kernel),
+    }
+}
+
+/// What the tables need of a field element: arkworks' fields, and
+/// [`Mod64`] for a prime given at run time.
+trait TableElem: Copy + Mul<Output = Self> {
+    /// self^e.
+    fn power(self, e: u64) -> Self;
+    /// self^-1 (`None` for 0).
+    fn invert(self) -> Option<Self>;
+    /// x in self's field.
+    fn of(self, x: u64) -> Self;
+}
+
+impl<F: PrimeField> TableElem for F {
+    fn power(self, e: u64) -> Self {
+        self.pow([e])
+    }
+    fn invert(self) -> Option<Self> {
+        self.inverse()
+    }
+    fn of(self, x: u64) -> Self {
+        F::from(x)
+    }
+}
+
+/// An element of Z_p for a prime p < 2^64 known at run time
+/// (prime64-negacyclic's), canonical, multiplied through u128.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Mod64 {
+    x: u64,
+    p: u64,
+}
+
+impl Mul for Mod64 {
+    type Output = Mod64;
+    fn mul(self, other: Mod64) -> Mod64 {
+        self.of_wide(u128::from(self.x) * u128::from(other.x))
+    }
+}
+
+impl Mod64 {
+    /// x mod p in the same field.
+    fn of_wide(self, x: u128) -> Mod64 {
+        Mod64 {
+            x: (x % u128::from(self.p)) as u64,
+            p: self.p,
+        }
+    }
+
+    /// The kernel's working form: x 2^64 mod p (prime64.wgsl).
+    fn montgomery(self) -> u64 {
+        self.of_wide(u128::from(self.x) << 64).x
+    }
+}
+
+impl TableElem for Mod64 {
+    fn power(self, mut e: u64) -> Self {
+        let (mut acc, mut base) = (self.of(1), self);
+        while e > 0 {
+            if e & 1 == 1 {
+                acc = acc * base;
+            }
+            base = base * base;
+            e >>= 1;
+        }
+        acc
+    }
+    fn invert(self) -> Option<Self> {
+        // Fermat: x^(p-2) (p prime).
+        (self.x != 0).then(|| self.power(self.p - 2))
+    }
+    fn of(self, x: u64) -> Self {
+        self.of_wide(u128::from(x))
     }
 }
 
 /// `first x^0, first x^1, ..., first x^(count-1)`.
-fn powers<F: PrimeField>(first: F, x: F, count: usize) -> impl Iterator<Item = F> {
+fn powers<F: TableElem>(first: F, x: F, count: usize) -> impl Iterator<Item = F> {
     std::iter::successors(Some(first), move |p| Some(*p * x)).take(count)
 }
 
@@ -101,34 +182,39 @@ struct Sequences<F> {
     scaling: u32,
 }
 
-fn sequences<F: PrimeField + FftField>(t: &Transform) -> Result<Sequences<F>, String> {
+/// The root of unity w of `t` and its shift (`None`: 1) over an arkworks
+/// field: `ark-poly`'s root and the coset's shift; for a negacyclic
+/// transform psi^2 on the coset of psi (the cyclic transform of root
+/// psi^2 with the input scaled by psi^j; psi from tfhe-ntt's plan).
+fn roots<F: PrimeField + FftField>(t: &Transform) -> Result<(F, Option<F>), String> {
+    if t.field.negacyclic() {
+        let psi = F::from(oracle::negacyclic_root(t));
+        return Ok((psi * psi, Some(psi)));
+    }
+    let w = F::get_root_of_unity(t.len() as u64).ok_or("no root of unity of this order")?;
+    Ok((w, t.coset.as_deref().map(F::from_le_bytes_mod_order)))
+}
+
+fn sequences<F: TableElem>(t: &Transform, (w, shift): (F, Option<F>)) -> Result<Sequences<F>, String> {
     let n = t.len();
-    // The negacyclic transform is the cyclic one of root psi^2 on the coset
-    // of psi (psi from tfhe-ntt's plan).
-    let (w, shift) = if t.field.negacyclic() {
-        let psi = F::from(oracle::negacyclic_root(t.log_n));
-        (psi.square(), Some(psi))
-    } else {
-        let w = F::get_root_of_unity(n as u64).ok_or("no root of unity of this order")?;
-        (w, t.coset.as_deref().map(F::from_le_bytes_mod_order))
-    };
-    let invert = |x: F| x.inverse().ok_or("a zero shift or size");
+    let one = w.of(1);
+    let invert = |x: F| x.invert().ok_or("a zero shift or size");
     Ok(if t.direction == Direction::Inverse {
         Sequences {
             twiddle: invert(w)?,
-            scale: (invert(F::from(n as u64))?, invert(shift.unwrap_or(F::one()))?, n),
+            scale: (invert(w.of(n as u64))?, invert(shift.unwrap_or(one))?, n),
             scaling: SCALE_OUTPUT,
         }
     } else if let Some(shift) = shift {
         Sequences {
             twiddle: w,
-            scale: (F::one(), shift, n),
+            scale: (one, shift, n),
             scaling: SCALE_INPUT,
         }
     } else {
         Sequences {
             twiddle: w,
-            scale: (F::one(), F::one(), 1),
+            scale: (one, one, 1),
             scaling: 0,
         }
     })
@@ -139,14 +225,14 @@ fn sequences<F: PrimeField + FftField>(t: &Transform) -> Result<Sequences<F>, St
 /// then c x^(2^lo_bits k), so that term i is table[hi + (i >> lo_bits)]
 /// times table[i & (2^lo_bits - 1)]. With the low part's bits and where
 /// the high part starts (0, 0 for a full table).
-fn table<F: PrimeField>((c, x, count): (F, F, usize), two_level: bool) -> (Vec<F>, u32, u32) {
+fn table<F: TableElem>((c, x, count): (F, F, usize), two_level: bool) -> (Vec<F>, u32, u32) {
     if !two_level {
         return (powers(c, x, count).collect(), 0, 0);
     }
     let lo_bits = count.max(1).next_power_of_two().trailing_zeros().div_ceil(2);
     let lo = 1usize << lo_bits;
-    let step = x.pow([lo as u64]);
-    let terms: Vec<F> = powers(F::one(), x, lo)
+    let step = x.power(lo as u64);
+    let terms: Vec<F> = powers(x.of(1), x, lo)
         .chain(powers(c, step, count.div_ceil(lo)))
         .collect();
     (terms, lo_bits, lo as u32)
@@ -172,9 +258,18 @@ struct Passes {
 }
 
 /// Bytes between two passes' parameters (the uniform offset alignment),
-/// and the bytes of one pass's (`PassParams` in passes.wgsl).
+/// and the bytes of one pass's (`PassParams` in passes.wgsl: 12 words,
+/// then the field's).
 const PASS_PARAM_STRIDE: u64 = 256;
-const PASS_PARAM_BYTES: u64 = 48;
+const PASS_PARAM_BYTES: u64 = 48 + 4 * FIELD_PARAM_WORDS as u64;
+
+/// Words of the field's part of the parameters (`FieldParams` in
+/// block.wgsl), after the kernel's own.
+const FIELD_PARAM_WORDS: usize = 8;
+
+/// Bytes of the one-workgroup kernel's parameters (`Params` in
+/// radix2.wgsl: 4 words, then the field's).
+const WORKGROUP_PARAM_BYTES: usize = 16 + 4 * FIELD_PARAM_WORDS;
 
 struct NttKernel<'a> {
     /// The one-workgroup-per-polynomial kernel, or the passes.
@@ -182,6 +277,8 @@ struct NttKernel<'a> {
     t: &'a Transform,
     polys: &'a [u8],
     flags: u32,
+    /// The parameters' `field` (block.wgsl's FieldParams).
+    field_params: [u32; FIELD_PARAM_WORDS],
     twiddles: Vec<u8>,
     /// Scale factors (one unused element when the flags scale nothing).
     scale: Vec<u8>,
@@ -196,16 +293,17 @@ impl<'a> NttKernel<'a> {
     fn new(gpu: &Gpu, t: &'a Transform, polys: &'a [u8]) -> Result<NttKernel<'a>, String> {
         gpu.require_int64("ntt")?;
         let two_level = t.log_n >= PASSES_LOG_N;
-        // Goldilocks works on canonical u64s; the 256-bit fields in
-        // Montgomery form, which is arkworks' own representation (`.0`,
-        // R = 2^256).
-        fn encoded<F: PrimeField + FftField>(
+        // Goldilocks works on canonical u64s; any other 64-bit prime in
+        // Montgomery form (R = 2^64); the 256-bit fields in Montgomery
+        // form, which is arkworks' own representation (`.0`, R = 2^256).
+        fn encoded<F: TableElem>(
             t: &Transform,
             two_level: bool,
+            roots: (F, Option<F>),
             work: impl Fn(&F) -> Vec<u8>,
         ) -> Result<EncodedTables, String> {
-            let seq = sequences::<F>(t)?;
-            let (tw, tw_lo, tw_hi) = table((F::one(), seq.twiddle, t.len() / 2), two_level);
+            let seq = sequences::<F>(t, roots)?;
+            let (tw, tw_lo, tw_hi) = table((seq.twiddle.of(1), seq.twiddle, t.len() / 2), two_level);
             let (sc, sc_lo, sc_hi) = table(seq.scale, two_level);
             Ok(EncodedTables {
                 twiddles: tw.iter().flat_map(&work).collect(),
@@ -215,12 +313,28 @@ impl<'a> NttKernel<'a> {
                 scale_shape: (sc_lo, sc_hi),
             })
         }
-        let tables = match t.field {
-            Field::Goldilocks | Field::GoldilocksNegacyclic => {
-                encoded::<Goldilocks>(t, two_level, |x| x.into_bigint().0[0].to_le_bytes().to_vec())?
+        let mut field_params = [0u32; FIELD_PARAM_WORDS];
+        let tables = match (t.field, t.modulus) {
+            (Field::Goldilocks | Field::GoldilocksNegacyclic, _) => {
+                encoded::<Goldilocks>(t, two_level, roots(t)?, |x| x.into_bigint().0[0].to_le_bytes().to_vec())?
             }
-            Field::Bn254Fr => encoded::<ark_bn254::Fr>(t, two_level, |x| x.0.to_bytes_le())?,
-            Field::Bls12381Fr => encoded::<ark_bls12_381::Fr>(t, two_level, |x| x.0.to_bytes_le())?,
+            (Field::Bn254Fr, _) => encoded::<ark_bn254::Fr>(t, two_level, roots(t)?, |x| x.0.to_bytes_le())?,
+            (Field::Bls12381Fr, _) => encoded::<ark_bls12_381::Fr>(t, two_level, roots(t)?, |x| x.0.to_bytes_le())?,
+            (Field::Prime64Negacyclic, Some(p)) => {
+                // FieldParams (block.wgsl): p, -p^-1 mod 2^64, 2^128 mod p.
+                let r = Mod64 { x: 0, p }.of_wide(1 << 64);
+                for (at, v) in field_params
+                    .chunks_exact_mut(2)
+                    .zip([p, bigint::neg_inv64(p), (r * r).x])
+                {
+                    at.copy_from_slice(&[v as u32, (v >> 32) as u32]);
+                }
+                let psi = Mod64 { x: 0, p }.of(oracle::negacyclic_root(t));
+                encoded::<Mod64>(t, two_level, (psi * psi, Some(psi)), |x| {
+                    x.montgomery().to_le_bytes().to_vec()
+                })?
+            }
+            (Field::Prime64Negacyclic, None) => return Err("prime64-negacyclic without its modulus".into()),
         };
         let mut flags = tables.scaling;
         if t.input_order == Order::BitReversed {
@@ -247,6 +361,11 @@ impl<'a> NttKernel<'a> {
                     "ntt_bls12_381_fr_finish",
                 ],
             ),
+            // Every prime: the prime is a parameter.
+            Field::Prime64Negacyclic => (
+                "ntt_prime64",
+                ["ntt_prime64_block", "ntt_prime64_stage", "ntt_prime64_finish"],
+            ),
         };
         let layout = if two_level {
             let pipeline = |k, entry| gpu.pipeline(k, entry, || kernel_source(t.field, true));
@@ -268,6 +387,7 @@ impl<'a> NttKernel<'a> {
             t,
             polys,
             flags,
+            field_params,
             twiddles: tables.twiddles,
             scale: tables.scale,
         })
@@ -352,7 +472,7 @@ impl Kernel for NttKernel<'_> {
 
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
         let params = match self.layout {
-            Layout::Workgroup(_) => 16,
+            Layout::Workgroup(_) => WORKGROUP_PARAM_BYTES,
             Layout::Passes(_) => self.pass_count() * PASS_PARAM_STRIDE as usize,
         };
         vec![
@@ -366,14 +486,14 @@ impl Kernel for NttKernel<'_> {
     fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
         let [params, mut data, mut twiddles, mut scale] = driver::inputs(dst);
         let polys = (end - start) as u32;
-        match &self.layout {
-            Layout::Workgroup(_) => driver::params(params, [polys, self.t.log_n, self.flags, shaders::LOOP_GUARD]),
-            Layout::Passes(p) => {
-                let mut bytes = vec![0u8; self.pass_count() * PASS_PARAM_STRIDE as usize];
-                for (pass, at) in bytes.chunks_exact_mut(PASS_PARAM_STRIDE as usize).enumerate() {
+        // Each pass's words, the field's after them.
+        let words: Vec<Vec<u32>> = match &self.layout {
+            Layout::Workgroup(_) => vec![vec![polys, self.t.log_n, self.flags, shaders::LOOP_GUARD]],
+            Layout::Passes(p) => (0..self.pass_count())
+                .map(|pass| {
                     // Passes 1 ..= the stage passes' count run them.
                     let (stage, stages) = p.stage_passes.get(pass.wrapping_sub(1)).copied().unwrap_or((0, 0));
-                    let values = [
+                    vec![
                         polys,
                         self.t.log_n,
                         self.flags,
@@ -385,14 +505,22 @@ impl Kernel for NttKernel<'_> {
                         shaders::LOOP_GUARD,
                         p.block_bits,
                         stages,
-                    ];
-                    for (word, v) in at.chunks_exact_mut(4).zip(values) {
-                        word.copy_from_slice(&v.to_le_bytes());
-                    }
-                }
-                params.write_iter(bytes);
+                        0,
+                    ]
+                })
+                .collect(),
+        };
+        let stride = match self.layout {
+            Layout::Workgroup(_) => WORKGROUP_PARAM_BYTES,
+            Layout::Passes(_) => PASS_PARAM_STRIDE as usize,
+        };
+        let mut bytes = vec![0u8; words.len() * stride];
+        for (at, own) in bytes.chunks_exact_mut(stride).zip(words) {
+            for (word, v) in at.chunks_exact_mut(4).zip(own.into_iter().chain(self.field_params)) {
+                word.copy_from_slice(&v.to_le_bytes());
             }
         }
+        params.write_iter(bytes);
         let size = self.t.poly_bytes();
         data.copy_from_slice(&self.polys[start * size..end * size]);
         twiddles.copy_from_slice(&self.twiddles);

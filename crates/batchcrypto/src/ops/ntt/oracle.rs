@@ -2,12 +2,12 @@
 //! evaluation domain over the arkworks field (see [`super`] for the
 //! definition), on the calling thread's rayon pool (`ark-poly` is built
 //! with `parallel`; the bench runs the oracle in a pool of one thread);
-//! the negacyclic transform with `tfhe-ntt`'s `prime64::Plan`.
+//! the negacyclic transforms with `tfhe-ntt`'s `prime64::Plan`.
 
 use ark_ff::{BigInteger, FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 
-use super::fields::{GOLDILOCKS_P, Goldilocks};
+use super::fields::Goldilocks;
 use super::{Direction, Field, Order, PolyResult, Transform};
 use crate::verdict::Reason;
 
@@ -27,7 +27,7 @@ pub(crate) fn is_valid_shift(field: Field, g: &[u8]) -> bool {
         Field::Bn254Fr => valid::<ark_bn254::Fr>(g),
         Field::Bls12381Fr => valid::<ark_bls12_381::Fr>(g),
         Field::Goldilocks => valid::<Goldilocks>(g),
-        Field::GoldilocksNegacyclic => false,
+        Field::GoldilocksNegacyclic | Field::Prime64Negacyclic => false,
     }
 }
 
@@ -81,29 +81,64 @@ fn transform_in<F: FftField + PrimeField>(t: &Transform, poly: &[u8]) -> PolyRes
     Ok(out)
 }
 
-/// `tfhe-ntt`'s negacyclic plan for 2^`log_n` elements over the Goldilocks
-/// prime (`log_n` from 4: `Transform::polys_in` has checked it).
-pub(crate) fn tfhe_plan(log_n: u32) -> tfhe_ntt::prime64::Plan {
-    tfhe_ntt::prime64::Plan::try_new(1 << log_n, GOLDILOCKS_P)
-        .unwrap_or_else(|| unreachable!("tfhe-ntt plans 2^{log_n} elements over the Solinas prime"))
+/// Whether `tfhe-ntt` plans the negacyclic transform of 2^`log_n`
+/// elements over `p` (2^4 <= n <= 2^[`MAX_LOG_N`](super::MAX_LOG_N), p a
+/// prime = 1 mod 2n), checked without building the plan.
+pub(crate) fn plans(p: u64, log_n: u32) -> bool {
+    (4..=super::MAX_LOG_N).contains(&log_n)
+        && p > 2
+        && (p - 1).is_multiple_of(2 << log_n)
+        && tfhe_ntt::prime::is_prime64(p)
 }
 
-/// The primitive 2n-th root of unity psi of `tfhe-ntt`'s plan: its forward
-/// buffer of the polynomial X holds X(psi^(2 i + 1)) at the bit reversal of
-/// i, so position 0 holds psi. For the GPU's tables, found once per size
-/// (a plan and a transform of 2^log_n elements) and kept.
-#[cfg(feature = "wgpu")]
-pub(crate) fn negacyclic_root(log_n: u32) -> u64 {
-    static ROOTS: [std::sync::OnceLock<u64>; super::MAX_LOG_N as usize + 1] =
-        [const { std::sync::OnceLock::new() }; super::MAX_LOG_N as usize + 1];
-    *ROOTS[log_n as usize].get_or_init(|| {
-        let plan = tfhe_plan(log_n);
-        let mut x = vec![0u64; plan.ntt_size()];
-        x[1] = 1;
-        plan.fwd(&mut x);
-        x[0]
-    })
+/// The prime of the negacyclic transform `t`.
+fn prime_of(t: &Transform) -> u64 {
+    t.negacyclic_prime()
+        .unwrap_or_else(|| unreachable!("{} is not a negacyclic transform with its prime", t.field))
 }
+
+/// `tfhe-ntt`'s negacyclic plan for the negacyclic transform `t` (one
+/// that `Transform::polys_in` accepted: its prime and size are planned).
+pub(crate) fn tfhe_plan(t: &Transform) -> tfhe_ntt::prime64::Plan {
+    let p = prime_of(t);
+    tfhe_ntt::prime64::Plan::try_new(t.len(), p)
+        .unwrap_or_else(|| unreachable!("polys_in checked that tfhe-ntt plans 2^{} elements over {p}", t.log_n))
+}
+
+/// The primitive 2n-th root of unity psi of `tfhe-ntt`'s plan for the
+/// negacyclic transform `t`: its forward buffer of the polynomial X holds
+/// X(psi^(2 i + 1)) at the bit reversal of i, so position 0 holds psi.
+/// For the GPU's tables, found once per prime and size (a plan and a
+/// transform of 2^log_n elements) and kept (the last [`ROOTS_KEPT`] of
+/// them).
+#[cfg(feature = "wgpu")]
+pub(crate) fn negacyclic_root(t: &Transform) -> u64 {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, PoisonError};
+    static ROOTS: Mutex<Option<HashMap<(u64, u32), u64>>> = Mutex::new(None);
+    let key = (prime_of(t), t.log_n);
+    let found = |roots: &mut Option<HashMap<_, _>>| roots.get_or_insert_default().get(&key).copied();
+    if let Some(psi) = found(&mut ROOTS.lock().unwrap_or_else(PoisonError::into_inner)) {
+        return psi;
+    }
+    // Planned outside the lock (2^24 elements take a while).
+    let plan = tfhe_plan(t);
+    let mut x = vec![0u64; plan.ntt_size()];
+    x[1] = 1;
+    plan.fwd(&mut x);
+    let mut roots = ROOTS.lock().unwrap_or_else(PoisonError::into_inner);
+    let roots = roots.get_or_insert_default();
+    if roots.len() >= ROOTS_KEPT {
+        roots.clear();
+    }
+    roots.insert(key, x[0]);
+    x[0]
+}
+
+/// The most roots [`negacyclic_root`] keeps (a service may be sent any
+/// number of primes).
+#[cfg(feature = "wgpu")]
+const ROOTS_KEPT: usize = 1024;
 
 /// The negacyclic transform `t` of one polynomial with `plan` (see
 /// [`super`]: `tfhe-ntt`'s own buffers are bit-reversed evaluations).
@@ -112,7 +147,7 @@ pub(crate) fn negacyclic_with(plan: &tfhe_ntt::prime64::Plan, t: &Transform, pol
         .chunks_exact(8)
         .map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
         .collect();
-    if v.iter().any(|&x| x >= GOLDILOCKS_P) {
+    if v.iter().any(|&x| x >= plan.modulus()) {
         return Err(Reason::NonCanonicalElement);
     }
     match t.direction {
@@ -146,6 +181,6 @@ pub fn transform(t: &Transform, poly: &[u8]) -> PolyResult {
         Field::Bn254Fr => transform_in::<ark_bn254::Fr>(t, poly),
         Field::Bls12381Fr => transform_in::<ark_bls12_381::Fr>(t, poly),
         Field::Goldilocks => transform_in::<Goldilocks>(t, poly),
-        Field::GoldilocksNegacyclic => negacyclic_with(&tfhe_plan(t.log_n), t, poly),
+        Field::GoldilocksNegacyclic | Field::Prime64Negacyclic => negacyclic_with(&tfhe_plan(t), t, poly),
     }
 }

@@ -49,6 +49,7 @@ struct PassParams {
     // ntt_stage's stages: 1 (stage) or 2 (stage and stage + 1).
     stages: u32,
     pad2: u32,
+    field: FieldParams,
 }
 
 @group(0) @binding(0) var<uniform> params: PassParams;

@@ -23,14 +23,21 @@
 // to_work and from_work (in and out of the working form); the block and
 // read_block / write_block.
 //
-// params: x = polynomials, y = log n, z = flags, w = LOOP_GUARD.
-// Flags: 2 input bit-reversed, 4 output bit-reversed, 8 scale the input,
+// Flags of params: 2 input bit-reversed, 4 output bit-reversed, 8 scale the input,
 // 16 scale the output.
 // Output: every polynomial's n elements, then a status word per polynomial
 // (DONE_FLAG, | 1 when an input element was not below the modulus, or
 // LOOPS_CUT_FLAG).
 
-@group(0) @binding(0) var<uniform> params: vec4<u32>;
+struct Params {
+    polys: u32,
+    log_n: u32,
+    flags: u32,
+    loop_guard: u32,
+    field: FieldParams,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> input: array<u32>;
 @group(0) @binding(2) var<storage, read> twiddles: array<u32>;
 @group(0) @binding(3) var<storage, read> scale: array<u32>;
@@ -57,11 +64,11 @@ fn ntt_main(
 ) {
     // Uniform per workgroup, so the barriers below stay in uniform control flow.
     let poly = wid.y * groups.x + wid.x;
-    if poly >= params.x {
+    if poly >= params.polys {
         return;
     }
-    let log_n = params.y;
-    let flags = params.z;
+    let log_n = params.log_n;
+    let flags = params.flags;
     let n = 1u << log_n;
     let base = poly * n;
     // 1 when an element this thread read was not below the modulus.
@@ -140,7 +147,7 @@ fn ntt_main(
     // all of the workgroup memory WebGPU promises: none is left for
     // atomics), each thread's word 1 (bad) | 2 (its loops cut short).
     workgroupBarrier();
-    block[lane] = bad | select(2u, 0u, loops_intact(params.w));
+    block[lane] = bad | select(2u, 0u, loops_intact(params.loop_guard));
     storageBarrier();
     workgroupBarrier();
     if lane == 0u {
@@ -150,9 +157,9 @@ fn ntt_main(
         }
         var status = DONE_FLAG | (flags & 1u);
         // (The guard again: this thread's last loop runs after its first check.)
-        if (flags & 2u) != 0u || !loops_intact(params.w) {
+        if (flags & 2u) != 0u || !loops_intact(params.loop_guard) {
             status = LOOPS_CUT_FLAG;
         }
-        out[ELEM_WORDS * params.x * n + poly] = status;
+        out[ELEM_WORDS * params.polys * n + poly] = status;
     }
 }
