@@ -48,14 +48,15 @@ timeout 60 $bin bench --backend cpu,gpu --op bls_verify,bls_batch_verify --sizes
 
 # Issue 18: Goldilocks NTT of 2^14 elements >= 17x the oracle (ark-poly)
 # on one thread end to end (bench rows ntt_goldilocks_16384), the 16 cores
-# beside it; MSM BN254 G1 at 2^20 <= 10 ms with bases resident (gpu_kernel:
+# beside it, and the negacyclic rows (tfhe-ntt the oracle: Goldilocks, and
+# prime64 over PRIME62 on the Montgomery layer, whose prime is a parameter); MSM BN254 G1 at 2^20 <= 10 ms with bases resident (gpu_kernel:
 # the device plan's five passes and the chunk, segment and group passes,
 # points and scalars uploaded once; a sum over resident bases adds the
 # scalars' copy and upload, 32 MiB at 2^20, and the host's weighing of 512
 # group sums; the gpu row also uploads the points) and >= 100x arkworks on
 # one thread (oracle_1t at 2^16), BLS12-381 G1 beside.
-timeout 60 $bin bench --backend cpu,gpu --op ntt_goldilocks --sizes 64,1024 \
-  --oracle-max-n 64 --max-seconds 45 2>&1 | tee -a "$out/targets.md"
+timeout 60 $bin bench --backend cpu,gpu --op ntt_goldilocks,ntt_goldilocks_negacyclic,ntt_prime64_negacyclic \
+  --sizes 64,1024 --oracle-max-n 64 --max-seconds 45 2>&1 | tee -a "$out/targets.md"
 timeout 100 $bin bench --backend cpu,gpu --op msm_bn254_g1 --sizes 65536,1048576 \
   --oracle-max-n 65536 --max-seconds 80 2>&1 | tee -a "$out/targets.md"
 timeout 60 $bin bench --backend cpu,gpu --op msm_bls12_381_g1 --sizes 65536 \
