@@ -4,24 +4,44 @@
 //! with `parallel`; the bench runs the oracle in a pool of one thread);
 //! the negacyclic transforms with `tfhe-ntt`'s `prime64::Plan`.
 
-use ark_ff::{BigInteger, FftField, PrimeField};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
+use rayon::prelude::*;
 
 use super::fields::Goldilocks;
 use super::{Direction, Field, Order, PolyResult, Transform};
 use crate::verdict::Reason;
 
-/// The element encoded by `bytes` (little-endian), if canonical.
+/// The element encoded by `bytes` (little-endian, the field's limbs'
+/// bytes), if canonical: the limbs read straight into arkworks' integer,
+/// which `from_bigint` refuses at or above the modulus (a tenth of the
+/// time `from_le_bytes_mod_order` and a re-encoding took).
 fn decode<F: PrimeField>(bytes: &[u8]) -> Option<F> {
-    let x = F::from_le_bytes_mod_order(bytes);
-    (x.into_bigint().to_bytes_le() == bytes).then_some(x)
+    let mut x = F::BigInt::default();
+    let limbs = x.as_mut();
+    if bytes.len() != 8 * limbs.len() {
+        return None;
+    }
+    for (limb, b) in limbs.iter_mut().zip(bytes.chunks_exact(8)) {
+        *limb = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+    }
+    F::from_bigint(x)
+}
+
+/// `x`'s canonical encoding into `out` (the field's limbs' bytes).
+fn encode_into<F: PrimeField>(x: &F, out: &mut [u8]) {
+    for (limb, b) in x.into_bigint().as_ref().iter().zip(out.chunks_exact_mut(8)) {
+        b.copy_from_slice(&limb.to_le_bytes());
+    }
 }
 
 /// Whether `g` encodes a nonzero canonical element of `field` (a coset
 /// shift).
 pub(crate) fn is_valid_shift(field: Field, g: &[u8]) -> bool {
     fn valid<F: PrimeField>(g: &[u8]) -> bool {
-        g.len() == F::MODULUS.to_bytes_le().len() && decode::<F>(g).is_some_and(|x| !x.is_zero())
+        decode::<F>(g).is_some_and(|x| !x.is_zero())
     }
     match field {
         Field::Bn254Fr => valid::<ark_bn254::Fr>(g),
@@ -46,15 +66,55 @@ pub(crate) fn bit_reverse<T>(v: &mut [T]) {
     }
 }
 
-fn transform_in<F: FftField + PrimeField>(t: &Transform, poly: &[u8]) -> PolyResult {
-    let len = t.field.element_len();
-    let mut v: Vec<F> = poly
-        .chunks_exact(len)
-        .map(decode::<F>)
-        .collect::<Option<_>>()
-        .ok_or(Reason::NonCanonicalElement)?;
+/// Elements per task of the decoding and encoding on the pool (a large
+/// polynomial's take as long as its parallel FFT on one thread).
+const CODING_CHUNK: usize = 1 << 12;
+
+/// Every element of `poly` (`len` bytes each) by `decode`, on the pool,
+/// each written straight to its place (an indexed collect: no pieces
+/// joined after); [`Reason::NonCanonicalElement`] when one does not
+/// decode.
+pub(crate) fn decode_all<F: Send + Default>(
+    poly: &[u8],
+    len: usize,
+    decode: impl Fn(&[u8]) -> Option<F> + Sync,
+) -> Result<Vec<F>, Reason> {
+    let bad = AtomicBool::new(false);
+    let v: Vec<F> = poly
+        .par_chunks_exact(len)
+        .with_min_len(CODING_CHUNK)
+        .map(|b| {
+            decode(b).unwrap_or_else(|| {
+                bad.store(true, Ordering::Relaxed);
+                F::default()
+            })
+        })
+        .collect();
+    if bad.into_inner() {
+        return Err(Reason::NonCanonicalElement);
+    }
+    Ok(v)
+}
+
+/// Every element of `v` into `len` bytes by `encode`, on the pool.
+pub(crate) fn encode_all<F: Sync>(v: &[F], len: usize, encode: impl Fn(&F, &mut [u8]) + Sync) -> Vec<u8> {
+    let mut out = vec![0u8; v.len() * len];
+    out.par_chunks_mut(len * CODING_CHUNK)
+        .zip(v.par_chunks(CODING_CHUNK))
+        .for_each(|(bytes, xs)| {
+            for (b, x) in bytes.chunks_exact_mut(len).zip(xs) {
+                encode(x, b);
+            }
+        });
+    out
+}
+
+/// The transform `t` of the elements `v` in place, by `ark-poly`'s
+/// domain: the input's order, the coset, the direction, the output's
+/// order. A linear map of `v`.
+pub(crate) fn transform_elements<F: FftField + PrimeField>(t: &Transform, v: &mut Vec<F>) {
     if t.input_order == Order::BitReversed {
-        bit_reverse(&mut v);
+        bit_reverse(v);
     }
     // Sizes up to 2^MAX_LOG_N exist in every field here (2-adicity >= 28);
     // `Transform::polys_in` has checked log_n and the shift.
@@ -67,18 +127,19 @@ fn transform_in<F: FftField + PrimeField>(t: &Transform, poly: &[u8]) -> PolyRes
             .unwrap_or_else(|| unreachable!("the shift was checked")),
     };
     match t.direction {
-        Direction::Forward => domain.fft_in_place(&mut v),
-        Direction::Inverse => domain.ifft_in_place(&mut v),
+        Direction::Forward => domain.fft_in_place(v),
+        Direction::Inverse => domain.ifft_in_place(v),
     }
     if t.output_order == Order::BitReversed {
-        bit_reverse(&mut v);
+        bit_reverse(v);
     }
-    let mut out = Vec::with_capacity(poly.len());
-    for x in v {
-        let bytes = x.into_bigint().to_bytes_le();
-        out.extend_from_slice(&bytes[..len]);
-    }
-    Ok(out)
+}
+
+fn transform_in<F: FftField + PrimeField>(t: &Transform, poly: &[u8]) -> PolyResult {
+    let len = t.field.element_len();
+    let mut v = decode_all(poly, len, decode::<F>)?;
+    transform_elements(t, &mut v);
+    Ok(encode_all(&v, len, encode_into))
 }
 
 /// Whether `tfhe-ntt` plans the negacyclic transform of 2^`log_n`
