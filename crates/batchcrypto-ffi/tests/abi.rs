@@ -530,52 +530,8 @@ fn precompiles_kems_aggregates_ntts_and_msms() {
         coset_len: 0,
         modulus: 0,
     };
-    // SAFETY: valid options, column and outputs.
-    let status = unsafe {
-        bc_ntt(
-            h.0,
-            &options,
-            2,
-            &fixed(&polys, 128),
-            values.as_mut_ptr(),
-            codes.as_mut_ptr(),
-        )
-    };
-    assert_eq!((status, codes), (BcStatus::Ok, [0, 0]), "{}", last_error());
-    let mut t = batchcrypto::ops::ntt::Transform::new(batchcrypto::ops::ntt::Field::Goldilocks, 4);
-    t.direction = batchcrypto::ops::ntt::Direction::Inverse;
-    t.output_order = batchcrypto::ops::ntt::Order::BitReversed;
-    let want = lib.ntt(&t, &polys).expect("two polynomials").output;
-    assert_eq!(
-        values,
-        want.iter()
-            .flat_map(|r| r.clone().expect("canonical"))
-            .collect::<Vec<u8>>()
-    );
-    options.input_order = c"sideways".as_ptr();
-    // SAFETY: as above.
-    let status = unsafe {
-        bc_ntt(
-            h.0,
-            &options,
-            2,
-            &fixed(&polys, 128),
-            values.as_mut_ptr(),
-            codes.as_mut_ptr(),
-        )
-    };
-    assert_eq!(status, BcStatus::InvalidArgument);
-    assert_eq!(
-        last_error(),
-        "bc_ntt: options.input_order: \"sideways\": expected natural or bit-reversed"
-    );
-    // The negacyclic transform over a prime of the caller's (63 bits, above
-    // every element here), and the same without its modulus.
-    options.field = c"prime64-negacyclic".as_ptr();
-    options.input_order = ptr::null();
-    options.modulus = 0x7fff_ffff_d200_0001;
     let ntt_status = |options: &BcNttOptions, values: &mut [u8], codes: &mut [u8; 2]| {
-        // SAFETY: as above.
+        // SAFETY: valid options, column and outputs.
         unsafe {
             bc_ntt(
                 h.0,
@@ -587,17 +543,33 @@ fn precompiles_kems_aggregates_ntts_and_msms() {
             )
         }
     };
+    // The library's answers to the same call.
+    let library = |t: &batchcrypto::ops::ntt::Transform| -> Vec<u8> {
+        let out = lib.ntt(t, &polys).expect("two polynomials").output;
+        out.into_iter().flat_map(|r| r.expect("canonical")).collect()
+    };
+    let status = ntt_status(&options, &mut values, &mut codes);
+    assert_eq!((status, codes), (BcStatus::Ok, [0, 0]), "{}", last_error());
+    let mut t = batchcrypto::ops::ntt::Transform::new(batchcrypto::ops::ntt::Field::Goldilocks, 4);
+    t.direction = batchcrypto::ops::ntt::Direction::Inverse;
+    t.output_order = batchcrypto::ops::ntt::Order::BitReversed;
+    assert_eq!(values, library(&t));
+    options.input_order = c"sideways".as_ptr();
+    assert_eq!(ntt_status(&options, &mut values, &mut codes), BcStatus::InvalidArgument);
+    assert_eq!(
+        last_error(),
+        "bc_ntt: options.input_order: \"sideways\": expected natural or bit-reversed"
+    );
+    // The negacyclic transform over a prime of the caller's (63 bits, above
+    // every element here), and the same without its modulus.
+    options.field = c"prime64-negacyclic".as_ptr();
+    options.input_order = ptr::null();
+    options.modulus = 0x7fff_ffff_d200_0001;
     let status = ntt_status(&options, &mut values, &mut codes);
     assert_eq!((status, codes), (BcStatus::Ok, [0, 0]), "{}", last_error());
     t.field = batchcrypto::ops::ntt::Field::Prime64Negacyclic;
     t.modulus = Some(0x7fff_ffff_d200_0001);
-    let want = lib.ntt(&t, &polys).expect("two polynomials").output;
-    assert_eq!(
-        values,
-        want.iter()
-            .flat_map(|r| r.clone().expect("canonical"))
-            .collect::<Vec<u8>>()
-    );
+    assert_eq!(values, library(&t));
     options.modulus = 0;
     assert_eq!(ntt_status(&options, &mut values, &mut codes), BcStatus::InvalidArgument);
     assert!(
