@@ -43,10 +43,12 @@
 //! Oracle: arkworks' `ark-poly` radix-2 evaluation domains (with
 //! `get_coset` for the shift) over `ark-bn254`, `ark-bls12-381` and, for
 //! Goldilocks, arkworks' Montgomery field with the prime's parameters
-//! ([`fields`]); for the negacyclic transform `tfhe-ntt`'s
-//! `prime64::Plan` itself (for both negacyclic fields). The CPU path is the same code on all cores:
-//! polynomials in parallel, and a large one split inside by `ark-poly`'s
-//! parallel FFT.
+//! ([`fields`]); for the negacyclic transforms `tfhe-ntt`'s
+//! `prime64::Plan` itself. The CPU path is the oracle's transforms on all
+//! cores: polynomials in parallel, and a large one split inside by
+//! `ark-poly`'s parallel FFT, the cyclic fields' bytes taken as arkworks'
+//! Montgomery representations (the transform is linear, so no conversion
+//! in or out: `cpu.rs`).
 //! The GPU path (`gpu.rs` over `field64.wgsl`, `prime64.wgsl` (any 64-bit
 //! prime, in Montgomery form, the prime read from the kernel's parameters
 //! so that one pipeline serves every prime) or `field256.wgsl`) covers

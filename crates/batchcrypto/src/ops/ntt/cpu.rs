@@ -15,16 +15,19 @@ use crate::cores;
 /// Every polynomial of `polys` (a whole number of them, checked by
 /// `Transform::polys_in`), in order.
 pub(crate) fn run(t: &Transform, polys: &[u8]) -> Vec<PolyResult> {
-    if t.field.negacyclic() {
-        // One plan for the batch.
-        let plan = oracle::tfhe_plan(t);
-        return cores::map_chunks_exact(polys, t.poly_bytes(), |poly| oracle::negacyclic_with(&plan, t, poly));
+    fn each<F: Montgomery>(t: &Transform, polys: &[u8]) -> Vec<PolyResult> {
+        cores::map_chunks_exact(polys, t.poly_bytes(), |poly| montgomery::<F>(t, poly))
     }
-    cores::map_chunks_exact(polys, t.poly_bytes(), |poly| match t.field {
-        Field::Bn254Fr => montgomery::<ark_bn254::Fr>(t, poly),
-        Field::Bls12381Fr => montgomery::<ark_bls12_381::Fr>(t, poly),
-        _ => montgomery::<Goldilocks>(t, poly),
-    })
+    match t.field {
+        Field::Bn254Fr => each::<ark_bn254::Fr>(t, polys),
+        Field::Bls12381Fr => each::<ark_bls12_381::Fr>(t, polys),
+        Field::Goldilocks => each::<Goldilocks>(t, polys),
+        Field::GoldilocksNegacyclic | Field::Prime64Negacyclic => {
+            // One plan for the batch.
+            let plan = oracle::tfhe_plan(t);
+            cores::map_chunks_exact(polys, t.poly_bytes(), |poly| oracle::negacyclic_with(&plan, t, poly))
+        }
+    }
 }
 
 /// An arkworks Montgomery field element read from and written to its

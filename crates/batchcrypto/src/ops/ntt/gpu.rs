@@ -6,7 +6,7 @@
 //! SHADER_INT64) for the
 //! driver ([`crate::gpu::driver`]). Both kernels run the first stages in
 //! workgroup memory (`block.wgsl`, [`BLOCK_BYTES`] a workgroup: 2^9
-//! elements of a 256-bit field, 2^11 of Goldilocks): below 2^13 elements
+//! elements of a 256-bit field, 2^11 of a 64-bit one): below 2^13 elements
 //! `radix2.wgsl`, a polynomial per workgroup; from 2^13 `passes.wgsl`, a
 //! workgroup per block, then a dispatch per two later stages (radix 4),
 //! then the finish, each with its own parameters, in one submission. The
@@ -21,9 +21,8 @@
 //! back every polynomial and a status word each (done, or an element not
 //! below the modulus).
 
-use std::sync::Arc;
-
 use std::ops::Mul;
+use std::sync::Arc;
 
 use ark_ff::{BigInteger, FftField, PrimeField};
 

@@ -16,8 +16,9 @@ use crate::verdict::Reason;
 
 /// The element encoded by `bytes` (little-endian, the field's limbs'
 /// bytes), if canonical: the limbs read straight into arkworks' integer,
-/// which `from_bigint` refuses at or above the modulus (a tenth of the
-/// time `from_le_bytes_mod_order` and a re-encoding took).
+/// which `from_bigint` refuses at or above the modulus (where
+/// `from_le_bytes_mod_order` reduced the bytes by field multiplications
+/// and a re-encoding compared them).
 fn decode<F: PrimeField>(bytes: &[u8]) -> Option<F> {
     let mut x = F::BigInt::default();
     let limbs = x.as_mut();
