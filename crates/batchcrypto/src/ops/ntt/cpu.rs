@@ -42,16 +42,11 @@ trait Montgomery: FftField + PrimeField {
 impl<T: MontConfig<N>, const N: usize> Montgomery for Fp<MontBackend<T, N>, N> {
     fn from_repr(repr: &[u8]) -> Option<Self> {
         let mut x = BigInt::<N>::zero();
-        for (limb, b) in x.0.iter_mut().zip(repr.chunks_exact(8)) {
-            *limb = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-        }
-        (repr.len() == 8 * N && x < T::MODULUS).then(|| Fp::new_unchecked(x))
+        (oracle::read_limbs(&mut x.0, repr) && x < T::MODULUS).then(|| Fp::new_unchecked(x))
     }
 
     fn repr_into(&self, out: &mut [u8]) {
-        for (limb, b) in self.0.0.iter().zip(out.chunks_exact_mut(8)) {
-            b.copy_from_slice(&limb.to_le_bytes());
-        }
+        oracle::write_limbs(&self.0.0, out);
     }
 }
 

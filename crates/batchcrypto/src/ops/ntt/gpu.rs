@@ -187,11 +187,15 @@ struct Sequences<F> {
 /// psi^2 with the input scaled by psi^j; psi from tfhe-ntt's plan).
 fn roots<F: PrimeField + FftField>(t: &Transform) -> Result<(F, Option<F>), String> {
     if t.field.negacyclic() {
-        let psi = F::from(oracle::negacyclic_root(t));
-        return Ok((psi * psi, Some(psi)));
+        return Ok(negacyclic_roots(F::from(oracle::negacyclic_root(t))));
     }
     let w = F::get_root_of_unity(t.len() as u64).ok_or("no root of unity of this order")?;
     Ok((w, t.coset.as_deref().map(F::from_le_bytes_mod_order)))
+}
+
+/// A negacyclic transform's root and shift: psi^2 on the coset of psi.
+fn negacyclic_roots<F: TableElem>(psi: F) -> (F, Option<F>) {
+    (psi * psi, Some(psi))
 }
 
 fn sequences<F: TableElem>(t: &Transform, (w, shift): (F, Option<F>)) -> Result<Sequences<F>, String> {
@@ -329,7 +333,7 @@ impl<'a> NttKernel<'a> {
                     at.copy_from_slice(&[v as u32, (v >> 32) as u32]);
                 }
                 let psi = Mod64 { x: 0, p }.of(oracle::negacyclic_root(t));
-                encoded::<Mod64>(t, two_level, (psi * psi, Some(psi)), |x| {
+                encoded::<Mod64>(t, two_level, negacyclic_roots(psi), |x| {
                     x.montgomery().to_le_bytes().to_vec()
                 })?
             }
@@ -390,6 +394,15 @@ impl<'a> NttKernel<'a> {
             twiddles: tables.twiddles,
             scale: tables.scale,
         })
+    }
+
+    /// Bytes of one pass's parameters in the uniform buffer (for the
+    /// passes, from one pass's to the next's).
+    fn param_stride(&self) -> usize {
+        match self.layout {
+            Layout::Workgroup(_) => WORKGROUP_PARAM_BYTES,
+            Layout::Passes(_) => PASS_PARAM_STRIDE as usize,
+        }
     }
 
     /// The passes of one run: the block (the first stages), the stage
@@ -470,12 +483,8 @@ impl Kernel for NttKernel<'_> {
     }
 
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
-        let params = match self.layout {
-            Layout::Workgroup(_) => WORKGROUP_PARAM_BYTES,
-            Layout::Passes(_) => self.pass_count() * PASS_PARAM_STRIDE as usize,
-        };
         vec![
-            Input::uniform(params),
+            Input::uniform(self.pass_count() * self.param_stride()),
             Input::storage((end - start) * self.t.poly_bytes()),
             Input::storage(self.twiddles.len()),
             Input::storage(self.scale.len()),
@@ -509,10 +518,7 @@ impl Kernel for NttKernel<'_> {
                 })
                 .collect(),
         };
-        let stride = match self.layout {
-            Layout::Workgroup(_) => WORKGROUP_PARAM_BYTES,
-            Layout::Passes(_) => PASS_PARAM_STRIDE as usize,
-        };
+        let stride = self.param_stride();
         let mut bytes = vec![0u8; words.len() * stride];
         for (at, own) in bytes.chunks_exact_mut(stride).zip(words) {
             for (word, v) in at.chunks_exact_mut(4).zip(own.into_iter().chain(self.field_params)) {

@@ -21,19 +21,26 @@ use crate::verdict::Reason;
 /// and a re-encoding compared them).
 fn decode<F: PrimeField>(bytes: &[u8]) -> Option<F> {
     let mut x = F::BigInt::default();
-    let limbs = x.as_mut();
-    if bytes.len() != 8 * limbs.len() {
-        return None;
-    }
-    for (limb, b) in limbs.iter_mut().zip(bytes.chunks_exact(8)) {
-        *limb = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
-    }
-    F::from_bigint(x)
+    read_limbs(x.as_mut(), bytes).then(|| F::from_bigint(x))?
 }
 
 /// `x`'s canonical encoding into `out` (the field's limbs' bytes).
 fn encode_into<F: PrimeField>(x: &F, out: &mut [u8]) {
-    for (limb, b) in x.into_bigint().as_ref().iter().zip(out.chunks_exact_mut(8)) {
+    write_limbs(x.into_bigint().as_ref(), out);
+}
+
+/// `limbs` from `bytes`, 8 little-endian bytes each; false (and `limbs`
+/// not all read) when `bytes` is not exactly that long.
+pub(crate) fn read_limbs(limbs: &mut [u64], bytes: &[u8]) -> bool {
+    for (limb, b) in limbs.iter_mut().zip(bytes.chunks_exact(8)) {
+        *limb = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+    }
+    bytes.len() == 8 * limbs.len()
+}
+
+/// `limbs` into `out`, 8 little-endian bytes each.
+pub(crate) fn write_limbs(limbs: &[u64], out: &mut [u8]) {
+    for (limb, b) in limbs.iter().zip(out.chunks_exact_mut(8)) {
         b.copy_from_slice(&limb.to_le_bytes());
     }
 }
@@ -205,10 +212,8 @@ const ROOTS_KEPT: usize = 1024;
 /// The negacyclic transform `t` of one polynomial with `plan` (see
 /// [`super`]: `tfhe-ntt`'s own buffers are bit-reversed evaluations).
 pub(crate) fn negacyclic_with(plan: &tfhe_ntt::prime64::Plan, t: &Transform, poly: &[u8]) -> PolyResult {
-    let mut v: Vec<u64> = poly
-        .chunks_exact(8)
-        .map(|b| u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]))
-        .collect();
+    let mut v = vec![0u64; poly.len() / 8];
+    read_limbs(&mut v, poly);
     if v.iter().any(|&x| x >= plan.modulus()) {
         return Err(Reason::NonCanonicalElement);
     }
@@ -233,7 +238,9 @@ pub(crate) fn negacyclic_with(plan: &tfhe_ntt::prime64::Plan, t: &Transform, pol
             }
         }
     }
-    Ok(v.iter().flat_map(|x| x.to_le_bytes()).collect())
+    let mut out = vec![0u8; poly.len()];
+    write_limbs(&v, &mut out);
+    Ok(out)
 }
 
 /// The transform `t` of one polynomial (`t.poly_bytes()` bytes; a
