@@ -1,15 +1,25 @@
 #!/usr/bin/env bash
-# Prepares .device/ for one run on a lent NVIDIA machine (see README,
-# Performance): the shared bundle (release binary + Vulkan loader), plus the
-# libglvnd packages the NVIDIA Vulkan driver needs there, plus this repo's
-# run script. Then, with the device tool: run `bash .device/gpu-run.sh $OUT`
-# with carry [".device"].
+# Prepares .device/ (git-ignored) for one run on a lent NVIDIA machine (see
+# README, Performance): the release binary (built here; CARGO_TARGET_DIR
+# honoured), the Vulkan loader and the libglvnd packages the NVIDIA Vulkan
+# driver needs there (amd64 .debs, unpacked there with dpkg -x), this
+# repo's run script and the commit measured. The steps of
+# ../shared/gpu-bundle/make-bundle.sh, with the target folder cargo uses.
+# Then, with the device tool: run `bash .device/gpu-run.sh $OUT` with
+# carry [".device"].
 set -euo pipefail
 root=$(git rev-parse --show-toplevel)
 cd "$root"
-bash ../shared/gpu-bundle/make-bundle.sh
-lists=/tmp/gpu-bundle-apt
-o="-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=$lists"
-(cd .device/debs && apt-get $o download libglvnd0 libegl1 libgl1 libglx0 libopengl0 libgles2 >/dev/null)
+mkdir -p .git/info
+grep -qx '/.device/' .git/info/exclude 2>/dev/null || echo '/.device/' >> .git/info/exclude
+rm -rf .device && mkdir -p .device/debs
+cargo build --release --locked --bin batchcrypto
+cp "${CARGO_TARGET_DIR:-target}/release/batchcrypto" .device/
 cp scripts/gpu-run.sh .device/
-ls .device .device/debs
+lists=/tmp/gpu-bundle-apt; mkdir -p "$lists/partial"
+o="-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=$lists"
+apt-get $o update -qq
+(cd .device/debs && apt-get $o download libvulkan1 libglvnd0 libegl1 libgl1 libglx0 libopengl0 libgles2 >/dev/null)
+git rev-parse HEAD > .device/commit
+git diff --quiet HEAD -- crates Cargo.toml Cargo.lock || echo "note: the binary includes uncommitted changes" >> .device/commit
+du -sh .device; ls .device .device/debs
