@@ -805,9 +805,9 @@ impl Engine {
     }
 
     /// Kernel-only times, in seconds, of `runs` GPU runs of `work`: inputs
-    /// uploaded once, each run the kernel plus reading its results back. For
-    /// benchmarks: fails without a GPU or when the batch needs more than one
-    /// dispatch.
+    /// uploaded once, each run the kernel plus reading its results back (a
+    /// batch of several sub-batches: the sum of theirs, all their inputs
+    /// held on the device). For benchmarks: fails without a GPU.
     pub fn gpu_kernel_times(&self, work: KernelWork<'_>, runs: usize) -> Result<Vec<f64>, Error> {
         let op = work.op();
         let gpu = self.gpu.as_ref().ok_or_else(|| Error::BackendUnavailable {

@@ -118,6 +118,40 @@ pub(crate) fn inputs<const N: usize>(dst: Vec<Dst<'_>>) -> [Dst<'_>; N] {
     <[Dst<'_>; N]>::try_from(dst).unwrap_or_else(|d| panic!("{} inputs declared, {N} packed", d.len()))
 }
 
+/// Bytes a thread copies at least in [`copy`] and [`copied`].
+const COPY_PIECE: usize = 4 << 20;
+
+/// `src` copied into `dst` (as long), in pieces on all cores when large: a
+/// large input (an NTT of 2^24 elements is 512 MB) is one sequential copy
+/// otherwise, fresh staging memory's first touches included.
+pub(crate) fn copy(dst: Dst<'_>, src: &[u8]) {
+    use rayon::prelude::*;
+    // A view of a slice cannot be sent to another thread, one of an array
+    // can: whole pieces go to the pool as arrays, the rest is copied here.
+    let (pieces, mut rest) = dst.into_chunks::<COPY_PIECE>();
+    let pieces: Vec<wgpu::WriteOnly<'_, [u8; COPY_PIECE]>> = pieces.into_iter().collect();
+    let whole = pieces.len() * COPY_PIECE;
+    rest.copy_from_slice(&src[whole..]);
+    pieces
+        .into_par_iter()
+        .zip(src[..whole].par_chunks_exact(COPY_PIECE))
+        .for_each(|(piece, src)| Dst::from(piece).copy_from_slice(src));
+}
+
+/// `src` as a new vector, copied in pieces on all cores when large (a
+/// large result read back: see [`copy`]).
+pub(crate) fn copied(src: &[u8]) -> Vec<u8> {
+    use rayon::prelude::*;
+    if src.len() <= COPY_PIECE {
+        return src.to_vec();
+    }
+    let mut out = vec![0u8; src.len()];
+    out.par_chunks_mut(COPY_PIECE)
+        .zip(src.par_chunks(COPY_PIECE))
+        .for_each(|(d, s)| d.copy_from_slice(s));
+    out
+}
+
 /// A kernel's four u32 parameters as the bytes of its uniform input.
 pub(crate) fn params(dst: Dst<'_>, values: [u32; 4]) {
     dst.write_iter(values.iter().flat_map(|v| v.to_le_bytes()));
@@ -145,14 +179,10 @@ pub(crate) fn decode_words(
 }
 
 /// Items packed by `fill` (item index, item) into `dst`, `N` bytes each,
-/// on all cores. Write-only staging memory cannot be shared between
-/// threads, so the items are packed into a scratch buffer (kept per calling
-/// thread, reused by every later sub-batch) and copied over in one pass.
-pub(crate) fn par_fill<T: Sync, const N: usize>(
-    mut dst: Dst<'_>,
-    items: &[T],
-    fill: impl Fn(usize, &T) -> [u8; N] + Sync,
-) {
+/// on all cores. Write-only staging memory is written in pieces, so the
+/// items are packed into a scratch buffer (kept per calling thread, reused
+/// by every later sub-batch) and copied over ([`copy`]).
+pub(crate) fn par_fill<T: Sync, const N: usize>(dst: Dst<'_>, items: &[T], fill: impl Fn(usize, &T) -> [u8; N] + Sync) {
     use rayon::prelude::*;
     thread_local! {
         static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -167,7 +197,7 @@ pub(crate) fn par_fill<T: Sync, const N: usize>(
             .zip(items.par_iter())
             .enumerate()
             .for_each(|(i, (slot, item))| slot.copy_from_slice(&fill(i, item)));
-        dst.copy_from_slice(&scratch[..need]);
+        copy(dst, &scratch[..need]);
     });
 }
 
@@ -265,9 +295,11 @@ pub(crate) struct Lane {
     timer: Option<(wgpu::QuerySet, wgpu::Buffer)>,
 }
 
-/// The buffer in `slot`, replaced by a new one (of a power of two bytes)
-/// when it is smaller than `size` or lacks `usage`. Staging buffers are
-/// made mapped.
+/// The buffer in `slot`, replaced by a new one (of `size` rounded up to an
+/// eighth of its next power of two: later sub-batches a little larger
+/// reuse it, and a large one is not doubled) when it is smaller than
+/// `size` or lacks `usage`. Staging buffers are made mapped (wgpu zeroes
+/// a new buffer's memory on its first mapping: one pass over all of it).
 fn ensure(
     gpu: &Gpu,
     slot: &mut Option<wgpu::Buffer>,
@@ -281,7 +313,7 @@ fn ensure(
         _ => {
             let b = gpu.device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some(label),
-                size: size.next_power_of_two(),
+                size: size.next_multiple_of((size.next_power_of_two() / 8).max(wgpu::COPY_BUFFER_ALIGNMENT)),
                 usage,
                 mapped_at_creation: usage.contains(wgpu::BufferUsages::MAP_WRITE),
             });
@@ -671,25 +703,43 @@ pub(crate) fn run<K: Kernel>(gpu: &Gpu, kernel: &K) -> Streamed<K::Out> {
     }
 }
 
-/// Kernel-only seconds of `runs` runs of `kernel` over its batch (which must
-/// fit in one sub-batch), its inputs uploaded once beforehand: GPU
-/// timestamps where the adapter has them, else wall time of each
-/// submission and its readback. Every run's output is decoded and checked.
+/// Kernel-only seconds of `runs` runs of `kernel` over its batch, its
+/// inputs uploaded once beforehand: the batch cut into the sub-batches
+/// [`run`] would cut, each keeping a lane of its own (so a batch of many
+/// sub-batches holds all their inputs on the device at once), a run's time
+/// the sum of its sub-batches' GPU timestamps where the adapter has them,
+/// else the wall time of the run's submissions and readbacks. Every run's
+/// output is decoded.
 pub(crate) fn time<K: Kernel>(gpu: &Gpu, kernel: &K, runs: usize) -> Result<Vec<f64>, String> {
     let units = kernel.units();
-    let end = kernel.end(gpu, 0, kernel.max_units())?;
-    if end != units {
-        return Err(format!(
-            "kernel timing needs one dispatch; {units} items need more (at most {end} per dispatch)"
-        ));
+    let max = gpu.sub_batch_cap(kernel.max_units());
+    let mut cuts = Vec::new();
+    let mut start = 0;
+    loop {
+        let end = kernel.end(gpu, start, max)?;
+        if end > units || (end <= start && units > 0) {
+            return Err(format!("{}: sub-batch {start}..{end} of {units}", kernel.name()));
+        }
+        cuts.push((start, end));
+        start = end;
+        if start >= units {
+            break;
+        }
     }
-    let lane = gpu.take_lanes(kernel.name(), 1).pop().unwrap_or_default();
     let upload = Step {
         upload: true,
         compute: false,
         timed: false,
     };
-    let (mut lane, _) = finish(gpu, kernel, submit(gpu, kernel, lane, (0, end), 0, upload)?, None)?;
+    let mut lanes = Vec::with_capacity(cuts.len());
+    for (k, (lane, &cut)) in gpu
+        .take_lanes(kernel.name(), cuts.len())
+        .into_iter()
+        .zip(&cuts)
+        .enumerate()
+    {
+        lanes.push(finish(gpu, kernel, submit(gpu, kernel, lane, cut, k, upload)?, None)?.0);
+    }
     let run = Step {
         upload: false,
         compute: true,
@@ -700,11 +750,31 @@ pub(crate) fn time<K: Kernel>(gpu: &Gpu, kernel: &K, runs: usize) -> Result<Vec<
     for _ in 0..runs {
         answers.clear();
         let t = Instant::now();
-        let flight = submit(gpu, kernel, lane, (0, end), 0, run)?;
-        let (idle, gpu_seconds) = finish(gpu, kernel, flight, Some(&mut answers))?;
+        let mut gpu_seconds = Some(0.0);
+        for (k, (lane, &cut)) in lanes.iter_mut().zip(&cuts).enumerate() {
+            let flight = submit(gpu, kernel, std::mem::take(lane), cut, k, run)?;
+            let (idle, seconds) = finish(gpu, kernel, flight, Some(&mut answers))?;
+            *lane = idle;
+            gpu_seconds = gpu_seconds.zip(seconds).map(|(a, b)| a + b);
+        }
         times.push(gpu_seconds.unwrap_or_else(|| t.elapsed().as_secs_f64()));
-        lane = idle;
     }
-    gpu.return_lanes(kernel.name(), vec![lane], POOL_LANES);
+    gpu.return_lanes(kernel.name(), lanes, POOL_LANES);
     Ok(times)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn copies_in_pieces_are_whole_copies() {
+        let src: Vec<u8> = (0..3 * COPY_PIECE + 5).map(|i| (i * 31 + i / 4096) as u8).collect();
+        for len in [0, 1, COPY_PIECE - 1, COPY_PIECE, COPY_PIECE + 1, 3 * COPY_PIECE + 5] {
+            let mut dst = vec![0u8; len];
+            copy(Dst::from(&mut dst[..]), &src[..len]);
+            assert!(dst == src[..len], "copy of {len} bytes");
+            assert!(copied(&src[..len]) == src[..len], "copied of {len} bytes");
+        }
+    }
 }

@@ -7,7 +7,8 @@
 //! before it and recomputes the rest on the CPU, none lost or twice, and
 //! the selection says so, and the next call runs on the GPU again; several
 //! threads calling one engine at once (one operation per kind) get the
-//! oracle's answers.
+//! oracle's answers; the bench's kernel-only timing runs over batches of
+//! many sub-batches.
 //!
 //! The sub-batch cap and the injected faults hold for the calls of the
 //! thread that sets them, so these tests share the harness's GPU engine
@@ -46,6 +47,25 @@ fn many_sub_batches_match_the_oracle() {
         let work = (spec.workload)(&config());
         let selection = work.check(engine).unwrap_or_else(|e| panic!("{}: {e}", spec.name()));
         assert_eq!(selection.backend, Backend::Gpu, "{}: {selection}", spec.name());
+    }
+    engine.set_gpu_sub_batch_cap(None);
+}
+
+#[test]
+fn kernel_timing_spans_many_sub_batches() {
+    let Some(engine) = gpu() else { return };
+    engine.set_gpu_sub_batch_cap(Some(CAP));
+    // A sub-batch cut by item (hashes), by item with keys (Ed25519), and
+    // by polynomial (NTT); the batch is eight sub-batches.
+    for name in ["keccak256_32", "ed25519_verify_strict", "ntt_goldilocks_16384"] {
+        let spec = OPS.iter().find(|s| s.row_name() == name).expect("a registry op");
+        let work = (spec.workload)(&config());
+        let times = work
+            .kernel_times(engine, 3)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .unwrap_or_else(|| panic!("{name}: no kernel timing"));
+        assert_eq!(times.len(), 3, "{name}");
+        assert!(times.iter().all(|t| t.is_finite() && *t > 0.0), "{name}: {times:?}");
     }
     engine.set_gpu_sub_batch_cap(None);
 }

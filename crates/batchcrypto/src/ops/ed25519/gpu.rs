@@ -29,8 +29,7 @@ pub(crate) fn verify(gpu: &Gpu, batch: &Batch, policy: Policy) -> Streamed<Verdi
 }
 
 /// Kernel-only times (seconds) of `runs` runs over `batch`, uploaded once
-/// (see [`driver::time`]). For benchmarks; the batch must fit in one
-/// sub-batch.
+/// (see [`driver::time`]). For benchmarks.
 pub(crate) fn kernel_times(gpu: &Gpu, batch: &Batch, policy: Policy, runs: usize) -> Result<Vec<f64>, String> {
     driver::time(gpu, &kernel(gpu, batch, policy)?, runs)
 }

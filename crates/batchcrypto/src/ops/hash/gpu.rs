@@ -32,8 +32,7 @@ pub(crate) fn hash(gpu: &Gpu, alg: Alg, msgs: &FlatBytes) -> Streamed<Digest> {
 }
 
 /// Kernel-only times (seconds) of `runs` runs over `msgs`, uploaded once
-/// (see [`driver::time`]). For benchmarks; the batch must fit in one
-/// sub-batch.
+/// (see [`driver::time`]). For benchmarks.
 pub(crate) fn kernel_times(gpu: &Gpu, alg: Alg, msgs: &FlatBytes, runs: usize) -> Result<Vec<f64>, String> {
     driver::time(gpu, &HashKernel::new(gpu, alg, msgs)?, runs)
 }

@@ -33,29 +33,28 @@ impl Affine {
 
     /// The points' affine coordinates as the GPU reads them: x then y,
     /// each its Montgomery limbs as little-endian u32 words (F_p2: c0 then
-    /// c1).
+    /// c1), as bytes ([`Curve::point_len`] a point), laid out on all cores.
     #[cfg(feature = "wgpu")]
-    pub(crate) fn words(&self) -> Vec<u32> {
-        fn push(limbs: &[u64], out: &mut Vec<u32>) {
-            for l in limbs {
-                out.extend([*l as u32, (l >> 32) as u32]);
-            }
+    pub(crate) fn device_bytes(&self) -> Vec<u8> {
+        /// Each point's coordinates' limbs, in order, into its bytes.
+        fn lay<P: Sync>(points: &[P], len: usize, coordinates: impl Fn(&P) -> Vec<&[u64]> + Sync + Send) -> Vec<u8> {
+            let mut out = vec![0u8; points.len() * len];
+            cores::for_chunks_mut(&mut out, len, |at, bytes| {
+                let limbs = coordinates(&points[at / len]).into_iter().flatten();
+                for (word, limb) in bytes.chunks_exact_mut(8).zip(limbs) {
+                    word.copy_from_slice(&limb.to_le_bytes());
+                }
+            });
+            out
         }
-        let mut out = Vec::new();
+        let len = self.curve().point_len();
         match self {
-            Affine::Bn254(ps) => ps
-                .iter()
-                .for_each(|p| [p.x.0.0, p.y.0.0].iter().for_each(|c| push(c, &mut out))),
-            Affine::Bls12381G1(ps) => ps
-                .iter()
-                .for_each(|p| [p.x.l, p.y.l].iter().for_each(|c| push(c, &mut out))),
-            Affine::Bls12381G2(ps) => ps.iter().for_each(|p| {
-                [p.x.fp[0].l, p.x.fp[1].l, p.y.fp[0].l, p.y.fp[1].l]
-                    .iter()
-                    .for_each(|c| push(c, &mut out))
+            Affine::Bn254(ps) => lay(ps, len, |p| vec![&p.x.0.0, &p.y.0.0]),
+            Affine::Bls12381G1(ps) => lay(ps, len, |p| vec![&p.x.l, &p.y.l]),
+            Affine::Bls12381G2(ps) => lay(ps, len, |p| {
+                vec![&p.x.fp[0].l, &p.x.fp[1].l, &p.y.fp[0].l, &p.y.fp[1].l]
             }),
         }
-        out
     }
 }
 

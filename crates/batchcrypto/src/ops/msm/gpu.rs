@@ -69,8 +69,8 @@ pub(crate) fn msm(
         Ok(decoded) => decoded,
         Err((_, reason)) => return Ok(Err(reason)),
     };
-    let words = decoded.points.words();
-    let sum = sum(gpu, curve, Points::Upload(&words), &decoded.kept_scalars(scalars))?;
+    let bytes = decoded.points.device_bytes();
+    let sum = sum(gpu, curve, Points::Upload(&bytes), &decoded.kept_scalars(scalars))?;
     Ok(Ok(decoded.encode_sum(sum)))
 }
 
@@ -79,7 +79,7 @@ pub(crate) fn msm_with(gpu: &Gpu, bases: &Bases, scalars: &[u8]) -> Result<Vec<u
     gpu.require_int64("msm")?;
     let resident = bases
         .device
-        .get_or_init(|| upload(gpu, &bases.decoded.points.words()).map(|r| Box::new(r) as _))
+        .get_or_init(|| upload(gpu, &bases.decoded.points.device_bytes()).map(|r| Box::new(r) as _))
         .as_ref()
         .map_err(Clone::clone)?
         .downcast_ref::<Resident>()
@@ -103,12 +103,12 @@ pub(crate) fn kernel_times(
 ) -> Result<Vec<f64>, String> {
     let decoded =
         Decoded::new(curve, Encoding::Uncompressed, points).map_err(|(i, r)| format!("point {i}: {}", r.code()))?;
-    let words = decoded.points.words();
+    let bytes = decoded.points.device_bytes();
     let scalars = decoded.kept_scalars(scalars);
     let bounds = vec![0, scalars.len() / SCALAR_LEN];
     driver::time(
         gpu,
-        &MsmKernel::new(gpu, curve, Points::Upload(&words), &scalars, bounds)?,
+        &MsmKernel::new(gpu, curve, Points::Upload(&bytes), &scalars, bounds)?,
         runs,
     )
 }
@@ -119,8 +119,8 @@ pub(crate) fn kernel_times(
 /// small sums share a plan: EIP-2537's MSM calls.
 pub(crate) fn many(gpu: &Gpu, points: &Affine, scalars: &[u8], bounds: Vec<usize>) -> Streamed<Vec<u8>> {
     let curve = points.curve();
-    let words = points.words();
-    let kernel = MsmKernel::new(gpu, curve, Points::Upload(&words), scalars, bounds).map_err(Failure::at_start)?;
+    let bytes = points.device_bytes();
+    let kernel = MsmKernel::new(gpu, curve, Points::Upload(&bytes), scalars, bounds).map_err(Failure::at_start)?;
     driver::run(gpu, &kernel)
 }
 
@@ -144,19 +144,19 @@ struct Resident {
 }
 
 /// `words` in a storage buffer of their own on the device.
-fn upload(gpu: &Gpu, words: &[u32]) -> Result<Resident, String> {
+fn upload(gpu: &Gpu, bytes: &[u8]) -> Result<Resident, String> {
     use wgpu::util::DeviceExt;
-    let bytes = words.len() as u64 * 4;
-    if bytes > gpu.max_binding {
+    if bytes.len() as u64 > gpu.max_binding {
         return Err(format!(
-            "{bytes} bytes of bases exceed the adapter's storage binding limit"
+            "{} bytes of bases exceed the adapter's storage binding limit",
+            bytes.len()
         ));
     }
     let oom = gpu.device.push_error_scope(wgpu::ErrorFilter::OutOfMemory);
     let buffer = gpu.device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
         label: Some("msm bases"),
         // At least a word: a binding may not be empty.
-        contents: &u32_bytes(words).chain([0; 4]).collect::<Vec<u8>>(),
+        contents: if bytes.is_empty() { &[0; 4] } else { bytes },
         usage: wgpu::BufferUsages::STORAGE,
     });
     if let Some(e) = pollster::block_on(oom.pop()) {
@@ -168,8 +168,8 @@ fn upload(gpu: &Gpu, words: &[u32]) -> Result<Resident, String> {
 /// Where the kernel reads the points.
 #[derive(Clone, Copy)]
 enum Points<'a> {
-    /// Packed with the call.
-    Upload(&'a [u32]),
+    /// Packed with the call: [`Affine::device_bytes`].
+    Upload(&'a [u8]),
     /// Already on the device.
     Resident(&'a wgpu::Buffer),
 }
@@ -674,7 +674,7 @@ impl<'a> MsmKernel<'a> {
             let bounds: Vec<usize> = self.bounds[start..=end].iter().map(|b| b - terms.start).collect();
             Plan::many(&reduced(self.curve, self.scalar_bytes(start, end)), &bounds)?
         });
-        let point_bytes = self.uploaded(start, end).len() as u64 * 4;
+        let point_bytes = self.uploaded(start, end).len() as u64;
         let largest = [
             point_bytes,
             plan.term_bound as u64 * 4,
@@ -700,14 +700,14 @@ impl<'a> MsmKernel<'a> {
         self.passes.len() > SUM_PASSES.len()
     }
 
-    /// The points' words of sums `start..end` packed with the call (none
+    /// The points' bytes of sums `start..end` packed with the call (none
     /// when resident).
-    fn uploaded(&self, start: usize, end: usize) -> &[u32] {
+    fn uploaded(&self, start: usize, end: usize) -> &[u8] {
         match self.points {
-            Points::Upload(words) => {
+            Points::Upload(bytes) => {
                 let terms = self.terms(start, end);
-                let per = 2 * field_words(self.curve);
-                &words[terms.start * per..terms.end * per]
+                let per = self.curve.point_len();
+                &bytes[terms.start * per..terms.end * per]
             }
             Points::Resident(_) => &[],
         }
@@ -836,7 +836,7 @@ impl Kernel for MsmKernel<'_> {
     /// the table (the host's, or zeros the device plans in).
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
         let plan = self.planned(start, end);
-        let points = Input::storage(self.uploaded(start, end).len() * 4);
+        let points = Input::storage(self.uploaded(start, end).len());
         if plan.on_device {
             vec![
                 Input::uniform(64),
@@ -879,7 +879,7 @@ impl Kernel for MsmKernel<'_> {
         ]
         .map(|v| v as u32);
         params.write_iter(u32_bytes(&values));
-        points.write_iter(u32_bytes(self.uploaded(start, end)));
+        driver::copy(points, self.uploaded(start, end));
         terms.write_iter(u32_bytes(&p.terms));
         if p.on_device {
             scalars.copy_from_slice(self.scalar_bytes(start, end));
