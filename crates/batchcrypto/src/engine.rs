@@ -889,6 +889,18 @@ impl Engine {
         }
     }
 
+    /// Sets how long after a GPU kernel's compile started its calls wait
+    /// for it before their batches take the CPU path (`None`: as long as
+    /// it takes; by default a minute on hardware adapters, unbounded on
+    /// software rasterisers).
+    /// For the tests.
+    #[doc(hidden)]
+    pub fn set_gpu_compile_wait(&self, wait: Option<std::time::Duration>) {
+        if let Some(g) = &self.gpu {
+            g.set_compile_wait(wait);
+        }
+    }
+
     /// For a [`BackendChoice::Gpu`] engine: run every splittable batch the
     /// calling thread gives it on the CPU and the GPU at once, the CPU
     /// taking `cpu_share` of the items (`None`: the GPU alone); other

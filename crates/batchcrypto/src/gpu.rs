@@ -267,4 +267,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     /// Caps the units per sub-batch of the calling thread's calls (`None`:
     /// each kernel's own).
     fn set_sub_batch_cap(&self, cap: Option<usize>);
+    /// Sets how long after a kernel's compile started its calls wait for
+    /// it before their batches take the CPU path (`None`: as long as it
+    /// takes).
+    fn set_compile_wait(&self, wait: Option<std::time::Duration>);
 }

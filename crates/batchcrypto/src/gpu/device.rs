@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::ThreadId;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::driver::Lane;
 use super::{AdapterSummary, FaultStage, FieldRate, GpuRuntime, Streamed, preferred, wanted_adapter};
@@ -50,9 +50,26 @@ pub(crate) fn adapters() -> Vec<AdapterSummary> {
 /// How long one dispatch may take before it counts as a device failure.
 pub(super) const DISPATCH_TIMEOUT: Duration = Duration::from_secs(600);
 
-/// A pipeline once created (a failed creation leaves it empty: the next
-/// caller tries again).
-type PipelineSlot = Arc<Mutex<Option<Arc<wgpu::ComputePipeline>>>>;
+/// A pipeline's creation: when it started, and empty while it runs (on
+/// a thread of its own), then its outcome, with the callers waiting for it
+/// woken.
+struct Creation {
+    started: Instant,
+    outcome: Mutex<Option<Result<Arc<wgpu::ComputePipeline>, String>>>,
+    done: Condvar,
+}
+
+type PipelineSlot = Arc<Creation>;
+
+/// How long after a pipeline's creation started its callers wait for it
+/// on a hardware adapter before their batches take the CPU path: the
+/// creation goes on, and the calls after it is done run on the GPU. On the H200 (driver 580) the
+/// BLS12-381 pairing pipeline was not created within 150 s
+/// (docs/bench/h200-2026-12-04), which held each call (and `selftest`)
+/// that long. A software rasteriser's calls wait for the creation
+/// however long (its compile runs on the CPU the fallback would use; a
+/// pairing pipeline takes ~30 s on llvmpipe).
+const COMPILE_WAIT: Duration = Duration::from_secs(60);
 
 /// An open device with its pipeline cache and the driver's idle lanes.
 pub(crate) struct Gpu {
@@ -67,12 +84,17 @@ pub(crate) struct Gpu {
     pub(crate) max_binding: u64,
     /// Whether kernels are timed with GPU timestamps (`TIMESTAMP_QUERY`).
     pub(crate) timestamps: bool,
-    /// The pipelines created, one slot per shader key: the map's lock is
-    /// held only to find a slot, the slot's while its pipeline is created
-    /// (minutes for the largest kernels on a software rasteriser), so the
-    /// callers of one kernel wait for its single creation while those of
-    /// other kernels create theirs at the same time.
+    /// The pipelines, one slot per shader key: the map's lock is held
+    /// only to find or add a slot; the first caller of a key starts its
+    /// creation on a thread of its own, and every caller waits on the
+    /// slot (up to [`Gpu::compile_wait`]), so the callers of one kernel
+    /// share its single creation while those of other kernels create
+    /// theirs at the same time.
     pipelines: Mutex<HashMap<&'static str, PipelineSlot>>,
+    /// How long after a pipeline's creation started its callers wait for
+    /// it ([`COMPILE_WAIT`]; as long as it takes on a software rasteriser;
+    /// tests lower it).
+    compile_wait: Mutex<Option<Duration>>,
     /// Idle lanes of the driver per kernel (see [`driver`]).
     lanes: Mutex<HashMap<&'static str, Vec<Lane>>>,
     /// The most units per sub-batch of the calls a thread makes, where a
@@ -156,6 +178,7 @@ impl Gpu {
             lock(&on_lost).get_or_insert_with(|| format!("device lost ({reason:?}): {message}"));
         });
         static OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let compile_wait = (!summary.software).then_some(COMPILE_WAIT);
         Ok(Gpu {
             id: OPENED.fetch_add(1, Ordering::Relaxed),
             summary,
@@ -165,6 +188,7 @@ impl Gpu {
             max_binding,
             timestamps,
             pipelines: Mutex::new(HashMap::new()),
+            compile_wait: Mutex::new(compile_wait),
             lanes: Mutex::new(HashMap::new()),
             sub_batch_caps: Mutex::new(HashMap::new()),
             injected: Mutex::new(HashMap::new()),
@@ -200,40 +224,86 @@ impl Gpu {
     }
 
     /// The pipeline for `entry` of the shader `key`, compiled on first use
-    /// from `source()` and cached for the life of the device.
+    /// from `source()` and cached for the life of the device; an error when
+    /// its creation fails (the next call tries again) or is still running
+    /// the compile wait after it started (so that a creation past it holds
+    /// no later call).
     pub(crate) fn pipeline(
         &self,
         key: &'static str,
         entry: &'static str,
         source: impl FnOnce() -> String,
     ) -> Result<Arc<wgpu::ComputePipeline>, String> {
-        let slot = lock(&self.pipelines).entry(key).or_default().clone();
-        let mut slot = lock(&slot);
-        if let Some(p) = slot.as_ref() {
-            return Ok(p.clone());
+        let (slot, first) = {
+            let mut pipelines = lock(&self.pipelines);
+            match pipelines.get(key) {
+                Some(slot) => (slot.clone(), false),
+                None => {
+                    let slot = Arc::new(Creation {
+                        started: Instant::now(),
+                        outcome: Mutex::new(None),
+                        done: Condvar::new(),
+                    });
+                    pipelines.insert(key, slot.clone());
+                    (slot, true)
+                }
+            }
+        };
+        if first {
+            let (device, source, done) = (self.device.clone(), source(), slot.clone());
+            let started = std::thread::Builder::new()
+                .name(format!("compile {key}"))
+                .spawn(move || {
+                    let created = create_pipeline(&device, key, entry, source);
+                    *lock(&done.outcome) = Some(created);
+                    done.done.notify_all();
+                });
+            if let Err(e) = started {
+                lock(&self.pipelines).remove(key);
+                return Err(format!("compiling {key}: no thread to compile on: {e}"));
+            }
         }
-        let started = std::time::Instant::now();
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some(key),
-            source: wgpu::ShaderSource::Wgsl(source().into()),
-        });
-        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(key),
-            layout: None,
-            module: &module,
-            entry_point: Some(entry),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        if let Some(e) = pollster::block_on(scope.pop()) {
-            return Err(format!("compiling {key}: {e}"));
+        let wait = *lock(&self.compile_wait);
+        let created = lock(&slot.outcome);
+        let created = match wait {
+            Some(wait) => {
+                slot.done
+                    .wait_timeout_while(
+                        created,
+                        (slot.started + wait).saturating_duration_since(Instant::now()),
+                        |c| c.is_none(),
+                    )
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .0
+            }
+            None => slot
+                .done
+                .wait_while(created, |c| c.is_none())
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        };
+        match created.as_ref() {
+            Some(Ok(pipeline)) => Ok(pipeline.clone()),
+            Some(Err(e)) => {
+                let e = e.clone();
+                drop(created);
+                // The next caller tries again (unless another already has).
+                let mut pipelines = lock(&self.pipelines);
+                if pipelines.get(key).is_some_and(|s| Arc::ptr_eq(s, &slot)) {
+                    pipelines.remove(key);
+                }
+                Err(e)
+            }
+            None => Err(format!(
+                "compiling {key}: not done after {} s (the calls after it is done run on the GPU)",
+                wait.unwrap_or_default().as_secs_f64()
+            )),
         }
-        // Drivers may compile further on the first dispatch (llvmpipe does).
-        Self::trace(|| format!("created pipeline {key}"), started);
-        let pipeline = Arc::new(pipeline);
-        *slot = Some(pipeline.clone());
-        Ok(pipeline)
+    }
+
+    /// Sets how long a call waits for a pipeline's creation (`None`: as
+    /// long as it takes). For tests.
+    pub(crate) fn set_compile_wait(&self, wait: Option<Duration>) {
+        *lock(&self.compile_wait) = wait;
     }
 
     /// The failure recorded by wgpu's callbacks or [`Gpu::set_fault`], if any.
@@ -341,7 +411,7 @@ impl Gpu {
 
     /// Prints how long `what` took since `since` to stderr when
     /// BATCHCRYPTO_GPU_TRACE is set (for finding where end-to-end time goes).
-    pub(crate) fn trace(what: impl FnOnce() -> String, since: std::time::Instant) {
+    pub(crate) fn trace(what: impl FnOnce() -> String, since: Instant) {
         static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
         if *ON.get_or_init(|| std::env::var_os("BATCHCRYPTO_GPU_TRACE").is_some()) {
             eprintln!(
@@ -424,6 +494,36 @@ impl std::fmt::Display for LoopsCut {
         }
         f.write_str(" (llvmpipe stops loops after 65535 iterations per invocation; long messages need more)")
     }
+}
+
+/// `entry` of the WGSL `source` as a compute pipeline (`key` names it in
+/// errors and traces).
+fn create_pipeline(
+    device: &wgpu::Device,
+    key: &'static str,
+    entry: &'static str,
+    source: String,
+) -> Result<Arc<wgpu::ComputePipeline>, String> {
+    let started = Instant::now();
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(key),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(key),
+        layout: None,
+        module: &module,
+        entry_point: Some(entry),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    if let Some(e) = pollster::block_on(scope.pop()) {
+        return Err(format!("compiling {key}: {e}"));
+    }
+    // Drivers may compile further on the first dispatch (llvmpipe does).
+    Gpu::trace(|| format!("created pipeline {key}"), started);
+    Ok(Arc::new(pipeline))
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -571,5 +671,9 @@ impl GpuRuntime for Gpu {
 
     fn set_sub_batch_cap(&self, cap: Option<usize>) {
         Gpu::set_sub_batch_cap(self, cap);
+    }
+
+    fn set_compile_wait(&self, wait: Option<Duration>) {
+        Gpu::set_compile_wait(self, wait);
     }
 }

@@ -8,16 +8,20 @@
 //! the selection says so, and the next call runs on the GPU again; several
 //! threads calling one engine at once (one operation per kind) get the
 //! oracle's answers; the bench's kernel-only timing runs over batches of
-//! many sub-batches.
+//! many sub-batches; a call that would wait past its limit for a kernel's
+//! compile takes the CPU path, and the calls after the compile run on the
+//! GPU.
 //!
 //! The sub-batch cap and the injected faults hold for the calls of the
 //! thread that sets them, so these tests share the harness's GPU engine
 //! (and its compiled pipelines) with the others.
 
 use crate::support::gpu_engine as gpu;
-use batchcrypto::Backend;
+use std::time::{Duration, Instant};
+
 use batchcrypto::gpu::FaultStage;
 use batchcrypto::registry::{OPS, OpSpec, WorkloadConfig};
+use batchcrypto::{Backend, BackendChoice, Engine};
 
 /// Items per sub-batch in these tests.
 const CAP: usize = 7;
@@ -68,6 +72,38 @@ fn kernel_timing_spans_many_sub_batches() {
         assert!(times.iter().all(|t| t.is_finite() && *t > 0.0), "{name}: {times:?}");
     }
     engine.set_gpu_sub_batch_cap(None);
+}
+
+#[test]
+fn a_compile_past_its_wait_sends_the_call_to_the_cpu_and_later_calls_to_the_gpu() {
+    if gpu().is_none() {
+        return;
+    }
+    // An engine of its own: the harness's has its kernels compiled.
+    let engine = Engine::builder()
+        .backend(BackendChoice::Gpu)
+        .build()
+        .expect("the harness's adapter opens again");
+    engine.set_gpu_compile_wait(Some(Duration::ZERO));
+    let spec = OPS
+        .iter()
+        .find(|s| s.row_name() == "keccak256_32")
+        .expect("a registry op");
+    let work = (spec.workload)(&config());
+    let first = work.check(&engine).expect("the oracle's answers");
+    assert_eq!(first.backend, Backend::Cpu, "{first}");
+    assert!(first.why.contains("not done after 0 s"), "{first}");
+    // The compile goes on; once it is done the calls run on the GPU.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let later = work.check(&engine).expect("the oracle's answers");
+        if later.backend == Backend::Gpu {
+            break;
+        }
+        assert!(later.why.contains("not done after 0 s"), "{later}");
+        assert!(Instant::now() < deadline, "the compile never finished: {later}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
 /// One operation per kind (`Op`'s variant): the parameter sets and rules
