@@ -178,7 +178,7 @@ impl Gpu {
             lock(&on_lost).get_or_insert_with(|| format!("device lost ({reason:?}): {message}"));
         });
         static OPENED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let compile_wait = (!summary.software).then_some(COMPILE_WAIT);
+        let compile_wait = compile_wait(summary.software)?;
         Ok(Gpu {
             id: OPENED.fetch_add(1, Ordering::Relaxed),
             summary,
@@ -496,6 +496,31 @@ impl std::fmt::Display for LoopsCut {
     }
 }
 
+/// How long a kernel's callers wait for its compile ([`COMPILE_WAIT`] on
+/// hardware, as long as it takes on a software rasteriser), or the
+/// seconds in `BATCHCRYPTO_GPU_COMPILE_WAIT_S` (for finding how long a
+/// driver's compile takes: `BATCHCRYPTO_GPU_TRACE=1` prints it).
+/// A value that is not a number of seconds is an error naming it.
+fn compile_wait(software: bool) -> Result<Option<Duration>, String> {
+    parse_compile_wait(std::env::var_os(COMPILE_WAIT_VAR).as_deref(), software)
+}
+
+const COMPILE_WAIT_VAR: &str = "BATCHCRYPTO_GPU_COMPILE_WAIT_S";
+
+/// [`compile_wait`] for the variable's value `v`.
+fn parse_compile_wait(v: Option<&std::ffi::OsStr>, software: bool) -> Result<Option<Duration>, String> {
+    const VAR: &str = COMPILE_WAIT_VAR;
+    match v {
+        None => Ok((!software).then_some(COMPILE_WAIT)),
+        Some(v) => v
+            .to_str()
+            .and_then(|s| s.trim().parse::<f64>().ok())
+            .and_then(|s| Duration::try_from_secs_f64(s).ok())
+            .map(Some)
+            .ok_or_else(|| format!("{VAR}={}: not a number of seconds", v.to_string_lossy())),
+    }
+}
+
 /// `entry` of the WGSL `source` as a compute pipeline (`key` names it in
 /// errors and traces).
 fn create_pipeline(
@@ -675,5 +700,28 @@ impl GpuRuntime for Gpu {
 
     fn set_compile_wait(&self, wait: Option<Duration>) {
         Gpu::set_compile_wait(self, wait);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn the_compile_wait_is_a_number_of_seconds_or_an_error() {
+        assert_eq!(parse_compile_wait(None, false), Ok(Some(COMPILE_WAIT)));
+        assert_eq!(parse_compile_wait(None, true), Ok(None));
+        let wait = |v: &str| parse_compile_wait(Some(OsStr::new(v)), true);
+        assert_eq!(wait("900"), Ok(Some(Duration::from_secs(900))));
+        assert_eq!(wait(" 0.5 "), Ok(Some(Duration::from_millis(500))));
+        assert_eq!(wait("0"), Ok(Some(Duration::ZERO)));
+        for bad in ["", "-1", "NaN", "inf", "1e300", "soon"] {
+            let e = wait(bad).expect_err(bad);
+            assert!(
+                e.contains("BATCHCRYPTO_GPU_COMPILE_WAIT_S") && e.contains("not a number of seconds"),
+                "{e}"
+            );
+        }
     }
 }
