@@ -4,7 +4,9 @@
 //! with `parallel`; the bench runs the oracle in a pool of one thread);
 //! the negacyclic transforms with `tfhe-ntt`'s `prime64::Plan`.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use ark_ff::{FftField, PrimeField};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
@@ -167,12 +169,52 @@ fn prime_of(t: &Transform) -> u64 {
 }
 
 /// `tfhe-ntt`'s negacyclic plan for the negacyclic transform `t` (one
-/// that `Transform::polys_in` accepted: its prime and size are planned).
-pub(crate) fn tfhe_plan(t: &Transform) -> tfhe_ntt::prime64::Plan {
+/// that `Transform::polys_in` accepted: its prime and size are planned),
+/// made once per prime and size and kept, as its users keep theirs: making
+/// a plan of 2^14 elements takes about ten of its transforms (550 µs
+/// against 58 µs on a Zen 4 core), so a call of a few polynomials, as an
+/// FHE residue system makes per prime, would be mostly planning. Kept
+/// while their tables (about 32 bytes an element) stay under
+/// [`PLAN_BYTES_KEPT`] in all; a larger plan is made per call.
+pub(crate) fn tfhe_plan(t: &Transform) -> Arc<tfhe_ntt::prime64::Plan> {
+    static PLANS: Mutex<Option<Kept<Arc<tfhe_ntt::prime64::Plan>>>> = Mutex::new(None);
     let p = prime_of(t);
-    tfhe_ntt::prime64::Plan::try_new(t.len(), p)
-        .unwrap_or_else(|| unreachable!("polys_in checked that tfhe-ntt plans 2^{} elements over {p}", t.log_n))
+    let key = (p, t.log_n);
+    if let Some(plan) = PLANS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get_or_insert_default()
+        .get(&key)
+    {
+        return plan.clone();
+    }
+    // Planned outside the lock (2^24 elements take a while).
+    let plan = Arc::new(
+        tfhe_ntt::prime64::Plan::try_new(t.len(), p)
+            .unwrap_or_else(|| unreachable!("polys_in checked that tfhe-ntt plans 2^{} elements over {p}", t.log_n)),
+    );
+    let bytes = |log_n: u32| PLAN_BYTES_PER_ELEMENT << log_n;
+    if bytes(t.log_n) <= PLAN_BYTES_KEPT {
+        let mut plans = PLANS.lock().unwrap_or_else(PoisonError::into_inner);
+        let plans = plans.get_or_insert_default();
+        if plans.keys().map(|&(_, log_n)| bytes(log_n)).sum::<usize>() + bytes(t.log_n) > PLAN_BYTES_KEPT {
+            plans.clear();
+        }
+        plans.insert(key, plan.clone());
+    }
+    plan
 }
+
+/// What is kept per (prime, log2 of the size).
+type Kept<T> = HashMap<(u64, u32), T>;
+
+/// About the bytes of a `tfhe-ntt` plan's tables per element (forward and
+/// inverse twiddles, each with its Shoup companion).
+const PLAN_BYTES_PER_ELEMENT: usize = 32;
+
+/// The most bytes of plans [`tfhe_plan`] keeps: 128 plans of 2^15
+/// elements, or one of 2^22.
+const PLAN_BYTES_KEPT: usize = 128 << 20;
 
 /// The primitive 2n-th root of unity psi of `tfhe-ntt`'s plan for the
 /// negacyclic transform `t`: its forward buffer of the polynomial X holds
@@ -182,9 +224,7 @@ pub(crate) fn tfhe_plan(t: &Transform) -> tfhe_ntt::prime64::Plan {
 /// them).
 #[cfg(feature = "wgpu")]
 pub(crate) fn negacyclic_root(t: &Transform) -> u64 {
-    use std::collections::HashMap;
-    use std::sync::{Mutex, PoisonError};
-    static ROOTS: Mutex<Option<HashMap<(u64, u32), u64>>> = Mutex::new(None);
+    static ROOTS: Mutex<Option<Kept<u64>>> = Mutex::new(None);
     let key = (prime_of(t), t.log_n);
     let found = |roots: &mut Option<HashMap<_, _>>| roots.get_or_insert_default().get(&key).copied();
     if let Some(psi) = found(&mut ROOTS.lock().unwrap_or_else(PoisonError::into_inner)) {
@@ -251,5 +291,34 @@ pub fn transform(t: &Transform, poly: &[u8]) -> PolyResult {
         Field::Bls12381Fr => transform_in::<ark_bls12_381::Fr>(t, poly),
         Field::Goldilocks => transform_in::<Goldilocks>(t, poly),
         Field::GoldilocksNegacyclic | Field::Prime64Negacyclic => negacyclic_with(&tfhe_plan(t), t, poly),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::ntt::fields::PRIME62;
+
+    #[test]
+    fn plans_are_kept_per_prime_and_size() {
+        let t = Transform::prime64(PRIME62, 10);
+        let plan = tfhe_plan(&t);
+        assert!(
+            Arc::ptr_eq(&plan, &tfhe_plan(&t)),
+            "the same prime and size: the kept plan"
+        );
+        assert_eq!((plan.ntt_size(), plan.modulus()), (1 << 10, PRIME62));
+        let other_size = tfhe_plan(&Transform::prime64(PRIME62, 11));
+        assert_eq!(other_size.ntt_size(), 1 << 11);
+        let goldilocks = tfhe_plan(&Transform::new(Field::GoldilocksNegacyclic, 10));
+        assert_eq!(goldilocks.modulus(), super::super::fields::GOLDILOCKS_P);
+        // Past the budget, a plan is made for its call and not kept.
+        let big = Transform::prime64(PRIME62, 23);
+        const { assert!(PLAN_BYTES_PER_ELEMENT << 23 > PLAN_BYTES_KEPT) };
+        assert_eq!(
+            Arc::strong_count(&tfhe_plan(&big)),
+            1,
+            "a plan past the budget is not kept"
+        );
     }
 }
