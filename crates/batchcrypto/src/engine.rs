@@ -892,8 +892,7 @@ impl Engine {
     /// Sets how long after a GPU kernel's compile started its calls wait
     /// for it before their batches take the CPU path (`None`: as long as
     /// it takes; by default a minute on hardware adapters, unbounded on
-    /// software rasterisers).
-    /// For the tests.
+    /// software rasterisers). For the tests.
     #[doc(hidden)]
     pub fn set_gpu_compile_wait(&self, wait: Option<std::time::Duration>) {
         if let Some(g) = &self.gpu {

@@ -63,12 +63,12 @@ type PipelineSlot = Arc<Creation>;
 
 /// How long after a pipeline's creation started its callers wait for it
 /// on a hardware adapter before their batches take the CPU path: the
-/// creation goes on, and the calls after it is done run on the GPU. On the H200 (driver 580) the
-/// BLS12-381 pairing pipeline was not created within 150 s
-/// (docs/bench/h200-2026-12-04), which held each call (and `selftest`)
-/// that long. A software rasteriser's calls wait for the creation
-/// however long (its compile runs on the CPU the fallback would use; a
-/// pairing pipeline takes ~30 s on llvmpipe).
+/// creation goes on, and the calls after it is done run on the GPU. On
+/// the H200 (driver 580) the BLS12-381 pairing pipeline was not created
+/// within 150 s (docs/bench/h200-2026-12-04), which held each call (and
+/// `selftest`) that long. A software rasteriser's calls wait for the
+/// creation however long (its compile runs on the CPU the fallback would
+/// use; a pairing pipeline takes ~30 s on llvmpipe).
 const COMPILE_WAIT: Duration = Duration::from_secs(60);
 
 /// An open device with its pipeline cache and the driver's idle lanes.
@@ -86,10 +86,10 @@ pub(crate) struct Gpu {
     pub(crate) timestamps: bool,
     /// The pipelines, one slot per shader key: the map's lock is held
     /// only to find or add a slot; the first caller of a key starts its
-    /// creation on a thread of its own, and every caller waits on the
-    /// slot (up to [`Gpu::compile_wait`]), so the callers of one kernel
-    /// share its single creation while those of other kernels create
-    /// theirs at the same time.
+    /// creation on a thread of its own, and every caller waits on the slot
+    /// (up to the compile wait after its start), so the callers of one
+    /// kernel share its single creation while those of other kernels
+    /// create theirs at the same time.
     pipelines: Mutex<HashMap<&'static str, PipelineSlot>>,
     /// How long after a pipeline's creation started its callers wait for
     /// it ([`COMPILE_WAIT`]; as long as it takes on a software rasteriser;
@@ -300,8 +300,8 @@ impl Gpu {
         }
     }
 
-    /// Sets how long a call waits for a pipeline's creation (`None`: as
-    /// long as it takes). For tests.
+    /// Sets how long after a pipeline's creation started its callers wait
+    /// for it (`None`: as long as it takes). For tests.
     pub(crate) fn set_compile_wait(&self, wait: Option<Duration>) {
         *lock(&self.compile_wait) = wait;
     }
@@ -509,7 +509,6 @@ const COMPILE_WAIT_VAR: &str = "BATCHCRYPTO_GPU_COMPILE_WAIT_S";
 
 /// [`compile_wait`] for the variable's value `v`.
 fn parse_compile_wait(v: Option<&std::ffi::OsStr>, software: bool) -> Result<Option<Duration>, String> {
-    const VAR: &str = COMPILE_WAIT_VAR;
     match v {
         None => Ok((!software).then_some(COMPILE_WAIT)),
         Some(v) => v
@@ -517,7 +516,7 @@ fn parse_compile_wait(v: Option<&std::ffi::OsStr>, software: bool) -> Result<Opt
             .and_then(|s| s.trim().parse::<f64>().ok())
             .and_then(|s| Duration::try_from_secs_f64(s).ok())
             .map(Some)
-            .ok_or_else(|| format!("{VAR}={}: not a number of seconds", v.to_string_lossy())),
+            .ok_or_else(|| format!("{COMPILE_WAIT_VAR}={}: not a number of seconds", v.to_string_lossy())),
     }
 }
 

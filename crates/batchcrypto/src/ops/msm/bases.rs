@@ -37,7 +37,11 @@ impl Affine {
     #[cfg(feature = "wgpu")]
     pub(crate) fn device_bytes(&self) -> Vec<u8> {
         /// Each point's coordinates' limbs, in order, into its bytes.
-        fn lay<P: Sync>(points: &[P], len: usize, coordinates: impl Fn(&P) -> Vec<&[u64]> + Sync + Send) -> Vec<u8> {
+        fn lay<P: Sync, const K: usize>(
+            points: &[P],
+            len: usize,
+            coordinates: impl Fn(&P) -> [&[u64]; K] + Sync + Send,
+        ) -> Vec<u8> {
             let mut out = vec![0u8; points.len() * len];
             cores::for_chunks_mut(&mut out, len, |at, bytes| {
                 let limbs = coordinates(&points[at / len]).into_iter().flatten();
@@ -49,11 +53,9 @@ impl Affine {
         }
         let len = self.curve().point_len();
         match self {
-            Affine::Bn254(ps) => lay(ps, len, |p| vec![&p.x.0.0, &p.y.0.0]),
-            Affine::Bls12381G1(ps) => lay(ps, len, |p| vec![&p.x.l, &p.y.l]),
-            Affine::Bls12381G2(ps) => lay(ps, len, |p| {
-                vec![&p.x.fp[0].l, &p.x.fp[1].l, &p.y.fp[0].l, &p.y.fp[1].l]
-            }),
+            Affine::Bn254(ps) => lay(ps, len, |p| [&p.x.0.0, &p.y.0.0]),
+            Affine::Bls12381G1(ps) => lay(ps, len, |p| [&p.x.l, &p.y.l]),
+            Affine::Bls12381G2(ps) => lay(ps, len, |p| [&p.x.fp[0].l, &p.x.fp[1].l, &p.y.fp[0].l, &p.y.fp[1].l]),
         }
     }
 }

@@ -143,7 +143,8 @@ struct Resident {
     buffer: wgpu::Buffer,
 }
 
-/// `words` in a storage buffer of their own on the device.
+/// The points' `bytes` ([`Affine::device_bytes`]) in a storage buffer of
+/// their own on the device.
 fn upload(gpu: &Gpu, bytes: &[u8]) -> Result<Resident, String> {
     use wgpu::util::DeviceExt;
     if bytes.len() as u64 > gpu.max_binding {
