@@ -409,16 +409,23 @@ impl Gpu {
         Ok(end)
     }
 
-    /// Prints how long `what` took since `since` to stderr when
-    /// BATCHCRYPTO_GPU_TRACE is set (for finding where end-to-end time goes).
-    pub(crate) fn trace(what: impl FnOnce() -> String, since: Instant) {
+    /// Whether BATCHCRYPTO_GPU_TRACE is set (for finding where end-to-end
+    /// time goes).
+    pub(crate) fn tracing() -> bool {
         static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        if *ON.get_or_init(|| std::env::var_os("BATCHCRYPTO_GPU_TRACE").is_some()) {
-            eprintln!(
-                "batchcrypto gpu trace: {} {:.3} ms",
-                what(),
-                since.elapsed().as_secs_f64() * 1e3
-            );
+        *ON.get_or_init(|| std::env::var_os("BATCHCRYPTO_GPU_TRACE").is_some())
+    }
+
+    /// Prints how long `what` took since `since` to stderr when
+    /// [`Gpu::tracing`].
+    pub(crate) fn trace(what: impl FnOnce() -> String, since: Instant) {
+        Self::trace_ms(what, since.elapsed().as_secs_f64() * 1e3);
+    }
+
+    /// Prints `what` and `ms` milliseconds to stderr when [`Gpu::tracing`].
+    pub(crate) fn trace_ms(what: impl FnOnce() -> String, ms: f64) {
+        if Self::tracing() {
+            eprintln!("batchcrypto gpu trace: {} {ms:.3} ms", what());
         }
     }
 

@@ -638,7 +638,20 @@ fn finish<K: Kernel>(
         || format!("{}: sub-batch {} decoded", kernel.name(), flight.sub_batch),
         t,
     );
-    Ok((flight.lane, result?))
+    let seconds = result?;
+    if let Some(s) = seconds {
+        Gpu::trace_ms(
+            || {
+                format!(
+                    "{}: sub-batch {} ran on the device (timestamps)",
+                    kernel.name(),
+                    flight.sub_batch
+                )
+            },
+            s * 1e3,
+        );
+    }
+    Ok((flight.lane, seconds))
 }
 
 /// Runs `kernel` over its whole batch, streamed: the answers in order, or
@@ -652,7 +665,8 @@ pub(crate) fn run<K: Kernel>(gpu: &Gpu, kernel: &K) -> Streamed<K::Out> {
     let step = Step {
         upload: true,
         compute: true,
-        timed: false,
+        // Traced runs say how long each sub-batch's passes took.
+        timed: Gpu::tracing(),
     };
     let streamed = (|| {
         if let Some(fault) = gpu.fault() {
