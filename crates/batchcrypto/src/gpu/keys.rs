@@ -14,6 +14,32 @@ use std::hash::{Hash, Hasher};
 /// The slot of an item the host refused (the kernels skip it).
 pub(crate) const NO_KEY: u32 = u32::MAX;
 
+/// The items from `start` as the staged kernels read them, on all cores:
+/// per item a record of `words` u32 words, its slot (`slots`, one per item)
+/// first, then, for an item with a key, `payload(i)`'s bytes (the rest
+/// zeros).
+pub(crate) fn slotted_items<P: AsRef<[u8]>>(
+    slots: &[u32],
+    start: usize,
+    words: usize,
+    payload: impl Fn(usize) -> P + Sync,
+) -> Vec<u8> {
+    use rayon::prelude::*;
+    let mut bytes = vec![0u8; slots.len() * words * 4];
+    bytes
+        .par_chunks_exact_mut(words * 4)
+        .zip(slots)
+        .enumerate()
+        .for_each(|(k, (item, &slot))| {
+            item[..4].copy_from_slice(&slot.to_le_bytes());
+            if slot != NO_KEY {
+                let payload = payload(start + k);
+                item[4..4 + payload.as_ref().len()].copy_from_slice(payload.as_ref());
+            }
+        });
+    bytes
+}
+
 /// `prev` of an item whose key appears there first.
 const FIRST: u32 = u32::MAX;
 /// `prev` of a refused item.

@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use super::{Batch, Level, decode_reason};
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
-use crate::gpu::keys::{DistinctKeys, NO_KEY, sub_batch_end};
+use crate::gpu::keys::{DistinctKeys, NO_KEY, slotted_items, sub_batch_end};
 use crate::gpu::ntt::MLDSA;
 use crate::gpu::{Gpu, LOOPS_CUT_FLAG, LoopsCut, check_done, shaders};
 use crate::verdict::{Reason, Verdict};
@@ -179,17 +179,7 @@ impl Kernel for MldsaKernel<'_> {
             .collect();
         driver::copy(keys, &key_bytes);
 
-        let mut item_bytes = vec![0u8; (end - start) * item_words * 4];
-        item_bytes
-            .par_chunks_exact_mut(item_words * 4)
-            .zip(&slots[..end - start])
-            .enumerate()
-            .for_each(|(k, (item, &slot))| {
-                item[..4].copy_from_slice(&slot.to_le_bytes());
-                if slot != NO_KEY {
-                    item[4..4 + p.sig_len].copy_from_slice(self.batch.sig(start + k));
-                }
-            });
+        let item_bytes = slotted_items(&slots[..end - start], start, item_words, |i| self.batch.sig(i));
         driver::copy(items, &item_bytes);
         // M' = 0 || |ctx| || ctx || M of each item with a key, back to back.
         let mut mprime_offsets = Vec::with_capacity(end - start + 1);

@@ -23,7 +23,7 @@ use super::{
     encaps_length_reason, keygen_reason,
 };
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
-use crate::gpu::keys::{DistinctKeys, NO_KEY, sub_batch_end};
+use crate::gpu::keys::{DistinctKeys, NO_KEY, slotted_items, sub_batch_end};
 use crate::gpu::ntt::MLKEM;
 use crate::gpu::{Gpu, LOOPS_CUT_FLAG, LoopsCut, check_done, shaders};
 use crate::verdict::Reason;
@@ -460,18 +460,7 @@ impl<W: Work> Kernel for KemKernel<W> {
             .collect();
         driver::copy(keys, &key_bytes);
         let item_words = self.item_words();
-        let mut item_bytes = vec![0u8; (end - start) * item_words * 4];
-        item_bytes
-            .par_chunks_exact_mut(item_words * 4)
-            .zip(&slots[..end - start])
-            .enumerate()
-            .for_each(|(k, (item, &slot))| {
-                item[..4].copy_from_slice(&slot.to_le_bytes());
-                if slot != NO_KEY {
-                    let payload = self.work.payload(start + k);
-                    item[4..4 + payload.len()].copy_from_slice(payload);
-                }
-            });
+        let item_bytes = slotted_items(&slots[..end - start], start, item_words, |i| self.work.payload(i));
         driver::copy(items, &item_bytes);
 
         let k = rank(set);
