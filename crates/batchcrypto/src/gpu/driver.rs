@@ -654,6 +654,16 @@ fn finish<K: Kernel>(
     Ok((flight.lane, seconds))
 }
 
+/// Where the sub-batch from `start` ends ([`Kernel::end`], at most `max`
+/// units), checked: past `start` while units are left, within the batch.
+fn next_end<K: Kernel>(gpu: &Gpu, kernel: &K, start: usize, max: usize) -> Result<usize, String> {
+    let (units, end) = (kernel.units(), kernel.end(gpu, start, max)?);
+    if end > units || (end <= start && start < units) {
+        return Err(format!("{}: sub-batch {start}..{end} of {units}", kernel.name()));
+    }
+    Ok(end)
+}
+
 /// Runs `kernel` over its whole batch, streamed: the answers in order, or
 /// the answers decoded before a failure and its reason.
 pub(crate) fn run<K: Kernel>(gpu: &Gpu, kernel: &K) -> Streamed<K::Out> {
@@ -674,10 +684,7 @@ pub(crate) fn run<K: Kernel>(gpu: &Gpu, kernel: &K) -> Streamed<K::Out> {
         }
         let (mut start, mut sub_batch) = (0, 0);
         while start < units {
-            let end = kernel.end(gpu, start, max)?;
-            if end <= start || end > units {
-                return Err(format!("{}: sub-batch {start}..{end} of {units}", kernel.name()));
-            }
+            let end = next_end(gpu, kernel, start, max)?;
             let lane = match idle.pop() {
                 Some(lane) => lane,
                 None => {
@@ -730,10 +737,7 @@ pub(crate) fn time<K: Kernel>(gpu: &Gpu, kernel: &K, runs: usize) -> Result<Vec<
     let mut cuts = Vec::new();
     let mut start = 0;
     loop {
-        let end = kernel.end(gpu, start, max)?;
-        if end > units || (end <= start && units > 0) {
-            return Err(format!("{}: sub-batch {start}..{end} of {units}", kernel.name()));
-        }
+        let end = next_end(gpu, kernel, start, max)?;
         cuts.push((start, end));
         start = end;
         if start >= units {
