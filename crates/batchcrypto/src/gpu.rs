@@ -45,6 +45,8 @@ pub(crate) mod ntt;
 pub(crate) mod probe;
 #[cfg(feature = "wgpu")]
 pub(crate) mod shaders;
+#[cfg(feature = "wgpu")]
+pub(crate) mod tower_vm;
 
 #[cfg(feature = "wgpu")]
 pub(crate) use device::{DONE_FLAG, Gpu, LOOPS_CUT_FLAG, LoopsCut, WORKGROUP_SIZE, check_done};

@@ -89,21 +89,35 @@ pub(crate) fn tower_field_wgsl<const N: usize>(p: &Limbs<N>, xi0: u32) -> String
 /// multiplies the basis element w^k = v^(k/2) w^(k%2) by (arkworks'
 /// coefficients: of w, FP12_C1; of v and v^2, FP6_C1 and FP6_C2).
 pub(crate) fn fp12_frobenius_wgsl<C: ark_ff::Fp12Config, const N: usize>(p: &Limbs<N>) -> String {
-    use ark_ff::{Field, Fp6Config};
-    type Fp2Of<C> = <<C as ark_ff::Fp12Config>::Fp6Config as Fp6Config>::Fp2Config;
     let mut out = String::new();
-    for j in 1..=2 {
-        let w = C::FROBENIUS_COEFF_FP12_C1[j];
-        let v = C::Fp6Config::FROBENIUS_COEFF_FP6_C1[j];
-        let v2 = C::Fp6Config::FROBENIUS_COEFF_FP6_C2[j];
-        for (k, g) in [ark_ff::Fp2::<Fp2Of<C>>::ONE, w, v, v * w, v2, v2 * w]
-            .into_iter()
-            .enumerate()
-        {
-            out += &ark_fp2_wgsl(&format!("FP12_FROB{j}_{k}"), g.c0, g.c1, p);
+    for (j, coefficients) in fp12_frobenius::<C, N>().iter().enumerate() {
+        for (k, [c0, c1]) in coefficients.iter().enumerate() {
+            let name = format!("FP12_FROB{}_{k}", j + 1);
+            out += &wgsl_const(&format!("{name}_C0"), &mont_form(c0, p));
+            out += &wgsl_const(&format!("{name}_C1"), &mont_form(c1, p));
         }
     }
     out
+}
+
+/// The same constants as plain residues (c0, c1): `[j - 1][k]` multiplies
+/// w^k under x -> x^(p^j).
+pub(crate) fn fp12_frobenius<C: ark_ff::Fp12Config, const N: usize>() -> [[[Limbs<N>; 2]; 6]; 2] {
+    use ark_ff::{Field, Fp6Config, PrimeField};
+    type Fp2Of<C> = <<C as ark_ff::Fp12Config>::Fp6Config as Fp6Config>::Fp2Config;
+    std::array::from_fn(|j| {
+        let j = j + 1;
+        let w = C::FROBENIUS_COEFF_FP12_C1[j];
+        let v = C::Fp6Config::FROBENIUS_COEFF_FP6_C1[j];
+        let v2 = C::Fp6Config::FROBENIUS_COEFF_FP6_C2[j];
+        let g = [ark_ff::Fp2::<Fp2Of<C>>::ONE, w, v, v * w, v2, v2 * w];
+        std::array::from_fn(|k| {
+            [
+                super::bigint::from_ark::<N>(g[k].c0.into_bigint()),
+                super::bigint::from_ark::<N>(g[k].c1.into_bigint()),
+            ]
+        })
+    })
 }
 
 /// The F_p2 element c0 + c1 u of arkworks' field elements as the WGSL
@@ -255,6 +269,32 @@ impl Fp2Const {
 pub(crate) fn bls_pairing_wgsl() -> String {
     let p: Limbs<12> = from_hex(BLS12_381_P);
     let mont = |x: &Limbs<12>| mont_form(x, &p);
+    let c = bls_constants();
+    [
+        wgsl_const("BLS_B", &mont(&small(4))),
+        wgsl_const("BLS_BETA", &mont(&c.beta)),
+        format!(
+            "const BLS_X_HI: u32 = {:#010x}u;\nconst BLS_X_LO: u32 = {:#010x}u;\n",
+            BLS_X_ABS >> 32,
+            BLS_X_ABS as u32
+        ),
+        Fp2Const(c.psi_x).wgsl("BLS_PSI_X"),
+        Fp2Const(c.psi_y).wgsl("BLS_PSI_Y"),
+        fp12_frobenius_wgsl::<ark_bls12_381::Fq12Config, 12>(&p),
+    ]
+    .concat()
+}
+
+/// BLS12-381's endomorphism constants as plain residues (see
+/// [`bls_pairing_wgsl`]): beta, PSI_X and PSI_Y (c0, c1).
+pub(crate) struct BlsConstants {
+    pub(crate) beta: Limbs<12>,
+    pub(crate) psi_x: [Limbs<12>; 2],
+    pub(crate) psi_y: [Limbs<12>; 2],
+}
+
+pub(crate) fn bls_constants() -> BlsConstants {
+    let p: Limbs<12> = from_hex(BLS12_381_P);
     let two_inv = div_small(&super::bigint::add_small(&p, 1), 2).0;
     let minus3 = sub(&p, &small(3)).0;
     let sqrt_m3 = Fp2Const([minus3, [0; 12]]).pow(&sqrt_exponent(&p)).0[0];
@@ -263,19 +303,11 @@ pub(crate) fn bls_pairing_wgsl() -> String {
     let xi = Fp2Const([small(1), small(1)]);
     let gamma = xi.pow(&div_small(&sub(&p, &small(1)).0, 6).0);
     let gamma3 = gamma.mul(gamma).mul(gamma);
-    [
-        wgsl_const("BLS_B", &mont(&small(4))),
-        wgsl_const("BLS_BETA", &mont(&beta)),
-        format!(
-            "const BLS_X_HI: u32 = {:#010x}u;\nconst BLS_X_LO: u32 = {:#010x}u;\n",
-            BLS_X_ABS >> 32,
-            BLS_X_ABS as u32
-        ),
-        gamma.mul(gamma).inv().wgsl("BLS_PSI_X"),
-        gamma3.inv().wgsl("BLS_PSI_Y"),
-        fp12_frobenius_wgsl::<ark_bls12_381::Fq12Config, 12>(&p),
-    ]
-    .concat()
+    BlsConstants {
+        beta,
+        psi_x: gamma.mul(gamma).inv().0,
+        psi_y: gamma3.inv().0,
+    }
 }
 
 /// The coefficients of RFC 9380's 3-isogeny from E2' to E' (appendix E.3,

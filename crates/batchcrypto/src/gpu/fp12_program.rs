@@ -27,7 +27,7 @@ const Y4: Reg = Reg(5);
 /// The operations, as `fp12_run` decodes them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]
-enum Op {
+pub(crate) enum Op {
     Copy = 0,
     Mul = 1,
     Sq = 2,
@@ -110,8 +110,17 @@ impl Program {
         self.exp(dst, a, BN254_X, true);
     }
 
+    /// The instructions as (operation, destination, operands).
+    pub(crate) fn ops(&self) -> impl Iterator<Item = (Op, usize, usize, usize)> + '_ {
+        self.0.iter().map(|w| {
+            let op = OPS[(w & 0xff) as usize].0;
+            let reg = |shift: u32| ((w >> shift) & 0xff) as usize;
+            (op, reg(8), reg(16), reg(24))
+        })
+    }
+
     /// The registers the program uses.
-    fn registers(&self) -> u32 {
+    pub(crate) fn registers(&self) -> u32 {
         let reg = |w: &u32, shift: u32| (w >> shift) & 0xff;
         self.0
             .iter()

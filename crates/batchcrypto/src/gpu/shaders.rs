@@ -360,6 +360,7 @@ pub(crate) fn msm(curve: crate::ops::msm::Curve) -> String {
 }
 
 const FIELD_BENCH: &str = include_str!("wgsl/field_bench.wgsl");
+const FP: &str = include_str!("wgsl/fp.wgsl");
 const FP2: &str = include_str!("wgsl/fp2.wgsl");
 const FP12: &str = include_str!("wgsl/fp12.wgsl");
 const FP_POW: &str = include_str!("wgsl/fp_pow.wgsl");
@@ -574,6 +575,18 @@ pub(crate) fn fp12_layer(tower: Tower) -> String {
 /// A tower's F_p and F_p2 (`wgsl/fp2.wgsl`) with their constants and
 /// generated arithmetic at its limb count (needs SHADER_INT64).
 pub(crate) fn fp2_layer(tower: Tower) -> String {
+    [
+        fp_layer(tower),
+        FP2.to_string(),
+        FP_POW.replace("Field", "Fp").replace("field_", "fp_"),
+        FP_POW.replace("Field", "Fp2").replace("field_", "fp2_"),
+    ]
+    .join("\n")
+}
+
+/// A tower's F_p (`wgsl/fp.wgsl`) with its constants and generated
+/// arithmetic at its limb count (needs SHADER_INT64).
+pub(crate) fn fp_layer(tower: Tower) -> String {
     use super::bigint::{from_ark, from_hex};
     let constants = match tower {
         Tower::Bls12381 => super::curve::tower_field_wgsl::<12>(&from_hex(super::curve::BLS12_381_P), 1),
@@ -587,11 +600,15 @@ pub(crate) fn fp2_layer(tower: Tower) -> String {
         constants,
         uint_generated(n, "fp_limbs"),
         mont_mul_generated(n, &format!("array<u32, {n}>"), "fp_limbs_sub"),
-        FP2.to_string(),
-        FP_POW.replace("Field", "Fp").replace("field_", "fp_"),
-        FP_POW.replace("Field", "Fp2").replace("field_", "fp2_"),
+        FP.to_string(),
     ]
     .join("\n")
+}
+
+/// The tower machine's kernel (entry point `tower_vm`) over `tower`'s F_p
+/// (gpu/tower_vm.rs).
+pub(crate) fn tower_vm(tower: Tower) -> String {
+    [guard(), super::tower_vm::wgsl(&fp_layer(tower), tower.limbs())].join("\n")
 }
 
 /// The Ed25519 kernels' field layer: arithmetic mod 2^255 - 19.

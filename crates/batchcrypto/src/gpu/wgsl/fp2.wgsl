@@ -1,19 +1,13 @@
-// A pairing-friendly prime field F_p (p = 3 mod 4) and its quadratic
-// extension F_p2 = F_p[u] / (u^2 + 1), the bottom of the pairing towers
-// (BLS12-381, issue 15: p of 381 bits in FP_LIMBS = 12 u32 limbs; BN254,
-// issue 18: 254 bits in 8). Elements of F_p are FP_LIMBS u32 limbs, least
-// significant first, in Montgomery form (R = 2^(32 FP_LIMBS), arkworks'
-// own representation): CIOS multiplication with 64-bit products,
-// generated straight-line by Rust (`mont_mul`, with fp_limbs_add /
-// fp_limbs_sub, gpu/shaders/fields.rs), as the 256-bit curves do. 32-bit
-// limbs because WGSL has no 64-bit multiply-high; the measured
-// alternatives are in issue 15's note. The constants FP_LIMBS, FP_P,
-// FP_PINV, FP_ONE, FP_R2, FP_P_MINUS_2, FP_SQRT_EXP, FP_SQRT2_EXP, FP_HALF,
-// FP_TWO_INV and the sextic non-residue's multiplier `fp_times_xi0` are
-// rendered from Rust (gpu/curve.rs `tower_field_wgsl`) in front of this
-// file. Composed after the guard (LOOP_GUARD). Needs SHADER_INT64.
-
-alias Fp = array<u32, FP_LIMBS>;
+// The quadratic extension F_p2 = F_p[u] / (u^2 + 1) of a pairing-friendly
+// prime field (p = 3 mod 4; F_p itself in fp.wgsl), the bottom of the
+// pairing towers (BLS12-381, issue 15: p of 381 bits in FP_LIMBS = 12 u32
+// limbs; BN254, issue 18: 254 bits in 8), with F_p's inversion, square
+// roots and signs. 32-bit limbs because WGSL has no 64-bit multiply-high;
+// the measured alternatives are in issue 15's note. The constants FP_ONE,
+// FP_R2, FP_P_MINUS_2, FP_SQRT_EXP, FP_SQRT2_EXP, FP_HALF, FP_TWO_INV and
+// the sextic non-residue's multiplier `fp_times_xi0` are rendered from
+// Rust (gpu/curve.rs `tower_field_wgsl`). Composed after fp.wgsl and the
+// guard (LOOP_GUARD). Needs SHADER_INT64.
 
 // 1, in a form the compiler cannot see. The tower's product loops run to
 // k * tower_one so that drivers keep them as loops, one multiplication in
@@ -31,58 +25,6 @@ fn tower_init(loop_guard: u32) {
 struct Fp2 {
     c0: Fp,
     c1: Fp,
-}
-
-fn fp_zero() -> Fp {
-    var z: Fp;
-    return z;
-}
-
-fn fp_mul(a: Fp, b: Fp) -> Fp {
-    return mont_mul(a, b, FP_P, FP_PINV);
-}
-
-fn fp_sq(a: Fp) -> Fp {
-    return mont_mul(a, a, FP_P, FP_PINV);
-}
-
-// (a + b) mod p for a, b < p (p < 2^(32 FP_LIMBS - 1): the sum never
-// carries out).
-fn fp_add(a: Fp, b: Fp) -> Fp {
-    let s = fp_limbs_add(a, b).v;
-    let d = fp_limbs_sub(s, FP_P);
-    if d.c == 0u {
-        return d.v;
-    }
-    return s;
-}
-
-fn fp_sub(a: Fp, b: Fp) -> Fp {
-    let d = fp_limbs_sub(a, b);
-    if d.c != 0u {
-        return fp_limbs_add(d.v, FP_P).v;
-    }
-    return d.v;
-}
-
-fn fp_neg(a: Fp) -> Fp {
-    return fp_sub(fp_zero(), a);
-}
-
-fn fp_is_zero(a: Fp) -> bool {
-    var acc = 0u;
-    for (var i = 0u; i < FP_LIMBS; i++) {
-        acc |= a[i];
-    }
-    return acc == 0u;
-}
-
-fn fp_eq(a: Fp, b: Fp) -> bool {
-    var acc = 0u;
-    for (var i = 0u; i < FP_LIMBS; i++) {
-        acc |= a[i] ^ b[i];
-    }
-    return acc == 0u;
 }
 
 // Into and out of Montgomery form (canonical values below p).

@@ -28,6 +28,7 @@ use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::shaders::{self, Tower};
 use crate::ops::evm::PrecompileError;
 
+pub(crate) mod programs;
 pub(crate) mod signatures;
 
 /// Words per pair into `bls_pairs`: six coordinates of twelve words, flags.

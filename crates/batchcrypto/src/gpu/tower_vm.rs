@@ -1,0 +1,890 @@
+//! The tower machine: pairing arithmetic as data (issue 15). A kernel of a
+//! few hundred lines (`wgsl/tower_vm.wgsl`) runs a program of F_p
+//! instructions (multiply, add, subtract, copy, compare, load, output)
+//! over a file of F_p registers in storage memory, one thread per item,
+//! every thread the same instruction at the same time; the programs (a
+//! pair's curve and subgroup checks and Miller loop, the final
+//! exponentiation) are written here in Rust over F_p2, F_p6 and F_p12
+//! built from those instructions, and uploaded as words.
+//!
+//! Why: a pairing written as WGSL functions is inlined by drivers into one
+//! enormous function over 144-word aggregates. llvmpipe needs a minute to
+//! compile the Miller loop that way, and NVIDIA's driver did not finish
+//! within 150 s on an H200 (docs/bench/h200-2026-12-04). Here the kernel
+//! holds one 384-bit multiplication and no aggregate larger than one F_p
+//! element, whatever the program; a program is cut into passes of at most
+//! [`PASS_LEN`] instructions (one dispatch each, the registers staying in
+//! storage between them), which keeps every invocation far under
+//! llvmpipe's 65,535-iteration loop limit.
+//!
+//! Registers hold F_p elements in Montgomery form (x R mod p, R =
+//! 2^(32 N)); `EQ` writes the plain integer 1 or 0, which `ADD`/`SUB`
+//! combine as small integers (flags and counts below p). The tests run
+//! every program through [`host::run`], an interpreter over arkworks'
+//! field, against arkworks' own pairing, and the device against the host.
+
+use std::sync::Arc;
+
+use super::Gpu;
+use super::bigint::{Limbs, mont_form, small};
+use super::driver::{self, Dst, Input, Kernel};
+use super::shaders::{self, Tower};
+
+/// Instructions per pass (one dispatch): with the guard's two, an
+/// invocation's loop iterations stay under a third of llvmpipe's limit.
+pub(crate) const PASS_LEN: usize = 20_000;
+/// Registers a program may use; operand indices from here on name
+/// constants (index - `CONST_BASE`).
+const CONST_BASE: u32 = 256;
+/// Most constants of a program.
+const MAX_CONSTS: u32 = 256;
+
+/// The instructions: `op | d << 4 | a << 13 | b << 22` (9-bit operands).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+enum Op {
+    /// d = a.
+    Copy = 0,
+    /// d = a b (Montgomery).
+    Mul = 1,
+    /// d = a + b mod p.
+    Add = 2,
+    /// d = a - b mod p.
+    Sub = 3,
+    /// d = 1 if a = b else 0 (plain integers).
+    Eq = 4,
+    /// d = the thread's input element a (words as given).
+    Load = 5,
+    /// The thread's output slot d = register a.
+    Out = 6,
+}
+
+const OPS: [(Op, &str); 7] = [
+    (Op::Copy, "COPY"),
+    (Op::Mul, "MUL"),
+    (Op::Add, "ADD"),
+    (Op::Sub, "SUB"),
+    (Op::Eq, "EQ"),
+    (Op::Load, "LOAD"),
+    (Op::Out, "OUT"),
+];
+
+/// An F_p operand: a register (< [`CONST_BASE`]) or a constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Fe(u32);
+
+/// c0 + c1 u.
+pub(crate) type Fe2 = [Fe; 2];
+/// c0 + c1 v + c2 v^2.
+pub(crate) type Fe6 = [Fe2; 3];
+/// c0 + c1 w.
+pub(crate) type Fe12 = [Fe6; 2];
+
+/// A finished program: its instructions, its constants (`N` words each,
+/// in order), the registers it uses, and its inputs and outputs per
+/// thread (F_p elements).
+#[derive(Clone, Debug)]
+pub(crate) struct Program {
+    pub(crate) code: Vec<u32>,
+    pub(crate) consts: Vec<u32>,
+    pub(crate) regs: usize,
+    pub(crate) inputs: usize,
+    pub(crate) outputs: usize,
+}
+
+impl Program {
+    /// The passes, as instruction ranges.
+    fn passes(&self) -> Vec<(usize, usize)> {
+        (0..self.code.len())
+            .step_by(PASS_LEN)
+            .map(|s| (s, (s + PASS_LEN).min(self.code.len())))
+            .collect()
+    }
+}
+
+/// A program under construction over the field of modulus `p` (`N` u32
+/// limbs) whose sextic non-residue is xi = `xi0` + u. Registers are taken
+/// from a stack: [`Asm::mark`] and [`Asm::release`] free a function's
+/// temporaries.
+pub(crate) struct Asm<const N: usize> {
+    p: Limbs<N>,
+    xi0: u32,
+    code: Vec<u32>,
+    consts: Vec<Limbs<N>>,
+    top: u32,
+    most: u32,
+    inputs: u32,
+    outputs: u32,
+}
+
+impl<const N: usize> Asm<N> {
+    pub(crate) fn new(p: Limbs<N>, xi0: u32) -> Self {
+        Asm {
+            p,
+            xi0,
+            code: Vec::new(),
+            consts: Vec::new(),
+            top: 0,
+            most: 0,
+            inputs: 0,
+            outputs: 0,
+        }
+    }
+
+    pub(crate) fn finish(self) -> Program {
+        Program {
+            code: self.code,
+            consts: self.consts.concat(),
+            regs: self.most as usize,
+            inputs: self.inputs as usize,
+            outputs: self.outputs as usize,
+        }
+    }
+
+    fn emit(&mut self, op: Op, d: u32, a: u32, b: u32) {
+        assert!(d < 512 && a < 512 && b < 512, "operand out of range");
+        self.code.push(op as u32 | d << 4 | a << 13 | b << 22);
+    }
+
+    // ---- registers and constants ----
+
+    pub(crate) fn reg(&mut self) -> Fe {
+        assert!(
+            self.top < CONST_BASE,
+            "a program needs more than {CONST_BASE} registers"
+        );
+        let r = Fe(self.top);
+        self.top += 1;
+        self.most = self.most.max(self.top);
+        r
+    }
+
+    pub(crate) fn reg2(&mut self) -> Fe2 {
+        [self.reg(), self.reg()]
+    }
+
+    pub(crate) fn reg6(&mut self) -> Fe6 {
+        [self.reg2(), self.reg2(), self.reg2()]
+    }
+
+    pub(crate) fn reg12(&mut self) -> Fe12 {
+        [self.reg6(), self.reg6()]
+    }
+
+    pub(crate) fn mark(&self) -> u32 {
+        self.top
+    }
+
+    pub(crate) fn release(&mut self, mark: u32) {
+        self.top = mark;
+    }
+
+    /// A constant of these words, as they are (flags, counts, Montgomery
+    /// forms made by the caller).
+    pub(crate) fn raw(&mut self, words: Limbs<N>) -> Fe {
+        let k = match self.consts.iter().position(|c| *c == words) {
+            Some(k) => k,
+            None => {
+                self.consts.push(words);
+                self.consts.len() - 1
+            }
+        };
+        assert!((k as u32) < MAX_CONSTS, "too many constants");
+        Fe(CONST_BASE + k as u32)
+    }
+
+    /// The constant x (< p), in Montgomery form.
+    pub(crate) fn konst(&mut self, x: &Limbs<N>) -> Fe {
+        self.raw(mont_form(x, &self.p))
+    }
+
+    pub(crate) fn small(&mut self, v: u32) -> Fe {
+        self.konst(&small(v))
+    }
+
+    pub(crate) fn zero(&mut self) -> Fe {
+        self.raw([0; N])
+    }
+
+    pub(crate) fn one(&mut self) -> Fe {
+        self.small(1)
+    }
+
+    pub(crate) fn konst2(&mut self, c: [Limbs<N>; 2]) -> Fe2 {
+        [self.konst(&c[0]), self.konst(&c[1])]
+    }
+
+    // ---- F_p ----
+
+    pub(crate) fn copy(&mut self, d: Fe, a: Fe) {
+        if d != a {
+            self.emit(Op::Copy, d.0, a.0, 0);
+        }
+    }
+
+    pub(crate) fn mul(&mut self, d: Fe, a: Fe, b: Fe) {
+        self.emit(Op::Mul, d.0, a.0, b.0);
+    }
+
+    pub(crate) fn add(&mut self, d: Fe, a: Fe, b: Fe) {
+        self.emit(Op::Add, d.0, a.0, b.0);
+    }
+
+    pub(crate) fn sub(&mut self, d: Fe, a: Fe, b: Fe) {
+        self.emit(Op::Sub, d.0, a.0, b.0);
+    }
+
+    pub(crate) fn neg(&mut self, d: Fe, a: Fe) {
+        let z = self.zero();
+        self.sub(d, z, a);
+    }
+
+    /// d = 1 if a = b else 0, as plain integers.
+    pub(crate) fn eq(&mut self, d: Fe, a: Fe, b: Fe) {
+        self.emit(Op::Eq, d.0, a.0, b.0);
+    }
+
+    /// A new register with the thread's next input element in Montgomery
+    /// form (inputs are canonical integers below p).
+    pub(crate) fn input(&mut self) -> Fe {
+        let d = self.reg();
+        self.load(d);
+        let r2 = self.raw(super::bigint::r_squared(&self.p));
+        self.mul(d, d, r2);
+        d
+    }
+
+    /// d = the thread's next input element as given (a Montgomery form
+    /// already).
+    pub(crate) fn load(&mut self, d: Fe) {
+        self.emit(Op::Load, d.0, self.inputs, 0);
+        self.inputs += 1;
+    }
+
+    /// Appends `a` to the thread's outputs.
+    pub(crate) fn output(&mut self, a: Fe) {
+        self.emit(Op::Out, self.outputs, a.0, 0);
+        self.outputs += 1;
+    }
+
+    /// d = a^e (square and multiply from the top bit of e > 0).
+    pub(crate) fn pow(&mut self, d: Fe, a: Fe, e: &Limbs<N>) {
+        let m = self.mark();
+        let (base, acc) = (self.reg(), self.reg());
+        self.copy(base, a);
+        let one = self.one();
+        self.copy(acc, one);
+        for i in (0..32 * N).rev() {
+            self.mul(acc, acc, acc);
+            if (e[i / 32] >> (i % 32)) & 1 == 1 {
+                self.mul(acc, acc, base);
+            }
+        }
+        self.copy(d, acc);
+        self.release(m);
+    }
+
+    /// 1/a by Fermat (0 for 0).
+    pub(crate) fn inv(&mut self, d: Fe, a: Fe) {
+        let e = super::bigint::sub(&self.p, &small(2)).0;
+        self.pow(d, a, &e);
+    }
+
+    // ---- F_p2 = F_p[u] / (u^2 + 1) ----
+
+    pub(crate) fn copy2(&mut self, d: Fe2, a: Fe2) {
+        self.copy(d[0], a[0]);
+        self.copy(d[1], a[1]);
+    }
+
+    pub(crate) fn add2(&mut self, d: Fe2, a: Fe2, b: Fe2) {
+        self.add(d[0], a[0], b[0]);
+        self.add(d[1], a[1], b[1]);
+    }
+
+    pub(crate) fn sub2(&mut self, d: Fe2, a: Fe2, b: Fe2) {
+        self.sub(d[0], a[0], b[0]);
+        self.sub(d[1], a[1], b[1]);
+    }
+
+    pub(crate) fn neg2(&mut self, d: Fe2, a: Fe2) {
+        self.neg(d[0], a[0]);
+        self.neg(d[1], a[1]);
+    }
+
+    pub(crate) fn conj2(&mut self, d: Fe2, a: Fe2) {
+        self.copy(d[0], a[0]);
+        self.neg(d[1], a[1]);
+    }
+
+    /// Karatsuba: a0 b0 - a1 b1, (a0 + a1)(b0 + b1) - a0 b0 - a1 b1. Every
+    /// operand is read before d is written (d may be a or b), as in every
+    /// operation below.
+    pub(crate) fn mul2(&mut self, d: Fe2, a: Fe2, b: Fe2) {
+        let m = self.mark();
+        let [t0, t1, t2, t3] = [self.reg(), self.reg(), self.reg(), self.reg()];
+        self.mul(t0, a[0], b[0]);
+        self.mul(t1, a[1], b[1]);
+        self.add(t2, a[0], a[1]);
+        self.add(t3, b[0], b[1]);
+        self.mul(t2, t2, t3);
+        self.sub(d[0], t0, t1);
+        self.sub(t2, t2, t0);
+        self.sub(d[1], t2, t1);
+        self.release(m);
+    }
+
+    /// (a0 + a1)(a0 - a1) + 2 a0 a1 u.
+    pub(crate) fn sq2(&mut self, d: Fe2, a: Fe2) {
+        let m = self.mark();
+        let [t0, t1] = [self.reg(), self.reg()];
+        self.add(t0, a[0], a[1]);
+        self.sub(t1, a[0], a[1]);
+        self.mul(t0, t0, t1);
+        self.mul(t1, a[0], a[1]);
+        self.copy(d[0], t0);
+        self.add(d[1], t1, t1);
+        self.release(m);
+    }
+
+    /// a s for s in F_p (s not a register of d).
+    pub(crate) fn mul2_fp(&mut self, d: Fe2, a: Fe2, s: Fe) {
+        self.mul(d[0], a[0], s);
+        self.mul(d[1], a[1], s);
+    }
+
+    /// a xi = (xi0 a0 - a1) + (xi0 a1 + a0) u.
+    pub(crate) fn mul_by_xi(&mut self, d: Fe2, a: Fe2) {
+        let m = self.mark();
+        let [t0, t1] = [self.reg(), self.reg()];
+        if self.xi0 == 1 {
+            self.copy(t0, a[0]);
+            self.copy(t1, a[1]);
+        } else {
+            let x = self.small(self.xi0);
+            self.mul(t0, a[0], x);
+            self.mul(t1, a[1], x);
+        }
+        self.sub(t0, t0, a[1]);
+        self.add(d[1], t1, a[0]);
+        self.copy(d[0], t0);
+        self.release(m);
+    }
+
+    /// 1/a = conj(a) / (a0^2 + a1^2) (0 for 0).
+    pub(crate) fn inv2(&mut self, d: Fe2, a: Fe2) {
+        let m = self.mark();
+        let [t0, t1] = [self.reg(), self.reg()];
+        self.mul(t0, a[0], a[0]);
+        self.mul(t1, a[1], a[1]);
+        self.add(t0, t0, t1);
+        self.inv(t0, t0);
+        self.mul(t1, a[1], t0);
+        self.mul(d[0], a[0], t0);
+        self.neg(d[1], t1);
+        self.release(m);
+    }
+
+    pub(crate) fn eq2(&mut self, d: Fe, a: Fe2, b: Fe2) {
+        let m = self.mark();
+        let t = self.reg();
+        self.eq(d, a[0], b[0]);
+        self.eq(t, a[1], b[1]);
+        self.add(d, d, t);
+        let two = self.raw(small(2));
+        self.eq(d, d, two);
+        self.release(m);
+    }
+
+    // ---- F_p6 = F_p2[v] / (v^3 - xi) ----
+
+    fn each6(&mut self, d: Fe6, a: Fe6, b: Fe6, f: fn(&mut Self, Fe2, Fe2, Fe2)) {
+        for k in 0..3 {
+            f(self, d[k], a[k], b[k]);
+        }
+    }
+
+    pub(crate) fn add6(&mut self, d: Fe6, a: Fe6, b: Fe6) {
+        self.each6(d, a, b, Self::add2);
+    }
+
+    pub(crate) fn sub6(&mut self, d: Fe6, a: Fe6, b: Fe6) {
+        self.each6(d, a, b, Self::sub2);
+    }
+
+    pub(crate) fn neg6(&mut self, d: Fe6, a: Fe6) {
+        for k in 0..3 {
+            self.neg2(d[k], a[k]);
+        }
+    }
+
+    pub(crate) fn copy6(&mut self, d: Fe6, a: Fe6) {
+        for k in 0..3 {
+            self.copy2(d[k], a[k]);
+        }
+    }
+
+    /// a v = xi a2 + a0 v + a1 v^2.
+    pub(crate) fn mul_by_v(&mut self, d: Fe6, a: Fe6) {
+        let m = self.mark();
+        let t = self.reg2();
+        self.mul_by_xi(t, a[2]);
+        self.copy2(d[2], a[1]);
+        self.copy2(d[1], a[0]);
+        self.copy2(d[0], t);
+        self.release(m);
+    }
+
+    /// Karatsuba over three coefficients: v0 = a0 b0, v1 = a1 b1,
+    /// v2 = a2 b2; c0 = v0 + xi ((a1 + a2)(b1 + b2) - v1 - v2),
+    /// c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2,
+    /// c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1.
+    pub(crate) fn mul6(&mut self, d: Fe6, a: Fe6, b: Fe6) {
+        let m = self.mark();
+        let v = [self.reg2(), self.reg2(), self.reg2()];
+        let (s, t) = (self.reg2(), self.reg2());
+        let c = [self.reg2(), self.reg2(), self.reg2()];
+        for k in 0..3 {
+            self.mul2(v[k], a[k], b[k]);
+        }
+        // c0
+        self.add2(s, a[1], a[2]);
+        self.add2(t, b[1], b[2]);
+        self.mul2(s, s, t);
+        self.sub2(s, s, v[1]);
+        self.sub2(s, s, v[2]);
+        self.mul_by_xi(s, s);
+        self.add2(c[0], s, v[0]);
+        // c1
+        self.add2(s, a[0], a[1]);
+        self.add2(t, b[0], b[1]);
+        self.mul2(s, s, t);
+        self.sub2(s, s, v[0]);
+        self.sub2(s, s, v[1]);
+        self.mul_by_xi(t, v[2]);
+        self.add2(c[1], s, t);
+        // c2
+        self.add2(s, a[0], a[2]);
+        self.add2(t, b[0], b[2]);
+        self.mul2(s, s, t);
+        self.sub2(s, s, v[0]);
+        self.sub2(s, s, v[2]);
+        self.add2(c[2], s, v[1]);
+        self.copy6(d, c);
+        self.release(m);
+    }
+
+    /// 1/a (0 for 0): t0 = a0^2 - xi a1 a2, t1 = xi a2^2 - a0 a1,
+    /// t2 = a1^2 - a0 a2; 1/a = (t0, t1, t2) / (a0 t0 + xi (a2 t1 + a1 t2)).
+    pub(crate) fn inv6(&mut self, d: Fe6, a: Fe6) {
+        let m = self.mark();
+        let t = [self.reg2(), self.reg2(), self.reg2()];
+        let (s, e) = (self.reg2(), self.reg2());
+        self.mul2(t[0], a[0], a[0]);
+        self.mul2(s, a[1], a[2]);
+        self.mul_by_xi(s, s);
+        self.sub2(t[0], t[0], s);
+        self.mul2(t[1], a[2], a[2]);
+        self.mul_by_xi(t[1], t[1]);
+        self.mul2(s, a[0], a[1]);
+        self.sub2(t[1], t[1], s);
+        self.mul2(t[2], a[1], a[1]);
+        self.mul2(s, a[0], a[2]);
+        self.sub2(t[2], t[2], s);
+        self.mul2(e, a[2], t[1]);
+        self.mul2(s, a[1], t[2]);
+        self.add2(e, e, s);
+        self.mul_by_xi(e, e);
+        self.mul2(s, a[0], t[0]);
+        self.add2(e, e, s);
+        self.inv2(e, e);
+        for k in 0..3 {
+            self.mul2(d[k], t[k], e);
+        }
+        self.release(m);
+    }
+
+    // ---- F_p12 = F_p6[w] / (w^2 - v) ----
+
+    pub(crate) fn copy12(&mut self, d: Fe12, a: Fe12) {
+        self.copy6(d[0], a[0]);
+        self.copy6(d[1], a[1]);
+    }
+
+    /// The F_p12 constant one in new registers.
+    pub(crate) fn one12(&mut self) -> Fe12 {
+        let d = self.reg12();
+        let (zero, one) = (self.zero(), self.one());
+        for (k, c) in d.iter().flatten().flatten().enumerate() {
+            self.copy(*c, if k == 0 { one } else { zero });
+        }
+        d
+    }
+
+    /// v0 = a0 b0, v1 = a1 b1: c0 = v0 + v1 v, c1 = (a0 + a1)(b0 + b1) - v0 - v1.
+    pub(crate) fn mul12(&mut self, d: Fe12, a: Fe12, b: Fe12) {
+        let m = self.mark();
+        let (v0, v1, s, t) = (self.reg6(), self.reg6(), self.reg6(), self.reg6());
+        self.mul6(v0, a[0], b[0]);
+        self.mul6(v1, a[1], b[1]);
+        self.add6(s, a[0], a[1]);
+        self.add6(t, b[0], b[1]);
+        self.mul6(s, s, t);
+        self.sub6(s, s, v0);
+        self.sub6(d[1], s, v1);
+        self.mul_by_v(v1, v1);
+        self.add6(d[0], v0, v1);
+        self.release(m);
+    }
+
+    /// Complex squaring: m = a0 a1, c0 = (a0 + a1)(a0 + a1 v) - m - m v,
+    /// c1 = 2 m.
+    pub(crate) fn sq12(&mut self, d: Fe12, a: Fe12) {
+        let m = self.mark();
+        let (p, s, t) = (self.reg6(), self.reg6(), self.reg6());
+        self.mul6(p, a[0], a[1]);
+        self.add6(s, a[0], a[1]);
+        self.mul_by_v(t, a[1]);
+        self.add6(t, a[0], t);
+        self.mul6(s, s, t);
+        self.sub6(s, s, p);
+        self.mul_by_v(t, p);
+        self.sub6(d[0], s, t);
+        self.add6(d[1], p, p);
+        self.release(m);
+    }
+
+    /// a0 - a1 w: a^(p^6), the inverse on the cyclotomic subgroup.
+    pub(crate) fn conj12(&mut self, d: Fe12, a: Fe12) {
+        self.copy6(d[0], a[0]);
+        self.neg6(d[1], a[1]);
+    }
+
+    /// 1/a = (a0 - a1 w) / (a0^2 - a1^2 v) (0 for 0).
+    pub(crate) fn inv12(&mut self, d: Fe12, a: Fe12) {
+        let m = self.mark();
+        let (s, t) = (self.reg6(), self.reg6());
+        self.mul6(s, a[0], a[0]);
+        self.mul6(t, a[1], a[1]);
+        self.mul_by_v(t, t);
+        self.sub6(s, s, t);
+        self.inv6(s, s);
+        self.mul6(t, a[1], s);
+        self.mul6(d[0], a[0], s);
+        self.neg6(d[1], t);
+        self.release(m);
+    }
+
+    /// a^(p^power): each F_p2 coefficient conjugated when the power is odd,
+    /// then that of w^k times `frob[k]` (w^k = v^(k/2) w^(k%2); the
+    /// constants of the tower, gpu/curve.rs).
+    pub(crate) fn frob12(&mut self, d: Fe12, a: Fe12, power: u32, frob: &[[Limbs<N>; 2]; 6]) {
+        let m = self.mark();
+        let x = self.reg2();
+        for k in 0..6 {
+            let (src, dst) = (a[k % 2][k / 2], d[k % 2][k / 2]);
+            if power % 2 == 1 {
+                self.conj2(x, src);
+            } else {
+                self.copy2(x, src);
+            }
+            let g = self.konst2(frob[k]);
+            self.mul2(dst, x, g);
+        }
+        self.release(m);
+    }
+
+    /// d = 1 if a is one else 0.
+    pub(crate) fn is_one12(&mut self, d: Fe, a: Fe12) {
+        let m = self.mark();
+        let t = self.reg();
+        let (zero, one) = (self.zero(), self.one());
+        let raw_zero = self.raw([0; N]);
+        self.copy(d, raw_zero);
+        for (k, c) in a.iter().flatten().flatten().enumerate() {
+            self.eq(t, *c, if k == 0 { one } else { zero });
+            self.add(d, d, t);
+        }
+        let twelve = self.raw(small(12));
+        self.eq(d, d, twelve);
+        self.release(m);
+    }
+
+    /// Runs an F_p12 program (gpu/fp12_program.rs) over `regs`, its
+    /// registers (`regs[0]` its input and output).
+    pub(crate) fn fp12_program(
+        &mut self,
+        program: &super::fp12_program::Program,
+        regs: &[Fe12],
+        frob: &[[[Limbs<N>; 2]; 6]; 2],
+    ) {
+        use super::fp12_program::Op as P;
+        for (op, dst, a, b) in program.ops() {
+            let (d, a, b) = (regs[dst], regs[a], regs[b]);
+            match op {
+                P::Copy => self.copy12(d, a),
+                P::Mul => self.mul12(d, a, b),
+                P::Sq => self.sq12(d, a),
+                P::Conj => self.conj12(d, a),
+                P::Frob1 => self.frob12(d, a, 1, &frob[0]),
+                P::Frob2 => self.frob12(d, a, 2, &frob[1]),
+                P::Inv => self.inv12(d, a),
+            }
+        }
+    }
+}
+
+/// The kernel's WGSL over a field of `n`-limb elements (`field`: its
+/// F_p layer, gpu/shaders.rs `fp_layer`): the operation codes, the
+/// machine's constants and the element loads and stores written out limb
+/// by limb (no loops: each instruction is one iteration of the
+/// interpreter's loop).
+pub(crate) fn wgsl(field: &str, n: usize) -> String {
+    let mut out: String = OPS
+        .iter()
+        .map(|(op, name)| format!("const VM_{name}: u32 = {}u;\n", *op as u32))
+        .collect();
+    out += &format!("const VM_CONST_BASE: u32 = {CONST_BASE}u;\n");
+    let limbs = |f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<Vec<_>>().join(", ");
+    out += &format!(
+        "fn vm_read(buf_base: u32, stride: u32) -> Fp {{\n    return Fp({});\n}}\n",
+        limbs(&|j| format!("vm_out[buf_base + {j}u * stride]"))
+    );
+    out += &format!(
+        "fn vm_const(k: u32) -> Fp {{\n    let b = k * FP_LIMBS;\n    return Fp({});\n}}\n",
+        limbs(&|j| format!("vm_consts[b + {j}u]"))
+    );
+    out += &format!(
+        "fn vm_input(t: u32, k: u32) -> Fp {{\n    let b = (t * params.in_fps + k) * FP_LIMBS;\n    return Fp({});\n}}\n",
+        limbs(&|j| format!("vm_in[b + {j}u]"))
+    );
+    out += "fn vm_write(buf_base: u32, stride: u32, v: Fp) {\n";
+    for j in 0..n {
+        out += &format!("    vm_out[buf_base + {j}u * stride] = v[{j}];\n");
+    }
+    out += "}\n";
+    [field.to_string(), out, TOWER_VM.to_string()].join("\n")
+}
+
+const TOWER_VM: &str = include_str!("wgsl/tower_vm.wgsl");
+
+/// A program over items of `program.inputs` elements each (`N` words
+/// per element, `words`): per item, its outputs (`program.outputs`
+/// elements, Montgomery form as computed). Registers live in the output
+/// buffer after the outputs; each pass is one dispatch.
+pub(crate) struct VmKernel<'a> {
+    pub(crate) name: &'static str,
+    pub(crate) pipeline: Arc<wgpu::ComputePipeline>,
+    pub(crate) program: &'a Program,
+    pub(crate) limbs: usize,
+    pub(crate) words: &'a [u32],
+}
+
+impl VmKernel<'_> {
+    fn in_words(&self) -> usize {
+        self.program.inputs * self.limbs
+    }
+
+    fn out_words(&self) -> usize {
+        self.program.outputs * self.limbs + 1
+    }
+}
+
+impl Kernel for VmKernel<'_> {
+    type Out = Vec<u32>;
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn pipeline(&self) -> &wgpu::ComputePipeline {
+        &self.pipeline
+    }
+
+    fn units(&self) -> usize {
+        self.words.len() / self.in_words().max(1)
+    }
+
+    fn max_units(&self) -> usize {
+        1 << 20
+    }
+
+    fn end(&self, gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
+        // The output buffer holds the outputs and the register file.
+        let per_item = (self.out_words() + self.program.regs * self.limbs) * 4;
+        let fit = (gpu.max_binding.min(1 << 30) as usize) / per_item;
+        if fit == 0 {
+            return Err(format!(
+                "{}: one item's registers exceed the storage binding limit",
+                self.name
+            ));
+        }
+        Ok((start + max.min(fit)).min(self.units()))
+    }
+
+    fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
+        let mut inputs = vec![
+            Input::storage(self.program.code.len() * 4),
+            Input::storage(self.program.consts.len().max(1) * 4),
+            Input::storage((end - start) * self.in_words() * 4)
+                .with_room(((end - start) * self.in_words()).max(1) as u64 * 4),
+        ];
+        inputs.extend(self.program.passes().iter().map(|_| Input::uniform(32)));
+        inputs
+    }
+
+    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
+        let mut dst = dst.into_iter();
+        let mut next = || dst.next().expect("an input per buffer");
+        next().write_iter(self.program.code.iter().flat_map(|w| w.to_le_bytes()));
+        let consts = next();
+        if self.program.consts.is_empty() {
+            consts.write_iter([0u8; 4]);
+        } else {
+            consts.write_iter(self.program.consts.iter().flat_map(|w| w.to_le_bytes()));
+        }
+        let (iw, n) = (self.in_words(), end - start);
+        next().write_iter(self.words[start * iw..end * iw].iter().flat_map(|w| w.to_le_bytes()));
+        let passes = self.program.passes();
+        for (k, (s, e)) in passes.iter().enumerate() {
+            let words = [
+                n as u32,
+                shaders::LOOP_GUARD,
+                *s as u32,
+                *e as u32,
+                u32::from(k + 1 == passes.len()),
+                self.program.inputs as u32,
+                self.out_words() as u32,
+                (n * self.out_words()) as u32,
+            ];
+            next().write_iter(words.iter().flat_map(|w| w.to_le_bytes()));
+        }
+    }
+
+    fn out_bytes(&self, start: usize, end: usize) -> u64 {
+        ((end - start) * self.out_words() * 4) as u64
+    }
+
+    fn out_room(&self, start: usize, end: usize) -> u64 {
+        ((end - start) * (self.out_words() + self.program.regs * self.limbs) * 4) as u64
+    }
+
+    fn bind(
+        &self,
+        gpu: &Gpu,
+        inputs: &[wgpu::Buffer],
+        out: &wgpu::Buffer,
+        start: usize,
+        end: usize,
+    ) -> Vec<(wgpu::BindGroup, u32)> {
+        inputs[3..]
+            .iter()
+            .map(|params| {
+                let entries = [(0, params), (1, &inputs[0]), (2, &inputs[1]), (3, &inputs[2]), (4, out)];
+                (gpu.bind(&self.pipeline, self.name, &entries), (end - start) as u32)
+            })
+            .collect()
+    }
+
+    fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
+        driver::decode_words(
+            out,
+            self.out_words(),
+            start,
+            &format!("its {} answer", self.name),
+            answers,
+        )
+    }
+}
+
+/// The words of `program`'s outputs for each item of `words` on the
+/// device, over `tower`'s field.
+pub(crate) fn run(
+    gpu: &Gpu,
+    name: &'static str,
+    tower: Tower,
+    program: &Program,
+    words: &[u32],
+) -> Result<Vec<Vec<u32>>, String> {
+    if words.is_empty() {
+        return Ok(Vec::new());
+    }
+    let key = match tower {
+        Tower::Bls12381 => "tower_vm_bls12_381",
+        Tower::Bn254 => "tower_vm_bn254",
+    };
+    gpu.require_int64(key)?;
+    let pipeline = gpu.pipeline(key, "tower_vm", || shaders::tower_vm(tower))?;
+    let kernel = VmKernel {
+        name,
+        pipeline,
+        program,
+        limbs: tower.limbs(),
+        words,
+    };
+    driver::run(gpu, &kernel).map_err(|f| f.reason)
+}
+
+/// The machine on the host, over arkworks' field `F`, for the tests: the
+/// same programs, the same words out.
+#[cfg(test)]
+pub(crate) mod host {
+    use ark_ff::{BigInteger, PrimeField};
+
+    use super::*;
+
+    fn to_f<F: PrimeField>(words: &[u32]) -> F {
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        F::from_le_bytes_mod_order(&bytes)
+    }
+
+    fn to_words<F: PrimeField>(x: F, n: usize) -> Vec<u32> {
+        let bytes = x.into_bigint().to_bytes_le();
+        (0..n)
+            .map(|k| u32::from_le_bytes(std::array::from_fn(|j| bytes.get(4 * k + j).copied().unwrap_or(0))))
+            .collect()
+    }
+
+    /// Runs `program` on one item's input words (`n` words per element);
+    /// its output words. A register holds w R^-1 for the words w the
+    /// device holds, so that the device's Montgomery product is the field's.
+    pub(crate) fn run<F: PrimeField>(program: &Program, n: usize, input: &[u32]) -> Vec<u32> {
+        let r = F::from(2u64).pow([32 * n as u64]);
+        let r_inv = r.inverse().expect("R is invertible");
+        let consts: Vec<F> = program.consts.chunks(n).map(|c| to_f::<F>(c) * r_inv).collect();
+        let mut regs = vec![F::ZERO; program.regs];
+        let mut out = vec![0u32; program.outputs * n];
+        let get = |regs: &[F], k: u32| {
+            if k >= CONST_BASE {
+                consts[(k - CONST_BASE) as usize]
+            } else {
+                regs[k as usize]
+            }
+        };
+        for ins in &program.code {
+            let (op, d, a, b) = (ins & 15, (ins >> 4) & 511, (ins >> 13) & 511, (ins >> 22) & 511);
+            let value = match op {
+                0 => get(&regs, a),
+                1 => get(&regs, a) * get(&regs, b),
+                2 => get(&regs, a) + get(&regs, b),
+                3 => get(&regs, a) - get(&regs, b),
+                4 => {
+                    if get(&regs, a) == get(&regs, b) {
+                        r_inv
+                    } else {
+                        F::ZERO
+                    }
+                }
+                5 => to_f::<F>(&input[a as usize * n..(a as usize + 1) * n]) * r_inv,
+                6 => {
+                    let words = to_words(get(&regs, a) * r, n);
+                    out[d as usize * n..(d as usize + 1) * n].copy_from_slice(&words);
+                    continue;
+                }
+                _ => panic!("unknown instruction {ins:#x}"),
+            };
+            regs[d as usize] = value;
+        }
+        out
+    }
+}

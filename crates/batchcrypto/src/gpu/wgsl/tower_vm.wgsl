@@ -1,0 +1,88 @@
+// The tower machine's interpreter (gpu/tower_vm.rs): one thread per item
+// runs instructions start..end of a program of F_p operations over its
+// registers, which live in the output buffer after the outputs,
+// register-major and thread-minor (limb j of register r of thread t at
+// regs_base + (r FP_LIMBS + j) n + t), so that a warp's accesses to one
+// limb are one contiguous run. Every thread runs the same instruction:
+// the switch is uniform. A program longer than a pass is several
+// dispatches of this entry point; the last writes the completion flag,
+// which any pass whose loops were cut has replaced by LOOPS_CUT_FLAG.
+// Composed after the guard, the F_p layer (fp.wgsl) and the machine's
+// rendered constants and element accessors (VM_*, vm_read, vm_write,
+// vm_const, vm_input).
+
+struct VmParams {
+    n: u32,
+    loop_guard: u32,
+    start: u32,
+    end: u32,
+    last: u32,
+    in_fps: u32,
+    out_words: u32,
+    regs_base: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: VmParams;
+@group(0) @binding(1) var<storage, read> vm_code: array<u32>;
+@group(0) @binding(2) var<storage, read> vm_consts: array<u32>;
+@group(0) @binding(3) var<storage, read> vm_in: array<u32>;
+// Per thread: its outputs (FP_LIMBS words each) and the completion flag;
+// then every thread's registers.
+@group(0) @binding(4) var<storage, read_write> vm_out: array<u32>;
+
+fn vm_get(t: u32, k: u32) -> Fp {
+    if k >= VM_CONST_BASE {
+        return vm_const(k - VM_CONST_BASE);
+    }
+    return vm_read(params.regs_base + k * FP_LIMBS * params.n + t, params.n);
+}
+
+fn vm_set(t: u32, k: u32, v: Fp) {
+    vm_write(params.regs_base + k * FP_LIMBS * params.n + t, params.n, v);
+}
+
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn tower_vm(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let t = item_index(gid, groups);
+    if t >= params.n {
+        return;
+    }
+    for (var k = params.start; k < params.end; k++) {
+        let ins = vm_code[k];
+        let d = (ins >> 4u) & 511u;
+        let a = (ins >> 13u) & 511u;
+        let b = (ins >> 22u) & 511u;
+        switch ins & 15u {
+            case VM_COPY: {
+                vm_set(t, d, vm_get(t, a));
+            }
+            case VM_MUL: {
+                vm_set(t, d, fp_mul(vm_get(t, a), vm_get(t, b)));
+            }
+            case VM_ADD: {
+                vm_set(t, d, fp_add(vm_get(t, a), vm_get(t, b)));
+            }
+            case VM_SUB: {
+                vm_set(t, d, fp_sub(vm_get(t, a), vm_get(t, b)));
+            }
+            case VM_EQ: {
+                var flag = fp_zero();
+                flag[0] = select(0u, 1u, fp_eq(vm_get(t, a), vm_get(t, b)));
+                vm_set(t, d, flag);
+            }
+            case VM_LOAD: {
+                vm_set(t, d, vm_input(t, a));
+            }
+            case VM_OUT: {
+                vm_write(t * params.out_words + d * FP_LIMBS, 1u, vm_get(t, a));
+            }
+            default: {}
+        }
+    }
+    let flag = t * params.out_words + params.out_words - 1u;
+    if !loops_intact(params.loop_guard) {
+        vm_out[flag] = LOOPS_CUT_FLAG;
+    } else if params.last == 1u && vm_out[flag] != LOOPS_CUT_FLAG {
+        vm_out[flag] = DONE_FLAG;
+    }
+}
