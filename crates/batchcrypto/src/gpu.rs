@@ -41,6 +41,8 @@ pub(crate) mod keys;
 pub(crate) mod merlin;
 #[cfg(feature = "wgpu")]
 pub(crate) mod ntt;
+#[cfg(feature = "wgpu")]
+pub(crate) mod pairing_vm;
 #[cfg(all(test, feature = "wgpu"))]
 pub(crate) mod probe;
 #[cfg(feature = "wgpu")]

@@ -251,8 +251,9 @@ impl Fp2Const {
     }
 }
 
-/// The constants of the BLS12-381 curve and pairing layers
-/// (`wgsl/bls_curve.wgsl`, `wgsl/bls_pairing.wgsl`), in Montgomery form:
+/// The constants of the BLS12-381 curve layer (`wgsl/bls_curve.wgsl`), in
+/// Montgomery form (the pairing programs take them from [`bls_constants`]
+/// and [`fp12_frobenius`]):
 ///
 /// - `BLS_B` = 4 (E: y^2 = x^3 + 4; E': y^2 = x^3 + 4 (1 + u));
 /// - `BLS_BETA`, the cube root of unity of G1's endomorphism

@@ -367,10 +367,8 @@ const FP_POW: &str = include_str!("wgsl/fp_pow.wgsl");
 const BLS_CURVE: &str = include_str!("wgsl/bls_curve.wgsl");
 const BLS_GROUP: &str = include_str!("wgsl/bls_group.wgsl");
 const PAIRING: &str = include_str!("wgsl/pairing.wgsl");
-const BLS_PAIRING: &str = include_str!("wgsl/bls_pairing.wgsl");
 const BN254_PAIRING: &str = include_str!("wgsl/bn254_pairing.wgsl");
 const BN254_PAIRS: &str = include_str!("../ops/evm/pairs.wgsl");
-const BLS_PAIRS: &str = include_str!("../ops/bls/pairs.wgsl");
 const PAIRING_FINAL: &str = include_str!("../ops/bls/final_exp.wgsl");
 const BLS_POINTS: &str = include_str!("../ops/bls/points.wgsl");
 const BLS_HASH: &str = include_str!("../ops/bls/hash.wgsl");
@@ -434,19 +432,15 @@ pub(crate) fn bls_signatures(name: &str) -> String {
     parts.join("\n")
 }
 
-/// A pairing check's two kernels by pipeline key (ops/bls/gpu.rs
-/// `pairing_pipeline`): stage 1, `bls_pairs` (EIP-2537: checks and Miller
-/// loops, ops/bls/pairs.wgsl) or `bn254_pairs` (EIP-197: Miller loops,
-/// ops/evm/pairs.wgsl); stage 2, `bls_final` or `bn254_final` (entry point
-/// `final_exp`, ops/bls/final_exp.wgsl), each after its curve's pairing
-/// layer with its final exponentiation.
+/// BN254's pairing check's two kernels by pipeline key (ops/bls/gpu.rs
+/// `pairing_pipeline`): stage 1, `bn254_pairs` (EIP-197: Miller loops,
+/// ops/evm/pairs.wgsl); stage 2, `bn254_final` (entry point `final_exp`,
+/// ops/bls/final_exp.wgsl), each after the pairing layer with its final
+/// exponentiation. (BLS12-381's run on the tower machine,
+/// gpu/tower_vm.rs.)
 pub(crate) fn pairing_kernel(key: &str) -> String {
     use crate::ops::bls::gpu as host;
-    let tower = if key.starts_with("bn254") {
-        Tower::Bn254
-    } else {
-        Tower::Bls12381
-    };
+    let tower = Tower::Bn254;
     let constants = format!(
         "const PAIR_IN: u32 = {}u;\nconst PAIR_OUT: u32 = {}u;\nconst PAIR_G1: u32 = {}u;\nconst PAIR_G2: u32 = {}u;\n\
          const PAIR_MILLER: u32 = {}u;\nconst STATUS_NOT_ON_CURVE: u32 = {}u;\nconst STATUS_NOT_IN_SUBGROUP: u32 = {}u;\n\
@@ -462,15 +456,11 @@ pub(crate) fn pairing_kernel(key: &str) -> String {
         host::FINAL_MAX_RANGE,
         host::FINAL_CHECK,
     );
-    let (layer, kernel) = match (tower, key.ends_with("_final")) {
-        (Tower::Bls12381, stage2) => (
-            bls_pairing_layer(&super::fp12_program::final_exponentiation(), "FINAL_EXP"),
-            if stage2 { PAIRING_FINAL } else { BLS_PAIRS },
-        ),
-        (Tower::Bn254, stage2) => (
-            bn254_pairing_layer(&super::fp12_program::bn254_final_exponentiation(), "FINAL_EXP"),
-            if stage2 { PAIRING_FINAL } else { BN254_PAIRS },
-        ),
+    let layer = bn254_pairing_layer(&super::fp12_program::bn254_final_exponentiation(), "FINAL_EXP");
+    let kernel = if key.ends_with("_final") {
+        PAIRING_FINAL
+    } else {
+        BN254_PAIRS
     };
     [guard(), constants, layer, kernel.to_string()].join("\n")
 }
@@ -501,20 +491,6 @@ fn group_layer(g: &str, field: &str) -> String {
             .replace("grp_", &format!("{g}_"))
             .replace("Field", &ty)
             .replace("field_", &format!("{field}_")),
-    ]
-    .join("\n")
-}
-
-/// The pairing layer: the Miller loop (`wgsl/bls_pairing.wgsl`), the
-/// shared steps and F_p12 program interpreter (`wgsl/pairing.wgsl`) after
-/// the curve layer, with `program` (the final exponentiation,
-/// gpu/fp12_program.rs) as the constant `name`.
-pub(crate) fn bls_pairing_layer(program: &super::fp12_program::Program, name: &str) -> String {
-    [
-        bls_curve_layer(),
-        program.wgsl(name),
-        PAIRING.to_string(),
-        BLS_PAIRING.to_string(),
     ]
     .join("\n")
 }
@@ -709,12 +685,11 @@ pub(crate) mod tests {
                 true,
             ));
         }
-        let pairing: [(&str, &'static [&'static str]); 4] = [
-            ("bls_pairs", &["bls_pairs"]),
-            ("bls_final", &["final_exp"]),
-            ("bn254_pairs", &["bn254_pairs"]),
-            ("bn254_final", &["final_exp"]),
-        ];
+        for tower in [Tower::Bls12381, Tower::Bn254] {
+            kernels.push((format!("tower vm {tower:?}"), tower_vm(tower), &["tower_vm"][..], true));
+        }
+        let pairing: [(&str, &'static [&'static str]); 2] =
+            [("bn254_pairs", &["bn254_pairs"]), ("bn254_final", &["final_exp"])];
         for (key, entries) in pairing {
             kernels.push((key.replace('_', " "), pairing_kernel(key), entries, true));
         }

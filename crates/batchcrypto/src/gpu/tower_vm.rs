@@ -267,6 +267,13 @@ impl<const N: usize> Asm<N> {
         self.outputs += 1;
     }
 
+    /// Appends the twelve coefficients of `a` (arkworks' order).
+    pub(crate) fn output12(&mut self, a: Fe12) {
+        for c in a.iter().flatten().flatten() {
+            self.output(*c);
+        }
+    }
+
     /// d = a^e (square and multiply from the top bit of e > 0).
     pub(crate) fn pow(&mut self, d: Fe, a: Fe, e: &Limbs<N>) {
         let m = self.mark();

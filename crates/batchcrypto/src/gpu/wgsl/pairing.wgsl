@@ -1,11 +1,12 @@
-// What the pairings' kernels share over a tower (fp2.wgsl, fp12.wgsl):
-// the Miller loop's doubling and addition steps with their lines, the
-// Frobenius maps of F_p12 and an interpreter for F_p12 programs (the final
-// exponentiations, gpu/fp12_program.rs). The steps are arkworks' (ark-ec's
-// G2HomProjective, the same in its bls12 and bn models), so that the Miller
-// loops' values are arkworks' exactly; a curve's own file evaluates the
-// lines in its twist's shape and runs its loop (bls_pairing.wgsl,
-// bn254_pairing.wgsl). Composed after the curve's fp2_times_b3 (3 b' for
+// The pairing steps over a tower (fp2.wgsl, fp12.wgsl) for BN254's WGSL
+// kernels (BLS12-381's pairings are tower-machine programs,
+// ops/bls/gpu/programs.rs): the Miller loop's doubling and addition steps
+// with their lines, the Frobenius maps of F_p12 and an interpreter for
+// F_p12 programs (the final exponentiations, gpu/fp12_program.rs). The
+// steps are arkworks' (ark-ec's G2HomProjective, the same in its bls12 and
+// bn models), so that the Miller loops' values are arkworks' exactly; the
+// curve's own file evaluates the lines in its twist's shape and runs its
+// loop (bn254_pairing.wgsl). Composed after the curve's fp2_times_b3 (3 b' for
 // the twist's b'), fp2_mul_fp, the Frobenius constants FP12_FROB* (gpu/curve.rs
 // `fp12_frobenius_wgsl`) and the program's constants (FP12_REGS, FP12_OP_*).
 

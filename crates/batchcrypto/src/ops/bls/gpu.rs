@@ -1,16 +1,15 @@
 //! Host side of BLS12-381 on the GPU (issue 15): the EIP-2537 pairing
 //! check ([`eip2537_pairing`]) here, the signature operations in
-//! [`signatures`] on the same two pairing kernels ([`miller_values`],
-//! [`final_check`]):
+//! [`signatures`] on the same two pairing stages ([`miller_values`],
+//! [`final_check`]), both programs of the tower machine
+//! (gpu/tower_vm.rs; the programs in [`programs`]):
 //!
-//! 1. `bls_pairs` (ops/bls/pairs.wgsl), one thread per (G1, G2) pair of
-//!    every call: curve and subgroup checks of both points and the pair's
-//!    Miller loop;
-//! 2. `bls_final` (ops/bls/final_exp.wgsl), one thread per call: the
-//!    product of its pairs' Miller values and the final exponentiation,
-//!    compared with one. Calls of more than [`FINAL_MAX_RANGE`] pairs are
-//!    first reduced to partial products in earlier rounds of the same
-//!    kernel.
+//! 1. `bls_pairs`, one thread per (G1, G2) pair of every call: curve and
+//!    subgroup checks of both points and the pair's Miller loop;
+//! 2. `bls_final`, one thread per call: the product of its pairs' Miller
+//!    values and the final exponentiation, compared with one. Calls of
+//!    more than [`programs::RANGE`] pairs are first reduced to partial
+//!    products in earlier rounds (the product program without the check).
 //!
 //! The host parses the encodings (lengths, top bytes, values below p: the
 //! precompile's format rules, [`super::eip2537`]), finds the points at
@@ -26,6 +25,7 @@ use crate::gpu::Gpu;
 use crate::gpu::bigint;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::shaders::{self, Tower};
+use crate::gpu::tower_vm;
 use crate::ops::evm::PrecompileError;
 
 pub(crate) mod programs;
@@ -45,18 +45,16 @@ pub(crate) const PAIR_MILLER: u32 = 4;
 pub(crate) const STATUS_NOT_ON_CURVE: u32 = 1;
 /// A point's status: on its curve, outside the prime-order subgroup.
 pub(crate) const STATUS_NOT_IN_SUBGROUP: u32 = 2;
-/// Most Miller values one `bls_final` thread multiplies: with the final
-/// exponentiation (about 20,000 loop iterations), an invocation stays well
-/// under llvmpipe's 65,535.
+/// Most Miller values one thread of BN254's `bn254_final` multiplies: with
+/// the final exponentiation (about 20,000 loop iterations), an invocation
+/// stays well under llvmpipe's 65,535.
 pub(crate) const FINAL_MAX_RANGE: usize = 32;
 /// `bls_final`'s mode: exponentiate and compare with one (else: multiply).
 pub(crate) const FINAL_CHECK: u32 = 1;
 /// Words of a BLS12-381 F_p12 value.
 pub(super) const FP12_WORDS: usize = 144;
-/// Pairs per `bls_pairs` sub-batch.
-const MAX_PAIRS: usize = 16_384;
-/// Ranges per `bls_final` sub-batch, which caps its values at 65,536
-/// (38 MB, within every adapter's storage binding limit).
+/// Ranges per `bn254_final` sub-batch, which caps its values at 65,536
+/// (25 MB, within every adapter's storage binding limit).
 const MAX_RANGES: usize = 2_048;
 
 /// A point's encoding as the host reads it.
@@ -78,7 +76,7 @@ impl Point {
     }
 }
 
-/// Appends a pair for `bls_pairs`: the canonical coordinates of its finite
+/// Appends a pair for [`miller_values`]: the canonical coordinates of its finite
 /// points (zeros for the others) and the flags: with `check`, curve and
 /// subgroup checks of the finite points; the Miller loop when both are.
 pub(super) fn pack_pair(words: &mut Vec<u32>, g1: Option<&[u32]>, g2: Option<&[u32]>, check: bool) {
@@ -184,19 +182,7 @@ impl Kernel for UnitsKernel<'_> {
     }
 }
 
-/// `bls_pairs` over packed pairs ([`pack_pair`]).
-fn pairs_kernel(pipeline: Arc<wgpu::ComputePipeline>, words: &[u32]) -> UnitsKernel<'_> {
-    UnitsKernel {
-        name: "bls_pairs",
-        pipeline,
-        words,
-        in_words: PAIR_IN,
-        out_words: PAIR_OUT,
-        max_units: MAX_PAIRS,
-    }
-}
-
-/// A kernel with one thread per range of consecutive values (`bls_final`
+/// A kernel with one thread per range of consecutive values (`bn254_final`
 /// over F_p12 values, `bls_sum_g1` and `bls_sum_g2` over scaled points): parameters
 /// (n, loop guard, mode), the ranges (start, end per thread, rebased to the
 /// sub-batch), the values.
@@ -285,17 +271,17 @@ impl Kernel for RangesKernel<'_> {
     }
 }
 
-/// The final stage (`bls_final` or `bn254_final`) of `tower` over ranges
-/// of F_p12 values in `mode`.
+/// BN254's final stage (`bn254_final`) over ranges of F_p12 values in
+/// `mode`.
 pub(crate) fn final_kernel<'a>(
     pipeline: Arc<wgpu::ComputePipeline>,
-    tower: Tower,
     bounds: &'a [usize],
     values: &'a [u32],
     mode: u32,
 ) -> RangesKernel<'a> {
+    let tower = Tower::Bn254;
     RangesKernel {
-        name: final_key(tower),
+        name: "bn254_final",
         pipeline,
         bounds,
         values,
@@ -307,16 +293,8 @@ pub(crate) fn final_kernel<'a>(
     }
 }
 
-/// The final stage's pipeline key for `tower`.
-fn final_key(tower: Tower) -> &'static str {
-    match tower {
-        Tower::Bls12381 => "bls_final",
-        Tower::Bn254 => "bn254_final",
-    }
-}
-
-/// The pipeline of a pairing check's kernel by key (`bls_pairs`,
-/// `bls_final`, `bn254_pairs`, `bn254_final`: [`shaders::pairing_kernel`]).
+/// The pipeline of one of BN254's pairing kernels by key (`bn254_pairs`,
+/// `bn254_final`: [`shaders::pairing_kernel`]).
 pub(crate) fn pairing_pipeline(gpu: &Gpu, key: &'static str) -> Result<Arc<wgpu::ComputePipeline>, String> {
     gpu.require_int64(key)?;
     let entry = if key.ends_with("_final") { "final_exp" } else { key };
@@ -350,53 +328,136 @@ fn first_failure(pairs: &[(Point, Point)], status: &[u32]) -> Option<PrecompileE
 }
 
 /// The Miller values of packed pairs ([`pack_pair`]), after the checks
-/// their flags ask for: per pair, the status and the value (`bls_pairs`'s
-/// output without its completion flag).
+/// their flags ask for: per pair, the status (as [`first_failure`] reads
+/// it) and the value, one for a pair without both points or with a point
+/// that failed its checks.
 pub(super) fn miller_values(gpu: &Gpu, words: &[u32]) -> Result<Vec<Vec<u32>>, String> {
-    if words.is_empty() {
-        return Ok(Vec::new());
-    }
-    let kernel = pairs_kernel(pairing_pipeline(gpu, "bls_pairs")?, words);
-    driver::run(gpu, &kernel).map_err(|f| f.reason)
+    let input: Vec<u32> = words
+        .chunks_exact(PAIR_IN)
+        .flat_map(|pair| pair[..PAIR_IN - 1].iter().copied())
+        .collect();
+    let out = tower_vm::run(gpu, "bls_pairs", Tower::Bls12381, programs::pairs(), &input)?;
+    let one = fp12_one();
+    Ok(words
+        .chunks_exact(PAIR_IN)
+        .zip(out)
+        .map(|(pair, out)| {
+            let (flags, vm) = (pair[PAIR_IN - 1], out[0]);
+            let status = |checked: bool, on_curve: u32, in_group: u32| match (checked, vm & on_curve, vm & in_group) {
+                (false, _, _) => 0,
+                (true, 0, _) => STATUS_NOT_ON_CURVE,
+                (true, _, 0) => STATUS_NOT_IN_SUBGROUP,
+                _ => 0,
+            };
+            let status = status(
+                flags & PAIR_G1 != 0,
+                programs::FLAG_G1_ON_CURVE,
+                programs::FLAG_G1_IN_GROUP,
+            ) | status(
+                flags & PAIR_G2 != 0,
+                programs::FLAG_G2_ON_CURVE,
+                programs::FLAG_G2_IN_GROUP,
+            ) << 2;
+            let mut answer = vec![status];
+            if flags & PAIR_MILLER != 0 && status == 0 {
+                answer.extend_from_slice(&out[FP_LIMBS..]);
+            } else {
+                answer.extend_from_slice(&one);
+            }
+            answer
+        })
+        .collect())
+}
+
+/// Limbs of BLS12-381's base field elements.
+const FP_LIMBS: usize = 12;
+
+/// One in F_p12, as the machine's words.
+fn fp12_one() -> Vec<u32> {
+    let p = bigint::from_hex::<FP_LIMBS>(crate::gpu::curve::BLS12_381_P);
+    let mut one = bigint::mont_form(&bigint::small(1), &p).to_vec();
+    one.resize(FP12_WORDS, 0);
+    one
 }
 
 /// Whether each range's product of Miller values raised to `tower`'s final
 /// exponentiation is one: ranges `bounds[k]..bounds[k + 1]` of `values`
 /// (F_p12 values of `tower.fp12_words()` words), an empty range's product
-/// one. Ranges longer than [`FINAL_MAX_RANGE`] are first reduced to
-/// partial products in earlier rounds of the same kernel.
-pub(crate) fn final_check(
-    gpu: &Gpu,
-    tower: Tower,
-    mut values: Vec<u32>,
-    mut bounds: Vec<usize>,
-) -> Result<Vec<bool>, String> {
+/// one. Longer ranges are first reduced to partial products in earlier
+/// rounds.
+pub(crate) fn final_check(gpu: &Gpu, tower: Tower, values: Vec<u32>, bounds: Vec<usize>) -> Result<Vec<bool>, String> {
     if bounds.len() < 2 {
         return Ok(Vec::new());
     }
-    let final_pipeline = pairing_pipeline(gpu, final_key(tower))?;
+    match tower {
+        Tower::Bls12381 => bls_final_check(gpu, values, bounds),
+        Tower::Bn254 => bn254_final_check(gpu, values, bounds),
+    }
+}
+
+/// Cuts every range `bounds[k]..bounds[k + 1]` into chunks of at most
+/// `most` values: the chunks' bounds, and each range's chunks as bounds
+/// over them.
+fn chunks(bounds: &[usize], most: usize) -> (Vec<usize>, Vec<usize>) {
+    let mut chunks = vec![bounds[0]];
+    let mut range_chunks = vec![0usize];
+    for w in bounds.windows(2) {
+        let mut at = w[0];
+        while at < w[1] {
+            at = (at + most).min(w[1]);
+            chunks.push(at);
+        }
+        range_chunks.push(chunks.len() - 1);
+    }
+    (chunks, range_chunks)
+}
+
+/// [`final_check`] on the tower machine: ranges of at most
+/// [`programs::RANGE`] values padded with ones, one thread each.
+fn bls_final_check(gpu: &Gpu, mut values: Vec<u32>, mut bounds: Vec<usize>) -> Result<Vec<bool>, String> {
+    let one = fp12_one();
+    let padded = |values: &[u32], bounds: &[usize]| -> Vec<u32> {
+        bounds
+            .windows(2)
+            .flat_map(|w| {
+                let mine = &values[w[0] * FP12_WORDS..w[1] * FP12_WORDS];
+                let pad = (w[1] - w[0]..programs::RANGE).flat_map(|_| one.iter());
+                mine.iter().chain(pad).copied().collect::<Vec<u32>>()
+            })
+            .collect()
+    };
+    loop {
+        let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        if longest <= programs::RANGE {
+            break;
+        }
+        let (chunks, range_chunks) = chunks(&bounds, programs::RANGE);
+        let input = padded(&values, &chunks);
+        let products = tower_vm::run(gpu, "bls_final", Tower::Bls12381, programs::product(false), &input)?;
+        values = products.iter().flat_map(|p| p[FP_LIMBS..].iter().copied()).collect();
+        bounds = range_chunks;
+    }
+    let input = padded(&values, &bounds);
+    let results = tower_vm::run(gpu, "bls_final", Tower::Bls12381, programs::product(true), &input)?;
+    Ok(results.iter().map(|r| r[0] == 1).collect())
+}
+
+/// [`final_check`] for BN254 (`bn254_final`): ranges of at most
+/// [`FINAL_MAX_RANGE`] values per thread.
+fn bn254_final_check(gpu: &Gpu, mut values: Vec<u32>, mut bounds: Vec<usize>) -> Result<Vec<bool>, String> {
+    let final_pipeline = pairing_pipeline(gpu, "bn254_final")?;
     loop {
         let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         if longest <= FINAL_MAX_RANGE {
             break;
         }
-        // Cut every range into chunks; the products become its values.
-        let mut chunks = vec![0usize];
-        let mut range_chunks = vec![0usize];
-        for w in bounds.windows(2) {
-            let mut at = w[0];
-            while at < w[1] {
-                at = (at + FINAL_MAX_RANGE).min(w[1]);
-                chunks.push(at);
-            }
-            range_chunks.push(chunks.len() - 1);
-        }
-        let kernel = final_kernel(final_pipeline.clone(), tower, &chunks, &values, 0);
+        let (chunks, range_chunks) = chunks(&bounds, FINAL_MAX_RANGE);
+        let kernel = final_kernel(final_pipeline.clone(), &chunks, &values, 0);
         let products = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
         values = products.iter().flat_map(|p| p[1..].iter().copied()).collect();
         bounds = range_chunks;
     }
-    let kernel = final_kernel(final_pipeline, tower, &bounds, &values, FINAL_CHECK);
+    let kernel = final_kernel(final_pipeline, &bounds, &values, FINAL_CHECK);
     let results = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
     Ok(results.iter().map(|r| r[0] == 1).collect())
 }
@@ -469,45 +530,23 @@ pub(crate) fn eip2537_pairing(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<Result<
 
 #[cfg(test)]
 mod tests {
-    //! The two kernels against arkworks, value for value: each point's
-    //! curve and subgroup status on points in and out of G1 and G2 (of
-    //! small order among them), each pair's Miller loop, and products and
-    //! final exponentiations of Miller values and of random F_p12 values
-    //! (the device follows arkworks' formulas, so the values, not only the
-    //! verdicts, must be equal). End to end against blst: tests/bls.rs.
+    //! The two stages against arkworks: each point's curve and subgroup
+    //! status on points in and out of G1 and G2 (of small order among
+    //! them), as the flags of each pair ask, each pair's Miller value
+    //! (arkworks' formulas: the values, not only the verdicts, are equal),
+    //! and the final checks of ranges of every length, over several rounds
+    //! of products. End to end against blst: tests/bls.rs.
 
     use ark_bls12_381::{Bls12_381, Fq, Fq2, Fq12, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
     use ark_ec::pairing::{MillerLoopOutput, Pairing};
     use ark_ec::{CurveGroup, PrimeGroup};
-    use ark_ff::{BigInteger, Field, PrimeField};
+    use ark_ff::Field;
+    use rand::SeedableRng;
     use rand::rngs::StdRng;
-    use rand::{RngExt, SeedableRng};
 
+    use super::programs::tests::{fq12_mont, g1_off_subgroup, g2_off_subgroup, random_fq12, random_fr, words};
     use super::*;
-    use crate::gpu::curve::BLS12_381_P;
     use crate::gpu::probe::test_gpu;
-
-    fn words(x: Fq) -> Vec<u32> {
-        x.into_bigint()
-            .to_bytes_le()
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect()
-    }
-
-    /// The Montgomery form the kernels compute in.
-    fn mont(x: Fq) -> Vec<u32> {
-        let limbs: [u32; 12] = words(x).try_into().expect("12 words");
-        bigint::mont_form(&limbs, &bigint::from_hex(BLS12_381_P)).to_vec()
-    }
-
-    fn fq12_mont(f: &Fq12) -> Vec<u32> {
-        [f.c0.c0, f.c0.c1, f.c0.c2, f.c1.c0, f.c1.c1, f.c1.c2]
-            .iter()
-            .flat_map(|c| [c.c0, c.c1])
-            .flat_map(mont)
-            .collect()
-    }
 
     fn g1_words(p: &G1Affine) -> Vec<u32> {
         [p.x, p.y].into_iter().flat_map(words).collect()
@@ -515,35 +554,6 @@ mod tests {
 
     fn g2_words(q: &G2Affine) -> Vec<u32> {
         [q.x.c0, q.x.c1, q.y.c0, q.y.c1].into_iter().flat_map(words).collect()
-    }
-
-    fn random_fq(rng: &mut StdRng) -> Fq {
-        let bytes: [u8; 64] = rng.random();
-        Fq::from_le_bytes_mod_order(&bytes)
-    }
-
-    fn random_fr(rng: &mut StdRng) -> Fr {
-        let bytes: [u8; 64] = rng.random();
-        Fr::from_le_bytes_mod_order(&bytes)
-    }
-
-    /// A point of E(F_p) with a random x (almost never in G1).
-    fn g1_off_subgroup(rng: &mut StdRng) -> G1Affine {
-        loop {
-            if let Some(p) = G1Affine::get_point_from_x_unchecked(random_fq(rng), rng.random()) {
-                return p;
-            }
-        }
-    }
-
-    /// A point of E'(F_p2) with a random x (almost never in G2).
-    fn g2_off_subgroup(rng: &mut StdRng) -> G2Affine {
-        loop {
-            let x = Fq2::new(random_fq(rng), random_fq(rng));
-            if let Some(q) = G2Affine::get_point_from_x_unchecked(x, rng.random()) {
-                return q;
-            }
-        }
     }
 
     /// arkworks' status of a finite point, as the kernel reports it.
@@ -595,8 +605,7 @@ mod tests {
                 true,
             );
         }
-        let kernel = pairs_kernel(pairing_pipeline(&gpu, "bls_pairs").expect("pipeline"), &input);
-        let out = driver::run(&gpu, &kernel).expect("bls_pairs");
+        let out = miller_values(&gpu, &input).expect("bls_pairs");
         assert_eq!(out.len(), pairs.len());
         let mut millers = 0;
         for (n, ((p, q), got)) in pairs.iter().zip(&out).enumerate() {
@@ -623,51 +632,46 @@ mod tests {
     }
 
     #[test]
-    fn final_kernel_matches_arkworks() {
+    fn final_check_matches_arkworks() {
         let Some(gpu) = test_gpu() else { return };
         let mut rng = StdRng::seed_from_u64(2_020_875);
         // Miller values of e(P, Q) and e(-P, Q) (their product exponentiates
-        // to one), then random values.
+        // to one), then random values, then e([a]P, Q) for nine a summing
+        // to zero (a range reduced over two rounds).
         let (p, q) = (
             (G1Projective::generator() * random_fr(&mut rng)).into_affine(),
             (G2Projective::generator() * random_fr(&mut rng)).into_affine(),
         );
-        let mut values = vec![
-            Bls12_381::multi_miller_loop([p], [q]).0,
-            Bls12_381::multi_miller_loop([-p], [q]).0,
-        ];
+        let miller = |p: G1Affine| Bls12_381::multi_miller_loop([p], [q]).0;
+        let mut values = vec![miller(p), miller(-p)];
         for _ in 0..5 {
-            let c: Vec<Fq> = (0..12).map(|_| random_fq(&mut rng)).collect();
-            values.push(Fq12::new(
-                ark_bls12_381::Fq6::new(Fq2::new(c[0], c[1]), Fq2::new(c[2], c[3]), Fq2::new(c[4], c[5])),
-                ark_bls12_381::Fq6::new(Fq2::new(c[6], c[7]), Fq2::new(c[8], c[9]), Fq2::new(c[10], c[11])),
-            ));
+            values.push(random_fq12(&mut rng));
+        }
+        let scalars: Vec<Fr> = (0..8).map(|_| random_fr(&mut rng)).collect();
+        let last = -scalars.iter().sum::<Fr>();
+        for a in scalars.iter().chain([&last]) {
+            values.push(miller((p * a).into_affine()));
         }
         let words: Vec<u32> = values.iter().flat_map(fq12_mont).collect();
-        // Ranges: the pair (one), each value alone, three random ones.
-        let bounds = [0, 2, 3, 4, 7];
-        let pipeline = pairing_pipeline(&gpu, "bls_final").expect("pipeline");
-        for mode in [0, FINAL_CHECK] {
-            let kernel = final_kernel(pipeline.clone(), Tower::Bls12381, &bounds, &words, mode);
-            let out = driver::run(&gpu, &kernel).expect("bls_final");
-            assert_eq!(out.len(), bounds.len() - 1);
-            for (k, got) in out.iter().enumerate() {
-                let product: Fq12 = values[bounds[k]..bounds[k + 1]].iter().product();
-                let want = if mode == FINAL_CHECK {
-                    Bls12_381::final_exponentiation(MillerLoopOutput(product))
-                        .expect("nonzero")
-                        .0
-                } else {
-                    product
-                };
-                assert_eq!(got[1..], fq12_mont(&want)[..], "mode {mode} range {k}");
-                if mode == FINAL_CHECK {
-                    assert_eq!(got[0] == 1, want == Fq12::ONE, "range {k}: is one");
-                }
-            }
-            if mode == FINAL_CHECK {
-                assert_eq!(out[0][0], 1, "e(P, Q) e(-P, Q) = 1");
-            }
-        }
+        // Ranges: the pair (one), each value alone, three random ones, an
+        // empty one (one), the nine (one), the nine but the last.
+        let bounds = vec![0, 2, 3, 4, 7, 7, 16];
+        let mut got = final_check(&gpu, Tower::Bls12381, words.clone(), bounds.clone()).expect("bls_final");
+        got.extend(
+            final_check(&gpu, Tower::Bls12381, words[..15 * FP12_WORDS].to_vec(), vec![7, 15]).expect("bls_final"),
+        );
+        let mut want: Vec<bool> = bounds
+            .windows(2)
+            .map(|w| {
+                let product: Fq12 = values[w[0]..w[1]].iter().product();
+                Bls12_381::final_exponentiation(MillerLoopOutput(product))
+                    .expect("nonzero")
+                    .0
+                    == Fq12::ONE
+            })
+            .collect();
+        want.push(false);
+        assert_eq!(got, want);
+        assert_eq!(want, [true, false, false, false, true, true, false]);
     }
 }

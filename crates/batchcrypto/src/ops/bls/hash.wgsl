@@ -15,7 +15,7 @@
 //    (negative) curve parameter).
 //
 // The answer is the affine point (canonical words), the form the pairing
-// kernel (pairs.wgsl) reads. The host appends expand_message's tail
+// program (ops/bls/gpu/programs.rs) reads. The host appends expand_message's tail
 // I2OSP(256, 2) || 0x00 || DST_prime to each message (ops/bls/gpu/
 // signatures.rs); the device prepends Z_pad (64 zero bytes) by starting
 // b_0's stream with them. Every SHA-256 block of the nine hashes goes

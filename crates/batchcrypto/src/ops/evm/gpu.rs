@@ -453,7 +453,7 @@ mod tests {
         values.extend(fq12_words(&Fq12::ONE));
         let pipeline = bls_gpu::pairing_pipeline(&gpu, "bn254_final").expect("pipeline");
         for mode in [0, FINAL_CHECK] {
-            let kernel = final_kernel(pipeline.clone(), tower, &bounds, &values, mode);
+            let kernel = final_kernel(pipeline.clone(), &bounds, &values, mode);
             let out = driver::run(&gpu, &kernel).expect("bn254_final");
             assert_eq!(out.len(), bounds.len() - 1);
             for (k, got) in out.iter().enumerate() {
