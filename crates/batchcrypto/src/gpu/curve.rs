@@ -83,25 +83,11 @@ pub(crate) fn tower_field_wgsl<const N: usize>(p: &Limbs<N>, xi0: u32) -> String
 }
 
 /// The Frobenius constants of an arkworks F_p12 tower (F_p12 = F_p6[w] /
-/// (w^2 - v), F_p6 = F_p2[v] / (v^3 - xi)) for `fp12_frob`
-/// (wgsl/pairing.wgsl), in Montgomery form for the field of modulus `p`:
-/// `FP12_FROB<j>_<k>_C0/C1` for j = 1, 2 and k = 0..5, the factor x -> x^(p^j)
-/// multiplies the basis element w^k = v^(k/2) w^(k%2) by (arkworks'
-/// coefficients: of w, FP12_C1; of v and v^2, FP6_C1 and FP6_C2).
-pub(crate) fn fp12_frobenius_wgsl<C: ark_ff::Fp12Config, const N: usize>(p: &Limbs<N>) -> String {
-    let mut out = String::new();
-    for (j, coefficients) in fp12_frobenius::<C, N>().iter().enumerate() {
-        for (k, [c0, c1]) in coefficients.iter().enumerate() {
-            let name = format!("FP12_FROB{}_{k}", j + 1);
-            out += &wgsl_const(&format!("{name}_C0"), &mont_form(c0, p));
-            out += &wgsl_const(&format!("{name}_C1"), &mont_form(c1, p));
-        }
-    }
-    out
-}
-
-/// The same constants as plain residues (c0, c1): `[j - 1][k]` multiplies
-/// w^k under x -> x^(p^j).
+/// (w^2 - v), F_p6 = F_p2[v] / (v^3 - xi)) as plain residues (c0, c1),
+/// for the tower machine's x -> x^(p^j) (gpu/tower_vm.rs `frob12`):
+/// `[j - 1][k]` multiplies the basis element w^k = v^(k/2) w^(k%2)
+/// (arkworks' coefficients: of w, FP12_C1; of v and v^2, FP6_C1 and
+/// FP6_C2).
 pub(crate) fn fp12_frobenius<C: ark_ff::Fp12Config, const N: usize>() -> [[[Limbs<N>; 2]; 6]; 2] {
     use ark_ff::{Field, Fp6Config, PrimeField};
     type Fp2Of<C> = <<C as ark_ff::Fp12Config>::Fp6Config as Fp6Config>::Fp2Config;
@@ -118,61 +104,6 @@ pub(crate) fn fp12_frobenius<C: ark_ff::Fp12Config, const N: usize>() -> [[[Limb
             ]
         })
     })
-}
-
-/// The F_p2 element c0 + c1 u of arkworks' field elements as the WGSL
-/// constants NAME_C0 and NAME_C1, in Montgomery form mod `p`.
-fn ark_fp2_wgsl<F: ark_ff::PrimeField, const N: usize>(name: &str, c0: F, c1: F, p: &Limbs<N>) -> String {
-    let mont = |x: F| mont_form(&super::bigint::from_ark::<N>(x.into_bigint()), p);
-    wgsl_const(&format!("{name}_C0"), &mont(c0)) + &wgsl_const(&format!("{name}_C1"), &mont(c1))
-}
-
-/// The constants of BN254's pairing layer (`wgsl/bn254_pairing.wgsl`),
-/// from arkworks' `ark_bn254::Config` and G2 curve: `BN_TWIST_B3` = 3 b'
-/// (b' = 3 / (9 + u)); `BN_Q_X` and `BN_Q_Y`, `TWIST_MUL_BY_Q_X` and `_Y`;
-/// the digits of `ATE_LOOP_COUNT` (6x + 2, least significant first) as the
-/// bit sets `BN_ATE_PLUS` (digit 1) and `BN_ATE_MINUS` (digit -1),
-/// `BN_ATE_TOP` (the top digit's place) and `BN_MILLER_STEPS` (a doubling
-/// per digit below the top, an addition per nonzero one, two final
-/// additions); the G2 subgroup check's k = 6 x^2 as `BN_K` (four words)
-/// with `K_TOP`, its top bit; then the tower's Frobenius constants.
-pub(crate) fn bn254_pairing_wgsl() -> String {
-    use ark_ec::bn::BnConfig;
-    use ark_ec::short_weierstrass::SWCurveConfig;
-    use ark_ff::PrimeField;
-    let p: Limbs<8> = super::bigint::from_ark(ark_bn254::Fq::MODULUS);
-    let b = ark_bn254::g2::Config::COEFF_B;
-    let b3 = b + b + b;
-    let (qx, qy) = (ark_bn254::Config::TWIST_MUL_BY_Q_X, ark_bn254::Config::TWIST_MUL_BY_Q_Y);
-    let digits = ark_bn254::Config::ATE_LOOP_COUNT;
-    let set = |d: i8| -> [u32; 3] {
-        let mut words = [0u32; 3];
-        for (i, _) in digits.iter().enumerate().filter(|(_, x)| **x == d) {
-            words[i / 32] |= 1 << (i % 32);
-        }
-        words
-    };
-    // The subgroup check's k = 6 x^2 (arkworks' SIX_X_SQUARED: [k] Q = psi(Q)
-    // on G2, eprint 2022/352 section 4.3), in four words.
-    let k = 6 * u128::from(super::fp12_program::BN254_X).pow(2);
-    let k_words: [u32; 4] = std::array::from_fn(|i| (k >> (32 * i)) as u32);
-    let below_top = &digits[..digits.len() - 1];
-    let steps = below_top.len() + below_top.iter().filter(|d| **d != 0).count() + 2;
-    [
-        ark_fp2_wgsl("BN_TWIST_B3", b3.c0, b3.c1, &p),
-        ark_fp2_wgsl("BN_Q_X", qx.c0, qx.c1, &p),
-        ark_fp2_wgsl("BN_Q_Y", qy.c0, qy.c1, &p),
-        super::shaders::u32_array("BN_ATE_PLUS", &set(1)),
-        super::shaders::u32_array("BN_ATE_MINUS", &set(-1)),
-        format!(
-            "const BN_ATE_TOP: u32 = {}u;\nconst BN_MILLER_STEPS: u32 = {steps}u;\nconst K_TOP: u32 = {}u;\n",
-            digits.len() - 1,
-            127 - k.leading_zeros()
-        ),
-        super::shaders::u32_array("BN_K", &k_words),
-        fp12_frobenius_wgsl::<ark_bn254::Fq12Config, 8>(&p),
-    ]
-    .concat()
 }
 
 /// |x| for BLS12-381's curve parameter x = -0xd201000000010000 (negative):
@@ -264,10 +195,8 @@ impl Fp2Const {
 /// - `BLS_PSI_X` = 1/xi^((p-1)/3) and `BLS_PSI_Y` = 1/xi^((p-1)/2)
 ///   (xi = 1 + u), the untwist-Frobenius-twist endomorphism psi(x, y) =
 ///   (conj(x) PSI_X, conj(y) PSI_Y) of G2, on which it acts as [x];
-/// - `BLS_X_HI`, `BLS_X_LO`: |x| in two words;
-///
-/// then the tower's Frobenius constants ([`fp12_frobenius_wgsl`]).
-pub(crate) fn bls_pairing_wgsl() -> String {
+/// - `BLS_X_HI`, `BLS_X_LO`: |x| in two words.
+pub(crate) fn bls_curve_wgsl() -> String {
     let p: Limbs<12> = from_hex(BLS12_381_P);
     let mont = |x: &Limbs<12>| mont_form(x, &p);
     let c = bls_constants();
@@ -281,13 +210,12 @@ pub(crate) fn bls_pairing_wgsl() -> String {
         ),
         Fp2Const(c.psi_x).wgsl("BLS_PSI_X"),
         Fp2Const(c.psi_y).wgsl("BLS_PSI_Y"),
-        fp12_frobenius_wgsl::<ark_bls12_381::Fq12Config, 12>(&p),
     ]
     .concat()
 }
 
 /// BLS12-381's endomorphism constants as plain residues (see
-/// [`bls_pairing_wgsl`]): beta, PSI_X and PSI_Y (c0, c1).
+/// [`bls_curve_wgsl`]): beta, PSI_X and PSI_Y (c0, c1).
 pub(crate) struct BlsConstants {
     pub(crate) beta: Limbs<12>,
     pub(crate) psi_x: [Limbs<12>; 2],

@@ -1,8 +1,7 @@
-//! Straight-line programs over F_p12 for the pairing kernels: written here
-//! as calls, rendered into a WGSL constant, run on the device by
-//! `fp12_run` (wgsl/pairing.wgsl), one site per operation in the shader
-//! however long the program, and in slices when a kernel must stay under a
-//! driver's loop limit. The programs are the final exponentiations,
+//! Straight-line programs over F_p12 for the pairing checks: written here
+//! as calls, expanded into F_p instructions of the tower machine
+//! (gpu/tower_vm.rs `Asm::fp12_program`). The programs are the final
+//! exponentiations,
 //! arkworks' line for line (BLS12-381: ark-ec
 //! `Bls12Config::final_exponentiation`, after Hayashida, Hayasaka and
 //! Teruya, eprint 2020/875; BN254: `BnConfig::final_exponentiation`, after
@@ -24,7 +23,7 @@ const Y2: Reg = Reg(3);
 const Y3: Reg = Reg(4);
 const Y4: Reg = Reg(5);
 
-/// The operations, as `fp12_run` decodes them.
+/// The operations (the tower machine expands each into F_p instructions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]
 pub(crate) enum Op {
@@ -37,15 +36,7 @@ pub(crate) enum Op {
     Inv = 6,
 }
 
-const OPS: [(Op, &str); 7] = [
-    (Op::Copy, "COPY"),
-    (Op::Mul, "MUL"),
-    (Op::Sq, "SQ"),
-    (Op::Conj, "CONJ"),
-    (Op::Frob1, "FROB1"),
-    (Op::Frob2, "FROB2"),
-    (Op::Inv, "INV"),
-];
+const OPS: [Op; 7] = [Op::Copy, Op::Mul, Op::Sq, Op::Conj, Op::Frob1, Op::Frob2, Op::Inv];
 
 /// A program under construction.
 #[derive(Default)]
@@ -113,7 +104,7 @@ impl Program {
     /// The instructions as (operation, destination, operands).
     pub(crate) fn ops(&self) -> impl Iterator<Item = (Op, usize, usize, usize)> + '_ {
         self.0.iter().map(|w| {
-            let op = OPS[(w & 0xff) as usize].0;
+            let op = OPS[(w & 0xff) as usize];
             let reg = |shift: u32| ((w >> shift) & 0xff) as usize;
             (op, reg(8), reg(16), reg(24))
         })
@@ -127,21 +118,6 @@ impl Program {
             .map(|w| reg(w, 8).max(reg(w, 16)).max(reg(w, 24)))
             .max()
             .map_or(1, |r| r + 1)
-    }
-
-    /// The program as WGSL: `FP12_PROGRAM_LEN`, `FP12_REGS`, the
-    /// operation codes `FP12_OP_*` and the instructions as the constant
-    /// `name`.
-    pub(crate) fn wgsl(&self, name: &str) -> String {
-        let mut out: String = OPS
-            .iter()
-            .map(|(op, n)| format!("const FP12_OP_{n}: u32 = {}u;\n", *op as u32))
-            .collect();
-        let words: Vec<String> = self.0.iter().map(|w| format!("{w:#x}u")).collect();
-        out += &format!("const FP12_PROGRAM_LEN: u32 = {}u;\n", self.0.len());
-        out += &format!("const FP12_REGS: u32 = {}u;\n", self.registers());
-        out += &format!("const {name} = array<u32, {}>({});\n", self.0.len(), words.join(", "));
-        out
     }
 }
 

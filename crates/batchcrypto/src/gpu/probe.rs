@@ -137,7 +137,7 @@ pub(crate) fn test_gpu() -> Option<Gpu> {
 
 #[cfg(test)]
 mod tests {
-    use ark_bls12_381::{Fq, Fq2, Fq6, Fq12};
+    use ark_bls12_381::{Fq, Fq2};
     use ark_ff::{BigInteger, Field, PrimeField};
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
@@ -270,134 +270,7 @@ fn probe_item(i: u32) {
         }
     }
 
-    /// Reading and writing F_p6 values for the fp12.wgsl probes: two F_p12
-    /// values a and b in (12 F_p values each, coefficient order c0.c0.c0,
-    /// c0.c0.c1, c0.c1.c0, ...), F_p6 results out by slot.
-    const FP12_IO: &str = "
-fn probe_fp6(i: u32, k: u32) -> Fp6 {
-    return Fp6(Fp2(probe_fp(i, k), probe_fp(i, k + 1u)), Fp2(probe_fp(i, k + 2u), probe_fp(i, k + 3u)),
-               Fp2(probe_fp(i, k + 4u), probe_fp(i, k + 5u)));
-}
-
-fn probe_put6(i: u32, slot: u32, a: Fp6) {
-    let parts = array<Fp, 6>(a.c0.c0, a.c0.c1, a.c1.c0, a.c1.c1, a.c2.c0, a.c2.c1);
-    for (var k = 0u; k < 6u; k++) {
-        let c = fp_from_mont(parts[k]);
-        for (var j = 0u; j < 12u; j++) {
-            probe_out[i * PROBE_OUT + (slot * 6u + k) * 12u + j] = c[j];
-        }
-    }
-}
-";
-
-    /// Products: a0 b0 in F_p6, then a b, a^2 and conj(a) in F_p12.
-    const FP12_MUL_PROBE: &str = "
-fn probe_item(i: u32) {
-    tower_init(params.loop_guard);
-    let a = Fp12(probe_fp6(i, 0u), probe_fp6(i, 6u));
-    let b = Fp12(probe_fp6(i, 12u), probe_fp6(i, 18u));
-    let ab = fp12_mul(a, b);
-    let sq = fp12_sq(a);
-    let conj = fp12_conj(a);
-    let outs = array<Fp6, 7>(fp6_mul(a.c0, b.c0), ab.c0, ab.c1, sq.c0, sq.c1, conj.c0, conj.c1);
-    for (var s = 0u; s < 7u; s++) {
-        probe_put6(i, s, outs[s]);
-    }
-}
-";
-
-    /// The inverse 1/a in F_p12 (which inverts in F_p6, F_p2 and F_p).
-    /// One inversion per pipeline: each is a few hundred inlined lines, and
-    /// llvmpipe's compile time grows steeply with the kernel's size.
-    const FP12_INV_PROBE: &str = "
-fn probe_item(i: u32) {
-    tower_init(params.loop_guard);
-    let inv = fp12_inv(Fp12(probe_fp6(i, 0u), probe_fp6(i, 6u)));
-    probe_put6(i, 0u, inv.c0);
-    probe_put6(i, 1u, inv.c1);
-}
-";
-
-    fn fq6(c: &[Fq]) -> Fq6 {
-        Fq6::new(Fq2::new(c[0], c[1]), Fq2::new(c[2], c[3]), Fq2::new(c[4], c[5]))
-    }
-
-    fn fq12(c: &[Fq]) -> Fq12 {
-        Fq12::new(fq6(&c[..6]), fq6(&c[6..]))
-    }
-
-    /// F_p6 and F_p12 on the device equal arkworks' (same tower, same
-    /// coefficient order) on random values, sparse ones, one and zero.
-    #[test]
-    fn fp12_layer_matches_arkworks() {
-        let Some(gpu) = test_gpu() else { return };
-        let mut rng = StdRng::seed_from_u64(12);
-        let mut random = || {
-            let bytes: [u8; 64] = rng.random();
-            Fq::from_le_bytes_mod_order(&bytes)
-        };
-        let mut values: Vec<Vec<Fq>> = Vec::new();
-        for n in 0..24 {
-            let mut v: Vec<Fq> = (0..24).map(|_| random()).collect();
-            match n {
-                // a = 1, a = w, b sparse (a line's shape: three F_p2 values).
-                0 => v[..12]
-                    .iter_mut()
-                    .enumerate()
-                    .for_each(|(k, c)| *c = Fq::from(u64::from(k == 0))),
-                1 => v[..12]
-                    .iter_mut()
-                    .enumerate()
-                    .for_each(|(k, c)| *c = Fq::from(u64::from(k == 6))),
-                2 => v[12..].iter_mut().enumerate().for_each(|(k, c)| {
-                    if ![0, 1, 2, 3, 8, 9].contains(&k) {
-                        *c = Fq::from(0u64)
-                    }
-                }),
-                // a0 = 0, and a = 0 (whose "inverse" is 0 on both).
-                3 => v[..6].iter_mut().for_each(|c| *c = Fq::from(0u64)),
-                4 => v[..12].iter_mut().for_each(|c| *c = Fq::from(0u64)),
-                _ => {}
-            }
-            values.push(v);
-        }
-        let input: Vec<u32> = values.iter().flat_map(|v| v.iter().flat_map(|x| words(*x))).collect();
-        let probe = |key, entry: &str, slots: usize| {
-            let layer = [
-                shaders::fp12_layer(shaders::Tower::Bls12381),
-                FP_IO.to_string(),
-                FP12_IO.to_string(),
-                entry.to_string(),
-            ]
-            .join("\n");
-            let out = run(&gpu, key, &layer, &input, 288, slots * 72).expect("probe");
-            assert_eq!(out.len(), values.len(), "{key}");
-            out
-        };
-        let (products, inverses) = (
-            probe("probe_fp12_mul", FP12_MUL_PROBE, 7),
-            probe("probe_fp12_inv", FP12_INV_PROBE, 2),
-        );
-        for (n, (v, (got, inv))) in values.iter().zip(products.iter().zip(&inverses)).enumerate() {
-            let (a, b) = (fq12(&v[..12]), fq12(&v[12..]));
-            let slot = |out: &[u32], s: usize| -> Fq6 {
-                let c: Vec<Fq> = (0..6)
-                    .map(|k| fq(&out[(s * 6 + k) * 12..(s * 6 + k + 1) * 12]))
-                    .collect();
-                fq6(&c)
-            };
-            let pair = |out: &[u32], s: usize| Fq12::new(slot(out, s), slot(out, s + 1));
-            assert_eq!(slot(got, 0), a.c0 * b.c0, "item {n}: fp6_mul");
-            assert_eq!(pair(got, 1), a * b, "item {n}: fp12_mul");
-            assert_eq!(pair(got, 3), a.square(), "item {n}: fp12_sq");
-            let mut conj = a;
-            conj.conjugate_in_place();
-            assert_eq!(pair(got, 5), conj, "item {n}: fp12_conj");
-            assert_eq!(pair(inv, 0), a.inverse().unwrap_or_default(), "item {n}: fp12_inv");
-        }
-    }
-
-    /// The tower probes translate to Metal and HLSL as the kernels do
+    /// The field probe translates to Metal and HLSL as the kernels do
     /// (`every_kernel_translates_to_metal_and_hlsl`): 384-bit code is
     /// portable beyond Vulkan.
     #[test]
@@ -408,26 +281,6 @@ fn probe_item(i: u32) {
             FP381_PROBE.to_string(),
         ]
         .join("\n");
-        let mul = [
-            shaders::fp12_layer(shaders::Tower::Bls12381),
-            FP_IO.to_string(),
-            FP12_IO.to_string(),
-            FP12_MUL_PROBE.to_string(),
-        ]
-        .join("\n");
-        let inv = [
-            shaders::fp12_layer(shaders::Tower::Bls12381),
-            FP_IO.to_string(),
-            FP12_IO.to_string(),
-            FP12_INV_PROBE.to_string(),
-        ]
-        .join("\n");
-        for (name, layer, inw, out) in [
-            ("fp381", fp, 48, 181),
-            ("fp12 mul", mul, 288, 504),
-            ("fp12 inv", inv, 288, 144),
-        ] {
-            shaders::tests::assert_translates(name, &source(&layer, inw, out), &["probe"], true);
-        }
+        shaders::tests::assert_translates("fp381", &source(&fp, 48, 181), &["probe"], true);
     }
 }

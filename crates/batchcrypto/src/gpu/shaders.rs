@@ -362,14 +362,9 @@ pub(crate) fn msm(curve: crate::ops::msm::Curve) -> String {
 const FIELD_BENCH: &str = include_str!("wgsl/field_bench.wgsl");
 const FP: &str = include_str!("wgsl/fp.wgsl");
 const FP2: &str = include_str!("wgsl/fp2.wgsl");
-const FP12: &str = include_str!("wgsl/fp12.wgsl");
 const FP_POW: &str = include_str!("wgsl/fp_pow.wgsl");
 const BLS_CURVE: &str = include_str!("wgsl/bls_curve.wgsl");
 const BLS_GROUP: &str = include_str!("wgsl/bls_group.wgsl");
-const PAIRING: &str = include_str!("wgsl/pairing.wgsl");
-const BN254_PAIRING: &str = include_str!("wgsl/bn254_pairing.wgsl");
-const BN254_PAIRS: &str = include_str!("../ops/evm/pairs.wgsl");
-const PAIRING_FINAL: &str = include_str!("../ops/bls/final_exp.wgsl");
 const BLS_POINTS: &str = include_str!("../ops/bls/points.wgsl");
 const BLS_HASH: &str = include_str!("../ops/bls/hash.wgsl");
 const BLS_SUM: &str = include_str!("../ops/bls/sum.wgsl");
@@ -432,45 +427,12 @@ pub(crate) fn bls_signatures(name: &str) -> String {
     parts.join("\n")
 }
 
-/// BN254's pairing check's two kernels by pipeline key (ops/bls/gpu.rs
-/// `pairing_pipeline`): stage 1, `bn254_pairs` (EIP-197: Miller loops,
-/// ops/evm/pairs.wgsl); stage 2, `bn254_final` (entry point `final_exp`,
-/// ops/bls/final_exp.wgsl), each after the pairing layer with its final
-/// exponentiation. (BLS12-381's run on the tower machine,
-/// gpu/tower_vm.rs.)
-pub(crate) fn pairing_kernel(key: &str) -> String {
-    use crate::ops::bls::gpu as host;
-    let tower = Tower::Bn254;
-    let constants = format!(
-        "const PAIR_IN: u32 = {}u;\nconst PAIR_OUT: u32 = {}u;\nconst PAIR_G1: u32 = {}u;\nconst PAIR_G2: u32 = {}u;\n\
-         const PAIR_MILLER: u32 = {}u;\nconst STATUS_NOT_ON_CURVE: u32 = {}u;\nconst STATUS_NOT_IN_SUBGROUP: u32 = {}u;\n\
-         const FINAL_OUT: u32 = {}u;\nconst FINAL_MAX_RANGE: u32 = {}u;\nconst FINAL_CHECK: u32 = {}u;\n",
-        host::PAIR_IN,
-        host::PAIR_OUT,
-        host::PAIR_G1,
-        host::PAIR_G2,
-        host::PAIR_MILLER,
-        host::STATUS_NOT_ON_CURVE,
-        host::STATUS_NOT_IN_SUBGROUP,
-        tower.final_out(),
-        host::FINAL_MAX_RANGE,
-        host::FINAL_CHECK,
-    );
-    let layer = bn254_pairing_layer(&super::fp12_program::bn254_final_exponentiation(), "FINAL_EXP");
-    let kernel = if key.ends_with("_final") {
-        PAIRING_FINAL
-    } else {
-        BN254_PAIRS
-    };
-    [guard(), constants, layer, kernel.to_string()].join("\n")
-}
-
-/// BLS12-381's G1 and G2 (`wgsl/bls_curve.wgsl`) over the whole tower,
-/// with the pairing constants and each group's layer ([`group_layer`]).
+/// BLS12-381's G1 and G2 (`wgsl/bls_curve.wgsl`) over F_p and F_p2, with
+/// the curve's constants and each group's layer ([`group_layer`]).
 pub(crate) fn bls_curve_layer() -> String {
     [
-        fp12_layer(Tower::Bls12381),
-        super::curve::bls_pairing_wgsl(),
+        fp2_layer(Tower::Bls12381),
+        super::curve::bls_curve_wgsl(),
         BLS_CURVE.to_string(),
         group_layer("g1", "fp"),
         group_layer("g2", "fp2"),
@@ -495,24 +457,9 @@ fn group_layer(g: &str, field: &str) -> String {
     .join("\n")
 }
 
-/// BN254's pairing layer: its tower, the constants of its Miller loop and
-/// subgroup check (gpu/curve.rs `bn254_pairing_wgsl`), G2's group layer,
-/// `program` as the constant `name`, the shared steps and BN254's loop
-/// (`wgsl/bn254_pairing.wgsl`).
-pub(crate) fn bn254_pairing_layer(program: &super::fp12_program::Program, name: &str) -> String {
-    [
-        fp12_layer(Tower::Bn254),
-        super::curve::bn254_pairing_wgsl(),
-        group_layer("g2", "fp2"),
-        program.wgsl(name),
-        PAIRING.to_string(),
-        BN254_PAIRING.to_string(),
-    ]
-    .join("\n")
-}
-
 /// A pairing-friendly curve's tower F_p < F_p2 < F_p6 < F_p12, for which
-/// the tower layers (`wgsl/fp2.wgsl`, `wgsl/fp12.wgsl`) are rendered.
+/// the field layers (`wgsl/fp.wgsl`, `wgsl/fp2.wgsl`) and the tower
+/// machine (gpu/tower_vm.rs) are rendered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Tower {
     /// BLS12-381: p of 381 bits (twelve limbs), xi = 1 + u.
@@ -534,18 +481,6 @@ impl Tower {
     pub(crate) fn fp12_words(self) -> usize {
         12 * self.limbs()
     }
-
-    /// Words per range out of the final stage: is-one flag, F_p12 value,
-    /// completion.
-    pub(crate) fn final_out(self) -> usize {
-        self.fp12_words() + 2
-    }
-}
-
-/// A tower's whole field layer: F_p, F_p2, F_p6 and F_p12 (needs
-/// SHADER_INT64).
-pub(crate) fn fp12_layer(tower: Tower) -> String {
-    [fp2_layer(tower), FP12.to_string()].join("\n")
 }
 
 /// A tower's F_p and F_p2 (`wgsl/fp2.wgsl`) with their constants and
@@ -687,11 +622,6 @@ pub(crate) mod tests {
         }
         for tower in [Tower::Bls12381, Tower::Bn254] {
             kernels.push((format!("tower vm {tower:?}"), tower_vm(tower), &["tower_vm"][..], true));
-        }
-        let pairing: [(&str, &'static [&'static str]); 2] =
-            [("bn254_pairs", &["bn254_pairs"]), ("bn254_final", &["final_exp"])];
-        for (key, entries) in pairing {
-            kernels.push((key.replace('_', " "), pairing_kernel(key), entries, true));
         }
         kernels.push((
             "bls points".to_string(),

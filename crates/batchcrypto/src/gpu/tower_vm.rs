@@ -895,3 +895,100 @@ pub(crate) mod host {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The F_p12 operations on the host machine against arkworks, on
+    //! random values and edges (one, w, a line's sparse shape, a0 = 0,
+    //! zero, whose "inverse" is zero on both); the device runs the same
+    //! instructions in the pairing programs' tests.
+
+    use ark_bls12_381::{Fq, Fq2, Fq6, Fq12, Fq12Config};
+    use ark_ff::{Field, PrimeField};
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    use super::*;
+    use crate::gpu::bigint::from_hex;
+    use crate::gpu::curve::{BLS12_381_P, fp12_frobenius};
+
+    fn fq12(c: &[Fq]) -> Fq12 {
+        let f2 = |k: usize| Fq2::new(c[2 * k], c[2 * k + 1]);
+        Fq12::new(Fq6::new(f2(0), f2(1), f2(2)), Fq6::new(f2(3), f2(4), f2(5)))
+    }
+
+    fn words(x: &Fq12) -> Vec<u32> {
+        let p = from_hex::<12>(BLS12_381_P);
+        x.to_base_prime_field_elements()
+            .flat_map(|c| mont_form(&crate::gpu::bigint::from_ark::<12>(c.into_bigint()), &p))
+            .collect()
+    }
+
+    #[test]
+    fn fp12_operations_are_arkworks() {
+        let mut a = Asm::<12>::new(from_hex(BLS12_381_P), 1);
+        let frob = fp12_frobenius::<Fq12Config, 12>();
+        let (x, y) = (a.reg12(), a.reg12());
+        for c in x.iter().chain(&y).flatten().flatten() {
+            a.load(*c);
+        }
+        let d = a.reg12();
+        type Unary = fn(&mut Asm<12>, Fe12, Fe12);
+        let unary: [Unary; 3] = [Asm::sq12, Asm::conj12, Asm::inv12];
+        a.mul12(d, x, y);
+        a.output12(d);
+        for op in unary {
+            op(&mut a, d, x);
+            a.output12(d);
+        }
+        for power in [1, 2] {
+            a.frob12(d, x, power, &frob[power as usize - 1]);
+            a.output12(d);
+        }
+        let program = a.finish();
+        let mut rng = StdRng::seed_from_u64(12);
+        for n in 0..12 {
+            let mut v: Vec<Fq> = (0..24)
+                .map(|_| Fq::from_le_bytes_mod_order(&rng.random::<[u8; 64]>()))
+                .collect();
+            match n {
+                0 => v[..12]
+                    .iter_mut()
+                    .enumerate()
+                    .for_each(|(k, c)| *c = Fq::from(u64::from(k == 0))),
+                1 => v[..12]
+                    .iter_mut()
+                    .enumerate()
+                    .for_each(|(k, c)| *c = Fq::from(u64::from(k == 6))),
+                2 => v[12..].iter_mut().enumerate().for_each(|(k, c)| {
+                    if ![0, 1, 2, 3, 8, 9].contains(&k) {
+                        *c = Fq::from(0u64)
+                    }
+                }),
+                3 => v[..6].iter_mut().for_each(|c| *c = Fq::from(0u64)),
+                4 => v[..12].iter_mut().for_each(|c| *c = Fq::from(0u64)),
+                _ => {}
+            }
+            let (x, y) = (fq12(&v[..12]), fq12(&v[12..]));
+            let input: Vec<u32> = [x, y].iter().flat_map(words).collect();
+            let got = host::run::<Fq>(&program, 12, &input);
+            let mut conj = x;
+            conj.conjugate_in_place();
+            let want: Vec<u32> = [
+                x * y,
+                x.square(),
+                conj,
+                x.inverse().unwrap_or_default(),
+                x.frobenius_map(1),
+                x.frobenius_map(2),
+            ]
+            .iter()
+            .flat_map(words)
+            .collect();
+            assert_eq!(got.len(), want.len());
+            for (k, (g, w)) in got.chunks(144).zip(want.chunks(144)).enumerate() {
+                assert_eq!(g, w, "value {n}, operation {k}");
+            }
+        }
+    }
+}

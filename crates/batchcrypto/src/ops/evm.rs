@@ -43,6 +43,8 @@ pub(crate) mod cpu;
 pub(crate) mod gpu;
 pub(crate) mod msm;
 pub mod oracle;
+#[cfg(feature = "wgpu")]
+pub(crate) mod programs;
 pub(crate) mod workload;
 
 use std::fmt;

@@ -1,4 +1,4 @@
-// BLS12-381's groups for the pairing kernels (issue 15): G1 on
+// BLS12-381's groups for the signature kernels (issue 15): G1 on
 // E: y^2 = x^3 + 4 over F_p and G2 on the twist E': y^2 = x^3 + 4 (1 + u)
 // over F_p2, in homogeneous projective coordinates (x = X/Z, y = Y/Z,
 // infinity (0 : 1 : 0)). The point formulas are the complete ones of
@@ -7,8 +7,8 @@
 // they are complete on curves without points of order two, which holds for
 // both (the orders of E(F_p) and E'(F_p2) are odd), so hostile inputs of
 // small order need no special cases, and every thread runs the same code.
-// Composed after fp12.wgsl and the constants of gpu/curve.rs
-// `bls_pairing_wgsl`; the group-generic code (wgsl/bls_group.wgsl) follows.
+// Composed after fp2.wgsl and the constants of gpu/curve.rs
+// `bls_curve_wgsl`; the group-generic code (wgsl/bls_group.wgsl) follows.
 
 struct G1Proj {
     x: Fp,

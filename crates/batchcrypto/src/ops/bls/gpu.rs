@@ -31,10 +31,8 @@ use crate::ops::evm::PrecompileError;
 pub(crate) mod programs;
 pub(crate) mod signatures;
 
-/// Words per pair into `bls_pairs`: six coordinates of twelve words, flags.
+/// Words per packed pair ([`pack_pair`]): six coordinates of twelve words, flags.
 pub(crate) const PAIR_IN: usize = 73;
-/// Words per pair out of `bls_pairs`: status, Miller value, completion.
-pub(crate) const PAIR_OUT: usize = 146;
 /// Pair flag: G1's point is finite (check it).
 pub(crate) const PAIR_G1: u32 = 1;
 /// Pair flag: G2's point is finite (check it).
@@ -45,17 +43,8 @@ pub(crate) const PAIR_MILLER: u32 = 4;
 pub(crate) const STATUS_NOT_ON_CURVE: u32 = 1;
 /// A point's status: on its curve, outside the prime-order subgroup.
 pub(crate) const STATUS_NOT_IN_SUBGROUP: u32 = 2;
-/// Most Miller values one thread of BN254's `bn254_final` multiplies: with
-/// the final exponentiation (about 20,000 loop iterations), an invocation
-/// stays well under llvmpipe's 65,535.
-pub(crate) const FINAL_MAX_RANGE: usize = 32;
-/// `bls_final`'s mode: exponentiate and compare with one (else: multiply).
-pub(crate) const FINAL_CHECK: u32 = 1;
 /// Words of a BLS12-381 F_p12 value.
 pub(super) const FP12_WORDS: usize = 144;
-/// Ranges per `bn254_final` sub-batch, which caps its values at 65,536
-/// (25 MB, within every adapter's storage binding limit).
-const MAX_RANGES: usize = 2_048;
 
 /// A point's encoding as the host reads it.
 enum Point {
@@ -271,36 +260,6 @@ impl Kernel for RangesKernel<'_> {
     }
 }
 
-/// BN254's final stage (`bn254_final`) over ranges of F_p12 values in
-/// `mode`.
-pub(crate) fn final_kernel<'a>(
-    pipeline: Arc<wgpu::ComputePipeline>,
-    bounds: &'a [usize],
-    values: &'a [u32],
-    mode: u32,
-) -> RangesKernel<'a> {
-    let tower = Tower::Bn254;
-    RangesKernel {
-        name: "bn254_final",
-        pipeline,
-        bounds,
-        values,
-        value_words: tower.fp12_words(),
-        mode,
-        out_words: tower.final_out(),
-        max_ranges: MAX_RANGES,
-        max_values: MAX_RANGES * FINAL_MAX_RANGE,
-    }
-}
-
-/// The pipeline of one of BN254's pairing kernels by key (`bn254_pairs`,
-/// `bn254_final`: [`shaders::pairing_kernel`]).
-pub(crate) fn pairing_pipeline(gpu: &Gpu, key: &'static str) -> Result<Arc<wgpu::ComputePipeline>, String> {
-    gpu.require_int64(key)?;
-    let entry = if key.ends_with("_final") { "final_exp" } else { key };
-    gpu.pipeline(key, entry, || shaders::pairing_kernel(key))
-}
-
 /// The first failure of a call in the precompile's order, given each
 /// finite point's device status; `None` when every point is valid.
 fn first_failure(pairs: &[(Point, Point)], status: &[u32]) -> Option<PrecompileError> {
@@ -337,7 +296,7 @@ pub(super) fn miller_values(gpu: &Gpu, words: &[u32]) -> Result<Vec<Vec<u32>>, S
         .flat_map(|pair| pair[..PAIR_IN - 1].iter().copied())
         .collect();
     let out = tower_vm::run(gpu, "bls_pairs", Tower::Bls12381, programs::pairs(), &input)?;
-    let one = fp12_one();
+    let one = fp12_one(Tower::Bls12381);
     Ok(words
         .chunks_exact(PAIR_IN)
         .zip(out)
@@ -372,93 +331,82 @@ pub(super) fn miller_values(gpu: &Gpu, words: &[u32]) -> Result<Vec<Vec<u32>>, S
 /// Limbs of BLS12-381's base field elements.
 const FP_LIMBS: usize = 12;
 
-/// One in F_p12, as the machine's words.
-fn fp12_one() -> Vec<u32> {
-    let p = bigint::from_hex::<FP_LIMBS>(crate::gpu::curve::BLS12_381_P);
-    let mut one = bigint::mont_form(&bigint::small(1), &p).to_vec();
-    one.resize(FP12_WORDS, 0);
+/// One in `tower`'s F_p12, as the machine's words.
+fn fp12_one(tower: Tower) -> Vec<u32> {
+    let mut one = match tower {
+        Tower::Bls12381 => {
+            let p = bigint::from_hex::<FP_LIMBS>(crate::gpu::curve::BLS12_381_P);
+            bigint::mont_form(&bigint::small(1), &p).to_vec()
+        }
+        Tower::Bn254 => {
+            use ark_ff::PrimeField;
+            let p = bigint::from_ark::<8>(ark_bn254::Fq::MODULUS);
+            bigint::mont_form(&bigint::small(1), &p).to_vec()
+        }
+    };
+    one.resize(tower.fp12_words(), 0);
     one
 }
 
 /// Whether each range's product of Miller values raised to `tower`'s final
 /// exponentiation is one: ranges `bounds[k]..bounds[k + 1]` of `values`
-/// (F_p12 values of `tower.fp12_words()` words), an empty range's product
-/// one. Longer ranges are first reduced to partial products in earlier
-/// rounds.
-pub(crate) fn final_check(gpu: &Gpu, tower: Tower, values: Vec<u32>, bounds: Vec<usize>) -> Result<Vec<bool>, String> {
+/// (F_p12 values of `tower.fp12_words()` words, Montgomery form), an empty
+/// range's product one. Ranges of at most [`programs::RANGE`] values are
+/// padded with ones, one thread each; longer ones are first reduced to
+/// partial products in earlier rounds.
+pub(crate) fn final_check(
+    gpu: &Gpu,
+    tower: Tower,
+    mut values: Vec<u32>,
+    mut bounds: Vec<usize>,
+) -> Result<Vec<bool>, String> {
     if bounds.len() < 2 {
         return Ok(Vec::new());
     }
-    match tower {
-        Tower::Bls12381 => bls_final_check(gpu, values, bounds),
-        Tower::Bn254 => bn254_final_check(gpu, values, bounds),
-    }
-}
-
-/// Cuts every range `bounds[k]..bounds[k + 1]` into chunks of at most
-/// `most` values: the chunks' bounds, and each range's chunks as bounds
-/// over them.
-fn chunks(bounds: &[usize], most: usize) -> (Vec<usize>, Vec<usize>) {
-    let mut chunks = vec![bounds[0]];
-    let mut range_chunks = vec![0usize];
-    for w in bounds.windows(2) {
-        let mut at = w[0];
-        while at < w[1] {
-            at = (at + most).min(w[1]);
-            chunks.push(at);
-        }
-        range_chunks.push(chunks.len() - 1);
-    }
-    (chunks, range_chunks)
-}
-
-/// [`final_check`] on the tower machine: ranges of at most
-/// [`programs::RANGE`] values padded with ones, one thread each.
-fn bls_final_check(gpu: &Gpu, mut values: Vec<u32>, mut bounds: Vec<usize>) -> Result<Vec<bool>, String> {
-    let one = fp12_one();
+    let (limbs, words) = (tower.limbs(), tower.fp12_words());
+    let program = |check| match tower {
+        Tower::Bls12381 => programs::product(check),
+        Tower::Bn254 => crate::ops::evm::programs::product(check),
+    };
+    let one = fp12_one(tower);
     let padded = |values: &[u32], bounds: &[usize]| -> Vec<u32> {
         bounds
             .windows(2)
             .flat_map(|w| {
-                let mine = &values[w[0] * FP12_WORDS..w[1] * FP12_WORDS];
                 let pad = (w[1] - w[0]..programs::RANGE).flat_map(|_| one.iter());
-                mine.iter().chain(pad).copied().collect::<Vec<u32>>()
+                values[w[0] * words..w[1] * words]
+                    .iter()
+                    .chain(pad)
+                    .copied()
+                    .collect::<Vec<u32>>()
             })
             .collect()
+    };
+    let name = match tower {
+        Tower::Bls12381 => "bls_final",
+        Tower::Bn254 => "bn254_final",
     };
     loop {
         let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         if longest <= programs::RANGE {
             break;
         }
-        let (chunks, range_chunks) = chunks(&bounds, programs::RANGE);
-        let input = padded(&values, &chunks);
-        let products = tower_vm::run(gpu, "bls_final", Tower::Bls12381, programs::product(false), &input)?;
-        values = products.iter().flat_map(|p| p[FP_LIMBS..].iter().copied()).collect();
-        bounds = range_chunks;
-    }
-    let input = padded(&values, &bounds);
-    let results = tower_vm::run(gpu, "bls_final", Tower::Bls12381, programs::product(true), &input)?;
-    Ok(results.iter().map(|r| r[0] == 1).collect())
-}
-
-/// [`final_check`] for BN254 (`bn254_final`): ranges of at most
-/// [`FINAL_MAX_RANGE`] values per thread.
-fn bn254_final_check(gpu: &Gpu, mut values: Vec<u32>, mut bounds: Vec<usize>) -> Result<Vec<bool>, String> {
-    let final_pipeline = pairing_pipeline(gpu, "bn254_final")?;
-    loop {
-        let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
-        if longest <= FINAL_MAX_RANGE {
-            break;
+        // Cut every range into chunks; the products become its values.
+        let mut chunks = vec![bounds[0]];
+        let mut range_chunks = vec![0usize];
+        for w in bounds.windows(2) {
+            let mut at = w[0];
+            while at < w[1] {
+                at = (at + programs::RANGE).min(w[1]);
+                chunks.push(at);
+            }
+            range_chunks.push(chunks.len() - 1);
         }
-        let (chunks, range_chunks) = chunks(&bounds, FINAL_MAX_RANGE);
-        let kernel = final_kernel(final_pipeline.clone(), &chunks, &values, 0);
-        let products = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
-        values = products.iter().flat_map(|p| p[1..].iter().copied()).collect();
+        let products = tower_vm::run(gpu, name, tower, program(false), &padded(&values, &chunks))?;
+        values = products.iter().flat_map(|p| p[limbs..].iter().copied()).collect();
         bounds = range_chunks;
     }
-    let kernel = final_kernel(final_pipeline, &bounds, &values, FINAL_CHECK);
-    let results = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
+    let results = tower_vm::run(gpu, name, tower, program(true), &padded(&values, &bounds))?;
     Ok(results.iter().map(|r| r[0] == 1).collect())
 }
 

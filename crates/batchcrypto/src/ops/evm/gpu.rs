@@ -3,14 +3,14 @@
 //! the CPU cores with the CPU path's checks, each valid call one sum of a
 //! shared plan, a failed call answered here (an empty sum on the device).
 //!
-//! EIP-197's pairing check ([`pairing_calls`]) runs on the two stages of
-//! the EIP-2537 check ([`crate::ops::bls::gpu`]) rendered for BN254's
-//! tower: every call decoded on the CPU cores with the CPU path's checks
-//! but G2's subgroup membership ([`bn254::pairs_unchecked`]: coordinates
-//! below p, points on their curves), a thread per pair with a finite G2
-//! point for that check and, when both points are finite, the Miller loop
-//! (`pairs.wgsl`, over `gpu/wgsl/bn254_pairing.wgsl`), then a thread per
-//! call for the product and the final exponentiation. Each call's first
+//! EIP-197's pairing check ([`pairing_calls`]) runs as the EIP-2537 check
+//! does ([`crate::ops::bls::gpu`]), on the tower machine: every call
+//! decoded on the CPU cores with the CPU path's checks but G2's subgroup
+//! membership ([`bn254::pairs_unchecked`]: coordinates below p, points on
+//! their curves), a thread per pair with a finite G2 point for that check
+//! and the Miller loop (the program [`super::programs::pairs`]), then a
+//! thread per call for the product and the final exponentiation
+//! ([`bls_gpu::final_check`] over BN254's tower). Each call's first
 //! failure is the CPU path's: a G2 point outside the subgroup before the
 //! first failure the host found, else that one.
 //!
@@ -35,9 +35,10 @@ use super::{CallResult, Precompile, PrecompileError};
 use crate::batch::FlatBytes;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::shaders::{self, Tower};
+use crate::gpu::tower_vm;
 use crate::gpu::{Gpu, LOOPS_CUT_FLAG, LoopsCut};
 use crate::ops::bls::eip2537;
-use crate::ops::bls::gpu::{self as bls_gpu, UnitsKernel};
+use crate::ops::bls::gpu as bls_gpu;
 use crate::ops::evm::msm;
 use crate::ops::msm::bases::Affine;
 use crate::ops::msm::gpu::{self as msm_gpu, jacobian, limbs};
@@ -112,27 +113,26 @@ fn msm_calls<A: Send>(
     }
 }
 
-/// Most pairs per `bn254_pairs` sub-batch.
-const MAX_PAIRS: usize = 1 << 16;
-
 /// An arkworks BN254 base-field element's Montgomery limbs as u32 words.
 fn fq_words(x: &ark_bn254::Fq) -> impl Iterator<Item = u32> + '_ {
     x.0.0.iter().flat_map(|l| [*l as u32, (l >> 32) as u32])
 }
 
-/// Words per pair into `bn254_pairs`: six coordinates, the flags.
-fn pair_in_words() -> usize {
-    6 * Tower::Bn254.limbs() + 1
-}
-
-/// Appends a pair for `bn254_pairs`: P's coordinates (zeros for
-/// infinity), Q's, the flags (check Q; the Miller loop when P is finite).
+/// Appends a pair for the pairs program: P's coordinates (zeros for
+/// infinity), Q's.
 fn pack_pair(words: &mut Vec<u32>, p: &ark_bn254::G1Affine, q: &ark_bn254::G2Affine) {
     let zero = ark_bn254::Fq::from(0u64);
     let (px, py) = p.xy().unwrap_or((zero, zero));
     words.extend(fq_words(&px).chain(fq_words(&py)));
     words.extend([q.x.c0, q.x.c1, q.y.c0, q.y.c1].iter().flat_map(fq_words));
-    words.push(bls_gpu::PAIR_G2 | if p.is_zero() { 0 } else { bls_gpu::PAIR_MILLER });
+}
+
+/// Per packed pair ([`pack_pair`]): whether Q is in G2 and the Miller
+/// value (F_p12 words; meaningful when Q is in G2 and P finite).
+fn checked_pairs(gpu: &Gpu, words: &[u32]) -> Result<Vec<(bool, Vec<u32>)>, String> {
+    let out = tower_vm::run(gpu, "bn254_pairs", Tower::Bn254, super::programs::pairs(), words)?;
+    let limbs = Tower::Bn254.limbs();
+    Ok(out.into_iter().map(|o| (o[0] == 1, o[limbs..].to_vec())).collect())
 }
 
 /// EIP-197 pairing checks (see the module's docs): each call's answer, or
@@ -150,19 +150,7 @@ fn pairing_calls(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<CallResult> {
             pack_pair(&mut words, p, q);
         }
     }
-    let checked = if words.is_empty() {
-        Vec::new()
-    } else {
-        let kernel = UnitsKernel {
-            name: "bn254_pairs",
-            pipeline: bls_gpu::pairing_pipeline(gpu, "bn254_pairs").map_err(Failure::at_start)?,
-            words: &words,
-            in_words: pair_in_words(),
-            out_words: tower.fp12_words() + 2,
-            max_units: MAX_PAIRS,
-        };
-        driver::run(gpu, &kernel).map_err(|f| Failure::at_start(f.reason))?
-    };
+    let checked = checked_pairs(gpu, &words).map_err(Failure::at_start)?;
     // Each call's answer when a check failed, else its Miller values as a
     // range of `values` for stage 2.
     let mut answers: Vec<Option<CallResult>> = Vec::with_capacity(calls.len());
@@ -179,13 +167,13 @@ fn pairing_calls(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<CallResult> {
             return Err(Failure::at_start("the pairs' kernel came back short".into()));
         };
         next += finite.len();
-        if mine.iter().any(|o| o[0] == bls_gpu::STATUS_NOT_IN_SUBGROUP) {
+        if mine.iter().any(|(in_g2, _)| !in_g2) {
             answers.push(Some(Err(PrecompileError::G2NotInSubgroup)));
         } else if let Some(e) = call.failure {
             answers.push(Some(Err(e)));
         } else {
-            for (out, _) in mine.iter().zip(&finite).filter(|(_, miller)| **miller) {
-                values.extend_from_slice(&out[1..=tower.fp12_words()]);
+            for ((_, miller), _) in mine.iter().zip(&finite).filter(|(_, p_finite)| **p_finite) {
+                values.extend_from_slice(miller);
             }
             bounds.push(values.len() / tower.fp12_words());
             answers.push(None);
@@ -361,7 +349,6 @@ mod tests {
 
     use super::*;
     use crate::gpu::probe::test_gpu;
-    use crate::ops::bls::gpu::{FINAL_CHECK, final_kernel};
 
     /// An F_p12 value as the kernels hold it: Montgomery words,
     /// coefficients in arkworks' order.
@@ -382,10 +369,9 @@ mod tests {
         }
     }
 
-    /// Both stages against arkworks, value by value: each pair's subgroup
-    /// status and Miller loop (`bn254_pairs`), then the products of ranges
-    /// of them, alone and raised to the final exponentiation
-    /// (`bn254_final`).
+    /// Both stages on the device against arkworks: each pair's subgroup
+    /// status and Miller value (`bn254_pairs`), then the final checks of
+    /// ranges of them (`bn254_final`), one range reduced over two rounds.
     #[test]
     fn bn254_stages_match_arkworks() {
         let Some(gpu) = test_gpu() else { return };
@@ -413,72 +399,43 @@ mod tests {
         for (p, q) in pairs.iter().chain(&extra) {
             pack_pair(&mut words, p, q);
         }
-        let tower = Tower::Bn254;
-        let kernel = UnitsKernel {
-            name: "bn254_pairs",
-            pipeline: bls_gpu::pairing_pipeline(&gpu, "bn254_pairs").expect("pipeline"),
-            words: &words,
-            in_words: pair_in_words(),
-            out_words: tower.fp12_words() + 2,
-            max_units: MAX_PAIRS,
-        };
-        let out = driver::run(&gpu, &kernel).expect("bn254_pairs");
+        let out = checked_pairs(&gpu, &words).expect("bn254_pairs");
         assert_eq!(out.len(), pairs.len() + extra.len());
-        for (n, ((p, q), got)) in pairs.iter().chain(&extra).zip(&out).enumerate() {
+        for (n, ((p, q), (in_g2, miller))) in pairs.iter().chain(&extra).zip(&out).enumerate() {
             let inside = q.is_in_correct_subgroup_assuming_on_curve();
-            assert_eq!(got[0] == 0, inside, "pair {n}: G2 subgroup status");
-            let want = if inside && !p.is_zero() {
-                Bn254::multi_miller_loop([*p], [*q]).0
-            } else {
-                Fq12::ONE
-            };
-            assert_eq!(
-                got[1..=tower.fp12_words()],
-                fq12_words(&want)[..],
-                "pair {n}: Miller loop"
-            );
+            assert_eq!(*in_g2, inside, "pair {n}: G2 subgroup status");
+            if inside && !p.is_zero() {
+                let want = Bn254::multi_miller_loop([*p], [*q]).0;
+                assert_eq!(*miller, fq12_words(&want), "pair {n}: Miller loop");
+            }
         }
         let millers: Vec<Fq12> = pairs
             .iter()
             .map(|(p, q)| Bn254::multi_miller_loop([*p], [*q]).0)
             .collect();
-        let mut values = Vec::new();
-        for got in &out[..pairs.len()] {
-            values.extend_from_slice(&got[1..=tower.fp12_words()]);
-        }
-        // Ranges: the cancelling pair, each of two alone, three, none.
-        let bounds = [0, 2, 3, 4, 7, 7];
-        let mut all = millers.clone();
-        all.push(Fq12::ONE);
-        values.extend(fq12_words(&Fq12::ONE));
-        let pipeline = bls_gpu::pairing_pipeline(&gpu, "bn254_final").expect("pipeline");
-        for mode in [0, FINAL_CHECK] {
-            let kernel = final_kernel(pipeline.clone(), &bounds, &values, mode);
-            let out = driver::run(&gpu, &kernel).expect("bn254_final");
-            assert_eq!(out.len(), bounds.len() - 1);
-            for (k, got) in out.iter().enumerate() {
-                let product: Fq12 = all[bounds[k]..bounds[k + 1]].iter().product();
-                let want = if mode == FINAL_CHECK {
-                    Bn254::final_exponentiation(MillerLoopOutput(product))
-                        .expect("nonzero")
-                        .0
-                } else {
-                    product
-                };
-                assert_eq!(
-                    got[1..tower.fp12_words() + 1],
-                    fq12_words(&want)[..],
-                    "mode {mode} range {k}"
-                );
-                if mode == FINAL_CHECK {
-                    assert_eq!(got[0] == 1, want.is_one(), "range {k}: is one");
-                }
-            }
-            if mode == FINAL_CHECK {
-                assert_eq!(out[0][0], 1, "e(P, Q) e(-P, Q) = 1");
-                assert_eq!(out[1][0], 0, "e(P, Q) != 1");
-                assert_eq!(out[4][0], 1, "an empty range's product is one");
-            }
-        }
+        let mut values: Vec<u32> = out[..pairs.len()].iter().flat_map(|(_, m)| m.iter().copied()).collect();
+        // Ranges: the cancelling pair, each of two alone, three, none, all
+        // six twice (twelve values: reduced over two rounds).
+        values.extend_from_within(..);
+        let bounds = vec![0, 2, 3, 4, 7, 7, 12];
+        let got = bls_gpu::final_check(&gpu, Tower::Bn254, values, bounds.clone()).expect("bn254_final");
+        let all: Vec<Fq12> = millers.iter().chain(&millers).copied().collect();
+        let want: Vec<bool> = bounds
+            .windows(2)
+            .map(|w| {
+                let product: Fq12 = all[w[0]..w[1]].iter().product();
+                Bn254::final_exponentiation(MillerLoopOutput(product))
+                    .expect("nonzero")
+                    .0
+                    .is_one()
+            })
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(
+            want[..4],
+            [true, false, false, false],
+            "e(P, Q) e(-P, Q) = 1, e(P, Q) != 1"
+        );
+        assert!(want[4], "an empty range's product is one");
     }
 }
