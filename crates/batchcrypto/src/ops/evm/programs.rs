@@ -44,10 +44,7 @@ fn mul_line(a: &mut A, f: Fe12, line: [Fe2; 3], px: Fe, py: Fe) {
     let (l1, l2) = (a.reg2(), a.reg2());
     a.mul2_fp(l1, line[1], px);
     a.mul2_fp(l2, line[2], py);
-    let z = a.zero();
-    let zero = [z, z];
-    let s: Fe12 = [[l2, zero, zero], [l1, line[0], zero]];
-    a.mul12(f, f, s);
+    a.mul12_by_034(f, l2, l1, line[0]);
     a.release(m);
 }
 

@@ -43,10 +43,7 @@ fn mul_line(a: &mut A, f: Fe12, line: [Fe2; 3], px: Fe, py: Fe) {
     let (l1, l2) = (a.reg2(), a.reg2());
     a.mul2_fp(l1, line[1], px);
     a.mul2_fp(l2, line[2], py);
-    let z = a.zero();
-    let zero = [z, z];
-    let s: Fe12 = [[line[0], l1, zero], [zero, l2, zero]];
-    a.mul12(f, f, s);
+    a.mul12_by_014(f, line[0], l1, l2);
     a.release(m);
 }
 
