@@ -365,38 +365,22 @@ const FP2: &str = include_str!("wgsl/fp2.wgsl");
 const FP_POW: &str = include_str!("wgsl/fp_pow.wgsl");
 const BLS_CURVE: &str = include_str!("wgsl/bls_curve.wgsl");
 const BLS_GROUP: &str = include_str!("wgsl/bls_group.wgsl");
-const BLS_POINTS: &str = include_str!("../ops/bls/points.wgsl");
 const BLS_HASH: &str = include_str!("../ops/bls/hash.wgsl");
 const BLS_SUM: &str = include_str!("../ops/bls/sum.wgsl");
 
 /// The signature kernels' own (ops/bls/gpu/signatures.rs) after the curve
-/// layer, by pipeline name: `bls_points` (decompression and subgroup
-/// checks of keys and signatures), `bls_sum_g1` and `bls_sum_g2` (sums of
-/// scaled points, entry `bls_sum`) and `bls_hash` (hash to G2, with
-/// SHA-256 and the hash constants); their Miller loops and final
-/// exponentiations are the EIP-2537 kernels'.
+/// layer, by pipeline name: `bls_sum_g1` and `bls_sum_g2` (sums of scaled
+/// points, entry `bls_sum`) and `bls_hash` (hash to G2, with SHA-256 and
+/// the hash constants); decompression, Miller loops and final
+/// exponentiations are tower-machine programs.
 pub(crate) fn bls_signatures(name: &str) -> String {
     use crate::ops::bls::gpu::signatures as host;
-    use crate::ops::bls::gpu::{STATUS_NOT_IN_SUBGROUP, STATUS_NOT_ON_CURVE};
     let mut parts = vec![
         guard(),
-        format!(
-            "const POINT_IN: u32 = {}u;\nconst POINT_OUT: u32 = {}u;\nconst POINT_G2: u32 = {}u;\n\
-             const POINT_LARGEST: u32 = {}u;\nconst STATUS_NOT_ON_CURVE: u32 = {}u;\n\
-             const STATUS_NOT_IN_SUBGROUP: u32 = {}u;\nconst HASH_OUT: u32 = {}u;\n",
-            host::POINT_IN,
-            host::POINT_OUT,
-            host::POINT_G2,
-            host::POINT_LARGEST,
-            STATUS_NOT_ON_CURVE,
-            STATUS_NOT_IN_SUBGROUP,
-            host::HASH_OUT,
-        ),
+        format!("const HASH_OUT: u32 = {}u;\n", host::HASH_OUT),
         bls_curve_layer(),
     ];
-    if name == "bls_points" {
-        parts.push(BLS_POINTS.to_string());
-    } else if let Some(g) = name.strip_prefix("bls_sum_") {
+    if let Some(g) = name.strip_prefix("bls_sum_") {
         let (point, field, ty, words) = if g == "g1" {
             ("G1Proj", "fp_", "Fp", "12u")
         } else {
@@ -623,12 +607,6 @@ pub(crate) mod tests {
         for tower in [Tower::Bls12381, Tower::Bn254] {
             kernels.push((format!("tower vm {tower:?}"), tower_vm(tower), &["tower_vm"][..], true));
         }
-        kernels.push((
-            "bls points".to_string(),
-            bls_signatures("bls_points"),
-            &["bls_points"][..],
-            true,
-        ));
         kernels.push(("evm g1".to_string(), evm_g1(), &["g1_main"][..], true));
         for curve in crate::ops::msm::Curve::ALL {
             kernels.push((

@@ -57,9 +57,14 @@ enum Op {
     Load = 5,
     /// The thread's output slot d = register a.
     Out = 6,
+    /// d = a if the flag b is 1 (else d unchanged).
+    CMov = 7,
+    /// d = 1 if a's canonical value exceeds (p - 1) / 2 else 0 (the sign
+    /// of the ZCash encoding's sort flag).
+    Largest = 8,
 }
 
-const OPS: [(Op, &str); 7] = [
+const OPS: [(Op, &str); 9] = [
     (Op::Copy, "COPY"),
     (Op::Mul, "MUL"),
     (Op::Add, "ADD"),
@@ -67,6 +72,8 @@ const OPS: [(Op, &str); 7] = [
     (Op::Eq, "EQ"),
     (Op::Load, "LOAD"),
     (Op::Out, "OUT"),
+    (Op::CMov, "CMOV"),
+    (Op::Largest, "LARGEST"),
 ];
 
 /// An F_p operand: a register (< [`CONST_BASE`]) or a constant.
@@ -244,6 +251,34 @@ impl<const N: usize> Asm<N> {
         self.emit(Op::Eq, d.0, a.0, b.0);
     }
 
+    /// d = a when the flag f (an EQ result) is 1.
+    pub(crate) fn cmov(&mut self, d: Fe, a: Fe, f: Fe) {
+        self.emit(Op::CMov, d.0, a.0, f.0);
+    }
+
+    pub(crate) fn cmov2(&mut self, d: Fe2, a: Fe2, f: Fe) {
+        self.cmov(d[0], a[0], f);
+        self.cmov(d[1], a[1], f);
+    }
+
+    /// d = 1 if a > (p - 1) / 2 as a canonical integer, else 0.
+    pub(crate) fn largest(&mut self, d: Fe, a: Fe) {
+        self.emit(Op::Largest, d.0, a.0, 0);
+    }
+
+    /// d = a's canonical value (out of Montgomery form: a times the plain
+    /// integer 1).
+    pub(crate) fn canonical(&mut self, d: Fe, a: Fe) {
+        let one = self.raw(small(1));
+        self.mul(d, a, one);
+    }
+
+    /// d = 1 - f for a flag f.
+    pub(crate) fn not(&mut self, d: Fe, f: Fe) {
+        let one = self.raw(small(1));
+        self.sub(d, one, f);
+    }
+
     /// A new register with the thread's next input element in Montgomery
     /// form (inputs are canonical integers below p).
     pub(crate) fn input(&mut self) -> Fe {
@@ -288,6 +323,23 @@ impl<const N: usize> Asm<N> {
             }
         }
         self.copy(d, acc);
+        self.release(m);
+    }
+
+    /// d = a^e in F_p2 (square and multiply from the top bit of e > 0).
+    pub(crate) fn pow2(&mut self, d: Fe2, a: Fe2, e: &Limbs<N>) {
+        let m = self.mark();
+        let (base, acc) = (self.reg2(), self.reg2());
+        self.copy2(base, a);
+        let (one, zero) = (self.one(), self.zero());
+        self.copy2(acc, [one, zero]);
+        for i in (0..32 * N).rev() {
+            self.sq2(acc, acc);
+            if (e[i / 32] >> (i % 32)) & 1 == 1 {
+                self.mul2(acc, acc, base);
+            }
+        }
+        self.copy2(d, acc);
         self.release(m);
     }
 
@@ -1012,6 +1064,20 @@ pub(crate) mod host {
                     let words = to_words(get(&regs, a) * r, n);
                     out[d as usize * n..(d as usize + 1) * n].copy_from_slice(&words);
                     continue;
+                }
+                7 => {
+                    if get(&regs, b) == r_inv {
+                        get(&regs, a)
+                    } else {
+                        continue;
+                    }
+                }
+                8 => {
+                    if (get(&regs, a) * r).into_bigint() > F::MODULUS_MINUS_ONE_DIV_TWO {
+                        r_inv
+                    } else {
+                        F::ZERO
+                    }
                 }
                 _ => panic!("unknown instruction {ins:#x}"),
             };

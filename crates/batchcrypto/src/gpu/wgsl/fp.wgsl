@@ -61,3 +61,19 @@ fn fp_eq(a: Fp, b: Fp) -> bool {
     return acc == 0u;
 }
 
+// Into and out of Montgomery form (canonical values below p).
+fn fp_to_mont(a: Fp) -> Fp {
+    return fp_mul(a, FP_R2);
+}
+
+fn fp_from_mont(a: Fp) -> Fp {
+    var one: Fp;
+    one[0] = 1u;
+    return fp_mul(a, one);
+}
+
+// Whether a (Montgomery form) is the larger of a and -a as integers,
+// a > (p - 1) / 2: the "sign" of the ZCash encoding's sort flag.
+fn fp_is_largest(a: Fp) -> bool {
+    return fp_limbs_sub(FP_HALF, fp_from_mont(a)).c == 1u;
+}

@@ -27,17 +27,6 @@ struct Fp2 {
     c1: Fp,
 }
 
-// Into and out of Montgomery form (canonical values below p).
-fn fp_to_mont(a: Fp) -> Fp {
-    return fp_mul(a, FP_R2);
-}
-
-fn fp_from_mont(a: Fp) -> Fp {
-    var one: Fp;
-    one[0] = 1u;
-    return fp_mul(a, one);
-}
-
 // 1/a by Fermat (0 for 0).
 fn fp_inv(a: Fp) -> Fp {
     return fp_pow(a, FP_P_MINUS_2);
@@ -52,12 +41,6 @@ struct FpSqrt {
 fn fp_sqrt(a: Fp) -> FpSqrt {
     let r = fp_pow(a, FP_SQRT_EXP);
     return FpSqrt(fp_eq(fp_sq(r), a), r);
-}
-
-// Whether a (Montgomery form) is the larger of a and -a as integers,
-// a > (p - 1) / 2: the "sign" of the ZCash encoding's sort flag.
-fn fp_is_largest(a: Fp) -> bool {
-    return fp_limbs_sub(FP_HALF, fp_from_mont(a)).c == 1u;
 }
 
 fn fp_one() -> Fp {

@@ -76,6 +76,16 @@ fn tower_vm(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
             case VM_OUT: {
                 vm_write(t * params.out_words + d * FP_LIMBS, 1u, vm_get(t, a));
             }
+            case VM_CMOV: {
+                if vm_get(t, b)[0] == 1u {
+                    vm_set(t, d, vm_get(t, a));
+                }
+            }
+            case VM_LARGEST: {
+                var flag = fp_zero();
+                flag[0] = select(0u, 1u, fp_is_largest(vm_get(t, a)));
+                vm_set(t, d, flag);
+            }
             default: {}
         }
     }

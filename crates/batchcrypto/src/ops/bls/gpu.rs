@@ -108,69 +108,6 @@ fn parse(input: &[u8]) -> Parsed {
         .collect())
 }
 
-/// A kernel with one thread per unit of `in_words` words (`bls_pairs` over
-/// packed pairs, `bls_points` over packed points, EIP-197's `bn254_pairs`
-/// over pairs of arkworks points): parameters (n, loop
-/// guard), the units; out, `out_words` per unit, the last the completion
-/// flag.
-pub(crate) struct UnitsKernel<'a> {
-    pub(crate) name: &'static str,
-    pub(crate) pipeline: Arc<wgpu::ComputePipeline>,
-    pub(crate) words: &'a [u32],
-    pub(crate) in_words: usize,
-    pub(crate) out_words: usize,
-    /// Most units per sub-batch.
-    pub(crate) max_units: usize,
-}
-
-impl Kernel for UnitsKernel<'_> {
-    type Out = Vec<u32>;
-
-    fn name(&self) -> &'static str {
-        self.name
-    }
-
-    fn pipeline(&self) -> &wgpu::ComputePipeline {
-        &self.pipeline
-    }
-
-    fn units(&self) -> usize {
-        self.words.len() / self.in_words
-    }
-
-    fn max_units(&self) -> usize {
-        self.max_units
-    }
-
-    fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
-        vec![Input::uniform(16), Input::storage((end - start) * self.in_words * 4)]
-    }
-
-    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
-        let [params, units] = driver::inputs(dst);
-        driver::params(params, [(end - start) as u32, shaders::LOOP_GUARD, 0, 0]);
-        units.write_iter(
-            self.words[start * self.in_words..end * self.in_words]
-                .iter()
-                .flat_map(|w| w.to_le_bytes()),
-        );
-    }
-
-    fn out_bytes(&self, start: usize, end: usize) -> u64 {
-        ((end - start) * self.out_words * 4) as u64
-    }
-
-    fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
-        driver::decode_words(
-            out,
-            self.out_words,
-            start,
-            &format!("its {} answer", self.name),
-            answers,
-        )
-    }
-}
-
 /// A kernel with one thread per range of consecutive values (`bn254_final`
 /// over F_p12 values, `bls_sum_g1` and `bls_sum_g2` over scaled points): parameters
 /// (n, loop guard, mode), the ranges (start, end per thread, rebased to the

@@ -7,7 +7,7 @@
 // sums them with s = 1, which costs no doubling; fast aggregation sums
 // keys as blst's AggregatePublicKey::aggregate does (keys that cancel give
 // infinity, which blst's verification refuses). Points come decompressed
-// and checked (bls_points). The host caps the points per range below the
+// and checked (the points programs). The host caps the points per range below the
 // loop guard (ops/bls/gpu/signatures.rs). Composed after the guard and the
 // curve layer.
 

@@ -127,6 +127,135 @@ fn build_pairs() -> Program {
     a.finish()
 }
 
+/// Output of [`points`]: the flags' element (a point with this x exists 1,
+/// it is in the group 2), then y's canonical coordinates.
+pub(crate) const FLAG_ON_CURVE: u32 = 1;
+pub(crate) const FLAG_IN_GROUP: u32 = 2;
+
+/// flags = on + 2 in_group (EQ results).
+fn point_flags(a: &mut A, on: Fe, in_group: Fe) -> Fe {
+    let flags = a.reg();
+    a.add(flags, in_group, in_group);
+    a.add(flags, flags, on);
+    flags
+}
+
+/// Decompression of a G1 point (the ZCash encoding blst reads: y from
+/// x^3 + 4 by the square root a^((p+1)/4), its sign from the sort flag)
+/// and its subgroup check.
+fn build_points_g1() -> Program {
+    let mut a = A::new(p(), 1);
+    let c = bls_constants();
+    let x = a.input();
+    let sort = a.reg();
+    a.load(sort);
+    let (rhs, y, t, on) = (a.reg(), a.reg(), a.reg(), a.reg());
+    a.mul(rhs, x, x);
+    a.mul(rhs, rhs, x);
+    let b = a.small(4);
+    a.add(rhs, rhs, b);
+    a.pow(y, rhs, &crate::gpu::curve::sqrt_exponent(&p()));
+    a.mul(t, y, y);
+    a.eq(on, t, rhs);
+    // y <- -y when its sign differs from the encoding's.
+    a.largest(t, y);
+    a.eq(t, t, sort);
+    a.not(t, t);
+    let ny = a.reg();
+    a.neg(ny, y);
+    a.cmov(y, ny, t);
+    // sigma^2(P) = -[x^2] P.
+    let (one, b3) = (a.one(), a.small(12));
+    let q = proj_new(&mut a);
+    times(&mut a, q, [x, y, one], BLS_X_ABS.into(), b3);
+    times(&mut a, q, q, BLS_X_ABS.into(), b3);
+    let beta = a.konst(&c.beta);
+    a.mul(t, x, beta);
+    a.mul(t, t, beta);
+    let in_group = a.reg();
+    equals_affine(&mut a, in_group, [t, y], q, true);
+    let flags = point_flags(&mut a, on, in_group);
+    a.output(flags);
+    a.canonical(y, y);
+    a.output(y);
+    a.finish()
+}
+
+/// Decompression of a G2 point (y from x^3 + 4 (1 + u) by Adj and
+/// Rodriguez-Henriquez's square root for p = 3 mod 4, eprint 2012/685,
+/// algorithm 9; its sign as blst takes it: that of y.c1, or of y.c0 when
+/// y.c1 is zero) and its subgroup check.
+fn build_points_g2() -> Program {
+    let mut a = A::new(p(), 1);
+    let c = bls_constants();
+    let x = [a.input(), a.input()];
+    let sort = a.reg();
+    a.load(sort);
+    let (one, zero) = (a.one(), a.zero());
+    let (rhs, y, t, x0) = (a.reg2(), a.reg2(), a.reg2(), a.reg2());
+    a.sq2(rhs, x);
+    a.mul2(rhs, rhs, x);
+    let b = a.konst2([small(4), small(4)]);
+    a.add2(rhs, rhs, b);
+    // a1 = rhs^((p-3)/4), x0 = a1 rhs, alpha = a1 x0: the root is u x0 when
+    // alpha = -1, else (1 + alpha)^((p-1)/2) x0.
+    let p = p();
+    let sub = |k: u32| crate::gpu::bigint::sub(&p, &small(k)).0;
+    a.pow2(t, rhs, &crate::gpu::bigint::div_small(&sub(3), 4).0);
+    a.mul2(x0, t, rhs);
+    a.mul2(t, t, x0);
+    let minus_one = [a.konst(&sub(1)), zero];
+    let is_minus_one = a.reg();
+    a.eq2(is_minus_one, t, minus_one);
+    a.add2(t, t, [one, zero]);
+    a.pow2(t, t, &crate::gpu::bigint::div_small(&sub(1), 2).0);
+    a.mul2(y, t, x0);
+    a.neg(t[0], x0[1]);
+    a.copy(t[1], x0[0]);
+    a.cmov2(y, t, is_minus_one);
+    let on = a.reg();
+    a.sq2(t, y);
+    a.eq2(on, t, rhs);
+    // The sign: y.c1's, or y.c0's when y.c1 = 0.
+    let (sign, f) = (a.reg(), a.reg());
+    a.largest(sign, y[1]);
+    a.largest(f, y[0]);
+    a.eq(t[0], y[1], zero);
+    a.cmov(sign, f, t[0]);
+    a.eq(f, sign, sort);
+    a.not(f, f);
+    a.neg2(t, y);
+    a.cmov2(y, t, f);
+    // psi(Q) = -[|x|] Q.
+    let b3 = a.konst2([small(12), small(12)]);
+    let q = proj_new(&mut a);
+    times(&mut a, q, [x, y, [one, zero]], BLS_X_ABS.into(), b3);
+    let (psi_x, psi_y) = (a.konst2(c.psi_x), a.konst2(c.psi_y));
+    let r = a.reg2();
+    a.conj2(t, x);
+    a.mul2(t, t, psi_x);
+    a.conj2(r, y);
+    a.mul2(r, r, psi_y);
+    let in_group = a.reg();
+    equals_affine(&mut a, in_group, [t, r], q, true);
+    let flags = point_flags(&mut a, on, in_group);
+    a.output(flags);
+    a.canonical(y[0], y[0]);
+    a.canonical(y[1], y[1]);
+    a.output(y[0]);
+    a.output(y[1]);
+    a.finish()
+}
+
+/// Per compressed point (inputs: x's canonical coordinates, then the sort
+/// flag as the plain integer 0 or 1): the flags (FLAG_ON_CURVE,
+/// FLAG_IN_GROUP), then y's canonical coordinates (meaningful when on the
+/// curve); G2 with `g2`.
+pub(crate) fn points(g2: bool) -> &'static Program {
+    static P: [OnceLock<Program>; 2] = [OnceLock::new(), OnceLock::new()];
+    P[usize::from(g2)].get_or_init(|| if g2 { build_points_g2() } else { build_points_g1() })
+}
+
 /// Per pair (inputs P.x, P.y, Q.x.c0, Q.x.c1, Q.y.c0, Q.y.c1, canonical):
 /// the flags (FLAG_*), then the Miller value (twelve elements, arkworks'
 /// coefficient order, Montgomery form).

@@ -2,13 +2,14 @@
 //! `bls_aggregate_verify` and `bls_fast_aggregate_verify`, in kernels run
 //! through the driver one after another:
 //!
-//! 1. `bls_points` (ops/bls/points.wgsl): every distinct public key and
-//!    every signature decompressed and checked for its subgroup;
+//! 1. `bls_points_g1` and `bls_points_g2` (tower-machine programs,
+//!    [`super::programs::points`]): every distinct public key and every
+//!    signature decompressed and checked for its subgroup;
 //! 2. `bls_hash` (ops/bls/hash.wgsl): hash to G2 of every distinct message;
 //! 3. `bls_sum_g1` and `bls_sum_g2` (ops/bls/sum.wgsl): sums of scaled
 //!    points, for fast aggregation's key sums and batch verification's
 //!    random linear combinations;
-//! 4. `bls_pairs` (the EIP-2537 kernel, checks off): the Miller loops of
+//! 4. `bls_pairs` (the EIP-2537 program, checks off): the Miller loops of
 //!    (pk, H(m)) per key and (-G1, sig);
 //! 5. `bls_final`: per check the product of its Miller values, the final
 //!    exponentiation, compared with one.
@@ -31,28 +32,18 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::{
-    FP12_WORDS, RangesKernel, STATUS_NOT_IN_SUBGROUP, STATUS_NOT_ON_CURVE, UnitsKernel, final_check, miller_values,
-    pack_pair,
-};
+use super::{FP12_WORDS, RangesKernel, final_check, miller_values, pack_pair, programs};
 use crate::batch::FlatBytes;
 use crate::bisect::{self, Cost};
 use crate::gpu::bigint::{self, Limbs};
 use crate::gpu::curve::BLS12_381_P;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
-use crate::gpu::{Gpu, shaders};
+use crate::gpu::shaders::{self, Tower};
+use crate::gpu::{Gpu, tower_vm};
 use crate::ops::bls::{AggregateItem, Batch, DST, FastAggregateItem, Mode, PK_LEN, SIG_LEN};
 use crate::ops::hash::gpu::{flat_inputs, pack_flat};
 use crate::verdict::{Reason, Verdict};
 
-/// Words per point into `bls_points`: x (24 words), flags.
-pub(crate) const POINT_IN: usize = 25;
-/// Words per point out of `bls_points`: status, x and y (48), completion.
-pub(crate) const POINT_OUT: usize = 50;
-/// Point flag: a G2 point (a signature), else G1 (a key).
-pub(crate) const POINT_G2: u32 = 1;
-/// Point flag: y is the larger of y and -y (the encoding's sort flag).
-pub(crate) const POINT_LARGEST: u32 = 2;
 /// Words per message out of `bls_hash`: finite flag, x and y, completion.
 pub(crate) const HASH_OUT: usize = 50;
 /// Most points one `bls_sum_g1` thread adds (one addition per loop
@@ -65,7 +56,7 @@ const MAX_SUM_KEYS: usize = 16_384;
 /// item, a Miller loop and a final exponentiation per set) until GPU
 /// figures calibrate it.
 pub(crate) const BATCH_COST: Cost = crate::ops::bls::cpu::BATCH_COST;
-/// Points per `bls_points` sub-batch.
+/// Ranges per `bls_sum_g1` or `bls_sum_g2` sub-batch.
 const MAX_POINTS: usize = 16_384;
 /// Messages per `bls_hash` sub-batch.
 const MAX_MESSAGES: usize = 16_384;
@@ -226,6 +217,14 @@ impl Group {
         }
     }
 
+    /// The decompression program's name (in traces).
+    fn points_kernel(self) -> &'static str {
+        match self {
+            Group::G1 => "bls_points_g1",
+            Group::G2 => "bls_points_g2",
+        }
+    }
+
     /// The sum kernel's name.
     fn sum_kernel(self) -> &'static str {
         match self {
@@ -254,40 +253,34 @@ fn decode_points<'a>(
 ) -> Result<Vec<Decoded>, String> {
     let (infinity, malformed, subgroup) = group.rules();
     let read: Vec<Encoded> = encodings.map(read_compressed).collect();
+    let coords = match group {
+        Group::G1 => 12,
+        Group::G2 => 24,
+    };
     let mut words = Vec::new();
     for e in &read {
         if let Encoded::Finite(x, largest) = e {
-            words.extend_from_slice(x);
-            let flag = |set: bool, bit: u32| if set { bit } else { 0 };
-            words.push(flag(group == Group::G2, POINT_G2) | flag(*largest, POINT_LARGEST));
+            words.extend_from_slice(&x[..coords]);
+            words.push(u32::from(*largest));
+            words.extend([0; 11]);
         }
     }
-    let checked = if words.is_empty() {
-        Vec::new()
-    } else {
-        let kernel = UnitsKernel {
-            name: "bls_points",
-            pipeline: pipeline(gpu, "bls_points")?,
-            words: &words,
-            in_words: POINT_IN,
-            out_words: POINT_OUT,
-            max_units: MAX_POINTS,
-        };
-        driver::run(gpu, &kernel).map_err(|f| f.reason)?
-    };
+    let program = programs::points(group == Group::G2);
+    let checked = tower_vm::run(gpu, group.points_kernel(), Tower::Bls12381, program, &words)?;
     let mut checked = checked.into_iter();
     read.into_iter()
         .map(|e| match e {
             Encoded::Bad => Ok(Err(malformed)),
             Encoded::Infinity => Ok(infinity.clone()),
-            Encoded::Finite(..) => {
+            Encoded::Finite(x, _) => {
                 let out = checked.next().ok_or("a point without an answer")?;
-                Ok(match (out[0], group) {
-                    (0, Group::G2) => Ok(Some(out[1..49].to_vec())),
-                    (0, Group::G1) => Ok(Some([&out[1..13], &out[25..37]].concat())),
-                    (STATUS_NOT_ON_CURVE, _) => Err(malformed),
-                    (STATUS_NOT_IN_SUBGROUP, _) => Err(subgroup),
-                    (s, _) => return Err(format!("a point with status {s}")),
+                let flags = out[0];
+                Ok(if flags & programs::FLAG_ON_CURVE == 0 {
+                    Err(malformed)
+                } else if flags & programs::FLAG_IN_GROUP == 0 {
+                    Err(subgroup)
+                } else {
+                    Ok(Some([&x[..coords], &out[12..12 + coords]].concat()))
                 })
             }
         })
@@ -705,7 +698,7 @@ pub(crate) fn fast_aggregate_verify(gpu: &Gpu, items: &[FastAggregateItem]) -> S
 
 #[cfg(test)]
 mod tests {
-    //! The two kernels of this file against blst: `bls_points` on keys and
+    //! This file's stages against blst: the points programs on keys and
     //! signatures with every flag and hostile x, `bls_hash` on messages of
     //! every length near SHA-256's block boundaries. End to end against the
     //! CPU path: tests/bls.rs and the CLI's tests.
