@@ -396,13 +396,12 @@ impl<const N: usize> Asm<N> {
     /// (a0 + a1)(a0 - a1) + 2 a0 a1 u.
     pub(crate) fn sq2(&mut self, d: Fe2, a: Fe2) {
         let m = self.mark();
-        let [t0, t1] = [self.reg(), self.reg()];
+        let [t0, t1, t2] = [self.reg(), self.reg(), self.reg()];
+        self.mul(t2, a[0], a[1]);
         self.add(t0, a[0], a[1]);
         self.sub(t1, a[0], a[1]);
-        self.mul(t0, t0, t1);
-        self.mul(t1, a[0], a[1]);
-        self.copy(d[0], t0);
-        self.add(d[1], t1, t1);
+        self.mul(d[0], t0, t1);
+        self.add(d[1], t2, t2);
         self.release(m);
     }
 
@@ -412,21 +411,23 @@ impl<const N: usize> Asm<N> {
         self.mul(d[1], a[1], s);
     }
 
-    /// a xi = (xi0 a0 - a1) + (xi0 a1 + a0) u.
+    /// a xi = (xi0 a0 - a1) + (xi0 a1 + a0) u: straight into d when d
+    /// shares no register with a, else through temporaries.
     pub(crate) fn mul_by_xi(&mut self, d: Fe2, a: Fe2) {
         let m = self.mark();
-        let [t0, t1] = [self.reg(), self.reg()];
+        let disjoint = !d.iter().any(|r| a.contains(r));
+        let out = if disjoint { d } else { [self.reg(), self.reg()] };
         if self.xi0 == 1 {
-            self.copy(t0, a[0]);
-            self.copy(t1, a[1]);
+            self.sub(out[0], a[0], a[1]);
+            self.add(out[1], a[0], a[1]);
         } else {
             let x = self.small(self.xi0);
-            self.mul(t0, a[0], x);
-            self.mul(t1, a[1], x);
+            self.mul(out[0], a[0], x);
+            self.sub(out[0], out[0], a[1]);
+            self.mul(out[1], a[1], x);
+            self.add(out[1], out[1], a[0]);
         }
-        self.sub(t0, t0, a[1]);
-        self.add(d[1], t1, a[0]);
-        self.copy(d[0], t0);
+        self.copy2(d, out);
         self.release(m);
     }
 
@@ -483,15 +484,12 @@ impl<const N: usize> Asm<N> {
         }
     }
 
-    /// a v = xi a2 + a0 v + a1 v^2.
-    pub(crate) fn mul_by_v(&mut self, d: Fe6, a: Fe6) {
-        let m = self.mark();
+    /// a v = xi a2 + a0 v + a1 v^2, as a handle: xi a2 in a new register
+    /// (the caller's to release), a0 and a1 where they are (no copies).
+    pub(crate) fn times_v(&mut self, a: Fe6) -> Fe6 {
         let t = self.reg2();
         self.mul_by_xi(t, a[2]);
-        self.copy2(d[2], a[1]);
-        self.copy2(d[1], a[0]);
-        self.copy2(d[0], t);
-        self.release(m);
+        [t, a[0], a[1]]
     }
 
     /// Karatsuba over three coefficients: v0 = a0 b0, v1 = a1 b1,
@@ -502,7 +500,13 @@ impl<const N: usize> Asm<N> {
         let m = self.mark();
         let v = [self.reg2(), self.reg2(), self.reg2()];
         let (s, t) = (self.reg2(), self.reg2());
-        let c = [self.reg2(), self.reg2(), self.reg2()];
+        // The result straight into d unless d shares a register with a or b.
+        let shared = d.iter().flatten().any(|r| a.iter().chain(&b).flatten().any(|x| x == r));
+        let c = if shared {
+            [self.reg2(), self.reg2(), self.reg2()]
+        } else {
+            d
+        };
         for k in 0..3 {
             self.mul2(v[k], a[k], b[k]);
         }
@@ -591,7 +595,7 @@ impl<const N: usize> Asm<N> {
         self.mul6(s, s, t);
         self.sub6(s, s, v0);
         self.sub6(d[1], s, v1);
-        self.mul_by_v(v1, v1);
+        let v1 = self.times_v(v1);
         self.add6(d[0], v0, v1);
         self.release(m);
     }
@@ -648,7 +652,7 @@ impl<const N: usize> Asm<N> {
         self.mul6_by_01(s, s, c0, o);
         self.sub6(s, s, aa);
         self.sub6(f[1], s, bb);
-        self.mul_by_v(bb, bb);
+        let bb = self.times_v(bb);
         self.add6(f[0], bb, aa);
         self.release(m);
     }
@@ -668,7 +672,7 @@ impl<const N: usize> Asm<N> {
         self.mul6_by_01(e, e, o, c4);
         self.sub6(e, e, a);
         self.sub6(f[1], e, b);
-        self.mul_by_v(b, b);
+        let b = self.times_v(b);
         self.add6(f[0], b, a);
         self.release(m);
     }
@@ -726,12 +730,12 @@ impl<const N: usize> Asm<N> {
         let (p, s, t) = (self.reg6(), self.reg6(), self.reg6());
         self.mul6(p, a[0], a[1]);
         self.add6(s, a[0], a[1]);
-        self.mul_by_v(t, a[1]);
-        self.add6(t, a[0], t);
+        let av = self.times_v(a[1]);
+        self.add6(t, a[0], av);
         self.mul6(s, s, t);
         self.sub6(s, s, p);
-        self.mul_by_v(t, p);
-        self.sub6(d[0], s, t);
+        let pv = self.times_v(p);
+        self.sub6(d[0], s, pv);
         self.add6(d[1], p, p);
         self.release(m);
     }
@@ -748,8 +752,8 @@ impl<const N: usize> Asm<N> {
         let (s, t) = (self.reg6(), self.reg6());
         self.mul6(s, a[0], a[0]);
         self.mul6(t, a[1], a[1]);
-        self.mul_by_v(t, t);
-        self.sub6(s, s, t);
+        let tv = self.times_v(t);
+        self.sub6(s, s, tv);
         self.inv6(s, s);
         self.mul6(t, a[1], s);
         self.mul6(d[0], a[0], s);
