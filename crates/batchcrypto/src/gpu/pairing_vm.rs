@@ -33,6 +33,18 @@ pub(crate) trait Coord<const N: usize>: Copy {
     fn mul(a: &mut Asm<N>, d: Self, x: Self, y: Self);
     /// d = 1 if x = y else 0.
     fn eq(a: &mut Asm<N>, d: Fe, x: Self, y: Self);
+    fn one(a: &mut Asm<N>) -> Self;
+    /// A new value from the thread's next inputs, canonical.
+    fn input(a: &mut Asm<N>) -> Self;
+    /// A new value from the thread's next inputs, in Montgomery form.
+    fn load(a: &mut Asm<N>) -> Self;
+    /// Appends x (as it is) to the outputs.
+    fn output(a: &mut Asm<N>, x: Self);
+    /// d = x out of Montgomery form.
+    fn canonical(a: &mut Asm<N>, d: Self, x: Self);
+    /// d = 1/x (0 for 0).
+    fn inv(a: &mut Asm<N>, d: Self, x: Self);
+    fn cmov(a: &mut Asm<N>, d: Self, x: Self, flag: Fe);
 }
 
 impl<const N: usize> Coord<N> for Fe {
@@ -56,6 +68,29 @@ impl<const N: usize> Coord<N> for Fe {
     }
     fn eq(a: &mut Asm<N>, d: Fe, x: Self, y: Self) {
         a.eq(d, x, y);
+    }
+    fn one(a: &mut Asm<N>) -> Self {
+        a.one()
+    }
+    fn input(a: &mut Asm<N>) -> Self {
+        a.input()
+    }
+    fn load(a: &mut Asm<N>) -> Self {
+        let r = a.reg();
+        a.load(r);
+        r
+    }
+    fn output(a: &mut Asm<N>, x: Self) {
+        a.output(x);
+    }
+    fn canonical(a: &mut Asm<N>, d: Self, x: Self) {
+        a.canonical(d, x);
+    }
+    fn inv(a: &mut Asm<N>, d: Self, x: Self) {
+        a.inv(d, x);
+    }
+    fn cmov(a: &mut Asm<N>, d: Self, x: Self, flag: Fe) {
+        a.cmov(d, x, flag);
     }
 }
 
@@ -81,6 +116,29 @@ impl<const N: usize> Coord<N> for Fe2 {
     }
     fn eq(a: &mut Asm<N>, d: Fe, x: Self, y: Self) {
         a.eq2(d, x, y);
+    }
+    fn one(a: &mut Asm<N>) -> Self {
+        [a.one(), a.zero()]
+    }
+    fn input(a: &mut Asm<N>) -> Self {
+        [a.input(), a.input()]
+    }
+    fn load(a: &mut Asm<N>) -> Self {
+        [<Fe as Coord<N>>::load(a), <Fe as Coord<N>>::load(a)]
+    }
+    fn output(a: &mut Asm<N>, x: Self) {
+        a.output(x[0]);
+        a.output(x[1]);
+    }
+    fn canonical(a: &mut Asm<N>, d: Self, x: Self) {
+        a.canonical(d[0], x[0]);
+        a.canonical(d[1], x[1]);
+    }
+    fn inv(a: &mut Asm<N>, d: Self, x: Self) {
+        a.inv2(d, x);
+    }
+    fn cmov(a: &mut Asm<N>, d: Self, x: Self, flag: Fe) {
+        a.cmov2(d, x, flag);
     }
 }
 
@@ -321,5 +379,80 @@ pub(crate) fn product<const N: usize>(tower: &TowerDef<N>, check: bool) -> Progr
     }
     a.output(flag);
     a.output12(regs[0]);
+    a.finish()
+}
+
+/// Points summed by one thread of [`sum`] (the host pads a range with
+/// infinity and reduces longer ones over several rounds).
+pub(crate) const SUM_RANGE: usize = 16;
+
+/// Per thread: [s] P for an affine P (canonical coordinates) and a scalar
+/// s of at most `bits` bits (an input element holding s as a plain integer,
+/// least significant word first), out in projective Montgomery form.
+/// Double and add over every bit with a conditional move, so that every
+/// thread runs the same instructions; `b3` = 3 b of the curve.
+pub(crate) fn scale<const N: usize, F: Coord<N>>(
+    p: Limbs<N>,
+    xi0: u32,
+    b3: fn(&mut Asm<N>) -> F,
+    bits: u32,
+) -> Program {
+    let mut a = Asm::new(p, xi0);
+    let (x, y) = (F::input(&mut a), F::input(&mut a));
+    let s = <Fe as Coord<N>>::load(&mut a);
+    let b3 = b3(&mut a);
+    let (one, zero) = (F::one(&mut a), F::zero(&mut a));
+    let r = proj_new::<N, F>(&mut a);
+    proj_copy(&mut a, r, [zero, one, zero]);
+    let t = proj_new::<N, F>(&mut a);
+    let bit = a.reg();
+    for k in (0..bits).rev() {
+        proj_dbl(&mut a, r, r, b3);
+        proj_add(&mut a, t, r, [x, y, one], b3);
+        a.bit(bit, s, k);
+        for c in 0..3 {
+            F::cmov(&mut a, r[c], t[c], bit);
+        }
+    }
+    for c in r {
+        F::output(&mut a, c);
+    }
+    a.finish()
+}
+
+/// Per thread: the sum of [`SUM_RANGE`] projective points (Montgomery
+/// form), out the same way.
+pub(crate) fn sum<const N: usize, F: Coord<N>>(p: Limbs<N>, xi0: u32, b3: fn(&mut Asm<N>) -> F) -> Program {
+    let mut a = Asm::new(p, xi0);
+    let points: Vec<Proj<F>> = (0..SUM_RANGE)
+        .map(|_| [F::load(&mut a), F::load(&mut a), F::load(&mut a)])
+        .collect();
+    let b3 = b3(&mut a);
+    let acc = points[0];
+    for q in &points[1..] {
+        proj_add(&mut a, acc, acc, *q, b3);
+    }
+    for c in acc {
+        F::output(&mut a, c);
+    }
+    a.finish()
+}
+
+/// Per thread: a projective point (Montgomery form) as 1 when finite (else
+/// 0) and its affine coordinates, canonical.
+pub(crate) fn affine<const N: usize, F: Coord<N>>(p: Limbs<N>, xi0: u32) -> Program {
+    let mut a = Asm::new(p, xi0);
+    let q = [F::load(&mut a), F::load(&mut a), F::load(&mut a)];
+    let (zi, finite) = (F::new(&mut a), a.reg());
+    let zero = F::zero(&mut a);
+    F::eq(&mut a, finite, q[2], zero);
+    a.not(finite, finite);
+    F::inv(&mut a, zi, q[2]);
+    a.output(finite);
+    for c in [q[0], q[1]] {
+        F::mul(&mut a, c, c, zi);
+        F::canonical(&mut a, c, c);
+        F::output(&mut a, c);
+    }
     a.finish()
 }

@@ -366,49 +366,29 @@ const FP_POW: &str = include_str!("wgsl/fp_pow.wgsl");
 const BLS_CURVE: &str = include_str!("wgsl/bls_curve.wgsl");
 const BLS_GROUP: &str = include_str!("wgsl/bls_group.wgsl");
 const BLS_HASH: &str = include_str!("../ops/bls/hash.wgsl");
-const BLS_SUM: &str = include_str!("../ops/bls/sum.wgsl");
 
-/// The signature kernels' own (ops/bls/gpu/signatures.rs) after the curve
-/// layer, by pipeline name: `bls_sum_g1` and `bls_sum_g2` (sums of scaled
-/// points, entry `bls_sum`) and `bls_hash` (hash to G2, with SHA-256 and
-/// the hash constants); decompression, Miller loops and final
-/// exponentiations are tower-machine programs.
-pub(crate) fn bls_signatures(name: &str) -> String {
+/// BLS's hash to G2 kernel (`bls_hash`, ops/bls/hash.wgsl; host
+/// ops/bls/gpu/signatures.rs) after the curve layer, with SHA-256 and the
+/// hash constants. The signature operations' other stages are
+/// tower-machine programs.
+pub(crate) fn bls_hash() -> String {
     use crate::ops::bls::gpu::signatures as host;
-    let mut parts = vec![
+    let dst = host::dst_prime();
+    let bytes: Vec<u32> = dst.iter().map(|&b| u32::from(b)).collect();
+    [
         guard(),
         format!("const HASH_OUT: u32 = {}u;\n", host::HASH_OUT),
         bls_curve_layer(),
-    ];
-    if let Some(g) = name.strip_prefix("bls_sum_") {
-        let (point, field, ty, words) = if g == "g1" {
-            ("G1Proj", "fp_", "Fp", "12u")
-        } else {
-            ("G2Proj", "fp2_", "Fp2", "24u")
-        };
-        parts.push(
-            BLS_SUM
-                .replace("GPoint", point)
-                .replace("grp_", &format!("{g}_"))
-                .replace("Field", ty)
-                .replace("field_", field)
-                .replace("FIELD_WORDS", words),
-        );
-    } else {
-        let dst = host::dst_prime();
-        let bytes: Vec<u32> = dst.iter().map(|&b| u32::from(b)).collect();
-        parts.extend([
-            u32_array("SHA256_H0", &SHA256_H0),
-            SHA256.to_string(),
-            sha256_compress_generated(),
-            FLAT_MSGS.to_string(),
-            u32_array("XMD_DST_PRIME", &bytes),
-            format!("const XMD_DST_PRIME_LEN: u32 = {}u;\n", dst.len()),
-            super::curve::bls_hash_wgsl(),
-            BLS_HASH.to_string(),
-        ]);
-    }
-    parts.join("\n")
+        u32_array("SHA256_H0", &SHA256_H0),
+        SHA256.to_string(),
+        sha256_compress_generated(),
+        FLAT_MSGS.to_string(),
+        u32_array("XMD_DST_PRIME", &bytes),
+        format!("const XMD_DST_PRIME_LEN: u32 = {}u;\n", dst.len()),
+        super::curve::bls_hash_wgsl(),
+        BLS_HASH.to_string(),
+    ]
+    .join("\n")
 }
 
 /// BLS12-381's G1 and G2 (`wgsl/bls_curve.wgsl`) over F_p and F_p2, with
@@ -616,15 +596,7 @@ pub(crate) mod tests {
                 true,
             ));
         }
-        for name in ["bls_sum_g1", "bls_sum_g2"] {
-            kernels.push((name.replace('_', " "), bls_signatures(name), &["bls_sum"][..], true));
-        }
-        kernels.push((
-            "bls hash".to_string(),
-            bls_signatures("bls_hash"),
-            &["bls_hash"][..],
-            true,
-        ));
+        kernels.push(("bls hash".to_string(), bls_hash(), &["bls_hash"][..], true));
         kernels
     }
 

@@ -62,9 +62,11 @@ enum Op {
     /// d = 1 if a's canonical value exceeds (p - 1) / 2 else 0 (the sign
     /// of the ZCash encoding's sort flag).
     Largest = 8,
+    /// d = bit b of a's words (a plain integer: a scalar).
+    Bit = 9,
 }
 
-const OPS: [(Op, &str); 9] = [
+const OPS: [(Op, &str); 10] = [
     (Op::Copy, "COPY"),
     (Op::Mul, "MUL"),
     (Op::Add, "ADD"),
@@ -74,6 +76,7 @@ const OPS: [(Op, &str); 9] = [
     (Op::Out, "OUT"),
     (Op::CMov, "CMOV"),
     (Op::Largest, "LARGEST"),
+    (Op::Bit, "BIT"),
 ];
 
 /// An F_p operand: a register (< [`CONST_BASE`]) or a constant.
@@ -264,6 +267,12 @@ impl<const N: usize> Asm<N> {
     /// d = 1 if a > (p - 1) / 2 as a canonical integer, else 0.
     pub(crate) fn largest(&mut self, d: Fe, a: Fe) {
         self.emit(Op::Largest, d.0, a.0, 0);
+    }
+
+    /// d = bit k of a's words (a plain integer's, such as a scalar's).
+    pub(crate) fn bit(&mut self, d: Fe, a: Fe, k: u32) {
+        assert!((k as usize) < 32 * N, "bit {k} of {N} words");
+        self.emit(Op::Bit, d.0, a.0, k);
     }
 
     /// d = a's canonical value (out of Montgomery form: a times the plain
@@ -1078,6 +1087,14 @@ pub(crate) mod host {
                 }
                 8 => {
                     if (get(&regs, a) * r).into_bigint() > F::MODULUS_MINUS_ONE_DIV_TWO {
+                        r_inv
+                    } else {
+                        F::ZERO
+                    }
+                }
+                9 => {
+                    let words = to_words(get(&regs, a) * r, n);
+                    if (words[b as usize / 32] >> (b % 32)) & 1 == 1 {
                         r_inv
                     } else {
                         F::ZERO

@@ -42,19 +42,3 @@ fn grp_times_k(p: GPoint) -> GPoint {
     }
     return r;
 }
-
-// [s] p for the 64-bit scalar s = hi 2^32 + lo, by double and add from its
-// top set bit (batch verification's public random scalars: the time may
-// depend on them; s = 1 costs no doubling).
-fn grp_mul_u64(p: GPoint, lo: u32, hi: u32) -> GPoint {
-    let bits = select(32u - countLeadingZeros(lo), 64u - countLeadingZeros(hi), hi != 0u);
-    var r = grp_infinity();
-    for (var k = 0u; k < bits; k++) {
-        let i = bits - 1u - k;
-        r = grp_dbl(r);
-        if ((select(lo, hi, i >= 32u) >> (i % 32u)) & 1u) == 1u {
-            r = grp_add(r, p);
-        }
-    }
-    return r;
-}

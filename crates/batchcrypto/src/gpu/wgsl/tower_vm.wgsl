@@ -81,6 +81,11 @@ fn tower_vm(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
                     vm_set(t, d, vm_get(t, a));
                 }
             }
+            case VM_BIT: {
+                var flag = fp_zero();
+                flag[0] = (vm_get(t, a)[b / 32u] >> (b % 32u)) & 1u;
+                vm_set(t, d, flag);
+            }
             case VM_LARGEST: {
                 var flag = fp_zero();
                 flag[0] = select(0u, 1u, fp_is_largest(vm_get(t, a)));

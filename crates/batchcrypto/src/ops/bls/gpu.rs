@@ -17,14 +17,12 @@
 //! reports each call's first failure in the precompile's order: pair by
 //! pair, G1's encoding, curve and subgroup, then G2's.
 
-use std::sync::Arc;
-
 use super::eip2537::{self, PAIR_LEN};
 use crate::batch::FlatBytes;
 use crate::gpu::Gpu;
 use crate::gpu::bigint;
-use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
-use crate::gpu::shaders::{self, Tower};
+use crate::gpu::driver::{Failure, Streamed};
+use crate::gpu::shaders::Tower;
 use crate::gpu::tower_vm;
 use crate::ops::evm::PrecompileError;
 
@@ -106,95 +104,6 @@ fn parse(input: &[u8]) -> Parsed {
         .chunks_exact(PAIR_LEN)
         .map(|pair| (point(&pair[..128], 2), point(&pair[128..], 4)))
         .collect())
-}
-
-/// A kernel with one thread per range of consecutive values (`bn254_final`
-/// over F_p12 values, `bls_sum_g1` and `bls_sum_g2` over scaled points): parameters
-/// (n, loop guard, mode), the ranges (start, end per thread, rebased to the
-/// sub-batch), the values.
-pub(crate) struct RangesKernel<'a> {
-    pub(super) name: &'static str,
-    pub(super) pipeline: Arc<wgpu::ComputePipeline>,
-    /// Consecutive ranges: range k is `bounds[k]..bounds[k + 1]`.
-    pub(super) bounds: &'a [usize],
-    pub(super) values: &'a [u32],
-    /// Words per value.
-    pub(super) value_words: usize,
-    pub(super) mode: u32,
-    /// Words per range out, the last the completion flag.
-    pub(super) out_words: usize,
-    /// Most ranges and most values per sub-batch.
-    pub(super) max_ranges: usize,
-    pub(super) max_values: usize,
-}
-
-impl Kernel for RangesKernel<'_> {
-    type Out = Vec<u32>;
-
-    fn name(&self) -> &'static str {
-        self.name
-    }
-
-    fn pipeline(&self) -> &wgpu::ComputePipeline {
-        &self.pipeline
-    }
-
-    fn units(&self) -> usize {
-        self.bounds.len() - 1
-    }
-
-    fn max_units(&self) -> usize {
-        self.max_ranges
-    }
-
-    fn end(&self, _gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
-        let last = (start + max).min(self.units());
-        let mut end = start + 1;
-        while end < last && self.bounds[end + 1] - self.bounds[start] <= self.max_values {
-            end += 1;
-        }
-        Ok(end)
-    }
-
-    fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
-        let values = (self.bounds[end] - self.bounds[start]) * self.value_words * 4;
-        vec![
-            Input::uniform(16),
-            Input::storage((end - start) * 8),
-            // A binding is never empty.
-            Input::storage(values).with_room(values.max(4) as u64),
-        ]
-    }
-
-    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
-        let [params, ranges, values] = driver::inputs(dst);
-        driver::params(params, [(end - start) as u32, shaders::LOOP_GUARD, self.mode, 0]);
-        let base = self.bounds[start];
-        ranges.write_iter(
-            (start..end)
-                .flat_map(|k| [(self.bounds[k] - base) as u32, (self.bounds[k + 1] - base) as u32])
-                .flat_map(|w| w.to_le_bytes()),
-        );
-        values.write_iter(
-            self.values[base * self.value_words..self.bounds[end] * self.value_words]
-                .iter()
-                .flat_map(|w| w.to_le_bytes()),
-        );
-    }
-
-    fn out_bytes(&self, start: usize, end: usize) -> u64 {
-        ((end - start) * self.out_words * 4) as u64
-    }
-
-    fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<Vec<u32>>) -> Result<(), String> {
-        driver::decode_words(
-            out,
-            self.out_words,
-            start,
-            &format!("its {} answer", self.name),
-            answers,
-        )
-    }
 }
 
 /// The first failure of a call in the precompile's order, given each

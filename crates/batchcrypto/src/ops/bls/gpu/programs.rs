@@ -256,6 +256,36 @@ pub(crate) fn points(g2: bool) -> &'static Program {
     P[usize::from(g2)].get_or_init(|| if g2 { build_points_g2() } else { build_points_g1() })
 }
 
+/// The programs of sums of scaled points in G1 or G2 (`g2`)
+/// (gpu/pairing_vm.rs): [s] P for scalars of 64 bits and of one bit (a
+/// point as it is), the sum of SUM_RANGE points, the affine form.
+pub(crate) struct SumPrograms {
+    pub(crate) scale64: Program,
+    pub(crate) scale1: Program,
+    pub(crate) sum: Program,
+    pub(crate) affine: Program,
+}
+
+fn sum_programs_of<F: pairing_vm::Coord<12>>(b3: fn(&mut A) -> F) -> SumPrograms {
+    SumPrograms {
+        scale64: pairing_vm::scale::<12, F>(p(), 1, b3, 64),
+        scale1: pairing_vm::scale::<12, F>(p(), 1, b3, 1),
+        sum: pairing_vm::sum::<12, F>(p(), 1, b3),
+        affine: pairing_vm::affine::<12, F>(p(), 1),
+    }
+}
+
+pub(crate) fn sum_programs(g2: bool) -> &'static SumPrograms {
+    static P: [OnceLock<SumPrograms>; 2] = [OnceLock::new(), OnceLock::new()];
+    P[usize::from(g2)].get_or_init(|| {
+        if g2 {
+            sum_programs_of::<Fe2>(|a| a.konst2([small(12), small(12)]))
+        } else {
+            sum_programs_of::<Fe>(|a| a.small(12))
+        }
+    })
+}
+
 /// Per pair (inputs P.x, P.y, Q.x.c0, Q.x.c1, Q.y.c0, Q.y.c1, canonical):
 /// the flags (FLAG_*), then the Miller value (twelve elements, arkworks'
 /// coefficient order, Montgomery form).

@@ -6,9 +6,10 @@
 //!    [`super::programs::points`]): every distinct public key and every
 //!    signature decompressed and checked for its subgroup;
 //! 2. `bls_hash` (ops/bls/hash.wgsl): hash to G2 of every distinct message;
-//! 3. `bls_sum_g1` and `bls_sum_g2` (ops/bls/sum.wgsl): sums of scaled
-//!    points, for fast aggregation's key sums and batch verification's
-//!    random linear combinations;
+//! 3. `bls_sum_g1` and `bls_sum_g2` (tower-machine programs,
+//!    [`super::programs::sum_programs`]): sums of scaled points, for fast
+//!    aggregation's key sums and batch verification's random linear
+//!    combinations;
 //! 4. `bls_pairs` (the EIP-2537 program, checks off): the Miller loops of
 //!    (pk, H(m)) per key and (-G1, sig);
 //! 5. `bls_final`: per check the product of its Miller values, the final
@@ -32,12 +33,13 @@ use std::sync::Arc;
 
 use rand::RngExt;
 
-use super::{FP12_WORDS, RangesKernel, final_check, miller_values, pack_pair, programs};
+use super::{FP12_WORDS, final_check, miller_values, pack_pair, programs};
 use crate::batch::FlatBytes;
 use crate::bisect::{self, Cost};
 use crate::gpu::bigint::{self, Limbs};
 use crate::gpu::curve::BLS12_381_P;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
+use crate::gpu::pairing_vm::SUM_RANGE;
 use crate::gpu::shaders::{self, Tower};
 use crate::gpu::{Gpu, tower_vm};
 use crate::ops::bls::{AggregateItem, Batch, DST, FastAggregateItem, Mode, PK_LEN, SIG_LEN};
@@ -46,18 +48,12 @@ use crate::verdict::{Reason, Verdict};
 
 /// Words per message out of `bls_hash`: finite flag, x and y, completion.
 pub(crate) const HASH_OUT: usize = 50;
-/// Most points one `bls_sum_g1` thread adds (one addition per loop
-/// iteration, well under llvmpipe's 65,535); a fast aggregate with more
-/// keys runs on the CPU.
-const MAX_SUM_KEYS: usize = 16_384;
 /// Costs of a batch check in single verifications, in the CPU path's
 /// measure ([`crate::ops::bls::cpu::BATCH_COST`]: the device does the same
 /// arithmetic, one Miller loop and two 64-bit scalar multiplications per
 /// item, a Miller loop and a final exponentiation per set) until GPU
 /// figures calibrate it.
 pub(crate) const BATCH_COST: Cost = crate::ops::bls::cpu::BATCH_COST;
-/// Ranges per `bls_sum_g1` or `bls_sum_g2` sub-batch.
-const MAX_POINTS: usize = 16_384;
 /// Messages per `bls_hash` sub-batch.
 const MAX_MESSAGES: usize = 16_384;
 
@@ -193,12 +189,10 @@ impl Kernel for HashKernel<'_> {
     }
 }
 
-/// The pipeline `name` (`bls_sum_g1` and `bls_sum_g2` share their entry
-/// point).
-fn pipeline(gpu: &Gpu, name: &'static str) -> Result<Arc<wgpu::ComputePipeline>, String> {
-    gpu.require_int64(name)?;
-    let entry = if name.starts_with("bls_sum") { "bls_sum" } else { name };
-    gpu.pipeline(name, entry, || shaders::bls_signatures(name))
+/// The `bls_hash` pipeline.
+fn hash_pipeline(gpu: &Gpu) -> Result<Arc<wgpu::ComputePipeline>, String> {
+    gpu.require_int64("bls_hash")?;
+    gpu.pipeline("bls_hash", "bls_hash", shaders::bls_hash)
 }
 
 /// The group of a compressed point: a key's or a signature's.
@@ -332,7 +326,7 @@ fn hash_to_g2<'a>(gpu: &Gpu, msgs: impl Iterator<Item = &'a [u8]>) -> Result<Vec
         return Ok(Vec::new());
     }
     let kernel = HashKernel {
-        pipeline: pipeline(gpu, "bls_hash")?,
+        pipeline: hash_pipeline(gpu)?,
         msgs: &flat,
     };
     let out = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
@@ -562,38 +556,74 @@ pub(crate) fn aggregate_verify(gpu: &Gpu, items: &[AggregateItem]) -> Streamed<V
 
 /// The sum of the scaled points of each range `bounds[k]..bounds[k + 1]`
 /// of `points` (per point its affine words in `group`, then the scalar's
-/// low and high words), in one `bls_sum` pass: its affine words, `None`
-/// for infinity.
+/// low and high words): its affine words, `None` for infinity. On the
+/// tower machine ([`programs::sum_programs`]): every point scaled (one
+/// thread each; the one-bit program when every scalar is 1), the ranges
+/// summed [`SUM_RANGE`] points per thread over as many rounds as the
+/// longest needs, then made affine.
 fn scaled_sums(gpu: &Gpu, group: Group, points: &[u32], bounds: &[usize]) -> Result<Vec<Affine>, String> {
     if bounds.len() < 2 {
         return Ok(Vec::new());
     }
-    if bounds.windows(2).any(|w| w[1] - w[0] > MAX_SUM_KEYS) {
-        return Err(format!(
-            "a sum of more than {MAX_SUM_KEYS} points (the sum kernel's limit)"
-        ));
+    let g2 = group == Group::G2;
+    let programs = programs::sum_programs(g2);
+    let coords = group.coordinate_words();
+    // Per point: x, y, then the scalar as an element (lo, hi, zeros).
+    let stride = 2 * coords + 2;
+    let mut words = Vec::with_capacity(points.len() / stride * (2 * coords + 12));
+    let mut wide = false;
+    for p in points.chunks_exact(stride) {
+        words.extend_from_slice(&p[..2 * coords]);
+        words.extend_from_slice(&p[2 * coords..]);
+        words.extend([0; 10]);
+        wide |= p[2 * coords] > 1 || p[2 * coords + 1] != 0;
     }
-    let words = 2 * group.coordinate_words();
+    let scale = if wide { &programs.scale64 } else { &programs.scale1 };
     let name = group.sum_kernel();
-    let kernel = RangesKernel {
-        name,
-        pipeline: pipeline(gpu, name)?,
-        bounds,
-        values: points,
-        value_words: words + 2,
-        mode: 0,
-        out_words: words + 2,
-        max_ranges: MAX_POINTS,
-        max_values: MAX_POINTS * 16,
+    // Projective points in Montgomery form, 3 coords each.
+    let point_words = 3 * coords;
+    let mut values: Vec<u32> = tower_vm::run(gpu, name, Tower::Bls12381, scale, &words)?.concat();
+    let infinity = {
+        let p = bigint::from_hex::<12>(BLS12_381_P);
+        let mut w = vec![0u32; point_words];
+        w[coords..coords + 12].copy_from_slice(&bigint::mont_form(&bigint::small(1), &p));
+        w
     };
-    let out = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
+    let mut bounds = bounds.to_vec();
+    loop {
+        let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        if longest == 1 && bounds.windows(2).all(|w| w[1] - w[0] == 1) {
+            break;
+        }
+        // Every range cut into chunks of at most SUM_RANGE points (an empty
+        // range one chunk of infinity), each chunk padded with infinity.
+        let (mut input, mut next) = (Vec::new(), vec![0usize]);
+        for w in bounds.windows(2) {
+            let mut at = w[0];
+            loop {
+                let end = (at + SUM_RANGE).min(w[1]);
+                input.extend_from_slice(&values[at * point_words..end * point_words]);
+                for _ in end - at..SUM_RANGE {
+                    input.extend_from_slice(&infinity);
+                }
+                at = end;
+                if at >= w[1] {
+                    break;
+                }
+            }
+            next.push(input.len() / (SUM_RANGE * point_words));
+        }
+        values = tower_vm::run(gpu, name, Tower::Bls12381, &programs.sum, &input)?.concat();
+        bounds = next;
+    }
+    let out = tower_vm::run(gpu, name, Tower::Bls12381, &programs.affine, &values)?;
     Ok(out
         .into_iter()
-        .map(|o| (o[0] == 1).then(|| o[1..=words].to_vec()))
+        .map(|o| (o[0] == 1).then(|| o[12..12 + 2 * coords].to_vec()))
         .collect())
 }
 
-/// Appends a point and its scalar as `bls_sum` reads them.
+/// Appends a point and its scalar as [`scaled_sums`] reads them.
 fn push_term(words: &mut Vec<u32>, point: &[u32], scalar: u64) {
     words.extend_from_slice(point);
     words.extend([scalar as u32, (scalar >> 32) as u32]);
@@ -832,8 +862,8 @@ mod tests {
     /// likewise for signatures of one message, so every expected sum is
     /// blst's key or signature of the secret key sum r_i sk_i mod q.
     /// Scalars at the edges (1, 2, 2^32 - 1, 2^32, 2^64 - 1), groups of
-    /// one, empty groups, infinity among the terms, and a key with its
-    /// negation (a sum at infinity).
+    /// one, empty groups, infinity among the terms, a key with its
+    /// negation (a sum at infinity), a group of forty (two rounds of sums).
     #[test]
     fn sums_kernel_matches_scalar_arithmetic() {
         use ark_bls12_381::Fr;
@@ -841,15 +871,17 @@ mod tests {
         let Some(gpu) = test_gpu() else { return };
         let mut rng = StdRng::seed_from_u64(64);
         let msg = b"sums";
-        let mut sks: Vec<Fr> = (0..14)
+        let mut sks: Vec<Fr> = (0..54)
             .map(|_| Fr::from_be_bytes_mod_order(&rng.random::<[u8; 32]>()))
             .collect();
         // Term 5 is term 4's negation, with the same scalar.
         sks[5] = -sks[4];
         let mut scalars = vec![1, 2, u64::from(u32::MAX), 1 << 32, 7, 7, u64::MAX];
         scalars.extend((7..14).map(|_| rng.random::<u64>() | 1));
+        // Forty terms with s = 1: sums over two rounds (SUM_RANGE 16).
+        scalars.extend([1; 40]);
         let secret = |x: Fr| SecretKey::from_bytes(&x.into_bigint().to_bytes_be()).expect("a nonzero scalar below q");
-        let bounds = [0usize, 1, 4, 4, 6, 9, 14];
+        let bounds = [0usize, 1, 4, 4, 6, 9, 14, 54];
         for group in [Group::G1, Group::G2] {
             let point = |x: Fr| match group {
                 Group::G1 => affine_words(&secret(x).sk_to_pk().serialize()),
