@@ -165,16 +165,6 @@ impl Fp2Const {
             + &wgsl_const(&format!("{name}_C1"), &mont_form(&self.0[1], &p))
     }
 
-    /// The Montgomery form as a WGSL `Fp2(..)` expression.
-    fn wgsl_expr(self) -> String {
-        let p = Self::p();
-        let [c0, c1] = self.0.map(|c| {
-            let limbs: Vec<String> = mont_form(&c, &p).iter().map(|w| format!("{w:#010x}u")).collect();
-            format!("array<u32, 12>({})", limbs.join(", "))
-        });
-        format!("Fp2({c0}, {c1})")
-    }
-
     /// c0 + c1 u from big-endian hex of up to 96 digits each.
     fn hex(c0: &str, c1: &str) -> Self {
         let pad = |s: &str| format!("{s:0>96}");
@@ -308,33 +298,41 @@ const ISO3: [[(&str, &str); 4]; 4] = [
     ],
 ];
 
-/// The constants of the hash to G2 (`ops/bls/hash.wgsl`, RFC 9380 section
-/// 8.8.2), in Montgomery form: `BLS_R3` = R^3 mod p (hash_to_field's
-/// reduction of 512-bit integers); E2''s `SSWU_A` = 240 u and
-/// `SSWU_B` = 1012 (1 + u), `SSWU_Z` = -(2 + u), and the simplified SWU
-/// map's -B/A and B/(Z A); `BLS_ISO3`, the 3-isogeny's coefficients
-/// ([`ISO3`], sixteen in order).
+/// The constant of the hash to field (`ops/bls/hash.wgsl`, RFC 9380
+/// section 5.2): `BLS_R3` = R^3 mod p in Montgomery form (the reduction
+/// of 512-bit integers as lo R^2 + hi R^3).
 pub(crate) fn bls_hash_wgsl() -> String {
     let p: Limbs<12> = from_hex(BLS12_381_P);
+    wgsl_const("BLS_R3", &mont_form(&r_squared(&p), &p))
+}
+
+/// The map to G2's constants (RFC 9380 section 8.8.2) as plain residues
+/// (c0, c1): E2''s A' = 240 u and B' = 1012 (1 + u), Z = -(2 + u), the
+/// simplified SWU map's -B'/A' and B'/(Z A'), and the 3-isogeny's
+/// coefficients ([`ISO3`], sixteen in order).
+pub(crate) struct HashConstants {
+    pub(crate) a: [Limbs<12>; 2],
+    pub(crate) b: [Limbs<12>; 2],
+    pub(crate) z: [Limbs<12>; 2],
+    pub(crate) minus_b_over_a: [Limbs<12>; 2],
+    pub(crate) b_over_za: [Limbs<12>; 2],
+    pub(crate) iso: [[Limbs<12>; 2]; 16],
+}
+
+pub(crate) fn bls_hash_constants() -> HashConstants {
     let zero = [0u32; 12];
     let a = Fp2Const([zero, small(240)]);
     let b = Fp2Const([small(1012), small(1012)]);
     let z = Fp2Const([small(2), small(1)]).neg();
-    let iso: Vec<String> = ISO3
-        .iter()
-        .flatten()
-        .map(|(c0, c1)| Fp2Const::hex(c0, c1).wgsl_expr())
-        .collect();
-    [
-        wgsl_const("BLS_R3", &mont_form(&r_squared(&p), &p)),
-        a.wgsl("SSWU_A"),
-        b.wgsl("SSWU_B"),
-        z.wgsl("SSWU_Z"),
-        b.mul(a.inv()).neg().wgsl("SSWU_MINUS_B_OVER_A"),
-        b.mul(z.mul(a).inv()).wgsl("SSWU_B_OVER_ZA"),
-        format!("const BLS_ISO3 = array<Fp2, 16>({});\n", iso.join(", ")),
-    ]
-    .concat()
+    let iso: Vec<[Limbs<12>; 2]> = ISO3.iter().flatten().map(|(c0, c1)| Fp2Const::hex(c0, c1).0).collect();
+    HashConstants {
+        a: a.0,
+        b: b.0,
+        z: z.0,
+        minus_b_over_a: b.mul(a.inv()).neg().0,
+        b_over_za: b.mul(z.mul(a).inv()).0,
+        iso: iso.try_into().expect("sixteen coefficients"),
+    }
 }
 
 #[cfg(test)]

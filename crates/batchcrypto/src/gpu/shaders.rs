@@ -367,9 +367,9 @@ const BLS_CURVE: &str = include_str!("wgsl/bls_curve.wgsl");
 const BLS_GROUP: &str = include_str!("wgsl/bls_group.wgsl");
 const BLS_HASH: &str = include_str!("../ops/bls/hash.wgsl");
 
-/// BLS's hash to G2 kernel (`bls_hash`, ops/bls/hash.wgsl; host
-/// ops/bls/gpu/signatures.rs) after the curve layer, with SHA-256 and the
-/// hash constants. The signature operations' other stages are
+/// BLS's hash to field kernel (`bls_hash`, ops/bls/hash.wgsl; host
+/// ops/bls/gpu/signatures.rs) after BLS12-381's field layer, with SHA-256
+/// and the hash constant. The signature operations' other stages are
 /// tower-machine programs.
 pub(crate) fn bls_hash() -> String {
     use crate::ops::bls::gpu::signatures as host;
@@ -378,7 +378,7 @@ pub(crate) fn bls_hash() -> String {
     [
         guard(),
         format!("const HASH_OUT: u32 = {}u;\n", host::HASH_OUT),
-        bls_curve_layer(),
+        fp_layer(Tower::Bls12381),
         u32_array("SHA256_H0", &SHA256_H0),
         SHA256.to_string(),
         sha256_compress_generated(),

@@ -352,6 +352,32 @@ impl<const N: usize> Asm<N> {
         self.release(m);
     }
 
+    /// d = a square root of a in F_p2 for p = 3 mod 4 and ok = 1 when a is
+    /// a square (Adj and Rodriguez-Henriquez, eprint 2012/685, algorithm
+    /// 9): a1 = a^((p-3)/4), x0 = a1 a, alpha = a1 x0; the root is u x0
+    /// when alpha = -1, else (1 + alpha)^((p-1)/2) x0. d apart from a.
+    pub(crate) fn sqrt2(&mut self, d: Fe2, ok: Fe, a: Fe2) {
+        let m = self.mark();
+        let (t, x0, is_minus_one) = (self.reg2(), self.reg2(), self.reg());
+        let (one, zero) = (self.one(), self.zero());
+        let p = self.p;
+        let minus = |k: u32| super::bigint::sub(&p, &small(k)).0;
+        self.pow2(t, a, &super::bigint::div_small(&minus(3), 4).0);
+        self.mul2(x0, t, a);
+        self.mul2(t, t, x0);
+        let minus_one = [self.konst(&minus(1)), zero];
+        self.eq2(is_minus_one, t, minus_one);
+        self.add2(t, t, [one, zero]);
+        self.pow2(t, t, &super::bigint::div_small(&minus(1), 2).0);
+        self.mul2(d, t, x0);
+        self.neg(t[0], x0[1]);
+        self.copy(t[1], x0[0]);
+        self.cmov2(d, t, is_minus_one);
+        self.sq2(t, d);
+        self.eq2(ok, t, a);
+        self.release(m);
+    }
+
     /// 1/a by Fermat (0 for 0).
     pub(crate) fn inv(&mut self, d: Fe, a: Fe) {
         let e = super::bigint::sub(&self.p, &small(2)).0;

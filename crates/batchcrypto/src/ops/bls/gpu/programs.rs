@@ -17,10 +17,12 @@
 use std::sync::OnceLock;
 
 use crate::gpu::bigint::{Limbs, from_hex, small};
-use crate::gpu::curve::{BLS_X_ABS, BLS12_381_P, bls_constants, fp12_frobenius};
+use crate::gpu::curve::{BLS_X_ABS, BLS12_381_P, bls_constants, bls_hash_constants, fp12_frobenius};
 use crate::gpu::fp12_program;
 pub(crate) use crate::gpu::pairing_vm::RANGE;
-use crate::gpu::pairing_vm::{self, TowerDef, add_flag, equals_affine, miller_add, miller_dbl, proj_new, times};
+use crate::gpu::pairing_vm::{
+    self, Proj, TowerDef, add_flag, equals_affine, miller_add, miller_dbl, proj_add, proj_copy, proj_new, times,
+};
 use crate::gpu::tower_vm::{Asm, Fe, Fe2, Fe12, Program};
 
 type A = Asm<12>;
@@ -192,30 +194,13 @@ fn build_points_g2() -> Program {
     let sort = a.reg();
     a.load(sort);
     let (one, zero) = (a.one(), a.zero());
-    let (rhs, y, t, x0) = (a.reg2(), a.reg2(), a.reg2(), a.reg2());
+    let (rhs, y, t) = (a.reg2(), a.reg2(), a.reg2());
     a.sq2(rhs, x);
     a.mul2(rhs, rhs, x);
     let b = a.konst2([small(4), small(4)]);
     a.add2(rhs, rhs, b);
-    // a1 = rhs^((p-3)/4), x0 = a1 rhs, alpha = a1 x0: the root is u x0 when
-    // alpha = -1, else (1 + alpha)^((p-1)/2) x0.
-    let p = p();
-    let sub = |k: u32| crate::gpu::bigint::sub(&p, &small(k)).0;
-    a.pow2(t, rhs, &crate::gpu::bigint::div_small(&sub(3), 4).0);
-    a.mul2(x0, t, rhs);
-    a.mul2(t, t, x0);
-    let minus_one = [a.konst(&sub(1)), zero];
-    let is_minus_one = a.reg();
-    a.eq2(is_minus_one, t, minus_one);
-    a.add2(t, t, [one, zero]);
-    a.pow2(t, t, &crate::gpu::bigint::div_small(&sub(1), 2).0);
-    a.mul2(y, t, x0);
-    a.neg(t[0], x0[1]);
-    a.copy(t[1], x0[0]);
-    a.cmov2(y, t, is_minus_one);
     let on = a.reg();
-    a.sq2(t, y);
-    a.eq2(on, t, rhs);
+    a.sqrt2(y, on, rhs);
     // The sign: y.c1's, or y.c0's when y.c1 = 0.
     let (sign, f) = (a.reg(), a.reg());
     a.largest(sign, y[1]);
@@ -254,6 +239,179 @@ fn build_points_g2() -> Program {
 pub(crate) fn points(g2: bool) -> &'static Program {
     static P: [OnceLock<Program>; 2] = [OnceLock::new(), OnceLock::new()];
     P[usize::from(g2)].get_or_init(|| if g2 { build_points_g2() } else { build_points_g1() })
+}
+
+/// RFC 9380's sgn0 for F_p2 (section 4.1): the parity of c0, or of c1
+/// when c0 is zero, into d.
+fn sgn0(a: &mut A, d: Fe, x: Fe2) {
+    let m = a.mark();
+    let (c, z, s1) = (a.reg(), a.reg(), a.reg());
+    let zero = a.zero();
+    a.canonical(c, x[0]);
+    a.bit(d, c, 0);
+    a.canonical(c, x[1]);
+    a.bit(s1, c, 0);
+    a.eq(z, x[0], zero);
+    // d + (z and s1): z + s1 = 2.
+    a.add(z, z, s1);
+    let two = a.raw(small(2));
+    a.eq(z, z, two);
+    a.add(d, d, z);
+    a.release(m);
+}
+
+/// psi on a projective point of E': (conj(X) PSI_X : conj(Y) PSI_Y :
+/// conj(Z)). d apart from q.
+fn psi(a: &mut A, d: Proj<Fe2>, q: Proj<Fe2>) {
+    let c = bls_constants();
+    let (psi_x, psi_y) = (a.konst2(c.psi_x), a.konst2(c.psi_y));
+    a.conj2(d[0], q[0]);
+    a.mul2(d[0], d[0], psi_x);
+    a.conj2(d[1], q[1]);
+    a.mul2(d[1], d[1], psi_y);
+    a.conj2(d[2], q[2]);
+}
+
+/// The simplified SWU map of u onto E2': y^2 = x^3 + A' x + B' (RFC 9380
+/// section 6.6.2, the straight-line form), its affine point in (x, y).
+fn map_to_iso(a: &mut A, x: Fe2, y: Fe2, u: Fe2) {
+    let m = a.mark();
+    let h = bls_hash_constants();
+    let (one, zero) = (a.one(), a.zero());
+    let (zu2, tv1, x2, t, rhs, y2) = (a.reg2(), a.reg2(), a.reg2(), a.reg2(), a.reg2(), a.reg2());
+    let (f, ok1, ok2) = (a.reg(), a.reg(), a.reg());
+    let z = a.konst2(h.z);
+    a.sq2(zu2, u);
+    a.mul2(zu2, zu2, z);
+    a.sq2(tv1, zu2);
+    a.add2(tv1, tv1, zu2);
+    // x1 = -B/A (1 + 1/tv1), or B/(Z A) when tv1 = 0.
+    a.inv2(t, tv1);
+    a.add2(t, t, [one, zero]);
+    let mba = a.konst2(h.minus_b_over_a);
+    a.mul2(x, t, mba);
+    a.eq2(f, tv1, [zero, zero]);
+    let bza = a.konst2(h.b_over_za);
+    a.cmov2(x, bza, f);
+    a.mul2(x2, zu2, x);
+    // x1 when its right-hand side is a square, else x2 (whose is).
+    let (ca, cb) = (a.konst2(h.a), a.konst2(h.b));
+    let rhs_of = |a: &mut A, v: Fe2| {
+        a.sq2(rhs, v);
+        a.add2(rhs, rhs, ca);
+        a.mul2(rhs, rhs, v);
+        a.add2(rhs, rhs, cb);
+    };
+    rhs_of(a, x);
+    a.sqrt2(y, ok1, rhs);
+    rhs_of(a, x2);
+    a.sqrt2(y2, ok2, rhs);
+    a.not(f, ok1);
+    a.cmov2(x, x2, f);
+    a.cmov2(y, y2, f);
+    // The sign of y is u's.
+    let (su, sy) = (a.reg(), a.reg());
+    sgn0(a, su, u);
+    sgn0(a, sy, y);
+    a.eq(f, su, sy);
+    a.not(f, f);
+    a.neg2(t, y);
+    a.cmov2(y, t, f);
+    a.release(m);
+}
+
+/// The 3-isogeny E2' -> E' (RFC 9380 appendix E.3) in projective form:
+/// (x_num y_den : y y_num x_den : x_den y_den), infinity where a
+/// denominator vanishes.
+fn iso_map(a: &mut A, d: Proj<Fe2>, x: Fe2, y: Fe2) {
+    let m = a.mark();
+    let h = bls_hash_constants();
+    let v: [Fe2; 4] = std::array::from_fn(|_| a.reg2());
+    // x_num, x_den, y_num, y_den at x by Horner, highest coefficient first.
+    for (j, vj) in v.iter().enumerate() {
+        let top = a.konst2(h.iso[4 * j + 3]);
+        a.copy2(*vj, top);
+        for k in (0..3).rev() {
+            a.mul2(*vj, *vj, x);
+            let c = a.konst2(h.iso[4 * j + k]);
+            a.add2(*vj, *vj, c);
+        }
+    }
+    a.mul2(d[0], v[0], v[3]);
+    a.mul2(d[1], y, v[2]);
+    a.mul2(d[1], d[1], v[1]);
+    a.mul2(d[2], v[1], v[3]);
+    let (one, zero) = (a.one(), a.zero());
+    let f = a.reg();
+    a.eq2(f, d[2], [zero, zero]);
+    a.cmov2(d[0], [zero, zero], f);
+    a.cmov2(d[1], [one, zero], f);
+    a.release(m);
+}
+
+/// Per message (inputs u0 and u1 of hash_to_field, F_p2 each, Montgomery
+/// form, from the `bls_hash` kernel): H(m) = clear_cofactor(iso(SWU(u0)) +
+/// iso(SWU(u1))), out as 1 when finite (else 0) and its affine x and y
+/// (canonical), as blst's hash_to_g2 (RFC 9380's BLS12381G2_XMD:SHA-256_
+/// SSWU_RO_, clear_cofactor by h_eff as appendix G.3: psi(psi(2P)) -
+/// psi(P) + [x]([x]P + psi(P)) - [x]P - P with x the negative parameter).
+fn build_map_to_g2() -> Program {
+    let mut a = A::new(p(), 1);
+    let u: [Fe2; 2] = std::array::from_fn(|_| {
+        let c = [a.reg(), a.reg()];
+        a.load(c[0]);
+        a.load(c[1]);
+        c
+    });
+    let b3 = a.konst2([small(12), small(12)]);
+    let (x, y) = (a.reg2(), a.reg2());
+    let (sum, q) = (proj_new(&mut a), proj_new(&mut a));
+    for (k, uk) in u.iter().enumerate() {
+        map_to_iso(&mut a, x, y, *uk);
+        iso_map(&mut a, if k == 0 { sum } else { q }, x, y);
+    }
+    proj_add(&mut a, sum, sum, q, b3);
+    // clear_cofactor: t = -[|x|] p = [x] p; a = t; t = [x](a + psi(p)).
+    let (psi_p, t, ax) = (proj_new(&mut a), proj_new(&mut a), proj_new(&mut a));
+    psi(&mut a, psi_p, sum);
+    times(&mut a, t, sum, BLS_X_ABS.into(), b3);
+    a.neg2(t[1], t[1]);
+    proj_copy(&mut a, ax, t);
+    proj_add(&mut a, t, ax, psi_p, b3);
+    times(&mut a, t, t, BLS_X_ABS.into(), b3);
+    a.neg2(t[1], t[1]);
+    // acc = psi(psi(2p)) - psi(p) + t - a - p.
+    let acc = proj_new(&mut a);
+    proj_add(&mut a, q, sum, sum, b3);
+    psi(&mut a, acc, q);
+    psi(&mut a, q, acc);
+    a.neg2(psi_p[1], psi_p[1]);
+    a.neg2(ax[1], ax[1]);
+    a.neg2(sum[1], sum[1]);
+    proj_add(&mut a, q, q, psi_p, b3);
+    proj_add(&mut a, q, q, t, b3);
+    proj_add(&mut a, q, q, ax, b3);
+    proj_add(&mut a, q, q, sum, b3);
+    // Affine.
+    let (zi, finite) = (a.reg2(), a.reg());
+    let zero = a.zero();
+    a.eq2(finite, q[2], [zero, zero]);
+    a.not(finite, finite);
+    a.inv2(zi, q[2]);
+    a.output(finite);
+    for c in [q[0], q[1]] {
+        a.mul2(c, c, zi);
+        a.canonical(c[0], c[0]);
+        a.canonical(c[1], c[1]);
+        a.output(c[0]);
+        a.output(c[1]);
+    }
+    a.finish()
+}
+
+pub(crate) fn map_to_g2() -> &'static Program {
+    static P: OnceLock<Program> = OnceLock::new();
+    P.get_or_init(build_map_to_g2)
 }
 
 /// The programs of sums of scaled points in G1 or G2 (`g2`)

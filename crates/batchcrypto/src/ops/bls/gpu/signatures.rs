@@ -5,7 +5,9 @@
 //! 1. `bls_points_g1` and `bls_points_g2` (tower-machine programs,
 //!    [`super::programs::points`]): every distinct public key and every
 //!    signature decompressed and checked for its subgroup;
-//! 2. `bls_hash` (ops/bls/hash.wgsl): hash to G2 of every distinct message;
+//! 2. hash to G2 of every distinct message: `bls_hash` (ops/bls/hash.wgsl,
+//!    expand_message_xmd and hash_to_field), then the tower-machine
+//!    program [`super::programs::map_to_g2`];
 //! 3. `bls_sum_g1` and `bls_sum_g2` (tower-machine programs,
 //!    [`super::programs::sum_programs`]): sums of scaled points, for fast
 //!    aggregation's key sums and batch verification's random linear
@@ -46,8 +48,9 @@ use crate::ops::bls::{AggregateItem, Batch, DST, FastAggregateItem, Mode, PK_LEN
 use crate::ops::hash::gpu::{flat_inputs, pack_flat};
 use crate::verdict::{Reason, Verdict};
 
-/// Words per message out of `bls_hash`: finite flag, x and y, completion.
-pub(crate) const HASH_OUT: usize = 50;
+/// Words per message out of `bls_hash`: u0 and u1 (four F_p elements),
+/// completion.
+pub(crate) const HASH_OUT: usize = 49;
 /// Costs of a batch check in single verifications, in the CPU path's
 /// measure ([`crate::ops::bls::cpu::BATCH_COST`]: the device does the same
 /// arithmetic, one Miller loop and two 64-bit scalar multiplications per
@@ -329,10 +332,11 @@ fn hash_to_g2<'a>(gpu: &Gpu, msgs: impl Iterator<Item = &'a [u8]>) -> Result<Vec
         pipeline: hash_pipeline(gpu)?,
         msgs: &flat,
     };
-    let out = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
+    let fields = driver::run(gpu, &kernel).map_err(|f| f.reason)?.concat();
+    let out = tower_vm::run(gpu, "bls_map_to_g2", Tower::Bls12381, programs::map_to_g2(), &fields)?;
     Ok(out
         .into_iter()
-        .map(|o| (o[0] == 1).then(|| o[1..49].to_vec()))
+        .map(|o| (o[0] == 1).then(|| o[12..60].to_vec()))
         .collect())
 }
 
