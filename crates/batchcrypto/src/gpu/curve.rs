@@ -157,14 +157,6 @@ impl Fp2Const {
         Self([mul_mod(&c0, &inv, &p), sub_mod(&[0; 12], &mul_mod(&c1, &inv, &p), &p)])
     }
 
-    /// The Montgomery forms of both coefficients as WGSL constants
-    /// NAME_C0 and NAME_C1.
-    fn wgsl(self, name: &str) -> String {
-        let p = Self::p();
-        wgsl_const(&format!("{name}_C0"), &mont_form(&self.0[0], &p))
-            + &wgsl_const(&format!("{name}_C1"), &mont_form(&self.0[1], &p))
-    }
-
     /// c0 + c1 u from big-endian hex of up to 96 digits each.
     fn hex(c0: &str, c1: &str) -> Self {
         let pad = |s: &str| format!("{s:0>96}");
@@ -172,40 +164,18 @@ impl Fp2Const {
     }
 }
 
-/// The constants of the BLS12-381 curve layer (`wgsl/bls_curve.wgsl`), in
-/// Montgomery form (the pairing programs take them from [`bls_constants`]
-/// and [`fp12_frobenius`]):
+/// BLS12-381's endomorphism constants as plain residues, for the subgroup
+/// checks and the cofactor clearing of the tower-machine programs
+/// (ops/bls/gpu/programs.rs):
 ///
-/// - `BLS_B` = 4 (E: y^2 = x^3 + 4; E': y^2 = x^3 + 4 (1 + u));
-/// - `BLS_BETA`, the cube root of unity of G1's endomorphism
-///   sigma(x, y) = (beta x, y), blst's choice (-1 - sqrt(-3)) / 2 with
-///   sqrt(-3) = (-3)^((p+1)/4), for which sigma^2 acts on G1 as [-x^2]
-///   (M. Scott, "A note on group membership tests for G1, G2 and GT on
-///   BLS pairing-friendly curves", eprint 2021/1130);
-/// - `BLS_PSI_X` = 1/xi^((p-1)/3) and `BLS_PSI_Y` = 1/xi^((p-1)/2)
-///   (xi = 1 + u), the untwist-Frobenius-twist endomorphism psi(x, y) =
-///   (conj(x) PSI_X, conj(y) PSI_Y) of G2, on which it acts as [x];
-/// - `BLS_X_HI`, `BLS_X_LO`: |x| in two words.
-pub(crate) fn bls_curve_wgsl() -> String {
-    let p: Limbs<12> = from_hex(BLS12_381_P);
-    let mont = |x: &Limbs<12>| mont_form(x, &p);
-    let c = bls_constants();
-    [
-        wgsl_const("BLS_B", &mont(&small(4))),
-        wgsl_const("BLS_BETA", &mont(&c.beta)),
-        format!(
-            "const BLS_X_HI: u32 = {:#010x}u;\nconst BLS_X_LO: u32 = {:#010x}u;\n",
-            BLS_X_ABS >> 32,
-            BLS_X_ABS as u32
-        ),
-        Fp2Const(c.psi_x).wgsl("BLS_PSI_X"),
-        Fp2Const(c.psi_y).wgsl("BLS_PSI_Y"),
-    ]
-    .concat()
-}
-
-/// BLS12-381's endomorphism constants as plain residues (see
-/// [`bls_curve_wgsl`]): beta, PSI_X and PSI_Y (c0, c1).
+/// - `beta`, the cube root of unity of G1's endomorphism sigma(x, y) =
+///   (beta x, y), blst's choice (-1 - sqrt(-3)) / 2 with sqrt(-3) =
+///   (-3)^((p+1)/4), for which sigma^2 acts on G1 as [-x^2] (M. Scott, "A
+///   note on group membership tests for G1, G2 and GT on BLS
+///   pairing-friendly curves", eprint 2021/1130);
+/// - `psi_x` = 1/xi^((p-1)/3) and `psi_y` = 1/xi^((p-1)/2) (xi = 1 + u),
+///   the untwist-Frobenius-twist endomorphism psi(x, y) = (conj(x) psi_x,
+///   conj(y) psi_y) of G2, on which it acts as [x].
 pub(crate) struct BlsConstants {
     pub(crate) beta: Limbs<12>,
     pub(crate) psi_x: [Limbs<12>; 2],

@@ -392,11 +392,10 @@ pub(crate) fn bls_hash() -> String {
 }
 
 /// BLS12-381's G1 and G2 (`wgsl/bls_curve.wgsl`) over F_p and F_p2, with
-/// the curve's constants and each group's layer ([`group_layer`]).
+/// each group's layer ([`group_layer`]), for the MSM kernels.
 pub(crate) fn bls_curve_layer() -> String {
     [
         fp2_layer(Tower::Bls12381),
-        super::curve::bls_curve_wgsl(),
         BLS_CURVE.to_string(),
         group_layer("g1", "fp"),
         group_layer("g2", "fp2"),
