@@ -14,8 +14,11 @@
 //!   [`RANGE`] F_p12 values and, with the check, the final exponentiation
 //!   (gpu/fp12_program.rs) compared with one.
 
+use std::sync::OnceLock;
+
 use super::bigint::{Limbs, add_small, div_small, small};
 use super::fp12_program;
+use super::shaders::Tower;
 use super::tower_vm::{Asm, Fe, Fe2, Fe12, Program};
 
 /// Values multiplied by one thread of [`product`] (the host pads a range
@@ -380,6 +383,32 @@ pub(crate) fn product<const N: usize>(tower: &TowerDef<N>, check: bool) -> Progr
     a.output(flag);
     a.output12(regs[0]);
     a.finish()
+}
+
+/// [`product`] over `tower` (BLS12-381 or BN254), built once.
+pub(crate) fn product_program(tower: Tower, check: bool) -> &'static Program {
+    static P: [[OnceLock<Program>; 2]; 2] = [[OnceLock::new(), OnceLock::new()], [OnceLock::new(), OnceLock::new()]];
+    P[tower as usize][usize::from(check)].get_or_init(|| match tower {
+        Tower::Bls12381 => {
+            let def = TowerDef {
+                p: super::bigint::from_hex::<12>(super::curve::BLS12_381_P),
+                xi0: 1,
+                final_exp: fp12_program::final_exponentiation(),
+                frob: super::curve::fp12_frobenius::<ark_bls12_381::Fq12Config, 12>(),
+            };
+            product(&def, check)
+        }
+        Tower::Bn254 => {
+            use ark_ff::PrimeField;
+            let def = TowerDef {
+                p: super::bigint::from_ark::<8>(ark_bn254::Fq::MODULUS),
+                xi0: 9,
+                final_exp: fp12_program::bn254_final_exponentiation(),
+                frob: super::curve::fp12_frobenius::<ark_bn254::Fq12Config, 8>(),
+            };
+            product(&def, check)
+        }
+    })
 }
 
 /// Points summed by one thread of [`sum`] (the host pads a range with

@@ -210,10 +210,7 @@ pub(crate) fn final_check(
         return Ok(Vec::new());
     }
     let (limbs, words) = (tower.limbs(), tower.fp12_words());
-    let program = |check| match tower {
-        Tower::Bls12381 => programs::product(check),
-        Tower::Bn254 => crate::ops::evm::programs::product(check),
-    };
+    let program = |check| crate::gpu::pairing_vm::product_program(tower, check);
     let one = fp12_one(tower);
     let padded = |values: &[u32], bounds: &[usize]| -> Vec<u32> {
         bounds

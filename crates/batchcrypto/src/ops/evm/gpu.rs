@@ -340,34 +340,16 @@ impl Kernel for G1Kernel {
 
 #[cfg(test)]
 mod tests {
-    use ark_bn254::{Bn254, Fq12, Fr, G1Affine, G1Projective, G2Affine, G2Projective};
+    use ark_bn254::{Bn254, Fq12, Fr, G1Affine, G1Projective, G2Projective};
     use ark_ec::pairing::{MillerLoopOutput, Pairing};
     use ark_ec::{AffineRepr, CurveGroup, PrimeGroup};
-    use ark_ff::{Field, One, PrimeField};
+    use ark_ff::{One, PrimeField};
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
     use super::*;
     use crate::gpu::probe::test_gpu;
-
-    /// An F_p12 value as the kernels hold it: Montgomery words,
-    /// coefficients in arkworks' order.
-    fn fq12_words(f: &Fq12) -> Vec<u32> {
-        f.to_base_prime_field_elements()
-            .flat_map(|c| fq_words(&c).collect::<Vec<_>>())
-            .collect()
-    }
-
-    /// A point on the twist outside G2 (x from `seed` up).
-    fn g2_outside(seed: u64) -> G2Affine {
-        let mut x = ark_bn254::Fq2::from(seed);
-        loop {
-            match G2Affine::get_point_from_x_unchecked(x, false) {
-                Some(q) if !q.is_in_correct_subgroup_assuming_on_curve() => return q,
-                _ => x += ark_bn254::Fq2::from(1u64),
-            }
-        }
-    }
+    use crate::ops::evm::programs::tests::{fq12_words, g2_outside};
 
     /// Both stages on the device against arkworks: each pair's subgroup
     /// status and Miller value (`bn254_pairs`), then the final checks of

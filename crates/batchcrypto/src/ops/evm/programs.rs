@@ -21,9 +21,8 @@ use ark_ec::short_weierstrass::SWCurveConfig;
 use ark_ff::PrimeField;
 
 use crate::gpu::bigint::{Limbs, from_ark};
-use crate::gpu::curve::fp12_frobenius;
-use crate::gpu::fp12_program::{self, BN254_X};
-use crate::gpu::pairing_vm::{self, TowerDef, equals_affine, miller_add, miller_dbl, proj_new, times};
+use crate::gpu::fp12_program::BN254_X;
+use crate::gpu::pairing_vm::{equals_affine, miller_add, miller_dbl, proj_new, times};
 use crate::gpu::tower_vm::{Asm, Fe, Fe2, Fe12, Program};
 
 type A = Asm<8>;
@@ -123,23 +122,8 @@ pub(crate) fn pairs() -> &'static Program {
     P.get_or_init(build_pairs)
 }
 
-/// The product and final check (gpu/pairing_vm.rs `product`) over
-/// BN254's tower.
-pub(crate) fn product(check: bool) -> &'static Program {
-    static P: [OnceLock<Program>; 2] = [OnceLock::new(), OnceLock::new()];
-    P[usize::from(check)].get_or_init(|| {
-        let tower = TowerDef {
-            p: p(),
-            xi0: 9,
-            final_exp: fp12_program::bn254_final_exponentiation(),
-            frob: fp12_frobenius::<ark_bn254::Fq12Config, 8>(),
-        };
-        pairing_vm::product(&tower, check)
-    })
-}
-
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     //! The programs on the host machine (gpu/tower_vm.rs `host`) against
     //! arkworks, value for value; the device in ops/evm/gpu.rs.
 
@@ -151,18 +135,20 @@ mod tests {
     use rand::{RngExt, SeedableRng};
 
     use super::*;
+    use crate::gpu::pairing_vm::{self, RANGE};
+    use crate::gpu::shaders::Tower;
     use crate::gpu::tower_vm::host;
 
-    fn fq_words(x: &Fq) -> Vec<u32> {
+    pub(crate) fn fq_words(x: &Fq) -> Vec<u32> {
         x.0.0.iter().flat_map(|l| [*l as u32, (l >> 32) as u32]).collect()
     }
 
-    fn fq12_words(f: &Fq12) -> Vec<u32> {
+    pub(crate) fn fq12_words(f: &Fq12) -> Vec<u32> {
         f.to_base_prime_field_elements().flat_map(|c| fq_words(&c)).collect()
     }
 
     /// A point on the twist outside G2 (x from `seed` up).
-    fn g2_outside(seed: u64) -> G2Affine {
+    pub(crate) fn g2_outside(seed: u64) -> G2Affine {
         let mut x = ark_bn254::Fq2::from(seed);
         loop {
             match G2Affine::get_point_from_x_unchecked(x, false) {
@@ -213,7 +199,7 @@ mod tests {
             for _ in values.len()..RANGE {
                 input.extend(fq12_words(&Fq12::ONE));
             }
-            let got = host::run::<Fq>(product(check), 8, &input);
+            let got = host::run::<Fq>(pairing_vm::product_program(Tower::Bn254, check), 8, &input);
             let product: Fq12 = values.iter().product();
             let want = if check {
                 Bn254::final_exponentiation(MillerLoopOutput(product))
@@ -226,6 +212,4 @@ mod tests {
             assert_eq!(got[8..], fq12_words(&want)[..]);
         }
     }
-
-    use crate::gpu::pairing_vm::RANGE;
 }

@@ -17,11 +17,10 @@
 use std::sync::OnceLock;
 
 use crate::gpu::bigint::{Limbs, from_hex, small};
-use crate::gpu::curve::{BLS_X_ABS, BLS12_381_P, bls_constants, bls_hash_constants, fp12_frobenius};
-use crate::gpu::fp12_program;
+use crate::gpu::curve::{BLS_X_ABS, BLS12_381_P, bls_constants, bls_hash_constants};
 pub(crate) use crate::gpu::pairing_vm::RANGE;
 use crate::gpu::pairing_vm::{
-    self, Proj, TowerDef, add_flag, equals_affine, miller_add, miller_dbl, proj_add, proj_copy, proj_new, times,
+    self, Proj, add_flag, equals_affine, miller_add, miller_dbl, proj_add, proj_copy, proj_new, times,
 };
 use crate::gpu::tower_vm::{Asm, Fe, Fe2, Fe12, Program};
 
@@ -452,21 +451,6 @@ pub(crate) fn pairs() -> &'static Program {
     P.get_or_init(build_pairs)
 }
 
-/// The product and final check (gpu/pairing_vm.rs `product`) over
-/// BLS12-381's tower.
-pub(crate) fn product(check: bool) -> &'static Program {
-    static P: [OnceLock<Program>; 2] = [OnceLock::new(), OnceLock::new()];
-    P[usize::from(check)].get_or_init(|| {
-        let tower = TowerDef {
-            p: p(),
-            xi0: 1,
-            final_exp: fp12_program::final_exponentiation(),
-            frob: fp12_frobenius::<ark_bls12_381::Fq12Config, 12>(),
-        };
-        pairing_vm::product(&tower, check)
-    })
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     //! The programs on the host machine (gpu/tower_vm.rs `host`) against
@@ -481,6 +465,7 @@ pub(crate) mod tests {
     use rand::{RngExt, SeedableRng};
 
     use super::*;
+    use crate::gpu::shaders::Tower;
     use crate::gpu::tower_vm::host;
 
     pub(crate) fn words(x: Fq) -> Vec<u32> {
@@ -653,7 +638,7 @@ pub(crate) mod tests {
     #[test]
     fn product_programs_are_arkworks() {
         for check in [false, true] {
-            let program = product(check);
+            let program = pairing_vm::product_program(Tower::Bls12381, check);
             assert_eq!((program.inputs, program.outputs), (12 * RANGE, 13));
             for (k, values) in product_cases(2_020_875).iter().enumerate() {
                 let got = host::run::<Fq>(program, 12, &product_words(values));
@@ -694,11 +679,18 @@ mod device_tests {
             let cases = product_cases(11);
             let input: Vec<u32> = cases.iter().flat_map(|v| product_words(v)).collect();
             let t = std::time::Instant::now();
-            let got = tower_vm::run(&gpu, "bls_final", Tower::Bls12381, product(check), &input).expect("product");
+            let got = tower_vm::run(
+                &gpu,
+                "bls_final",
+                Tower::Bls12381,
+                pairing_vm::product_program(Tower::Bls12381, check),
+                &input,
+            )
+            .expect("product");
             eprintln!(
                 "product({check}): {} instructions, {} registers, {:?}",
-                product(check).code.len(),
-                product(check).regs,
+                pairing_vm::product_program(Tower::Bls12381, check).code.len(),
+                pairing_vm::product_program(Tower::Bls12381, check).regs,
                 t.elapsed()
             );
             assert_eq!(got.len(), cases.len());
