@@ -153,6 +153,7 @@ impl<const N: usize> Asm<N> {
 
     fn emit(&mut self, op: Op, d: u32, a: u32, b: u32) {
         assert!(d < 512 && a < 512 && b < 512, "operand out of range");
+        assert!(op == Op::Out || d < CONST_BASE, "a constant as a destination");
         self.code.push(op as u32 | d << 4 | a << 13 | b << 22);
     }
 
@@ -1045,7 +1046,18 @@ pub(crate) fn run(
         limbs: tower.limbs(),
         words,
     };
-    driver::run(gpu, &kernel).map_err(|f| f.reason)
+    if !words.len().is_multiple_of(kernel.in_words().max(1)) {
+        return Err(format!(
+            "{name}: {} words of input are not whole items of {}",
+            words.len(),
+            kernel.in_words()
+        ));
+    }
+    let out = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
+    if out.len() != kernel.units() {
+        return Err(format!("{name}: {} answers for {} items", out.len(), kernel.units()));
+    }
+    Ok(out)
 }
 
 /// The machine on the host, over arkworks' field `F`, for the tests: the
@@ -1138,10 +1150,9 @@ pub(crate) mod host {
 mod tests {
     //! The F_p12 operations on the host machine against arkworks, on
     //! random values and edges (one, w, a line's sparse shape, a0 = 0,
-    //! zero, whose "inverse" is zero on both), the sparse products against
-    //! the dense one, the cyclotomic square on the cyclotomic subgroup;
-    //! the device runs the same instructions in the pairing programs'
-    //! tests.
+    //! zero, whose "inverse" is zero on both, coefficients just below p),
+    //! the sparse products against the dense one, the cyclotomic square on
+    //! the cyclotomic subgroup; then the same values on the device.
 
     use ark_bls12_381::{Fq, Fq2, Fq6, Fq12, Fq12Config};
     use ark_ff::{Field, PrimeField};
@@ -1197,6 +1208,7 @@ mod tests {
         a.output12(d);
         let program = a.finish();
         let mut rng = StdRng::seed_from_u64(12);
+        let (mut inputs, mut wanted) = (Vec::new(), Vec::new());
         for n in 0..12 {
             let mut v: Vec<Fq> = (0..24)
                 .map(|_| Fq::from_le_bytes_mod_order(&rng.random::<[u8; 64]>()))
@@ -1217,6 +1229,15 @@ mod tests {
                 }),
                 3 => v[..6].iter_mut().for_each(|c| *c = Fq::from(0u64)),
                 4 => v[..12].iter_mut().for_each(|c| *c = Fq::from(0u64)),
+                // Every coefficient p - 1, and p - 1 against small ones.
+                5 => v.iter_mut().for_each(|c| *c = -Fq::from(1u64)),
+                6 => v.iter_mut().enumerate().for_each(|(k, c)| {
+                    *c = if k < 12 {
+                        -Fq::from(1u64 + k as u64)
+                    } else {
+                        Fq::from(k as u64)
+                    }
+                }),
                 _ => {}
             }
             let (x, y) = (fq12(&v[..12]), fq12(&v[12..]));
@@ -1255,6 +1276,14 @@ mod tests {
             for (k, (g, w)) in got.chunks(144).zip(want.chunks(144)).enumerate() {
                 assert_eq!(g, w, "value {n}, operation {k}");
             }
+            inputs.extend(input);
+            wanted.push(want);
         }
+        // The same values through the device's machine.
+        let Some(gpu) = crate::gpu::probe::test_gpu() else {
+            return;
+        };
+        let got = run(&gpu, "tower_vm_test", Tower::Bls12381, &program, &inputs).expect("tower_vm");
+        assert_eq!(got, wanted);
     }
 }
