@@ -264,6 +264,8 @@ pub enum KernelWork<'a> {
     Ntt(&'a ntt::Transform, &'a [u8]),
     /// A multi-scalar multiplication (points, scalars).
     Msm(msm::Curve, &'a [u8], &'a [u8]),
+    /// EIP-2537 pairing checks (calls of at most four pairs): both stages.
+    Eip2537Pairing(&'a FlatBytes),
 }
 
 impl KernelWork<'_> {
@@ -283,6 +285,7 @@ impl KernelWork<'_> {
             KernelWork::MlkemDecaps(set, _) => Op::MlkemDecaps(*set),
             KernelWork::Ntt(t, _) => Op::Ntt(t.field),
             KernelWork::Msm(curve, ..) => Op::Msm(*curve),
+            KernelWork::Eip2537Pairing(_) => Op::Eip2537Pairing,
         }
     }
 }

@@ -685,6 +685,7 @@ impl GpuRuntime for Gpu {
             KernelWork::MlkemDecaps(set, items) => mlkem::gpu::decaps_kernel_times(self, set, items, runs),
             KernelWork::Ntt(t, polys) => ntt::gpu::kernel_times(self, t, polys, runs),
             KernelWork::Msm(curve, points, scalars) => msm::gpu::kernel_times(self, curve, points, scalars, runs),
+            KernelWork::Eip2537Pairing(inputs) => bls::gpu::eip2537_kernel_times(self, inputs, runs),
         }
     }
 

@@ -1021,6 +1021,16 @@ impl Kernel for VmKernel<'_> {
     }
 }
 
+/// The machine's pipeline for `tower`'s field.
+fn pipeline(gpu: &Gpu, tower: Tower) -> Result<Arc<wgpu::ComputePipeline>, String> {
+    let key = match tower {
+        Tower::Bls12381 => "tower_vm_bls12_381",
+        Tower::Bn254 => "tower_vm_bn254",
+    };
+    gpu.require_int64(key)?;
+    gpu.pipeline(key, "tower_vm", || shaders::tower_vm(tower))
+}
+
 /// The words of `program`'s outputs for each item of `words` on the
 /// device, over `tower`'s field.
 pub(crate) fn run(
@@ -1033,15 +1043,9 @@ pub(crate) fn run(
     if words.is_empty() {
         return Ok(Vec::new());
     }
-    let key = match tower {
-        Tower::Bls12381 => "tower_vm_bls12_381",
-        Tower::Bn254 => "tower_vm_bn254",
-    };
-    gpu.require_int64(key)?;
-    let pipeline = gpu.pipeline(key, "tower_vm", || shaders::tower_vm(tower))?;
     let kernel = VmKernel {
         name,
-        pipeline,
+        pipeline: pipeline(gpu, tower)?,
         program,
         limbs: tower.limbs(),
         words,
@@ -1058,6 +1062,26 @@ pub(crate) fn run(
         return Err(format!("{name}: {} answers for {} items", out.len(), kernel.units()));
     }
     Ok(out)
+}
+
+/// Device times of `runs` runs of `program` over `words` (inputs uploaded
+/// once; GPU timestamps where the adapter has them): see [`run`].
+pub(crate) fn time(
+    gpu: &Gpu,
+    name: &'static str,
+    tower: Tower,
+    program: &Program,
+    words: &[u32],
+    runs: usize,
+) -> Result<Vec<f64>, String> {
+    let kernel = VmKernel {
+        name,
+        pipeline: pipeline(gpu, tower)?,
+        program,
+        limbs: tower.limbs(),
+        words,
+    };
+    driver::time(gpu, &kernel, runs)
 }
 
 /// The machine on the host, over arkworks' field `F`, for the tests: the

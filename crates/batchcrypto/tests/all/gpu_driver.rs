@@ -59,9 +59,15 @@ fn many_sub_batches_match_the_oracle() {
 fn kernel_timing_spans_many_sub_batches() {
     let Some(engine) = gpu() else { return };
     engine.set_gpu_sub_batch_cap(Some(CAP));
-    // A sub-batch cut by item (hashes), by item with keys (Ed25519), and
-    // by polynomial (NTT); the batch is eight sub-batches.
-    for name in ["keccak256_32", "ed25519_verify_strict", "ntt_goldilocks_16384"] {
+    // A sub-batch cut by item (hashes), by item with keys (Ed25519), by
+    // polynomial (NTT), and a program of the tower machine in passes (the
+    // EIP-2537 pairing's two stages); the batch is eight sub-batches.
+    for name in [
+        "keccak256_32",
+        "ed25519_verify_strict",
+        "ntt_goldilocks_16384",
+        "eip2537_pairing",
+    ] {
         let spec = OPS.iter().find(|s| s.row_name() == name).expect("a registry op");
         let work = (spec.workload)(&config());
         let times = work

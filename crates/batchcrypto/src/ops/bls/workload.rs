@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use super::eip2537;
 use super::{AggregateItem, Batch, DST, FastAggregateItem, Mode, SIG_LEN, oracle, sample};
 use crate::batch::FlatBytes;
-use crate::engine::Engine;
+use crate::engine::{Engine, KernelWork};
 use crate::ops::evm::PrecompileError;
 use crate::ops::{Op, repeated_signed};
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
@@ -182,7 +182,9 @@ fn pairing(c: &WorkloadConfig) -> Box<dyn Workload> {
         },
         engine: |e: &Engine, inputs: &FlatBytes| e.eip2537_pairing(inputs),
         same: |g: &Result<bool, PrecompileError>, w: &Result<bool, PrecompileError>| g == w,
-        kernel: None,
+        kernel: Some(|e: &Engine, inputs: &FlatBytes, runs| {
+            e.gpu_kernel_times(KernelWork::Eip2537Pairing(inputs), runs)
+        }),
         trivial: false,
         alternative: None,
     })
