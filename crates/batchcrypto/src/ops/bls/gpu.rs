@@ -132,16 +132,45 @@ fn first_failure(pairs: &[(Point, Point)], status: &[u32]) -> Option<PrecompileE
     None
 }
 
+/// The pairs program's input: packed pairs ([`pack_pair`]) without their
+/// flags.
+fn pair_inputs(words: &[u32]) -> Vec<u32> {
+    words
+        .chunks_exact(PAIR_IN)
+        .flat_map(|pair| pair[..PAIR_IN - 1].iter().copied())
+        .collect()
+}
+
+/// The product program's input: each range `bounds[k]..bounds[k + 1]` of
+/// `values` (F_p12 values of `tower`, at most [`programs::RANGE`] each)
+/// padded with ones.
+fn padded_ranges(tower: Tower, values: &[u32], bounds: &[usize]) -> Vec<u32> {
+    let (words, one) = (tower.fp12_words(), fp12_one(tower));
+    bounds
+        .windows(2)
+        .flat_map(|w| {
+            let pad = (w[1] - w[0]..programs::RANGE).flat_map(|_| one.iter());
+            values[w[0] * words..w[1] * words]
+                .iter()
+                .chain(pad)
+                .copied()
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
 /// The Miller values of packed pairs ([`pack_pair`]), after the checks
 /// their flags ask for: per pair, the status (as [`first_failure`] reads
 /// it) and the value, one for a pair without both points or with a point
 /// that failed its checks.
 pub(super) fn miller_values(gpu: &Gpu, words: &[u32]) -> Result<Vec<Vec<u32>>, String> {
-    let input: Vec<u32> = words
-        .chunks_exact(PAIR_IN)
-        .flat_map(|pair| pair[..PAIR_IN - 1].iter().copied())
-        .collect();
-    let out = tower_vm::run(gpu, "bls_pairs", Tower::Bls12381, programs::pairs(), &input)?;
+    let out = tower_vm::run(
+        gpu,
+        "bls_pairs",
+        Tower::Bls12381,
+        programs::pairs(),
+        &pair_inputs(words),
+    )?;
     let one = fp12_one(Tower::Bls12381);
     Ok(words
         .chunks_exact(PAIR_IN)
@@ -209,22 +238,8 @@ pub(crate) fn final_check(
     if bounds.len() < 2 {
         return Ok(Vec::new());
     }
-    let (limbs, words) = (tower.limbs(), tower.fp12_words());
+    let limbs = tower.limbs();
     let program = |check| crate::gpu::pairing_vm::product_program(tower, check);
-    let one = fp12_one(tower);
-    let padded = |values: &[u32], bounds: &[usize]| -> Vec<u32> {
-        bounds
-            .windows(2)
-            .flat_map(|w| {
-                let pad = (w[1] - w[0]..programs::RANGE).flat_map(|_| one.iter());
-                values[w[0] * words..w[1] * words]
-                    .iter()
-                    .chain(pad)
-                    .copied()
-                    .collect::<Vec<u32>>()
-            })
-            .collect()
-    };
     let name = match tower {
         Tower::Bls12381 => "bls_final",
         Tower::Bn254 => "bn254_final",
@@ -245,11 +260,17 @@ pub(crate) fn final_check(
             }
             range_chunks.push(chunks.len() - 1);
         }
-        let products = tower_vm::run(gpu, name, tower, program(false), &padded(&values, &chunks))?;
+        let products = tower_vm::run(
+            gpu,
+            name,
+            tower,
+            program(false),
+            &padded_ranges(tower, &values, &chunks),
+        )?;
         values = products.iter().flat_map(|p| p[limbs..].iter().copied()).collect();
         bounds = range_chunks;
     }
-    let results = tower_vm::run(gpu, name, tower, program(true), &padded(&values, &bounds))?;
+    let results = tower_vm::run(gpu, name, tower, program(true), &padded_ranges(tower, &values, &bounds))?;
     Ok(results.iter().map(|r| r[0] == 1).collect())
 }
 
@@ -344,22 +365,19 @@ pub(crate) fn eip2537_kernel_times(gpu: &Gpu, inputs: &FlatBytes, runs: usize) -
     if bounds.len() < 2 {
         return Err("kernel timing: no call of at most four finite pairs".to_string());
     }
-    let input: Vec<u32> = words
-        .chunks_exact(PAIR_IN)
-        .flat_map(|pair| pair[..PAIR_IN - 1].iter().copied())
+    let pairs = tower_vm::time(
+        gpu,
+        "bls_pairs",
+        Tower::Bls12381,
+        programs::pairs(),
+        &pair_inputs(&words),
+        runs,
+    )?;
+    let millers: Vec<u32> = miller_values(gpu, &words)?
+        .iter()
+        .flat_map(|m| m[1..].iter().copied())
         .collect();
-    let pairs = tower_vm::time(gpu, "bls_pairs", Tower::Bls12381, programs::pairs(), &input, runs)?;
-    let millers = miller_values(gpu, &words)?;
-    let one = fp12_one(Tower::Bls12381);
-    let mut values = Vec::with_capacity((bounds.len() - 1) * programs::RANGE * FP12_WORDS);
-    for w in bounds.windows(2) {
-        for m in &millers[w[0]..w[1]] {
-            values.extend_from_slice(&m[1..]);
-        }
-        for _ in w[1] - w[0]..programs::RANGE {
-            values.extend_from_slice(&one);
-        }
-    }
+    let values = padded_ranges(Tower::Bls12381, &millers, &bounds);
     let program = crate::gpu::pairing_vm::product_program(Tower::Bls12381, true);
     let last = tower_vm::time(gpu, "bls_final", Tower::Bls12381, program, &values, runs)?;
     Ok(pairs.iter().zip(&last).map(|(a, b)| a + b).collect())

@@ -250,10 +250,7 @@ fn decode_points<'a>(
 ) -> Result<Vec<Decoded>, String> {
     let (infinity, malformed, subgroup) = group.rules();
     let read: Vec<Encoded> = encodings.map(read_compressed).collect();
-    let coords = match group {
-        Group::G1 => 12,
-        Group::G2 => 24,
-    };
+    let coords = group.coordinate_words();
     let mut words = Vec::new();
     for e in &read {
         if let Encoded::Finite(x, largest) = e {
