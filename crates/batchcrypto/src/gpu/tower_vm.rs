@@ -629,6 +629,15 @@ impl<const N: usize> Asm<N> {
         self.add6(s, a[0], a[1]);
         self.add6(t, b[0], b[1]);
         self.mul6(s, s, t);
+        self.karatsuba12(d, v0, v1, s);
+        self.release(m);
+    }
+
+    /// The end of a Karatsuba product in F_p12 from v0 = a0 b0, v1 = a1 b1
+    /// and s = (a0 + a1)(b0 + b1): d = (v0 + v1 v) + (s - v0 - v1) w. s is
+    /// overwritten; d may be the operands' registers (read before).
+    fn karatsuba12(&mut self, d: Fe12, v0: Fe6, v1: Fe6, s: Fe6) {
+        let m = self.mark();
         self.sub6(s, s, v0);
         self.sub6(d[1], s, v1);
         let v1 = self.times_v(v1);
@@ -686,10 +695,7 @@ impl<const N: usize> Asm<N> {
         self.add2(o, c1, c4);
         self.add6(s, f[0], f[1]);
         self.mul6_by_01(s, s, c0, o);
-        self.sub6(s, s, aa);
-        self.sub6(f[1], s, bb);
-        let bb = self.times_v(bb);
-        self.add6(f[0], bb, aa);
+        self.karatsuba12(f, aa, bb, s);
         self.release(m);
     }
 
@@ -706,10 +712,7 @@ impl<const N: usize> Asm<N> {
         self.add2(o, c0, c3);
         self.add6(e, f[0], f[1]);
         self.mul6_by_01(e, e, o, c4);
-        self.sub6(e, e, a);
-        self.sub6(f[1], e, b);
-        let b = self.times_v(b);
-        self.add6(f[0], b, a);
+        self.karatsuba12(f, a, b, e);
         self.release(m);
     }
 
