@@ -196,7 +196,7 @@ pub(super) fn miller_values(gpu: &Gpu, words: &[u32]) -> Result<Vec<Vec<u32>>, S
             if flags & PAIR_MILLER != 0 && status == 0 {
                 answer.extend_from_slice(&out[FP_LIMBS..]);
             } else {
-                answer.extend_from_slice(&one);
+                answer.extend_from_slice(one);
             }
             answer
         })
@@ -206,21 +206,25 @@ pub(super) fn miller_values(gpu: &Gpu, words: &[u32]) -> Result<Vec<Vec<u32>>, S
 /// Limbs of BLS12-381's base field elements.
 const FP_LIMBS: usize = 12;
 
-/// One in `tower`'s F_p12, as the machine's words.
-fn fp12_one(tower: Tower) -> Vec<u32> {
-    let mut one = match tower {
-        Tower::Bls12381 => {
-            let p = bigint::from_hex::<FP_LIMBS>(crate::gpu::curve::BLS12_381_P);
-            bigint::mont_form(&bigint::small(1), &p).to_vec()
-        }
-        Tower::Bn254 => {
-            use ark_ff::PrimeField;
-            let p = bigint::from_ark::<8>(ark_bn254::Fq::MODULUS);
-            bigint::mont_form(&bigint::small(1), &p).to_vec()
-        }
-    };
-    one.resize(tower.fp12_words(), 0);
-    one
+/// One in `tower`'s F_p12, as the machine's words (made once per tower:
+/// every call pads with it).
+pub(super) fn fp12_one(tower: Tower) -> &'static [u32] {
+    static ONE: [std::sync::OnceLock<Vec<u32>>; 2] = [std::sync::OnceLock::new(), std::sync::OnceLock::new()];
+    ONE[tower as usize].get_or_init(|| {
+        let mut one = match tower {
+            Tower::Bls12381 => {
+                let p = bigint::from_hex::<FP_LIMBS>(crate::gpu::curve::BLS12_381_P);
+                bigint::mont_form(&bigint::small(1), &p).to_vec()
+            }
+            Tower::Bn254 => {
+                use ark_ff::PrimeField;
+                let p = bigint::from_ark::<8>(ark_bn254::Fq::MODULUS);
+                bigint::mont_form(&bigint::small(1), &p).to_vec()
+            }
+        };
+        one.resize(tower.fp12_words(), 0);
+        one
+    })
 }
 
 /// Whether each range's product of Miller values raised to `tower`'s final

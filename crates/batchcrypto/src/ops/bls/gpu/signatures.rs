@@ -584,12 +584,9 @@ fn scaled_sums(gpu: &Gpu, group: Group, points: &[u32], bounds: &[usize]) -> Res
     // Projective points in Montgomery form, 3 coords each.
     let point_words = 3 * coords;
     let mut values: Vec<u32> = tower_vm::run(gpu, name, Tower::Bls12381, scale, &words)?.concat();
-    let infinity = {
-        let p = bigint::from_hex::<12>(BLS12_381_P);
-        let mut w = vec![0u32; point_words];
-        w[coords..coords + 12].copy_from_slice(&bigint::mont_form(&bigint::small(1), &p));
-        w
-    };
+    // (0 : 1 : 0): Y's first element one in Montgomery form.
+    let mut infinity = vec![0u32; point_words];
+    infinity[coords..coords + 12].copy_from_slice(&super::fp12_one(Tower::Bls12381)[..12]);
     let mut bounds = bounds.to_vec();
     loop {
         let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
