@@ -40,6 +40,11 @@ const CONST_BASE: u32 = 256;
 const MAX_CONSTS: u32 = 256;
 
 /// The instructions: `op | d << 4 | a << 13 | b << 22` (9-bit operands).
+/// The F_p2 operations are two words, the second ([`Op::Ext`]) naming the
+/// second coefficients' registers: one iteration of the interpreter reads
+/// both words, all four operands before it writes either coefficient, and
+/// runs the coefficients' independent products side by side (one trip
+/// through the loop and the register file instead of five to eight).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]
 enum Op {
@@ -64,9 +69,19 @@ enum Op {
     Largest = 8,
     /// d = bit b of a's words (a plain integer: a scalar).
     Bit = 9,
+    /// F_p2 (u^2 = -1): d = a b, Karatsuba.
+    Mul2 = 10,
+    /// F_p2: d = a^2 (complex squaring; b unused).
+    Sq2 = 11,
+    /// F_p2: d = a + b.
+    Add2 = 12,
+    /// F_p2: d = a - b.
+    Sub2 = 13,
+    /// The second word of an F_p2 operation: d1, a1, b1.
+    Ext = 15,
 }
 
-const OPS: [(Op, &str); 10] = [
+const OPS: [(Op, &str); 15] = [
     (Op::Copy, "COPY"),
     (Op::Mul, "MUL"),
     (Op::Add, "ADD"),
@@ -77,6 +92,11 @@ const OPS: [(Op, &str); 10] = [
     (Op::CMov, "CMOV"),
     (Op::Largest, "LARGEST"),
     (Op::Bit, "BIT"),
+    (Op::Mul2, "MUL2"),
+    (Op::Sq2, "SQ2"),
+    (Op::Add2, "ADD2"),
+    (Op::Sub2, "SUB2"),
+    (Op::Ext, "EXT"),
 ];
 
 /// An F_p operand: a register (< [`CONST_BASE`]) or a constant.
@@ -103,12 +123,25 @@ pub(crate) struct Program {
 }
 
 impl Program {
-    /// The passes, as instruction ranges.
+    /// Its instructions (an F_p2 operation's two words are one).
+    pub(crate) fn instructions(&self) -> usize {
+        self.code.iter().filter(|w| *w & 15 != Op::Ext as u32).count()
+    }
+
+    /// The passes, as ranges of words of at most [`PASS_LEN`], none
+    /// cutting a two-word instruction.
     fn passes(&self) -> Vec<(usize, usize)> {
-        (0..self.code.len())
-            .step_by(PASS_LEN)
-            .map(|s| (s, (s + PASS_LEN).min(self.code.len())))
-            .collect()
+        let mut passes = Vec::new();
+        let mut start = 0;
+        while start < self.code.len() {
+            let mut end = (start + PASS_LEN).min(self.code.len());
+            if end < self.code.len() && self.code[end] & 15 == Op::Ext as u32 {
+                end -= 1;
+            }
+            passes.push((start, end));
+            start = end;
+        }
+        passes
     }
 }
 
@@ -155,6 +188,13 @@ impl<const N: usize> Asm<N> {
         assert!(d < 512 && a < 512 && b < 512, "operand out of range");
         assert!(op == Op::Out || d < CONST_BASE, "a constant as a destination");
         self.code.push(op as u32 | d << 4 | a << 13 | b << 22);
+    }
+
+    /// An F_p2 operation: its word and the [`Op::Ext`] word after it.
+    fn emit2(&mut self, op: Op, d: Fe2, a: Fe2, b: Fe2) {
+        assert!(d[0] != d[1], "one register for both coefficients");
+        self.emit(op, d[0].0, a[0].0, b[0].0);
+        self.emit(Op::Ext, d[1].0, a[1].0, b[1].0);
     }
 
     // ---- registers and constants ----
@@ -393,18 +433,16 @@ impl<const N: usize> Asm<N> {
     }
 
     pub(crate) fn add2(&mut self, d: Fe2, a: Fe2, b: Fe2) {
-        self.add(d[0], a[0], b[0]);
-        self.add(d[1], a[1], b[1]);
+        self.emit2(Op::Add2, d, a, b);
     }
 
     pub(crate) fn sub2(&mut self, d: Fe2, a: Fe2, b: Fe2) {
-        self.sub(d[0], a[0], b[0]);
-        self.sub(d[1], a[1], b[1]);
+        self.emit2(Op::Sub2, d, a, b);
     }
 
     pub(crate) fn neg2(&mut self, d: Fe2, a: Fe2) {
-        self.neg(d[0], a[0]);
-        self.neg(d[1], a[1]);
+        let z = self.zero();
+        self.sub2(d, [z, z], a);
     }
 
     pub(crate) fn conj2(&mut self, d: Fe2, a: Fe2) {
@@ -416,29 +454,12 @@ impl<const N: usize> Asm<N> {
     /// operand is read before d is written (d may be a or b), as in every
     /// operation below.
     pub(crate) fn mul2(&mut self, d: Fe2, a: Fe2, b: Fe2) {
-        let m = self.mark();
-        let [t0, t1, t2, t3] = [self.reg(), self.reg(), self.reg(), self.reg()];
-        self.mul(t0, a[0], b[0]);
-        self.mul(t1, a[1], b[1]);
-        self.add(t2, a[0], a[1]);
-        self.add(t3, b[0], b[1]);
-        self.mul(t2, t2, t3);
-        self.sub(d[0], t0, t1);
-        self.sub(t2, t2, t0);
-        self.sub(d[1], t2, t1);
-        self.release(m);
+        self.emit2(Op::Mul2, d, a, b);
     }
 
     /// (a0 + a1)(a0 - a1) + 2 a0 a1 u.
     pub(crate) fn sq2(&mut self, d: Fe2, a: Fe2) {
-        let m = self.mark();
-        let [t0, t1, t2] = [self.reg(), self.reg(), self.reg()];
-        self.mul(t2, a[0], a[1]);
-        self.add(t0, a[0], a[1]);
-        self.sub(t1, a[0], a[1]);
-        self.mul(d[0], t0, t1);
-        self.add(d[1], t2, t2);
-        self.release(m);
+        self.emit2(Op::Sq2, d, a, a);
     }
 
     /// a s for s in F_p (s not a register of d).
@@ -1123,8 +1144,25 @@ pub(crate) mod host {
                 regs[k as usize]
             }
         };
-        for ins in &program.code {
-            let (op, d, a, b) = (ins & 15, (ins >> 4) & 511, (ins >> 13) & 511, (ins >> 22) & 511);
+        let fields = |ins: u32| (ins & 15, (ins >> 4) & 511, (ins >> 13) & 511, (ins >> 22) & 511);
+        let mut words = program.code.iter();
+        while let Some(&ins) = words.next() {
+            let (op, d, a, b) = fields(ins);
+            if (10..=13).contains(&op) {
+                let ext = *words.next().expect("an F_p2 operation's second word");
+                let (ext_op, d1, a1, b1) = fields(ext);
+                assert_eq!(ext_op, Op::Ext as u32, "the second word of {ins:#x}");
+                let (x0, x1, y0, y1) = (get(&regs, a), get(&regs, a1), get(&regs, b), get(&regs, b1));
+                let (z0, z1) = match op {
+                    10 => (x0 * y0 - x1 * y1, x0 * y1 + x1 * y0),
+                    11 => (x0 * x0 - x1 * x1, x0 * x1 + x0 * x1),
+                    12 => (x0 + y0, x1 + y1),
+                    _ => (x0 - y0, x1 - y1),
+                };
+                regs[d as usize] = z0;
+                regs[d1 as usize] = z1;
+                continue;
+            }
             let value = match op {
                 0 => get(&regs, a),
                 1 => get(&regs, a) * get(&regs, b),
@@ -1200,6 +1238,103 @@ mod tests {
         x.to_base_prime_field_elements()
             .flat_map(|c| mont_form(&crate::gpu::bigint::from_ark::<12>(c.into_bigint()), &p))
             .collect()
+    }
+
+    /// The two-word F_p2 operations with their destination one of their
+    /// operands, or both coefficients swapped, on the host and the device
+    /// against arkworks; then a product long enough that a pass would cut
+    /// an operation in two (the cut moves before it).
+    #[test]
+    fn fp2_operations_alias_and_passes_keep_them_whole() {
+        let p = from_hex::<12>(BLS12_381_P);
+        let mut a = Asm::<12>::new(p, 1);
+        let (x, y) = (a.reg2(), a.reg2());
+        for c in x.iter().chain(&y) {
+            a.load(*c);
+        }
+        let cases = 9;
+        for k in 0..cases {
+            let m = a.mark();
+            let (t, u) = (a.reg2(), a.reg2());
+            a.copy2(t, x);
+            a.copy2(u, y);
+            let swapped = [t[1], t[0]];
+            let d = match k {
+                0 => (a.mul2(t, t, u), t).1,
+                1 => (a.mul2(u, t, u), u).1,
+                2 => (a.mul2(swapped, t, u), swapped).1,
+                3 => (a.sq2(t, t), t).1,
+                4 => (a.sq2(swapped, t), swapped).1,
+                5 => (a.add2(swapped, t, u), swapped).1,
+                6 => (a.sub2(u, t, u), u).1,
+                7 => (a.sub2(swapped, t, u), swapped).1,
+                _ => (a.neg2(t, t), t).1,
+            };
+            a.output(d[0]);
+            a.output(d[1]);
+            a.release(m);
+        }
+        // One word, then x y^k past the first pass's end: its last word
+        // would be the first word of a multiplication.
+        let acc = a.reg2();
+        a.copy2(acc, x);
+        if (PASS_LEN - a.code.len()).is_multiple_of(2) {
+            let zero = a.zero();
+            a.add(acc[0], acc[0], zero);
+        }
+        let before = a.code.len();
+        let k = (PASS_LEN - before).div_ceil(2) + 1;
+        for _ in 0..k {
+            a.mul2(acc, acc, y);
+        }
+        a.output(acc[0]);
+        a.output(acc[1]);
+        let program = a.finish();
+        let passes = program.passes();
+        assert!(passes.len() == 2 && passes[0].1 == PASS_LEN - 1, "{passes:?}");
+        assert_eq!(passes[1], (PASS_LEN - 1, program.code.len()));
+        let mut rng = StdRng::seed_from_u64(22);
+        let mut inputs = Vec::new();
+        let mut wanted = Vec::new();
+        for n in 0..3 {
+            let edge = Fq::from(0u64) - Fq::from(1u64 + n as u64);
+            let (x, y) = match n {
+                0 => (Fq2::new(edge, Fq::from(0u64)), Fq2::new(edge, edge)),
+                _ => {
+                    let mut random = || Fq::from_le_bytes_mod_order(&rng.random::<[u8; 64]>());
+                    (Fq2::new(random(), edge), Fq2::new(random(), random()))
+                }
+            };
+            let input: Vec<u32> = [x.c0, x.c1, y.c0, y.c1]
+                .iter()
+                .flat_map(|c| mont_form(&crate::gpu::bigint::from_ark::<12>(c.into_bigint()), &p))
+                .collect();
+            let results = [x * y, x * y, x * y, x.square(), x.square(), x + y, x - y, x - y, -x];
+            let mut want: Vec<Fq> = results.iter().flat_map(|v| [v.c0, v.c1]).collect();
+            let power = x * y.pow([k as u64]);
+            want.extend([power.c0, power.c1]);
+            let want: Vec<u32> = want
+                .iter()
+                .flat_map(|c| mont_form(&crate::gpu::bigint::from_ark::<12>(c.into_bigint()), &p))
+                .collect();
+            let got = host::run::<Fq>(&program, 12, &input);
+            let first = got.chunks(12).zip(want.chunks(12)).position(|(g, w)| g != w);
+            assert!(
+                first.is_none(),
+                "value {n}: coefficient {first:?} of {}",
+                want.len() / 12
+            );
+            inputs.extend(input);
+            wanted.push(want);
+        }
+        let Some(gpu) = crate::gpu::probe::test_gpu() else {
+            return;
+        };
+        let got = run(&gpu, "tower_vm_test", Tower::Bls12381, &program, &inputs).expect("tower_vm");
+        assert_eq!(got.len(), wanted.len());
+        for (n, (g, w)) in got.iter().zip(&wanted).enumerate() {
+            assert_eq!(&g[..w.len()], &w[..], "device, value {n}");
+        }
     }
 
     #[test]

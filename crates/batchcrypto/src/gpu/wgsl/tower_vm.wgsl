@@ -4,7 +4,9 @@
 // register-major and thread-minor (limb j of register r of thread t at
 // regs_base + (r FP_LIMBS + j) n + t), so that a warp's accesses to one
 // limb are one contiguous run. Every thread runs the same instruction:
-// the switch is uniform. A program longer than a pass is several
+// the switch is uniform. An F_p2 operation is two words (the second, EXT,
+// names the second coefficients' registers): its iteration reads all four
+// operands, then writes both coefficients. A program longer than a pass is several
 // dispatches of this entry point; the last writes the completion flag,
 // which any pass whose loops were cut has replaced by LOOPS_CUT_FLAG.
 // Composed after the guard, the F_p layer (fp.wgsl) and the machine's
@@ -39,6 +41,23 @@ fn vm_get(t: u32, k: u32) -> Fp {
 
 fn vm_set(t: u32, k: u32, v: Fp) {
     vm_write(params.regs_base + k * FP_LIMBS * params.n + t, params.n, v);
+}
+
+// The operands of an F_p2 operation: its coefficients' registers.
+struct Vm2 {
+    d0: u32,
+    d1: u32,
+    a0: Fp,
+    a1: Fp,
+    b0: Fp,
+    b1: Fp,
+}
+
+fn vm_get2(t: u32, ins: u32, ext: u32) -> Vm2 {
+    let f = vec3<u32>(4u, 13u, 22u);
+    let w = (vec3<u32>(ins) >> f) & vec3<u32>(511u);
+    let x = (vec3<u32>(ext) >> f) & vec3<u32>(511u);
+    return Vm2(w.x, x.x, vm_get(t, w.y), vm_get(t, x.y), vm_get(t, w.z), vm_get(t, x.z));
 }
 
 @compute @workgroup_size(WORKGROUP_SIZE)
@@ -85,6 +104,34 @@ fn tower_vm(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgrou
                 var flag = fp_zero();
                 flag[0] = (vm_get(t, a)[b / 32u] >> (b % 32u)) & 1u;
                 vm_set(t, d, flag);
+            }
+            case VM_MUL2: {
+                k++;
+                let o = vm_get2(t, ins, vm_code[k]);
+                let v0 = fp_mul(o.a0, o.b0);
+                let v1 = fp_mul(o.a1, o.b1);
+                let s = fp_mul(fp_add(o.a0, o.a1), fp_add(o.b0, o.b1));
+                vm_set(t, o.d0, fp_sub(v0, v1));
+                vm_set(t, o.d1, fp_sub(fp_sub(s, v0), v1));
+            }
+            case VM_SQ2: {
+                k++;
+                let o = vm_get2(t, ins, vm_code[k]);
+                let m = fp_mul(o.a0, o.a1);
+                vm_set(t, o.d0, fp_mul(fp_add(o.a0, o.a1), fp_sub(o.a0, o.a1)));
+                vm_set(t, o.d1, fp_add(m, m));
+            }
+            case VM_ADD2: {
+                k++;
+                let o = vm_get2(t, ins, vm_code[k]);
+                vm_set(t, o.d0, fp_add(o.a0, o.b0));
+                vm_set(t, o.d1, fp_add(o.a1, o.b1));
+            }
+            case VM_SUB2: {
+                k++;
+                let o = vm_get2(t, ins, vm_code[k]);
+                vm_set(t, o.d0, fp_sub(o.a0, o.b0));
+                vm_set(t, o.d1, fp_sub(o.a1, o.b1));
             }
             case VM_LARGEST: {
                 var flag = fp_zero();

@@ -666,7 +666,8 @@ mod device_tests {
         let t = std::time::Instant::now();
         let got = tower_vm::run(&gpu, "bls_pairs", Tower::Bls12381, super::pairs(), &input).expect("pairs");
         eprintln!(
-            "pairs: {} instructions, {} registers, {:?}",
+            "pairs: {} instructions ({} words), {} registers, {:?}",
+            super::pairs().instructions(),
             super::pairs().code.len(),
             super::pairs().regs,
             t.elapsed()
@@ -688,7 +689,8 @@ mod device_tests {
             )
             .expect("product");
             eprintln!(
-                "product({check}): {} instructions, {} registers, {:?}",
+                "product({check}): {} instructions ({} words), {} registers, {:?}",
+                pairing_vm::product_program(Tower::Bls12381, check).instructions(),
                 pairing_vm::product_program(Tower::Bls12381, check).code.len(),
                 pairing_vm::product_program(Tower::Bls12381, check).regs,
                 t.elapsed()
