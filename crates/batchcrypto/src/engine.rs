@@ -408,6 +408,12 @@ impl Engine {
         self.gpu.as_ref().map(|g| g.describe())
     }
 
+    /// Whether the GPU adapter this engine opened is a software rasteriser
+    /// (llvmpipe, WARP); `None` without a GPU.
+    pub fn gpu_software(&self) -> Option<bool> {
+        self.gpu.as_ref().map(|g| g.software())
+    }
+
     /// The name alone of the GPU adapter this engine opened, if any.
     pub fn gpu_adapter_name(&self) -> Option<String> {
         self.gpu.as_ref().map(|g| g.adapter_name())

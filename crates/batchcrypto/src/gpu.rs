@@ -203,6 +203,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn adapter_name(&self) -> String;
     /// Whether kernels are timed with GPU timestamps.
     fn timestamps(&self) -> bool;
+    /// Whether the adapter is a software rasteriser (no clocks to ramp).
+    fn software(&self) -> bool;
     /// Ed25519 verification under `policy`.
     fn ed25519_verify(&self, batch: &ed25519::Batch, policy: ed25519::Policy) -> Streamed<Verdict>;
     /// Digests under `alg`.

@@ -144,17 +144,17 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Error> {
             // The oracle and every backend run in turn within each round, so
             // all columns see the same machine noise.
             let with_oracle = n <= l.oracle_max_n;
-            let mut columns: Vec<Box<dyn FnMut() + '_>> = Vec::new();
+            let mut columns: Vec<Column<'_>> = Vec::new();
             let alternative = work.alternative().filter(|_| with_oracle);
             if with_oracle {
-                columns.push(Box::new(|| work.run_oracle()));
+                columns.push(Column::new(Duration::ZERO, || work.run_oracle()));
             }
             if alternative.is_some() {
-                columns.push(Box::new(|| work.run_alternative()));
+                columns.push(Column::new(Duration::ZERO, || work.run_alternative()));
             }
             for (_, engine) in &engines {
                 let work = &work;
-                columns.push(Box::new(move || work.run_engine(engine)));
+                columns.push(Column::new(warm_up(engine), move || work.run_engine(engine)));
             }
             let names = with_oracle
                 .then_some("oracle_1t")
@@ -196,14 +196,14 @@ pub fn ladder(l: &Ladder<'_>) -> Result<LadderResult, Error> {
                     // Side by side with each backend alone.
                     let work = &*work;
                     let cpu = l.engines.iter().find(|(b, _)| *b == Backend::Cpu).map(|(_, e)| e);
-                    let mut trio: Vec<Box<dyn FnMut() + '_>> = vec![
-                        Box::new(move || {
+                    let mut trio: Vec<Column<'_>> = vec![
+                        Column::new(Duration::ZERO, move || {
                             if let Some(cpu) = cpu {
                                 work.run_engine(cpu);
                             }
                         }),
-                        Box::new(move || work.run_engine(gpu)),
-                        Box::new(move || {
+                        Column::new(warm_up(gpu), move || work.run_engine(gpu)),
+                        Column::new(warm_up(gpu), move || {
                             gpu.set_split_share(Some(share));
                             work.run_engine(gpu);
                             gpu.set_split_share(None);
@@ -244,20 +244,65 @@ fn check(op: &OpSpec, work: &dyn Workload, engine: &Engine, backend: Backend) ->
     Ok(())
 }
 
+/// Untimed calls before each timed call of a column on a hardware GPU:
+/// an idle GPU clocks down, and the columns between two of its calls
+/// leave it idle. Measured on an NVIDIA H200 (docs/bench/h200-2026-12-04b,
+/// gap.md): with the 16-core CPU column between its calls, the SM clock
+/// sat at 345 MHz through the GPU column (1,980 MHz under load) and
+/// Ed25519 at 65,536 items took 0.752 µs per item end to end against
+/// 0.137 by GPU timestamps; run alone, 0.182. The clock came back within
+/// one 200 ms sample of load, so a quarter of a second of the same cell's
+/// calls before each timed one measures the engine as a sustained stream
+/// of batches runs it.
+pub const GPU_CLOCK_WARM_UP: Duration = Duration::from_millis(250);
+
+/// [`GPU_CLOCK_WARM_UP`] for an engine on a hardware GPU, else none.
+fn warm_up(engine: &Engine) -> Duration {
+    match engine.gpu_software() {
+        Some(false) => GPU_CLOCK_WARM_UP,
+        _ => Duration::ZERO,
+    }
+}
+
+/// A column of a round: the call timed, and how long the same call runs
+/// untimed just before each timed one ([`GPU_CLOCK_WARM_UP`]).
+struct Column<'a> {
+    warm_up: Duration,
+    call: Box<dyn FnMut() + 'a>,
+}
+
+impl<'a> Column<'a> {
+    fn new(warm_up: Duration, call: impl FnMut() + 'a) -> Self {
+        Column {
+            warm_up,
+            call: Box::new(call),
+        }
+    }
+}
+
 /// Runs each column once to warm up, then in rounds (each column once per
 /// round) until `budget` is spent, with at least 3 and at most 101 rounds;
 /// returns each column's median run time and run count. Round `r` runs
 /// every column at stack placement `r` ([`deeper`]), so that each
-/// column's median is taken over the same placements.
-fn measure(budget: Duration, columns: &mut [Box<dyn FnMut() + '_>]) -> Vec<(f64, usize)> {
-    for f in columns.iter_mut() {
-        f();
+/// column's median is taken over the same placements. A column with a
+/// warm-up runs untimed, one call or more, until its warm-up has passed,
+/// before each timed call.
+fn measure(budget: Duration, columns: &mut [Column<'_>]) -> Vec<(f64, usize)> {
+    for c in columns.iter_mut() {
+        (c.call)();
     }
     let start = Instant::now();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); columns.len()];
     let mut rounds = 0;
     while rounds < 3 || (start.elapsed() < budget && rounds < 101) {
-        for (f, t) in columns.iter_mut().zip(&mut times) {
+        for (c, t) in columns.iter_mut().zip(&mut times) {
+            if !c.warm_up.is_zero() {
+                let warming = Instant::now();
+                while warming.elapsed() < c.warm_up {
+                    (c.call)();
+                }
+            }
+            let f = &mut c.call;
             let mut timed = || {
                 let begin = Instant::now();
                 f();
@@ -461,6 +506,36 @@ fn split_from(op: &OpSpec, splits: &[(&'static OpSpec, usize, f64, f64)]) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A column with a warm-up runs untimed until it has passed before
+    /// every timed call (so at least warm-up / call time calls each
+    /// round); one without runs once per round after one warm-up call;
+    /// only timed calls are counted in its runs.
+    #[test]
+    fn warm_up_runs_the_call_untimed_before_each_timed_one() {
+        let (mut plain, mut warmed) = (0usize, 0usize);
+        let sleep = || std::thread::sleep(Duration::from_millis(2));
+        let mut columns = vec![
+            Column::new(Duration::ZERO, || {
+                plain += 1;
+                sleep();
+            }),
+            Column::new(Duration::from_millis(20), || {
+                warmed += 1;
+                sleep();
+            }),
+        ];
+        let measured = measure(Duration::ZERO, &mut columns);
+        drop(columns);
+        let rounds = measured[0].1;
+        assert_eq!(rounds, 3);
+        assert_eq!(measured[1].1, rounds, "warm-up calls are not timed runs");
+        assert_eq!(plain, rounds + 1);
+        // At least one untimed call before each timed one; at most ten
+        // 2 ms calls fit a 20 ms warm-up.
+        assert!(warmed >= 1 + 2 * rounds, "{warmed} calls");
+        assert!(warmed <= 1 + rounds * 10 + rounds, "{warmed} calls");
+    }
 
     /// Each placement runs the closure once, at least [`STACK_STEP`]
     /// bytes below the one before, and the placements repeat after

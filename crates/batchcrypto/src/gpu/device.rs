@@ -575,6 +575,10 @@ impl GpuRuntime for Gpu {
         self.timestamps
     }
 
+    fn software(&self) -> bool {
+        self.summary.software
+    }
+
     fn ed25519_verify(&self, batch: &ed25519::Batch, policy: ed25519::Policy) -> Streamed<Verdict> {
         ed25519::gpu::verify(self, batch, policy)
     }

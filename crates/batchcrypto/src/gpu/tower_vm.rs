@@ -124,6 +124,7 @@ pub(crate) struct Program {
 
 impl Program {
     /// Its instructions (an F_p2 operation's two words are one).
+    #[cfg(test)]
     pub(crate) fn instructions(&self) -> usize {
         self.code.iter().filter(|w| *w & 15 != Op::Ext as u32).count()
     }
