@@ -17,6 +17,8 @@
 //! reports each call's first failure in the precompile's order: pair by
 //! pair, G1's encoding, curve and subgroup, then G2's.
 
+use std::time::Instant;
+
 use super::eip2537::{self, PAIR_LEN};
 use crate::batch::FlatBytes;
 use crate::gpu::Gpu;
@@ -281,6 +283,9 @@ pub(crate) fn final_check(
 /// The precompile for every input of `inputs`, as
 /// [`eip2537::pairing_check`] answers.
 pub(crate) fn eip2537_pairing(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<Result<bool, PrecompileError>> {
+    // Traced runs say where a call's time goes between the two stages.
+    let phase = |what: &str, since: Instant| Gpu::trace(|| format!("eip2537_pairing: {what}"), since);
+    let t = Instant::now();
     let parsed: Vec<Parsed> = (0..inputs.len()).map(|i| parse(inputs.get(i))).collect();
     // Stage 1: every pair with a finite point, in order.
     let mut words = Vec::new();
@@ -291,7 +296,11 @@ pub(crate) fn eip2537_pairing(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<Result<
             }
         }
     }
+    phase(&format!("{} calls parsed and packed", inputs.len()), t);
+    let t = Instant::now();
     let checked = miller_values(gpu, &words).map_err(Failure::at_start)?;
+    phase("pairs stage (call)", t);
+    let t = Instant::now();
     // Each valid call's Miller values, as ranges of `values`.
     let mut answers: Vec<Option<Result<bool, PrecompileError>>> = Vec::with_capacity(parsed.len());
     let (mut values, mut bounds, mut owners) = (Vec::new(), vec![0usize], Vec::new());
@@ -333,8 +342,11 @@ pub(crate) fn eip2537_pairing(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<Result<
         owners.push(i);
         answers.push(None);
     }
+    phase("Miller values gathered", t);
+    let t = Instant::now();
     // Stage 2: the products and final exponentiations.
     let results = final_check(gpu, Tower::Bls12381, values, bounds).map_err(Failure::at_start)?;
+    phase("final stage (call)", t);
     for (owner, result) in owners.iter().zip(results) {
         answers[*owner] = Some(Ok(result));
     }
