@@ -533,7 +533,7 @@ mod tests {
         assert_eq!(plain, rounds + 1);
         // At least one untimed call before each timed one; at most ten
         // 2 ms calls fit a 20 ms warm-up.
-        assert!(warmed >= 1 + 2 * rounds, "{warmed} calls");
+        assert!(warmed > 2 * rounds, "{warmed} calls");
         assert!(warmed <= 1 + rounds * 10 + rounds, "{warmed} calls");
     }
 
