@@ -295,6 +295,14 @@ pub(crate) struct Lane {
     timer: Option<(wgpu::QuerySet, wgpu::Buffer)>,
 }
 
+impl Lane {
+    /// The bytes of its device buffers (the staging buffer apart).
+    fn bytes(&self) -> u64 {
+        let size = |b: &Option<wgpu::Buffer>| b.as_ref().map_or(0, wgpu::Buffer::size);
+        self.inputs.iter().map(size).sum::<u64>() + size(&self.out) + size(&self.readback)
+    }
+}
+
 /// The buffer in `slot`, replaced by a new one (of `size` rounded up to an
 /// eighth of its next power of two: later sub-batches a little larger
 /// reuse it, and a large one is not doubled) when it is smaller than
@@ -376,6 +384,9 @@ fn submit<K: Kernel>(
     let timestamps_at = (step.timed && gpu.timestamps).then(|| out_bytes.next_multiple_of(8));
     let read_bytes = timestamps_at.map_or(out_bytes, |at| at + 16);
 
+    // Traced runs say what buffers a sub-batch had to allocate, and how
+    // long that took (a lane's buffers are kept for the calls after it).
+    let (t, before) = (Instant::now(), lane.bytes());
     if lane.inputs.len() < inputs.len() {
         lane.inputs.resize(inputs.len(), None);
     }
@@ -406,6 +417,18 @@ fn submit<K: Kernel>(
         wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
     );
 
+    if lane.bytes() != before {
+        Gpu::trace(
+            || {
+                format!(
+                    "{}: sub-batch {sub_batch} allocated {:.1} MiB of buffers",
+                    kernel.name(),
+                    (lane.bytes() - before) as f64 / f64::from(1u32 << 20)
+                )
+            },
+            t,
+        );
+    }
     if step.upload {
         if gpu.injected(FaultStage::Pack, sub_batch) {
             return Err(format!("injected fault packing sub-batch {sub_batch}"));

@@ -1,6 +1,7 @@
 //! The field-multiplication microbenchmark: how many multiplications per
 //! second the Ed25519 (fe25519), secp256k1 and P-256 (Montgomery, eight
-//! u32 limbs) kernels' field layers reach on this adapter, beside its u32
+//! u32 limbs) kernels' field layers and the tower machine's (BLS12-381's
+//! F_p, twelve limbs) reach on this adapter, beside its u32
 //! multiply-add rate, so that a slow kernel can be traced to WGSL's missing
 //! multiply-high and carry (the layer is the limit) or to the code around
 //! it. Each thread runs a dependent chain of multiplications (many threads
@@ -23,18 +24,27 @@ pub(crate) enum Field {
     Secp256k1,
     /// P-256's base field, Montgomery form (`mont_mul`).
     P256,
+    /// BLS12-381's base field as the tower machine multiplies (`fp_mul`).
+    Bls12381,
     /// Four chains of u32 `x = x * m + e`: the adapter's integer peak.
     Imad,
 }
 
 impl Field {
-    pub(crate) const ALL: [Field; 4] = [Field::Imad, Field::Fe25519, Field::Secp256k1, Field::P256];
+    pub(crate) const ALL: [Field; 5] = [
+        Field::Imad,
+        Field::Fe25519,
+        Field::Secp256k1,
+        Field::P256,
+        Field::Bls12381,
+    ];
 
     pub(crate) fn name(self) -> &'static str {
         match self {
             Field::Fe25519 => "fe25519_mul",
             Field::Secp256k1 => "secp256k1_mont_mul",
             Field::P256 => "p256_mont_mul",
+            Field::Bls12381 => "bls12_381_fp_mul",
             Field::Imad => "u32_mul_add",
         }
     }
@@ -51,6 +61,7 @@ impl Field {
             Field::Fe25519 => (shaders::fe25519_layer(), FE25519_ENTRY),
             Field::Secp256k1 => (shaders::mont256_layer(&curve_constants_wgsl(0)), MONT_ENTRY),
             Field::P256 => (shaders::mont256_layer(&curve_constants_wgsl(1)), MONT_ENTRY),
+            Field::Bls12381 => (shaders::fp_layer(shaders::Tower::Bls12381), FP_ENTRY),
             Field::Imad => (String::new(), IMAD_ENTRY),
         };
         shaders::field_bench(&layer, entry)
@@ -65,7 +76,7 @@ fn field_bench(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workg
         return;
     }
     var v = fe_from_words(bench_seed(i, 0u));
-    let w = fe_from_words(bench_seed(i, 8u));
+    let w = fe_from_words(bench_seed(i, 12u));
     for (var k = 0u; k < bench.iterations; k++) {
         v = fe_mul(v, w);
     }
@@ -81,13 +92,29 @@ fn field_bench(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workg
         return;
     }
     var v = mont_mul(bench_seed(i, 0u), CURVE_P_R2, CURVE_P, CURVE_PINV);
-    let w = mont_mul(bench_seed(i, 8u), CURVE_P_R2, CURVE_P, CURVE_PINV);
+    let w = mont_mul(bench_seed(i, 12u), CURVE_P_R2, CURVE_P, CURVE_PINV);
     for (var k = 0u; k < bench.iterations; k++) {
         v = mont_mul(v, w, CURVE_P, CURVE_PINV);
     }
     var one: U256;
     one[0] = 1u;
     bench_store(i, mont_mul(v, one, CURVE_P, CURVE_PINV));
+}
+";
+
+const FP_ENTRY: &str = "
+@compute @workgroup_size(WORKGROUP_SIZE)
+fn field_bench(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
+    let i = item_index(gid, groups);
+    if i >= bench.n {
+        return;
+    }
+    var v = fp_to_mont(bench_seed12(i, 0u));
+    let w = fp_to_mont(bench_seed12(i, 12u));
+    for (var k = 0u; k < bench.iterations; k++) {
+        v = fp_mul(v, w);
+    }
+    bench_store12(i, fp_from_mont(v));
 }
 ";
 
@@ -120,15 +147,18 @@ fn field_bench(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workg
 }
 ";
 
-/// Threads with their seeds (x then w, eight little-endian words each).
+/// Words of a value (the widest field's limbs).
+const WORDS: usize = 12;
+
+/// Threads with their seeds (x then w, [`WORDS`] little-endian words each).
 struct Chains {
     pipeline: Arc<wgpu::ComputePipeline>,
-    seeds: Vec<[u32; 16]>,
+    seeds: Vec<[u32; 2 * WORDS]>,
     iterations: u32,
 }
 
 impl Kernel for Chains {
-    type Out = [u32; 8];
+    type Out = [u32; WORDS];
 
     fn name(&self) -> &'static str {
         "field_bench"
@@ -147,7 +177,7 @@ impl Kernel for Chains {
     }
 
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
-        vec![Input::uniform(16), Input::storage((end - start) * 64)]
+        vec![Input::uniform(16), Input::storage((end - start) * 8 * WORDS)]
     }
 
     fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
@@ -157,14 +187,14 @@ impl Kernel for Chains {
     }
 
     fn out_bytes(&self, start: usize, end: usize) -> u64 {
-        ((end - start) * 36) as u64
+        ((end - start) * 4 * (WORDS + 1)) as u64
     }
 
-    fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<[u32; 8]>) -> Result<(), String> {
-        for (i, thread) in out.chunks_exact(36).enumerate() {
+    fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<[u32; WORDS]>) -> Result<(), String> {
+        for (i, thread) in out.chunks_exact(4 * (WORDS + 1)).enumerate() {
             let word =
                 |k: usize| u32::from_le_bytes([thread[4 * k], thread[4 * k + 1], thread[4 * k + 2], thread[4 * k + 3]]);
-            super::check_done(word(8), start + i, "a result")?;
+            super::check_done(word(WORDS), start + i, "a result")?;
             answers.push(std::array::from_fn(word));
         }
         Ok(())
@@ -172,7 +202,7 @@ impl Kernel for Chains {
 }
 
 /// The chains of `field` over `seeds`.
-fn chains(gpu: &Gpu, field: Field, seeds: Vec<[u32; 16]>, iterations: u32) -> Result<Chains, String> {
+fn chains(gpu: &Gpu, field: Field, seeds: Vec<[u32; 2 * WORDS]>, iterations: u32) -> Result<Chains, String> {
     if field != Field::Imad {
         gpu.require_int64("field-multiplication")?;
     }
@@ -180,6 +210,7 @@ fn chains(gpu: &Gpu, field: Field, seeds: Vec<[u32; 16]>, iterations: u32) -> Re
         Field::Fe25519 => "field_bench_fe25519",
         Field::Secp256k1 => "field_bench_secp256k1",
         Field::P256 => "field_bench_p256",
+        Field::Bls12381 => "field_bench_bls12_381",
         Field::Imad => "field_bench_imad",
     };
     Ok(Chains {
@@ -189,19 +220,21 @@ fn chains(gpu: &Gpu, field: Field, seeds: Vec<[u32; 16]>, iterations: u32) -> Re
     })
 }
 
-/// Seeds below every modulus measured (top limb cleared), from a counter.
-fn seeds(threads: usize) -> Vec<[u32; 16]> {
+/// Seeds below every modulus measured (the top four bits of both values'
+/// eighth and twelfth words cleared), from a counter.
+fn seeds(threads: usize) -> Vec<[u32; 2 * WORDS]> {
     (0..threads)
         .map(|t| {
-            let mut s: [u32; 16] = std::array::from_fn(|k| {
+            let mut s: [u32; 2 * WORDS] = std::array::from_fn(|k| {
                 (t as u32)
                     .wrapping_mul(0x9e37_79b9)
                     .wrapping_add(k as u32)
                     .rotate_left(k as u32 * 3)
                     ^ 0x5bd1_e995
             });
-            s[7] &= 0x0fff_ffff;
-            s[15] &= 0x0fff_ffff;
+            for k in [7, 11, WORDS + 7, WORDS + 11] {
+                s[k] &= 0x0fff_ffff;
+            }
             s
         })
         .collect()
@@ -234,6 +267,16 @@ pub(crate) fn rates(gpu: &Gpu, threads: usize, iterations: u32, runs: usize) -> 
 mod tests {
     use super::*;
     use crate::gpu::bigint::{Limbs, from_hex, mul_mod};
+    use crate::gpu::curve::BLS12_381_P;
+
+    /// x w^k mod p over `N` limbs, in `WORDS` words.
+    fn chain<const N: usize>(seed: &[u32; 2 * WORDS], p: &Limbs<N>, k: u32) -> [u32; WORDS] {
+        let x: Limbs<N> = seed[..N].try_into().expect("N words");
+        let w: Limbs<N> = seed[WORDS..WORDS + N].try_into().expect("N words");
+        let one: Limbs<N> = std::array::from_fn(|i| u32::from(i == 0));
+        let v = (0..k).fold(mul_mod(&x, &one, p), |v, _| mul_mod(&v, &w, p));
+        std::array::from_fn(|i| v.get(i).copied().unwrap_or(0))
+    }
 
     fn modulus(field: Field) -> Limbs<8> {
         from_hex::<8>(match field {
@@ -261,18 +304,17 @@ mod tests {
             let got = driver::run(&gpu, &kernel).unwrap_or_else(|f| panic!("{field:?}: {}", f.reason));
             assert_eq!(got.len(), per_thread.len(), "{field:?}");
             for (t, (seed, got)) in per_thread.iter().zip(&got).enumerate() {
-                let want: [u32; 8] = if field == Field::Imad {
-                    let m = seed[4] | 1;
-                    let mut w = [0u32; 8];
-                    for (k, w) in w.iter_mut().take(4).enumerate() {
-                        *w = (0..iterations).fold(seed[k], |v, _| v.wrapping_mul(m).wrapping_add(seed[5]));
+                let want: [u32; WORDS] = match field {
+                    Field::Imad => {
+                        let m = seed[4] | 1;
+                        let mut w = [0u32; WORDS];
+                        for (k, w) in w.iter_mut().take(4).enumerate() {
+                            *w = (0..iterations).fold(seed[k], |v, _| v.wrapping_mul(m).wrapping_add(seed[5]));
+                        }
+                        w
                     }
-                    w
-                } else {
-                    let p = modulus(field);
-                    let x: Limbs<8> = seed[..8].try_into().expect("8 words");
-                    let w: Limbs<8> = seed[8..].try_into().expect("8 words");
-                    (0..iterations).fold(mul_mod(&x, &[1, 0, 0, 0, 0, 0, 0, 0], &p), |v, _| mul_mod(&v, &w, &p))
+                    Field::Bls12381 => chain::<12>(seed, &from_hex(BLS12_381_P), iterations),
+                    _ => chain::<8>(seed, &modulus(field), iterations),
                 };
                 assert_eq!(*got, want, "{field:?} thread {t}");
             }

@@ -53,7 +53,11 @@ const SCALE_OUTPUT: u32 = 16;
 
 /// Every polynomial's transform, on the GPU.
 pub(crate) fn ntt(gpu: &Gpu, t: &Transform, polys: &[u8]) -> Streamed<PolyResult> {
-    driver::run(gpu, &NttKernel::new(gpu, t, polys).map_err(Failure::at_start)?)
+    let start = std::time::Instant::now();
+    let kernel = NttKernel::new(gpu, t, polys).map_err(Failure::at_start)?;
+    // Traced runs say what the tables and pipelines cost before the driver.
+    Gpu::trace(|| "ntt: tables and pipelines ready".to_string(), start);
+    driver::run(gpu, &kernel)
 }
 
 /// Kernel-only times (seconds) of `runs` runs (see [`driver::time`]).
