@@ -409,8 +409,14 @@ fn run_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Verdi
 fn batch_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Verdict]) -> Result<(), String> {
     let (index, hashed) = hash_distinct(gpu, msgs)?;
     let hash_of: Vec<usize> = checks.iter().map(|c| index[c.hashes[0]]).collect();
+    let mut pass = 0;
     let ok = bisect::passes::decide_in_passes(checks.len(), BATCH_COST, |sets| {
-        set_checks(gpu, checks, &hash_of, &hashed, sets)
+        // Traced runs say how long each pass of checks took.
+        let t = std::time::Instant::now();
+        let passed = set_checks(gpu, checks, &hash_of, &hashed, sets);
+        Gpu::trace(|| format!("bls_batch_verify: pass {pass} of {} sets", sets.len()), t);
+        pass += 1;
+        passed
     })?;
     for (c, ok) in checks.iter().zip(ok) {
         if !ok {
