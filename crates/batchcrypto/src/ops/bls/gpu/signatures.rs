@@ -57,6 +57,12 @@ pub(crate) const HASH_OUT: usize = 49;
 /// item, a Miller loop and a final exponentiation per set) until GPU
 /// figures calibrate it.
 pub(crate) const BATCH_COST: Cost = crate::ops::bls::cpu::BATCH_COST;
+/// Items below which a batch check pass costs the GPU its latency, not its
+/// work, so a batch goes without a probe pass (one pass when honest, not
+/// two): on the H200 the EIP-2537 programs took 70 ms for 1,024 pairs and
+/// 75 ms for 16,384, 4.6-4.9 µs per pair from there on
+/// (docs/bench/h200-2026-12-04b).
+const DEVICE_FULL: usize = 16_384;
 /// Messages per `bls_hash` sub-batch.
 const MAX_MESSAGES: usize = 16_384;
 
@@ -410,7 +416,7 @@ fn batch_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Ver
     let (index, hashed) = hash_distinct(gpu, msgs)?;
     let hash_of: Vec<usize> = checks.iter().map(|c| index[c.hashes[0]]).collect();
     let mut pass = 0;
-    let ok = bisect::passes::decide_in_passes(checks.len(), BATCH_COST, |sets| {
+    let ok = bisect::passes::decide_in_passes(checks.len(), BATCH_COST, DEVICE_FULL, |sets| {
         // Traced runs say how long each pass of checks took.
         let t = std::time::Instant::now();
         let passed = set_checks(gpu, checks, &hash_of, &hashed, sets);
