@@ -1,6 +1,7 @@
 //! The tower machine: pairing arithmetic as data (issue 15). A kernel of a
 //! few hundred lines (`wgsl/tower_vm.wgsl`) runs a program of F_p
-//! instructions (multiply, add, subtract, copy, compare, load, output)
+//! instructions (multiply, add, subtract, copy, compare, load, output;
+//! F_p2's multiply, square, add and subtract as two-word instructions)
 //! over a file of F_p registers in storage memory, one thread per item,
 //! every thread the same instruction at the same time; the programs (a
 //! pair's curve and subgroup checks and Miller loop, the final
@@ -11,11 +12,13 @@
 //! enormous function over 144-word aggregates. llvmpipe needs a minute to
 //! compile the Miller loop that way, and NVIDIA's driver did not finish
 //! within 150 s on an H200 (docs/bench/h200-2026-12-04). Here the kernel
-//! holds one 384-bit multiplication and no aggregate larger than one F_p
-//! element, whatever the program; a program is cut into passes of at most
-//! [`PASS_LEN`] instructions (one dispatch each, the registers staying in
-//! storage between them), which keeps every invocation far under
-//! llvmpipe's 65,535-iteration loop limit.
+//! holds a few 384-bit multiplications (F_p's, and F_p2's three and two)
+//! and no aggregate larger than one F_p element, whatever the program (the
+//! H200 created the version of one multiplication in 0.92 s, and ran this
+//! one's benches: docs/bench/h200-2026-12-04b); a program is cut into
+//! passes of at most [`PASS_LEN`] words (one dispatch each, the registers
+//! staying in storage between them), which keeps every invocation far
+//! under llvmpipe's 65,535-iteration loop limit.
 //!
 //! Registers hold F_p elements in Montgomery form (x R mod p, R =
 //! 2^(32 N)); `EQ` writes the plain integer 1 or 0, which `ADD`/`SUB`
@@ -30,8 +33,9 @@ use super::bigint::{Limbs, mont_form, small};
 use super::driver::{self, Dst, Input, Kernel};
 use super::shaders::{self, Tower};
 
-/// Instructions per pass (one dispatch): with the guard's two, an
-/// invocation's loop iterations stay under a third of llvmpipe's limit.
+/// Words of code per pass (one dispatch; an instruction is one or two):
+/// with the guard's two, an invocation's loop iterations stay under a
+/// third of llvmpipe's limit.
 pub(crate) const PASS_LEN: usize = 20_000;
 /// Registers a program may use; operand indices from here on name
 /// constants (index - `CONST_BASE`).
