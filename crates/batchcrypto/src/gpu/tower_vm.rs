@@ -933,7 +933,33 @@ pub(crate) struct VmKernel<'a> {
     pub(crate) words: &'a [u32],
 }
 
-impl VmKernel<'_> {
+impl<'a> VmKernel<'a> {
+    /// `program` over `words` on `tower`'s machine, the input checked to
+    /// be whole items.
+    fn new(
+        gpu: &Gpu,
+        name: &'static str,
+        tower: Tower,
+        program: &'a Program,
+        words: &'a [u32],
+    ) -> Result<Self, String> {
+        let kernel = VmKernel {
+            name,
+            pipeline: pipeline(gpu, tower)?,
+            program,
+            limbs: tower.limbs(),
+            words,
+        };
+        if !words.len().is_multiple_of(kernel.in_words().max(1)) {
+            return Err(format!(
+                "{name}: {} words of input are not whole items of {}",
+                words.len(),
+                kernel.in_words()
+            ));
+        }
+        Ok(kernel)
+    }
+
     fn in_words(&self) -> usize {
         self.program.inputs * self.limbs
     }
@@ -1072,20 +1098,7 @@ pub(crate) fn run(
     if words.is_empty() {
         return Ok(Vec::new());
     }
-    let kernel = VmKernel {
-        name,
-        pipeline: pipeline(gpu, tower)?,
-        program,
-        limbs: tower.limbs(),
-        words,
-    };
-    if !words.len().is_multiple_of(kernel.in_words().max(1)) {
-        return Err(format!(
-            "{name}: {} words of input are not whole items of {}",
-            words.len(),
-            kernel.in_words()
-        ));
-    }
+    let kernel = VmKernel::new(gpu, name, tower, program, words)?;
     let out = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
     if out.len() != kernel.units() {
         return Err(format!("{name}: {} answers for {} items", out.len(), kernel.units()));
@@ -1103,14 +1116,7 @@ pub(crate) fn time(
     words: &[u32],
     runs: usize,
 ) -> Result<Vec<f64>, String> {
-    let kernel = VmKernel {
-        name,
-        pipeline: pipeline(gpu, tower)?,
-        program,
-        limbs: tower.limbs(),
-        words,
-    };
-    driver::time(gpu, &kernel, runs)
+    driver::time(gpu, &VmKernel::new(gpu, name, tower, program, words)?, runs)
 }
 
 /// The machine on the host, over arkworks' field `F`, for the tests: the
