@@ -29,7 +29,10 @@
 //!
 //! Kernel times use GPU timestamp queries where the adapter has
 //! `TIMESTAMP_QUERY` (the span from the first pass's start to the last
-//! pass's end), wall time around submit and readback otherwise.
+//! pass's end), wall time around submit and readback otherwise. Traced
+//! runs (`BATCHCRYPTO_GPU_TRACE`) time every pass of a sub-batch apart
+//! (up to [`MAX_TIMED_PASSES`]) and print each, so that a staged kernel's
+//! device time is split by entry point.
 
 use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver};
@@ -51,6 +54,11 @@ const STAGING_ALIGN: u64 = 256;
 /// How long a map callback may lag behind the wait that completed its
 /// submission before the device counts as failed.
 const MAP_GRACE: Duration = Duration::from_secs(5);
+
+/// Most passes of a sub-batch a traced run times one by one (two
+/// timestamps each; wgpu allows 4,096 queries per set); a sub-batch of
+/// more is timed as a whole.
+const MAX_TIMED_PASSES: usize = 1024;
 
 /// How the kernel binds an input buffer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -229,6 +237,11 @@ pub(crate) trait Kernel: Sync {
     fn pass_pipeline(&self, _pass: usize) -> &wgpu::ComputePipeline {
         self.pipeline()
     }
+    /// The entry point of pass `pass` in traces; by default the kernel's
+    /// name.
+    fn pass_name(&self, _pass: usize) -> &'static str {
+        self.name()
+    }
     /// Units in the batch.
     fn units(&self) -> usize;
     /// Most units per sub-batch.
@@ -292,7 +305,8 @@ pub(crate) struct Lane {
     inputs: Vec<Option<wgpu::Buffer>>,
     out: Option<wgpu::Buffer>,
     readback: Option<wgpu::Buffer>,
-    timer: Option<(wgpu::QuerySet, wgpu::Buffer)>,
+    /// The timestamp queries, their resolve buffer and their count.
+    timer: Option<(wgpu::QuerySet, wgpu::Buffer, u32)>,
 }
 
 impl Lane {
@@ -352,9 +366,27 @@ struct InFlight {
     /// The staging buffer's map for the next packing, when it was unmapped.
     write: Option<Receiver<Result<(), wgpu::BufferAsyncError>>>,
     out_bytes: u64,
-    /// Where the two timestamps sit in the readback, when timed.
-    timestamps_at: Option<u64>,
+    /// Where the timestamps sit in the readback, when timed.
+    stamps: Option<Stamps>,
+    /// Each pass's threads, when its passes were timed one by one.
+    timed_passes: Vec<u32>,
     sub_batch: usize,
+}
+
+/// A sub-batch's GPU timestamps in its readback: from byte `at`, `queries`
+/// u64 ticks, a begin and an end per pass when the passes were timed one
+/// by one, else the first pass's begin and the last's end.
+#[derive(Clone, Copy)]
+struct Stamps {
+    at: u64,
+    queries: u32,
+}
+
+impl Stamps {
+    /// The readback's bytes up to the last timestamp's end.
+    fn end(self) -> u64 {
+        self.at + 8 * u64::from(self.queries)
+    }
 }
 
 /// Staging offsets of `inputs` and the staging bytes in all.
@@ -381,8 +413,6 @@ fn submit<K: Kernel>(
     let (offsets, staging_bytes) = staging_layout(&inputs);
     let out_bytes = kernel.out_bytes(start, end).next_multiple_of(4);
     let out_room = kernel.out_room(start, end).next_multiple_of(4).max(out_bytes);
-    let timestamps_at = (step.timed && gpu.timestamps).then(|| out_bytes.next_multiple_of(8));
-    let read_bytes = timestamps_at.map_or(out_bytes, |at| at + 16);
 
     // Traced runs say what buffers a sub-batch had to allocate, and how
     // long that took (a lane's buffers are kept for the calls after it).
@@ -409,26 +439,7 @@ fn submit<K: Kernel>(
         out_room,
         wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC | wgpu::BufferUsages::COPY_DST,
     );
-    let readback = ensure(
-        gpu,
-        &mut lane.readback,
-        "readback",
-        read_bytes,
-        wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-    );
-
-    if lane.bytes() != before {
-        Gpu::trace(
-            || {
-                format!(
-                    "{}: sub-batch {sub_batch} allocated {:.1} MiB of buffers",
-                    kernel.name(),
-                    (lane.bytes() - before) as f64 / f64::from(1u32 << 20)
-                )
-            },
-            t,
-        );
-    }
+    let allocated = t.elapsed();
     if step.upload {
         if gpu.injected(FaultStage::Pack, sub_batch) {
             return Err(format!("injected fault packing sub-batch {sub_batch}"));
@@ -502,27 +513,45 @@ fn submit<K: Kernel>(
         }
     }
     let compute = step.compute && !gpu.injected(FaultStage::Kernel, sub_batch);
+    let (mut stamps, mut timed_passes) = (None, Vec::new());
     if compute {
         let passes = kernel.bind(gpu, &device_inputs, &out, start, end);
-        if timestamps_at.is_some() && lane.timer.is_none() {
-            lane.timer = Some((
-                gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
-                    label: Some("kernel time"),
-                    ty: wgpu::QueryType::Timestamp,
-                    count: 2,
-                }),
-                gpu.device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("kernel time"),
-                    size: 16,
-                    usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-                    mapped_at_creation: false,
-                }),
-            ));
+        let per_pass = Gpu::tracing() && passes.len() <= MAX_TIMED_PASSES;
+        if step.timed && gpu.timestamps && !passes.is_empty() {
+            let queries = if per_pass { 2 * passes.len() as u32 } else { 2 };
+            if lane.timer.as_ref().is_none_or(|(_, _, count)| *count < queries) {
+                lane.timer = Some((
+                    gpu.device.create_query_set(&wgpu::QuerySetDescriptor {
+                        label: Some("kernel time"),
+                        ty: wgpu::QueryType::Timestamp,
+                        count: queries,
+                    }),
+                    gpu.device.create_buffer(&wgpu::BufferDescriptor {
+                        label: Some("kernel time"),
+                        size: 8 * u64::from(queries),
+                        usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                        mapped_at_creation: false,
+                    }),
+                    queries,
+                ));
+            }
+            stamps = Some(Stamps {
+                at: out_bytes.next_multiple_of(8),
+                queries,
+            });
+            if per_pass {
+                timed_passes = passes.iter().map(|(_, threads)| *threads).collect();
+            }
         }
         let last = passes.len().saturating_sub(1);
         for (p, (bind_group, threads)) in passes.iter().enumerate() {
-            let timestamp_writes = match (&lane.timer, timestamps_at) {
-                (Some((set, _)), Some(_)) if p == 0 || p == last => Some(wgpu::ComputePassTimestampWrites {
+            let timestamp_writes = match (&lane.timer, stamps) {
+                (Some((set, _, _)), Some(_)) if !timed_passes.is_empty() => Some(wgpu::ComputePassTimestampWrites {
+                    query_set: set,
+                    beginning_of_pass_write_index: Some(2 * p as u32),
+                    end_of_pass_write_index: Some(2 * p as u32 + 1),
+                }),
+                (Some((set, _, _)), Some(_)) if p == 0 || p == last => Some(wgpu::ComputePassTimestampWrites {
                     query_set: set,
                     beginning_of_pass_write_index: (p == 0).then_some(0),
                     end_of_pass_write_index: (p == last).then_some(1),
@@ -544,10 +573,32 @@ fn submit<K: Kernel>(
             pass.dispatch_workgroups(gx, gy, 1);
         }
     }
+    // The readback: the answer's bytes, then the timestamps when timed.
+    let allocating = Instant::now();
+    let read_bytes = stamps.map_or(out_bytes, Stamps::end);
+    let readback = ensure(
+        gpu,
+        &mut lane.readback,
+        "readback",
+        read_bytes,
+        wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+    );
+    if lane.bytes() != before {
+        Gpu::trace_ms(
+            || {
+                format!(
+                    "{}: sub-batch {sub_batch} allocated {:.1} MiB of buffers",
+                    kernel.name(),
+                    (lane.bytes() - before) as f64 / f64::from(1u32 << 20)
+                )
+            },
+            (allocated + allocating.elapsed()).as_secs_f64() * 1e3,
+        );
+    }
     encoder.copy_buffer_to_buffer(&out, 0, &readback, 0, out_bytes);
-    if let (Some(at), Some((set, resolve)), true) = (timestamps_at, &lane.timer, compute) {
-        encoder.resolve_query_set(set, 0..2, resolve, 0);
-        encoder.copy_buffer_to_buffer(resolve, 0, &readback, at, 16);
+    if let (Some(s), Some((set, resolve, _))) = (stamps, &lane.timer) {
+        encoder.resolve_query_set(set, 0..s.queries, resolve, 0);
+        encoder.copy_buffer_to_buffer(resolve, 0, &readback, s.at, 8 * u64::from(s.queries));
     }
     let submission = gpu.queue.submit([encoder.finish()]);
     if let Some(e) = pollster::block_on(oom.pop()) {
@@ -579,7 +630,8 @@ fn submit<K: Kernel>(
         read,
         write,
         out_bytes,
-        timestamps_at: timestamps_at.filter(|_| compute),
+        stamps,
+        timed_passes,
         sub_batch,
     })
 }
@@ -624,7 +676,7 @@ fn finish<K: Kernel>(
         return Err(fault);
     }
     let readback = flight.lane.readback.as_ref().ok_or("no readback buffer")?;
-    let read_bytes = flight.timestamps_at.map_or(flight.out_bytes, |at| at + 16);
+    let read_bytes = flight.stamps.map_or(flight.out_bytes, Stamps::end);
     let t = Instant::now();
     let result = (|| {
         let data = readback
@@ -647,13 +699,30 @@ fn finish<K: Kernel>(
                 ));
             }
         }
-        Ok(flight.timestamps_at.map(|at| {
+        Ok(flight.stamps.map(|s| {
             let word = |k: usize| {
+                let at = s.at as usize + 8 * k;
                 let mut b = [0u8; 8];
-                b.copy_from_slice(&data[at as usize + 8 * k..at as usize + 8 * k + 8]);
+                b.copy_from_slice(&data[at..at + 8]);
                 u64::from_le_bytes(b)
             };
-            word(1).saturating_sub(word(0)) as f64 * f64::from(gpu.queue.get_timestamp_period()) * 1e-9
+            let seconds = |from: usize, to: usize| {
+                word(to).saturating_sub(word(from)) as f64 * f64::from(gpu.queue.get_timestamp_period()) * 1e-9
+            };
+            for (p, threads) in flight.timed_passes.iter().enumerate() {
+                Gpu::trace_ms(
+                    || {
+                        format!(
+                            "{}: sub-batch {} pass {p} ({}, {threads} threads) on the device (timestamps)",
+                            kernel.name(),
+                            flight.sub_batch,
+                            kernel.pass_name(p),
+                        )
+                    },
+                    seconds(2 * p, 2 * p + 1) * 1e3,
+                );
+            }
+            seconds(0, s.queries as usize - 1)
         }))
     })();
     readback.unmap();

@@ -119,6 +119,10 @@ impl Kernel for MldsaKernel<'_> {
         &self.stages[pass]
     }
 
+    fn pass_name(&self, pass: usize) -> &'static str {
+        STAGES.get(pass).copied().unwrap_or(self.name())
+    }
+
     fn units(&self) -> usize {
         self.batch.len()
     }

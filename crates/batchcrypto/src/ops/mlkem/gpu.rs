@@ -401,6 +401,10 @@ impl<W: Work> Kernel for KemKernel<W> {
         &self.stages[pass]
     }
 
+    fn pass_name(&self, pass: usize) -> &'static str {
+        W::MODE.stages().get(pass).map_or(self.name(), |stage| stage.0)
+    }
+
     fn units(&self) -> usize {
         self.work.len()
     }

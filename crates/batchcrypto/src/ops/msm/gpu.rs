@@ -817,6 +817,18 @@ impl Kernel for MsmKernel<'_> {
         &self.passes[pass.min(self.passes.len() - 1)]
     }
 
+    /// The passes run the plan's entry points (a sum alone) and then the
+    /// sums', as [`MsmKernel::new`] made their pipelines.
+    fn pass_name(&self, pass: usize) -> &'static str {
+        let first = PLAN_PASSES.len() + SUM_PASSES.len() - self.passes.len();
+        PLAN_PASSES
+            .iter()
+            .chain(&SUM_PASSES)
+            .nth(first + pass)
+            .copied()
+            .unwrap_or(self.name())
+    }
+
     fn units(&self) -> usize {
         self.bounds.len() - 1
     }

@@ -462,6 +462,15 @@ impl Kernel for NttKernel<'_> {
         }
     }
 
+    fn pass_name(&self, pass: usize) -> &'static str {
+        match &self.layout {
+            Layout::Workgroup(_) => "ntt_main",
+            Layout::Passes(_) if pass == 0 => "ntt_block",
+            Layout::Passes(_) if pass + 1 == self.pass_count() => "ntt_finish",
+            Layout::Passes(_) => "ntt_stage",
+        }
+    }
+
     fn units(&self) -> usize {
         self.polys.len() / self.t.poly_bytes()
     }
