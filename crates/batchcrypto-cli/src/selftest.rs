@@ -5,13 +5,15 @@
 //! valid and corrupted; pairing inputs well-formed and cut short),
 //! compared with the oracles
 //! item by item and in number. Drivers have bugs: this says, per adapter,
-//! whether this machine's GPU gives the oracle's answers. Exit status 0 when
-//! every target passes, 3 when one fails or none is usable.
+//! whether this machine's GPU gives the oracle's answers. The operations
+//! of a target run at once, a thread each (so a GPU's pipelines compile
+//! side by side). Exit status 0 when every target passes, 3 when one fails
+//! or none is usable.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
-use batchcrypto::registry::WorkloadConfig;
+use batchcrypto::registry::{OpSpec, Workload, WorkloadConfig};
 use batchcrypto::{Backend, BackendChoice, Engine};
 
 use crate::output::outln;
@@ -73,22 +75,25 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     let mut failed = 0;
     for (name, engine, wanted) in &targets {
         let start = Instant::now();
-        let mut problems = Vec::new();
-        for (spec, work) in &workloads {
-            match work.check(engine) {
-                Err(e) => problems.push(format!("{}: {e}", spec.name())),
-                Ok(selection) => {
-                    // Ops without a GPU kernel, kernels that need SHADER_INT64
-                    // on a device without it, and answers that need no
-                    // computation run on the CPU by design.
-                    let expected = if spec.gpu_kernel { *wanted } else { Backend::Cpu };
-                    let cpu_by_design = selection.why.contains("SHADER_INT64") || work.trivial();
-                    if selection.backend != expected && !cpu_by_design {
-                        problems.push(format!("{}: ran on {selection}", spec.name()));
-                    }
-                }
-            }
-        }
+        // The operations at once, a thread each (an engine takes calls from
+        // many threads): a GPU's pipelines compile side by side, where one
+        // after another a cold NVIDIA driver took 4-15 s for each large
+        // kernel (docs/bench/h200-2026-12-04b).
+        let problems: Vec<String> = std::thread::scope(|scope| {
+            let checks: Vec<_> = workloads
+                .iter()
+                .map(|(spec, work)| scope.spawn(move || problem(spec, work.as_ref(), engine, *wanted)))
+                .collect();
+            checks
+                .into_iter()
+                .zip(&workloads)
+                .filter_map(|(check, (spec, _))| {
+                    check
+                        .join()
+                        .unwrap_or_else(|_| Some(format!("{}: the check panicked", spec.name())))
+                })
+                .collect()
+        });
         let secs = start.elapsed().as_secs_f64();
         if problems.is_empty() {
             let items: usize = workloads.iter().map(|(_, w)| w.len()).sum();
@@ -107,4 +112,20 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     } else {
         ExitCode::from(EXIT_USAGE)
     })
+}
+
+/// What is wrong with `spec`'s answers on `engine`, whose backend is
+/// `wanted`, if anything.
+fn problem(spec: &OpSpec, work: &dyn Workload, engine: &Engine, wanted: Backend) -> Option<String> {
+    match work.check(engine) {
+        Err(e) => Some(format!("{}: {e}", spec.name())),
+        Ok(selection) => {
+            // Ops without a GPU kernel, kernels that need SHADER_INT64 on a
+            // device without it, and answers that need no computation run
+            // on the CPU by design.
+            let expected = if spec.gpu_kernel { wanted } else { Backend::Cpu };
+            let cpu_by_design = selection.why.contains("SHADER_INT64") || work.trivial();
+            (selection.backend != expected && !cpu_by_design).then(|| format!("{}: ran on {selection}", spec.name()))
+        }
+    }
 }
