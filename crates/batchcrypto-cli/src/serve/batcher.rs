@@ -3,9 +3,16 @@
 //! `--max-batch` lines or its oldest request has waited `--max-wait-us`,
 //! and runs as one engine call on a blocking thread, through the engine's
 //! own backend choice (`auto` follows the calibration profile). Each lane
-//! runs one batch at a time; while it runs, the next one collects, so a
-//! busy GPU meets a larger batch when it is free (Solana's sigverify stage
-//! coalesces packets the same way).
+//! runs up to `--batches-in-flight` batches at a time; while they run, the
+//! next one collects, so a busy GPU meets a larger batch when it is free
+//! (Solana's sigverify stage coalesces packets the same way). Where a GPU
+//! may run the batches two are in flight by default: one batch's host
+//! work (parsing, packing, decoding, the answers' lines) then overlaps the
+//! other's GPU call, which at a few hundred items is mostly the latency of
+//! one thread's verification (the engine takes calls from many threads);
+//! on the H200 one batch at a time reached 0.39 of the CLI path's
+//! throughput (docs/bench/h200-2026-12-04b/serve.md). A CPU engine runs
+//! one: a batch already takes every core.
 //!
 //! An engine without a GPU does not wait (unless `--max-wait-us` is given):
 //! its cost per item does not fall
@@ -54,7 +61,13 @@ pub struct Limits {
     pub queue_items: usize,
     /// Request bytes accepted and not yet answered, across operations.
     pub queue_bytes: usize,
+    /// Batches of one operation running at once; `None` for the default
+    /// ([`GPU_IN_FLIGHT`] where a GPU may run the batches, else one).
+    pub in_flight: Option<usize>,
 }
+
+/// Batches of one operation in flight by default where a GPU may run them.
+pub const GPU_IN_FLIGHT: usize = 2;
 
 /// Lines and bytes accepted and not yet answered.
 #[derive(Debug, Default)]
@@ -140,6 +153,9 @@ pub struct Core {
     /// adapter, or the CPU chosen; the module's doc says why), else
     /// [`DEFAULT_MAX_WAIT`].
     wait: Option<Duration>,
+    /// Batches of one operation running at once (`--batches-in-flight`,
+    /// else [`GPU_IN_FLIGHT`] where a GPU may run them, else one).
+    in_flight: usize,
     /// The CPU engine a failed batch runs again on (built on first need).
     cpu: OnceLock<Option<Engine>>,
     threads: Option<usize>,
@@ -158,6 +174,10 @@ impl Core {
         let cpu_only = engine_is_cpu || engine.gpu_adapter().is_none();
         Core {
             wait: batch_wait(limits.max_wait, cpu_only),
+            in_flight: limits
+                .in_flight
+                .unwrap_or(if cpu_only { 1 } else { GPU_IN_FLIGHT })
+                .max(1),
             engine,
             engine_is_cpu,
             cpu: OnceLock::new(),
@@ -240,10 +260,10 @@ impl Lane {
     }
 }
 
-/// The lane's task: cuts batches and hands each to a blocking thread, one
-/// at a time.
+/// The lane's task: cuts batches and hands each to a blocking thread, up
+/// to the core's batches in flight at a time.
 async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn ServeVerb>, mut rx: mpsc::UnboundedReceiver<Job>) {
-    let running = Arc::new(Semaphore::new(1));
+    let running = Arc::new(Semaphore::new(core.in_flight));
     let mut next: Option<Job> = None;
     loop {
         let first = match next.take() {
@@ -292,7 +312,7 @@ async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn ServeVerb>, mut r
         let Ok(permit) = Arc::clone(&running).acquire_owned().await else {
             break;
         };
-        // What arrived while the previous batch ran joins this one, up to
+        // What arrived while the earlier batches ran joins this one, up to
         // the cap; a request that would pass it starts the next batch.
         while lines < core.limits.max_batch {
             match rx.try_recv() {
@@ -313,8 +333,8 @@ async fn collect(core: Arc<Core>, title: String, verb: Arc<dyn ServeVerb>, mut r
             drop(permit);
         });
     }
-    // The channel is closed: wait for the batch still running.
-    let _ = running.acquire().await;
+    // The channel is closed: wait for the batches still running.
+    let _ = running.acquire_many(core.in_flight as u32).await;
 }
 
 /// Runs one batch and answers each of its requests once.
@@ -514,7 +534,91 @@ mod tests {
         max_wait: Some(Duration::from_millis(1)),
         queue_items: 100,
         queue_bytes: 1000,
+        in_flight: None,
     };
+
+    /// A verb that echoes each request's lines after a pause, counting the
+    /// calls running at once and the most seen.
+    #[derive(Default)]
+    struct Slow {
+        running: Arc<AtomicUsize>,
+        most: Arc<AtomicUsize>,
+    }
+
+    impl ServeVerb for Slow {
+        fn answer(&self, _: &Engine, requests: &[&Payload]) -> Result<Outputs, crate::Fatal> {
+            let now = self.running.fetch_add(1, Ordering::SeqCst) + 1;
+            self.most.fetch_max(now, Ordering::SeqCst);
+            std::thread::sleep(Duration::from_millis(50));
+            self.running.fetch_sub(1, Ordering::SeqCst);
+            let outputs = requests
+                .iter()
+                .map(|request| {
+                    let body = request
+                        .lines()?
+                        .iter()
+                        .map(|l| format!("{}\n", l.as_deref().unwrap_or("?")))
+                        .collect::<String>()
+                        .into_bytes();
+                    Ok(Ok(Output {
+                        body,
+                        refused: Vec::new(),
+                    }))
+                })
+                .collect::<Result<_, crate::Fatal>>()?;
+            Ok((outputs, None))
+        }
+    }
+
+    /// A lane runs as many batches at once as its core allows, never more
+    /// (a CPU engine one by default, a GPU engine [`GPU_IN_FLIGHT`]), and
+    /// answers every request once with its own lines.
+    #[test]
+    fn a_lane_runs_its_batches_in_flight_and_no_more() {
+        let engine = || crate::engine(BackendChoice::Cpu, Some(1)).expect("engine");
+        assert_eq!(Core::new(engine(), BackendChoice::Cpu, Some(1), LIMITS).in_flight, 1);
+        for in_flight in [1, 2, 3] {
+            let limits = Limits {
+                max_batch: 2,
+                in_flight: Some(in_flight),
+                ..LIMITS
+            };
+            let core = Arc::new(Core::new(engine(), BackendChoice::Cpu, Some(1), limits));
+            let verb = Slow::default();
+            let most = Arc::clone(&verb.most);
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .enable_time()
+                .build()
+                .expect("runtime");
+            let (jobs, _) = jobs(6);
+            let bodies: Vec<Vec<u8>> = runtime.block_on(async {
+                let lane = Lane::start(Arc::clone(&core), "op".to_string(), Box::new(verb), false);
+                let replies: Vec<_> = jobs
+                    .into_iter()
+                    .map(|job| {
+                        lane.submit(&core, job.payload, job.items, job.bytes, None)
+                            .expect("queued")
+                    })
+                    .collect();
+                let mut bodies = Vec::new();
+                for reply in replies {
+                    match reply.await {
+                        Ok(Reply::Answered(a)) => bodies.push(a.body),
+                        other => panic!("{other:?}"),
+                    }
+                }
+                bodies
+            });
+            for (i, body) in bodies.iter().enumerate() {
+                assert_eq!(*body, format!("r{i}a\nr{i}b\n").into_bytes(), "request {i}");
+            }
+            // Six batches of one request each (two lines: the cap), 50 ms
+            // each, queued at once: the lane starts as many as it may.
+            assert_eq!(most.load(Ordering::SeqCst), in_flight, "batches at once");
+            assert_eq!(core.admission.held(), (0, 0));
+        }
+    }
 
     /// A core over a one-thread CPU engine; with `fallback`, built as a GPU
     /// engine's would be (a failed batch runs again on a CPU engine).

@@ -85,6 +85,9 @@ pub struct Args {
     /// The service's --max-batch.
     #[arg(long, default_value_t = 65_536)]
     max_batch: usize,
+    /// The service's --batches-in-flight (its default when not given).
+    #[arg(long)]
+    batches_in_flight: Option<usize>,
     /// Backend and threads of both the service and the CLI path.
     #[command(flatten)]
     engine: EngineArgs,
@@ -155,6 +158,9 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
     command.arg(args.max_batch.to_string());
     if let Some(us) = args.max_wait_us {
         command.arg("--max-wait-us").arg(us.to_string());
+    }
+    if let Some(n) = args.batches_in_flight {
+        command.arg("--batches-in-flight").arg(n.to_string());
     }
     command.args(["--backend", &args.engine.backend.to_string()]);
     if let Some(t) = args.engine.threads {

@@ -68,6 +68,11 @@ pub struct Args {
     /// as its previous batch of the operation ends.
     #[arg(long, value_parser = in_range::<0, 60_000_000>)]
     max_wait_us: Option<usize>,
+    /// Batches of one operation running at once. Default: 2 where a GPU
+    /// may run them (one batch's host work overlaps the other's GPU call),
+    /// 1 on the CPU (a batch takes every core).
+    #[arg(long, value_parser = in_range::<1, 64>)]
+    batches_in_flight: Option<usize>,
     /// Lines accepted and not yet answered, across operations; past it
     /// requests are refused at once (HTTP 503, Retry-After).
     #[arg(long, default_value_t = 1 << 20, value_parser = in_range::<1, { 1 << 30 }>)]
@@ -393,6 +398,7 @@ pub fn run(args: Args) -> Result<ExitCode, Fatal> {
         max_wait: args.max_wait_us.map(|us| Duration::from_micros(us as u64)),
         queue_items: args.queue_limit,
         queue_bytes: args.queue_bytes,
+        in_flight: args.batches_in_flight,
     };
     let core = Arc::new(Core::new(engine, args.engine.backend, args.engine.threads, limits));
     let state = Arc::new(State {
