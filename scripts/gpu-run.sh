@@ -11,6 +11,9 @@
 # H200 run: 14 (Keccak at 2^22, the signatures), 16 (ML-KEM, ML-DSA at
 # 65,536), 18 (NTT, MSM), the CLI's hash --raw and NTT 2^24 end to end,
 # 14's end-to-end vs kernel gap with the GPU's clocks, 20 (the service).
+# Traced runs time each pass of a sub-batch apart: the MSM's plan and sum
+# passes at 2^16 and 2^20 and one BLS aggregate verify's chain say where
+# their device time goes (summarised by trace-passes below).
 set -uo pipefail
 out=${1:?usage: gpu-run.sh OUTDIR}
 mkdir -p "$out" /tmp/json
@@ -23,6 +26,13 @@ within() {
   echo "skipped at ${e} s (section starts only before ${1} s): $2"; return 1
 }
 stamp() { echo "== $(( $(date +%s) - t0 )) s: $*"; }
+# trace-passes: the trace's per-pass lines on stdin summarised per kernel,
+# entry point and threads: runs, least and mean ms.
+trace_passes() {
+  grep -E 'pass [0-9]+ \(.*on the device' | sed -E 's/.*trace: ([a-z0-9_]+): sub-batch [0-9]+ pass [0-9]+ \(([^,]+), ([0-9]+) threads\).* ([0-9.]+) ms$/\1 \2 \3 \4/' \
+    | awk '{k=$1" "$2" "$3; n[k]++; s[k]+=$4; if(!(k in m)||$4<m[k])m[k]=$4; if(!(k in o))o[k]=++c}
+      END{for(k in n)printf "%d %s: %d runs, least %.3f ms, mean %.3f ms\n",o[k],k,n[k],m[k],s[k]/n[k]}' | sort -n | cut -d' ' -f2-
+}
 for f in .device/debs/*.deb; do dpkg -x "$f" /; done
 ldconfig
 icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
@@ -67,6 +77,10 @@ if [ "$bls_ok" = 1 ]; then
   timeout 60 bash -c "BATCHCRYPTO_GPU_TRACE=1 $bin bench --backend gpu --op eip2537_pairing --sizes 65536 \
     --oracle-max-n 0 --max-seconds 6" 2>&1 | grep -E 'eip2537_pairing:|bls_|^\|' | head -60 | tee -a "$out/bls.txt"
   # One size per run: a smaller size's prediction skipped 4,096 before.
+  # One aggregate verify of 1,024 messages traced: its chain of programs
+  # (hash, pairs, product rounds, final exponentiation), pass by pass.
+  timeout 60 bash -c "BATCHCRYPTO_GPU_TRACE=1 $bin bench --backend gpu --op bls_aggregate_verify --sizes 1024 \
+    --oracle-max-n 0 --max-seconds 3" 2>&1 | trace_passes | tee -a "$out/bls.txt"
   for cell in "bls_aggregate_verify,bls_fast_aggregate_verify --sizes 1024 --oracle-max-n 1024" \
       "bls_verify,bls_batch_verify --sizes 256 --oracle-max-n 256" \
       "bls_verify,bls_batch_verify --sizes 4096 --oracle-max-n 0"; do
@@ -104,6 +118,13 @@ bench pq 24 --backend gpu --op mldsa_verify_65,mlkem_encaps_768,mlkem_decaps_768
 bench ntt 20 --backend cpu,gpu --op ntt_goldilocks,ntt_goldilocks_negacyclic,ntt_prime64_negacyclic \
   --sizes 64,1024 --oracle-max-n 64
 bench msm 20 --backend gpu --op msm_bn254_g1 --sizes 1048576 --oracle-max-n 0
+# Where the MSM's kernel time goes: each pass (the device plan's five, the
+# three sum passes) by GPU timestamps at 2^16 and 2^20.
+if within 410 "msm passes"; then
+  stamp "msm passes"
+  BATCHCRYPTO_GPU_TRACE=1 timeout 60 $bin bench --backend gpu --op msm_bn254_g1 --sizes 65536,1048576 \
+    --oracle-max-n 0 --max-seconds 3 2>&1 | trace_passes | tee -a "$out/targets.md"
+fi
 { echo '{'; sep=''
   for f in /tmp/json/*.json; do printf '%s"%s": ' "$sep" "$(basename "$f" .json)"; cat "$f"; sep=','; done
   echo '}'; } > "$out/targets.json"
@@ -141,11 +162,14 @@ if within 460 "gap"; then
 fi
 
 # Issue 20: the service on the GPU, closed loop: 64 clients of 1-16-line
-# Ed25519 requests (throughput against the CLI path's).
+# Ed25519 requests (throughput against the CLI path's), with the default
+# two batches in flight, then one at a time as before.
 if within 480 "serve"; then
   stamp serve
   $bin sample ed25519 --count 65536 --output /tmp/ed.jsonl
-  timeout 40 $bin bench-serve --op verify/ed25519 --input /tmp/ed.jsonl --backend gpu --rounds 3 --passes 2 \
-    2>&1 | tee "$out/serve.md"
+  for flight in 2 1; do
+    timeout 40 $bin bench-serve --op verify/ed25519 --input /tmp/ed.jsonl --backend gpu --rounds 3 --passes 2 \
+      --batches-in-flight $flight 2>&1 | sed "s/^/in flight $flight: /" | tee -a "$out/serve.md"
+  done
 fi
 stamp done
