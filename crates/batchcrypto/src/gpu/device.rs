@@ -105,6 +105,10 @@ pub(crate) struct Gpu {
     injected: Mutex<HashMap<ThreadId, (FaultStage, usize)>>,
     /// Per-operation data computed on the device once (e.g. base-point tables).
     pub(crate) tables: Mutex<HashMap<&'static str, wgpu::Buffer>>,
+    /// The last wall time (seconds) of a device stage that a host path
+    /// may stand in for, by stage: what an op compares its host estimate
+    /// with (BLS's final checks).
+    stage_seconds: Mutex<HashMap<&'static str, f64>>,
     /// The first error wgpu reported outside an error scope, or the reason
     /// the device was lost: once set, every dispatch fails (and the engine
     /// uses the CPU) instead of wgpu's default of panicking.
@@ -193,6 +197,7 @@ impl Gpu {
             sub_batch_caps: Mutex::new(HashMap::new()),
             injected: Mutex::new(HashMap::new()),
             tables: Mutex::new(HashMap::new()),
+            stage_seconds: Mutex::new(HashMap::new()),
             fault,
         })
     }
@@ -298,6 +303,16 @@ impl Gpu {
                 wait.unwrap_or_default().as_secs_f64()
             )),
         }
+    }
+
+    /// The last wall time (seconds) of `stage` on this device, if it ran.
+    pub(crate) fn stage_seconds(&self, stage: &'static str) -> Option<f64> {
+        lock(&self.stage_seconds).get(stage).copied()
+    }
+
+    /// Records a run of `stage` on this device that took `seconds`.
+    pub(crate) fn record_stage(&self, stage: &'static str, seconds: f64) {
+        lock(&self.stage_seconds).insert(stage, seconds);
     }
 
     /// Sets how long after a pipeline's creation started its callers wait

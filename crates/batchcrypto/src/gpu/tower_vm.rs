@@ -1076,8 +1076,10 @@ impl Kernel for VmKernel<'_> {
     }
 }
 
-/// The machine's pipeline for `tower`'s field.
-fn pipeline(gpu: &Gpu, tower: Tower) -> Result<Arc<wgpu::ComputePipeline>, String> {
+/// The machine's pipeline for `tower`'s field (created on the first call;
+/// a caller timing a run calls it first, so that the creation is not in
+/// the time).
+pub(crate) fn pipeline(gpu: &Gpu, tower: Tower) -> Result<Arc<wgpu::ComputePipeline>, String> {
     let key = match tower {
         Tower::Bls12381 => "tower_vm_bls12_381",
         Tower::Bn254 => "tower_vm_bn254",

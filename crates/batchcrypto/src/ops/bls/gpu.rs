@@ -10,6 +10,8 @@
 //!    values and the final exponentiation, compared with one. Calls of
 //!    more than [`programs::RANGE`] pairs are first reduced to partial
 //!    products in earlier rounds (the product program without the check).
+//!    Few checks run on the host's cores instead ([`host`]), where they
+//!    end sooner than the device's chain of instructions.
 //!
 //! The host parses the encodings (lengths, top bytes, values below p: the
 //! precompile's format rules, [`super::eip2537`]), finds the points at
@@ -28,6 +30,7 @@ use crate::gpu::shaders::Tower;
 use crate::gpu::tower_vm;
 use crate::ops::evm::PrecompileError;
 
+pub(crate) mod host;
 pub(crate) mod programs;
 pub(crate) mod signatures;
 
@@ -229,27 +232,68 @@ pub(super) fn fp12_one(tower: Tower) -> &'static [u32] {
     })
 }
 
+/// Where final checks run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FinalOn {
+    /// The host's cores ([`host::final_check`]).
+    Host,
+    /// The device's product program.
+    Device,
+}
+
 /// Whether each range's product of Miller values raised to `tower`'s final
 /// exponentiation is one: ranges `bounds[k]..bounds[k + 1]` of `values`
 /// (F_p12 values of `tower.fp12_words()` words, Montgomery form), an empty
-/// range's product one. Ranges of at most [`programs::RANGE`] values are
-/// padded with ones, one thread each; longer ones are first reduced to
-/// partial products in earlier rounds.
-pub(crate) fn final_check(
+/// range's product one. On the host when its cores would end sooner than
+/// the device's last final stage on this tower ([`host::host_is_faster`]),
+/// else on the device (and timed).
+pub(crate) fn final_check(gpu: &Gpu, tower: Tower, values: Vec<u32>, bounds: Vec<usize>) -> Result<Vec<bool>, String> {
+    let device = gpu.stage_seconds(final_stage(tower));
+    let on = if host::host_is_faster(tower, &bounds, rayon::current_num_threads(), device) {
+        FinalOn::Host
+    } else {
+        FinalOn::Device
+    };
+    final_check_on(gpu, tower, values, bounds, on)
+}
+
+/// The device's final stage on `tower`: its kernel's name and the key of
+/// its time.
+fn final_stage(tower: Tower) -> &'static str {
+    match tower {
+        Tower::Bls12381 => "bls_final",
+        Tower::Bn254 => "bn254_final",
+    }
+}
+
+/// [`final_check`] where `on` says. On the device, ranges of at most
+/// [`programs::RANGE`] values are padded with ones, one thread each;
+/// longer ones are first reduced to partial products in earlier rounds;
+/// the stage's wall time is recorded for the next choice.
+pub(crate) fn final_check_on(
     gpu: &Gpu,
     tower: Tower,
     mut values: Vec<u32>,
     mut bounds: Vec<usize>,
+    on: FinalOn,
 ) -> Result<Vec<bool>, String> {
     if bounds.len() < 2 {
         return Ok(Vec::new());
     }
-    let limbs = tower.limbs();
+    let name = final_stage(tower);
+    if on == FinalOn::Host {
+        let t = Instant::now();
+        let checked = host::final_check(tower, &values, &bounds);
+        Gpu::trace(|| format!("{name}: {} checks on the host", bounds.len() - 1), t);
+        return checked;
+    }
+    // The stage's time leaves out the pipeline's creation and the programs'
+    // building (the first call's): it is what later calls would take.
+    tower_vm::pipeline(gpu, tower)?;
     let program = |check| crate::gpu::pairing_vm::product_program(tower, check);
-    let name = match tower {
-        Tower::Bls12381 => "bls_final",
-        Tower::Bn254 => "bn254_final",
-    };
+    let _ = (program(false), program(true));
+    let t = Instant::now();
+    let limbs = tower.limbs();
     loop {
         let longest = bounds.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         if longest <= programs::RANGE {
@@ -277,6 +321,7 @@ pub(crate) fn final_check(
         bounds = range_chunks;
     }
     let results = tower_vm::run(gpu, name, tower, program(true), &padded_ranges(tower, &values, &bounds))?;
+    gpu.record_stage(name, t.elapsed().as_secs_f64());
     Ok(results.iter().map(|r| r[0] == 1).collect())
 }
 
@@ -527,10 +572,20 @@ mod tests {
         // Ranges: the pair (one), each value alone, three random ones, an
         // empty one (one), the nine (one), the nine but the last.
         let bounds = vec![0, 2, 3, 4, 7, 7, 16];
-        let mut got = final_check(&gpu, Tower::Bls12381, words.clone(), bounds.clone()).expect("bls_final");
-        got.extend(
-            final_check(&gpu, Tower::Bls12381, words[..15 * FP12_WORDS].to_vec(), vec![7, 15]).expect("bls_final"),
-        );
+        let check = |on| {
+            let mut got = final_check_on(&gpu, Tower::Bls12381, words.clone(), bounds.clone(), on).expect("bls_final");
+            got.extend(
+                final_check_on(
+                    &gpu,
+                    Tower::Bls12381,
+                    words[..15 * FP12_WORDS].to_vec(),
+                    vec![7, 15],
+                    on,
+                )
+                .expect("bls_final"),
+            );
+            got
+        };
         let mut want: Vec<bool> = bounds
             .windows(2)
             .map(|w| {
@@ -542,7 +597,13 @@ mod tests {
             })
             .collect();
         want.push(false);
-        assert_eq!(got, want);
         assert_eq!(want, [true, false, false, false, true, true, false]);
+        assert_eq!(check(FinalOn::Device), want, "on the device");
+        assert!(gpu.stage_seconds("bls_final").is_some(), "the device's stage timed");
+        assert_eq!(check(FinalOn::Host), want, "on the host");
+        // A coefficient not below p is refused on the host, not reduced.
+        let mut bad = words[..FP12_WORDS].to_vec();
+        bad[..12].copy_from_slice(&bigint::from_hex::<12>(crate::gpu::curve::BLS12_381_P));
+        assert!(host::final_check(Tower::Bls12381, &bad, &[0, 1]).is_err());
     }
 }

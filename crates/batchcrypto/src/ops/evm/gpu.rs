@@ -400,7 +400,9 @@ mod tests {
         // six twice (twelve values: reduced over two rounds).
         values.extend_from_within(..);
         let bounds = vec![0, 2, 3, 4, 7, 7, 12];
-        let got = bls_gpu::final_check(&gpu, Tower::Bn254, values, bounds.clone()).expect("bn254_final");
+        let on = |on| bls_gpu::final_check_on(&gpu, Tower::Bn254, values.clone(), bounds.clone(), on);
+        let got = on(bls_gpu::FinalOn::Device).expect("bn254_final");
+        assert_eq!(on(bls_gpu::FinalOn::Host).expect("on the host"), got, "host and device");
         let all: Vec<Fq12> = millers.iter().chain(&millers).copied().collect();
         let want: Vec<bool> = bounds
             .windows(2)
