@@ -462,6 +462,25 @@ mod tests {
         calls: std::sync::atomic::AtomicUsize,
     }
 
+    /// Each request's lines as its answer, one per line.
+    fn echoed(requests: &[&Payload]) -> Result<Vec<Result<Output, String>>, crate::Fatal> {
+        requests
+            .iter()
+            .map(|request| {
+                let body = request
+                    .lines()?
+                    .iter()
+                    .map(|l| format!("{}\n", l.as_deref().unwrap_or("?")))
+                    .collect::<String>()
+                    .into_bytes();
+                Ok(Ok(Output {
+                    body,
+                    refused: Vec::new(),
+                }))
+            })
+            .collect()
+    }
+
     impl<'a> FaultyOn<'a> {
         /// Fails (with an error) on `primary` only.
         fn on(primary: &'a Engine) -> Self {
@@ -490,21 +509,7 @@ mod tests {
                 }
                 return Err(crate::Fatal("GPU: device lost".to_string()));
             }
-            let outputs = requests
-                .iter()
-                .map(|request| {
-                    let body = request
-                        .lines()?
-                        .iter()
-                        .map(|l| format!("{}\n", l.as_deref().unwrap_or("?")))
-                        .collect::<String>()
-                        .into_bytes();
-                    Ok(Ok(Output {
-                        body,
-                        refused: Vec::new(),
-                    }))
-                })
-                .collect::<Result<_, crate::Fatal>>()?;
+            let outputs = echoed(requests)?;
             let selection = Selection {
                 backend: batchcrypto::Backend::Cpu,
                 why: "fallback".into(),
@@ -551,21 +556,7 @@ mod tests {
             self.most.fetch_max(now, Ordering::SeqCst);
             std::thread::sleep(Duration::from_millis(50));
             self.running.fetch_sub(1, Ordering::SeqCst);
-            let outputs = requests
-                .iter()
-                .map(|request| {
-                    let body = request
-                        .lines()?
-                        .iter()
-                        .map(|l| format!("{}\n", l.as_deref().unwrap_or("?")))
-                        .collect::<String>()
-                        .into_bytes();
-                    Ok(Ok(Output {
-                        body,
-                        refused: Vec::new(),
-                    }))
-                })
-                .collect::<Result<_, crate::Fatal>>()?;
+            let outputs = echoed(requests)?;
             Ok((outputs, None))
         }
     }
