@@ -71,6 +71,13 @@ if [ "$bls_ok" = 1 ]; then
   stamp "pairing bench"
   timeout 90 $bin bench --backend cpu,gpu --max-seconds 20 --op eip2537_pairing,bn256_pairing \
     --sizes 1024,16384 --oracle-max-n 0 --json /tmp/json/pairing.json 2>&1 | tee -a "$out/bls.txt"
+  # The tower machine's lanes (gpu/tower_vm/lanes.rs) against one lane,
+  # the same cells right after: EIP-2537 and EIP-197 at 1,024 and 16,384
+  # calls with BATCHCRYPTO_TOWER_LANES=1 (the run above took the wide
+  # codes where items x lanes <= 2^18).
+  stamp "one lane"
+  BATCHCRYPTO_TOWER_LANES=1 timeout 60 $bin bench --backend gpu --max-seconds 10 --op eip2537_pairing,bn256_pairing \
+    --sizes 1024,16384 --oracle-max-n 0 2>&1 | sed 's/^/one lane: /' | tee -a "$out/bls.txt"
   # Where an end-to-end call's time goes beyond the two kernels (14-19
   # us per pair against 4.6-4.9 on 2026-12-04): the phases and the
   # driver's steps of the first calls of a 65,536-pair cell.
@@ -91,6 +98,12 @@ if [ "$bls_ok" = 1 ]; then
     stamp "bls bench $cell"
     timeout 60 $bin bench --backend cpu,gpu --max-seconds 16 --op $cell 2>&1 | tee -a "$out/bls.txt"
   done
+  # Aggregate verify of 1,024 messages with one lane, beside the cell above.
+  if within 340 "aggregate, one lane"; then
+    stamp "aggregate, one lane"
+    BATCHCRYPTO_TOWER_LANES=1 timeout 40 $bin bench --backend gpu --max-seconds 10 --op bls_aggregate_verify \
+      --sizes 1024 --oracle-max-n 0 2>&1 | sed 's/^/one lane: /' | tee -a "$out/bls.txt"
+  fi
 fi
 
 # The multiplications per second of every field layer beside the u32

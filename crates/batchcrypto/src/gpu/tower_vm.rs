@@ -26,7 +26,11 @@
 //! every program through [`host::run`], an interpreter over arkworks'
 //! field, against arkworks' own pairing, and the device against the host.
 
-use std::sync::Arc;
+pub(crate) mod lanes;
+
+use std::sync::{Arc, OnceLock};
+
+use lanes::Laned;
 
 use super::Gpu;
 use super::bigint::{Limbs, mont_form, small};
@@ -121,9 +125,13 @@ pub(crate) type Fe12 = [Fe6; 2];
 pub(crate) struct Program {
     pub(crate) code: Vec<u32>,
     pub(crate) consts: Vec<u32>,
-    pub(crate) regs: usize,
     pub(crate) inputs: usize,
     pub(crate) outputs: usize,
+    /// The code as written, an instruction per bundle (one lane).
+    pub(crate) narrow: Laned,
+    /// The code over several lanes, built on first use (none where it
+    /// gains nothing).
+    wide: OnceLock<Option<Laned>>,
 }
 
 impl Program {
@@ -133,20 +141,24 @@ impl Program {
         self.code.iter().filter(|w| *w & 15 != Op::Ext as u32).count()
     }
 
-    /// The passes, as ranges of words of at most [`PASS_LEN`], none
-    /// cutting a two-word instruction.
-    fn passes(&self) -> Vec<(usize, usize)> {
-        let mut passes = Vec::new();
-        let mut start = 0;
-        while start < self.code.len() {
-            let mut end = (start + PASS_LEN).min(self.code.len());
-            if end < self.code.len() && self.code[end] & 15 == Op::Ext as u32 {
-                end -= 1;
-            }
-            passes.push((start, end));
-            start = end;
-        }
-        passes
+    /// The code over the lanes that cost its items' threads least time:
+    /// of 2, 4, 8 and 16 lanes, the fewest whose bundles' estimated cost
+    /// is within a tenth of the least (lanes beyond that idle), if that is
+    /// under nine tenths of the one-lane cost.
+    pub(crate) fn wide(&self) -> Option<&Laned> {
+        self.wide
+            .get_or_init(|| {
+                let narrow = lanes::cost_of(&self.narrow);
+                let spreads: Vec<(u64, Laned)> = [2, 4, 8, 16]
+                    .into_iter()
+                    .filter_map(|w| lanes::spread(&self.code, w).ok())
+                    .map(|l| (lanes::cost_of(&l), l))
+                    .collect();
+                let least = spreads.iter().map(|(c, _)| *c).min()?;
+                let (cost, laned) = spreads.into_iter().find(|(c, _)| *c * 10 <= least * 11)?;
+                (cost * 10 < narrow * 9).then_some(laned)
+            })
+            .as_ref()
     }
 }
 
@@ -181,11 +193,12 @@ impl<const N: usize> Asm<N> {
 
     pub(crate) fn finish(self) -> Program {
         Program {
+            narrow: lanes::single(&self.code, self.most as usize),
             code: self.code,
             consts: self.consts.concat(),
-            regs: self.most as usize,
             inputs: self.inputs as usize,
             outputs: self.outputs as usize,
+            wide: OnceLock::new(),
         }
     }
 
@@ -921,14 +934,39 @@ pub(crate) fn wgsl(field: &str, n: usize) -> String {
 
 const TOWER_VM: &str = include_str!("wgsl/tower_vm.wgsl");
 
+/// Which of a program's codes a run takes (see [`lanes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Spread {
+    /// Lanes on a hardware adapter while the items' threads stay within
+    /// [`WIDE_THREADS`] (a software rasteriser runs lanes one after
+    /// another: one lane there); `BATCHCRYPTO_TOWER_LANES=1` keeps one
+    /// lane everywhere, for measuring the two side by side.
+    Auto,
+    /// The program as written.
+    #[cfg(test)]
+    Narrow,
+    /// Over lanes where the program has a wide code.
+    #[cfg(test)]
+    Wide,
+}
+
+/// The most threads (items times lanes) a wide run starts: about what an
+/// H200 holds at once (132 multiprocessors of 2,048 threads); beyond, the
+/// device is full and lanes that idle in part of the bundles cost
+/// throughput. An estimate, not yet measured (docs/bench: the next H200
+/// run times both codes).
+pub(crate) const WIDE_THREADS: usize = 1 << 18;
+
 /// A program over items of `program.inputs` elements each (`N` words
 /// per element, `words`): per item, its outputs (`program.outputs`
 /// elements, Montgomery form as computed). Registers live in the output
-/// buffer after the outputs; each pass is one dispatch.
+/// buffer after the outputs; each pass is one dispatch, `code.lanes`
+/// threads per item.
 pub(crate) struct VmKernel<'a> {
     pub(crate) name: &'static str,
     pub(crate) pipeline: Arc<wgpu::ComputePipeline>,
     pub(crate) program: &'a Program,
+    pub(crate) code: &'a Laned,
     pub(crate) limbs: usize,
     pub(crate) words: &'a [u32],
 }
@@ -942,22 +980,38 @@ impl<'a> VmKernel<'a> {
         tower: Tower,
         program: &'a Program,
         words: &'a [u32],
+        spread: Spread,
     ) -> Result<Self, String> {
-        let kernel = VmKernel {
+        let in_words = program.inputs * tower.limbs();
+        if !words.len().is_multiple_of(in_words.max(1)) {
+            return Err(format!(
+                "{name}: {} words of input are not whole items of {in_words}",
+                words.len(),
+            ));
+        }
+        let items = words.len() / in_words.max(1);
+        let code = match spread {
+            Spread::Auto => program
+                .wide()
+                .filter(|w| {
+                    !gpu.summary.software
+                        && items * w.lanes <= WIDE_THREADS
+                        && std::env::var("BATCHCRYPTO_TOWER_LANES").as_deref() != Ok("1")
+                })
+                .unwrap_or(&program.narrow),
+            #[cfg(test)]
+            Spread::Narrow => &program.narrow,
+            #[cfg(test)]
+            Spread::Wide => program.wide().unwrap_or(&program.narrow),
+        };
+        Ok(VmKernel {
             name,
             pipeline: pipeline(gpu, tower)?,
             program,
+            code,
             limbs: tower.limbs(),
             words,
-        };
-        if !words.len().is_multiple_of(kernel.in_words().max(1)) {
-            return Err(format!(
-                "{name}: {} words of input are not whole items of {}",
-                words.len(),
-                kernel.in_words()
-            ));
-        }
-        Ok(kernel)
+        })
     }
 
     fn in_words(&self) -> usize {
@@ -966,6 +1020,11 @@ impl<'a> VmKernel<'a> {
 
     fn out_words(&self) -> usize {
         self.program.outputs * self.limbs + 1
+    }
+
+    /// Words of one item's outputs and registers.
+    fn item_words(&self) -> usize {
+        self.out_words() + self.code.regs * self.limbs
     }
 }
 
@@ -984,13 +1043,17 @@ impl Kernel for VmKernel<'_> {
         self.words.len() / self.in_words().max(1)
     }
 
+    fn threads_per_unit(&self) -> usize {
+        self.code.lanes
+    }
+
     fn max_units(&self) -> usize {
         1 << 20
     }
 
     fn end(&self, gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
         // The output buffer holds the outputs and the register file.
-        let per_item = (self.out_words() + self.program.regs * self.limbs) * 4;
+        let per_item = self.item_words() * 4;
         let fit = (gpu.max_binding.min(1 << 30) as usize) / per_item;
         if fit == 0 {
             return Err(format!(
@@ -1003,19 +1066,19 @@ impl Kernel for VmKernel<'_> {
 
     fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
         let mut inputs = vec![
-            Input::storage(self.program.code.len() * 4),
+            Input::storage(self.code.code.len() * 4),
             Input::storage(self.program.consts.len().max(1) * 4),
             Input::storage((end - start) * self.in_words() * 4)
                 .with_room(((end - start) * self.in_words()).max(1) as u64 * 4),
         ];
-        inputs.extend(self.program.passes().iter().map(|_| Input::uniform(32)));
+        inputs.extend(self.code.passes().iter().map(|_| Input::uniform(48)));
         inputs
     }
 
     fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
         let mut dst = dst.into_iter();
         let mut next = || dst.next().expect("an input per buffer");
-        next().write_iter(self.program.code.iter().flat_map(|w| w.to_le_bytes()));
+        next().write_iter(self.code.code.iter().flat_map(|w| w.to_le_bytes()));
         let consts = next();
         if self.program.consts.is_empty() {
             consts.write_iter([0u8; 4]);
@@ -1024,7 +1087,7 @@ impl Kernel for VmKernel<'_> {
         }
         let (iw, n) = (self.in_words(), end - start);
         next().write_iter(self.words[start * iw..end * iw].iter().flat_map(|w| w.to_le_bytes()));
-        let passes = self.program.passes();
+        let passes = self.code.passes();
         for (k, (s, e)) in passes.iter().enumerate() {
             let words = [
                 n as u32,
@@ -1035,6 +1098,10 @@ impl Kernel for VmKernel<'_> {
                 self.program.inputs as u32,
                 self.out_words() as u32,
                 (n * self.out_words()) as u32,
+                self.code.lanes as u32,
+                0,
+                0,
+                0,
             ];
             next().write_iter(words.iter().flat_map(|w| w.to_le_bytes()));
         }
@@ -1045,7 +1112,7 @@ impl Kernel for VmKernel<'_> {
     }
 
     fn out_room(&self, start: usize, end: usize) -> u64 {
-        ((end - start) * (self.out_words() + self.program.regs * self.limbs) * 4) as u64
+        ((end - start) * self.item_words() * 4) as u64
     }
 
     fn bind(
@@ -1060,7 +1127,10 @@ impl Kernel for VmKernel<'_> {
             .iter()
             .map(|params| {
                 let entries = [(0, params), (1, &inputs[0]), (2, &inputs[1]), (3, &inputs[2]), (4, out)];
-                (gpu.bind(&self.pipeline, self.name, &entries), (end - start) as u32)
+                (
+                    gpu.bind(&self.pipeline, self.name, &entries),
+                    ((end - start) * self.threads_per_unit()) as u32,
+                )
             })
             .collect()
     }
@@ -1097,10 +1167,22 @@ pub(crate) fn run(
     program: &Program,
     words: &[u32],
 ) -> Result<Vec<Vec<u32>>, String> {
+    run_with(gpu, name, tower, program, words, Spread::Auto)
+}
+
+/// [`run`] over the code `spread` picks.
+pub(crate) fn run_with(
+    gpu: &Gpu,
+    name: &'static str,
+    tower: Tower,
+    program: &Program,
+    words: &[u32],
+    spread: Spread,
+) -> Result<Vec<Vec<u32>>, String> {
     if words.is_empty() {
         return Ok(Vec::new());
     }
-    let kernel = VmKernel::new(gpu, name, tower, program, words)?;
+    let kernel = VmKernel::new(gpu, name, tower, program, words, spread)?;
     let out = driver::run(gpu, &kernel).map_err(|f| f.reason)?;
     if out.len() != kernel.units() {
         return Err(format!("{name}: {} answers for {} items", out.len(), kernel.units()));
@@ -1118,7 +1200,11 @@ pub(crate) fn time(
     words: &[u32],
     runs: usize,
 ) -> Result<Vec<f64>, String> {
-    driver::time(gpu, &VmKernel::new(gpu, name, tower, program, words)?, runs)
+    driver::time(
+        gpu,
+        &VmKernel::new(gpu, name, tower, program, words, Spread::Auto)?,
+        runs,
+    )
 }
 
 /// The machine on the host, over arkworks' field `F`, for the tests: the
@@ -1144,11 +1230,28 @@ pub(crate) mod host {
     /// Runs `program` on one item's input words (`n` words per element);
     /// its output words. A register holds w R^-1 for the words w the
     /// device holds, so that the device's Montgomery product is the field's.
+    /// The program's wide code (if it has one) runs too and must give the
+    /// same words: every test of a program on the host tests its schedule.
     pub(crate) fn run<F: PrimeField>(program: &Program, n: usize, input: &[u32]) -> Vec<u32> {
+        let out = run_code::<F>(program, &program.narrow, n, input);
+        if let Some(wide) = program.wide() {
+            assert_eq!(
+                run_code::<F>(program, wide, n, input),
+                out,
+                "the program over {} lanes",
+                wide.lanes
+            );
+        }
+        out
+    }
+
+    /// Runs `code` (one of `program`'s) as the device does: every slot of
+    /// a bundle reads its operands before any slot writes.
+    pub(crate) fn run_code<F: PrimeField>(program: &Program, code: &Laned, n: usize, input: &[u32]) -> Vec<u32> {
         let r = F::from(2u64).pow([32 * n as u64]);
         let r_inv = r.inverse().expect("R is invertible");
         let consts: Vec<F> = program.consts.chunks(n).map(|c| to_f::<F>(c) * r_inv).collect();
-        let mut regs = vec![F::ZERO; program.regs];
+        let mut regs = vec![F::ZERO; code.regs];
         let mut out = vec![0u32; program.outputs * n];
         let get = |regs: &[F], k: u32| {
             if k >= CONST_BASE {
@@ -1158,67 +1261,72 @@ pub(crate) mod host {
             }
         };
         let fields = |ins: u32| (ins & 15, (ins >> 4) & 511, (ins >> 13) & 511, (ins >> 22) & 511);
-        let mut words = program.code.iter();
-        while let Some(&ins) = words.next() {
-            let (op, d, a, b) = fields(ins);
-            if (10..=13).contains(&op) {
-                let ext = *words.next().expect("an F_p2 operation's second word");
-                let (ext_op, d1, a1, b1) = fields(ext);
-                assert_eq!(ext_op, Op::Ext as u32, "the second word of {ins:#x}");
-                let (x0, x1, y0, y1) = (get(&regs, a), get(&regs, a1), get(&regs, b), get(&regs, b1));
-                let (z0, z1) = match op {
-                    10 => (x0 * y0 - x1 * y1, x0 * y1 + x1 * y0),
-                    11 => (x0 * x0 - x1 * x1, x0 * x1 + x0 * x1),
-                    12 => (x0 + y0, x1 + y1),
-                    _ => (x0 - y0, x1 - y1),
-                };
-                regs[d as usize] = z0;
-                regs[d1 as usize] = z1;
-                continue;
-            }
-            let value = match op {
-                0 => get(&regs, a),
-                1 => get(&regs, a) * get(&regs, b),
-                2 => get(&regs, a) + get(&regs, b),
-                3 => get(&regs, a) - get(&regs, b),
-                4 => {
-                    if get(&regs, a) == get(&regs, b) {
-                        r_inv
-                    } else {
-                        F::ZERO
-                    }
-                }
-                5 => to_f::<F>(&input[a as usize * n..(a as usize + 1) * n]) * r_inv,
-                6 => {
-                    let words = to_words(get(&regs, a) * r, n);
-                    out[d as usize * n..(d as usize + 1) * n].copy_from_slice(&words);
+        for bundle in code.code.chunks(2 * code.lanes) {
+            let mut writes: Vec<(u32, F)> = Vec::new();
+            for slot in bundle.chunks(2) {
+                let (ins, ext) = (slot[0], slot[1]);
+                let (op, d, a, b) = fields(ins);
+                if (10..=13).contains(&op) {
+                    let (ext_op, d1, a1, b1) = fields(ext);
+                    assert_eq!(ext_op, Op::Ext as u32, "the second word of {ins:#x}");
+                    let (x0, x1, y0, y1) = (get(&regs, a), get(&regs, a1), get(&regs, b), get(&regs, b1));
+                    let (z0, z1) = match op {
+                        10 => (x0 * y0 - x1 * y1, x0 * y1 + x1 * y0),
+                        11 => (x0 * x0 - x1 * x1, x0 * x1 + x0 * x1),
+                        12 => (x0 + y0, x1 + y1),
+                        _ => (x0 - y0, x1 - y1),
+                    };
+                    writes.extend([(d, z0), (d1, z1)]);
                     continue;
                 }
-                7 => {
-                    if get(&regs, b) == r_inv {
-                        get(&regs, a)
-                    } else {
+                let value = match op {
+                    0 => get(&regs, a),
+                    1 => get(&regs, a) * get(&regs, b),
+                    2 => get(&regs, a) + get(&regs, b),
+                    3 => get(&regs, a) - get(&regs, b),
+                    4 => {
+                        if get(&regs, a) == get(&regs, b) {
+                            r_inv
+                        } else {
+                            F::ZERO
+                        }
+                    }
+                    5 => to_f::<F>(&input[a as usize * n..(a as usize + 1) * n]) * r_inv,
+                    6 => {
+                        let words = to_words(get(&regs, a) * r, n);
+                        out[d as usize * n..(d as usize + 1) * n].copy_from_slice(&words);
                         continue;
                     }
-                }
-                8 => {
-                    if (get(&regs, a) * r).into_bigint() > F::MODULUS_MINUS_ONE_DIV_TWO {
-                        r_inv
-                    } else {
-                        F::ZERO
+                    7 => {
+                        if get(&regs, b) == r_inv {
+                            get(&regs, a)
+                        } else {
+                            continue;
+                        }
                     }
-                }
-                9 => {
-                    let words = to_words(get(&regs, a) * r, n);
-                    if (words[b as usize / 32] >> (b % 32)) & 1 == 1 {
-                        r_inv
-                    } else {
-                        F::ZERO
+                    8 => {
+                        if (get(&regs, a) * r).into_bigint() > F::MODULUS_MINUS_ONE_DIV_TWO {
+                            r_inv
+                        } else {
+                            F::ZERO
+                        }
                     }
-                }
-                _ => panic!("unknown instruction {ins:#x}"),
-            };
-            regs[d as usize] = value;
+                    9 => {
+                        let words = to_words(get(&regs, a) * r, n);
+                        if (words[b as usize / 32] >> (b % 32)) & 1 == 1 {
+                            r_inv
+                        } else {
+                            F::ZERO
+                        }
+                    }
+                    op if op == lanes::NOP => continue,
+                    _ => panic!("unknown instruction {ins:#x}"),
+                };
+                writes.push((d, value));
+            }
+            for (d, value) in writes {
+                regs[d as usize] = value;
+            }
         }
         out
     }
@@ -1255,8 +1363,8 @@ mod tests {
 
     /// The two-word F_p2 operations with their destination one of their
     /// operands, or both coefficients swapped, on the host and the device
-    /// against arkworks; then a product long enough that a pass would cut
-    /// an operation in two (the cut moves before it).
+    /// against arkworks; then a product long enough for two passes (cut
+    /// between slots).
     #[test]
     fn fp2_operations_alias_and_passes_keep_them_whole() {
         let p = from_hex::<12>(BLS12_381_P);
@@ -1303,9 +1411,10 @@ mod tests {
         a.output(acc[0]);
         a.output(acc[1]);
         let program = a.finish();
-        let passes = program.passes();
-        assert!(passes.len() == 2 && passes[0].1 == PASS_LEN - 1, "{passes:?}");
-        assert_eq!(passes[1], (PASS_LEN - 1, program.code.len()));
+        // One lane: a slot of two words per instruction, passes of whole
+        // slots.
+        let passes = program.narrow.passes();
+        assert_eq!(passes, [(0, PASS_LEN), (PASS_LEN, program.narrow.code.len())]);
         let mut rng = StdRng::seed_from_u64(22);
         let mut inputs = Vec::new();
         let mut wanted = Vec::new();
@@ -1460,5 +1569,76 @@ mod tests {
         };
         let got = run(&gpu, "tower_vm_test", Tower::Bls12381, &program, &inputs).expect("tower_vm");
         assert_eq!(got, wanted);
+    }
+
+    /// Every pairing program's wide code against its one-lane code on the
+    /// device, item by item (three items of random elements below p: the
+    /// two codes compute the same function of any input); the schedules
+    /// are checked on the host wherever a test runs a program there.
+    #[test]
+    fn wide_codes_match_one_lane_on_the_device() {
+        use crate::ops::bls::gpu::programs as bls;
+        let Some(gpu) = crate::gpu::probe::test_gpu() else {
+            return;
+        };
+        let sums = [bls::sum_programs(false), bls::sum_programs(true)];
+        let mut programs: Vec<(&str, Tower, &Program)> = vec![
+            ("bls pairs", Tower::Bls12381, bls::pairs()),
+            ("bls map_to_g2", Tower::Bls12381, bls::map_to_g2()),
+            ("bls points g1", Tower::Bls12381, bls::points(false)),
+            ("bls points g2", Tower::Bls12381, bls::points(true)),
+            ("bn254 pairs", Tower::Bn254, crate::ops::evm::programs::pairs()),
+        ];
+        let names = [
+            ["g1 scale64", "g1 scale1", "g1 sum", "g1 affine"],
+            ["g2 scale64", "g2 scale1", "g2 sum", "g2 affine"],
+        ];
+        for (sum, names) in sums.iter().zip(names) {
+            let each = [&sum.scale64, &sum.scale1, &sum.sum, &sum.affine];
+            programs.extend(
+                names
+                    .into_iter()
+                    .zip(each)
+                    .map(|(name, program)| (name, Tower::Bls12381, program)),
+            );
+        }
+        for tower in [Tower::Bls12381, Tower::Bn254] {
+            for check in [false, true] {
+                programs.push((
+                    "product",
+                    tower,
+                    super::super::pairing_vm::product_program(tower, check),
+                ));
+            }
+        }
+        let mut rng = StdRng::seed_from_u64(5);
+        let mut spread_any = 0;
+        for (name, tower, program) in programs {
+            let Some(wide) = program.wide() else { continue };
+            spread_any += 1;
+            let limbs = tower.limbs();
+            let words: Vec<u32> = (0..3 * program.inputs)
+                .flat_map(|_| -> Vec<u32> {
+                    let bytes = rng.random::<[u8; 64]>();
+                    match tower {
+                        Tower::Bls12381 => host_words(Fq::from_le_bytes_mod_order(&bytes), limbs),
+                        Tower::Bn254 => host_words(ark_bn254::Fq::from_le_bytes_mod_order(&bytes), limbs),
+                    }
+                })
+                .collect();
+            let narrow = run_with(&gpu, "tower_vm_test", tower, program, &words, Spread::Narrow).expect(name);
+            let spread = run_with(&gpu, "tower_vm_test", tower, program, &words, Spread::Wide).expect(name);
+            assert_eq!(narrow.len(), 3, "{name}");
+            assert_eq!(spread, narrow, "{name} over {} lanes", wide.lanes);
+        }
+        assert!(spread_any >= 6, "{spread_any} programs with a wide code");
+    }
+
+    fn host_words<F: PrimeField>(x: F, limbs: usize) -> Vec<u32> {
+        use ark_ff::BigInteger;
+        let bytes = x.into_bigint().to_bytes_le();
+        (0..limbs)
+            .map(|k| u32::from_le_bytes(std::array::from_fn(|j| bytes.get(4 * k + j).copied().unwrap_or(0))))
+            .collect()
     }
 }

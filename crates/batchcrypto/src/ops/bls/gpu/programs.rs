@@ -656,52 +656,60 @@ mod device_tests {
     use super::*;
     use crate::gpu::probe::test_gpu;
     use crate::gpu::shaders::Tower;
-    use crate::gpu::tower_vm;
+    use crate::gpu::tower_vm::{self, Spread};
 
+    /// The pairs and product programs on the device against arkworks, as
+    /// written (one lane) and spread over lanes (what a hardware GPU runs
+    /// for few items; the software rasteriser runs one lane otherwise).
     #[test]
     fn device_runs_the_pairs_and_product_programs_as_arkworks() {
         let Some(gpu) = test_gpu() else { return };
         let pairs = hostile_pairs(7, 12);
         let input: Vec<u32> = pairs.iter().flat_map(|(p, q)| pair_words(p, q)).collect();
-        let t = std::time::Instant::now();
-        let got = tower_vm::run(&gpu, "bls_pairs", Tower::Bls12381, super::pairs(), &input).expect("pairs");
-        eprintln!(
-            "pairs: {} instructions ({} words), {} registers, {:?}",
-            super::pairs().instructions(),
-            super::pairs().code.len(),
-            super::pairs().regs,
-            t.elapsed()
-        );
-        assert_eq!(got.len(), pairs.len());
-        for (n, ((p, q), got)) in pairs.iter().zip(&got).enumerate() {
-            assert_eq!(*got, expected_pair(p, q), "pair {n}");
-        }
-        for check in [false, true] {
-            let cases = product_cases(11);
-            let input: Vec<u32> = cases.iter().flat_map(|v| product_words(v)).collect();
+        let product = |check| pairing_vm::product_program(Tower::Bls12381, check);
+        for spread in [Spread::Narrow, Spread::Wide] {
             let t = std::time::Instant::now();
-            let got = tower_vm::run(
-                &gpu,
-                "bls_final",
-                Tower::Bls12381,
-                pairing_vm::product_program(Tower::Bls12381, check),
-                &input,
-            )
-            .expect("product");
-            eprintln!(
-                "product({check}): {} instructions ({} words), {} registers, {:?}",
-                pairing_vm::product_program(Tower::Bls12381, check).instructions(),
-                pairing_vm::product_program(Tower::Bls12381, check).code.len(),
-                pairing_vm::product_program(Tower::Bls12381, check).regs,
-                t.elapsed()
-            );
-            assert_eq!(got.len(), cases.len());
-            for (k, (values, got)) in cases.iter().zip(&got).enumerate() {
-                assert_eq!(*got, expected_product(values, check), "check {check} case {k}");
+            let got =
+                tower_vm::run_with(&gpu, "bls_pairs", Tower::Bls12381, super::pairs(), &input, spread).expect("pairs");
+            eprintln!("pairs ({spread:?}): {}, {:?}", describe(super::pairs()), t.elapsed());
+            assert_eq!(got.len(), pairs.len());
+            for (n, ((p, q), got)) in pairs.iter().zip(&got).enumerate() {
+                assert_eq!(*got, expected_pair(p, q), "pair {n} ({spread:?})");
             }
-            if check {
-                assert_eq!(got[0][0], 1, "e(P, Q) e(-P, Q) = 1");
+            for check in [false, true] {
+                let cases = product_cases(11);
+                let input: Vec<u32> = cases.iter().flat_map(|v| product_words(v)).collect();
+                let t = std::time::Instant::now();
+                let got = tower_vm::run_with(&gpu, "bls_final", Tower::Bls12381, product(check), &input, spread)
+                    .expect("product");
+                eprintln!(
+                    "product({check}, {spread:?}): {}, {:?}",
+                    describe(product(check)),
+                    t.elapsed()
+                );
+                assert_eq!(got.len(), cases.len());
+                for (k, (values, got)) in cases.iter().zip(&got).enumerate() {
+                    assert_eq!(
+                        *got,
+                        expected_product(values, check),
+                        "check {check} case {k} ({spread:?})"
+                    );
+                }
+                if check {
+                    assert_eq!(got[0][0], 1, "e(P, Q) e(-P, Q) = 1");
+                }
             }
         }
+    }
+
+    fn describe(program: &tower_vm::Program) -> String {
+        let wide = program.wide().map_or("no wide code".into(), |w| {
+            format!("{} lanes: {} bundles, {} registers", w.lanes, w.bundles(), w.regs)
+        });
+        format!(
+            "{} instructions, {} registers; {wide}",
+            program.instructions(),
+            program.narrow.regs
+        )
     }
 }
