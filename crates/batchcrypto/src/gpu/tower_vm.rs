@@ -6,7 +6,9 @@
 //! every thread the same instruction at the same time; the programs (a
 //! pair's curve and subgroup checks and Miller loop, the final
 //! exponentiation) are written here in Rust over F_p2, F_p6 and F_p12
-//! built from those instructions, and uploaded as words.
+//! built from those instructions, and uploaded as words. For few items on
+//! a hardware GPU, a program's wide code runs instead: bundles of
+//! independent instructions, one thread per instruction ([`lanes`]).
 //!
 //! Why: a pairing written as WGSL functions is inlined by drivers into one
 //! enormous function over 144-word aggregates. llvmpipe needs a minute to
@@ -1099,7 +1101,7 @@ impl Kernel for VmKernel<'_> {
                 self.out_words() as u32,
                 (n * self.out_words()) as u32,
                 self.code.lanes as u32,
-                0,
+                self.code.regs as u32,
                 0,
                 0,
             ];

@@ -1,9 +1,12 @@
 // The tower machine's interpreter (gpu/tower_vm.rs): `lanes` threads
 // per item run bundles start..end of a program of F_p operations over the
-// item's registers, which live in the output buffer after the outputs,
-// register-major and thread-minor (limb j of register r of item t at
-// regs_base + (r FP_LIMBS + j) n + t), so that a warp's accesses to one
-// limb are contiguous runs. A bundle is `lanes` slots of two words, lane l
+// item's registers, which live in the output buffer after the outputs.
+// With one lane they are register-major and item-minor (limb j of register
+// r of item t at regs_base + (r FP_LIMBS + j) n + t), so that a warp's
+// accesses to one limb are one contiguous run; with lanes, whose threads
+// read different registers, item-major with a register's limbs together
+// (at regs_base + (t regs + r) FP_LIMBS + j): a thread's element is two
+// memory sectors instead of one per limb. A bundle is `lanes` slots of two words, lane l
 // running slot l: an instruction and, for an F_p2 operation, its second
 // word (EXT, naming the second coefficients' registers), read with all
 // four operands before either coefficient is written. Every slot of a
@@ -28,6 +31,7 @@ struct VmParams {
     out_words: u32,
     regs_base: u32,
     lanes: u32,
+    regs: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: VmParams;
@@ -38,15 +42,25 @@ struct VmParams {
 // then every thread's registers.
 @group(0) @binding(4) var<storage, read_write> vm_out: array<u32>;
 
+// Where register k of item t starts, and the distance between its limbs.
+fn vm_reg(t: u32, k: u32) -> vec2<u32> {
+    if params.lanes == 1u {
+        return vec2<u32>(params.regs_base + k * FP_LIMBS * params.n + t, params.n);
+    }
+    return vec2<u32>(params.regs_base + (t * params.regs + k) * FP_LIMBS, 1u);
+}
+
 fn vm_get(t: u32, k: u32) -> Fp {
     if k >= VM_CONST_BASE {
         return vm_const(k - VM_CONST_BASE);
     }
-    return vm_read(params.regs_base + k * FP_LIMBS * params.n + t, params.n);
+    let r = vm_reg(t, k);
+    return vm_read(r.x, r.y);
 }
 
 fn vm_set(t: u32, k: u32, v: Fp) {
-    vm_write(params.regs_base + k * FP_LIMBS * params.n + t, params.n, v);
+    let r = vm_reg(t, k);
+    vm_write(r.x, r.y, v);
 }
 
 // The operands of an F_p2 operation: its coefficients' registers.
