@@ -151,9 +151,9 @@ impl Program {
         self.wide
             .get_or_init(|| {
                 let narrow = lanes::cost_of(&self.narrow);
-                let spreads: Vec<(u64, Laned)> = [2, 4, 8, 16]
+                let spreads: Vec<(u64, Laned)> = lanes::spread(&self.code, &[2, 4, 8, 16])
+                    .ok()?
                     .into_iter()
-                    .filter_map(|w| lanes::spread(&self.code, w).ok())
                     .map(|l| (lanes::cost_of(&l), l))
                     .collect();
                 let least = spreads.iter().map(|(c, _)| *c).min()?;

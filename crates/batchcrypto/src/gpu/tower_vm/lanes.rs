@@ -162,22 +162,22 @@ fn is_two_word(word: u32) -> bool {
     (Op::Mul2 as u32..=Op::Sub2 as u32).contains(&(word & 15))
 }
 
-/// `code` over `lanes` lanes, or why not (a register a program reads
-/// before writing it; more registers than the machine has). Where the
-/// schedule's values need more registers than the machine has, the
-/// scheduler looks fewer instructions ahead of the first unplaced one.
-pub(crate) fn spread(code: &[u32], lanes: usize) -> Result<Laned, String> {
+/// `code` over each of `widths` lanes where its registers fit (fewer
+/// widths back then), or why not at all (a register a program reads
+/// before writing it). The renaming and the dependencies are made once;
+/// where a schedule's values need more registers than the machine has,
+/// the scheduler looks fewer instructions ahead of the first unplaced one.
+pub(crate) fn spread(code: &[u32], widths: &[usize]) -> Result<Vec<Laned>, String> {
     let (ins, values) = rename(code)?;
     let preds = dependencies(&ins, values)?;
-    let mut last = String::new();
-    for window in [usize::MAX, 2048, 512, 128, 32] {
-        let bundles = schedule(&ins, &preds, lanes, window);
-        match allocate(&ins, &bundles, values, lanes) {
-            Ok(laned) => return Ok(laned),
-            Err(e) => last = e,
-        }
-    }
-    Err(last)
+    Ok(widths
+        .iter()
+        .filter_map(|&lanes| {
+            [usize::MAX, 2048, 512, 128, 32]
+                .into_iter()
+                .find_map(|window| allocate(&ins, &schedule(&ins, &preds, lanes, window), values, lanes).ok())
+        })
+        .collect())
 }
 
 /// The instructions with their fields renamed to values, and the number
@@ -442,7 +442,7 @@ mod tests {
     #[test]
     fn a_register_read_before_written_is_refused() {
         let code = [Op::Add as u32 | 1 << 4 | 2 << 13 | 3 << 22];
-        let Err(e) = spread(&code, 4) else {
+        let Err(e) = spread(&code, &[4]) else {
             panic!("a program reading an unwritten register was spread")
         };
         assert!(e.contains("reads register 2"), "{e}");
