@@ -167,21 +167,48 @@ fn msm_groups_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
     var running = grp_infinity();
     var ramp = grp_infinity();
     var segments_done = true;
-    for (var k = params.group_segments; k > 0u; k--) {
-        let at = params.segments_at + (first + k - 1u) * SEGMENT_STRIDE;
-        weighted = grp_add(weighted, msm_load(at));
-        running = grp_add(running, msm_load(at + POINT_WORDS));
-        // Segment first + k - 1 weighs k - 1 in the ramp.
-        if k > 1u {
-            ramp = grp_add(ramp, running);
+    // Every addition of the group at one call site, since llvmpipe inlines
+    // each call (with a site each, G2's pipeline took 23 s to create and
+    // about 2 minutes to compile on the 2-core VM): per segment, from the
+    // last, three steps (weighted, running, and the ramp, where segment
+    // first + k - 1 weighs k - 1), then the ramp's seg_shift doublings (the
+    // formulas are complete: P + P is 2P), then weighted + ramp. The bound
+    // is read at run time, so that the compiler keeps the loop.
+    let segment_steps = 3u * params.group_segments;
+    let steps = segment_steps + params.seg_shift + 1u;
+    for (var s = 0u; s < steps * (params.loop_guard / LOOP_GUARD); s++) {
+        var x = ramp;
+        var y = ramp;
+        let step = s % 3u;
+        if s < segment_steps {
+            let k = params.group_segments - s / 3u;
+            let at = params.segments_at + (first + k - 1u) * SEGMENT_STRIDE;
+            if step == 0u {
+                x = weighted;
+                y = msm_load(at);
+                segments_done = segments_done && msm_out[at + 2u * POINT_WORDS] == DONE_FLAG;
+            } else if step == 1u {
+                x = running;
+                y = msm_load(at + POINT_WORDS);
+            } else if k == 1u {
+                continue;
+            } else {
+                y = running;
+            }
+        } else if s + 1u == steps {
+            x = weighted;
         }
-        segments_done = segments_done && msm_out[at + 2u * POINT_WORDS] == DONE_FLAG;
-    }
-    for (var i = 0u; i < params.seg_shift; i++) {
-        ramp = grp_dbl(ramp);
+        let z = grp_add(x, y);
+        if s < segment_steps && step == 1u {
+            running = z;
+        } else if (s < segment_steps && step == 0u) || s + 1u == steps {
+            weighted = z;
+        } else {
+            ramp = z;
+        }
     }
     let at = g * SEGMENT_STRIDE;
-    msm_store(at, grp_add(weighted, ramp));
+    msm_store(at, weighted);
     msm_store(at + POINT_WORDS, running);
     msm_out[at + 2u * POINT_WORDS] = select(LOOPS_CUT_FLAG, DONE_FLAG, segments_done && loops_intact(params.loop_guard));
 }
