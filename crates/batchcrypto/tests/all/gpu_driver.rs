@@ -139,6 +139,9 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
     engine.set_gpu_sub_batch_cap(Some(CAP));
     for spec in one_op_per_kind() {
         let work = (spec.workload)(&config());
+        // After each stage's faults the next call runs on the GPU again
+        // (one sub-batch's items: whether it runs there is the point).
+        let again_work = (spec.workload)(&config_of(CAP));
         // A Merkle tree is one unit: only its first sub-batch can fail.
         let positions: &[usize] = if spec.splittable { &[0, 3, N / CAP] } else { &[0] };
         for stage in [
@@ -177,9 +180,7 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
                 };
                 assert!(selection.why.contains(cause), "{case}: {selection}");
             }
-            // After each stage's faults the next call runs on the GPU again
-            // (one sub-batch's items: whether it runs there is the point).
-            let again = (spec.workload)(&config_of(CAP))
+            let again = again_work
                 .check(engine)
                 .unwrap_or_else(|e| panic!("{} after {stage:?}: {e}", spec.name()));
             assert_eq!(again.backend, Backend::Gpu, "{} after {stage:?}: {again}", spec.name());

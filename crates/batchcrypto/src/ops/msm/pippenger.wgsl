@@ -177,17 +177,20 @@ fn msm_groups_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
     let segment_steps = 3u * params.group_segments;
     let steps = segment_steps + params.seg_shift + 1u;
     for (var s = 0u; s < steps * (params.loop_guard / LOOP_GUARD); s++) {
+        // Which sum the step adds to (0 weighted, 1 running, 2 the ramp)
+        // and its operands: by default a doubling of the ramp.
+        var into = 2u;
         var x = ramp;
         var y = ramp;
-        let step = s % 3u;
         if s < segment_steps {
             let k = params.group_segments - s / 3u;
             let at = params.segments_at + (first + k - 1u) * SEGMENT_STRIDE;
-            if step == 0u {
+            into = s % 3u;
+            if into == 0u {
                 x = weighted;
                 y = msm_load(at);
                 segments_done = segments_done && msm_out[at + 2u * POINT_WORDS] == DONE_FLAG;
-            } else if step == 1u {
+            } else if into == 1u {
                 x = running;
                 y = msm_load(at + POINT_WORDS);
             } else if k == 1u {
@@ -196,13 +199,14 @@ fn msm_groups_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_w
                 y = running;
             }
         } else if s + 1u == steps {
+            into = 0u;
             x = weighted;
         }
         let z = grp_add(x, y);
-        if s < segment_steps && step == 1u {
-            running = z;
-        } else if (s < segment_steps && step == 0u) || s + 1u == steps {
+        if into == 0u {
             weighted = z;
+        } else if into == 1u {
+            running = z;
         } else {
             ramp = z;
         }
