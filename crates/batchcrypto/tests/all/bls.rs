@@ -451,8 +451,8 @@ fn eip2537_generated_calls_match_on_every_engine() {
 
 /// Honest and hostile items at every share, on every engine, both modes;
 /// every hostile kind occurs and gets its reason. (Each item is a pairing
-/// check on lavapipe in the tests: 297 items here, 605 before, took 70 s of
-/// the suite.)
+/// check on lavapipe in the tests: 297 items here; the 605 before took 70 s
+/// of the suite.)
 #[test]
 fn generated_items_match_the_oracle() {
     let mut kinds = std::collections::BTreeSet::new();
