@@ -339,7 +339,7 @@ fn gpu_backend_prints_what_cpu_prints() {
 /// with malformed lines mixed in, `--backend gpu` prints exactly what
 /// `--backend cpu` prints, and says the GPU ran (sr25519 on the GPU with a
 /// signing context; without one on the CPU, as the library's tests run it
-/// on the GPU: each process here compiles the kernels anew).
+/// on the GPU: each process here creates its pipelines anew).
 #[test]
 fn schnorr_verbs_print_on_the_gpu_what_the_cpu_prints() {
     if !has_usable_gpu() {
@@ -1162,7 +1162,7 @@ fn ecdsa_lines_match_oracle() {
         .unwrap_or(6_000usize);
     let gpu = has_usable_gpu();
     // `--backend gpu` once per verb (the library's tests run every rule
-    // on the GPU, and each process here compiles the kernels anew).
+    // on the GPU, and each process here creates its pipelines anew).
     let check = |args: &[&str], input: &str, want: &[serde_json::Value], on_gpu: bool| {
         let out = run_with_stdin(args, input.as_bytes());
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -1296,8 +1296,8 @@ fn samples_feed_their_verbs() {
 /// wrong lengths as items (not line errors), malformed lines as error
 /// lines (exit 2); with `--backend gpu` the same output, the summary
 /// saying the GPU ran it (ML-DSA-65 through the binary; the library's
-/// tests run every level on the GPU, and each process here compiles the
-/// kernels anew).
+/// tests run every level on the GPU, and each process here creates its
+/// pipelines anew).
 #[test]
 fn mldsa_lines_match_oracle() {
     use batchcrypto::ops::mldsa::{Level, oracle, sample};
@@ -1326,10 +1326,10 @@ fn mldsa_lines_match_oracle() {
         let cpu = run("cpu");
         assert_eq!(cpu.status.code(), Some(2), "{level}: malformed lines exit 2");
         if gpu && level == Level::Mldsa65 {
-            let gpu = run("gpu");
-            assert_eq!(gpu.status.code(), Some(2), "{level}");
-            assert_eq!(gpu.stdout, cpu.stdout, "{level}: gpu prints what cpu prints");
-            let stderr = String::from_utf8_lossy(&gpu.stderr);
+            let out = run("gpu");
+            assert_eq!(out.status.code(), Some(2), "{level}");
+            assert_eq!(out.stdout, cpu.stdout, "{level}: gpu prints what cpu prints");
+            let stderr = String::from_utf8_lossy(&out.stderr);
             assert!(stderr.contains("backend gpu (requested)"), "{level}: {stderr}");
         }
         let lines = stdout_lines(&cpu);
@@ -1363,8 +1363,8 @@ fn mldsa_lines_match_oracle() {
 /// is random: its ciphertext decapsulates to its secret. (The GPU through
 /// the binary with ML-KEM-768's encapsulations and decapsulations, whose
 /// lines the CLI reads and prints as it does keygen's; the library's tests
-/// run every set and operation on the GPU, and each process here compiles
-/// the kernels anew.)
+/// run every set and operation on the GPU, and each process here creates
+/// its pipelines anew.)
 #[test]
 fn mlkem_lines_match_oracle() {
     use batchcrypto::ops::mlkem::{Set, oracle, sample};
