@@ -14,6 +14,7 @@ mod dispatch;
 mod ecdsa;
 mod ed25519;
 mod evm;
+mod fuzz;
 mod gpu_driver;
 mod hash;
 mod merkle;

@@ -1,0 +1,187 @@
+//! The fuzz targets (`fuzz/`, run with `cargo fuzz run <target>`) on
+//! their committed inputs, so that what the campaigns found runs in every
+//! test run: `fuzz/regressions/<target>.hex`, one input per line in hex,
+//! each a campaign's minimised corpus plus every input that once failed.
+//! Each input runs the target's own comparison with the oracle (the
+//! targets' code is compiled in here as it is, from `fuzz/src`): on the
+//! fuzzers' CPU engine as it is and in [`MUTANTS`] random variants (bytes
+//! flipped, set, inserted, removed, copied), and on the GPU engine as it
+//! is, every call asserted to have run on the GPU.
+//!
+//! A corpus keeps inputs for the code they reach, not for the values that
+//! break it: the variants widen it a little (a seeded ecrecover change
+//! that a campaign found within seconds was found here with 30 variants
+//! per input, not with 3), but finding is the campaigns' work, keeping
+//! what they found is this module's. `BATCHCRYPTO_FUZZ_MUTANTS=n` and
+//! `BATCHCRYPTO_FUZZ_SEED=s` replay more or other variants (a failure
+//! names both, the line and the input).
+
+use std::path::Path;
+
+use batchcrypto::Engine;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::support;
+
+#[path = "../../../../fuzz/src/lib.rs"]
+mod targets;
+
+/// Variants of each committed input, unless the environment says.
+const MUTANTS: usize = 4;
+/// The most items of a replayed batch (the campaigns' longer batches,
+/// which reach the batch checks, cost minutes here; tests/all's own
+/// modules check the batch checks with long batches).
+const REPLAY_ITEMS: usize = 24;
+
+/// `target`'s committed inputs and their variants through `run` (the
+/// target on the fuzzers' CPU engine).
+fn replay(target: &str, run: fn(&[u8])) {
+    replay_on(target, run, None);
+}
+
+/// [`replay`] through `check` on a GPU engine (`None`: no adapter, skipped
+/// with a notice), each committed input as it is except those `skip`
+/// names: the kernels against the oracles on the inputs the CPU campaigns
+/// kept, every call asserted to have run on the GPU.
+fn replay_gpu(target: &str, check: fn(&Engine, &[u8]), skip: fn(&[u8]) -> bool) {
+    if let Some(gpu) = support::gpu_engine() {
+        replay_on(
+            target,
+            |data| {
+                if !skip(data) {
+                    check(gpu, data);
+                }
+            },
+            Some(0),
+        );
+    }
+}
+
+/// Runs `run` on every input of `fuzz/regressions/<target>.hex` and on
+/// `mutants` variants of each (`None`: `BATCHCRYPTO_FUZZ_MUTANTS`, else
+/// [`MUTANTS`]); a failure names the line, the variant and its bytes.
+fn replay_on(target: &str, run: impl Fn(&[u8]), mutants: Option<u64>) {
+    targets::cap_items(REPLAY_ITEMS);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/regressions")
+        .join(format!("{target}.hex"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let number = |var: &str, default: u64| {
+        std::env::var(var)
+            .ok()
+            .map(|v| v.parse::<u64>().unwrap_or_else(|e| panic!("{var}={v}: {e}")))
+            .unwrap_or(default)
+    };
+    let mutants = mutants.unwrap_or_else(|| number("BATCHCRYPTO_FUZZ_MUTANTS", MUTANTS as u64));
+    let seed = number("BATCHCRYPTO_FUZZ_SEED", 1);
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut inputs = 0;
+    for (k, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let input = hex::decode(line).unwrap_or_else(|e| panic!("{target}.hex line {}: {e}", k + 1));
+        for variant in 0..=mutants {
+            let data = if variant == 0 {
+                input.clone()
+            } else {
+                mutant(&input, &mut rng)
+            };
+            // The test fails at the first panic: nothing runs after it.
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&data)));
+            assert!(
+                ran.is_ok(),
+                "{target}.hex line {}, variant {variant} (seed {seed}, input {}): the target failed (above)",
+                k + 1,
+                hex::encode(&data)
+            );
+        }
+        inputs += 1;
+    }
+    assert!(inputs > 0, "{target}.hex holds no input");
+}
+
+/// `input` with one to four random edits.
+fn mutant(input: &[u8], rng: &mut StdRng) -> Vec<u8> {
+    let mut m = input.to_vec();
+    for _ in 0..rng.random_range(1..=4) {
+        let at = rng.random_range(0..=m.len());
+        match rng.random_range(0..5) {
+            0 if at < m.len() => m[at] ^= 1 << rng.random_range(0..8),
+            1 if at < m.len() => m[at] = rng.random(),
+            2 => m.insert(at, rng.random()),
+            3 if at < m.len() => {
+                m.remove(at);
+            }
+            _ if !m.is_empty() => {
+                // A copy of a run of the input elsewhere in it.
+                let from = rng.random_range(0..m.len());
+                let run: Vec<u8> = m[from..m.len().min(from + rng.random_range(1..=8))].to_vec();
+                let at = at.min(m.len());
+                m.splice(at..at, run);
+            }
+            _ => {}
+        }
+    }
+    m
+}
+
+#[test]
+fn signatures() {
+    replay("signatures", targets::signatures::run);
+}
+
+#[test]
+fn postquantum() {
+    replay("postquantum", targets::postquantum::run);
+}
+
+#[test]
+fn hashes() {
+    replay("hashes", targets::hashes::run);
+}
+
+#[test]
+fn evm() {
+    replay("evm", targets::evm::run);
+}
+
+#[test]
+fn transforms() {
+    replay("transforms", targets::transforms::run);
+}
+
+#[test]
+fn columns() {
+    replay("columns", targets::columns::run);
+}
+
+/// BLS12-381's inputs left out: a BLS call costs seconds on lavapipe, and
+/// tests/all/bls.rs checks every BLS operation's kernels against blst on
+/// generated hostile items.
+#[test]
+fn signatures_on_the_gpu() {
+    replay_gpu("signatures", targets::signatures::check, targets::signatures::is_bls);
+}
+
+#[test]
+fn postquantum_on_the_gpu() {
+    replay_gpu("postquantum", targets::postquantum::check, |_| false);
+}
+
+#[test]
+fn hashes_on_the_gpu() {
+    replay_gpu("hashes", targets::hashes::check, |_| false);
+}
+
+#[test]
+fn evm_on_the_gpu() {
+    replay_gpu("evm", targets::evm::check, |_| false);
+}
+
+#[test]
+fn transforms_on_the_gpu() {
+    replay_gpu("transforms", targets::transforms::check, |_| false);
+}

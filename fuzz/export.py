@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Writes a fuzz target's corpus into regressions/<target>.hex, which the
+library's tests replay (crates/batchcrypto/tests/all/fuzz.rs): one input
+per line in hex, inputs over --max-bytes left out (the long go-ethereum
+vectors the evm corpus starts from are replayed by tests/all/evm.rs
+itself). Lines above the marker are kept as they are: inputs that once
+failed, each with a comment saying what it found.
+
+Run from fuzz/ after a campaign, on its minimised corpus:
+  target/x86_64-unknown-linux-gnu/release/<target> -merge=1 /tmp/min corpus/<target>
+  python3 export.py <target> /tmp/min
+"""
+import argparse
+import pathlib
+
+MARKER = "# corpus: a campaign's minimised inputs (export.py rewrites below this line)"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("target")
+    ap.add_argument("corpus", type=pathlib.Path)
+    ap.add_argument("--max-bytes", type=int, default=1024)
+    args = ap.parse_args()
+    out = pathlib.Path("regressions") / f"{args.target}.hex"
+    kept = []
+    if out.exists():
+        for line in out.read_text().splitlines():
+            if line == MARKER:
+                break
+            kept.append(line)
+    if not kept:
+        kept = [f"# Inputs of the `{args.target}` fuzz target, one per line in hex.",
+                "# Inputs that once failed (with what they found) go above the marker."]
+    inputs = sorted(
+        {p.read_bytes() for p in args.corpus.iterdir() if p.is_file() and p.stat().st_size <= args.max_bytes},
+        key=lambda b: (len(b), b),
+    )
+    out.parent.mkdir(exist_ok=True)
+    out.write_text("\n".join(kept + [MARKER] + [b.hex() for b in inputs]) + "\n")
+    print(f"{out}: {len(inputs)} inputs, {sum(map(len, inputs))} bytes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+//! Keccak-256, SHA3-256 and SHA-256 (the `sha3` and `sha2` crates) of
+//! messages of any length, and both Merkle rules' roots and trees (the
+//! oracle's levels), against the oracles.
+
+use arbitrary::Unstructured;
+use batchcrypto::ops::{hash, merkle};
+use batchcrypto::{Engine, FlatBytes};
+
+use super::{answers, engine, same};
+
+/// The most messages or leaves per call.
+const ITEMS: usize = 300;
+/// The longest message (several rate blocks of each hash).
+const LONGEST: usize = 1_000;
+
+/// One fuzz input on the fuzzers' CPU engine.
+pub fn run(data: &[u8]) {
+    check(engine(), data);
+}
+
+/// One fuzz input on `e`: messages for every hash, or leaves for a Merkle
+/// rule.
+pub fn check(e: &Engine, data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let Ok(op) = u.int_in_range(0..=1u8) else {
+        return;
+    };
+    if op == 0 {
+        let n = u.int_in_range(0..=ITEMS).unwrap_or(0);
+        let mut msgs = FlatBytes::new();
+        for _ in 0..n {
+            let len = u.int_in_range(0..=LONGEST).unwrap_or(0);
+            // Whatever the input has left, then zeros: lengths stay as drawn.
+            let mut msg = u.bytes(len.min(u.len())).unwrap_or_default().to_vec();
+            msg.resize(len, 0);
+            assert!(msgs.push(&msg), "messages far below 4 GiB");
+        }
+        for alg in hash::Alg::ALL {
+            let got = answers(e, e.hash(alg, &msgs));
+            let want: Vec<hash::Digest> = (0..msgs.len())
+                .map(|i| hash::oracle::digest(alg, msgs.get(i)))
+                .collect();
+            same(&format!("hash {alg:?}"), &got, &want);
+        }
+    } else {
+        let rule = if u.arbitrary().unwrap_or(false) {
+            merkle::Rule::Bitcoin
+        } else {
+            merkle::Rule::SortedKeccak256
+        };
+        let n = u.int_in_range(0..=ITEMS).unwrap_or(0);
+        // Leaves from the input, then repeats of the last (equal siblings
+        // matter to the sorted rule).
+        let mut leaves: Vec<hash::Digest> = Vec::with_capacity(n);
+        for _ in 0..n {
+            let leaf = u
+                .arbitrary()
+                .unwrap_or_else(|_| leaves.last().copied().unwrap_or_default());
+            leaves.push(leaf);
+        }
+        let want = merkle::oracle::tree(rule, &leaves);
+        // One leaf is its own root, answered without a kernel.
+        let root = match leaves.len() {
+            0 => e.merkle_root(rule, &leaves).ok().map(|o| o.output),
+            1 => Some(leaves[0]),
+            _ => Some(answers(e, e.merkle_root(rule, &leaves))),
+        };
+        assert_eq!(
+            root,
+            merkle::oracle::root(rule, &leaves),
+            "merkle root {rule:?} of {n} leaves"
+        );
+        let tree = e.merkle_tree(rule, &leaves).ok();
+        assert_eq!(tree, want, "merkle tree {rule:?} of {n} leaves");
+    }
+}

@@ -1,0 +1,266 @@
+//! Signature verification against the oracles: Ed25519 (strict and
+//! ZIP-215; ed25519-dalek, ed25519-zebra), BIP-340 and secp256k1 ECDSA
+//! and ecrecover (libsecp256k1), sr25519 (schnorrkel), P-256 (`p256`),
+//! BLS12-381 one by one and in batches (blst).
+
+use std::sync::OnceLock;
+
+use arbitrary::Unstructured;
+use batchcrypto::Engine;
+use batchcrypto::batch::SignedBatch;
+use batchcrypto::ops::{SignedItem, bip340, bls, ecdsa, ed25519, sr25519};
+
+use super::{Fields, answers, array, engine, same};
+
+/// Generated items per seed (and the most a batch takes): enough for the
+/// batch checks, which the engine starts only after a run of valid items
+/// (`bisect::decide`: Ed25519 ZIP-215, sr25519, BLS in batches).
+const ITEMS: usize = 160;
+/// BLS costs a millisecond per item: one by one, small batches.
+const BLS_ITEMS: usize = 8;
+/// BLS as a batch: enough for its batch checks (from 80 items on two
+/// threads).
+const BLS_BATCH_ITEMS: usize = 96;
+/// Seeds of generated items.
+const SEEDS: usize = 4;
+
+/// Share of hostile items among seed `s`'s generated ones: a third for
+/// the first two, none for the others (batches that the edits alone make
+/// fail, which the batch checks then bisect).
+fn hostile(s: u64) -> f64 {
+    if s < 2 { 0.3 } else { 0.0 }
+}
+
+const KEY_SIG_MSG: &[bool] = &[true, true, false];
+
+/// One fuzz input on the fuzzers' CPU engine.
+pub fn run(data: &[u8]) {
+    check(engine(), data);
+}
+
+/// Whether `data` is a BLS12-381 input (9: one by one, 10: as a batch).
+pub fn is_bls(data: &[u8]) -> bool {
+    Unstructured::new(data).int_in_range(0..=10u8).is_ok_and(|op| op >= 9)
+}
+
+/// One fuzz input on `e`: an operation, a seed's items, edits.
+pub fn check(e: &Engine, data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    let (Ok(op), Ok(seed)) = (u.int_in_range(0..=10u8), u.choose_index(SEEDS)) else {
+        return;
+    };
+    match op {
+        0 | 1 => {
+            let policy = ed25519::Policy::ALL[usize::from(op)];
+            let fields = cached(&ED25519, seed, |s| {
+                ed25519::sample::generate(&ed25519::sample::Config {
+                    count: ITEMS,
+                    hostile_share: hostile(s),
+                    signers: 4,
+                    max_msg_len: 80,
+                    seed: s,
+                })
+                .into_iter()
+                .map(|i| vec![i.pk.to_vec(), i.sig.to_vec(), i.msg])
+                .collect()
+            });
+            let items = Fields {
+                items: fields,
+                fixed: KEY_SIG_MSG,
+            }
+            .edited(&mut u, ITEMS)
+            .items;
+            let batch = signed::<32, 64>(&items);
+            let got = valid(&answers(e, e.verify_ed25519(&batch, policy)));
+            let want = items
+                .iter()
+                .map(|i| ed25519::oracle::verify(policy, &array(&i[0]), &array(&i[1]), &i[2]))
+                .collect::<Vec<_>>();
+            same(&format!("ed25519 {policy:?}"), &got, &want);
+        }
+        2 => {
+            let fields = cached(&BIP340, seed, |s| {
+                signed_fields(bip340::sample::generate(ITEMS, 4, hostile(s), s))
+            });
+            let items = Fields {
+                items: fields,
+                fixed: KEY_SIG_MSG,
+            }
+            .edited(&mut u, ITEMS)
+            .items;
+            let got = valid(&answers(e, e.verify_bip340(&signed::<32, 64>(&items))));
+            let want = items
+                .iter()
+                .map(|i| bip340::oracle::verify(&array(&i[0]), &array(&i[1]), &i[2]))
+                .collect::<Vec<_>>();
+            same("bip340", &got, &want);
+        }
+        3 => {
+            let fields = cached(&SR25519, seed, |s| {
+                signed_fields(sr25519::sample::generate(ITEMS, 4, hostile(s), s))
+            });
+            // The generator's context, or another the fuzzer writes.
+            let ctx: Vec<u8> = if u.ratio(1, 4).unwrap_or(false) {
+                u.arbitrary().unwrap_or_default()
+            } else {
+                sr25519::DEFAULT_CONTEXT.to_vec()
+            };
+            let items = Fields {
+                items: fields,
+                fixed: KEY_SIG_MSG,
+            }
+            .edited(&mut u, ITEMS)
+            .items;
+            let got = valid(&answers(e, e.verify_sr25519(&signed::<32, 64>(&items), &ctx)));
+            let want = items
+                .iter()
+                .map(|i| sr25519::oracle::verify(&ctx, &array(&i[0]), &array(&i[1]), &i[2]))
+                .collect::<Vec<_>>();
+            same("sr25519", &got, &want);
+        }
+        4 | 5 => {
+            let low_s = op == 5;
+            let fields = cached(&SECP256K1, seed, |s| {
+                ecdsa::sample::secp256k1_verify(ITEMS, 4, hostile(s), s)
+                    .into_iter()
+                    .map(|(i, _)| vec![i.hash.to_vec(), i.sig.to_vec(), i.pk.as_bytes().to_vec()])
+                    .collect()
+            });
+            // Keys keep their length (33 or 65 bytes) under every edit.
+            let items = Fields {
+                items: fields,
+                fixed: &[true, true, true],
+            }
+            .edited(&mut u, ITEMS)
+            .items;
+            let items: Vec<ecdsa::K1VerifyItem> = items
+                .iter()
+                .filter_map(|i| {
+                    Some(ecdsa::K1VerifyItem {
+                        hash: array(&i[0]),
+                        sig: array(&i[1]),
+                        pk: ecdsa::K1Key::from_slice(&i[2])?,
+                    })
+                })
+                .collect();
+            let got = valid(&answers(e, e.verify_secp256k1(&items, low_s)));
+            let want = items
+                .iter()
+                .map(|i| ecdsa::oracle::secp256k1_verify(i, low_s))
+                .collect::<Vec<_>>();
+            same("secp256k1_verify", &got, &want);
+        }
+        6 | 7 => {
+            let low_s = op == 7;
+            let fields = cached(&ECRECOVER, seed, |s| {
+                ecdsa::sample::ecrecover(ITEMS, 4, hostile(s), s)
+                    .into_iter()
+                    .map(|(i, _)| vec![i.hash.to_vec(), i.sig.to_vec()])
+                    .collect()
+            });
+            let items = Fields {
+                items: fields,
+                fixed: &[true, true],
+            }
+            .edited(&mut u, ITEMS)
+            .items;
+            let items: Vec<ecdsa::RecoverItem> = items
+                .iter()
+                .map(|i| ecdsa::RecoverItem {
+                    hash: array(&i[0]),
+                    sig: array(&i[1]),
+                })
+                .collect();
+            let got: Vec<_> = answers(e, e.ecrecover(&items, low_s))
+                .into_iter()
+                .map(Result::ok)
+                .collect();
+            let want = items
+                .iter()
+                .map(|i| ecdsa::oracle::ecrecover(i, low_s))
+                .collect::<Vec<_>>();
+            same("ecrecover", &got, &want);
+        }
+        8 => {
+            let fields = cached(&P256, seed, |s| {
+                ecdsa::sample::p256_verify(ITEMS, 4, hostile(s), s)
+                    .into_iter()
+                    .map(|(i, _)| vec![i.hash.to_vec(), i.r.to_vec(), i.s.to_vec(), i.x.to_vec(), i.y.to_vec()])
+                    .collect()
+            });
+            let items = Fields {
+                items: fields,
+                fixed: &[true; 5],
+            }
+            .edited(&mut u, ITEMS)
+            .items;
+            let items: Vec<ecdsa::P256Item> = items
+                .iter()
+                .map(|i| ecdsa::P256Item {
+                    hash: array(&i[0]),
+                    r: array(&i[1]),
+                    s: array(&i[2]),
+                    x: array(&i[3]),
+                    y: array(&i[4]),
+                })
+                .collect();
+            let got = valid(&answers(e, e.verify_p256(&items)));
+            let want = items.iter().map(ecdsa::oracle::p256_verify).collect::<Vec<_>>();
+            same("p256_verify", &got, &want);
+        }
+        _ => {
+            let mode = if op == 9 { bls::Mode::Single } else { bls::Mode::Batch };
+            let fields = cached(&BLS, seed, |s| {
+                signed_fields(bls::sample::generate(BLS_BATCH_ITEMS, 2, hostile(s), s))
+            });
+            let items = Fields {
+                items: fields,
+                fixed: KEY_SIG_MSG,
+            }
+            .edited(&mut u, if op == 9 { BLS_ITEMS } else { BLS_BATCH_ITEMS })
+            .items;
+            let got = valid(&answers(e, e.verify_bls(&signed::<48, 96>(&items), mode)));
+            let want = items
+                .iter()
+                .map(|i| bls::oracle::verify(&array(&i[0]), &array(&i[1]), &i[2]))
+                .collect::<Vec<_>>();
+            same(&format!("bls {mode:?}"), &got, &want);
+        }
+    }
+}
+
+type Cache = OnceLock<Vec<Vec<Vec<Vec<u8>>>>>;
+static ED25519: Cache = OnceLock::new();
+static BIP340: Cache = OnceLock::new();
+static SR25519: Cache = OnceLock::new();
+static SECP256K1: Cache = OnceLock::new();
+static ECRECOVER: Cache = OnceLock::new();
+static P256: Cache = OnceLock::new();
+static BLS: Cache = OnceLock::new();
+
+/// Seed `seed`'s generated items as fields (every seed generated once per
+/// process).
+fn cached(cache: &Cache, seed: usize, generate: fn(u64) -> Vec<Vec<Vec<u8>>>) -> Vec<Vec<Vec<u8>>> {
+    cache.get_or_init(|| (0..SEEDS as u64).map(generate).collect())[seed].clone()
+}
+
+fn signed_fields<const PK: usize, const SIG: usize>(items: Vec<SignedItem<PK, SIG>>) -> Vec<Vec<Vec<u8>>> {
+    items
+        .into_iter()
+        .map(|i| vec![i.pk.to_vec(), i.sig.to_vec(), i.msg])
+        .collect()
+}
+
+fn signed<const PK: usize, const SIG: usize>(items: &[Vec<Vec<u8>>]) -> SignedBatch<PK, SIG> {
+    let mut batch = SignedBatch::new();
+    for i in items {
+        batch
+            .push(&array(&i[0]), &array(&i[1]), &i[2])
+            .unwrap_or_else(|e| panic!("a short batch: {e}"));
+    }
+    batch
+}
+
+fn valid(verdicts: &[batchcrypto::Verdict]) -> Vec<bool> {
+    verdicts.iter().map(batchcrypto::Verdict::is_valid).collect()
+}
