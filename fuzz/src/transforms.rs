@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
 use batchcrypto::Engine;
-use batchcrypto::ops::{bls, evm, msm, ntt};
+use batchcrypto::ops::{msm, ntt};
 
 use super::{Fields, answers, engine, same};
 
@@ -132,9 +132,7 @@ fn msm_case(e: &Engine, u: &mut Unstructured<'_>) {
 }
 
 /// Valid points of `curve` in `encoding` and its identity, made once per
-/// process: multiples of BN254's generator (by the EIP-196 multiplication,
-/// whose encoding the MSM shares), BLS public keys (G1) and min_sig keys
-/// (G2).
+/// process (the library's samples, `msm::sample`).
 fn points(curve: msm::Curve, encoding: msm::Encoding) -> Vec<Vec<u8>> {
     static CACHE: OnceLock<Vec<Vec<Vec<Vec<u8>>>>> = OnceLock::new();
     let all = CACHE.get_or_init(|| {
@@ -149,32 +147,9 @@ fn points(curve: msm::Curve, encoding: msm::Encoding) -> Vec<Vec<u8>> {
 }
 
 fn generate(curve: msm::Curve, encoding: msm::Encoding) -> Vec<Vec<u8>> {
-    let uncompressed: Vec<Vec<u8>> = match curve {
-        msm::Curve::Bn254G1 => (1..=POINTS as u8)
-            .map(|k| {
-                // (1, 2) times k.
-                let mut input = [0u8; 96];
-                input[31] = 1;
-                input[63] = 2;
-                input[95] = k.wrapping_mul(37);
-                evm::oracle::call(evm::Precompile::Bn256Mul, &input).unwrap_or_default()
-            })
-            .collect(),
-        msm::Curve::Bls12381G1 => bls::sample::generate(POINTS, POINTS, 0.0, 7)
-            .iter()
-            .filter_map(|i| {
-                msm::oracle::recode(curve, msm::Encoding::Compressed, msm::Encoding::Uncompressed, &i.pk).ok()
-            })
-            .collect(),
-        msm::Curve::Bls12381G2 => bls::sample::g2_points(POINTS, 7).iter().map(|p| p.to_vec()).collect(),
-    };
-    let mut identity = vec![0u8; curve.point_len()];
-    if curve != msm::Curve::Bn254G1 {
-        identity[0] = 0x40;
-    }
-    uncompressed
+    msm::sample::points(curve, POINTS, 7)
         .into_iter()
-        .chain([identity])
+        .chain([msm::sample::identity(curve)])
         .filter_map(|p| msm::oracle::recode(curve, msm::Encoding::Uncompressed, encoding, &p).ok())
         .collect()
 }

@@ -38,6 +38,7 @@ pub(crate) mod cpu;
 #[cfg(feature = "wgpu")]
 pub(crate) mod gpu;
 pub mod oracle;
+pub mod sample;
 pub(crate) mod scalars;
 pub(crate) mod workload;
 

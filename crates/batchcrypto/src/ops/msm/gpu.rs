@@ -127,7 +127,7 @@ pub(crate) fn many(gpu: &Gpu, points: &Affine, scalars: &[u8], bounds: Vec<usize
 /// The sum of the terms (uncompressed), the identity for none.
 fn sum(gpu: &Gpu, curve: Curve, points: Points<'_>, scalars: &[u8]) -> Result<Vec<u8>, String> {
     if scalars.is_empty() {
-        return Ok(super::workload::identity(curve));
+        return Ok(super::sample::identity(curve));
     }
     let kernel = MsmKernel::new(gpu, curve, points, scalars, vec![0, scalars.len() / SCALAR_LEN])?;
     match driver::run(gpu, &kernel) {
@@ -543,7 +543,7 @@ fn encode_sums(curve: Curve, plan: &Plan, words: &[u32]) -> Vec<Vec<u8>> {
     use ark_bls12_381::{Fq2, g1, g2};
     let fw = field_words(curve);
     let bls = |xy: Option<Vec<ark_bls12_381::Fq>>| match xy {
-        None => super::workload::identity(curve),
+        None => super::sample::identity(curve),
         Some(parts) => bls_be(&parts),
     };
     match curve {

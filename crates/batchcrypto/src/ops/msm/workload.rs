@@ -1,23 +1,17 @@
 //! The MSMs' declarations in the registry ([`crate::registry`]): the sum
 //! of `n` terms (time per term, one answer per batch) against the oracle.
-//! Points: random multiples of BN254's generator, BLS public keys (G1) and
-//! min_sig public keys (G2), at most 1,024 distinct ones repeated; scalars
-//! random. The self-test's also hold identities, zero scalars and scalars
+//! Points: [`super::sample::points`], at most 1,024 distinct ones
+//! repeated; scalars random. The self-test's also hold identities, zero scalars and scalars
 //! of 2^256 - 1.
 
-use ark_bn254::{Fr, G1Projective};
-use ark_ec::{CurveGroup, PrimeGroup};
-use ark_ff::PrimeField;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use rayon::prelude::*;
 
+use super::sample::{identity, points};
 use super::{Curve, Encoding, MsmResult, SCALAR_LEN, oracle};
 use crate::engine::{Engine, KernelWork, Outcome};
 use crate::error::Error;
-use crate::ops::bls::sample as bls_sample;
-use crate::ops::evm::bn254;
-use crate::ops::{Op, item_rng};
+use crate::ops::Op;
 use crate::registry::{self, Cases, OpSpec, Workload, WorkloadConfig};
 
 const fn spec(curve: Curve, workload: fn(&WorkloadConfig) -> Box<dyn Workload>) -> OpSpec {
@@ -37,33 +31,6 @@ pub const BN254_G1: OpSpec = spec(Curve::Bn254G1, |c| terms(c, Curve::Bn254G1));
 pub const BLS12_381_G1: OpSpec = spec(Curve::Bls12381G1, |c| terms(c, Curve::Bls12381G1));
 /// `msm_bls12_381_g2`.
 pub const BLS12_381_G2: OpSpec = spec(Curve::Bls12381G2, |c| terms(c, Curve::Bls12381G2));
-
-/// `count` distinct points of `curve` (in its encoding) from `seed`.
-pub fn points(curve: Curve, count: usize, seed: u64) -> Vec<Vec<u8>> {
-    match curve {
-        Curve::Bn254G1 => (0..count)
-            .into_par_iter()
-            .map(|i| {
-                let k = Fr::from_le_bytes_mod_order(&item_rng(seed, i).random::<[u8; 64]>());
-                bn254::encode_g1((G1Projective::generator() * k).into_affine())
-            })
-            .collect(),
-        Curve::Bls12381G1 => bls_sample::secret_keys(count, seed)
-            .par_iter()
-            .map(|k| k.sk_to_pk().serialize().to_vec())
-            .collect(),
-        Curve::Bls12381G2 => bls_sample::g2_points(count, seed).iter().map(|p| p.to_vec()).collect(),
-    }
-}
-
-/// The identity in `curve`'s encoding.
-pub fn identity(curve: Curve) -> Vec<u8> {
-    let mut id = vec![0u8; curve.point_len()];
-    if curve != Curve::Bn254G1 {
-        id[0] = 0x40;
-    }
-    id
-}
 
 fn terms(c: &WorkloadConfig, curve: Curve) -> Box<dyn Workload> {
     let n = c.n.max(1);
