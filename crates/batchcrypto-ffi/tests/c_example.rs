@@ -36,7 +36,9 @@ fn example() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT
         .get_or_init(|| {
-            let out = std::env::temp_dir().join(format!("batchcrypto-c-example-{}", std::process::id()));
+            // In the target folder's scratch space, not the system's
+            // temporary folder (where each run left a copy).
+            let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c-example");
             std::fs::create_dir_all(&out).expect("a temporary directory");
             let exe = out.join("verify");
             let lib = library_dir();
