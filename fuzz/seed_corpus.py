@@ -1,10 +1,18 @@
 #!/usr/bin/env python3
-"""Seeds fuzz/corpus/evm with the go-ethereum precompile vectors the tests
-use (testdata/eth-precompiles): one file per vector, the target's layout
-(a byte choosing the precompile, then the call's input; see src/evm.rs).
+"""Seeds a target's corpus.
 
-Run from fuzz/: python3 seed_corpus.py
+evm (the default): fuzz/corpus/evm from the go-ethereum precompile vectors
+the tests use (testdata/eth-precompiles): one file per vector, the target's
+layout (a byte choosing the precompile, then the call's input; see
+src/evm.rs).
+
+gpu: fuzz/corpus/gpu from the CPU targets' committed inputs
+(regressions/<target>.hex), each behind the byte that picks its target
+(src/gpu.rs, TARGETS: the same order as GPU_TARGETS here).
+
+Run from fuzz/: python3 seed_corpus.py [evm|gpu]
 """
+import argparse
 import hashlib
 import json
 import pathlib
@@ -24,7 +32,28 @@ CHOICE = {
 }
 
 
-def main() -> None:
+# src/gpu.rs's TARGETS, in order.
+GPU_TARGETS = ["signatures", "postquantum", "hashes", "evm", "transforms"]
+
+
+def write(out: pathlib.Path, data: bytes) -> None:
+    (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
+
+
+def seed_gpu() -> None:
+    out = pathlib.Path("corpus/gpu")
+    out.mkdir(parents=True, exist_ok=True)
+    written = 0
+    for choice, target in enumerate(GPU_TARGETS):
+        for line in pathlib.Path(f"regressions/{target}.hex").read_text().splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                write(out, bytes([choice]) + bytes.fromhex(line))
+                written += 1
+    print(f"{written} seeds in {out}")
+
+
+def seed_evm() -> None:
     out = pathlib.Path("corpus/evm")
     out.mkdir(parents=True, exist_ok=True)
     written = 0
@@ -33,10 +62,15 @@ def main() -> None:
         if name not in CHOICE:
             continue
         for case in json.loads(path.read_text()):
-            data = bytes([CHOICE[name]]) + bytes.fromhex(case["Input"])
-            (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
+            write(out, bytes([CHOICE[name]]) + bytes.fromhex(case["Input"]))
             written += 1
     print(f"{written} seeds in {out}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("target", nargs="?", default="evm", choices=["evm", "gpu"])
+    {"evm": seed_evm, "gpu": seed_gpu}[ap.parse_args().target]()
 
 
 if __name__ == "__main__":

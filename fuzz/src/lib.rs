@@ -22,6 +22,8 @@
 //! column layouts: no panic, one answer per item). The tests replay the
 //! committed inputs of each (`crates/batchcrypto/tests/all/fuzz.rs`), also
 //! on the GPU engine ([`answers`] then requires the GPU to have answered).
+//! The [`gpu`] target runs the first five on a GPU engine in a campaign of
+//! its own.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,6 +33,7 @@ use batchcrypto::{Backend, BackendChoice, Engine, Outcome};
 
 pub mod columns;
 pub mod evm;
+pub mod gpu;
 pub mod hashes;
 pub mod postquantum;
 pub mod signatures;

@@ -6,7 +6,8 @@
 //! targets' code is compiled in here as it is, from `fuzz/src`): on the
 //! fuzzers' CPU engine as it is and in [`MUTANTS`] random variants (bytes
 //! flipped, set, inserted, removed, copied), and on the GPU engine as it
-//! is, every call asserted to have run on the GPU.
+//! is (through the `gpu` target's dispatch, `fuzz/src/gpu.rs`), every call
+//! asserted to have run on the GPU.
 //!
 //! A corpus keeps inputs for the code they reach, not for the values that
 //! break it: the variants widen it a little (a seeded ecrecover change
@@ -40,19 +41,22 @@ fn replay(target: &str, run: fn(&[u8])) {
     replay_on(target, run, None);
 }
 
-/// [`replay`] through `check` on a GPU engine (`None`: no adapter, skipped
-/// with a notice), each committed input as it is except those `skip`
-/// names: the kernels against the oracles on the inputs the CPU campaigns
-/// kept, every call asserted to have run on the GPU.
-fn replay_gpu(target: &str, check: fn(&Engine, &[u8]), skip: fn(&[u8]) -> bool) {
+/// [`replay`] on a GPU engine (`None`: no adapter, skipped with a
+/// notice), each committed input as it is, through the `gpu` fuzz target's
+/// dispatch (`fuzz/src/gpu.rs`: the input behind the byte that picks
+/// `target`, BLS12-381's inputs left out): the kernels against the oracles
+/// on the inputs the CPU campaigns kept, every call asserted to have run on
+/// the GPU.
+fn replay_gpu(target: &str) {
+    let choice = targets::gpu::TARGETS
+        .iter()
+        .position(|&t| t == target)
+        .unwrap_or_else(|| panic!("{target} is not one of the gpu target's"));
+    let choice = u8::try_from(choice).expect("a byte");
     if let Some(gpu) = support::gpu_engine() {
         replay_on(
             target,
-            |data| {
-                if !skip(data) {
-                    check(gpu, data);
-                }
-            },
+            |data| targets::gpu::check(gpu, &[&[choice], data].concat(), false),
             Some(0),
         );
     }
@@ -163,25 +167,25 @@ fn columns() {
 /// generated hostile items.
 #[test]
 fn signatures_on_the_gpu() {
-    replay_gpu("signatures", targets::signatures::check, targets::signatures::is_bls);
+    replay_gpu("signatures");
 }
 
 #[test]
 fn postquantum_on_the_gpu() {
-    replay_gpu("postquantum", targets::postquantum::check, |_| false);
+    replay_gpu("postquantum");
 }
 
 #[test]
 fn hashes_on_the_gpu() {
-    replay_gpu("hashes", targets::hashes::check, |_| false);
+    replay_gpu("hashes");
 }
 
 #[test]
 fn evm_on_the_gpu() {
-    replay_gpu("evm", targets::evm::check, |_| false);
+    replay_gpu("evm");
 }
 
 #[test]
 fn transforms_on_the_gpu() {
-    replay_gpu("transforms", targets::transforms::check, |_| false);
+    replay_gpu("transforms");
 }
