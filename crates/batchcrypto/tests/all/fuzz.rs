@@ -19,7 +19,6 @@
 
 use std::path::Path;
 
-use batchcrypto::Engine;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
