@@ -1,7 +1,7 @@
-//! The GPU seam: what the engine asks of a GPU ([`GpuRuntime`]: one method
+//! The GPU seam: what the engine asks of a GPU (`GpuRuntime`: one method
 //! per operation with a kernel, kernel timings, fault injection), the
 //! adapters found, and the one runtime implemented so far, wgpu (Vulkan,
-//! Metal, DX12; [`device`]), behind the default cargo feature `wgpu`.
+//! Metal, DX12; `device`), behind the default cargo feature `wgpu`.
 //! A CUDA runtime (cudarc + NVRTC) would be one more implementation of the
 //! trait with one host file per operation; the engine and the dispatcher
 //! do not change. Built without a runtime, asking for the GPU is a clear
@@ -9,10 +9,10 @@
 //!
 //! On wgpu: one device per [`Engine`](crate::Engine), compute pipelines
 //! compiled once (lazily, on first use) and cached, every batch streamed
-//! through one driver ([`driver`]) with bounded waits and error scopes.
+//! through one driver (`driver`) with bounded waits and error scopes.
 //! Kernels are WGSL composed from the shared libraries in `gpu/wgsl/` plus
 //! each operation's own kernel file, by plain concatenation of
-//! `include_str!` parts with constants rendered from Rust ([`shaders`]);
+//! `include_str!` parts with constants rendered from Rust (`shaders`);
 //! nothing is read from disk at run time.
 //!
 //! The Ed25519 and ECDSA kernels need `SHADER_INT64` (64-bit products and

@@ -3,7 +3,7 @@
 //! the per-item time of the oracle on one thread and of each engine, each
 //! the median of repeated runs after a warm-up run, interleaved round by
 //! round so that all columns see the same machine noise, and each round
-//! at another stack placement ([`deeper`]) so that they see the same
+//! at another stack placement (`deeper`) so that they see the same
 //! layouts; kernel-only GPU times; a CPU+GPU split where both are
 //! measured; the crossover N* where the GPU beats the CPU; and
 //! [`calibrate`], which turns a short ladder into the [`Profile`] that

@@ -14,8 +14,8 @@
 //! |---|---|---|
 //! | `bls_verify` | (pk, msg, sig) | blst `Signature::verify`, each item on its own |
 //! | `bls_batch_verify` | (pk, msg, sig) | the same verdicts, found with one multi-pairing over random linear combinations (64-bit scalars) of the whole batch; a failing batch is bisected |
-//! | `bls_aggregate_verify` | (pks[k], msgs[k], aggregate sig) | blst `aggregate_verify` (every pk validated; messages need not be distinct: PoP scheme) |
-//! | `bls_fast_aggregate_verify` | (pks[k], msg, aggregate sig) | every pk `KeyValidate`d, then blst `fast_aggregate_verify` |
+//! | `bls_aggregate_verify` | (`pks[k]`, `msgs[k]`, aggregate sig) | blst `aggregate_verify` (every pk validated; messages need not be distinct: PoP scheme) |
+//! | `bls_fast_aggregate_verify` | (`pks[k]`, msg, aggregate sig) | every pk `KeyValidate`d, then blst `fast_aggregate_verify` |
 //! | `eip2537_pairing` | EIP-2537 input | the precompile at 0x0f ([`eip2537`]) |
 //!
 //! Reasons, first failing check in this order: `malformed_key` (no curve

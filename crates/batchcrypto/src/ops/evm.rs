@@ -24,7 +24,7 @@
 //! `multi_pairing`) for BN254, checked against go-ethereum's vectors;
 //! blst for BLS12-381, where the oracle sums the pairs' scalar
 //! multiplications one by one and the CPU path is blst's Pippenger
-//! multi-scalar multiplication ([`cpu`]). Every precompile also runs on
+//! multi-scalar multiplication (`cpu.rs`). Every precompile also runs on
 //! the GPU (`gpu.rs`), the calls decoded and checked on the CPU cores with
 //! the CPU path's checks (the pairing check's but G2's subgroup
 //! membership): ECADD and ECMUL a thread per call over BN254's

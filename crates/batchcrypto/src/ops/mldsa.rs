@@ -15,9 +15,9 @@
 //! `context_too_long`, `malformed_hint`, `z_out_of_range`, `equation`.
 //! Any key of the right length decodes (every t1 coefficient fits).
 //!
-//! The CPU path ([`cpu`]) expands each distinct key's matrix A once per
+//! The CPU path (`cpu.rs`) expands each distinct key's matrix A once per
 //! batch (keys repeat: a validator set, a certificate authority); so does
-//! the GPU path ([`gpu`], kernel `verify.wgsl`), once per sub-batch.
+//! the GPU path (`gpu.rs`, kernel `verify.wgsl`), once per sub-batch.
 
 pub(crate) mod cpu;
 #[cfg(feature = "wgpu")]

@@ -17,7 +17,7 @@
 //! its k bits.
 //!
 //! The negacyclic transform of fully homomorphic encryption
-//! ([`Field::GoldilocksNegacyclic`], the ring Z_p[X]/(X^n + 1) over the
+//! ([`Field::GoldilocksNegacyclic`], the ring Z_p\[X\]/(X^n + 1) over the
 //! Goldilocks prime, which TFHE-rs uses for its 64-bit NTT) evaluates at
 //! the odd powers of a primitive 2n-th root of unity psi: y_i = sum_j a_j
 //! psi^((2i + 1) j), with psi the root Zama's `tfhe-ntt` chooses for n (its
@@ -88,7 +88,7 @@ pub enum Field {
     Bls12381Fr,
     /// The Goldilocks prime 2^64 - 2^32 + 1 (2-adicity 32).
     Goldilocks,
-    /// The same prime in the ring Z_p[X]/(X^n + 1) of fully homomorphic
+    /// The same prime in the ring Z_p\[X\]/(X^n + 1) of fully homomorphic
     /// encryption: the negacyclic transform exactly as Zama's `tfhe-ntt`
     /// (TFHE-rs's NTT) computes it for this "Solinas" prime, n = 2^4 to
     /// 2^24, no coset (see the module's documentation).

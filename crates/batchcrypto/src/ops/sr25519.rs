@@ -7,13 +7,13 @@
 //! Verify: the key must be a canonical Ristretto encoding; the signature
 //! must carry schnorrkel's marker bit (bit 7 of its last byte, which tells
 //! it from an Ed25519 signature) and a canonical s < l; then the
-//! transcript's challenge k and [s]B - [k]A must encode to R. Reasons,
+//! transcript's challenge k and \[s\]B - \[k\]A must encode to R. Reasons,
 //! first failing check in this order: `malformed_key`,
 //! `malformed_signature` (marker bit or non-canonical s), `equation`.
 //!
 //! On the GPU ([`gpu`](self)) the whole check runs on the device: Ristretto
 //! decoding (`gpu/wgsl/ristretto.wgsl`), the transcript through a STROBE-128
-//! interpreter over the Keccak-f[1600] layer (`gpu/wgsl/strobe.wgsl`,
+//! interpreter over the Keccak-f\[1600\] layer (`gpu/wgsl/strobe.wgsl`,
 //! programs from `gpu/merlin.rs`), and the Ed25519 kernel's double-scalar
 //! multiplication.
 

@@ -33,18 +33,18 @@ pub enum Kind {
     FlipS,
     /// A valid item with one bit of the message flipped (or a byte added to an empty one).
     FlipMsg,
-    /// A = a point of small order, S = r, R = [r]B: only the cofactored equation holds.
+    /// A = a point of small order, S = r, R = \[r\]B: only the cofactored equation holds.
     SmallOrderKey,
     /// R = a point of small order, S = k·a: only the cofactored equation holds.
     SmallOrderR,
-    /// A = [a]B + T with T of small order: the cofactored equation holds, the
-    /// cofactorless one only when [k]T = 0.
+    /// A = \[a\]B + T with T of small order: the cofactored equation holds, the
+    /// cofactorless one only when \[k\]T = 0.
     MixedOrderKey,
     /// A valid signature with S + L in place of S.
     SPlusL,
     /// A valid signature with the top three bits of S set.
     SHighBits,
-    /// A non-canonical encoding (y >= p) of a small-order A, S = r, R = [r]B.
+    /// A non-canonical encoding (y >= p) of a small-order A, S = r, R = \[r\]B.
     NonCanonicalKey,
     /// A non-canonical encoding (y >= p) of a small-order R, S = k·a.
     NonCanonicalR,

@@ -62,7 +62,7 @@ pub enum KeccakPath {
     /// [`Level::lanes`] messages at a time (2, 4 or 8), `batchcrypto-simd`
     /// at this level (the few left over in a group of equal block counts
     /// through `keccak-asm`, or in one more lanes call where that is
-    /// cheaper: [`pad_from`]).
+    /// cheaper: `pad_from`).
     Lanes(Level),
 }
 
@@ -83,7 +83,7 @@ impl KeccakPath {
     }
 
     /// [`KeccakPath::chosen`] and the fewest messages left over worth a
-    /// lanes call of their own ([`pad_from`]).
+    /// lanes call of their own (`pad_from`).
     fn timed() -> (KeccakPath, usize) {
         static CHOSEN: OnceLock<(KeccakPath, usize)> = OnceLock::new();
         *CHOSEN.get_or_init(|| {
@@ -99,7 +99,7 @@ impl KeccakPath {
 
     /// Of `routes` (the assembly first), the one fastest on 64 messages of
     /// 32 bytes (the commonest item: a key, a hash, a pair of leaves is
-    /// 64), with its [`pad_from`].
+    /// 64), with its `pad_from`.
     fn fastest(routes: &[KeccakPath]) -> (KeccakPath, usize) {
         let (path, ratio) = fastest(routes, 32, |path, msgs, out| {
             digest_on(
@@ -143,7 +143,7 @@ pub enum Sha256Path {
     /// NEON) in
     /// the 32-bit lanes of vector registers, `batchcrypto-simd` (the few
     /// left over in a group of equal block counts through `sha2`, or in
-    /// one more lanes call where that is cheaper: [`pad_from`]).
+    /// one more lanes call where that is cheaper: `pad_from`).
     Lanes(Level),
 }
 
@@ -168,7 +168,7 @@ impl Sha256Path {
     }
 
     /// [`Sha256Path::chosen`] and the fewest messages left over worth a
-    /// lanes call of their own ([`pad_from`]).
+    /// lanes call of their own (`pad_from`).
     fn timed() -> (Sha256Path, usize) {
         static CHOSEN: OnceLock<(Sha256Path, usize)> = OnceLock::new();
         *CHOSEN.get_or_init(|| {
@@ -235,7 +235,7 @@ impl Route {
     }
 
     /// The routes this process chose ([`KeccakPath::chosen`],
-    /// [`Sha256Path::chosen`]) with their measured [`pad_from`].
+    /// [`Sha256Path::chosen`]) with their measured `pad_from`.
     pub(crate) fn chosen() -> Route {
         let ((keccak, keccak_pad_from), (sha256, sha256_pad_from)) = (KeccakPath::timed(), Sha256Path::timed());
         Route {
@@ -407,7 +407,7 @@ fn sha256_in_lanes<const L: usize, M: AsRef<[u8]>>(
 /// `out[i]` = the digest of `msg(i)`, `L` messages of one block count at
 /// a time by `lanes` (which may decline: `None`), the rest by `single`;
 /// but `pad_from` or more left over in a group take one more lanes call,
-/// its spare lanes repeating the group's last message ([`pad_from`]).
+/// its spare lanes repeating the group's last message (`pad_from`).
 /// Messages are grouped by block count first (a stable sort), unless they
 /// all have one, as in most batches.
 fn interleaved<const L: usize, M: AsRef<[u8]>>(
