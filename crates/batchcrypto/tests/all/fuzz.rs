@@ -188,3 +188,43 @@ fn evm_on_the_gpu() {
 fn transforms_on_the_gpu() {
     replay_gpu("transforms");
 }
+
+/// The `gpu` target's other modes on the GPU engine, on the two longest
+/// committed inputs of each target (the most items: several sub-batches):
+/// sub-batches of 3 items, half of a batch on the CPU, a fault in the
+/// kernel of sub-batch 1 and in the upload of sub-batch 3. Each answer
+/// equal to the oracle's and one per item, whichever backend answered
+/// (campaigns: `cargo fuzz run --features wgpu gpu`).
+#[test]
+fn gpu_target_modes() {
+    let Some(gpu) = support::gpu_engine() else {
+        return;
+    };
+    targets::cap_items(REPLAY_ITEMS);
+    let count = targets::gpu::TARGETS.len();
+    for (target, name) in targets::gpu::TARGETS.iter().enumerate() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fuzz/regressions")
+            .join(format!("{name}.hex"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut inputs: Vec<Vec<u8>> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .filter_map(|l| hex::decode(l).ok())
+            .collect();
+        inputs.sort_by_key(|i| std::cmp::Reverse(i.len()));
+        // (mode, parameter byte): see fuzz/src/gpu.rs's Mode::new.
+        for (mode, p) in [(1, 2u8), (2, 3), (3, 6), (3, 13)] {
+            let which = u8::try_from(target + count * mode).expect("a byte");
+            let expected = targets::gpu::Mode::new(which, p);
+            assert_ne!(expected, targets::gpu::Mode::Plain);
+            for input in inputs.iter().take(2) {
+                let data = [&[which, p][..], input].concat();
+                let ran =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| targets::gpu::check(gpu, &data, false)));
+                assert!(ran.is_ok(), "{name} in {expected:?}: input {}", hex::encode(input));
+            }
+        }
+    }
+}
