@@ -20,6 +20,21 @@ lists=/tmp/gpu-bundle-apt; mkdir -p "$lists/partial"
 o="-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=$lists"
 apt-get $o update -qq
 (cd .device/debs && apt-get $o download libvulkan1 libglvnd0 libegl1 libgl1 libglx0 libopengl0 libgles2 >/dev/null)
+# The gpu fuzz target (fuzz/, cargo fuzz; its own workspace), stripped and
+# compressed (about 10 MB), with 600 inputs drawn from a corpus seeded from
+# the committed inputs (and any campaign's units here; libFuzzer runs every
+# seed before fuzzing, and thousands would take the section's time): the
+# last section of gpu-run.sh runs a differential campaign on the device's
+# GPU. Left out without cargo-fuzz.
+if command -v cargo-fuzz >/dev/null; then
+  (cd fuzz && cargo fuzz build --sanitizer none --features wgpu gpu && python3 seed_corpus.py gpu)
+  strip -o .device/gpu-fuzz fuzz/target/x86_64-unknown-linux-gnu/release/gpu && gzip -f .device/gpu-fuzz
+  seeds=$(mktemp -d) && mkdir "$seeds/gpu"
+  find fuzz/corpus/gpu -type f | shuf -n 600 --random-source=<(yes) | xargs cp -t "$seeds/gpu"
+  tar -czf .device/gpu-corpus.tar.gz -C "$seeds" gpu && rm -rf "$seeds"
+else
+  echo "note: no cargo-fuzz here (cargo install cargo-fuzz --locked): the bundle has no gpu fuzz target"
+fi
 git rev-parse HEAD > .device/commit
 git diff --quiet HEAD -- crates Cargo.toml Cargo.lock || echo "note: the binary includes uncommitted changes" >> .device/commit
 du -sh .device; ls .device .device/debs

@@ -10,7 +10,8 @@
 # other operation running beside it; then what changed since the last
 # H200 run: 14 (Keccak at 2^22, the signatures), 16 (ML-KEM, ML-DSA at
 # 65,536), 18 (NTT, MSM), the CLI's hash --raw and NTT 2^24 end to end,
-# 14's end-to-end vs kernel gap with the GPU's clocks, 20 (the service).
+# 14's end-to-end vs kernel gap with the GPU's clocks, 20 (the service),
+# then the gpu fuzz target for what time is left.
 # Traced runs time each pass of a sub-batch apart: the MSM's plan and sum
 # passes at 2^16 and 2^20 and one BLS aggregate verify's chain say where
 # their device time goes (summarised by trace-passes below).
@@ -187,5 +188,22 @@ if within 480 "serve"; then
     timeout 40 $bin bench-serve --op verify/ed25519 --input /tmp/ed.jsonl --backend gpu --rounds 3 --passes 2 \
       --batches-in-flight $flight 2>&1 | sed "s/^/in flight $flight: /" | tee -a "$out/serve.md"
   done
+fi
+# Differential fuzzing on this GPU (when the bundle has the gpu fuzz
+# target): the CPU targets' checks on a GPU engine in its four modes
+# (plain, streamed, split, faults), batches up to 160 items, BLS included,
+# for what is left of the run (at least 20 s). Its summary and any crash
+# (libFuzzer prints the input in base64) go to selftest.txt: the device
+# tool takes back at most 8 files.
+if [ -f .device/gpu-fuzz.gz ] && within 510 "gpu fuzz"; then
+  stamp "gpu fuzz"
+  gunzip -c .device/gpu-fuzz.gz > /tmp/gpu-fuzz && chmod +x /tmp/gpu-fuzz
+  mkdir -p /tmp/fuzz && tar -xzf .device/gpu-corpus.tar.gz -C /tmp/fuzz
+  left=$(( 525 - ($(date +%s) - t0) )); [ "$left" -lt 20 ] && left=20
+  { echo "gpu fuzz, ${left} s:"
+    BATCHCRYPTO_FUZZ_ITEMS=160 BATCHCRYPTO_FUZZ_BLS=1 timeout $(( left + 60 )) /tmp/gpu-fuzz /tmp/fuzz/gpu \
+      -max_total_time="$left" -timeout=60 -rss_limit_mb=16384 -print_final_stats=1 -artifact_prefix=/tmp/fuzz/ 2>&1 \
+      | grep -v -E '^#[0-9]+[[:space:]]+(NEW|REDUCE|pulse)' | tail -40
+  } | tee -a "$out/selftest.txt"
 fi
 stamp done
