@@ -38,3 +38,8 @@ fi
 git rev-parse HEAD > .device/commit
 git diff --quiet HEAD -- crates Cargo.toml Cargo.lock || echo "note: the binary includes uncommitted changes" >> .device/commit
 du -sh .device; ls .device .device/debs
+size=$(du -sm .device | cut -f1)
+if [ "$size" -gt 60 ]; then
+  echo "warning: .device holds ${size} MiB and the device tool carries 64 MiB in all;" \
+    "the fuzz target can go: rm .device/gpu-fuzz.gz .device/gpu-corpus.tar.gz"
+fi
