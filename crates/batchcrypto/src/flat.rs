@@ -553,7 +553,8 @@ fn grouped_keys(op: Op, pks: &Column<'_>, groups: &[u64], n: usize) -> Result<Ve
 
 /// BLS aggregate verification (blst's `aggregate_verify`): item `i` is
 /// the signature `sigs[i]` (96 bytes) of the keys
-/// `pks[groups[i]..groups[i + 1]]` (48 bytes each), key `k` over the message `msgs[k]`.
+/// `pks[groups[i]..groups[i + 1]]` (48 bytes each), key `k` over the
+/// message `msgs[k]`.
 pub fn bls_aggregate_verify(
     engine: &Engine,
     pks: &Column<'_>,

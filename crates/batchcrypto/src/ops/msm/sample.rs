@@ -16,8 +16,7 @@ use crate::ops::bls::sample as bls_sample;
 use crate::ops::evm::bn254;
 use crate::ops::item_rng;
 
-/// `count` points of `curve` from `seed`, uncompressed (distinct but for a
-/// chance of 1 in the group's order).
+/// `count` random points of `curve` from `seed`, uncompressed.
 pub fn points(curve: Curve, count: usize, seed: u64) -> Vec<Vec<u8>> {
     match curve {
         Curve::Bn254G1 => (0..count)
