@@ -9,9 +9,15 @@ failed, each with a comment saying what it found.
 Run from fuzz/ after a campaign, on its minimised corpus:
   target/x86_64-unknown-linux-gnu/release/<target> -merge=1 /tmp/min corpus/<target>
   python3 export.py <target> /tmp/min
+
+For the gpu target the inputs its seeds already hold (the CPU targets'
+committed inputs behind their choice byte, which the tests replay on the
+GPU from their own files) are left out.
 """
 import argparse
 import pathlib
+
+from seed_corpus import gpu_seeds
 
 MARKER = "# corpus: a campaign's minimised inputs (export.py rewrites below this line)"
 
@@ -32,8 +38,9 @@ def main() -> None:
     if not kept:
         kept = [f"# Inputs of the `{args.target}` fuzz target, one per line in hex.",
                 "# Inputs that once failed (with what they found) go above the marker."]
+    skip = set(gpu_seeds()) if args.target == "gpu" else set()
     inputs = sorted(
-        {p.read_bytes() for p in args.corpus.iterdir() if p.is_file() and p.stat().st_size <= args.max_bytes},
+        {p.read_bytes() for p in args.corpus.iterdir() if p.is_file() and p.stat().st_size <= args.max_bytes} - skip,
         key=lambda b: (len(b), b),
     )
     out.parent.mkdir(exist_ok=True)

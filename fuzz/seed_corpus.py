@@ -8,7 +8,8 @@ src/evm.rs).
 
 gpu: fuzz/corpus/gpu from the CPU targets' committed inputs
 (regressions/<target>.hex), each behind the byte that picks its target
-(src/gpu.rs, TARGETS: the same order as GPU_TARGETS here).
+(src/gpu.rs, TARGETS: the same order as GPU_TARGETS here), and the gpu
+target's own (regressions/gpu.hex).
 
 Run from fuzz/: python3 seed_corpus.py [evm|gpu]
 """
@@ -40,17 +41,27 @@ def write(out: pathlib.Path, data: bytes) -> None:
     (out / hashlib.sha1(data).hexdigest()).write_bytes(data)
 
 
+def committed(target: str) -> list[bytes]:
+    """The inputs of regressions/<target>.hex (none if it does not exist)."""
+    path = pathlib.Path(f"regressions/{target}.hex")
+    if not path.exists():
+        return []
+    lines = (line.strip() for line in path.read_text().splitlines())
+    return [bytes.fromhex(line) for line in lines if line and not line.startswith("#")]
+
+
+def gpu_seeds() -> list[bytes]:
+    """The CPU targets' committed inputs, each behind its choice byte."""
+    return [bytes([choice]) + data for choice, target in enumerate(GPU_TARGETS) for data in committed(target)]
+
+
 def seed_gpu() -> None:
     out = pathlib.Path("corpus/gpu")
     out.mkdir(parents=True, exist_ok=True)
-    written = 0
-    for choice, target in enumerate(GPU_TARGETS):
-        for line in pathlib.Path(f"regressions/{target}.hex").read_text().splitlines():
-            line = line.strip()
-            if line and not line.startswith("#"):
-                write(out, bytes([choice]) + bytes.fromhex(line))
-                written += 1
-    print(f"{written} seeds in {out}")
+    seeds = gpu_seeds() + committed("gpu")
+    for data in seeds:
+        write(out, data)
+    print(f"{len(seeds)} seeds in {out}")
 
 
 def seed_evm() -> None:

@@ -189,6 +189,16 @@ fn transforms_on_the_gpu() {
     replay_gpu("transforms");
 }
 
+/// The `gpu` target's own committed inputs (`fuzz/regressions/gpu.hex`:
+/// what its campaigns kept beyond the CPU targets' inputs, in every mode)
+/// on the GPU engine, each as it is.
+#[test]
+fn gpu() {
+    if let Some(gpu) = support::gpu_engine() {
+        replay_on("gpu", |data| targets::gpu::check(gpu, data, false), Some(0));
+    }
+}
+
 /// The `gpu` target's other modes on the GPU engine, on the two longest
 /// committed inputs of each target (the most items: several sub-batches):
 /// sub-batches of 3 items, half of a batch on the CPU, a fault in the
