@@ -66,10 +66,6 @@ fn replay_gpu(target: &str) {
 /// [`MUTANTS`]); a failure names the line, the variant and its bytes.
 fn replay_on(target: &str, run: impl Fn(&[u8]), mutants: Option<u64>) {
     targets::cap_items(REPLAY_ITEMS);
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/regressions")
-        .join(format!("{target}.hex"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let number = |var: &str, default: u64| {
         std::env::var(var)
             .ok()
@@ -79,13 +75,9 @@ fn replay_on(target: &str, run: impl Fn(&[u8]), mutants: Option<u64>) {
     let mutants = mutants.unwrap_or_else(|| number("BATCHCRYPTO_FUZZ_MUTANTS", MUTANTS as u64));
     let seed = number("BATCHCRYPTO_FUZZ_SEED", 1);
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut inputs = 0;
-    for (k, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let input = hex::decode(line).unwrap_or_else(|e| panic!("{target}.hex line {}: {e}", k + 1));
+    let inputs = committed(target);
+    assert!(!inputs.is_empty(), "{target}.hex holds no input");
+    for (line, input) in inputs {
         for variant in 0..=mutants {
             let data = if variant == 0 {
                 input.clone()
@@ -96,14 +88,29 @@ fn replay_on(target: &str, run: impl Fn(&[u8]), mutants: Option<u64>) {
             let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&data)));
             assert!(
                 ran.is_ok(),
-                "{target}.hex line {}, variant {variant} (seed {seed}, input {}): the target failed (above)",
-                k + 1,
+                "{target}.hex line {line}, variant {variant} (seed {seed}, input {}): the target failed (above)",
                 hex::encode(&data)
             );
         }
-        inputs += 1;
     }
-    assert!(inputs > 0, "{target}.hex holds no input");
+}
+
+/// The inputs of `fuzz/regressions/<target>.hex` with their line numbers
+/// (comments and blank lines skipped; a line that is not hex fails).
+fn committed(target: &str) -> Vec<(usize, Vec<u8>)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fuzz/regressions")
+        .join(format!("{target}.hex"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .enumerate()
+        .map(|(k, line)| (k + 1, line.trim()))
+        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
+        .map(|(n, line)| {
+            let input = hex::decode(line).unwrap_or_else(|e| panic!("{target}.hex line {n}: {e}"));
+            (n, input)
+        })
+        .collect()
 }
 
 /// `input` with one to four random edits.
@@ -214,15 +221,9 @@ fn gpu_target_modes() {
     targets::cap_items(REPLAY_ITEMS);
     let count = targets::gpu::TARGETS.len();
     for (target, name) in targets::gpu::TARGETS.iter().enumerate() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../fuzz/regressions")
-            .join(format!("{name}.hex"));
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let mut inputs: Vec<Vec<u8>> = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .filter_map(|l| hex::decode(l).ok())
+        let mut inputs: Vec<Vec<u8>> = committed(name)
+            .into_iter()
+            .map(|(_, input)| input)
             // BLS12-381's are left out on lavapipe (seconds a call).
             .filter(|i| target != 0 || !targets::signatures::is_bls(i))
             .collect();
