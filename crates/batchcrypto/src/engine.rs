@@ -1436,7 +1436,9 @@ mod tests {
                 .collect();
             assert_eq!(threads[0], 2, "an op's first call takes the pool");
             let times = &engine.cpu_times[registry::position(op)];
-            let speedup = measured(&times.speedup).expect("the pool's speed-up measured");
+            // Unmeasured when no call after the probe took the pool (the
+            // probe's time thrown by the same noise): another engine.
+            let speedup = measured(&times.speedup).ok_or_else(|| format!("no speed-up measured: {threads:?}"))?;
             if speedup >= 1.8 {
                 return Err(format!("speed-up {speedup} of serial work on two workers"));
             }
