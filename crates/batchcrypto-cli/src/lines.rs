@@ -592,6 +592,28 @@ impl LineJob {
 /// not UTF-8), the message its output line carries.
 pub type RequestLine = Result<String, String>;
 
+#[cfg(feature = "serve")]
+/// Splits a request's body into lines as the CLI reads a file
+/// ([`read_line_capped`], [`line_text`]): `\n` or `\r\n` ends a line, a
+/// final line needs no newline, a UTF-8 byte order mark at the start is
+/// ignored, a line longer than `max_line_bytes` or not UTF-8 is its error
+/// text. `Ok(None)`: more than `max_lines` lines.
+pub fn body_lines(body: &[u8], max_line_bytes: usize, max_lines: usize) -> io::Result<Option<Vec<RequestLine>>> {
+    let mut input: &[u8] = body;
+    let (mut raw, mut lines) = (Vec::new(), Vec::new());
+    loop {
+        let (n, read) = read_line_capped(&mut input, &mut raw, max_line_bytes)?;
+        if n == 0 {
+            return Ok(Some(lines));
+        }
+        if lines.len() == max_lines {
+            return Ok(None);
+        }
+        let line_no = lines.len() as u64 + 1;
+        lines.push(line_text(&raw, &read, line_no, max_line_bytes).map(str::to_string));
+    }
+}
+
 /// A [`LineVerb`] behind a pointer: what the command line and the service
 /// call without knowing the verb's item type.
 pub trait DynVerb: Send + Sync {

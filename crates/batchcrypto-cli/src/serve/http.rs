@@ -35,7 +35,7 @@ use tokio::net::TcpListener;
 use super::metrics::Refusal;
 use super::{FailKind, Failure, Input, SHUTDOWN_GRACE, State, fail, log};
 use crate::Fatal;
-use crate::lines::{RequestLine, line_text, read_line_capped};
+use crate::lines::{RequestLine, body_lines};
 
 /// The header carrying a request's deadline, in milliseconds from its arrival.
 pub const DEADLINE_HEADER: &str = "x-batchcrypto-deadline-ms";
@@ -379,25 +379,12 @@ async fn read_body(state: &State, req: Request<Incoming>) -> Result<Bytes, Failu
     }
 }
 
-/// Splits a body into lines as the CLI reads a file: `\n` or `\r\n` ends a
-/// line, a final line needs no newline, a UTF-8 byte order mark at the
-/// start is ignored, a line that is not UTF-8 gets its error line.
+/// A JSON Lines body's lines ([`body_lines`]: as the CLI reads a file),
+/// within the service's limits.
 pub fn split_lines(state: &State, body: &[u8]) -> Result<Vec<RequestLine>, Failure> {
-    let limit = state.max_request_bytes;
-    let mut input: &[u8] = body;
-    let (mut raw, mut lines) = (Vec::new(), Vec::new());
-    loop {
-        let (n, read) = match read_line_capped(&mut input, &mut raw, limit) {
-            Ok((0, _)) => break,
-            Ok(r) => r,
-            Err(e) => return Err(fail(FailKind::BadRequest, format!("reading the body: {e}"))),
-        };
-        debug_assert!(n > 0);
-        if lines.len() == state.max_request_lines {
-            return Err(state.too_many_lines());
-        }
-        let line_no = lines.len() as u64 + 1;
-        lines.push(line_text(&raw, &read, line_no, limit).map(str::to_string));
+    match body_lines(body, state.max_request_bytes, state.max_request_lines) {
+        Ok(Some(lines)) => Ok(lines),
+        Ok(None) => Err(state.too_many_lines()),
+        Err(e) => Err(fail(FailKind::BadRequest, format!("reading the body: {e}"))),
     }
-    Ok(lines)
 }

@@ -18,6 +18,7 @@
 //! accepted and exits 0.
 
 mod batcher;
+pub mod fuzzing;
 mod grpc;
 mod http;
 pub mod load;
