@@ -11,12 +11,20 @@ gpu: fuzz/corpus/gpu from the CPU targets' committed inputs
 (src/gpu.rs, TARGETS: the same order as GPU_TARGETS here), and the gpu
 target's own (regressions/gpu.hex).
 
-Run from fuzz/: python3 seed_corpus.py [evm|gpu]
+cli: fuzz/corpus/cli, for each route of src/cli.rs's ROUTES (the choice
+byte is its index) a few bodies: the sample generator's items (`batchcrypto
+sample`, run through cargo), the CLI's golden inputs, go-ethereum's vectors
+as lines, random records for the binary verbs; and routes written out
+(choice byte len(ROUTES)) with options, escapes and mistakes.
+
+Run from fuzz/: python3 seed_corpus.py [evm|gpu|cli]
 """
 import argparse
 import hashlib
 import json
 import pathlib
+import random
+import subprocess
 
 VECTORS = pathlib.Path(__file__).resolve().parent.parent / "testdata" / "eth-precompiles"
 # The target's choice byte per file: Precompile::ALL's order, then
@@ -78,10 +86,135 @@ def seed_evm() -> None:
     print(f"{written} seeds in {out}")
 
 
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+GOLDEN = ROOT / "testdata" / "cli-golden"
+
+
+def cli_routes() -> list[str]:
+    """src/cli.rs's ROUTES, in order."""
+    text = (pathlib.Path(__file__).resolve().parent / "src" / "cli.rs").read_text()
+    block = text[text.index("pub const ROUTES") :]
+    block = block[block.index("[", block.index("=")) : block.index("];")]
+    return json.loads(block.rstrip().rstrip(",") + "]")
+
+
+def sample(kind: str, count: int, *options: str) -> list[bytes]:
+    """`batchcrypto sample <kind>`'s lines."""
+    out = subprocess.run(
+        ["cargo", "run", "-q", "--manifest-path", str(ROOT / "Cargo.toml"), "-p", "batchcrypto-cli", "--",
+         "sample", kind, "--count", str(count), "--seed", "7", "--hostile-share", "0.3", *options],
+        check=True, capture_output=True,
+    ).stdout
+    return out.splitlines()
+
+
+def golden(name: str) -> list[bytes]:
+    return (GOLDEN / name).read_bytes().splitlines()
+
+
+def precompile_lines(*names: str) -> list[bytes]:
+    lines = []
+    for name in names:
+        for case in json.loads((VECTORS / f"{name}.json").read_text()):
+            lines.append(json.dumps({"input": case["Input"]}).encode())
+    return lines
+
+
+def aggregate_lines(fast: bool) -> list[bytes]:
+    """BLS aggregate lines from the golden BLS items: keys, messages and one
+    item's signature (parsed and run, mostly not valid)."""
+    items = [json.loads(line) for line in golden("bls.jsonl")]
+    lines = []
+    for k in range(1, 6):
+        group = items[k : 2 * k]
+        line = {"pks": [i["pk"] for i in group], "sig": group[0]["sig"]}
+        if fast:
+            line["msg"] = group[0]["msg"]
+        else:
+            line["msgs"] = [i["msg"] for i in group]
+        lines.append(json.dumps(line).encode())
+    return lines
+
+
+def route_lines(route: str) -> list[bytes]:
+    """Lines (or, for the binary verbs, bytes) a route's bodies start from."""
+    rng = random.Random(route)
+    word = route.split("?")[0]
+    kinds = {"verify/ed25519": "ed25519", "verify/secp256k1": "secp256k1", "ecrecover": "ecrecover",
+             "verify/p256": "p256", "verify/bip340": "bip340", "verify/sr25519": "sr25519",
+             "verify/bls": "bls", "verify/ml-dsa-44": "ml-dsa-44", "verify/ml-dsa-65": "ml-dsa-65",
+             "verify/ml-dsa-87": "ml-dsa-87", "mlkem/keygen": "ml-kem-keygen"}
+    if word in kinds:
+        return sample(kinds[word], 24)
+    if word in ("mlkem/encaps", "mlkem/decaps"):
+        size = route.split("set=")[1] if "set=" in route else "768"
+        return sample(f"ml-kem-{word.split('/')[1]}", 12, "--set", size, "--signers", "3")
+    if word == "verify/bls-aggregate":
+        return aggregate_lines(False)
+    if word == "verify/bls-fast-aggregate":
+        return aggregate_lines(True)
+    if word.startswith("hash/") and "raw" not in route:
+        return golden("hash.jsonl")[:40]
+    if word == "merkle":
+        return golden("leaves.jsonl")[:24]
+    if word.startswith("evm/") or word == "eip2537-pairing":
+        names = {"evm/bn256-add": ["bn256Add"], "evm/bn256-mul": ["bn256ScalarMul"],
+                 "evm/bn256-pairing": ["bn256Pairing"], "evm/bls-g1msm": ["blsG1MultiExp", "fail-blsG1MultiExp"],
+                 "evm/bls-g2msm": ["blsG2MultiExp", "fail-blsG2MultiExp"], "eip2537-pairing": ["blsPairing"]}
+        return precompile_lines(*names[word])[:24]
+    # The binary verbs: random bytes (the target cuts them into records).
+    return [bytes(rng.randrange(256) for _ in range(640))]
+
+
+# Routes the input writes itself: options, escapes, spellings and mistakes.
+WRITTEN = [
+    ("verify/ed25519?policy=zip%32%31%35", "verify/ed25519"),
+    ("verify/ed25519?policy=strict&policy=zip215", "verify/ed25519"),
+    ("verify/sr25519?context=sub+strate", "verify/sr25519"),
+    ("verify/sr25519?context=%F0%9F%94%91", "verify/sr25519"),
+    ("verify/secp256k1?low-s=false", "verify/secp256k1"),
+    ("ecrecover?low_s=yes", "ecrecover"),
+    ("hash/keccak256?raw=0", "hash/keccak256?raw=32"),
+    ("hash/sha256?raw=3", "hash/sha256?raw=64"),
+    ("merkle?proof=0,0,3&hash=keccak256", "merkle"),
+    ("merkle?hash=sha3-256", "merkle"),
+    ("mlkem/keygen?set=0768", "mlkem/keygen"),
+    ("ntt?field=prime64-negacyclic&log_n=4&modulus=0x10001", "ntt?field=goldilocks&log_n=2"),
+    ("ntt?field=goldilocks&log-n=3&coset=07&output_order=bit-reversed", "ntt?field=goldilocks&log_n=2"),
+    ("ntt?field=bn254-fr&log_n=25", "ntt?field=goldilocks&log_n=2"),
+    ("msm?curve=bn254-g1&encoding=compressed", "msm?curve=bn254-g1"),
+    ("msm?curve=bls12-381-g2&encoding=uncompressed", "msm?curve=bls12-381-g2"),
+    ("verify/ed25519?backend=gpu", "verify/ed25519"),
+    ("verify//ed25519/", "verify/ed25519"),
+    ("verify/ed25519?%zz=1", "verify/ed25519"),
+    ("verify/ed25519?policy=%", "verify/ed25519"),
+    ("serve", "hash/keccak256"),
+    ("evm/bn256-add?input=-", "evm/bn256-add"),
+]
+
+
+def seed_cli() -> None:
+    out = pathlib.Path("corpus/cli")
+    out.mkdir(parents=True, exist_ok=True)
+    routes = cli_routes()
+    written = 0
+    for choice, route in enumerate(routes):
+        lines = route_lines(route)
+        for n, cuts in ((1, 0x00), (3, 0x48), (8, 0x3B), (24, 0x5A)):
+            body = b"\n".join(lines[:n]) + b"\n"
+            write(out, bytes([choice, cuts]) + body)
+            written += 1
+    for route, like in WRITTEN:
+        lines = route_lines(like)
+        write(out, bytes([len(routes), 0x48]) + route.encode() + b"\n" + b"\n".join(lines[:4]) + b"\n")
+        written += 1
+    print(f"{written} seeds in {out}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("target", nargs="?", default="evm", choices=["evm", "gpu"])
-    {"evm": seed_evm, "gpu": seed_gpu}[ap.parse_args().target]()
+    ap.add_argument("target", nargs="?", default="evm", choices=["evm", "gpu", "cli"])
+    {"evm": seed_evm, "gpu": seed_gpu, "cli": seed_cli}[ap.parse_args().target]()
 
 
 if __name__ == "__main__":

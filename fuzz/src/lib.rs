@@ -23,7 +23,8 @@
 //! committed inputs of each (`crates/batchcrypto/tests/all/fuzz.rs`), also
 //! on the GPU engine ([`answers`] then requires the GPU to have answered).
 //! The [`gpu`] target runs the first five on a GPU engine in a campaign of
-//! its own.
+//! its own; `cli` (feature `cli`) fuzzes the command line's and the
+//! service's request path.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,6 +32,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use arbitrary::Unstructured;
 use batchcrypto::{Backend, BackendChoice, Engine, Outcome};
 
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod columns;
 pub mod evm;
 pub mod gpu;
