@@ -12,12 +12,15 @@ Run from fuzz/ after a campaign, on its minimised corpus:
 
 For the gpu target the inputs its seeds already hold (the CPU targets'
 committed inputs behind their choice byte, which the tests replay on the
-GPU from their own files) are left out.
+GPU from their own files) are left out. For the cli target a route that no
+input under --max-bytes picks gets the corpus's smallest input that does
+(an ML-KEM-768 decapsulation line alone is 7 KB), so that the replay runs
+every route.
 """
 import argparse
 import pathlib
 
-from seed_corpus import gpu_seeds
+from seed_corpus import cli_routes, gpu_seeds
 
 MARKER = "# corpus: a campaign's minimised inputs (export.py rewrites below this line)"
 
@@ -43,9 +46,23 @@ def main() -> None:
         {p.read_bytes() for p in args.corpus.iterdir() if p.is_file() and p.stat().st_size <= args.max_bytes} - skip,
         key=lambda b: (len(b), b),
     )
+    if args.target == "cli":
+        inputs += smallest_per_route(args.corpus, {b[0] % 64 for b in inputs if b})
     out.parent.mkdir(exist_ok=True)
     out.write_text("\n".join(kept + [MARKER] + [b.hex() for b in inputs]) + "\n")
     print(f"{out}: {len(inputs)} inputs, {sum(map(len, inputs))} bytes")
+
+
+def smallest_per_route(corpus: pathlib.Path, picked: set[int]) -> list[bytes]:
+    """The smallest input of each listed route of src/cli.rs that `picked`
+    (first bytes modulo 64, as the target reads them) lacks."""
+    extra = {}
+    for path in sorted((p for p in corpus.iterdir() if p.is_file()), key=lambda p: (p.stat().st_size, p.name)):
+        data = path.read_bytes()
+        choice = data[0] % 64 if data else None
+        if choice is not None and choice < len(cli_routes()) and choice not in picked and choice not in extra:
+            extra[choice] = data
+    return [extra[c] for c in sorted(extra)]
 
 
 if __name__ == "__main__":

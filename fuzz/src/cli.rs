@@ -89,7 +89,7 @@ pub const ROUTES: [&str; 48] = [
 
 /// What an input's first byte picks from, modulo: a listed route below
 /// [`ROUTES`]' length, a written route above it (a quarter of the inputs).
-const CHOICES: usize = 64;
+pub const CHOICES: usize = 64;
 const _: () = assert!(ROUTES.len() < CHOICES);
 
 /// Lines or records a request may hold here (the service allows 65,536;

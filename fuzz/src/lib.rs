@@ -23,8 +23,9 @@
 //! committed inputs of each (`crates/batchcrypto/tests/all/fuzz.rs`), also
 //! on the GPU engine ([`answers`] then requires the GPU to have answered).
 //! The [`gpu`] target runs the first five on a GPU engine in a campaign of
-//! its own; `cli` (feature `cli`) fuzzes the command line's and the
-//! service's request path.
+//! its own. The `cli` target (`src/cli.rs`, compiled into its entry point
+//! only: it needs the CLI crate, feature `cli`) fuzzes the command line's
+//! and the service's request path.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -32,8 +33,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use arbitrary::Unstructured;
 use batchcrypto::{Backend, BackendChoice, Engine, Outcome};
 
-#[cfg(feature = "cli")]
-pub mod cli;
 pub mod columns;
 pub mod evm;
 pub mod gpu;
