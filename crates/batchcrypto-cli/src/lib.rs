@@ -4,9 +4,10 @@
 //! device error.
 //!
 //! A library with a binary (`src/main.rs` calls [`main`]) so that the
-//! service's request path can be fuzzed in-process: [`fuzzing`] exports
+//! service's request path can be fuzzed in-process: `fuzzing` exports
 //! it (with the `serve` feature) to the `cli` fuzz target and its replay
-//! test. The command line is the interface; nothing else here is public.
+//! test. The command line is the interface: what else is public here is
+//! so for those two, not a library API.
 
 mod bench;
 mod calibrate;

@@ -594,7 +594,7 @@ pub type RequestLine = Result<String, String>;
 
 #[cfg(feature = "serve")]
 /// Splits a request's body into lines as the CLI reads a file
-/// ([`read_line_capped`], [`line_text`]): `\n` or `\r\n` ends a line, a
+/// (`read_line_capped`, `line_text`): `\n` or `\r\n` ends a line, a
 /// final line needs no newline, a UTF-8 byte order mark at the start is
 /// ignored, a line longer than `max_line_bytes` or not UTF-8 is its error
 /// text. `Ok(None)`: more than `max_lines` lines.
