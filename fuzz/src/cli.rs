@@ -148,8 +148,7 @@ pub fn check(engine: &Engine, data: &[u8]) {
     }
 }
 
-/// A request's items: its lines, or its records (`None`: more than
-/// [`MAX_ITEMS`], which the service would refuse as too large).
+/// A request's items: its lines, or a binary verb's records.
 enum Items {
     Lines(Vec<Result<String, String>>),
     Records(Vec<Vec<u8>>),
@@ -184,7 +183,9 @@ impl Items {
     }
 }
 
-/// The body as the verb reads it.
+/// The body as the verb reads it: its lines, or its whole records (a
+/// last partial one, which the service refuses with the whole request, is
+/// left out); `None`: more than [`MAX_ITEMS`].
 fn items(served: &Served, body: &[u8]) -> Option<Items> {
     let Some(record) = served.verb.record() else {
         let lines = body_lines(body, MAX_LINE_BYTES, MAX_ITEMS).unwrap_or_else(|e| panic!("reading a body: {e}"))?;
@@ -270,7 +271,7 @@ fn answered(engine: &Engine, served: &Served, items: &Items, cuts: u8) -> Answer
                 Payload::Records(_) => joined.0.extend_from_slice(body),
             }
             joined.1.extend(refused.iter().map(|(i, why)| (i + first, why.clone())));
-            first += part_items(part, served);
+            first += part.items(served.verb.record());
         }
         assert_eq!(
             Ok(joined),
@@ -280,11 +281,6 @@ fn answered(engine: &Engine, served: &Served, items: &Items, cuts: u8) -> Answer
         );
     }
     whole
-}
-
-/// Items in a request (lines, or whole records).
-fn part_items(part: &Payload, served: &Served) -> usize {
-    part.items(served.verb.record())
 }
 
 /// `output` checked as a JSON Lines answer to `request` (one JSON object
