@@ -20,7 +20,7 @@ every route.
 import argparse
 import pathlib
 
-from seed_corpus import cli_routes, gpu_seeds
+from seed_corpus import cli_choices, cli_routes, gpu_seeds
 
 MARKER = "# corpus: a campaign's minimised inputs (export.py rewrites below this line)"
 
@@ -47,7 +47,7 @@ def main() -> None:
         key=lambda b: (len(b), b),
     )
     if args.target == "cli":
-        inputs += smallest_per_route(args.corpus, {b[0] % 64 for b in inputs if b})
+        inputs += smallest_per_route(args.corpus, {b[0] % cli_choices() for b in inputs if b})
     out.parent.mkdir(exist_ok=True)
     out.write_text("\n".join(kept + [MARKER] + [b.hex() for b in inputs]) + "\n")
     print(f"{out}: {len(inputs)} inputs, {sum(map(len, inputs))} bytes")
@@ -55,12 +55,13 @@ def main() -> None:
 
 def smallest_per_route(corpus: pathlib.Path, picked: set[int]) -> list[bytes]:
     """The smallest input of each listed route of src/cli.rs that `picked`
-    (first bytes modulo 64, as the target reads them) lacks."""
+    (first bytes modulo CHOICES, as the target reads them) lacks."""
+    routes, choices = len(cli_routes()), cli_choices()
     extra = {}
     for path in sorted((p for p in corpus.iterdir() if p.is_file()), key=lambda p: (p.stat().st_size, p.name)):
         data = path.read_bytes()
-        choice = data[0] % 64 if data else None
-        if choice is not None and choice < len(cli_routes()) and choice not in picked and choice not in extra:
+        choice = data[0] % choices if data else routes
+        if choice < routes and choice not in picked and choice not in extra:
             extra[choice] = data
     return [extra[c] for c in sorted(extra)]
 

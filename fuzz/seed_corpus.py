@@ -98,6 +98,12 @@ def cli_routes() -> list[str]:
     return json.loads(block.rstrip().rstrip(",") + "]")
 
 
+def cli_choices() -> int:
+    """src/cli.rs's CHOICES: the first byte picks a route modulo this."""
+    text = (pathlib.Path(__file__).resolve().parent / "src" / "cli.rs").read_text()
+    return int(text.split("pub const CHOICES: usize = ", 1)[1].split(";", 1)[0])
+
+
 def sample(kind: str, count: int, *options: str) -> list[bytes]:
     """`batchcrypto sample <kind>`'s lines."""
     out = subprocess.run(
