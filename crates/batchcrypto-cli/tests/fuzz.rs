@@ -16,6 +16,9 @@ use batchcrypto::{BackendChoice, Engine};
 #[path = "../../../fuzz/src/cli.rs"]
 mod cli;
 
+#[path = "../../../fuzz/src/regressions.rs"]
+mod regressions;
+
 #[test]
 fn committed_inputs_of_the_cli_target() {
     let engine = Engine::builder()
@@ -24,17 +27,11 @@ fn committed_inputs_of_the_cli_target() {
         .threads(2)
         .build()
         .expect("a CPU engine");
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions/cli.hex");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz");
     let mut routes = [false; cli::ROUTES.len()];
-    for (k, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let input = hex::decode(line).unwrap_or_else(|e| panic!("cli.hex line {}: {e}", k + 1));
+    for (line, input) in regressions::committed(&fuzz, "cli") {
         let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| cli::check(&engine, &input)));
-        assert!(ran.is_ok(), "cli.hex line {}: the target failed (above)", k + 1);
+        assert!(ran.is_ok(), "cli.hex line {line}: the target failed (above)");
         if let Some(route) = input
             .first()
             .and_then(|&b| routes.get_mut(usize::from(b) % cli::CHOICES))

@@ -27,6 +27,9 @@ use crate::support;
 #[path = "../../../../fuzz/src/lib.rs"]
 mod targets;
 
+#[path = "../../../../fuzz/src/regressions.rs"]
+mod regressions;
+
 /// Variants of each committed input, unless the environment says.
 const MUTANTS: usize = 4;
 /// The most items of a replayed batch (the campaigns' longer batches,
@@ -96,21 +99,9 @@ fn replay_on(target: &str, run: impl Fn(&[u8]), mutants: Option<u64>) {
 }
 
 /// The inputs of `fuzz/regressions/<target>.hex` with their line numbers
-/// (comments and blank lines skipped; a line that is not hex fails).
+/// (`fuzz/src/regressions.rs`, which the CLI's replay reads them with too).
 fn committed(target: &str) -> Vec<(usize, Vec<u8>)> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/regressions")
-        .join(format!("{target}.hex"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .enumerate()
-        .map(|(k, line)| (k + 1, line.trim()))
-        .filter(|(_, line)| !line.is_empty() && !line.starts_with('#'))
-        .map(|(n, line)| {
-            let input = hex::decode(line).unwrap_or_else(|e| panic!("{target}.hex line {n}: {e}"));
-            (n, input)
-        })
-        .collect()
+    regressions::committed(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz"), target)
 }
 
 /// `input` with one to four random edits.
