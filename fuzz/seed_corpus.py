@@ -27,8 +27,9 @@ import random
 import subprocess
 
 VECTORS = pathlib.Path(__file__).resolve().parent.parent / "testdata" / "eth-precompiles"
-# The target's choice byte per file: Precompile::ALL's order, then
-# EIP-2537's pairing check (5). Single multiplications are one-term MSMs.
+# The target's choice byte per file: Precompile::ALL's first five, then
+# EIP-2537's pairing check (5), then ALL's others. Single multiplications
+# are one-term MSMs.
 CHOICE = {
     "bn256Add": 0,
     "bn256ScalarMul": 1,
@@ -38,6 +39,11 @@ CHOICE = {
     "blsG2Mul": 4,
     "blsG2MultiExp": 4,
     "blsPairing": 5,
+    "blsG1Add": 6,
+    "blsG2Add": 7,
+    "blsMapG1": 8,
+    "blsMapG2": 9,
+    "pointEvaluation": 10,
 }
 
 
@@ -166,7 +172,10 @@ def route_lines(route: str) -> list[bytes]:
     if word.startswith("evm/") or word == "eip2537-pairing":
         names = {"evm/bn256-add": ["bn256Add"], "evm/bn256-mul": ["bn256ScalarMul"],
                  "evm/bn256-pairing": ["bn256Pairing"], "evm/bls-g1msm": ["blsG1MultiExp", "fail-blsG1MultiExp"],
-                 "evm/bls-g2msm": ["blsG2MultiExp", "fail-blsG2MultiExp"], "eip2537-pairing": ["blsPairing"]}
+                 "evm/bls-g2msm": ["blsG2MultiExp", "fail-blsG2MultiExp"], "eip2537-pairing": ["blsPairing"],
+                 "evm/bls-g1add": ["blsG1Add", "fail-blsG1Add"], "evm/bls-g2add": ["blsG2Add", "fail-blsG2Add"],
+                 "evm/bls-map-g1": ["blsMapG1", "fail-blsMapG1"], "evm/bls-map-g2": ["blsMapG2", "fail-blsMapG2"],
+                 "evm/point-evaluation": ["pointEvaluation"]}
         return precompile_lines(*names[word])[:24]
     # The binary verbs: random bytes (the target cuts them into records).
     return [bytes(rng.randrange(256) for _ in range(640))]

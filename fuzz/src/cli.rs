@@ -36,7 +36,7 @@ use batchcrypto_cli::fuzzing::{Output, Payload, Served, body_lines, job, query_p
 
 /// The operations an input's first byte picks, as a route's path (after
 /// `/v1/`) and query.
-pub const ROUTES: [&str; 48] = [
+pub const ROUTES: [&str; 53] = [
     "verify/ed25519",
     "verify/ed25519?policy=zip215",
     "verify/secp256k1",
@@ -85,6 +85,11 @@ pub const ROUTES: [&str; 48] = [
     "msm?curve=bn254-g1",
     "msm?curve=bls12-381-g1",
     "msm?curve=bls12-381-g2",
+    "evm/bls-g1add",
+    "evm/bls-g2add",
+    "evm/bls-map-g1",
+    "evm/bls-map-g2",
+    "evm/point-evaluation",
 ];
 
 /// What an input's first byte picks from, modulo: a listed route below

@@ -1,5 +1,6 @@
 //! The EVM precompiles over BN254 (EIP-196/197) and BLS12-381 (EIP-2537's
-//! multi-scalar multiplications and pairing check) on any input.
+//! multi-scalar multiplications, pairing check, additions and maps) and
+//! EIP-4844's point evaluation on any input.
 //!
 //! The first byte picks the precompile, the rest is the call's input, so
 //! that the go-ethereum vectors seed the corpus as they are
@@ -12,11 +13,12 @@
 use batchcrypto::ops::{bls, evm};
 use batchcrypto::{Engine, FlatBytes};
 
-use super::{answers, engine, same};
+use super::{answers, answers_of, engine, same};
 
-/// One fuzz input: the precompile (`data[0] % 6`, 5 for EIP-2537's
-/// pairing check) and the input of one call, made twice in one batch
-/// (once whole and once without its last byte).
+/// One fuzz input: the precompile (`data[0] % 11`: 0-4 the first five of
+/// `Precompile::ALL`, 5 EIP-2537's pairing check, 6-10 the others of
+/// `ALL`) and the input of one call, made twice in one batch (once whole
+/// and once without its last byte).
 pub fn run(data: &[u8]) {
     check(engine(), data);
 }
@@ -31,9 +33,10 @@ pub fn check(e: &Engine, data: &[u8]) {
         assert!(inputs.push(call), "inputs far below 4 GiB");
     }
     let calls: Vec<&[u8]> = (0..inputs.len()).map(|i| inputs.get(i)).collect();
-    match evm::Precompile::ALL.get(usize::from(which % 6)) {
-        Some(&p) => {
-            let got = answers(e, e.evm(p, &inputs));
+    let which = usize::from(which) % (evm::Precompile::ALL.len() + 1);
+    match (which != 5).then(|| evm::Precompile::ALL[which - usize::from(which > 5)]) {
+        Some(p) => {
+            let got = answers_of(e, batchcrypto::Op::Evm(p), e.evm(p, &inputs));
             let want: Vec<evm::CallResult> = calls.iter().map(|c| evm::oracle::call(p, c)).collect();
             same(&format!("evm {p}"), &got, &want);
         }

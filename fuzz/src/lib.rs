@@ -190,3 +190,20 @@ pub fn answers<T>(engine: &Engine, got: Result<Outcome<T>, batchcrypto::Error>) 
     }
     outcome.output
 }
+
+/// [`answers`] for an operation that may have no GPU kernel
+/// ([`batchcrypto::registry::OpSpec::gpu_kernel`]): the engine answers
+/// such a batch on the CPU whatever the mode.
+pub fn answers_of<T>(engine: &Engine, op: batchcrypto::Op, got: Result<Outcome<T>, batchcrypto::Error>) -> T {
+    if batchcrypto::registry::spec(op).gpu_kernel {
+        return answers(engine, got);
+    }
+    let outcome = got.unwrap_or_else(|e| panic!("the engine refused a well-formed batch: {e}"));
+    assert_eq!(
+        outcome.selection.backend,
+        Backend::Cpu,
+        "{op} has no kernel: {}",
+        outcome.selection
+    );
+    outcome.output
+}

@@ -311,7 +311,9 @@ class Engine:
     def evm(self, precompile: str, inputs: Any) -> Calls:
         """One call of an EVM precompile per input: ``"bn256-add"``,
         ``"bn256-mul"``, ``"bn256-pairing"`` (EIP-196/197), ``"bls-g1msm"``,
-        ``"bls-g2msm"`` or ``"eip2537-pairing"`` (EIP-2537). Outputs are
+        ``"bls-g2msm"``, ``"eip2537-pairing"``, ``"bls-g1add"``,
+        ``"bls-g2add"``, ``"bls-map-g1"``, ``"bls-map-g2"`` (EIP-2537) or
+        ``"point-evaluation"`` (EIP-4844). Outputs are
         what the precompile returns (a pairing's 32-byte word); a failed
         call (an input the precompile rejects) has ``ok`` False and its
         error."""

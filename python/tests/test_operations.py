@@ -21,6 +21,11 @@ PRECOMPILES = [
     ("blsG1MultiExp.json", "bls-g1msm"),
     ("blsG2MultiExp.json", "bls-g2msm"),
     ("blsPairing.json", "eip2537-pairing"),
+    ("blsG1Add.json", "bls-g1add"),
+    ("blsG2Add.json", "bls-g2add"),
+    ("blsMapG1.json", "bls-map-g1"),
+    ("blsMapG2.json", "bls-map-g2"),
+    ("pointEvaluation.json", "point-evaluation"),
 ]
 
 

@@ -1,5 +1,6 @@
 //! `batchcrypto evm <precompile>` (`bn256-add`, `bn256-mul`,
-//! `bn256-pairing`, `bls-g1msm`, `bls-g2msm`) and `batchcrypto
+//! `bn256-pairing`, `bls-g1msm`, `bls-g2msm`, `bls-g1add`, `bls-g2add`,
+//! `bls-map-g1`, `bls-map-g2`, `point-evaluation`) and `batchcrypto
 //! eip2537-pairing`: EVM precompiles, one call per line.
 //!
 //! In `{"input":"<precompile input hex>"}`; out `{"output":"<hex>"}` with
@@ -8,7 +9,9 @@
 //! "<code>"}` when the call fails (the precompile consumes its gas and
 //! returns nothing): `invalid_length`, `field_top_bytes`,
 //! `field_not_below_p`, `not_on_curve`, `g1_not_in_subgroup`,
-//! `g2_not_in_subgroup`.
+//! `g2_not_in_subgroup`, and for the point evaluation
+//! `versioned_hash_mismatch`, `scalar_not_below_r`, `bad_point_encoding`,
+//! `proof_rejected`.
 
 use batchcrypto::ops::evm::{self, CallResult, Precompile};
 use batchcrypto::{Engine, FlatBytes, Selection};
@@ -19,7 +22,8 @@ use crate::lines::{Field, Io, LineJob, LineVerb, parse_object, push_hex_field};
 /// `evm <precompile>`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// bn256-add, bn256-mul, bn256-pairing, bls-g1msm or bls-g2msm.
+    /// bn256-add, bn256-mul, bn256-pairing, bls-g1msm, bls-g2msm, bls-g1add,
+    /// bls-g2add, bls-map-g1, bls-map-g2 or point-evaluation.
     precompile: Precompile,
     #[command(flatten)]
     engine: crate::EngineArgs,

@@ -1103,7 +1103,7 @@ fn precompile_lines() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata")));
     assert!(dir.is_dir(), "no vectors at {}", dir.display());
-    let verbs: [(&[&str], &[&str]); 6] = [
+    let verbs: [(&[&str], &[&str]); 11] = [
         (&["eip2537-pairing"], &["blsPairing.json", "fail-blsPairing.json"]),
         (&["evm", "bn256-add"], &["bn256Add.json"]),
         (&["evm", "bn256-mul"], &["bn256ScalarMul.json"]),
@@ -1116,6 +1116,11 @@ fn precompile_lines() {
             &["evm", "bls-g2msm"],
             &["blsG2Mul.json", "fail-blsG2Mul.json", "fail-blsG2MultiExp.json"],
         ),
+        (&["evm", "bls-g1add"], &["blsG1Add.json", "fail-blsG1Add.json"]),
+        (&["evm", "bls-g2add"], &["blsG2Add.json", "fail-blsG2Add.json"]),
+        (&["evm", "bls-map-g1"], &["blsMapG1.json", "fail-blsMapG1.json"]),
+        (&["evm", "bls-map-g2"], &["blsMapG2.json", "fail-blsMapG2.json"]),
+        (&["evm", "point-evaluation"], &["pointEvaluation.json"]),
     ];
     for (args, files) in verbs {
         let mut input = String::new();

@@ -312,8 +312,10 @@ enum BcStatus bc_verify_bls_fast_aggregate(const struct BcEngine *engine,
 
 // One call of an EVM precompile per input: `precompile` is
 // `"bn256-add"`, `"bn256-mul"`, `"bn256-pairing"` (EIP-196/197),
-// `"bls-g1msm"`, `"bls-g2msm"` or `"eip2537-pairing"` (EIP-2537). Per
-// call `out_width` bytes into `out_outputs` (64, 64, 32, 128, 256 and 32
+// `"bls-g1msm"`, `"bls-g2msm"`, `"eip2537-pairing"`, `"bls-g1add"`,
+// `"bls-g2add"`, `"bls-map-g1"`, `"bls-map-g2"` (EIP-2537) or
+// `"point-evaluation"` (EIP-4844). Per call `out_width` bytes into
+// `out_outputs` (64, 64, 32, 128, 256, 32, 128, 256, 128, 256 and 64
 // respectively; another width is an error; zeros where the call fails)
 // and into `out_errors` 0, or the failure's number
 // ([`bc_precompile_error_name`]).

@@ -828,13 +828,18 @@ mod tests {
             ]
         );
         // Zeros are a valid call of each (points at infinity, an empty
-        // product for the pairing): each output is output_len() bytes.
+        // product for the pairing, the element 0 for the maps): each
+        // output is output_len() bytes.
         for (p, input) in [
             (evm::Precompile::Bn256Add, 128),
             (evm::Precompile::Bn256Mul, 96),
             (evm::Precompile::Bn256Pairing, 0),
             (evm::Precompile::BlsG1Msm, 160),
             (evm::Precompile::BlsG2Msm, 288),
+            (evm::Precompile::BlsG1Add, 256),
+            (evm::Precompile::BlsG2Add, 512),
+            (evm::Precompile::BlsMapG1, 64),
+            (evm::Precompile::BlsMapG2, 128),
         ] {
             let zeros = vec![0u8; input];
             let got = evm(&e, p, &Column::offsets("inputs", &zeros, &[0, input as u64])).expect("one call");

@@ -135,7 +135,7 @@ pub enum Op {
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 44] = [
+    pub const ALL: [Op; 49] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -172,6 +172,11 @@ impl Op {
         Op::Evm(evm::Precompile::Bn256Pairing),
         Op::Evm(evm::Precompile::BlsG1Msm),
         Op::Evm(evm::Precompile::BlsG2Msm),
+        Op::Evm(evm::Precompile::BlsG1Add),
+        Op::Evm(evm::Precompile::BlsG2Add),
+        Op::Evm(evm::Precompile::BlsMapG1),
+        Op::Evm(evm::Precompile::BlsMapG2),
+        Op::Evm(evm::Precompile::PointEvaluation),
         Op::Ntt(ntt::Field::Bn254Fr),
         Op::Ntt(ntt::Field::Bls12381Fr),
         Op::Ntt(ntt::Field::Goldilocks),
@@ -221,6 +226,11 @@ impl Op {
             Op::Evm(evm::Precompile::Bn256Pairing) => "bn256_pairing",
             Op::Evm(evm::Precompile::BlsG1Msm) => "eip2537_g1msm",
             Op::Evm(evm::Precompile::BlsG2Msm) => "eip2537_g2msm",
+            Op::Evm(evm::Precompile::BlsG1Add) => "eip2537_g1add",
+            Op::Evm(evm::Precompile::BlsG2Add) => "eip2537_g2add",
+            Op::Evm(evm::Precompile::BlsMapG1) => "eip2537_map_g1",
+            Op::Evm(evm::Precompile::BlsMapG2) => "eip2537_map_g2",
+            Op::Evm(evm::Precompile::PointEvaluation) => "kzg_point_evaluation",
             Op::Ntt(ntt::Field::Bn254Fr) => "ntt_bn254_fr",
             Op::Ntt(ntt::Field::Bls12381Fr) => "ntt_bls12_381_fr",
             Op::Ntt(ntt::Field::Goldilocks) => "ntt_goldilocks",
@@ -277,7 +287,7 @@ impl Op {
 }
 
 /// Values each [`Op`] variant's parameter may take in [`Op::code`].
-const PARAMETERS: usize = 8;
+const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
 const CODES: usize = 19 * PARAMETERS;

@@ -195,7 +195,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 44] = [
+pub static OPS: [OpSpec; 49] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -232,6 +232,11 @@ pub static OPS: [OpSpec; 44] = [
     evm::workload::BN256_PAIRING,
     evm::workload::G1MSM,
     evm::workload::G2MSM,
+    evm::workload::G1ADD,
+    evm::workload::G2ADD,
+    evm::workload::MAP_G1,
+    evm::workload::MAP_G2,
+    evm::workload::POINT_EVALUATION,
     ntt::workload::BN254_FR,
     ntt::workload::BLS12_381_FR,
     ntt::workload::GOLDILOCKS,

@@ -10,22 +10,31 @@
 //! | `bn256_pairing` | 0x08 ECPAIRING ([EIP-197]) | k >= 0 pairs of a G1 point (64 bytes) and a G2 point (128 bytes: x.c1 ‖ x.c0 ‖ y.c1 ‖ y.c0, each Fp2 element with its `i` coefficient first; all zeros is infinity), length a multiple of 192 | a 32-byte word, 1 when the product of the pairings is one (also for k = 0), else 0 |
 //! | `eip2537_g1msm` | 0x0c G1MSM ([EIP-2537]) | k >= 1 pairs of a BLS12-381 G1 point (128 bytes) and a 32-byte big-endian scalar (not reduced) | sum of the products, 128 bytes |
 //! | `eip2537_g2msm` | 0x0e G2MSM ([EIP-2537]) | k >= 1 pairs of a G2 point (256 bytes) and a scalar | sum of the products, 256 bytes |
+//! | `eip2537_g1add` | 0x0b G1ADD ([EIP-2537]) | two G1 points (128 bytes each), on the curve, not checked for the subgroup | their sum, 128 bytes |
+//! | `eip2537_g2add` | 0x0d G2ADD ([EIP-2537]) | two G2 points (256 bytes each), likewise | their sum, 256 bytes |
+//! | `eip2537_map_g1` | 0x10 MAP_FP_TO_G1 ([EIP-2537]) | a base-field element (64 bytes) | its point of G1 (RFC 9380's map and cofactor clearing), 128 bytes |
+//! | `eip2537_map_g2` | 0x11 MAP_FP2_TO_G2 ([EIP-2537]) | an Fp2 element (128 bytes, c0 ‖ c1) | its point of G2, 256 bytes |
+//! | `kzg_point_evaluation` | 0x0a point evaluation ([EIP-4844]) | versioned hash, z, y, commitment, proof (192 bytes) | FIELD_ELEMENTS_PER_BLOB and BLS_MODULUS, 64 bytes, when the proof holds |
 //!
 //! (The EIP-2537 pairing check, 0x0f, is the BLS op `eip2537_pairing`:
 //! [`super::bls::eip2537`], which also defines the EIP-2537 encodings.)
 //!
 //! Every coordinate must be below the field modulus and every point not at
 //! infinity on its curve (BN254's G1 has cofactor 1, so that is also its
-//! subgroup); BN254 G2 points and every BLS12-381 point must be in the
-//! prime-order subgroup. The first failing check, in input order, is the
-//! reason.
+//! subgroup); BN254 G2 points and every BLS12-381 point of the MSMs and
+//! the pairing check must be in the prime-order subgroup (the additions
+//! ask none). The first failing check, in input order, is the reason.
 //!
 //! Oracles: arkworks (`ark-bn254`: affine points, `mul_bigint`,
 //! `multi_pairing`) for BN254, checked against go-ethereum's vectors;
 //! blst for BLS12-381, where the oracle sums the pairs' scalar
 //! multiplications one by one and the CPU path is blst's Pippenger
-//! multi-scalar multiplication (`cpu.rs`). Every precompile also runs on
-//! the GPU (`gpu.rs`), the calls decoded and checked on the CPU cores with
+//! multi-scalar multiplication (`cpu.rs`); arkworks' `ark-bls12-381`
+//! for EIP-2537's additions and maps (`bls12.rs`); c-kzg-4844 for the
+//! point evaluation (`kzg.rs`). Every precompile but those five also runs
+//! on the GPU (`gpu.rs`; an addition costs less than its transfer, the
+//! maps and the point evaluation's two pairings have no kernel yet), the
+//! calls decoded and checked on the CPU cores with
 //! the CPU path's checks (the pairing check's but G2's subgroup
 //! membership): ECADD and ECMUL a thread per call over BN254's
 //! G1 layer (`g1.wgsl`); the pairing check a thread per pair for G2's
@@ -36,11 +45,14 @@
 //! [EIP-196]: https://eips.ethereum.org/EIPS/eip-196
 //! [EIP-197]: https://eips.ethereum.org/EIPS/eip-197
 //! [EIP-2537]: https://eips.ethereum.org/EIPS/eip-2537
+//! [EIP-4844]: https://eips.ethereum.org/EIPS/eip-4844
 
+pub(crate) mod bls12;
 pub(crate) mod bn254;
 pub(crate) mod cpu;
 #[cfg(feature = "wgpu")]
 pub(crate) mod gpu;
+pub(crate) mod kzg;
 pub(crate) mod msm;
 pub mod oracle;
 #[cfg(feature = "wgpu")]
@@ -64,26 +76,44 @@ pub enum Precompile {
     BlsG1Msm,
     /// 0x0e: BLS12-381 G2 multi-scalar multiplication (EIP-2537).
     BlsG2Msm,
+    /// 0x0b: BLS12-381 G1 addition (EIP-2537).
+    BlsG1Add,
+    /// 0x0d: BLS12-381 G2 addition (EIP-2537).
+    BlsG2Add,
+    /// 0x10: a base-field element mapped to G1 (EIP-2537).
+    BlsMapG1,
+    /// 0x11: an Fp2 element mapped to G2 (EIP-2537).
+    BlsMapG2,
+    /// 0x0a: a KZG proof of a blob commitment's value at a point (EIP-4844).
+    PointEvaluation,
 }
 
 impl Precompile {
-    /// All of them, in address order.
-    pub const ALL: [Precompile; 5] = [
+    /// All of them, in the order they were added (the fuzz targets pick
+    /// one by its index here, so that the committed inputs keep their
+    /// meaning: new ones go at the end).
+    pub const ALL: [Precompile; 10] = [
         Precompile::Bn256Add,
         Precompile::Bn256Mul,
         Precompile::Bn256Pairing,
         Precompile::BlsG1Msm,
         Precompile::BlsG2Msm,
+        Precompile::BlsG1Add,
+        Precompile::BlsG2Add,
+        Precompile::BlsMapG1,
+        Precompile::BlsMapG2,
+        Precompile::PointEvaluation,
     ];
 
     /// The bytes a successful call returns: a point (BN254's 64, EIP-2537's
-    /// G1 128 and G2 256) or the pairing check's 32-byte word.
+    /// G1 128 and G2 256), the pairing check's 32-byte word or the point
+    /// evaluation's two words.
     pub fn output_len(&self) -> usize {
         match self {
-            Precompile::Bn256Add | Precompile::Bn256Mul => 64,
+            Precompile::Bn256Add | Precompile::Bn256Mul | Precompile::PointEvaluation => 64,
             Precompile::Bn256Pairing => 32,
-            Precompile::BlsG1Msm => 128,
-            Precompile::BlsG2Msm => 256,
+            Precompile::BlsG1Msm | Precompile::BlsG1Add | Precompile::BlsMapG1 => 128,
+            Precompile::BlsG2Msm | Precompile::BlsG2Add | Precompile::BlsMapG2 => 256,
         }
     }
 
@@ -95,6 +125,11 @@ impl Precompile {
             Precompile::Bn256Pairing => "bn256-pairing",
             Precompile::BlsG1Msm => "bls-g1msm",
             Precompile::BlsG2Msm => "bls-g2msm",
+            Precompile::BlsG1Add => "bls-g1add",
+            Precompile::BlsG2Add => "bls-g2add",
+            Precompile::BlsMapG1 => "bls-map-g1",
+            Precompile::BlsMapG2 => "bls-map-g2",
+            Precompile::PointEvaluation => "point-evaluation",
         }
     }
 
@@ -106,6 +141,11 @@ impl Precompile {
             Precompile::Bn256Pairing => 0x08,
             Precompile::BlsG1Msm => 0x0c,
             Precompile::BlsG2Msm => 0x0e,
+            Precompile::BlsG1Add => 0x0b,
+            Precompile::BlsG2Add => 0x0d,
+            Precompile::BlsMapG1 => 0x10,
+            Precompile::BlsMapG2 => 0x11,
+            Precompile::PointEvaluation => 0x0a,
         }
     }
 }
@@ -130,7 +170,7 @@ impl FromStr for Precompile {
 /// nothing). The same codes for every precompile here and for
 /// `eip2537_pairing`.
 ///
-/// The explicit discriminants are the failures' stable numbers (1 to 6),
+/// The explicit discriminants are the failures' stable numbers (1 to 10),
 /// the bytes the bindings' arrays hold (0: the call succeeded).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -148,20 +188,34 @@ pub enum PrecompileError {
     G1NotInSubgroup = 5,
     /// A G2 point is not in the prime-order subgroup.
     G2NotInSubgroup = 6,
+    /// The point evaluation's versioned hash is not its commitment's.
+    VersionedHash = 7,
+    /// A scalar-field element (the point evaluation's z or y) is not below
+    /// the modulus r.
+    ScalarField = 8,
+    /// A compressed point's encoding is refused (its flag bits, or x not
+    /// below p).
+    PointEncoding = 9,
+    /// The KZG proof does not hold (the pairing check fails).
+    ProofRejected = 10,
 }
 
 impl PrecompileError {
     /// Every failure, in the order of their numbers.
-    pub const ALL: [PrecompileError; 6] = [
+    pub const ALL: [PrecompileError; 10] = [
         PrecompileError::InvalidLength,
         PrecompileError::TopBytes,
         PrecompileError::FieldElement,
         PrecompileError::NotOnCurve,
         PrecompileError::G1NotInSubgroup,
         PrecompileError::G2NotInSubgroup,
+        PrecompileError::VersionedHash,
+        PrecompileError::ScalarField,
+        PrecompileError::PointEncoding,
+        PrecompileError::ProofRejected,
     ];
 
-    /// The failure's stable number (1 to 6).
+    /// The failure's stable number (1 to 10).
     pub fn number(self) -> u8 {
         self as u8
     }
@@ -175,6 +229,10 @@ impl PrecompileError {
             PrecompileError::NotOnCurve => "not_on_curve",
             PrecompileError::G1NotInSubgroup => "g1_not_in_subgroup",
             PrecompileError::G2NotInSubgroup => "g2_not_in_subgroup",
+            PrecompileError::VersionedHash => "versioned_hash_mismatch",
+            PrecompileError::ScalarField => "scalar_not_below_r",
+            PrecompileError::PointEncoding => "bad_point_encoding",
+            PrecompileError::ProofRejected => "proof_rejected",
         }
     }
 }

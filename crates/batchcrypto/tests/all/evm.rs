@@ -1,6 +1,10 @@
 //! The EVM precompiles (`Engine::evm`): go-ethereum's vectors for BN254
-//! ECADD, ECMUL and ECPAIRING and for EIP-2537 G1MSM and G2MSM (every
-//! `fail-` case with the rule it breaks); BN254 edge cases and hostile
+//! ECADD, ECMUL and ECPAIRING and for EIP-2537 G1MSM, G2MSM, G1ADD, G2ADD,
+//! MAP_FP_TO_G1 and MAP_FP2_TO_G2 (every `fail-` case with the rule it
+//! breaks) and EIP-4844's point evaluation; the maps and additions
+//! against blst's hash-to-curve and points of order 3; point evaluations
+//! of proofs c-kzg makes from random blobs, and each kind of hostile one;
+//! BN254 edge cases and hostile
 //! encodings against arkworks; MSMs of every size around blst's thresholds
 //! against arkworks' BLS12-381 arithmetic (an implementation independent of
 //! blst), with infinity terms, zero, repeated and unreduced scalars, and
@@ -21,12 +25,22 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 /// Every engine's answers to `inputs`, each engine having run where it
-/// should: every precompile on the GPU engine's GPU (the kernels need
-/// SHADER_INT64: without it, the CPU).
+/// should: every precompile with a kernel on the GPU engine's GPU (the
+/// kernels need SHADER_INT64: without it, the CPU), the others (EIP-2537's
+/// additions and maps) on the CPU.
 fn on_every_engine(precompile: Precompile, inputs: &FlatBytes) -> Vec<(&'static str, Vec<CallResult>)> {
-    let outputs = support::on_every_engine(|engine| engine.evm(precompile, inputs).expect("evm"));
-    for (name, output) in &outputs {
-        assert_eq!(output.len(), inputs.len(), "{name}: one answer per call");
+    let kernel = registry::spec(batchcrypto::Op::Evm(precompile)).gpu_kernel;
+    let mut outputs = Vec::new();
+    for (name, engine) in engines() {
+        let out = engine.evm(precompile, inputs).expect("evm");
+        let want = if kernel {
+            support::expected_backend(name, true)
+        } else {
+            "cpu"
+        };
+        assert_eq!(out.selection.backend.name(), want, "{name}: {}", out.selection);
+        assert_eq!(out.output.len(), inputs.len(), "{name}: one answer per call");
+        outputs.push((name.as_str(), out.output));
     }
     outputs
 }
@@ -59,8 +73,11 @@ fn failure_of(name: &str) -> PrecompileError {
         ("empty_input", PrecompileError::InvalidLength),
         ("short_input", PrecompileError::InvalidLength),
         ("large_input", PrecompileError::InvalidLength),
+        ("long_input", PrecompileError::InvalidLength),
         ("invalid_field_element", PrecompileError::FieldElement),
+        ("invalid_fq_element", PrecompileError::FieldElement),
         ("violate_top_bytes", PrecompileError::TopBytes),
+        ("top_bytes", PrecompileError::TopBytes),
         ("point_not_on_curve", PrecompileError::NotOnCurve),
         ("g1_not_in_correct_subgroup", PrecompileError::G1NotInSubgroup),
         ("g2_not_in_correct_subgroup", PrecompileError::G2NotInSubgroup),
@@ -74,7 +91,7 @@ fn failure_of(name: &str) -> PrecompileError {
 
 #[test]
 fn geth_vectors() {
-    let files: [(Precompile, &[&str], &[&str]); 5] = [
+    let files: [(Precompile, &[&str], &[&str]); 10] = [
         (Precompile::Bn256Add, &["bn256Add.json"], &[]),
         (Precompile::Bn256Mul, &["bn256ScalarMul.json"], &[]),
         (Precompile::Bn256Pairing, &["bn256Pairing.json"], &[]),
@@ -88,6 +105,11 @@ fn geth_vectors() {
             &["blsG2MultiExp.json", "blsG2Mul.json"],
             &["fail-blsG2MultiExp.json", "fail-blsG2Mul.json"],
         ),
+        (Precompile::BlsG1Add, &["blsG1Add.json"], &["fail-blsG1Add.json"]),
+        (Precompile::BlsG2Add, &["blsG2Add.json"], &["fail-blsG2Add.json"]),
+        (Precompile::BlsMapG1, &["blsMapG1.json"], &["fail-blsMapG1.json"]),
+        (Precompile::BlsMapG2, &["blsMapG2.json"], &["fail-blsMapG2.json"]),
+        (Precompile::PointEvaluation, &["pointEvaluation.json"], &[]),
     ];
     for (precompile, good, bad) in files {
         let (mut calls, mut want, mut names) = (Vec::new(), Vec::new(), Vec::new());
@@ -108,7 +130,14 @@ fn geth_vectors() {
                 names.push(format!("{file} {name}"));
             }
         }
-        assert!(calls.len() >= 14, "{precompile}: {} cases", calls.len());
+        // go-ethereum has one point evaluation case; the KZG test below
+        // makes more.
+        let least = if precompile == Precompile::PointEvaluation {
+            1
+        } else {
+            14
+        };
+        assert!(calls.len() >= least, "{precompile}: {} cases", calls.len());
         for (i, c) in calls.iter().enumerate() {
             assert_eq!(oracle::call(precompile, c), want[i], "oracle, {}", names[i]);
         }
@@ -490,4 +519,205 @@ fn generated_calls_match_the_oracle() {
             }
         }
     }
+}
+
+/// RFC 9380's `hash_to_field` for BLS12-381 (expand_message_xmd over
+/// SHA-256, L = 64): `count` elements of `m` base-field coordinates each,
+/// as EIP-2537's 64-byte encodings.
+fn hash_to_field(msg: &[u8], dst: &[u8], count: usize, m: usize) -> Vec<Vec<u8>> {
+    use sha2::{Digest, Sha256};
+    const L: usize = 64;
+    let len = count * m * L;
+    let dst_prime = [dst, &[dst.len() as u8]].concat();
+    let b0 = Sha256::new()
+        .chain_update([0u8; 64])
+        .chain_update(msg)
+        .chain_update((len as u16).to_be_bytes())
+        .chain_update([0u8])
+        .chain_update(&dst_prime)
+        .finalize();
+    let mut uniform: Vec<u8> = Vec::with_capacity(len);
+    let mut b = Sha256::new()
+        .chain_update(b0)
+        .chain_update([1u8])
+        .chain_update(&dst_prime)
+        .finalize();
+    uniform.extend_from_slice(&b);
+    for i in 2..=len.div_ceil(32) {
+        let xored: Vec<u8> = b0.iter().zip(b.iter()).map(|(a, c)| a ^ c).collect();
+        b = Sha256::new()
+            .chain_update(xored)
+            .chain_update([i as u8])
+            .chain_update(&dst_prime)
+            .finalize();
+        uniform.extend_from_slice(&b);
+    }
+    uniform
+        .chunks_exact(m * L)
+        .map(|element| {
+            element
+                .chunks_exact(L)
+                .flat_map(|c| {
+                    let x = ark_bls12_381::Fq::from_be_bytes_mod_order(c);
+                    [vec![0; 16], x.into_bigint().to_bytes_be()].concat()
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// MAP_FP_TO_G1, MAP_FP2_TO_G2 and the additions against blst's
+/// hash-to-curve, an implementation independent of arkworks': RFC 9380's
+/// hash_to_curve(msg) is clear_cofactor(map(u0) + map(u1)), and clearing
+/// the cofactor is a multiplication, so it equals G1ADD(MAP(u0), MAP(u1))
+/// (blst: a signature with the secret key 1 is the message's hash).
+/// Then additions of points outside G1 whose sums are known: E's points
+/// (0, ±2) have order 3.
+#[test]
+fn maps_and_additions_against_blst_hash_to_curve() {
+    use batchcrypto::ops::bls::eip2537;
+    let mut one = [0u8; 32];
+    one[31] = 1;
+    let mut rng = StdRng::seed_from_u64(15);
+    let msgs: Vec<Vec<u8>> = (0..24)
+        .map(|i| (0..rng.random_range(0..=200 * (i % 3))).map(|_| rng.random()).collect())
+        .collect();
+    for g1 in [true, false] {
+        let (dst, m): (&[u8], usize) = if g1 {
+            (b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_", 1)
+        } else {
+            (b"BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_", 2)
+        };
+        let (map, add) = if g1 {
+            (Precompile::BlsMapG1, Precompile::BlsG1Add)
+        } else {
+            (Precompile::BlsMapG2, Precompile::BlsG2Add)
+        };
+        let us: Vec<Vec<u8>> = msgs.iter().flat_map(|msg| hash_to_field(msg, dst, 2, m)).collect();
+        let want: Vec<Vec<u8>> = msgs
+            .iter()
+            .map(|msg| {
+                if g1 {
+                    let sk = blst::min_sig::SecretKey::from_bytes(&one).expect("1 is a secret key");
+                    eip2537::encode_g1(&sk.sign(msg, dst, &[]).serialize()).to_vec()
+                } else {
+                    let sk = blst::min_pk::SecretKey::from_bytes(&one).expect("1 is a secret key");
+                    eip2537::encode_g2(&sk.sign(msg, dst, &[]).serialize()).to_vec()
+                }
+            })
+            .collect();
+        for (name, mapped) in on_every_engine(map, &batch(&us)) {
+            let mapped: Vec<Vec<u8>> = mapped
+                .into_iter()
+                .map(|r| r.unwrap_or_else(|e| panic!("{name}: {map} failed: {e}")))
+                .collect();
+            let sums: Vec<Vec<u8>> = mapped.chunks_exact(2).map(|pair| pair.concat()).collect();
+            let calls: Vec<CallResult> = want.iter().cloned().map(Ok).collect();
+            assert_answers(add, &sums, &calls, &format!("{name}'s maps added"));
+        }
+    }
+    // (0, 2) + (0, 2) = (0, -2); (0, 2) + (0, -2) = infinity; P + O = P.
+    use ark_bls12_381::Fq;
+    let (plus, minus) = (
+        G1Affine::new_unchecked(Fq::from(0u64), Fq::from(2u64)),
+        G1Affine::new_unchecked(Fq::from(0u64), -Fq::from(2u64)),
+    );
+    let calls = vec![
+        [enc_g1(&plus), enc_g1(&plus)].concat(),
+        [enc_g1(&plus), enc_g1(&minus)].concat(),
+        [enc_g1(&minus), vec![0; 128]].concat(),
+    ];
+    let want = vec![Ok(enc_g1(&minus)), Ok(vec![0; 128]), Ok(enc_g1(&minus))];
+    assert_answers(Precompile::BlsG1Add, &calls, &want, "order 3");
+}
+
+/// EIP-4844's point evaluation on proofs of random blobs (c-kzg's
+/// `blob_to_kzg_commitment` and `compute_kzg_proof`, at random points and
+/// at the blob's own evaluation points), and each kind of hostile input
+/// with its reason. (That the registry's honest calls, made without a
+/// blob, hold is a unit test of ops/evm/workload.rs.)
+#[test]
+fn point_evaluation_of_blob_proofs() {
+    use c_kzg::{BYTES_PER_BLOB, Blob, Bytes32};
+    use sha2::Digest;
+    let settings = c_kzg::ethereum_kzg_settings(0);
+    let mut rng = StdRng::seed_from_u64(16);
+    let mut calls = Vec::new();
+    for b in 0..2 {
+        let mut bytes = vec![0u8; BYTES_PER_BLOB];
+        for element in bytes.chunks_exact_mut(32) {
+            element[1..].copy_from_slice(&rng.random::<[u8; 31]>());
+        }
+        if b == 1 {
+            bytes.fill(0);
+        }
+        let blob = Blob::from_bytes(&bytes).expect("every element below r");
+        let commitment = settings.blob_to_kzg_commitment(&blob).expect("a commitment");
+        let mut hash: [u8; 32] = sha2::Sha256::digest(commitment.as_slice()).into();
+        hash[0] = 1;
+        // Random points, and the domain's first point (z = 1, where y is
+        // the blob's first element itself).
+        let mut one = [0u8; 32];
+        one[31] = 1;
+        let random: Vec<u8> = [0].into_iter().chain(rng.random::<[u8; 31]>()).collect();
+        for z in [random, one.to_vec()] {
+            let z = Bytes32::from_bytes(&z).expect("32 bytes");
+            let (proof, y) = settings.compute_kzg_proof(&blob, &z).expect("a proof");
+            calls.push([&hash[..], &z[..], &y[..], commitment.as_slice(), proof.as_slice()].concat());
+        }
+    }
+    // FIELD_ELEMENTS_PER_BLOB (4096) and BLS_MODULUS, as EIP-4844 writes them.
+    let output = hex::decode(
+        "0000000000000000000000000000000000000000000000000000000000001000\
+         73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001",
+    )
+    .expect("hex");
+    let mut want: Vec<CallResult> = vec![Ok(output); calls.len()];
+    let good = calls[0].clone();
+    let mut hostile = |change: &dyn Fn(&mut Vec<u8>), e: PrecompileError| {
+        let mut c = good.clone();
+        change(&mut c);
+        calls.push(c);
+        want.push(Err(e));
+    };
+    hostile(&|c| c[7] ^= 1, PrecompileError::VersionedHash);
+    hostile(&|c| c[95] ^= 1, PrecompileError::ProofRejected);
+    hostile(&|c| c.truncate(191), PrecompileError::InvalidLength);
+    hostile(&|c| c.push(0), PrecompileError::InvalidLength);
+    hostile(&|c| c[32..64].fill(0xff), PrecompileError::ScalarField);
+    hostile(&|c| c[64..96].fill(0xff), PrecompileError::ScalarField);
+    hostile(&|c| c[144] &= 0x7f, PrecompileError::PointEncoding);
+    // The proof's x set to 0 with the compression flag: (0, ±2), E's
+    // points of order 3, outside G1.
+    hostile(
+        &|c| {
+            c[144..192].fill(0);
+            c[144] = 0x80;
+        },
+        PrecompileError::G1NotInSubgroup,
+    );
+    // x = 3: 3^3 + 4 = 31 is not a square mod p, so no point has it.
+    hostile(
+        &|c| {
+            c[144..192].fill(0);
+            c[144] = 0x80;
+            c[191] = 3;
+        },
+        PrecompileError::NotOnCurve,
+    );
+    // The commitment changed (its hash made again): the commitment's own
+    // failure comes first, before the proof's.
+    hostile(
+        &|c| {
+            c[96..144].fill(0);
+            c[96] = 0x80;
+            c[143] = 3;
+            c[144] &= 0x7f;
+            let mut hash: [u8; 32] = sha2::Sha256::digest(&c[96..144]).into();
+            hash[0] = 1;
+            c[..32].copy_from_slice(&hash);
+        },
+        PrecompileError::NotOnCurve,
+    );
+    assert_answers(Precompile::PointEvaluation, &calls, &want, "point evaluation");
 }

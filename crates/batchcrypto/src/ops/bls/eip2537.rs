@@ -30,7 +30,7 @@ const P: [u8; 48] = [
 ];
 
 /// The 48 significant bytes of a 64-byte field element.
-pub(super) fn fp(bytes: &[u8]) -> Result<&[u8], PrecompileError> {
+pub(crate) fn fp(bytes: &[u8]) -> Result<&[u8], PrecompileError> {
     let (top, value) = bytes.split_at(FP_LEN - 48);
     if top.iter().any(|&b| b != 0) {
         return Err(PrecompileError::TopBytes);

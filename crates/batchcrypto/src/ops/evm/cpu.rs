@@ -3,7 +3,7 @@
 //! large call over blst's own threads).
 
 use super::msm;
-use super::{CallResult, Precompile, bn254};
+use super::{CallResult, Precompile, bls12, bn254, kzg};
 use crate::batch::FlatBytes;
 use crate::cores;
 use crate::ops::msm::blst_sum::Sum;
@@ -16,6 +16,11 @@ fn call(precompile: Precompile, input: &[u8]) -> CallResult {
         Precompile::Bn256Pairing => bn254::pairing(input),
         Precompile::BlsG1Msm => msm::g1msm(input, Sum::Pippenger),
         Precompile::BlsG2Msm => msm::g2msm(input, Sum::Pippenger),
+        Precompile::BlsG1Add => bls12::g1_add(input),
+        Precompile::BlsG2Add => bls12::g2_add(input),
+        Precompile::BlsMapG1 => bls12::map_g1(input),
+        Precompile::BlsMapG2 => bls12::map_g2(input),
+        Precompile::PointEvaluation => kzg::point_evaluation(input),
     }
 }
 

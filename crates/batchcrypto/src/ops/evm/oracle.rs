@@ -1,10 +1,10 @@
 //! The oracle: one precompile call as the EIP defines it, on the calling
-//! thread (arkworks for BN254; for the EIP-2537 multi-scalar
-//! multiplications, blst's scalar multiplication of each pair, summed one
-//! by one).
+//! thread (arkworks for BN254 and EIP-2537's additions and maps; for the
+//! EIP-2537 multi-scalar multiplications, blst's scalar multiplication of
+//! each pair, summed one by one; c-kzg-4844 for the point evaluation).
 
 use super::msm;
-use super::{CallResult, Precompile, bn254};
+use super::{CallResult, Precompile, bls12, bn254, kzg};
 use crate::ops::msm::blst_sum::Sum;
 
 /// The output of one call of `precompile` on `input`, or its failure.
@@ -15,5 +15,10 @@ pub fn call(precompile: Precompile, input: &[u8]) -> CallResult {
         Precompile::Bn256Pairing => bn254::pairing(input),
         Precompile::BlsG1Msm => msm::g1msm(input, Sum::OneByOne),
         Precompile::BlsG2Msm => msm::g2msm(input, Sum::OneByOne),
+        Precompile::BlsG1Add => bls12::g1_add(input),
+        Precompile::BlsG2Add => bls12::g2_add(input),
+        Precompile::BlsMapG1 => bls12::map_g1(input),
+        Precompile::BlsMapG2 => bls12::map_g2(input),
+        Precompile::PointEvaluation => kzg::point_evaluation(input),
     }
 }

@@ -2,21 +2,26 @@
 //! ([`crate::registry`]): generated calls, honest and hostile, with the
 //! oracle's answers. Honest calls: random multiples of the BN254
 //! generators (sums, doublings, inverses, edge scalars; pairing checks of
-//! 0–3 pairs that cancel or not) and EIP-2537 MSMs over BLS public keys
-//! with random, zero and infinity terms. Hostile calls: a coordinate at or
-//! above p, a point off its curve, nonzero top bytes, a G1 point of order
-//! 3 (outside BLS12-381's G1), a BN254 twist point outside G2, a length
-//! the precompile refuses. The bench's calls: ECADD and ECMUL of random
-//! points, pairing checks of two pairs, MSMs of 16 (G1) and 8 (G2) pairs.
+//! 0–3 pairs that cancel or not), EIP-2537 MSMs over BLS public keys
+//! with random, zero and infinity terms, EIP-2537 additions of subgroup
+//! points, other points of the curve, points of order 3, infinity, equal
+//! and opposite points, and maps of random elements, 0, 1 and -1. Hostile
+//! calls: a coordinate at or above p, a point off its curve, nonzero top
+//! bytes, a G1 point of order 3 (outside BLS12-381's G1) for the MSMs, a
+//! BN254 twist point outside G2, a length the precompile refuses. The
+//! bench's calls: ECADD and ECMUL of random points, pairing checks of two
+//! pairs, MSMs of 16 (G1) and 8 (G2) pairs, additions of two subgroup
+//! points, maps of random elements.
 
 use ark_bn254::{Fq, Fq2, Fr, G1Projective, G2Affine, G2Projective};
-use ark_ec::{CurveGroup, PrimeGroup};
-use ark_ff::{BigInteger, PrimeField};
+use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
+use ark_ec::{AffineRepr, CurveGroup, PrimeGroup};
+use ark_ff::{AdditiveGroup, BigInteger, Field, PrimeField};
 use rand::RngExt;
 use rand::rngs::StdRng;
 use rayon::prelude::*;
 
-use super::{CallResult, Precompile, bn254, oracle};
+use super::{CallResult, Precompile, bls12, bn254, kzg, oracle};
 use crate::batch::FlatBytes;
 use crate::engine::Engine;
 use crate::ops::bls::{eip2537, sample as bls_sample};
@@ -28,14 +33,23 @@ const fn spec(
     item: &'static str,
     workload: fn(&WorkloadConfig) -> Box<dyn Workload>,
 ) -> OpSpec {
-    // Every precompile has a kernel (ECADD and ECMUL a thread per call,
-    // the pairing check a thread per pair then per call, the MSMs the MSM
-    // kernel's sums): calls split.
+    // A kernel for every precompile but EIP-2537's additions and maps and
+    // EIP-4844's point evaluation (ECADD and ECMUL a thread per call, the
+    // pairing check a thread per pair then per call, the MSMs the MSM
+    // kernel's sums): calls split where a kernel exists.
+    let gpu_kernel = !matches!(
+        precompile,
+        Precompile::BlsG1Add
+            | Precompile::BlsG2Add
+            | Precompile::BlsMapG1
+            | Precompile::BlsMapG2
+            | Precompile::PointEvaluation
+    );
     OpSpec {
         op: Op::Evm(precompile),
         item,
-        gpu_kernel: true,
-        splittable: true,
+        gpu_kernel,
+        splittable: gpu_kernel,
         bench_msg_len: None,
         workload,
     }
@@ -62,6 +76,110 @@ pub const G2MSM: OpSpec = spec(Precompile::BlsG2Msm, "G2MSM call (8 pairs)", |c|
     calls(c, Precompile::BlsG2Msm)
 });
 
+/// `eip2537_g1add`.
+pub const G1ADD: OpSpec = spec(Precompile::BlsG1Add, "G1ADD call (2 G1 points)", |c| {
+    calls(c, Precompile::BlsG1Add)
+});
+/// `eip2537_g2add`.
+pub const G2ADD: OpSpec = spec(Precompile::BlsG2Add, "G2ADD call (2 G2 points)", |c| {
+    calls(c, Precompile::BlsG2Add)
+});
+/// `eip2537_map_g1`.
+pub const MAP_G1: OpSpec = spec(Precompile::BlsMapG1, "MAP_FP_TO_G1 call (1 Fp element)", |c| {
+    calls(c, Precompile::BlsMapG1)
+});
+/// `eip2537_map_g2`.
+pub const MAP_G2: OpSpec = spec(Precompile::BlsMapG2, "MAP_FP2_TO_G2 call (1 Fp2 element)", |c| {
+    calls(c, Precompile::BlsMapG2)
+});
+
+/// `kzg_point_evaluation`.
+pub const POINT_EVALUATION: OpSpec = spec(Precompile::PointEvaluation, "point evaluation call (KZG proof)", |c| {
+    calls(c, Precompile::PointEvaluation)
+});
+
+/// [τ]G1 of the Ethereum KZG ceremony (the second G1 point of the trusted
+/// setup in monomial form, compressed; c-kzg-4844's
+/// `g1_monomial_bytes.bin`, bytes 48..96).
+const TAU_G1: [u8; 48] = [
+    0xad, 0x3e, 0xb5, 0x01, 0x21, 0x13, 0x9a, 0xa3, 0x4d, 0xb1, 0xd5, 0x45, 0x09, 0x3a, 0xc9, 0x37, 0x4a, 0xb7, 0xbc,
+    0xa2, 0xc0, 0xf3, 0xbf, 0x28, 0xe2, 0x7c, 0x8d, 0xcd, 0x8f, 0xc7, 0xcb, 0x42, 0xd2, 0x59, 0x26, 0xfc, 0x0c, 0x97,
+    0xb3, 0x36, 0xe9, 0xf0, 0xfb, 0x35, 0xe5, 0xa0, 0x4c, 0x81,
+];
+
+/// An honest point evaluation call, made without a blob: for p(X) = a +
+/// bX the commitment is [a]G + [b][τ]G, the quotient (p(X) - p(z)) / (X -
+/// z) is the constant b, so the proof is [b]G, and y = a + bz.
+/// `varied`: also the zero polynomial (commitment and proof at
+/// infinity), constants (the proof at infinity), z = 0 and z = r - 1.
+fn kzg_call(rng: &mut StdRng, i: usize, varied: bool) -> Vec<u8> {
+    use ark_bls12_381::{Fr, G1Affine, G1Projective};
+    use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
+    let fr = |rng: &mut StdRng| Fr::from_le_bytes_mod_order(&rng.random::<[u8; 64]>());
+    let (mut a, mut b, mut z) = (fr(rng), fr(rng), fr(rng));
+    match (varied, i % 6) {
+        (true, 1) => (a, b) = (Fr::ZERO, Fr::ZERO),
+        (true, 2) => b = Fr::ZERO,
+        (true, 3) => z = Fr::ZERO,
+        (true, 4) => z = -Fr::ONE,
+        _ => {}
+    }
+    let tau = G1Affine::deserialize_compressed(&TAU_G1[..]).expect("[τ]G1 is a point of G1");
+    let compressed = |p: G1Projective| {
+        let mut out = Vec::with_capacity(48);
+        p.into_affine()
+            .serialize_compressed(&mut out)
+            .expect("a point serialises into a Vec");
+        out
+    };
+    let commitment = compressed(G1Projective::generator() * a + tau * b);
+    let proof = compressed(G1Projective::generator() * b);
+    let y = a + b * z;
+    [
+        kzg::versioned_hash(&commitment).to_vec(),
+        z.into_bigint().to_bytes_be(),
+        y.into_bigint().to_bytes_be(),
+        commitment,
+        proof,
+    ]
+    .concat()
+}
+
+/// The point evaluation's hostile kinds.
+const KZG_HOSTILE: [&str; 7] = [
+    "hash",
+    "y",
+    "z_range",
+    "proof_encoding",
+    "commitment_curve",
+    "proof_curve",
+    "length",
+];
+
+/// A point evaluation call spoiled in the way `kind` names: a versioned
+/// hash that is not the commitment's, a wrong y, z = r, a proof without
+/// its compression flag, a commitment (with its hash made again) or a
+/// proof whose x is changed (then off the curve or outside G1), a byte
+/// short.
+fn spoil_kzg(mut input: Vec<u8>, kind: &str) -> Vec<u8> {
+    match kind {
+        "hash" => input[5] ^= 1,
+        "y" => input[95] ^= 1,
+        "z_range" => input[32..64].copy_from_slice(&kzg::BLS_MODULUS),
+        "proof_encoding" => input[144] &= 0x7f,
+        "commitment_curve" => {
+            input[143] ^= 1;
+            let hash = kzg::versioned_hash(&input[96..144]);
+            input[..32].copy_from_slice(&hash);
+        }
+        "proof_curve" => input[191] ^= 1,
+        _ => {
+            input.pop();
+        }
+    }
+    input
+}
+
 /// A BN254 scalar from the generator.
 fn fr(rng: &mut StdRng) -> Fr {
     Fr::from_le_bytes_mod_order(&rng.random::<[u8; 64]>())
@@ -75,6 +193,40 @@ fn bn_g1(rng: &mut StdRng) -> Vec<u8> {
 /// The hostile kinds, by the precompile's family.
 const BN_HOSTILE: [&str; 4] = ["field", "off_curve", "g2_subgroup", "length"];
 const MSM_HOSTILE: [&str; 5] = ["field", "off_curve", "top_bytes", "g1_subgroup", "length"];
+const ADD_HOSTILE: [&str; 4] = ["field", "off_curve", "top_bytes", "length"];
+const MAP_HOSTILE: [&str; 3] = ["field", "top_bytes", "length"];
+
+/// A BLS12-381 base-field element from the generator.
+fn bls_fq(rng: &mut StdRng) -> ark_bls12_381::Fq {
+    ark_bls12_381::Fq::from_le_bytes_mod_order(&rng.random::<[u8; 64]>())
+}
+
+/// A point of BLS12-381's G1 or G2 curve for an addition (`varied`: the
+/// self-test's kinds by `kind`: 0 a subgroup point, 1 a point of the
+/// curve outside the subgroup, 2 infinity, 3 a point of order 3 on G1's
+/// curve, (0, ±2), or another non-subgroup point on G2's).
+fn bls_point<C: SWCurveConfig>(
+    rng: &mut StdRng,
+    kind: usize,
+    generator: Affine<C>,
+    coordinate: fn(&mut StdRng) -> C::BaseField,
+) -> Affine<C> {
+    match kind {
+        1 | 3 => {
+            if kind == 3 && C::COEFF_B == C::BaseField::from(4u64) {
+                let two = C::BaseField::from(2u64);
+                return Affine::new_unchecked(C::BaseField::ZERO, if rng.random() { two } else { -two });
+            }
+            loop {
+                if let Some(p) = Affine::<C>::get_point_from_x_unchecked(coordinate(rng), rng.random()) {
+                    break p;
+                }
+            }
+        }
+        2 => Affine::identity(),
+        _ => (generator * C::ScalarField::from_le_bytes_mod_order(&rng.random::<[u8; 64]>())).into_affine(),
+    }
+}
 
 /// An honest call of `precompile` (`varied`: the self-test's shapes).
 fn honest(precompile: Precompile, rng: &mut StdRng, i: usize, varied: bool) -> Vec<u8> {
@@ -131,6 +283,41 @@ fn honest(precompile: Precompile, rng: &mut StdRng, i: usize, varied: bool) -> V
             }
             input
         }
+        Precompile::BlsG1Add | Precompile::BlsG2Add => {
+            // Honest calls add any points of the curve, the subgroup or not.
+            let (p_kind, q_kind) = if varied { (i % 4, (i / 4) % 4) } else { (0, 0) };
+            let same = varied && i % 9 == 7;
+            if precompile == Precompile::BlsG1Add {
+                let g = ark_bls12_381::G1Affine::generator();
+                let p = bls_point(rng, p_kind, g, bls_fq);
+                let q = if same { p } else { bls_point(rng, q_kind, g, bls_fq) };
+                let q = if varied && i % 9 == 8 { -p } else { q };
+                [bls12::encode_g1(&p), bls12::encode_g1(&q)].concat()
+            } else {
+                let g = ark_bls12_381::G2Affine::generator();
+                let fq2 = |rng: &mut StdRng| ark_bls12_381::Fq2::new(bls_fq(rng), bls_fq(rng));
+                let p = bls_point(rng, p_kind, g, fq2);
+                let q = if same { p } else { bls_point(rng, q_kind, g, fq2) };
+                let q = if varied && i % 9 == 8 { -p } else { q };
+                [bls12::encode_g2(&p), bls12::encode_g2(&q)].concat()
+            }
+        }
+        Precompile::PointEvaluation => kzg_call(rng, i, varied),
+        Precompile::BlsMapG1 | Precompile::BlsMapG2 => {
+            let elements = if precompile == Precompile::BlsMapG1 { 1 } else { 2 };
+            let mut input = Vec::new();
+            for _ in 0..elements {
+                let u = match (varied, i % 5) {
+                    (true, 1) => ark_bls12_381::Fq::ZERO,
+                    (true, 2) => ark_bls12_381::Fq::ONE,
+                    (true, 3) => -ark_bls12_381::Fq::ONE,
+                    _ => bls_fq(rng),
+                };
+                input.extend([0; 16]);
+                input.extend(u.into_bigint().to_bytes_be());
+            }
+            input
+        }
         Precompile::BlsG1Msm | Precompile::BlsG2Msm => {
             let g1 = precompile == Precompile::BlsG1Msm;
             let k = match (varied, g1) {
@@ -181,9 +368,14 @@ fn spoil(precompile: Precompile, mut input: Vec<u8>, kind: &str, rng: &mut StdRn
         precompile,
         Precompile::Bn256Add | Precompile::Bn256Mul | Precompile::Bn256Pairing
     );
-    // Where the first point's y coordinate ends, and its x word's range.
-    let (x_word, y_end) = if bn { (0..32, 64) } else { (16..64, 128) };
-    if input.len() < y_end {
+    // Where the first point's y coordinate ends (a map's input: where its
+    // element ends), and its x word's range.
+    let (x_word, y_end) = if bn {
+        (0..32, 64)
+    } else {
+        (16..64, 128.min(input.len()))
+    };
+    if input.len() < y_end.max(x_word.end) {
         return input;
     }
     match kind {
@@ -226,9 +418,15 @@ fn calls(c: &WorkloadConfig, precompile: Precompile) -> Box<dyn Workload> {
             }
             let kinds: &[&str] = match precompile {
                 Precompile::BlsG1Msm | Precompile::BlsG2Msm => &MSM_HOSTILE,
+                Precompile::BlsG1Add | Precompile::BlsG2Add => &ADD_HOSTILE,
+                Precompile::BlsMapG1 | Precompile::BlsMapG2 => &MAP_HOSTILE,
+                Precompile::PointEvaluation => &KZG_HOSTILE,
                 _ => &BN_HOSTILE,
             };
             let kind = kinds[rng.random_range(0..kinds.len())];
+            if precompile == Precompile::PointEvaluation {
+                return spoil_kzg(input, kind);
+            }
             spoil(precompile, input, kind, &mut rng)
         })
         .collect();
@@ -256,4 +454,27 @@ fn calls(c: &WorkloadConfig, precompile: Precompile) -> Box<dyn Workload> {
         trivial: false,
         alternative: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The honest point evaluations made from [τ]G1 hold, in every varied
+    /// shape: c-kzg accepts each (so the constant is the setup's and the
+    /// proofs are right), and spoiling each breaks it.
+    #[test]
+    fn honest_point_evaluations_hold() {
+        for i in 0..12 {
+            let mut rng = item_rng(7, i);
+            let call = kzg_call(&mut rng, i, true);
+            assert_eq!(kzg::point_evaluation(&call), Ok(kzg::output().to_vec()), "call {i}");
+            for kind in KZG_HOSTILE {
+                assert!(
+                    kzg::point_evaluation(&spoil_kzg(call.clone(), kind)).is_err(),
+                    "{kind}, call {i}"
+                );
+            }
+        }
+    }
 }
