@@ -1,6 +1,7 @@
 //! The CPU path: the calls on all cores, one call per task; the EIP-2537
 //! multi-scalar multiplications with blst's Pippenger (which splits a
-//! large call over blst's own threads).
+//! large call over blst's own threads); the point evaluations batched
+//! ([`kzg::batch`]).
 
 use super::msm;
 use super::{CallResult, Precompile, bls12, bn254, kzg};
@@ -20,11 +21,15 @@ fn call(precompile: Precompile, input: &[u8]) -> CallResult {
         Precompile::BlsG2Add => bls12::g2_add(input),
         Precompile::BlsMapG1 => bls12::map_g1(input),
         Precompile::BlsMapG2 => bls12::map_g2(input),
+        // Batched by `run`.
         Precompile::PointEvaluation => kzg::point_evaluation(input),
     }
 }
 
 /// Every call of a batch, in order.
 pub(crate) fn run(precompile: Precompile, inputs: &FlatBytes) -> Vec<CallResult> {
+    if precompile == Precompile::PointEvaluation {
+        return kzg::batch(inputs);
+    }
     cores::map_range(0..inputs.len(), 1, |i| call(precompile, inputs.get(i)))
 }

@@ -112,7 +112,7 @@ const TAU_G1: [u8; 48] = [
 /// z) is the constant b, so the proof is [b]G, and y = a + bz.
 /// `varied`: also the zero polynomial (commitment and proof at
 /// infinity), constants (the proof at infinity), z = 0 and z = r - 1.
-fn kzg_call(rng: &mut StdRng, i: usize, varied: bool) -> Vec<u8> {
+pub(crate) fn kzg_call(rng: &mut StdRng, i: usize, varied: bool) -> Vec<u8> {
     use ark_bls12_381::{Fr, G1Affine, G1Projective};
     use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
     let fr = |rng: &mut StdRng| Fr::from_le_bytes_mod_order(&rng.random::<[u8; 64]>());
