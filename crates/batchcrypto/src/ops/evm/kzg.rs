@@ -100,11 +100,10 @@ pub(crate) fn versioned_hash(commitment: &[u8]) -> [u8; 32] {
     hash
 }
 
-/// The mainnet trusted setup, loaded on first use (about 0.1 s).
+/// The mainnet trusted setup (c-kzg loads it on first use and keeps it).
+/// No precomputed tables: they speed up only EIP-7594's cell proofs.
 fn settings() -> &'static KzgSettings {
-    static SETTINGS: OnceLock<&'static KzgSettings> = OnceLock::new();
-    // No precomputed tables: they speed up only EIP-7594's cell proofs.
-    SETTINGS.get_or_init(|| c_kzg::ethereum_kzg_settings(0))
+    c_kzg::ethereum_kzg_settings(0)
 }
 
 /// A compressed point as c-kzg reads it (`None`: infinity, a valid
@@ -138,10 +137,16 @@ struct Ready {
     y: Fr,
 }
 
-/// The call's fields, checked in the order of the precompile and c-kzg's
-/// `verify_kzg_proof`: the length, the versioned hash, the commitment, z,
-/// y, the proof.
-fn checked(input: &[u8]) -> Result<Ready, PrecompileError> {
+/// The call's fields (z, y, the commitment, the proof) once its length
+/// and versioned hash are checked, as the precompile checks them first.
+struct Fields<'a> {
+    z: &'a [u8],
+    y: &'a [u8],
+    commitment: &'a [u8],
+    proof: &'a [u8],
+}
+
+fn fields(input: &[u8]) -> Result<Fields<'_>, PrecompileError> {
     if input.len() != INPUT_LEN {
         return Err(PrecompileError::InvalidLength);
     }
@@ -152,6 +157,24 @@ fn checked(input: &[u8]) -> Result<Ready, PrecompileError> {
     if versioned_hash(commitment) != hash {
         return Err(PrecompileError::VersionedHash);
     }
+    Ok(Fields {
+        z,
+        y,
+        commitment,
+        proof,
+    })
+}
+
+/// The call's fields, checked in the order of the precompile and c-kzg's
+/// `verify_kzg_proof`: the length, the versioned hash, the commitment, z,
+/// y, the proof.
+fn checked(input: &[u8]) -> Result<Ready, PrecompileError> {
+    let Fields {
+        z,
+        y,
+        commitment,
+        proof,
+    } = fields(input)?;
     Ok(Ready {
         commitment: point(commitment)?,
         z: scalar(z)?,
@@ -163,16 +186,12 @@ fn checked(input: &[u8]) -> Result<Ready, PrecompileError> {
 /// One call: the oracle. The verdict is c-kzg's; the reason for a call it
 /// refuses is the first check [`checked`] finds failing.
 pub(crate) fn point_evaluation(input: &[u8]) -> CallResult {
-    if input.len() != INPUT_LEN {
-        return Err(PrecompileError::InvalidLength);
-    }
-    let (hash, rest) = input.split_at(32);
-    let (z, rest) = rest.split_at(32);
-    let (y, rest) = rest.split_at(32);
-    let (commitment, proof) = rest.split_at(48);
-    if versioned_hash(commitment) != hash {
-        return Err(PrecompileError::VersionedHash);
-    }
+    let Fields {
+        z,
+        y,
+        commitment,
+        proof,
+    } = fields(input)?;
     let word = |b: &[u8]| Bytes32::from_bytes(b).map_err(|_| PrecompileError::InvalidLength);
     let g1 = |b: &[u8]| Bytes48::from_bytes(b).map_err(|_| PrecompileError::InvalidLength);
     match settings().verify_kzg_proof(&g1(commitment)?, &word(z)?, &word(y)?, &g1(proof)?) {
