@@ -77,16 +77,25 @@ pub fn expected_backend(name: &str, needs_int64: bool) -> &'static str {
 /// engine checked to have run where it should ([`expected_backend`], the
 /// operation's kernel needing `SHADER_INT64`).
 pub fn on_every_engine<T>(call: impl Fn(&Engine) -> batchcrypto::Outcome<T>) -> Vec<(&'static str, T)> {
+    on_every_engine_with(true, call)
+}
+
+/// [`on_every_engine`] for `op`, which may have no GPU kernel
+/// (`OpSpec::gpu_kernel`): every engine then runs it on the CPU.
+pub fn on_every_engine_of<T>(
+    op: batchcrypto::Op,
+    call: impl Fn(&Engine) -> batchcrypto::Outcome<T>,
+) -> Vec<(&'static str, T)> {
+    on_every_engine_with(batchcrypto::registry::spec(op).gpu_kernel, call)
+}
+
+fn on_every_engine_with<T>(kernel: bool, call: impl Fn(&Engine) -> batchcrypto::Outcome<T>) -> Vec<(&'static str, T)> {
     engines()
         .iter()
         .map(|(name, engine)| {
             let out = call(engine);
-            assert_eq!(
-                out.selection.backend.name(),
-                expected_backend(name, true),
-                "{name}: {}",
-                out.selection
-            );
+            let want = if kernel { expected_backend(name, true) } else { "cpu" };
+            assert_eq!(out.selection.backend.name(), want, "{name}: {}", out.selection);
             (name.as_str(), out.output)
         })
         .collect()
