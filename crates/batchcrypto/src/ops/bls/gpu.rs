@@ -71,7 +71,7 @@ impl Point {
 /// Appends a pair for [`miller_values`]: the canonical coordinates of its finite
 /// points (zeros for the others) and the flags: with `check`, curve and
 /// subgroup checks of the finite points; the Miller loop when both are.
-pub(super) fn pack_pair(words: &mut Vec<u32>, g1: Option<&[u32]>, g2: Option<&[u32]>, check: bool) {
+pub(crate) fn pack_pair(words: &mut Vec<u32>, g1: Option<&[u32]>, g2: Option<&[u32]>, check: bool) {
     words.extend_from_slice(g1.unwrap_or(&[0; 24]));
     words.extend_from_slice(g2.unwrap_or(&[0; 48]));
     let flag = |set: bool, bit: u32| if set { bit } else { 0 };

@@ -43,6 +43,8 @@ use crate::ops::evm::msm;
 use crate::ops::msm::bases::Affine;
 use crate::ops::msm::gpu::{self as msm_gpu, jacobian, limbs};
 
+mod kzg;
+
 /// Words per call in and out (`G1_IN_WORDS`, `G1_OUT_WORDS` in g1.wgsl).
 const IN_WORDS: usize = 33;
 const OUT_WORDS: usize = 25;
@@ -57,6 +59,7 @@ const MAX_CALLS: usize = 1 << 18;
 pub(crate) fn run(gpu: &Gpu, precompile: Precompile, inputs: &FlatBytes) -> Streamed<CallResult> {
     match precompile {
         Precompile::Bn256Pairing => pairing_calls(gpu, inputs),
+        Precompile::PointEvaluation => kzg::point_evaluations(gpu, inputs),
         Precompile::BlsG1Msm => msm_calls(gpu, inputs, msm::G1_POINT_LEN, eip2537::g1, Affine::Bls12381G1, |sum| {
             Some(eip2537::encode_g1(sum.try_into().ok()?).to_vec())
         }),

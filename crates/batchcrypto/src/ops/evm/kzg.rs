@@ -65,7 +65,7 @@ const G1: [u8; 48] = [
 ];
 
 /// G2's generator, compressed (the trusted setup's first G2 monomial point).
-const G2: [u8; 96] = [
+pub(super) const G2: [u8; 96] = [
     0x93, 0xe0, 0x2b, 0x60, 0x52, 0x71, 0x9f, 0x60, 0x7d, 0xac, 0xd3, 0xa0, 0x88, 0x27, 0x4f, 0x65, 0x59, 0x6b, 0xd0,
     0xd0, 0x99, 0x20, 0xb6, 0x1a, 0xb5, 0xda, 0x61, 0xbb, 0xdc, 0x7f, 0x50, 0x49, 0x33, 0x4c, 0xf1, 0x12, 0x13, 0x94,
     0x5d, 0x57, 0xe5, 0xac, 0x7d, 0x05, 0x5d, 0x04, 0x2b, 0x7e, 0x02, 0x4a, 0xa2, 0xb2, 0xf0, 0x8f, 0x0a, 0x91, 0x26,
@@ -76,7 +76,7 @@ const G2: [u8; 96] = [
 
 /// [τ]G2 of the Ethereum KZG ceremony, compressed (c-kzg-4844's
 /// `g2_monomial_bytes.bin`, bytes 96..192).
-const TAU_G2: [u8; 96] = [
+pub(super) const TAU_G2: [u8; 96] = [
     0xb5, 0xbf, 0xd7, 0xdd, 0x8c, 0xde, 0xb1, 0x28, 0x84, 0x3b, 0xc2, 0x87, 0x23, 0x0a, 0xf3, 0x89, 0x26, 0x18, 0x70,
     0x75, 0xcb, 0xfb, 0xef, 0xa8, 0x10, 0x09, 0xa2, 0xce, 0x61, 0x5a, 0xc5, 0x3d, 0x29, 0x14, 0xe5, 0x87, 0x0c, 0xb4,
     0x52, 0xd2, 0xaf, 0xaa, 0xab, 0x24, 0xf3, 0x49, 0x9f, 0x72, 0x18, 0x5c, 0xbf, 0xee, 0x53, 0x49, 0x27, 0x14, 0x73,
@@ -129,24 +129,25 @@ fn scalar(word: &[u8]) -> Result<Fr, PrecompileError> {
     Ok(Fr::from_be_bytes_mod_order(word))
 }
 
-/// A call that passed every check but the proof's pairing equation.
-struct Ready {
-    commitment: Option<blst_p1_affine>,
-    proof: Option<blst_p1_affine>,
-    z: Fr,
-    y: Fr,
+/// A call that passed every check but the proof's pairing equation, its
+/// points as `P` (`None`: infinity).
+pub(super) struct Ready<P> {
+    pub(super) commitment: Option<P>,
+    pub(super) proof: Option<P>,
+    pub(super) z: Fr,
+    pub(super) y: Fr,
 }
 
 /// The call's fields (z, y, the commitment, the proof) once its length
 /// and versioned hash are checked, as the precompile checks them first.
-struct Fields<'a> {
+pub(super) struct Fields<'a> {
     z: &'a [u8],
     y: &'a [u8],
-    commitment: &'a [u8],
-    proof: &'a [u8],
+    pub(super) commitment: &'a [u8],
+    pub(super) proof: &'a [u8],
 }
 
-fn fields(input: &[u8]) -> Result<Fields<'_>, PrecompileError> {
+pub(super) fn fields(input: &[u8]) -> Result<Fields<'_>, PrecompileError> {
     if input.len() != INPUT_LEN {
         return Err(PrecompileError::InvalidLength);
     }
@@ -165,22 +166,31 @@ fn fields(input: &[u8]) -> Result<Fields<'_>, PrecompileError> {
     })
 }
 
-/// The call's fields, checked in the order of the precompile and c-kzg's
-/// `verify_kzg_proof`: the length, the versioned hash, the commitment, z,
-/// y, the proof.
-fn checked(input: &[u8]) -> Result<Ready, PrecompileError> {
-    let Fields {
-        z,
-        y,
-        commitment,
-        proof,
-    } = fields(input)?;
+/// The rest of a call's checks once [`fields`] passed, in c-kzg's order
+/// (`verify_kzg_proof`): the commitment, z, y, the proof, the points'
+/// checks given (blst's on the CPU, the device's on the GPU).
+pub(super) fn in_order<P>(
+    fields: &Fields,
+    commitment: Result<Option<P>, PrecompileError>,
+    proof: impl FnOnce() -> Result<Option<P>, PrecompileError>,
+) -> Result<Ready<P>, PrecompileError> {
     Ok(Ready {
-        commitment: point(commitment)?,
-        z: scalar(z)?,
-        y: scalar(y)?,
-        proof: point(proof)?,
+        commitment: commitment?,
+        z: scalar(fields.z)?,
+        y: scalar(fields.y)?,
+        proof: proof()?,
     })
+}
+
+/// A call decoded by blst.
+type Decoded = Ready<blst_p1_affine>;
+
+/// The call's fields, checked in the order of the precompile and c-kzg's
+/// `verify_kzg_proof`: the length, the versioned hash, then
+/// [`in_order`].
+fn checked(input: &[u8]) -> Result<Decoded, PrecompileError> {
+    let f = fields(input)?;
+    in_order(&f, point(f.commitment), || point(f.proof))
 }
 
 /// One call: the oracle. The verdict is c-kzg's; the reason for a call it
@@ -236,7 +246,7 @@ pub(crate) fn batch(inputs: &FlatBytes) -> Vec<CallResult> {
     }
     let decoded = cores::map_range(0..inputs.len(), 1, |i| checked(inputs.get(i)));
     let ready: Vec<usize> = (0..decoded.len()).filter(|&i| decoded[i].is_ok()).collect();
-    let calls: Vec<&Ready> = ready.iter().filter_map(|&i| decoded[i].as_ref().ok()).collect();
+    let calls: Vec<&Decoded> = ready.iter().filter_map(|&i| decoded[i].as_ref().ok()).collect();
     let holds = bisect::decide(&calls.as_slice(), &(0..calls.len()).collect::<Vec<_>>(), BATCH_COST);
     let mut results: Vec<CallResult> = decoded
         .iter()
@@ -250,7 +260,7 @@ pub(crate) fn batch(inputs: &FlatBytes) -> Vec<CallResult> {
     results
 }
 
-impl Checker for &[&Ready] {
+impl Checker for &[&Decoded] {
     /// The call's own equation: the combination of one (its coefficient
     /// changes nothing, the group having prime order), already decoded,
     /// where c-kzg would decode the call again and multiply in G2.
@@ -324,8 +334,8 @@ mod tests {
     #[test]
     fn the_combined_equation_holds_exactly_for_valid_sets() {
         let inputs: Vec<Vec<u8>> = (0..24).map(|i| kzg_call(&mut item_rng(11, i), i, true)).collect();
-        let calls: Vec<Ready> = inputs.iter().map(|c| checked(c).expect("an honest call")).collect();
-        let all: Vec<&Ready> = calls.iter().collect();
+        let calls: Vec<Decoded> = inputs.iter().map(|c| checked(c).expect("an honest call")).collect();
+        let all: Vec<&Decoded> = calls.iter().collect();
         let set = all.as_slice();
         let indices: Vec<usize> = (0..all.len()).collect();
         assert!(set.all(&indices), "24 valid calls");
@@ -336,8 +346,8 @@ mod tests {
         for bad in [0, 1, 5, 23] {
             let mut spoiled = inputs.clone();
             spoiled[bad][95] ^= 1;
-            let calls: Vec<Ready> = spoiled.iter().map(|c| checked(c).expect("still well formed")).collect();
-            let all: Vec<&Ready> = calls.iter().collect();
+            let calls: Vec<Decoded> = spoiled.iter().map(|c| checked(c).expect("still well formed")).collect();
+            let all: Vec<&Decoded> = calls.iter().collect();
             assert!(!all.as_slice().all(&indices), "y of call {bad} changed");
             assert!(!all.as_slice().all(&[bad]), "call {bad} alone");
         }

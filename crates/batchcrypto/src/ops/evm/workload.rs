@@ -33,17 +33,13 @@ const fn spec(
     item: &'static str,
     workload: fn(&WorkloadConfig) -> Box<dyn Workload>,
 ) -> OpSpec {
-    // A kernel for every precompile but EIP-2537's additions and maps and
-    // EIP-4844's point evaluation (ECADD and ECMUL a thread per call, the
-    // pairing check a thread per pair then per call, the MSMs the MSM
-    // kernel's sums): calls split where a kernel exists.
+    // A kernel for every precompile but EIP-2537's additions and maps
+    // (ECADD and ECMUL a thread per call, the pairing check a thread per
+    // pair then per call, the MSMs the MSM kernel's sums, the point
+    // evaluation the BLS12-381 stages): calls split where a kernel exists.
     let gpu_kernel = !matches!(
         precompile,
-        Precompile::BlsG1Add
-            | Precompile::BlsG2Add
-            | Precompile::BlsMapG1
-            | Precompile::BlsMapG2
-            | Precompile::PointEvaluation
+        Precompile::BlsG1Add | Precompile::BlsG2Add | Precompile::BlsMapG1 | Precompile::BlsMapG2
     );
     OpSpec {
         op: Op::Evm(precompile),

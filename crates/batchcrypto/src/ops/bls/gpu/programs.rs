@@ -414,9 +414,11 @@ pub(crate) fn map_to_g2() -> &'static Program {
 }
 
 /// The programs of sums of scaled points in G1 or G2 (`g2`)
-/// (gpu/pairing_vm.rs): [s] P for scalars of 64 bits and of one bit (a
-/// point as it is), the sum of SUM_RANGE points, the affine form.
+/// (gpu/pairing_vm.rs): [s] P for scalars of 256 bits, of 64 bits and of
+/// one bit (a point as it is), the sum of SUM_RANGE points, the affine
+/// form.
 pub(crate) struct SumPrograms {
+    pub(crate) scale256: Program,
     pub(crate) scale64: Program,
     pub(crate) scale1: Program,
     pub(crate) sum: Program,
@@ -425,6 +427,7 @@ pub(crate) struct SumPrograms {
 
 fn sum_programs_of<F: pairing_vm::Coord<12>>(b3: fn(&mut A) -> F) -> SumPrograms {
     SumPrograms {
+        scale256: pairing_vm::scale::<12, F>(p(), 1, b3, 256),
         scale64: pairing_vm::scale::<12, F>(p(), 1, b3, 64),
         scale1: pairing_vm::scale::<12, F>(p(), 1, b3, 1),
         sum: pairing_vm::sum::<12, F>(p(), 1, b3),

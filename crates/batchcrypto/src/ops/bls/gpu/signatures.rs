@@ -87,7 +87,7 @@ fn xmd_tail() -> Vec<u8> {
 }
 
 /// -G1 as the pairing kernel reads it: x, y canonical words.
-fn minus_g1() -> Vec<u32> {
+pub(crate) fn minus_g1() -> Vec<u32> {
     let p: Limbs<12> = bigint::from_hex(BLS12_381_P);
     let y = bigint::sub(&p, &bigint::from_hex(G1_Y)).0;
     let mut w = bigint::from_hex::<12>(G1_X).to_vec();
@@ -99,6 +99,9 @@ fn minus_g1() -> Vec<u32> {
 enum Encoded {
     /// blst refuses the encoding.
     Bad,
+    /// G1's x = 0, which blst refuses after reading it: (0, +-2) have
+    /// order 3.
+    ZeroX,
     /// The encoding of the point at infinity.
     Infinity,
     /// x (G1: twelve words then twelve zeros; G2: c0 then c1) and the sort
@@ -132,7 +135,7 @@ fn read_compressed(bytes: &[u8]) -> Encoded {
     words.resize(24, 0);
     // blst's G1 decoding refuses x = 0 (the points of order 3).
     if coords.len() == 1 && words.iter().all(|&w| w == 0) {
-        return Encoded::Bad;
+        return Encoded::ZeroX;
     }
     Encoded::Finite(words, top & 0x20 != 0)
 }
@@ -206,7 +209,7 @@ fn hash_pipeline(gpu: &Gpu) -> Result<Arc<wgpu::ComputePipeline>, String> {
 
 /// The group of a compressed point: a key's or a signature's.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Group {
+pub(crate) enum Group {
     G1,
     G2,
 }
@@ -248,13 +251,30 @@ impl Group {
     }
 }
 
-/// Decodes `encodings` of `group` on the device.
-fn decode_points<'a>(
+/// A compressed point after the device's checks: why blst refuses it
+/// (its `uncompress`, then the subgroup check), or the point.
+pub(crate) enum Decompressed {
+    /// The encoding is refused (its flags, or x not below p).
+    Encoding,
+    /// G1's x = 0: E's points of order 3, refused by blst's decoding.
+    OrderThree,
+    /// No point of the curve has this x.
+    NotOnCurve,
+    /// On the curve, outside the prime-order subgroup.
+    NotInGroup,
+    /// The point at infinity.
+    Infinity,
+    /// A point of the subgroup: its affine words (canonical; G1 x, y).
+    Point(Vec<u32>),
+}
+
+/// Decompresses `encodings` of `group` on the device (the tower machine's
+/// [`programs::points`]) with the subgroup check, as blst would.
+pub(crate) fn decompress<'a>(
     gpu: &Gpu,
     group: Group,
     encodings: impl Iterator<Item = &'a [u8]>,
-) -> Result<Vec<Decoded>, String> {
-    let (infinity, malformed, subgroup) = group.rules();
+) -> Result<Vec<Decompressed>, String> {
     let read: Vec<Encoded> = encodings.map(read_compressed).collect();
     let coords = group.coordinate_words();
     let mut words = Vec::new();
@@ -270,21 +290,41 @@ fn decode_points<'a>(
     let mut checked = checked.into_iter();
     read.into_iter()
         .map(|e| match e {
-            Encoded::Bad => Ok(Err(malformed)),
-            Encoded::Infinity => Ok(infinity.clone()),
+            Encoded::Bad => Ok(Decompressed::Encoding),
+            Encoded::ZeroX => Ok(Decompressed::OrderThree),
+            Encoded::Infinity => Ok(Decompressed::Infinity),
             Encoded::Finite(x, _) => {
                 let out = checked.next().ok_or("a point without an answer")?;
                 let flags = out[0];
                 Ok(if flags & programs::FLAG_ON_CURVE == 0 {
-                    Err(malformed)
+                    Decompressed::NotOnCurve
                 } else if flags & programs::FLAG_IN_GROUP == 0 {
-                    Err(subgroup)
+                    Decompressed::NotInGroup
                 } else {
-                    Ok(Some([&x[..coords], &out[12..12 + coords]].concat()))
+                    Decompressed::Point([&x[..coords], &out[12..12 + coords]].concat())
                 })
             }
         })
         .collect()
+}
+
+/// Decodes `encodings` of `group` on the device, with the reasons of
+/// [`Group::rules`].
+fn decode_points<'a>(
+    gpu: &Gpu,
+    group: Group,
+    encodings: impl Iterator<Item = &'a [u8]>,
+) -> Result<Vec<Decoded>, String> {
+    let (infinity, malformed, subgroup) = group.rules();
+    Ok(decompress(gpu, group, encodings)?
+        .into_iter()
+        .map(|d| match d {
+            Decompressed::Encoding | Decompressed::OrderThree | Decompressed::NotOnCurve => Err(malformed),
+            Decompressed::NotInGroup => Err(subgroup),
+            Decompressed::Infinity => infinity.clone(),
+            Decompressed::Point(words) => Ok(Some(words)),
+        })
+        .collect())
 }
 
 /// Every key of `keys` as `KeyValidate` decides.
@@ -375,7 +415,7 @@ fn hash_distinct(gpu: &Gpu, msgs: &[&[u8]]) -> Result<(Vec<usize>, Vec<Affine>),
 /// Whether each check's product of Miller values over its range of pairs
 /// (`bounds`, packed in `words` by [`pack_pair`]), raised to the final
 /// exponentiation, is one.
-fn pairings_are_one(gpu: &Gpu, words: &[u32], bounds: Vec<usize>) -> Result<Vec<bool>, String> {
+pub(crate) fn pairings_are_one(gpu: &Gpu, words: &[u32], bounds: Vec<usize>) -> Result<Vec<bool>, String> {
     let millers = miller_values(gpu, words)?;
     let mut values = Vec::with_capacity(millers.len() * FP12_WORDS);
     for m in &millers {
@@ -477,11 +517,15 @@ fn set_checks(
         }
         groups_per_set.push(groups.len());
         for (h, members) in groups {
-            keys.extend(members.iter().map(|&(i, r)| (Some(checks[i].keys[0].as_slice()), r)));
+            keys.extend(
+                members
+                    .iter()
+                    .map(|&(i, r)| (Some(checks[i].keys[0].as_slice()), scalar64(r))),
+            );
             key_bounds.push(keys.len());
             key_hashes.push(h);
         }
-        sigs.extend(scaled.iter().map(|&(i, r)| (checks[i].sig.as_deref(), r)));
+        sigs.extend(scaled.iter().map(|&(i, r)| (checks[i].sig.as_deref(), scalar64(r))));
         sig_bounds.push(sigs.len());
     }
     let key_sums = combine(gpu, Group::G1, &keys, &key_bounds)?;
@@ -567,11 +611,31 @@ pub(crate) fn aggregate_verify(gpu: &Gpu, items: &[AggregateItem]) -> Streamed<V
     run().map_err(Failure::at_start)
 }
 
+/// A term's scalar: 256 bits, least significant word first.
+pub(crate) type Scalar = [u32; 8];
+
+/// The scalar one: a term added as it is.
+pub(crate) const ONE: Scalar = [1, 0, 0, 0, 0, 0, 0, 0];
+
+/// A scalar of 64 bits.
+pub(crate) fn scalar64(s: u64) -> Scalar {
+    let mut w = [0; 8];
+    w[..2].copy_from_slice(&[s as u32, (s >> 32) as u32]);
+    w
+}
+
+/// The bits of a scalar's words up to its highest set bit.
+fn bit_length(words: &[u32]) -> u32 {
+    let top = words.iter().rposition(|&w| w != 0);
+    top.map_or(0, |k| 32 * k as u32 + 32 - words[k].leading_zeros())
+}
+
 /// The sum of the scaled points of each range `bounds[k]..bounds[k + 1]`
-/// of `points` (per point its affine words in `group`, then the scalar's
-/// low and high words): its affine words, `None` for infinity. On the
+/// of `points` (per point its affine words in `group`, then its
+/// [`Scalar`]'s words): its affine words, `None` for infinity. On the
 /// tower machine ([`programs::sum_programs`]): every point scaled (one
-/// thread each; the one-bit program when every scalar is 1), the ranges
+/// thread each, by the program of the fewest bits that holds every
+/// scalar: one bit when every scalar is 1, 64 or 256), the ranges
 /// summed [`SUM_RANGE`] points per thread over as many rounds as the
 /// longest needs, then made affine.
 fn scaled_sums(gpu: &Gpu, group: Group, points: &[u32], bounds: &[usize]) -> Result<Vec<Affine>, String> {
@@ -581,17 +645,20 @@ fn scaled_sums(gpu: &Gpu, group: Group, points: &[u32], bounds: &[usize]) -> Res
     let g2 = group == Group::G2;
     let programs = programs::sum_programs(g2);
     let coords = group.coordinate_words();
-    // Per point: x, y, then the scalar as an element (lo, hi, zeros).
-    let stride = 2 * coords + 2;
+    // Per point: x, y, then the scalar as an element (its words, zeros).
+    let stride = 2 * coords + 8;
     let mut words = Vec::with_capacity(points.len() / stride * (2 * coords + 12));
-    let mut wide = false;
+    let mut bits = 0;
     for p in points.chunks_exact(stride) {
-        words.extend_from_slice(&p[..2 * coords]);
-        words.extend_from_slice(&p[2 * coords..]);
-        words.extend([0; 10]);
-        wide |= p[2 * coords] > 1 || p[2 * coords + 1] != 0;
+        words.extend_from_slice(p);
+        words.extend([0; 4]);
+        bits = bits.max(bit_length(&p[2 * coords..]));
     }
-    let scale = if wide { &programs.scale64 } else { &programs.scale1 };
+    let scale = match bits {
+        0 | 1 => &programs.scale1,
+        2..=64 => &programs.scale64,
+        _ => &programs.scale256,
+    };
     let name = group.sum_kernel();
     // Projective points in Montgomery form, 3 coords each.
     let point_words = 3 * coords;
@@ -634,28 +701,34 @@ fn scaled_sums(gpu: &Gpu, group: Group, points: &[u32], bounds: &[usize]) -> Res
 }
 
 /// Appends a point and its scalar as [`scaled_sums`] reads them.
-fn push_term(words: &mut Vec<u32>, point: &[u32], scalar: u64) {
+fn push_term(words: &mut Vec<u32>, point: &[u32], scalar: &Scalar) {
     words.extend_from_slice(point);
-    words.extend([scalar as u32, (scalar >> 32) as u32]);
+    words.extend_from_slice(scalar);
 }
 
 /// sum [s_k] P_k over each group of `terms` (groups `bounds[j]..bounds[j +
 /// 1]`; `None` points are infinity) in two passes, so that no thread runs
 /// more than one scalar multiplication: the terms with s != 1 scaled one
 /// per thread, then each group of more than one term added with s = 1.
-fn combine(gpu: &Gpu, group: Group, terms: &[(Option<&[u32]>, u64)], bounds: &[usize]) -> Result<Vec<Affine>, String> {
+pub(crate) fn combine(
+    gpu: &Gpu,
+    group: Group,
+    terms: &[(Option<&[u32]>, Scalar)],
+    bounds: &[usize],
+) -> Result<Vec<Affine>, String> {
     let mut words = Vec::new();
     for (point, s) in terms {
-        if let (Some(p), true) = (point, *s != 1) {
-            push_term(&mut words, p, *s);
+        if let (Some(p), true) = (point, *s != ONE) {
+            push_term(&mut words, p, s);
         }
     }
-    let scaled_count = words.len() / (2 * group.coordinate_words() + 2);
+    let term_words = 2 * group.coordinate_words() + 8;
+    let scaled_count = words.len() / term_words;
     let scaled = scaled_sums(gpu, group, &words, &(0..=scaled_count).collect::<Vec<_>>())?;
     let mut scaled = scaled.into_iter();
     let mut term: Vec<Affine> = Vec::with_capacity(terms.len());
     for (point, s) in terms {
-        term.push(match (point, *s != 1) {
+        term.push(match (point, *s != ONE) {
             (Some(_), true) => scaled.next().ok_or("a scaled point without an answer")?,
             (p, _) => p.map(<[u32]>::to_vec),
         });
@@ -669,9 +742,9 @@ fn combine(gpu: &Gpu, group: Group, terms: &[(Option<&[u32]>, u64)], bounds: &[u
             continue;
         }
         for p in term[w[0]..w[1]].iter().flatten() {
-            push_term(&mut words, p, 1);
+            push_term(&mut words, p, &ONE);
         }
-        sum_bounds.push(words.len() / (2 * group.coordinate_words() + 2));
+        sum_bounds.push(words.len() / term_words);
         sums.push(None);
     }
     let mut added = scaled_sums(gpu, group, &words, &sum_bounds)?.into_iter();
@@ -713,7 +786,7 @@ pub(crate) fn fast_aggregate_verify(gpu: &Gpu, items: &[FastAggregateItem]) -> S
                 }
             }
         }
-        let terms: Vec<(Option<&[u32]>, u64)> = words.iter().map(|k| (Some(k.as_slice()), 1)).collect();
+        let terms: Vec<(Option<&[u32]>, Scalar)> = words.iter().map(|k| (Some(k.as_slice()), ONE)).collect();
         let sums = combine(gpu, Group::G1, &terms, &bounds)?;
         let (mut checks, mut msgs) = (Vec::new(), Vec::new());
         for ((i, sig), sum) in ready.into_iter().zip(sums) {
@@ -873,7 +946,9 @@ mod tests {
     /// blst's key or signature of the secret key sum r_i sk_i mod q.
     /// Scalars at the edges (1, 2, 2^32 - 1, 2^32, 2^64 - 1), groups of
     /// one, empty groups, infinity among the terms, a key with its
-    /// negation (a sum at infinity), a group of forty (two rounds of sums).
+    /// negation (a sum at infinity), a group of forty (two rounds of sums);
+    /// then again with seven terms' scalars of 256 bits (the 256-bit
+    /// program: random, 2^256 - 1, q - 1, q, 0).
     #[test]
     fn sums_kernel_matches_scalar_arithmetic() {
         use ark_bls12_381::Fr;
@@ -886,22 +961,51 @@ mod tests {
             .collect();
         // Term 5 is term 4's negation, with the same scalar.
         sks[5] = -sks[4];
-        let mut scalars = vec![1, 2, u64::from(u32::MAX), 1 << 32, 7, 7, u64::MAX];
-        scalars.extend((7..14).map(|_| rng.random::<u64>() | 1));
+        let mut narrow: Vec<Scalar> = [1, 2, u64::from(u32::MAX), 1 << 32, 7, 7, u64::MAX]
+            .into_iter()
+            .map(scalar64)
+            .collect();
+        narrow.extend((7..14).map(|_| scalar64(rng.random::<u64>() | 1)));
         // Forty terms with s = 1: sums over two rounds (SUM_RANGE 16).
-        scalars.extend([1; 40]);
+        narrow.extend([ONE; 40]);
+        let mut wide = narrow.clone();
+        let q: Scalar = bigint::from_ark(Fr::MODULUS);
+        let mut q_minus_one = q;
+        q_minus_one[0] -= 1;
+        // Term 8 is at infinity: its scalar is not used.
+        for (k, s) in [
+            rng.random(),
+            rng.random(),
+            [u32::MAX; 8],
+            q_minus_one,
+            q,
+            rng.random(),
+            [0; 8],
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            wide[7 + k] = s;
+        }
+        let as_fr =
+            |s: &Scalar| Fr::from_le_bytes_mod_order(&s.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>());
         let secret = |x: Fr| SecretKey::from_bytes(&x.into_bigint().to_bytes_be()).expect("a nonzero scalar below q");
         let bounds = [0usize, 1, 4, 4, 6, 9, 14, 54];
-        for group in [Group::G1, Group::G2] {
+        for (group, scalars) in [
+            (Group::G1, &narrow),
+            (Group::G2, &narrow),
+            (Group::G1, &wide),
+            (Group::G2, &wide),
+        ] {
             let point = |x: Fr| match group {
                 Group::G1 => affine_words(&secret(x).sk_to_pk().serialize()),
                 Group::G2 => affine_words(&secret(x).sign(msg, DST, &[]).serialize()),
             };
             let points: Vec<Vec<u32>> = sks.iter().map(|&x| point(x)).collect();
             // Term 8 is the point at infinity (a signature may be).
-            let terms: Vec<(Option<&[u32]>, u64)> = points
+            let terms: Vec<(Option<&[u32]>, Scalar)> = points
                 .iter()
-                .zip(&scalars)
+                .zip(scalars)
                 .enumerate()
                 .map(|(i, (p, &r))| ((i != 8).then_some(p.as_slice()), r))
                 .collect();
@@ -910,7 +1014,7 @@ mod tests {
             for (k, w) in bounds.windows(2).enumerate() {
                 let sum: Fr = (w[0]..w[1])
                     .filter(|&i| i != 8)
-                    .map(|i| sks[i] * Fr::from(scalars[i]))
+                    .map(|i| sks[i] * as_fr(&scalars[i]))
                     .sum();
                 let want = (sum != Fr::from(0u64)).then(|| point(sum));
                 assert_eq!(got[k], want, "group {k} of G{}", group.coordinate_words() / 12);
