@@ -31,16 +31,18 @@
 //! multiplications one by one and the CPU path is blst's Pippenger
 //! multi-scalar multiplication (`cpu.rs`); arkworks' `ark-bls12-381`
 //! for EIP-2537's additions and maps (`bls12.rs`); c-kzg-4844 for the
-//! point evaluation (`kzg.rs`). Every precompile but those five also runs
-//! on the GPU (`gpu.rs`; an addition costs less than its transfer, the
-//! maps and the point evaluation's two pairings have no kernel yet), the
+//! point evaluation (`kzg.rs`). Every precompile but EIP-2537's additions
+//! and maps also runs on the GPU (`gpu.rs`; an addition costs less than
+//! its transfer, the maps have no kernel yet), the
 //! calls decoded and checked on the CPU cores with
 //! the CPU path's checks (the pairing check's but G2's subgroup
 //! membership): ECADD and ECMUL a thread per call over BN254's
 //! G1 layer (`g1.wgsl`); the pairing check a thread per pair for G2's
 //! subgroup check and its Miller loop (`pairs.wgsl` over BN254's tower)
 //! and one per call for the product and the final exponentiation (the
-//! EIP-2537 check's final stage); the EIP-2537 MSMs the MSM kernel's sums.
+//! EIP-2537 check's final stage); the EIP-2537 MSMs the MSM kernel's sums;
+//! the point evaluation on the BLS12-381 stages, its points decompressed
+//! and checked on the device (`gpu/kzg.rs`).
 //!
 //! [EIP-196]: https://eips.ethereum.org/EIPS/eip-196
 //! [EIP-197]: https://eips.ethereum.org/EIPS/eip-197

@@ -27,7 +27,7 @@ use rand::{RngExt, SeedableRng};
 /// Every engine's answers to `inputs`, each engine having run where it
 /// should: every precompile with a kernel on the GPU engine's GPU (the
 /// kernels need SHADER_INT64: without it, the CPU), the others (EIP-2537's
-/// additions and maps, the point evaluation) on the CPU.
+/// additions and maps) on the CPU.
 fn on_every_engine(precompile: Precompile, inputs: &FlatBytes) -> Vec<(&'static str, Vec<CallResult>)> {
     let outputs = support::on_every_engine_of(batchcrypto::Op::Evm(precompile), |engine| {
         engine.evm(precompile, inputs).expect("evm")
