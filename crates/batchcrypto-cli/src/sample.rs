@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, mldsa, mlkem, sr25519};
+use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, kzg, mldsa, mlkem, sr25519};
 
 use crate::Fatal;
 use crate::output::{Output, write_failed};
@@ -61,6 +61,12 @@ pub enum Sample {
     /// Items for `verify bls` (hostile: wrong message or key, bit flips,
     /// identity key, infinity signature, points outside the subgroup).
     Bls(Common),
+    /// Items for `verify kzg-cell`: the cells of random blobs (every eighth
+    /// the zero blob) with their commitments and proofs, 128 per blob
+    /// (hostile: index past 127 or another index, a changed bit, an element
+    /// not below r, points badly flagged or changed, another blob's proof or
+    /// commitment). `--signers` is not used.
+    KzgCell(Common),
     /// Items for `verify ml-dsa-44` (hostile: wrong message, context or
     /// key, bit flips, malformed hints, z out of range, short key or
     /// signature, a context over 255 bytes).
@@ -124,6 +130,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::Bip340(common)
         | Sample::Sr25519(common)
         | Sample::Bls(common)
+        | Sample::KzgCell(common)
         | Sample::MlDsa44(common)
         | Sample::MlDsa65(common)
         | Sample::MlDsa87(common)
@@ -212,6 +219,19 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
             c.count,
             |r| bls::sample::generate_range(r, c.signers, c.hostile_share, c.seed),
             |i| signed_line(&i.pk, &i.sig, &i.msg, i.kind),
+        ),
+        Sample::KzgCell(_) => by_steps(
+            c.count,
+            |r| kzg::sample::generate_range(r, c.hostile_share, c.seed),
+            |(i, kind)| {
+                format!(
+                    "{{\"commitment\":\"{}\",\"index\":{},\"cell\":\"{}\",\"proof\":\"{}\",\"kind\":\"{kind}\"}}",
+                    hex::encode(i.commitment),
+                    i.index,
+                    hex::encode(&i.cell[..]),
+                    hex::encode(i.proof)
+                )
+            },
         ),
         Sample::MlDsa44(_) | Sample::MlDsa65(_) | Sample::MlDsa87(_) => {
             let level = match &s {

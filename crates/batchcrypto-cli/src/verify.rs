@@ -4,6 +4,7 @@ use batchcrypto::batch::SignedBatch;
 use batchcrypto::ops::bls::{self, AggregateItem, FastAggregateItem};
 use batchcrypto::ops::ecdsa::{K1Key, K1VerifyItem, P256Item};
 use batchcrypto::ops::ed25519::Policy;
+use batchcrypto::ops::kzg::{self, CellItem};
 use batchcrypto::ops::{bip340, mldsa, sr25519};
 use batchcrypto::{Engine, Error, Outcome, Selection, Verdict};
 
@@ -76,6 +77,13 @@ pub enum Verify {
     },
     /// BLS fast aggregate verify: in {"pks":[48..],"msg","sig":96}, out {"valid":bool[,"reason"]}.
     BlsFastAggregate {
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
+    /// KZG cell proofs (EIP-7594, PeerDAS): in {"commitment":48,"index":number,"cell":2048,"proof":48}, out {"valid":bool[,"reason"]}.
+    KzgCell {
         #[command(flatten)]
         engine: crate::EngineArgs,
         #[command(flatten)]
@@ -171,6 +179,12 @@ pub fn job(verify: Verify) -> LineJob {
         Verify::BlsFastAggregate { engine, io } => LineJob::new(
             VerdictVerb::<FastAggregateFormat>::new(|e, b| e.bls_fast_aggregate_verify(b)),
             "verify bls-fast-aggregate",
+            engine,
+            io,
+        ),
+        Verify::KzgCell { engine, io } => LineJob::new(
+            VerdictVerb::<CellFormat>::new(|e, b| e.verify_kzg_cells(b)),
+            "verify kzg-cell",
             engine,
             io,
         ),
@@ -445,5 +459,41 @@ impl LineFormat for P256Format {
 
     fn batch_bytes(batch: &Self::Batch) -> usize {
         batch.len() * std::mem::size_of::<P256Item>()
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct CellLine<'a> {
+    #[serde(borrow, default)]
+    commitment: Field<'a>,
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(borrow, default)]
+    cell: Field<'a>,
+    #[serde(borrow, default)]
+    proof: Field<'a>,
+}
+
+/// `{"commitment","index","cell","proof"}` (EIP-7594 cells): the index a
+/// JSON number (any u64: one past 127 is the item's
+/// `cell_index_out_of_range`, not a line error).
+struct CellFormat;
+
+impl LineFormat for CellFormat {
+    type Batch = Vec<CellItem>;
+
+    fn parse(line: &str, batch: &mut Self::Batch, _scratch: &mut Vec<u8>) -> Result<(), String> {
+        let item: CellLine = parse_object(line)?;
+        batch.push(CellItem {
+            commitment: hex_fixed::<{ kzg::POINT_LEN }>("commitment", &item.commitment)?,
+            index: item.index.ok_or("field \"index\": missing (a number, 0 to 127)")?,
+            cell: Box::new(hex_fixed::<{ kzg::CELL_LEN }>("cell", &item.cell)?),
+            proof: hex_fixed::<{ kzg::POINT_LEN }>("proof", &item.proof)?,
+        });
+        Ok(())
+    }
+
+    fn batch_bytes(batch: &Self::Batch) -> usize {
+        batch.len() * (std::mem::size_of::<CellItem>() + kzg::CELL_LEN)
     }
 }

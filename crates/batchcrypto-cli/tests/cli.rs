@@ -1263,6 +1263,98 @@ fn ecdsa_lines_match_oracle() {
     check(&["verify", "p256"], &input, &want, true);
 }
 
+/// `verify kzg-cell` on a hostile sample with malformed lines mixed in:
+/// each verdict c-kzg's on the cell alone, each reason the library's
+/// checks' ([`kzg::checks`]); a missing, negative, fractional or quoted
+/// index, a short cell or point, and text that is not JSON are error lines
+/// naming their line (exit 2), an index past 127 an item; `--backend gpu`
+/// prints the same (no kernel: the CPU runs it and says so).
+#[test]
+fn kzg_cell_lines_match_oracle() {
+    use batchcrypto::ops::kzg::{self, oracle, sample};
+    let items = sample::generate_range(0..300, 0.4, 21);
+    let line = |item: &kzg::CellItem, index: &str| {
+        format!(
+            "{{\"commitment\":\"{}\",\"index\":{index},\"cell\":\"{}\",\"proof\":\"{}\"}}\n",
+            hex::encode(item.commitment),
+            hex::encode(&item.cell[..]),
+            hex::encode(item.proof)
+        )
+    };
+    let first = &items[0].0;
+    let malformed = [
+        format!(
+            "{{\"commitment\":\"{}\",\"cell\":\"{}\",\"proof\":\"{}\"}}\n",
+            hex::encode(first.commitment),
+            hex::encode(&first.cell[..]),
+            hex::encode(first.proof)
+        ),
+        line(first, "-1"),
+        line(first, "1.5"),
+        line(first, "\"1\""),
+        line(first, "18446744073709551616"),
+        line(first, "1").replace(&hex::encode(first.proof), "00"),
+        line(first, "1").replace(&hex::encode(&first.cell[..]), &hex::encode([0u8; 2047])),
+        "not json\n".to_string(),
+    ];
+    let mut input = String::new();
+    let mut want: Vec<Option<batchcrypto::Verdict>> = Vec::new();
+    for (i, (item, _)) in items.iter().enumerate() {
+        if i % 40 == 7 {
+            input.push_str(&malformed[(i / 40) % malformed.len()]);
+            want.push(None);
+        }
+        input.push_str(&line(item, &item.index.to_string()));
+        want.push(Some(oracle::verify_cell(item)));
+    }
+    // A commitment of x = 0 (a point of order 3), outside G1.
+    let mut order_three = first.clone();
+    order_three.commitment = [0; 48];
+    order_three.commitment[0] = 0x80;
+    input.push_str(&line(&order_three, "3"));
+    want.push(Some(oracle::verify_cell(&order_three)));
+    let out = run_with_stdin(&["verify", "kzg-cell", "--backend", "cpu"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    if has_usable_gpu() {
+        let gpu = run_with_stdin(&["verify", "kzg-cell", "--backend", "gpu"], input.as_bytes());
+        assert_eq!((gpu.status.code(), &gpu.stdout), (out.status.code(), &out.stdout));
+        let stderr = String::from_utf8_lossy(&gpu.stderr);
+        assert!(stderr.contains("no GPU kernel for kzg_cell_verify"), "{stderr}");
+    }
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), want.len());
+    let mut reasons = std::collections::BTreeSet::new();
+    for (n, (got, want)) in lines.iter().zip(&want).enumerate() {
+        match want {
+            None => assert!(
+                got["error"]
+                    .as_str()
+                    .is_some_and(|e| e.contains(&format!("line {}", n + 1))),
+                "line {}: {got}",
+                n + 1
+            ),
+            Some(v) => {
+                assert_eq!(got["valid"].as_bool(), Some(v.is_valid()), "line {}: {got}", n + 1);
+                assert_eq!(got["reason"].as_str(), v.reason().map(|r| r.code()), "line {}", n + 1);
+                if let Some(r) = v.reason() {
+                    reasons.insert(r.code());
+                }
+            }
+        }
+    }
+    // Every kind of failure among the answers.
+    let every = [
+        "cell_index_out_of_range",
+        "malformed_proof",
+        "proof_not_in_subgroup",
+        "malformed_commitment",
+        "commitment_not_in_subgroup",
+        "non_canonical_element",
+        "equation",
+    ];
+    assert_eq!(reasons, every.into_iter().collect(), "{reasons:?}");
+}
+
 /// `sample <op>` is deterministic and its lines are well-formed input for
 /// the op's verb.
 #[test]
@@ -1274,6 +1366,7 @@ fn samples_feed_their_verbs() {
         ("bls", vec!["verify", "bls"]),
         ("bip340", vec!["verify", "bip340"]),
         ("sr25519", vec!["verify", "sr25519"]),
+        ("kzg-cell", vec!["verify", "kzg-cell"]),
         ("ml-dsa-44", vec!["verify", "ml-dsa-44"]),
         ("ml-dsa-65", vec!["verify", "ml-dsa-65"]),
         ("ml-dsa-87", vec!["verify", "ml-dsa-87"]),

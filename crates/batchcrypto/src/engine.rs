@@ -14,7 +14,7 @@ use crate::batch::{FlatBytes, SignedBatch};
 use crate::cores;
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, sr25519};
 use crate::profile::{Plan, Profile};
 use crate::registry;
 use crate::verdict::Verdict;
@@ -765,6 +765,18 @@ impl Engine {
             batch,
             |gpu, b| gpu.bip340_verify(b),
             bip340::cpu::verify,
+        )
+    }
+
+    /// Verifies EIP-7594 cell proofs: one verdict per cell, equal to
+    /// c-kzg-4844's on the cell alone (see [`kzg`]). No GPU kernel yet: every
+    /// engine runs it on the CPU.
+    pub fn verify_kzg_cells(&self, items: &[kzg::CellItem]) -> Result<Outcome<Vec<Verdict>>, Error> {
+        self.run_split(
+            Op::KzgCellVerify,
+            &items,
+            |_, _| Err(Failure::at_start(format!("no GPU kernel for {}", Op::KzgCellVerify))),
+            |it| kzg::cpu::verify(it),
         )
     }
 

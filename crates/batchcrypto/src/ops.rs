@@ -8,6 +8,7 @@ pub mod ecdsa;
 pub mod ed25519;
 pub mod evm;
 pub mod hash;
+pub mod kzg;
 pub mod merkle;
 pub mod mldsa;
 pub mod mlkem;
@@ -131,11 +132,13 @@ pub enum Op {
     Ntt(ntt::Field),
     /// Multi-scalar multiplication over a curve group.
     Msm(msm::Curve),
+    /// KZG cell proof verification (EIP-7594).
+    KzgCellVerify,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 49] = [
+    pub const ALL: [Op; 50] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -185,6 +188,7 @@ impl Op {
         Op::Msm(msm::Curve::Bn254G1),
         Op::Msm(msm::Curve::Bls12381G1),
         Op::Msm(msm::Curve::Bls12381G2),
+        Op::KzgCellVerify,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -239,6 +243,7 @@ impl Op {
             Op::Msm(msm::Curve::Bn254G1) => "msm_bn254_g1",
             Op::Msm(msm::Curve::Bls12381G1) => "msm_bls12_381_g1",
             Op::Msm(msm::Curve::Bls12381G2) => "msm_bls12_381_g2",
+            Op::KzgCellVerify => "kzg_cell_verify",
         }
     }
 
@@ -280,6 +285,7 @@ impl Op {
             Op::Evm(precompile) => (16, precompile as usize),
             Op::Ntt(field) => (17, field as usize),
             Op::Msm(curve) => (18, curve as usize),
+            Op::KzgCellVerify => (19, 0),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -290,7 +296,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 19 * PARAMETERS;
+const CODES: usize = 20 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

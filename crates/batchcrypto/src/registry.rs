@@ -19,7 +19,7 @@
 use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, sr25519};
 
 /// How a workload is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -195,7 +195,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 49] = [
+pub static OPS: [OpSpec; 50] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -245,6 +245,7 @@ pub static OPS: [OpSpec; 49] = [
     msm::workload::BN254_G1,
     msm::workload::BLS12_381_G1,
     msm::workload::BLS12_381_G2,
+    kzg::workload::CELL_VERIFY,
 ];
 
 /// The declaration of `op`.

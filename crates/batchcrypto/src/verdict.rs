@@ -98,11 +98,22 @@ pub enum Reason {
     PointNotInSubgroup = 28,
     /// Every encoding check passed but the verification equation does not hold.
     Equation = 29,
+    /// KZG cells: the cell index is not below CELLS_PER_EXT_BLOB (128).
+    CellIndexOutOfRange = 30,
+    /// KZG: the proof's bytes are not a compressed point of the curve (bad
+    /// flag bits, x not below p, no point with this x).
+    MalformedProof = 31,
+    /// KZG: the proof is on the curve but outside G1.
+    ProofNotInSubgroup = 32,
+    /// KZG: the commitment's bytes are not a compressed point of the curve.
+    MalformedCommitment = 33,
+    /// KZG: the commitment is on the curve but outside G1.
+    CommitmentNotInSubgroup = 34,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 29] = [
+    pub const ALL: [Reason; 34] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -132,6 +143,11 @@ impl Reason {
         Reason::MalformedPoint,
         Reason::PointNotInSubgroup,
         Reason::Equation,
+        Reason::CellIndexOutOfRange,
+        Reason::MalformedProof,
+        Reason::ProofNotInSubgroup,
+        Reason::MalformedCommitment,
+        Reason::CommitmentNotInSubgroup,
     ];
 
     /// The reason's stable number, 1 to 255 (its discriminant; new reasons
@@ -179,6 +195,11 @@ impl Reason {
             Reason::MalformedPoint => "malformed_point",
             Reason::PointNotInSubgroup => "point_not_in_subgroup",
             Reason::Equation => "equation",
+            Reason::CellIndexOutOfRange => "cell_index_out_of_range",
+            Reason::MalformedProof => "malformed_proof",
+            Reason::ProofNotInSubgroup => "proof_not_in_subgroup",
+            Reason::MalformedCommitment => "malformed_commitment",
+            Reason::CommitmentNotInSubgroup => "commitment_not_in_subgroup",
         }
     }
 }

@@ -17,6 +17,7 @@ mod evm;
 mod fuzz;
 mod gpu_driver;
 mod hash;
+mod kzg;
 mod merkle;
 mod mldsa;
 mod mlkem;

@@ -34,8 +34,8 @@ use std::sync::OnceLock;
 use ark_bls12_381::Fr;
 use ark_ff::{AdditiveGroup, BigInteger, PrimeField};
 use blst::min_pk::{PublicKey, Signature};
-use blst::{BLST_ERROR, blst_fp12, blst_p1_affine, blst_p2_affine};
-use c_kzg::{Bytes32, Bytes48, KzgSettings};
+use blst::{blst_fp12, blst_p1_affine, blst_p2_affine};
+use c_kzg::{Bytes32, Bytes48};
 use rand::RngExt;
 use sha2::{Digest, Sha256};
 
@@ -43,6 +43,7 @@ use super::{CallResult, PrecompileError};
 use crate::batch::FlatBytes;
 use crate::bisect::{self, Checker, Cost};
 use crate::cores;
+use crate::ops::kzg::{PointError, below_r, g1_point, settings};
 use crate::ops::msm::blst_sum::{self, Sum};
 
 /// Bytes of the input.
@@ -50,10 +51,7 @@ pub(crate) const INPUT_LEN: usize = 192;
 /// The versioned hash's version byte (VERSIONED_HASH_VERSION_KZG).
 const VERSION: u8 = 0x01;
 /// BLS12-381's scalar field modulus r (BLS_MODULUS), big-endian.
-pub(crate) const BLS_MODULUS: [u8; 32] = [
-    0x73, 0xed, 0xa7, 0x53, 0x29, 0x9d, 0x7d, 0x48, 0x33, 0x39, 0xd8, 0x08, 0x09, 0xa1, 0xd8, 0x05, 0x53, 0xbd, 0xa4,
-    0x02, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01,
-];
+pub(crate) use crate::ops::kzg::BLS_MODULUS;
 /// FIELD_ELEMENTS_PER_BLOB.
 const FIELD_ELEMENTS_PER_BLOB: u16 = 4096;
 
@@ -100,30 +98,19 @@ pub(crate) fn versioned_hash(commitment: &[u8]) -> [u8; 32] {
     hash
 }
 
-/// The mainnet trusted setup (c-kzg loads it on first use and keeps it).
-/// No precomputed tables: they speed up only EIP-7594's cell proofs.
-fn settings() -> &'static KzgSettings {
-    c_kzg::ethereum_kzg_settings(0)
-}
-
 /// A compressed point as c-kzg reads it (`None`: infinity, a valid
 /// commitment or proof), or why c-kzg refuses it.
 fn point(bytes: &[u8]) -> Result<Option<blst_p1_affine>, PrecompileError> {
-    match PublicKey::uncompress(bytes) {
-        Err(BLST_ERROR::BLST_BAD_ENCODING) => Err(PrecompileError::PointEncoding),
-        Err(BLST_ERROR::BLST_POINT_NOT_IN_GROUP) => Err(PrecompileError::G1NotInSubgroup),
-        Err(_) => Err(PrecompileError::NotOnCurve),
-        Ok(p) => match p.validate() {
-            Ok(()) => Ok(Some(p.into())),
-            Err(BLST_ERROR::BLST_PK_IS_INFINITY) => Ok(None),
-            Err(_) => Err(PrecompileError::G1NotInSubgroup),
-        },
-    }
+    g1_point(bytes).map_err(|e| match e {
+        PointError::Encoding => PrecompileError::PointEncoding,
+        PointError::NotOnCurve => PrecompileError::NotOnCurve,
+        PointError::NotInGroup => PrecompileError::G1NotInSubgroup,
+    })
 }
 
 /// A scalar-field element (z or y), which must be below r.
 fn scalar(word: &[u8]) -> Result<Fr, PrecompileError> {
-    if word >= &BLS_MODULUS[..] {
+    if !below_r(word) {
         return Err(PrecompileError::ScalarField);
     }
     Ok(Fr::from_be_bytes_mod_order(word))

@@ -1,0 +1,148 @@
+//! KZG proofs of blob data: EIP-7594's cell proofs (PeerDAS), the check
+//! Ethereum's consensus clients run on every data column sidecar and its
+//! execution clients on every blob transaction since the Fusaka upgrade.
+//! (EIP-4844's point evaluation precompile is [`crate::ops::evm`]'s.)
+//!
+//! An item is one cell of an extended blob: the blob's commitment (48
+//! bytes), the cell's index (0 to 127), the cell (64 field elements of 32
+//! bytes, big-endian: 2,048 bytes) and the cell's proof (48 bytes); the
+//! points are compressed as ZCash writes BLS12-381 G1. It is valid when
+//! `verify_cell_kzg_proof_batch` of the consensus specs (polynomial
+//! commitments sampling) accepts it alone: the cell holds the committed
+//! polynomial's values on the index's coset.
+//!
+//! The oracle is c-kzg-4844 ([`oracle`]: the library the clients use,
+//! with the mainnet trusted setup compiled in), one item per call. When it
+//! refuses an item it does not say why, so the reason comes from the
+//! checks it makes, in its order (`verify_cell_kzg_proof_batch` in c-kzg's
+//! `eip7594.c`), made here with the same blst ([`checks`]):
+//! `cell_index_out_of_range`, then the proof (`malformed_proof`: flag
+//! bits, x not below p, or no point with this x; `proof_not_in_subgroup`),
+//! the commitment (`malformed_commitment`, `commitment_not_in_subgroup`),
+//! a cell element not below r (`non_canonical_element`); an item that
+//! passes them all and fails is `equation`. Infinity is a valid commitment
+//! and proof (the zero polynomial's).
+//!
+//! The CPU path ([`cpu`]) hands c-kzg many items at once: its batch check
+//! (one random linear combination of the items' equations, the challenge
+//! r hashed from every input, so r^0, r^1, ... weigh the items) costs two
+//! pairings and multi-scalar multiplications for the whole set, where each
+//! item alone pays its own two. A set that fails is bisected down to
+//! single items ([`crate::bisect`], as BLS batch verification and the
+//! point evaluation), so every verdict is c-kzg's on the item alone.
+
+pub(crate) mod cpu;
+pub mod oracle;
+pub mod sample;
+pub(crate) mod workload;
+
+use blst::min_pk::PublicKey;
+use blst::{BLST_ERROR, blst_p1_affine};
+use c_kzg::KzgSettings;
+
+use crate::verdict::Reason;
+
+/// Bytes of a cell: FIELD_ELEMENTS_PER_CELL (64) elements of 32 bytes.
+pub const CELL_LEN: usize = c_kzg::BYTES_PER_CELL;
+/// Cells of an extended blob; an index must be below it.
+pub const CELLS_PER_EXT_BLOB: u64 = c_kzg::CELLS_PER_EXT_BLOB as u64;
+/// Bytes of a commitment or a proof (a compressed G1 point).
+pub const POINT_LEN: usize = 48;
+
+/// BLS12-381's scalar field modulus r (BLS_MODULUS), big-endian.
+pub(crate) const BLS_MODULUS: [u8; 32] = [
+    0x73, 0xed, 0xa7, 0x53, 0x29, 0x9d, 0x7d, 0x48, 0x33, 0x39, 0xd8, 0x08, 0x09, 0xa1, 0xd8, 0x05, 0x53, 0xbd, 0xa4,
+    0x02, 0xff, 0xfe, 0x5b, 0xfe, 0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x01,
+];
+
+/// One cell with its blob's commitment and its proof.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CellItem {
+    /// The blob's commitment, compressed.
+    pub commitment: [u8; POINT_LEN],
+    /// The cell's index in the extended blob (valid: below 128).
+    pub index: u64,
+    /// The cell: 64 big-endian field elements.
+    pub cell: Box<[u8; CELL_LEN]>,
+    /// The cell's proof, compressed.
+    pub proof: [u8; POINT_LEN],
+}
+
+/// The mainnet trusted setup (c-kzg loads it on first use and keeps it).
+/// No precomputed tables: they speed up only the making of cell proofs,
+/// not their checks.
+pub(crate) fn settings() -> &'static KzgSettings {
+    c_kzg::ethereum_kzg_settings(0)
+}
+
+/// Why c-kzg refuses a compressed G1 point (a commitment or a proof).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PointError {
+    /// The flag bits or x (not below p).
+    Encoding,
+    /// No point of the curve has this x.
+    NotOnCurve,
+    /// On the curve, outside G1 (blst's decoding also refuses x = 0, whose
+    /// points have order 3, as outside the group).
+    NotInGroup,
+}
+
+/// A compressed point as c-kzg reads it (`validate_kzg_g1`: `None` is
+/// infinity, a valid commitment or proof), or why it is refused.
+pub(crate) fn g1_point(bytes: &[u8]) -> Result<Option<blst_p1_affine>, PointError> {
+    match PublicKey::uncompress(bytes) {
+        Err(BLST_ERROR::BLST_BAD_ENCODING) => Err(PointError::Encoding),
+        Err(BLST_ERROR::BLST_POINT_NOT_IN_GROUP) => Err(PointError::NotInGroup),
+        Err(_) => Err(PointError::NotOnCurve),
+        Ok(p) => match p.validate() {
+            Ok(()) => Ok(Some(p.into())),
+            Err(BLST_ERROR::BLST_PK_IS_INFINITY) => Ok(None),
+            Err(_) => Err(PointError::NotInGroup),
+        },
+    }
+}
+
+/// Whether a big-endian 32-byte word is a canonical scalar-field element
+/// (below r).
+pub(crate) fn below_r(word: &[u8]) -> bool {
+    word < &BLS_MODULUS[..]
+}
+
+/// The item's first failing check in c-kzg's order (see the module's
+/// docs); `Ok` when every check passes (the equation is not among them).
+pub fn checks(item: &CellItem) -> Result<(), Reason> {
+    if item.index >= CELLS_PER_EXT_BLOB {
+        return Err(Reason::CellIndexOutOfRange);
+    }
+    let point = |bytes: &[u8], malformed: Reason, outside: Reason| match g1_point(bytes) {
+        Ok(_) => Ok(()),
+        Err(PointError::NotInGroup) => Err(outside),
+        Err(_) => Err(malformed),
+    };
+    point(&item.proof, Reason::MalformedProof, Reason::ProofNotInSubgroup)?;
+    point(
+        &item.commitment,
+        Reason::MalformedCommitment,
+        Reason::CommitmentNotInSubgroup,
+    )?;
+    if !item.cell.chunks_exact(32).all(below_r) {
+        return Err(Reason::NonCanonicalElement);
+    }
+    Ok(())
+}
+
+/// c-kzg's batch check of `items` (`verify_cell_kzg_proof_batch`): `true`
+/// when every item holds; `false` when one does not or is refused.
+pub(crate) fn batch_holds<'a>(items: impl Iterator<Item = &'a CellItem>) -> bool {
+    let (mut commitments, mut indices, mut cells, mut proofs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for item in items {
+        commitments.push(c_kzg::Bytes48::new(item.commitment));
+        indices.push(item.index);
+        cells.push(c_kzg::Cell::new(*item.cell));
+        proofs.push(c_kzg::Bytes48::new(item.proof));
+    }
+    matches!(
+        settings().verify_cell_kzg_proof_batch(&commitments, &indices, &cells, &proofs),
+        Ok(true)
+    )
+}
