@@ -271,6 +271,20 @@ class Engine:
         _, cols = columns("merkle_root", leaves=leaves)
         return bytes(self._native.merkle_root(rule, cols[0].native()))
 
+    def verify_kzg_cells(self, commitments: Any, indices: Any, cells: Any, proofs: Any) -> Verdicts:
+        """EIP-7594 cell proofs, c-kzg-4844's verdict on each cell alone:
+        48-byte commitments and proofs (compressed G1 points), 2048-byte
+        cells, one integer index per item (an index past 127 is the item's
+        ``cell_index_out_of_range``)."""
+        op = "verify_kzg_cells"
+        n, cols = columns(op, commitments=commitments, cells=cells, proofs=proofs)
+        idx = np.ascontiguousarray(indices, dtype=np.uint64)
+        if idx.ndim != 1 or len(idx) != n:
+            raise ValueError(f"{op}: indices: {idx.size} for {n} items")
+        codes = np.empty(n, dtype=np.uint8)
+        self._native.verify_kzg_cells(cols[0].native(), memoryview(idx).cast("B"), cols[1].native(), cols[2].native(), codes)
+        return _verdicts(codes)
+
     def verify_bls_aggregate(self, pks: Any, msgs: Any, sigs: Any) -> Verdicts:
         """BLS aggregate verification (blst's ``aggregate_verify``): item
         ``i`` is the aggregate signature ``sigs[i]`` (96 bytes) of the keys

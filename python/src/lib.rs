@@ -478,6 +478,27 @@ impl NativeEngine {
         })
     }
 
+    /// EIP-7594 cell proofs: `indices` native-endian u64s, one per item.
+    fn verify_kzg_cells(
+        &self,
+        py: Python<'_>,
+        commitments: &Bound<'_, PyAny>,
+        indices: &Bound<'_, PyAny>,
+        cells: &Bound<'_, PyAny>,
+        proofs: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let indices = positions("indices", indices)?;
+        let e = &self.engine;
+        signed(
+            py,
+            "verify_kzg_cells",
+            [("commitments", commitments), ("cells", cells), ("proofs", proofs)],
+            codes,
+            |c, x, p| flat::verify_kzg_cells(e, c, &indices, x, p),
+        )
+    }
+
     /// BLS aggregate (`fast`: one message per item) verification: item
     /// `i`'s keys are `pks[groups[i]..groups[i + 1]]`.
     #[allow(clippy::too_many_arguments)]
@@ -643,12 +664,12 @@ impl NativeBases {
     }
 }
 
-/// Reads `n + 1` native-endian u64 positions from a buffer.
+/// Reads native-endian u64s (positions, indices) from a buffer.
 fn positions(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
     let buf = buffer(name, obj, false)?;
     let raw = bytes(&buf);
     if !raw.len().is_multiple_of(8) {
-        return Err(PyValueError::new_err(format!("{name}: offsets are not u64s")));
+        return Err(PyValueError::new_err(format!("{name}: not u64s")));
     }
     Ok(raw
         .chunks_exact(8)

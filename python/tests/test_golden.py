@@ -96,6 +96,34 @@ def test_p256(engine):
     check_verdicts(engine.verify_p256(pks, sigs, cols["hash"]), answers, "p256")
 
 
+def test_kzg_cells(engine):
+    """EIP-7594 cells: the index is a JSON number, the other fields hex."""
+    cols: dict[str, list] = {"commitment": [], "index": [], "cell": [], "proof": []}
+    answers = []
+    for line, out in zip(jsonl("kzg-cell.jsonl"), jsonl("kzg-cell.out"), strict=True):
+        if line is None or out is None or "error" in out:
+            continue
+        for f in cols:
+            cols[f].append(line[f] if f == "index" else unhex(line[f]))
+        answers.append(out)
+    assert len(answers) > 10
+    for form in FORMS:
+        got = engine.verify_kzg_cells(
+            as_form(cols["commitment"], 48, form),
+            cols["index"],
+            as_form(cols["cell"], 2048, form),
+            as_form(cols["proof"], 48, form),
+        )
+        check_verdicts(got, answers, f"kzg-cell ({form})")
+    one = [cols[f][:1] for f in ("commitment", "index", "cell", "proof")]
+    with pytest.raises(ValueError, match="verify_kzg_cells: indices: 2 for 1 items"):
+        engine.verify_kzg_cells(one[0], [0, 1], one[2], one[3])
+    with pytest.raises(OverflowError):
+        engine.verify_kzg_cells(one[0], [-1], one[2], one[3])
+    with pytest.raises(ValueError, match="cells"):
+        engine.verify_kzg_cells(one[0], one[1], [one[2][0][:-1]], one[3])
+
+
 @pytest.mark.parametrize("low_s", [False, True])
 def test_ecrecover(engine, low_s):
     out = "ecrecover-low-s.out" if low_s else "ecrecover.out"

@@ -236,6 +236,22 @@ enum BcStatus bc_verify_p256(const struct BcEngine *engine,
                              const struct BcColumn *hashes,
                              uint8_t *out_codes);
 
+// EIP-7594 cell proofs (c-kzg-4844's verdict on each cell alone):
+// commitments and proofs of 48 bytes (compressed G1 points), cells of
+// 2,048 bytes, `indices` one per item (an index past 127 is the item's
+// `cell_index_out_of_range`).
+//
+// # Safety
+// The operations' contract (the header's preamble); `indices` NULL (for
+// `n` = 0) or `n` readable u64s; `out_codes` holds `n` bytes.
+enum BcStatus bc_verify_kzg_cells(const struct BcEngine *engine,
+                                  size_t n,
+                                  const struct BcColumn *commitments,
+                                  const uint64_t *indices,
+                                  const struct BcColumn *cells,
+                                  const struct BcColumn *proofs,
+                                  uint8_t *out_codes);
+
 // Ethereum's ecrecover: hashes of 32 bytes, signatures r ‖ s ‖ v of 65
 // (v 27/28 or 0/1). Per item: a verdict byte (0: recovered), and where
 // the outputs are not NULL the 20-byte address and the 64-byte key x ‖ y

@@ -604,6 +604,41 @@ pub unsafe extern "C" fn bc_verify_p256(
     })
 }
 
+/// EIP-7594 cell proofs (c-kzg-4844's verdict on each cell alone):
+/// commitments and proofs of 48 bytes (compressed G1 points), cells of
+/// 2,048 bytes, `indices` one per item (an index past 127 is the item's
+/// `cell_index_out_of_range`).
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `indices` NULL (for
+/// `n` = 0) or `n` readable u64s; `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_kzg_cells(
+    engine: *const BcEngine,
+    n: usize,
+    commitments: *const BcColumn,
+    indices: *const u64,
+    cells: *const BcColumn,
+    proofs: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_kzg_cells", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let (commitments, cells, proofs) = (
+                column("commitments", commitments, n)?,
+                column("cells", cells, n)?,
+                column("proofs", proofs, n)?,
+            );
+            let indices = words("indices", indices, n)?;
+            verdicts(n, out_codes, || {
+                flat::verify_kzg_cells(e, &commitments, indices, &cells, &proofs)
+            })
+        }
+    })
+}
+
 /// Ethereum's ecrecover: hashes of 32 bytes, signatures r ‖ s ‖ v of 65
 /// (v 27/28 or 0/1). Per item: a verdict byte (0: recovered), and where
 /// the outputs are not NULL the 20-byte address and the 64-byte key x ‖ y
@@ -743,12 +778,24 @@ fn rows<T>(
 /// # Safety
 /// `groups` NULL or `n + 1` readable u64s.
 unsafe fn groups<'a>(groups: *const u64, n: usize) -> Result<&'a [u64], Failure> {
-    if groups.is_null() {
-        return Err(null("groups"));
-    }
     let count = n.checked_add(1).ok_or_else(|| bad(format!("n = {n} is too large")))?;
-    // SAFETY: non-NULL and `n + 1` readable u64s by the contract.
-    Ok(unsafe { std::slice::from_raw_parts(groups, count) })
+    // SAFETY: the caller's contract.
+    unsafe { words("groups", groups, count) }
+}
+
+/// `count` u64s at `p` (NULL only for none).
+///
+/// # Safety
+/// `p` NULL or `count` readable u64s that outlive the call.
+unsafe fn words<'a>(name: &str, p: *const u64, count: usize) -> Result<&'a [u64], Failure> {
+    if count == 0 {
+        return Ok(&[]);
+    }
+    if p.is_null() {
+        return Err(null(name));
+    }
+    // SAFETY: non-NULL and `count` readable u64s by the contract.
+    Ok(unsafe { std::slice::from_raw_parts(p, count) })
 }
 
 /// BLS aggregate verification (blst's `aggregate_verify`): item `i` is

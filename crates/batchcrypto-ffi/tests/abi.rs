@@ -696,3 +696,61 @@ fn precompiles_kems_aggregates_ntts_and_msms() {
     assert_eq!((status, bases.is_null()), (BcStatus::InvalidArgument, true));
     assert!(last_error().contains("point 1: not_on_curve"), "{}", last_error());
 }
+
+/// EIP-7594 cells through `bc_verify_kzg_cells`: the library's verdicts
+/// on a hostile sample (an index past 127 among them); a NULL `indices`
+/// for items and a short cell column named, the outputs untouched.
+#[test]
+fn kzg_cells() {
+    use batchcrypto::ops::kzg::{self, sample};
+    let h = engine();
+    let mut items: Vec<kzg::CellItem> = sample::generate_range(0..60, 0.5, 9)
+        .into_iter()
+        .map(|(i, _)| i)
+        .collect();
+    items[3].index = 200;
+    let lib = Engine::builder()
+        .backend(BackendChoice::Cpu)
+        .without_profile()
+        .build()
+        .expect("engine");
+    let want: Vec<u8> = lib
+        .verify_kzg_cells(&items)
+        .expect("verify")
+        .output
+        .iter()
+        .map(batchcrypto::flat::verdict_code)
+        .collect();
+    assert!(
+        want.contains(&0) && want.contains(&30) && want.contains(&29),
+        "{want:?}"
+    );
+    let n = items.len();
+    let commitments: Vec<u8> = items.iter().flat_map(|i| i.commitment).collect();
+    let proofs: Vec<u8> = items.iter().flat_map(|i| i.proof).collect();
+    let cells: Vec<u8> = items.iter().flat_map(|i| i.cell.iter().copied()).collect();
+    let indices: Vec<u64> = items.iter().map(|i| i.index).collect();
+    let (c, p, x) = (fixed(&commitments, 48), fixed(&proofs, 48), fixed(&cells, 2048));
+    let mut codes = vec![0xAAu8; n];
+    // SAFETY: columns of n items, n indices, n output bytes.
+    let status = unsafe { bc_verify_kzg_cells(h.0, n, &c, indices.as_ptr(), &x, &p, codes.as_mut_ptr()) };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_eq!(codes, want);
+    let short = fixed(&cells[..2048 * (n - 1)], 2048);
+    for (indices, cells, status, message) in [
+        (ptr::null(), &x, BcStatus::NullPointer, "indices is NULL"),
+        (
+            indices.as_ptr(),
+            &short,
+            BcStatus::InvalidArgument,
+            "cells: 120832 bytes, expected 60 items of 2048 bytes",
+        ),
+    ] {
+        let mut fresh = vec![0xAAu8; n];
+        // SAFETY: every pointer NULL or valid for n items.
+        let got = unsafe { bc_verify_kzg_cells(h.0, n, &c, indices, cells, &p, fresh.as_mut_ptr()) };
+        assert_eq!(got, status, "{message}");
+        assert!(last_error().contains(message), "{}", last_error());
+        assert!(fresh.iter().all(|&b| b == 0xAA), "{message}: outputs untouched");
+    }
+}

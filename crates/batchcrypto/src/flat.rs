@@ -17,7 +17,7 @@
 use crate::batch::SignedBatch;
 use crate::engine::{Engine, Outcome};
 use crate::error::Error;
-use crate::ops::{Op, bls, ecdsa, ed25519, evm, hash, merkle, mldsa, mlkem, ntt};
+use crate::ops::{Op, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, ntt};
 use crate::verdict::Verdict;
 
 /// How a [`Column`]'s buffer is cut into items.
@@ -336,6 +336,34 @@ pub fn verify_p256(
         })
         .collect::<Result<Vec<_>, Error>>()?;
     engine.verify_p256(&items)
+}
+
+/// EIP-7594 cell proofs: commitments and proofs of 48 bytes (compressed
+/// G1 points), cells of 2,048 bytes, and one index per item in `indices`
+/// (any value: one past 127 is the item's `cell_index_out_of_range`).
+pub fn verify_kzg_cells(
+    engine: &Engine,
+    commitments: &Column<'_>,
+    indices: &[u64],
+    cells: &Column<'_>,
+    proofs: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let op = Op::KzgCellVerify;
+    let n = count(op, &[commitments, cells, proofs])?;
+    if indices.len() != n {
+        return Err(invalid(op, format!("indices: {} for {n} items", indices.len())));
+    }
+    let items = (0..n)
+        .map(|i| {
+            Ok(kzg::CellItem {
+                commitment: *commitments.exact::<{ kzg::POINT_LEN }>(op, i)?,
+                index: indices[i],
+                cell: Box::new(*cells.exact::<{ kzg::CELL_LEN }>(op, i)?),
+                proof: *proofs.exact::<{ kzg::POINT_LEN }>(op, i)?,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    engine.verify_kzg_cells(&items)
 }
 
 /// Ethereum's ecrecover: hashes of 32 bytes, signatures r ‖ s ‖ v of 65;
