@@ -36,7 +36,7 @@ use batchcrypto_cli::fuzzing::{Output, Payload, Served, body_lines, job, query_p
 
 /// The operations an input's first byte picks, as a route's path (after
 /// `/v1/`) and query.
-pub const ROUTES: [&str; 53] = [
+pub const ROUTES: [&str; 54] = [
     "verify/ed25519",
     "verify/ed25519?policy=zip215",
     "verify/secp256k1",
@@ -90,6 +90,7 @@ pub const ROUTES: [&str; 53] = [
     "evm/bls-map-g1",
     "evm/bls-map-g2",
     "evm/point-evaluation",
+    "verify/kzg-cell",
 ];
 
 /// What an input's first byte picks from, modulo: a listed route below
