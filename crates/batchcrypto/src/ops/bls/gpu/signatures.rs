@@ -11,7 +11,8 @@
 //! 3. `bls_sum_g1` and `bls_sum_g2` (tower-machine programs,
 //!    [`super::programs::sum_programs`]): sums of scaled points, for fast
 //!    aggregation's key sums and batch verification's random linear
-//!    combinations;
+//!    combinations (and, with 256-bit scalars, the KZG point evaluation's
+//!    `C + [y](-G1) + [z]pi`: `crate::ops::evm`'s GPU path);
 //! 4. `bls_pairs` (the EIP-2537 program, checks off): the Miller loops of
 //!    (pk, H(m)) per key and (-G1, sig);
 //! 5. `bls_final`: per check the product of its Miller values, the final
