@@ -6,7 +6,7 @@
 
 use arbitrary::Unstructured;
 use batchcrypto::flat::{self, Column};
-use batchcrypto::ops::{bls, ed25519, evm, hash, merkle, mldsa, mlkem, ntt};
+use batchcrypto::ops::{bls, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, ntt};
 
 use super::engine;
 
@@ -76,7 +76,7 @@ impl Spec {
 /// One fuzz input: a call and its columns.
 pub fn run(data: &[u8]) {
     let mut u = Unstructured::new(data);
-    let Ok(call) = u.int_in_range(0..=15u8) else {
+    let Ok(call) = u.int_in_range(0..=16u8) else {
         return;
     };
     let specs: Vec<Spec> = (0..4).map(|_| Spec::draw(&mut u)).collect();
@@ -151,7 +151,7 @@ pub fn run(data: &[u8]) {
                 )
             }
         }
-        _ => {
+        15 => {
             if u.arbitrary().unwrap_or(false) {
                 let t = ntt::Transform::new(ntt::Field::Goldilocks, u.int_in_range(0..=4).unwrap_or(1));
                 count(flat::ntt(e, &t, &c(0, "polys")), 0)
@@ -166,6 +166,27 @@ pub fn run(data: &[u8]) {
                 }
                 None
             }
+        }
+        _ => {
+            // EIP-7594 cells: the commitments' and proofs' layouts drawn,
+            // the cells 2,048 bytes for each whole commitment (the fourth
+            // column's bytes, repeated), one index per drawn group value.
+            let n = specs[0].items().unwrap_or(0);
+            let fill = &specs[3].bytes;
+            let cells: Vec<u8> = (0..kzg::CELL_LEN * n)
+                .map(|i| fill.get(i % fill.len().max(1)).copied().unwrap_or(0))
+                .collect();
+            let indices: Vec<u64> = groups.iter().map(|g| g * 20).collect();
+            count(
+                flat::verify_kzg_cells(
+                    e,
+                    &c(0, "commitments"),
+                    &indices,
+                    &Column::fixed("cells", &cells, kzg::CELL_LEN),
+                    &c(1, "proofs"),
+                ),
+                0,
+            )
         }
     };
     if let Some((answers, k)) = answered {
