@@ -714,3 +714,128 @@ fn point_evaluation_of_blob_proofs() {
     );
     assert_answers(Precompile::PointEvaluation, &calls, &want, "point evaluation");
 }
+
+/// The point evaluation's points read as blst reads them, on every engine
+/// (the GPU decompresses and checks them on the device): calls built from
+/// one proof c-kzg makes, the commitment or the proof replaced (the
+/// versioned hash made again for a new commitment, so that the call
+/// reaches the point checks) by infinity with and without stray bits,
+/// points without the compression flag, x = 0 (order 3) with either sort
+/// flag, x at or above p, x of no point, points of the curve outside G1,
+/// other points of G1 (the proof then rejected), their negations (the
+/// sort flag flipped); z and y at 0 and r - 1 with the points at infinity.
+/// Each call's answer is c-kzg's, with the reason of its first check.
+#[test]
+fn point_evaluation_points_as_blst_reads_them() {
+    use ark_bls12_381::Fq;
+    use ark_serialize::CanonicalSerialize;
+    use c_kzg::{BYTES_PER_BLOB, Blob, Bytes32};
+    use sha2::Digest;
+    let settings = c_kzg::ethereum_kzg_settings(0);
+    let mut rng = StdRng::seed_from_u64(4844);
+    let mut bytes = vec![0u8; BYTES_PER_BLOB];
+    for element in bytes.chunks_exact_mut(32) {
+        element[1..].copy_from_slice(&rng.random::<[u8; 31]>());
+    }
+    let blob = Blob::from_bytes(&bytes).expect("every element below r");
+    let commitment = settings.blob_to_kzg_commitment(&blob).expect("a commitment");
+    let z: Vec<u8> = [0].into_iter().chain(rng.random::<[u8; 31]>()).collect();
+    let (proof, y) = settings
+        .compute_kzg_proof(&blob, &Bytes32::from_bytes(&z).expect("32 bytes"))
+        .expect("a proof");
+    let call = |c: &[u8], z: &[u8], y: &[u8], p: &[u8]| -> Vec<u8> {
+        let mut hash: [u8; 32] = sha2::Sha256::digest(c).into();
+        hash[0] = 1;
+        [&hash[..], z, y, c, p].concat()
+    };
+    let compressed = |p: G1Affine| {
+        let mut out = Vec::with_capacity(48);
+        p.serialize_compressed(&mut out).expect("48 bytes");
+        out
+    };
+    let (c0, p0) = (commitment.as_slice().to_vec(), proof.as_slice().to_vec());
+    let mut points: Vec<Vec<u8>> = Vec::new();
+    let mut infinity = vec![0u8; 48];
+    infinity[0] = 0xc0;
+    points.push(infinity.clone());
+    for (at, bits) in [(0, 0x20), (0, 0x01), (47, 0x01), (20, 0x80)] {
+        let mut p = infinity.clone();
+        p[at] |= bits;
+        points.push(p);
+    }
+    for top in [0x80u8, 0xa0, 0x00, 0x20] {
+        let mut p = vec![0u8; 48];
+        p[0] = top;
+        points.push(p);
+    }
+    // x = p and x = 2^381 - 1 (not below p), x = 3 (no point).
+    let modulus = Fq::MODULUS.to_bytes_be();
+    let mut at_p = modulus.clone();
+    at_p[0] |= 0x80;
+    points.push(at_p);
+    points.push([vec![0x9f], vec![0xff; 47]].concat());
+    let mut three = vec![0u8; 48];
+    three[0] = 0x80;
+    three[47] = 3;
+    points.push(three);
+    // Points of the curve outside G1, points of G1, and the proof's and
+    // commitment's own negations.
+    let mut outside = 0;
+    while outside < 6 {
+        let x = Fq::from_be_bytes_mod_order(&rng.random::<[u8; 48]>());
+        if let Some(p) = G1Affine::get_point_from_x_unchecked(x, rng.random()) {
+            assert!(!p.is_in_correct_subgroup_assuming_on_curve());
+            points.push(compressed(p));
+            outside += 1;
+        }
+    }
+    for _ in 0..4 {
+        points.push(compressed(
+            (G1Projective::generator() * Fr::from(rng.random::<u64>())).into_affine(),
+        ));
+    }
+    for own in [&c0, &p0] {
+        let mut p = own.clone();
+        p[0] ^= 0x20;
+        points.push(p);
+        let mut flipped = own.clone();
+        flipped[47] ^= 0x40;
+        points.push(flipped);
+    }
+    let mut calls = vec![call(&c0, &z, y.as_slice(), &p0)];
+    for p in &points {
+        calls.push(call(p, &z, y.as_slice(), &p0));
+        calls.push(call(&c0, &z, y.as_slice(), p));
+        calls.push(call(p, &z, y.as_slice(), p));
+    }
+    // Scalars at the edges with both points at infinity: the zero
+    // polynomial holds for y = 0 at any z, and for nothing else.
+    let mut r_minus_one = Fr::MODULUS.to_bytes_be();
+    r_minus_one[31] -= 1;
+    for (z, y) in [
+        (vec![0u8; 32], vec![0u8; 32]),
+        (r_minus_one.clone(), vec![0u8; 32]),
+        (vec![0u8; 32], r_minus_one.clone()),
+        (r_minus_one.clone(), r_minus_one.clone()),
+    ] {
+        calls.push(call(&infinity, &z, &y, &infinity));
+    }
+    let want: Vec<CallResult> = calls
+        .iter()
+        .map(|c| oracle::call(Precompile::PointEvaluation, c))
+        .collect();
+    assert_eq!(want[0], Ok(want[0].clone().expect("the honest call holds")));
+    for e in [
+        PrecompileError::PointEncoding,
+        PrecompileError::NotOnCurve,
+        PrecompileError::G1NotInSubgroup,
+        PrecompileError::ProofRejected,
+    ] {
+        assert!(want.contains(&Err(e)), "{e:?} among the answers");
+    }
+    assert!(
+        want[1..].iter().filter(|w| w.is_ok()).count() >= 2,
+        "the zero polynomial's calls"
+    );
+    assert_answers(Precompile::PointEvaluation, &calls, &want, "points as blst reads them");
+}
