@@ -63,14 +63,14 @@ st=$!
 stamp "bls probe"
 bls_ok=0
 if BATCHCRYPTO_GPU_TRACE=1 BATCHCRYPTO_GPU_COMPILE_WAIT_S=90 timeout 150 $bin selftest --backend gpu --count 8 \
-    --op eip2537_pairing,bn256_pairing,bls_verify,bls_batch_verify,bls_aggregate_verify,bls_fast_aggregate_verify \
+    --op eip2537_pairing,bn256_pairing,kzg_point_evaluation,bls_verify,bls_batch_verify,bls_aggregate_verify,bls_fast_aggregate_verify \
     2>&1 | grep -v 'sub-batch' | tee "$out/bls.txt" | grep -q '^PASS'; then
   bls_ok=1
 fi
 wait $st; stamp "selftest"; cat /tmp/selftest.txt | tee "$out/selftest.txt"
 if [ "$bls_ok" = 1 ]; then
   stamp "pairing bench"
-  timeout 90 $bin bench --backend cpu,gpu --max-seconds 20 --op eip2537_pairing,bn256_pairing \
+  timeout 110 $bin bench --backend cpu,gpu --max-seconds 28 --op eip2537_pairing,bn256_pairing,kzg_point_evaluation \
     --sizes 1024,16384 --oracle-max-n 0 --json /tmp/json/pairing.json 2>&1 | tee -a "$out/bls.txt"
   # The tower machine's lanes (gpu/tower_vm/lanes.rs) against one lane,
   # the same cells right after: EIP-2537 and EIP-197 at 1,024 and 16,384
