@@ -838,4 +838,11 @@ fn point_evaluation_points_as_blst_reads_them() {
         "the zero polynomial's calls"
     );
     assert_answers(Precompile::PointEvaluation, &calls, &want, "points as blst reads them");
+    // Batches in which no call reaches the device's stages.
+    let mut bad_hash = calls[0].clone();
+    bad_hash[3] ^= 1;
+    let short = calls[0][..100].to_vec();
+    let failed = [Err(PrecompileError::VersionedHash), Err(PrecompileError::InvalidLength)];
+    assert_answers(Precompile::PointEvaluation, &[bad_hash, short], &failed, "no call reaches the device");
+    assert_answers(Precompile::PointEvaluation, &[], &[], "no calls");
 }
