@@ -1181,6 +1181,9 @@ pub(crate) fn run_with(
     words: &[u32],
     spread: Spread,
 ) -> Result<Vec<Vec<u32>>, String> {
+    // Also for no items: a batch whose items all failed on the host then
+    // runs where the others would (the CPU, on an adapter without it).
+    gpu.require_int64(name)?;
     if words.is_empty() {
         return Ok(Vec::new());
     }

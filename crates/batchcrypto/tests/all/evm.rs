@@ -843,6 +843,11 @@ fn point_evaluation_points_as_blst_reads_them() {
     bad_hash[3] ^= 1;
     let short = calls[0][..100].to_vec();
     let failed = [Err(PrecompileError::VersionedHash), Err(PrecompileError::InvalidLength)];
-    assert_answers(Precompile::PointEvaluation, &[bad_hash, short], &failed, "no call reaches the device");
+    assert_answers(
+        Precompile::PointEvaluation,
+        &[bad_hash, short],
+        &failed,
+        "no call reaches the device",
+    );
     assert_answers(Precompile::PointEvaluation, &[], &[], "no calls");
 }

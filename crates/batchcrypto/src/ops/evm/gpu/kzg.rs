@@ -77,10 +77,6 @@ pub(crate) fn point_evaluations(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<CallR
 }
 
 fn run(gpu: &Gpu, inputs: &FlatBytes) -> Result<Vec<CallResult>, String> {
-    // The tower machine's programs need SHADER_INT64; a batch whose calls
-    // all fail on the host would not reach them, but runs where the others
-    // would (the CPU, on such an adapter).
-    gpu.require_int64("kzg_point_evaluation")?;
     let fields: Vec<_> = (0..inputs.len())
         .into_par_iter()
         .map(|i| kzg::fields(inputs.get(i)))
