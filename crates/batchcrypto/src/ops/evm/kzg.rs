@@ -26,6 +26,8 @@
 //! exponentiation and a G2 multiplication per call one by one; a failing
 //! set is bisected down to single calls, each decided by its own equation
 //! ([`crate::bisect`], as Ed25519 ZIP-215 and BLS batch verification do).
+//! The GPU path (`gpu/kzg.rs`) checks the same fields in the same order
+//! ([`in_order`]) and decides each call by its own equation on the device.
 //!
 //! [EIP-4844]: https://eips.ethereum.org/EIPS/eip-4844
 
