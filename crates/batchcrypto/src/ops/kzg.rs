@@ -23,12 +23,12 @@
 //! passes them all and fails is `equation`. Infinity is a valid commitment
 //! and proof (the zero polynomial's).
 //!
-//! The CPU path ([`cpu`]) hands c-kzg many items at once: its batch check
+//! The CPU path (`cpu.rs`) hands c-kzg many items at once: its batch check
 //! (one random linear combination of the items' equations, the challenge
 //! r hashed from every input, so r^0, r^1, ... weigh the items) costs two
 //! pairings and multi-scalar multiplications for the whole set, where each
 //! item alone pays its own two. A set that fails is bisected down to
-//! single items ([`crate::bisect`], as BLS batch verification and the
+//! single items (`bisect.rs`, as BLS batch verification and the
 //! point evaluation), so every verdict is c-kzg's on the item alone.
 
 pub(crate) mod cpu;

@@ -17,7 +17,8 @@ use crate::ops::item_rng;
 const ZERO_EVERY: usize = 8;
 
 /// The cells of blob `b` of `seed`: its commitment, then the 128 cells and
-/// proofs; random field elements, or zeros (see [`ZERO_EVERY`]).
+/// proofs; random field elements, or zeros (every eighth blob, the
+/// second first).
 pub fn blob_cells(b: usize, seed: u64) -> Vec<CellItem> {
     let mut rng = item_rng(seed ^ 0x0b10_b000, b);
     let mut bytes = vec![0u8; c_kzg::BYTES_PER_BLOB];
