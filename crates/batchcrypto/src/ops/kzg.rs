@@ -27,8 +27,9 @@
 //! (one random linear combination of the items' equations, the challenge
 //! r hashed from every input, so r^0, r^1, ... weigh the items) costs two
 //! pairings and multi-scalar multiplications for the whole set, where each
-//! item alone pays its own two. A set that fails is bisected down to
-//! single items (`bisect.rs`, as BLS batch verification and the
+//! item alone pays its own two. A large batch is first checked as a few
+//! large sets, one or more per thread; a set that fails is bisected down
+//! to single items (`bisect.rs`, as BLS batch verification and the
 //! point evaluation), so every verdict is c-kzg's on the item alone.
 
 pub(crate) mod cpu;
