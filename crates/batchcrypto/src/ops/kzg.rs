@@ -132,9 +132,9 @@ pub fn checks(item: &CellItem) -> Result<(), Reason> {
     Ok(())
 }
 
-/// c-kzg's batch check of `items` (`verify_cell_kzg_proof_batch`): `true`
-/// when every item holds; `false` when one does not or is refused.
-pub(crate) fn batch_holds<'a>(items: impl Iterator<Item = &'a CellItem>) -> bool {
+/// c-kzg's batch check of `items` (`verify_cell_kzg_proof_batch`):
+/// whether every item holds, or c-kzg's refusal of the set.
+pub(crate) fn c_kzg_batch<'a>(items: impl Iterator<Item = &'a CellItem>) -> Result<bool, c_kzg::Error> {
     let (mut commitments, mut indices, mut cells, mut proofs) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for item in items {
         commitments.push(c_kzg::Bytes48::new(item.commitment));
@@ -142,8 +142,11 @@ pub(crate) fn batch_holds<'a>(items: impl Iterator<Item = &'a CellItem>) -> bool
         cells.push(c_kzg::Cell::new(*item.cell));
         proofs.push(c_kzg::Bytes48::new(item.proof));
     }
-    matches!(
-        settings().verify_cell_kzg_proof_batch(&commitments, &indices, &cells, &proofs),
-        Ok(true)
-    )
+    settings().verify_cell_kzg_proof_batch(&commitments, &indices, &cells, &proofs)
+}
+
+/// [`c_kzg_batch`] as a yes or no: `false` when an item does not hold or
+/// is refused.
+pub(crate) fn batch_holds<'a>(items: impl Iterator<Item = &'a CellItem>) -> bool {
+    matches!(c_kzg_batch(items), Ok(true))
 }

@@ -6,14 +6,9 @@
 //! point or element) fails its sets like an invalid one; the reasons of
 //! the invalid items are found afterwards ([`super::checks`]).
 //!
-//! A large batch is first checked as a few large sets, one or more per
-//! thread ([`OPTIMISTIC_SET`] items or more each): the bisection's first
-//! rounds are small probes that grow with the valid items seen (its bound
-//! on what hostile input can waste), which leaves most of a set's saving
-//! unused on honest batches of hundreds or thousands of cells. A set that
-//! passes is decided; the items of those that fail go to the bisection.
-//! What hostile input can waste that way is one set's check, at most
-//! (1 + 0.03 k) / k of a single check per item for a set of k >= 64: 5%.
+//! c-kzg's check costs little per item beside its fixed part (0.03 of a
+//! single check), so a large batch is first checked as a few large sets
+//! ([`bisect::decide_large_first`]).
 
 use super::{CellItem, batch_holds, checks, oracle};
 use crate::bisect::{self, Checker, Cost};
@@ -37,9 +32,11 @@ const BATCH_COST: Cost = Cost {
     leaf: 2,
 };
 
-/// The fewest items per set of the first, optimistic round (and a round
-/// is tried only when every thread gets a set of at least this many).
-const OPTIMISTIC_SET: usize = 64;
+/// The fewest items per set of the first large sets (and they are tried
+/// only when every thread gets one of at least this many): hostile input
+/// then wastes at most (1 + 0.03 x 64) / 64, 5% of a single check, per
+/// item.
+const LARGE_SET: usize = 64;
 
 /// Items as [`crate::bisect`] checks them: every check is c-kzg's.
 struct Cells<'a>(&'a [CellItem]);
@@ -59,24 +56,8 @@ pub(crate) fn verify(items: &[CellItem]) -> Vec<Verdict> {
     if items.len() < FEW_ITEMS {
         return cores::map_range(0..items.len(), 1, |i| oracle::verify_cell(&items[i]));
     }
-    let threads = cores::threads();
-    let mut holds = vec![false; items.len()];
-    let mut undecided: Vec<usize> = (0..items.len()).collect();
-    if items.len() >= OPTIMISTIC_SET * threads {
-        // Sets of at most max_chunk items, a whole number per thread.
-        let sets = items.len().div_ceil(BATCH_COST.max_chunk).div_ceil(threads) * threads;
-        let size = items.len().div_ceil(sets);
-        let cells = Cells(items);
-        cores::for_chunks_mut(&mut holds, size, |start, out| {
-            let set: Vec<usize> = (start..start + out.len()).collect();
-            out.fill(cells.all(&set));
-        });
-        undecided.retain(|&i| !holds[i]);
-    }
-    let decided = bisect::decide(&Cells(items), &undecided, BATCH_COST);
-    for (&i, ok) in undecided.iter().zip(decided) {
-        holds[i] = ok;
-    }
+    let all: Vec<usize> = (0..items.len()).collect();
+    let holds = bisect::decide_large_first(&Cells(items), &all, BATCH_COST, LARGE_SET);
     cores::map_range(0..items.len(), 1, |i| {
         if holds[i] {
             Verdict::Valid

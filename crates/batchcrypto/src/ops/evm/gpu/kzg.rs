@@ -22,7 +22,7 @@
 use std::sync::OnceLock;
 
 use ark_bls12_381::{Fr, G2Affine};
-use ark_ff::{BigInteger, PrimeField};
+use ark_ff::PrimeField;
 use ark_serialize::CanonicalDeserialize;
 use rayon::prelude::*;
 
@@ -51,8 +51,7 @@ fn point(d: Decompressed) -> Result<Option<Vec<u32>>, PrecompileError> {
 
 /// A scalar-field element as a term's scalar.
 fn scalar(s: Fr) -> Scalar {
-    let bytes = s.into_bigint().to_bytes_le();
-    std::array::from_fn(|k| u32::from_le_bytes(std::array::from_fn(|j| bytes[4 * k + j])))
+    bigint::from_ark(s.into_bigint())
 }
 
 /// G2's generator and -[τ]G2 as the pairs program reads them (x.c0, x.c1,
