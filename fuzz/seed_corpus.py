@@ -44,6 +44,8 @@ CHOICE = {
     "blsMapG1": 8,
     "blsMapG2": 9,
     "pointEvaluation": 10,
+    "modexp": 11,
+    "modexp_eip2565": 11,
 }
 
 

@@ -866,10 +866,13 @@ pub unsafe extern "C" fn bc_verify_bls_fast_aggregate(
 /// `"bn256-add"`, `"bn256-mul"`, `"bn256-pairing"` (EIP-196/197),
 /// `"bls-g1msm"`, `"bls-g2msm"`, `"eip2537-pairing"`, `"bls-g1add"`,
 /// `"bls-g2add"`, `"bls-map-g1"`, `"bls-map-g2"` (EIP-2537) or
-/// `"point-evaluation"` (EIP-4844). Per call `out_width` bytes into
-/// `out_outputs` (64, 64, 32, 128, 256, 32, 128, 256, 128, 256 and 64
-/// respectively; another width is an error; zeros where the call fails)
-/// and into `out_errors` 0, or the failure's number
+/// `"point-evaluation"` (EIP-4844) or `"modexp"` (EIP-198, EIP-7823).
+/// Per call `out_width` bytes into `out_outputs` (64, 64, 32, 128, 256,
+/// 32, 128, 256, 128 and 256 respectively, another width an error; for
+/// MODEXP, whose output is the call's `mod_len` bytes, any width at least
+/// the batch's longest output, at most 1,024: each output from the start
+/// of its row, zeros after it, a longer one an error; zeros where the
+/// call fails) and into `out_errors` 0, or the failure's number
 /// ([`bc_precompile_error_name`]).
 ///
 /// # Safety
@@ -892,27 +895,40 @@ pub unsafe extern "C" fn bc_evm(
             let name = text("precompile", precompile)?.ok_or_else(|| null("precompile"))?;
             let inputs = column("inputs", inputs, n)?;
             let call: flat::EvmCall = name.parse().map_err(|e| bad(format!("precompile: {e}")))?;
-            let width = call.output_len();
-            if out_width != width {
-                return Err(bad(format!("out_width: {out_width}, but {name} returns {width} bytes")));
+            let width = out_width;
+            match call.output_len() {
+                Some(fixed) if fixed != width => {
+                    return Err(bad(format!("out_width: {width}, but {name} returns {fixed} bytes")));
+                }
+                None if width > evm::MODEXP_MAX_LEN => {
+                    let most = evm::MODEXP_MAX_LEN;
+                    return Err(bad(format!(
+                        "out_width: {width}, but {name} returns at most {most} bytes"
+                    )));
+                }
+                _ => {}
             }
             let (outputs, errors) = (
                 output("out_outputs", out_outputs, size(n, width)?)?,
                 output("out_errors", out_errors, n)?,
             );
             let got = flat::evm_call(e, call, &inputs)?.output;
-            if got.len() != n || got.iter().any(|r| r.as_ref().is_ok_and(|o| o.len() != width)) {
+            if got.len() != n {
                 return Err(Failure(
                     BcStatus::Failed,
-                    format!("{} answers of other sizes", got.len()),
+                    format!("{} answers for {n} calls", got.len()),
                 ));
+            }
+            if let Some(i) = got.iter().position(|r| r.as_ref().is_ok_and(|o| o.len() > width)) {
+                let len = got[i].as_ref().map_or(0, Vec::len);
+                return Err(bad(format!("out_width: {width}, but call {i} returns {len} bytes")));
             }
             for (i, r) in got.iter().enumerate() {
                 errors[i] = r.as_ref().err().map_or(0, |f| f.number());
                 let row = &mut outputs[width * i..width * (i + 1)];
-                match r {
-                    Ok(o) => row.copy_from_slice(o),
-                    Err(_) => row.fill(0),
+                row.fill(0);
+                if let Ok(o) = r {
+                    row[..o.len()].copy_from_slice(o);
                 }
             }
             Ok(())

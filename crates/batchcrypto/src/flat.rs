@@ -436,11 +436,12 @@ impl EvmCall {
     /// The name of the pairing check.
     const PAIRING: &'static str = "eip2537-pairing";
 
-    /// Bytes of a successful call's output.
-    pub fn output_len(&self) -> usize {
+    /// Bytes of a successful call's output; `None` for MODEXP, whose
+    /// input says ([`evm::Precompile::output_len`]).
+    pub fn output_len(&self) -> Option<usize> {
         match self {
             EvmCall::Precompile(p) => p.output_len(),
-            EvmCall::Eip2537Pairing => evm::bool_word(false).len(),
+            EvmCall::Eip2537Pairing => Some(evm::bool_word(false).len()),
         }
     }
 }
@@ -856,8 +857,8 @@ mod tests {
             ]
         );
         // Zeros are a valid call of each (points at infinity, an empty
-        // product for the pairing, the element 0 for the maps): each
-        // output is output_len() bytes.
+        // product for the pairing, the element 0 for the maps, nothing
+        // for MODEXP): each output is output_len() bytes.
         for (p, input) in [
             (evm::Precompile::Bn256Add, 128),
             (evm::Precompile::Bn256Mul, 96),
@@ -868,10 +869,12 @@ mod tests {
             (evm::Precompile::BlsG2Add, 512),
             (evm::Precompile::BlsMapG1, 64),
             (evm::Precompile::BlsMapG2, 128),
+            (evm::Precompile::ModExp, 96),
         ] {
             let zeros = vec![0u8; input];
             let got = evm(&e, p, &Column::offsets("inputs", &zeros, &[0, input as u64])).expect("one call");
-            assert_eq!(got.output[0].as_ref().map(Vec::len), Ok(p.output_len()), "{p}");
+            let len = p.output_len().unwrap_or(0);
+            assert_eq!(got.output[0].as_ref().map(Vec::len), Ok(len), "{p}");
         }
         for (i, err) in evm::PrecompileError::ALL.iter().enumerate() {
             assert_eq!(usize::from(err.number()), i + 1, "{err}");
@@ -880,7 +883,7 @@ mod tests {
         // is the EVM's 32-byte word (one pair of points at infinity: the
         // product is one, true; 5 bytes are no pair).
         let pairing: EvmCall = "eip2537-pairing".parse().expect("the pairing check's name");
-        assert_eq!((pairing, pairing.output_len()), (EvmCall::Eip2537Pairing, 32));
+        assert_eq!((pairing, pairing.output_len()), (EvmCall::Eip2537Pairing, Some(32)));
         let zeros = [0u8; 384 + 5];
         let two = Column::offsets("inputs", &zeros, &[0, 384, 389]);
         let got = evm_call(&e, pairing, &two).expect("two calls");

@@ -138,7 +138,7 @@ pub enum Op {
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 50] = [
+    pub const ALL: [Op; 51] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -189,6 +189,7 @@ impl Op {
         Op::Msm(msm::Curve::Bls12381G1),
         Op::Msm(msm::Curve::Bls12381G2),
         Op::KzgCellVerify,
+        Op::Evm(evm::Precompile::ModExp),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -235,6 +236,7 @@ impl Op {
             Op::Evm(evm::Precompile::BlsMapG1) => "eip2537_map_g1",
             Op::Evm(evm::Precompile::BlsMapG2) => "eip2537_map_g2",
             Op::Evm(evm::Precompile::PointEvaluation) => "kzg_point_evaluation",
+            Op::Evm(evm::Precompile::ModExp) => "modexp",
             Op::Ntt(ntt::Field::Bn254Fr) => "ntt_bn254_fr",
             Op::Ntt(ntt::Field::Bls12381Fr) => "ntt_bls12_381_fr",
             Op::Ntt(ntt::Field::Goldilocks) => "ntt_goldilocks",

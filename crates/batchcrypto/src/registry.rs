@@ -195,7 +195,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 50] = [
+pub static OPS: [OpSpec; 51] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -246,6 +246,7 @@ pub static OPS: [OpSpec; 50] = [
     msm::workload::BLS12_381_G1,
     msm::workload::BLS12_381_G2,
     kzg::workload::CELL_VERIFY,
+    evm::workload::MODEXP,
 ];
 
 /// The declaration of `op`.

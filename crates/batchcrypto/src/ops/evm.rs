@@ -1,4 +1,4 @@
-//! The EVM's elliptic-curve precompiles, one call per item, each exactly
+//! The EVM's elliptic-curve precompiles and MODEXP, one call per item, each exactly
 //! the EVM's semantics: the 32-byte words in, the bytes the precompile
 //! returns out, or the failure of the call (the precompile consumes its
 //! gas and returns nothing) as a [`PrecompileError`].
@@ -15,6 +15,7 @@
 //! | `eip2537_map_g1` | 0x10 MAP_FP_TO_G1 ([EIP-2537]) | a base-field element (64 bytes) | its point of G1 (RFC 9380's map and cofactor clearing), 128 bytes |
 //! | `eip2537_map_g2` | 0x11 MAP_FP2_TO_G2 ([EIP-2537]) | an Fp2 element (128 bytes, c0 ‖ c1) | its point of G2, 256 bytes |
 //! | `kzg_point_evaluation` | 0x0a point evaluation ([EIP-4844]) | versioned hash, z, y, commitment, proof (192 bytes) | FIELD_ELEMENTS_PER_BLOB and BLS_MODULUS, 64 bytes, when the proof holds |
+//! | `modexp` | 0x05 MODEXP ([EIP-198], [EIP-7823]) | three 32-byte lengths, then base, exponent and modulus of those lengths (each at most 1,024 bytes) | base^exp mod modulus, `mod_len` bytes |
 //!
 //! (The EIP-2537 pairing check, 0x0f, is the BLS op `eip2537_pairing`:
 //! [`super::bls::eip2537`], which also defines the EIP-2537 encodings.)
@@ -31,7 +32,8 @@
 //! multiplications one by one and the CPU path is blst's Pippenger
 //! multi-scalar multiplication (`cpu.rs`); arkworks' `ark-bls12-381`
 //! for EIP-2537's additions and maps (`bls12.rs`); c-kzg-4844 for the
-//! point evaluation (`kzg.rs`). Every precompile but EIP-2537's additions
+//! point evaluation (`kzg.rs`); revm's `aurora-engine-modexp` for MODEXP
+//! (`modexp.rs`). Every precompile but EIP-2537's additions
 //! and maps also runs on the GPU (`gpu.rs`; an addition costs less than
 //! its transfer, the maps have no kernel yet), the
 //! calls decoded and checked on the CPU cores with
@@ -42,9 +44,13 @@
 //! and one per call for the product and the final exponentiation (the
 //! EIP-2537 check's final stage); the EIP-2537 MSMs the MSM kernel's sums;
 //! the point evaluation on the BLS12-381 stages, its points decompressed
-//! and checked on the device (`gpu/kzg.rs`).
+//! and checked on the device (`gpu/kzg.rs`); MODEXP a thread per call with
+//! an odd modulus of up to 512 bits (`gpu/modexp.rs`), the others on the
+//! CPU cores.
 //!
 //! [EIP-196]: https://eips.ethereum.org/EIPS/eip-196
+//! [EIP-198]: https://eips.ethereum.org/EIPS/eip-198
+//! [EIP-7823]: https://eips.ethereum.org/EIPS/eip-7823
 //! [EIP-197]: https://eips.ethereum.org/EIPS/eip-197
 //! [EIP-2537]: https://eips.ethereum.org/EIPS/eip-2537
 //! [EIP-4844]: https://eips.ethereum.org/EIPS/eip-4844
@@ -55,6 +61,7 @@ pub(crate) mod cpu;
 #[cfg(feature = "wgpu")]
 pub(crate) mod gpu;
 pub(crate) mod kzg;
+pub(crate) mod modexp;
 pub(crate) mod msm;
 pub mod oracle;
 #[cfg(feature = "wgpu")]
@@ -88,13 +95,15 @@ pub enum Precompile {
     BlsMapG2,
     /// 0x0a: a KZG proof of a blob commitment's value at a point (EIP-4844).
     PointEvaluation,
+    /// 0x05: modular exponentiation of big integers (EIP-198, EIP-7823).
+    ModExp,
 }
 
 impl Precompile {
     /// All of them, in the order they were added (the fuzz targets pick
     /// one by its index here, so that the committed inputs keep their
     /// meaning: new ones go at the end).
-    pub const ALL: [Precompile; 10] = [
+    pub const ALL: [Precompile; 11] = [
         Precompile::Bn256Add,
         Precompile::Bn256Mul,
         Precompile::Bn256Pairing,
@@ -105,17 +114,20 @@ impl Precompile {
         Precompile::BlsMapG1,
         Precompile::BlsMapG2,
         Precompile::PointEvaluation,
+        Precompile::ModExp,
     ];
 
     /// The bytes a successful call returns: a point (BN254's 64, EIP-2537's
     /// G1 128 and G2 256), the pairing check's 32-byte word or the point
-    /// evaluation's two words.
-    pub fn output_len(&self) -> usize {
+    /// evaluation's two words; `None` for MODEXP, whose input says
+    /// (`mod_len`, at most [`MODEXP_MAX_LEN`]).
+    pub fn output_len(&self) -> Option<usize> {
         match self {
-            Precompile::Bn256Add | Precompile::Bn256Mul | Precompile::PointEvaluation => 64,
-            Precompile::Bn256Pairing => 32,
-            Precompile::BlsG1Msm | Precompile::BlsG1Add | Precompile::BlsMapG1 => 128,
-            Precompile::BlsG2Msm | Precompile::BlsG2Add | Precompile::BlsMapG2 => 256,
+            Precompile::Bn256Add | Precompile::Bn256Mul | Precompile::PointEvaluation => Some(64),
+            Precompile::Bn256Pairing => Some(32),
+            Precompile::BlsG1Msm | Precompile::BlsG1Add | Precompile::BlsMapG1 => Some(128),
+            Precompile::BlsG2Msm | Precompile::BlsG2Add | Precompile::BlsMapG2 => Some(256),
+            Precompile::ModExp => None,
         }
     }
 
@@ -132,6 +144,7 @@ impl Precompile {
             Precompile::BlsMapG1 => "bls-map-g1",
             Precompile::BlsMapG2 => "bls-map-g2",
             Precompile::PointEvaluation => "point-evaluation",
+            Precompile::ModExp => "modexp",
         }
     }
 
@@ -148,6 +161,7 @@ impl Precompile {
             Precompile::BlsMapG1 => 0x10,
             Precompile::BlsMapG2 => 0x11,
             Precompile::PointEvaluation => 0x0a,
+            Precompile::ModExp => 0x05,
         }
     }
 }
@@ -168,11 +182,15 @@ impl FromStr for Precompile {
     }
 }
 
+/// The most bytes a MODEXP operand, and so its output, may have
+/// (EIP-7823).
+pub const MODEXP_MAX_LEN: usize = modexp::MAX_LEN;
+
 /// Why a precompile call fails (the call consumes its gas and returns
 /// nothing). The same codes for every precompile here and for
 /// `eip2537_pairing`.
 ///
-/// The explicit discriminants are the failures' stable numbers (1 to 10),
+/// The explicit discriminants are the failures' stable numbers (1 to 11),
 /// the bytes the bindings' arrays hold (0: the call succeeded).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(u8)]
@@ -200,11 +218,13 @@ pub enum PrecompileError {
     PointEncoding = 9,
     /// The KZG proof does not hold (the pairing check fails).
     ProofRejected = 10,
+    /// A MODEXP length is above 1,024 bytes (EIP-7823).
+    OperandTooLong = 11,
 }
 
 impl PrecompileError {
     /// Every failure, in the order of their numbers.
-    pub const ALL: [PrecompileError; 10] = [
+    pub const ALL: [PrecompileError; 11] = [
         PrecompileError::InvalidLength,
         PrecompileError::TopBytes,
         PrecompileError::FieldElement,
@@ -215,9 +235,10 @@ impl PrecompileError {
         PrecompileError::ScalarField,
         PrecompileError::PointEncoding,
         PrecompileError::ProofRejected,
+        PrecompileError::OperandTooLong,
     ];
 
-    /// The failure's stable number (1 to 10).
+    /// The failure's stable number (1 to 11).
     pub fn number(self) -> u8 {
         self as u8
     }
@@ -235,6 +256,7 @@ impl PrecompileError {
             PrecompileError::ScalarField => "scalar_not_below_r",
             PrecompileError::PointEncoding => "bad_point_encoding",
             PrecompileError::ProofRejected => "proof_rejected",
+            PrecompileError::OperandTooLong => "operand_too_long",
         }
     }
 }

@@ -1,10 +1,10 @@
 //! The CPU path: the calls on all cores, one call per task; the EIP-2537
 //! multi-scalar multiplications with blst's Pippenger (which splits a
 //! large call over blst's own threads); the point evaluations batched
-//! ([`kzg::batch`]).
+//! ([`kzg::batch`]); MODEXP revm's implementation ([`modexp`]).
 
 use super::msm;
-use super::{CallResult, Precompile, bls12, bn254, kzg};
+use super::{CallResult, Precompile, bls12, bn254, kzg, modexp};
 use crate::batch::FlatBytes;
 use crate::cores;
 use crate::ops::msm::blst_sum::Sum;
@@ -23,6 +23,7 @@ fn call(precompile: Precompile, input: &[u8]) -> CallResult {
         Precompile::BlsMapG2 => bls12::map_g2(input),
         // Batched by `run`.
         Precompile::PointEvaluation => kzg::point_evaluation(input),
+        Precompile::ModExp => modexp::call(input),
     }
 }
 

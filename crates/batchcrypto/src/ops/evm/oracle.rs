@@ -1,10 +1,11 @@
 //! The oracle: one precompile call as the EIP defines it, on the calling
 //! thread (arkworks for BN254 and EIP-2537's additions and maps; for the
 //! EIP-2537 multi-scalar multiplications, blst's scalar multiplication of
-//! each pair, summed one by one; c-kzg-4844 for the point evaluation).
+//! each pair, summed one by one; c-kzg-4844 for the point evaluation;
+//! revm's `aurora-engine-modexp` for MODEXP).
 
 use super::msm;
-use super::{CallResult, Precompile, bls12, bn254, kzg};
+use super::{CallResult, Precompile, bls12, bn254, kzg, modexp};
 use crate::ops::msm::blst_sum::Sum;
 
 /// The output of one call of `precompile` on `input`, or its failure.
@@ -20,5 +21,6 @@ pub fn call(precompile: Precompile, input: &[u8]) -> CallResult {
         Precompile::BlsMapG1 => bls12::map_g1(input),
         Precompile::BlsMapG2 => bls12::map_g2(input),
         Precompile::PointEvaluation => kzg::point_evaluation(input),
+        Precompile::ModExp => modexp::call(input),
     }
 }

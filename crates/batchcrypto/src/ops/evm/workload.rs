@@ -11,7 +11,10 @@
 //! BN254 twist point outside G2, a length the precompile refuses. The
 //! bench's calls: ECADD and ECMUL of random points, pairing checks of two
 //! pairs, MSMs of 16 (G1) and 8 (G2) pairs, additions of two subgroup
-//! points, maps of random elements.
+//! points, maps of random elements. MODEXP: honest calls of many shapes
+//! ([`modexp_call`]), hostile ones a length above EIP-7823's bound; the
+//! bench's calls the commonest on mainnet, an inversion in BN254's base
+//! field (32-byte base, exponent p - 2, modulus p).
 
 use ark_bn254::{Fq, Fq2, Fr, G1Projective, G2Affine, G2Projective};
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
@@ -21,7 +24,7 @@ use rand::RngExt;
 use rand::rngs::StdRng;
 use rayon::prelude::*;
 
-use super::{CallResult, Precompile, bls12, bn254, kzg, oracle};
+use super::{CallResult, Precompile, bls12, bn254, kzg, modexp, oracle};
 use crate::batch::FlatBytes;
 use crate::engine::Engine;
 use crate::ops::bls::{eip2537, sample as bls_sample};
@@ -39,7 +42,7 @@ const fn spec(
     // evaluation the BLS12-381 stages): calls split where a kernel exists.
     let gpu_kernel = !matches!(
         precompile,
-        Precompile::BlsG1Add | Precompile::BlsG2Add | Precompile::BlsMapG1 | Precompile::BlsMapG2
+        Precompile::BlsG1Add | Precompile::BlsG2Add | Precompile::BlsMapG1 | Precompile::BlsMapG2 | Precompile::ModExp
     );
     OpSpec {
         op: Op::Evm(precompile),
@@ -93,6 +96,114 @@ pub const MAP_G2: OpSpec = spec(Precompile::BlsMapG2, "MAP_FP2_TO_G2 call (1 Fp2
 pub const POINT_EVALUATION: OpSpec = spec(Precompile::PointEvaluation, "point evaluation call (KZG proof)", |c| {
     calls(c, Precompile::PointEvaluation)
 });
+
+/// `modexp` (bench: inversions modulo BN254's p).
+pub const MODEXP: OpSpec = spec(
+    Precompile::ModExp,
+    "MODEXP call (32-byte base, exponent, modulus)",
+    |c| calls(c, Precompile::ModExp),
+);
+
+/// An honest MODEXP call. Not `varied`: x^(p-2) mod p for BN254's base
+/// field (a field inversion, as verifier contracts call it). `varied`, by
+/// `i`: that; random sizes up to 64 bytes with an odd modulus; an even
+/// modulus; RSA-2048's shape (exponent 65537, a 256-byte modulus); a
+/// modulus with leading zero bytes; exponent 0, base 0, modulus 0 or 1;
+/// an input cut short or with bytes past its operands; a 1,024-byte
+/// modulus with a short exponent.
+pub(crate) fn modexp_call(rng: &mut StdRng, i: usize, varied: bool) -> Vec<u8> {
+    let bytes = |rng: &mut StdRng, n: usize| (0..n).map(|_| rng.random::<u8>()).collect::<Vec<u8>>();
+    let odd = |mut m: Vec<u8>| {
+        if let Some(last) = m.last_mut() {
+            *last |= 1;
+        }
+        m
+    };
+    let inversion = |rng: &mut StdRng| {
+        let exp = (-Fq::from(2u64)).into_bigint().to_bytes_be();
+        let base = fq(&bytes(rng, 32)).into_bigint().to_bytes_be();
+        modexp::encode(&base, &exp, &Fq::MODULUS.to_bytes_be())
+    };
+    if !varied {
+        return inversion(rng);
+    }
+    match i % 9 {
+        0 => inversion(rng),
+        1 => {
+            let (b, e, m) = (
+                rng.random_range(0..=64),
+                rng.random_range(0..=32),
+                rng.random_range(1..=64),
+            );
+            let (base, exp, modulus) = (bytes(rng, b), bytes(rng, e), odd(bytes(rng, m)));
+            modexp::encode(&base, &exp, &modulus)
+        }
+        2 => {
+            let m = rng.random_range(1..=48);
+            let mut modulus = bytes(rng, m);
+            modulus[m - 1] &= 0xfe;
+            modexp::encode(&bytes(rng, 32), &bytes(rng, 16), &modulus)
+        }
+        3 => {
+            let mut modulus = odd(bytes(rng, 256));
+            modulus[0] |= 0x80;
+            modexp::encode(&bytes(rng, 256), &[1, 0, 1], &modulus)
+        }
+        4 => {
+            let modulus = [vec![0; rng.random_range(1..=9)], odd(bytes(rng, 24))].concat();
+            modexp::encode(&bytes(rng, 24), &bytes(rng, 24), &modulus)
+        }
+        5 => {
+            let (mut base, mut exp, mut modulus) = (bytes(rng, 20), bytes(rng, 20), odd(bytes(rng, 20)));
+            match (i / 9) % 4 {
+                0 => exp.fill(0),
+                1 => base.fill(0),
+                2 => modulus.fill(0),
+                _ => {
+                    modulus.fill(0);
+                    modulus[19] = 1;
+                }
+            }
+            modexp::encode(&base, &exp, &modulus)
+        }
+        6 => {
+            let mut input = modexp::encode(&bytes(rng, 32), &bytes(rng, 8), &odd(bytes(rng, 32)));
+            if rng.random() {
+                input.truncate(rng.random_range(0..input.len()));
+            } else {
+                input.extend(bytes(rng, 5));
+            }
+            input
+        }
+        7 => {
+            let mut modulus = odd(bytes(rng, modexp::MAX_LEN));
+            modulus[0] |= 0x80;
+            modexp::encode(&bytes(rng, 64), &bytes(rng, 2), &modulus)
+        }
+        _ => {
+            let m = rng.random_range(1..=8);
+            modexp::encode(&bytes(rng, 8), &bytes(rng, 64), &odd(bytes(rng, m)))
+        }
+    }
+}
+
+/// A MODEXP call spoiled: one of its lengths just above EIP-7823's bound,
+/// or beyond 64 bits.
+fn spoil_modexp(mut input: Vec<u8>, kind: &str, rng: &mut StdRng) -> Vec<u8> {
+    input.resize(input.len().max(96), 0);
+    let word = 32 * rng.random_range(0..3);
+    match kind {
+        "over_bound" => {
+            input[word..word + 32].fill(0);
+            input[word + 30..word + 32].copy_from_slice(&(modexp::MAX_LEN as u16 + 1).to_be_bytes());
+        }
+        _ => input[word + rng.random_range(0..24)] |= 1,
+    }
+    input
+}
+
+/// MODEXP's hostile kinds.
+const MODEXP_HOSTILE: [&str; 2] = ["over_bound", "huge_length"];
 
 /// [τ]G1 of the Ethereum KZG ceremony (the second G1 point of the trusted
 /// setup in monomial form, compressed; c-kzg-4844's
@@ -299,6 +410,7 @@ fn honest(precompile: Precompile, rng: &mut StdRng, i: usize, varied: bool) -> V
             }
         }
         Precompile::PointEvaluation => kzg_call(rng, i, varied),
+        Precompile::ModExp => modexp_call(rng, i, varied),
         Precompile::BlsMapG1 | Precompile::BlsMapG2 => {
             let elements = if precompile == Precompile::BlsMapG1 { 1 } else { 2 };
             let mut input = Vec::new();
@@ -417,13 +529,15 @@ fn calls(c: &WorkloadConfig, precompile: Precompile) -> Box<dyn Workload> {
                 Precompile::BlsG1Add | Precompile::BlsG2Add => &ADD_HOSTILE,
                 Precompile::BlsMapG1 | Precompile::BlsMapG2 => &MAP_HOSTILE,
                 Precompile::PointEvaluation => &KZG_HOSTILE,
+                Precompile::ModExp => &MODEXP_HOSTILE,
                 _ => &BN_HOSTILE,
             };
             let kind = kinds[rng.random_range(0..kinds.len())];
-            if precompile == Precompile::PointEvaluation {
-                return spoil_kzg(input, kind);
+            match precompile {
+                Precompile::PointEvaluation => spoil_kzg(input, kind),
+                Precompile::ModExp => spoil_modexp(input, kind, &mut rng),
+                _ => spoil(precompile, input, kind, &mut rng),
             }
-            spoil(precompile, input, kind, &mut rng)
         })
         .collect();
     let mut inputs = FlatBytes::with_capacity(c.n, made.iter().map(Vec::len).sum::<usize>() * c.n / distinct.max(1));
