@@ -270,6 +270,7 @@ const MSM_PIPPENGER: &str = include_str!("../ops/msm/pippenger.wgsl");
 const MSM_PARAMS: &str = include_str!("../ops/msm/params.wgsl");
 const MSM_PLAN: &str = include_str!("../ops/msm/plan.wgsl");
 const EVM_G1: &str = include_str!("../ops/evm/g1.wgsl");
+const EVM_MODEXP: &str = include_str!("../ops/evm/modexp.wgsl");
 
 /// What the MSM's two modules share (`ops/msm/params.wgsl`) after the
 /// host's constants of the plan's table.
@@ -296,6 +297,20 @@ pub(crate) fn msm_plan(r: &super::bigint::Limbs<8>) -> String {
 /// `g1_main`) over BN254's G1 layer (needs SHADER_INT64).
 pub(crate) fn evm_g1() -> String {
     [guard(), bn254_g1_layer(), EVM_G1.to_string()].join("\n")
+}
+
+/// EIP-198's MODEXP kernel (`ops/evm/modexp.wgsl`, entry point
+/// `modexp_main`) for moduli of `limbs` 32-bit limbs: `Big` and the CIOS
+/// product generated for that width (needs SHADER_INT64).
+pub(crate) fn evm_modexp(limbs: usize) -> String {
+    [
+        guard(),
+        format!("const MODEXP_LIMBS: u32 = {limbs}u;\nalias Big = array<u32, {limbs}>;\n"),
+        uint_generated(limbs, "big"),
+        mont_mul_generated(limbs, "Big", "big_sub"),
+        EVM_MODEXP.to_string(),
+    ]
+    .join("\n")
 }
 
 /// BN254's G1 over the 256-bit Montgomery layer (`wgsl/bn254_g1.wgsl`)
@@ -587,6 +602,14 @@ pub(crate) mod tests {
             kernels.push((format!("tower vm {tower:?}"), tower_vm(tower), &["tower_vm"][..], true));
         }
         kernels.push(("evm g1".to_string(), evm_g1(), &["g1_main"][..], true));
+        for limbs in crate::ops::evm::gpu::MODEXP_LIMBS {
+            kernels.push((
+                format!("evm modexp {limbs}"),
+                evm_modexp(limbs),
+                &["modexp_main"][..],
+                true,
+            ));
+        }
         for curve in crate::ops::msm::Curve::ALL {
             kernels.push((
                 format!("msm {curve}"),

@@ -44,6 +44,10 @@ use crate::ops::msm::bases::Affine;
 use crate::ops::msm::gpu::{self as msm_gpu, jacobian, limbs};
 
 mod kzg;
+mod modexp;
+
+#[cfg(test)]
+pub(crate) use modexp::LIMBS as MODEXP_LIMBS;
 
 /// Words per call in and out (`G1_IN_WORDS`, `G1_OUT_WORDS` in g1.wgsl).
 const IN_WORDS: usize = 33;
@@ -60,6 +64,7 @@ pub(crate) fn run(gpu: &Gpu, precompile: Precompile, inputs: &FlatBytes) -> Stre
     match precompile {
         Precompile::Bn256Pairing => pairing_calls(gpu, inputs),
         Precompile::PointEvaluation => kzg::point_evaluations(gpu, inputs),
+        Precompile::ModExp => modexp::calls(gpu, inputs),
         Precompile::BlsG1Msm => msm_calls(gpu, inputs, msm::G1_POINT_LEN, eip2537::g1, Affine::Bls12381G1, |sum| {
             Some(eip2537::encode_g1(sum.try_into().ok()?).to_vec())
         }),

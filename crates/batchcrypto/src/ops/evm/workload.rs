@@ -39,10 +39,11 @@ const fn spec(
     // A kernel for every precompile but EIP-2537's additions and maps
     // (ECADD and ECMUL a thread per call, the pairing check a thread per
     // pair then per call, the MSMs the MSM kernel's sums, the point
-    // evaluation the BLS12-381 stages): calls split where a kernel exists.
+    // evaluation the BLS12-381 stages, MODEXP a thread per call with a
+    // modulus of up to 512 bits): calls split where a kernel exists.
     let gpu_kernel = !matches!(
         precompile,
-        Precompile::BlsG1Add | Precompile::BlsG2Add | Precompile::BlsMapG1 | Precompile::BlsMapG2 | Precompile::ModExp
+        Precompile::BlsG1Add | Precompile::BlsG2Add | Precompile::BlsMapG1 | Precompile::BlsMapG2
     );
     OpSpec {
         op: Op::Evm(precompile),
