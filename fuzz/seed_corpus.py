@@ -177,7 +177,7 @@ def route_lines(route: str) -> list[bytes]:
                  "evm/bls-g2msm": ["blsG2MultiExp", "fail-blsG2MultiExp"], "eip2537-pairing": ["blsPairing"],
                  "evm/bls-g1add": ["blsG1Add", "fail-blsG1Add"], "evm/bls-g2add": ["blsG2Add", "fail-blsG2Add"],
                  "evm/bls-map-g1": ["blsMapG1", "fail-blsMapG1"], "evm/bls-map-g2": ["blsMapG2", "fail-blsMapG2"],
-                 "evm/point-evaluation": ["pointEvaluation"]}
+                 "evm/point-evaluation": ["pointEvaluation"], "evm/modexp": ["modexp_eip2565"]}
         return precompile_lines(*names[word])[:24]
     # The binary verbs: random bytes (the target cuts them into records).
     return [bytes(rng.randrange(256) for _ in range(640))]

@@ -36,7 +36,7 @@ use batchcrypto_cli::fuzzing::{Output, Payload, Served, body_lines, job, query_p
 
 /// The operations an input's first byte picks, as a route's path (after
 /// `/v1/`) and query.
-pub const ROUTES: [&str; 54] = [
+pub const ROUTES: [&str; 55] = [
     "verify/ed25519",
     "verify/ed25519?policy=zip215",
     "verify/secp256k1",
@@ -91,6 +91,7 @@ pub const ROUTES: [&str; 54] = [
     "evm/bls-map-g2",
     "evm/point-evaluation",
     "verify/kzg-cell",
+    "evm/modexp",
 ];
 
 /// What an input's first byte picks from, modulo: a listed route below

@@ -326,9 +326,11 @@ class Engine:
         """One call of an EVM precompile per input: ``"bn256-add"``,
         ``"bn256-mul"``, ``"bn256-pairing"`` (EIP-196/197), ``"bls-g1msm"``,
         ``"bls-g2msm"``, ``"eip2537-pairing"``, ``"bls-g1add"``,
-        ``"bls-g2add"``, ``"bls-map-g1"``, ``"bls-map-g2"`` (EIP-2537) or
-        ``"point-evaluation"`` (EIP-4844). Outputs are
-        what the precompile returns (a pairing's 32-byte word); a failed
+        ``"bls-g2add"``, ``"bls-map-g1"``, ``"bls-map-g2"`` (EIP-2537),
+        ``"point-evaluation"`` (EIP-4844) or ``"modexp"`` (EIP-198 with
+        EIP-7823's 1,024-byte bound). Outputs are
+        what the precompile returns (a pairing's 32-byte word, MODEXP's
+        ``mod_len`` bytes); a failed
         call (an input the precompile rejects) has ``ok`` False and its
         error."""
         n, (col,) = columns("evm", inputs=inputs)

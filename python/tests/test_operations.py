@@ -26,6 +26,7 @@ PRECOMPILES = [
     ("blsMapG1.json", "bls-map-g1"),
     ("blsMapG2.json", "bls-map-g2"),
     ("pointEvaluation.json", "point-evaluation"),
+    ("modexp_eip2565.json", "modexp"),
 ]
 
 
@@ -37,6 +38,17 @@ def test_precompile_vectors(engine, name, precompile):
     for i, c in enumerate(cases):
         assert got.ok[i] and got.errors[i] == 0, (c["Name"], batchcrypto.PRECOMPILE_ERRORS.get(int(got.errors[i])))
         assert got.outputs[i].hex() == c["Expected"], c["Name"]
+
+
+def test_modexp_bound(engine):
+    """EIP-7823: a length above 1,024 bytes fails the call; 1,024 is allowed."""
+    def call(mod_len: int) -> bytes:
+        return (1).to_bytes(32, "big") + (1).to_bytes(32, "big") + mod_len.to_bytes(32, "big") + bytes([3, 5]) + b"\x07".rjust(mod_len, b"\0")
+
+    got = engine.evm("modexp", [call(1024), call(1025), call(1)])
+    assert list(got.ok) == [True, False, True]
+    assert batchcrypto.PRECOMPILE_ERRORS[int(got.errors[1])] == "operand_too_long"
+    assert got.outputs[0] == bytes(1023) + bytes([5]) and got.outputs[2] == bytes([5])
 
 
 @pytest.mark.parametrize("name,precompile", [(f"fail-{n}", p) for n, p in PRECOMPILES if n.startswith("bls")])

@@ -1,6 +1,6 @@
 //! `batchcrypto evm <precompile>` (`bn256-add`, `bn256-mul`,
 //! `bn256-pairing`, `bls-g1msm`, `bls-g2msm`, `bls-g1add`, `bls-g2add`,
-//! `bls-map-g1`, `bls-map-g2`, `point-evaluation`) and `batchcrypto
+//! `bls-map-g1`, `bls-map-g2`, `point-evaluation`, `modexp`) and `batchcrypto
 //! eip2537-pairing`: EVM precompiles, one call per line.
 //!
 //! In `{"input":"<precompile input hex>"}`; out `{"output":"<hex>"}` with
@@ -11,7 +11,9 @@
 //! `field_not_below_p`, `not_on_curve`, `g1_not_in_subgroup`,
 //! `g2_not_in_subgroup`, and for the point evaluation
 //! `versioned_hash_mismatch`, `scalar_not_below_r`, `bad_point_encoding`,
-//! `proof_rejected`.
+//! `proof_rejected`, and for MODEXP `operand_too_long` (EIP-7823: a
+//! length above 1,024 bytes). MODEXP's output is `mod_len` bytes, empty
+//! when that is 0.
 
 use batchcrypto::ops::evm::{self, CallResult, Precompile};
 use batchcrypto::{Engine, FlatBytes, Selection};
@@ -23,7 +25,7 @@ use crate::lines::{Field, Io, LineJob, LineVerb, parse_object, push_hex_field};
 #[derive(clap::Args)]
 pub struct Args {
     /// bn256-add, bn256-mul, bn256-pairing, bls-g1msm, bls-g2msm, bls-g1add,
-    /// bls-g2add, bls-map-g1, bls-map-g2 or point-evaluation.
+    /// bls-g2add, bls-map-g1, bls-map-g2, point-evaluation or modexp.
     precompile: Precompile,
     #[command(flatten)]
     engine: crate::EngineArgs,

@@ -1103,7 +1103,7 @@ fn precompile_lines() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata")));
     assert!(dir.is_dir(), "no vectors at {}", dir.display());
-    let verbs: [(&[&str], &[&str]); 11] = [
+    let verbs: [(&[&str], &[&str]); 12] = [
         (&["eip2537-pairing"], &["blsPairing.json", "fail-blsPairing.json"]),
         (&["evm", "bn256-add"], &["bn256Add.json"]),
         (&["evm", "bn256-mul"], &["bn256ScalarMul.json"]),
@@ -1121,6 +1121,7 @@ fn precompile_lines() {
         (&["evm", "bls-map-g1"], &["blsMapG1.json", "fail-blsMapG1.json"]),
         (&["evm", "bls-map-g2"], &["blsMapG2.json", "fail-blsMapG2.json"]),
         (&["evm", "point-evaluation"], &["pointEvaluation.json"]),
+        (&["evm", "modexp"], &["modexp_eip2565.json"]),
     ];
     for (args, files) in verbs {
         let mut input = String::new();

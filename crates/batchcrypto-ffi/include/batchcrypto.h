@@ -330,10 +330,13 @@ enum BcStatus bc_verify_bls_fast_aggregate(const struct BcEngine *engine,
 // `"bn256-add"`, `"bn256-mul"`, `"bn256-pairing"` (EIP-196/197),
 // `"bls-g1msm"`, `"bls-g2msm"`, `"eip2537-pairing"`, `"bls-g1add"`,
 // `"bls-g2add"`, `"bls-map-g1"`, `"bls-map-g2"` (EIP-2537) or
-// `"point-evaluation"` (EIP-4844). Per call `out_width` bytes into
-// `out_outputs` (64, 64, 32, 128, 256, 32, 128, 256, 128, 256 and 64
-// respectively; another width is an error; zeros where the call fails)
-// and into `out_errors` 0, or the failure's number
+// `"point-evaluation"` (EIP-4844) or `"modexp"` (EIP-198, EIP-7823).
+// Per call `out_width` bytes into `out_outputs` (64, 64, 32, 128, 256,
+// 32, 128, 256, 128 and 256 respectively, another width an error; for
+// MODEXP, whose output is the call's `mod_len` bytes, any width at least
+// the batch's longest output, at most 1,024: each output from the start
+// of its row, zeros after it, a longer one an error; zeros where the
+// call fails) and into `out_errors` 0, or the failure's number
 // ([`bc_precompile_error_name`]).
 //
 // # Safety

@@ -380,6 +380,65 @@ fn precompiles_kems_aggregates_ntts_and_msms() {
     };
     assert_eq!(status, BcStatus::InvalidArgument);
     assert_eq!(last_error(), "bc_evm: out_width: 32, but bls-g1msm returns 128 bytes");
+    // MODEXP: outputs of the calls' own mod_len from the start of rows of
+    // the caller's width: 3^5 mod 7 in one byte, 2^3 mod 0x000b in two,
+    // a length over EIP-7823's bound (zeros and its failure), nothing.
+    let call = |lens: [u8; 3], operands: &[u8]| {
+        let mut input = Vec::new();
+        for len in lens {
+            input.extend([0u8; 31]);
+            input.push(len);
+        }
+        input.extend_from_slice(operands);
+        input
+    };
+    let mut over = call([1, 1, 1], &[3, 5, 7]);
+    over[62..64].copy_from_slice(&1025u16.to_be_bytes());
+    let calls = [
+        call([1, 1, 1], &[3, 5, 7]),
+        call([1, 1, 2], &[2, 3, 0, 11]),
+        over,
+        Vec::new(),
+    ];
+    let (mut inputs, mut offsets) = (Vec::new(), vec![0u64]);
+    for c in &calls {
+        inputs.extend_from_slice(c);
+        offsets.push(inputs.len() as u64);
+    }
+    let (mut rows, mut codes) = ([7u8; 4 * 3], [7u8; 4]);
+    // SAFETY: a valid column of four calls, rows of 3 bytes.
+    let status = unsafe {
+        bc_evm(
+            h.0,
+            c"modexp".as_ptr(),
+            4,
+            &delimited(&inputs, &offsets),
+            rows.as_mut_ptr(),
+            3,
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_eq!(rows, [5, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(codes, [0, 0, 11, 0]);
+    // SAFETY: a static string or NULL.
+    let name = unsafe { CStr::from_ptr(bc_precompile_error_name(11)) };
+    assert_eq!(name.to_str(), Ok("operand_too_long"));
+    // A row too narrow for a call's output is an error naming the call.
+    // SAFETY: as above, rows of one byte.
+    let status = unsafe {
+        bc_evm(
+            h.0,
+            c"modexp".as_ptr(),
+            2,
+            &delimited(&inputs, &offsets[..3]),
+            rows.as_mut_ptr(),
+            1,
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::InvalidArgument);
+    assert_eq!(last_error(), "bc_evm: out_width: 1, but call 1 returns 2 bytes");
 
     // ML-KEM-512: keygen of two seeds (the second d 31 bytes), encaps with
     // and without m, decaps: the library's rows.
