@@ -129,6 +129,9 @@ bench sig 16 --backend gpu --op ed25519_verify_strict,ecrecover --sizes 262144 -
 # Issue 16: ML-DSA-65 verify >= 1M/s, ML-KEM-768 encaps and decaps >= 2M/s
 # end to end at 65,536 (the kernel-timing limit that stopped it is gone).
 bench pq 24 --backend gpu --op mldsa_verify_65,mlkem_encaps_768,mlkem_decaps_768 --sizes 65536 --oracle-max-n 0
+# MODEXP (BN254 inversions, a thread per call) beside ECMUL, CPU (16
+# cores) against GPU end to end.
+bench modexp 12 --backend cpu,gpu --op modexp,bn256_mul --sizes 16384,262144 --oracle-max-n 16384
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).
