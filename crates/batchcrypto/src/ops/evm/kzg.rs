@@ -23,9 +23,12 @@
 //! the pairing equations of many calls at once: a random linear
 //! combination of them is two multi-scalar multiplications in G1 and one
 //! product of two pairings, against two Miller loops, a final
-//! exponentiation and a G2 multiplication per call one by one; a failing
-//! set is bisected down to single calls, each decided by its own equation
-//! ([`crate::bisect`], as Ed25519 ZIP-215 and BLS batch verification do).
+//! exponentiation and a G2 multiplication per call one by one. From 64
+//! calls per thread a batch is first checked as a few large sets, one or
+//! more per thread (as the KZG cells are); a failing set, and smaller
+//! batches, are bisected down to single calls, each decided by its own
+//! equation ([`crate::bisect`], as Ed25519 ZIP-215 and BLS batch
+//! verification do).
 //! The GPU path (`gpu/kzg.rs`) checks the same fields in the same order
 //! ([`in_order`]) and decides each call by its own equation on the device.
 //!
@@ -221,6 +224,10 @@ const BATCH_COST: Cost = Cost {
     leaf: 2,
 };
 
+/// Calls per thread from which a batch is first checked as a few large
+/// sets ([`bisect::decide_large_first`], as the cells are).
+const LARGE_SET: usize = 64;
+
 /// Every call of a batch, the CPU path: each call checked on all cores,
 /// then the calls that passed decided by random linear combinations of
 /// their pairing equations with bisection ([`crate::bisect`]), single
@@ -236,7 +243,8 @@ pub(crate) fn batch(inputs: &FlatBytes) -> Vec<CallResult> {
     let decoded = cores::map_range(0..inputs.len(), 1, |i| checked(inputs.get(i)));
     let ready: Vec<usize> = (0..decoded.len()).filter(|&i| decoded[i].is_ok()).collect();
     let calls: Vec<&Decoded> = ready.iter().filter_map(|&i| decoded[i].as_ref().ok()).collect();
-    let holds = bisect::decide(&calls.as_slice(), &(0..calls.len()).collect::<Vec<_>>(), BATCH_COST);
+    let all: Vec<usize> = (0..calls.len()).collect();
+    let holds = bisect::decide_large_first(&calls.as_slice(), &all, BATCH_COST, LARGE_SET);
     let mut results: Vec<CallResult> = decoded
         .iter()
         .map(|d| d.as_ref().map(|_| output().to_vec()).map_err(|e| *e))
