@@ -349,4 +349,28 @@ mod tests {
             assert!(!all.as_slice().all(&[bad]), "call {bad} alone");
         }
     }
+
+    /// A batch large enough for the first large sets (400 calls on the
+    /// pool's threads), with wrong y's at the ends and the middle and
+    /// calls that fail their checks: every answer c-kzg's, call by call.
+    #[test]
+    fn large_batches_answer_as_c_kzg() {
+        let mut inputs: Vec<Vec<u8>> = (0..400).map(|i| kzg_call(&mut item_rng(12, i), i, true)).collect();
+        for bad in [0, 150, 151, 399] {
+            inputs[bad][95] ^= 1;
+        }
+        inputs[200][7] ^= 1;
+        inputs[300].pop();
+        let mut flat = FlatBytes::new();
+        for c in &inputs {
+            assert!(flat.push(c));
+        }
+        let got = batch(&flat);
+        assert_eq!(got.len(), inputs.len());
+        for (i, (g, c)) in got.iter().zip(&inputs).enumerate() {
+            assert_eq!(g, &point_evaluation(c), "call {i}");
+        }
+        let rejected: Vec<usize> = (0..got.len()).filter(|&i| got[i].is_err()).collect();
+        assert_eq!(rejected, [0, 150, 151, 200, 300, 399]);
+    }
 }
