@@ -46,6 +46,8 @@ CHOICE = {
     "pointEvaluation": 10,
     "modexp": 11,
     "modexp_eip2565": 11,
+    "ecRecover": 12,
+    "p256Verify": 16,
 }
 
 
@@ -171,13 +173,16 @@ def route_lines(route: str) -> list[bytes]:
         return golden("hash.jsonl")[:40]
     if word == "merkle":
         return golden("leaves.jsonl")[:24]
+    if word in ("evm/sha256", "evm/ripemd160", "evm/identity"):
+        return [json.dumps({"input": json.loads(line)["data"]}).encode() for line in golden("hash.jsonl")[:40]]
     if word.startswith("evm/") or word == "eip2537-pairing":
         names = {"evm/bn256-add": ["bn256Add"], "evm/bn256-mul": ["bn256ScalarMul"],
                  "evm/bn256-pairing": ["bn256Pairing"], "evm/bls-g1msm": ["blsG1MultiExp", "fail-blsG1MultiExp"],
                  "evm/bls-g2msm": ["blsG2MultiExp", "fail-blsG2MultiExp"], "eip2537-pairing": ["blsPairing"],
                  "evm/bls-g1add": ["blsG1Add", "fail-blsG1Add"], "evm/bls-g2add": ["blsG2Add", "fail-blsG2Add"],
                  "evm/bls-map-g1": ["blsMapG1", "fail-blsMapG1"], "evm/bls-map-g2": ["blsMapG2", "fail-blsMapG2"],
-                 "evm/point-evaluation": ["pointEvaluation"], "evm/modexp": ["modexp_eip2565"]}
+                 "evm/point-evaluation": ["pointEvaluation"], "evm/modexp": ["modexp_eip2565"],
+                 "evm/ecrecover": ["ecRecover"], "evm/p256verify": ["p256Verify"]}
         return precompile_lines(*names[word])[:24]
     # The binary verbs: random bytes (the target cuts them into records).
     return [bytes(rng.randrange(256) for _ in range(640))]

@@ -36,7 +36,7 @@ use batchcrypto_cli::fuzzing::{Output, Payload, Served, body_lines, job, query_p
 
 /// The operations an input's first byte picks, as a route's path (after
 /// `/v1/`) and query.
-pub const ROUTES: [&str; 55] = [
+pub const ROUTES: [&str; 60] = [
     "verify/ed25519",
     "verify/ed25519?policy=zip215",
     "verify/secp256k1",
@@ -92,6 +92,11 @@ pub const ROUTES: [&str; 55] = [
     "evm/point-evaluation",
     "verify/kzg-cell",
     "evm/modexp",
+    "evm/ecrecover",
+    "evm/sha256",
+    "evm/ripemd160",
+    "evm/identity",
+    "evm/p256verify",
 ];
 
 /// What an input's first byte picks from, modulo: a listed route below

@@ -1,6 +1,8 @@
 //! The EVM precompiles over BN254 (EIP-196/197) and BLS12-381 (EIP-2537's
 //! multi-scalar multiplications, pairing check, additions and maps) and
-//! EIP-4844's point evaluation and EIP-198's MODEXP on any input.
+//! EIP-4844's point evaluation, EIP-198's MODEXP and the other
+//! precompiles (ECRECOVER, SHA256, RIPEMD160, IDENTITY, P256VERIFY) on any
+//! input.
 //!
 //! The first byte picks the precompile, the rest is the call's input, so
 //! that the go-ethereum vectors seed the corpus as they are
@@ -15,9 +17,10 @@ use batchcrypto::{Engine, FlatBytes};
 
 use super::{answers, answers_of, engine, same};
 
-/// One fuzz input: the precompile (`data[0] % 12`: 0-4 the first five of
-/// `Precompile::ALL`, 5 EIP-2537's pairing check, 6-11 the others of
-/// `ALL`, 11 MODEXP) and the input of one call, made twice in one batch (once whole
+/// One fuzz input: the precompile (`data[0] % 17`: 0-4 the first five of
+/// `Precompile::ALL`, 5 EIP-2537's pairing check, 6-16 the others of
+/// `ALL`: 11 MODEXP, 12-16 ECRECOVER, SHA256, RIPEMD160, IDENTITY,
+/// P256VERIFY) and the input of one call, made twice in one batch (once whole
 /// and once without its last byte).
 pub fn run(data: &[u8]) {
     check(engine(), data);

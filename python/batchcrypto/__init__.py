@@ -327,10 +327,12 @@ class Engine:
         ``"bn256-mul"``, ``"bn256-pairing"`` (EIP-196/197), ``"bls-g1msm"``,
         ``"bls-g2msm"``, ``"eip2537-pairing"``, ``"bls-g1add"``,
         ``"bls-g2add"``, ``"bls-map-g1"``, ``"bls-map-g2"`` (EIP-2537),
-        ``"point-evaluation"`` (EIP-4844) or ``"modexp"`` (EIP-198 with
-        EIP-7823's 1,024-byte bound). Outputs are
-        what the precompile returns (a pairing's 32-byte word, MODEXP's
-        ``mod_len`` bytes); a failed
+        ``"point-evaluation"`` (EIP-4844), ``"modexp"`` (EIP-198 with
+        EIP-7823's 1,024-byte bound), ``"ecrecover"``, ``"sha256"``,
+        ``"ripemd160"``, ``"identity"`` or ``"p256verify"`` (EIP-7951).
+        Outputs are what the precompile returns (a pairing's 32-byte word,
+        MODEXP's ``mod_len`` bytes, ECRECOVER's and P256VERIFY's word or
+        nothing); a failed
         call (an input the precompile rejects) has ``ok`` False and its
         error."""
         n, (col,) = columns("evm", inputs=inputs)

@@ -27,6 +27,8 @@ PRECOMPILES = [
     ("blsMapG2.json", "bls-map-g2"),
     ("pointEvaluation.json", "point-evaluation"),
     ("modexp_eip2565.json", "modexp"),
+    ("ecRecover.json", "ecrecover"),
+    ("p256Verify.json", "p256verify"),
 ]
 
 

@@ -1,6 +1,7 @@
 //! `batchcrypto evm <precompile>` (`bn256-add`, `bn256-mul`,
 //! `bn256-pairing`, `bls-g1msm`, `bls-g2msm`, `bls-g1add`, `bls-g2add`,
-//! `bls-map-g1`, `bls-map-g2`, `point-evaluation`, `modexp`) and `batchcrypto
+//! `bls-map-g1`, `bls-map-g2`, `point-evaluation`, `modexp`, `ecrecover`,
+//! `sha256`, `ripemd160`, `identity`, `p256verify`) and `batchcrypto
 //! eip2537-pairing`: EVM precompiles, one call per line.
 //!
 //! In `{"input":"<precompile input hex>"}`; out `{"output":"<hex>"}` with
@@ -13,7 +14,8 @@
 //! `versioned_hash_mismatch`, `scalar_not_below_r`, `bad_point_encoding`,
 //! `proof_rejected`, and for MODEXP `operand_too_long` (EIP-7823: a
 //! length above 1,024 bytes). MODEXP's output is `mod_len` bytes, empty
-//! when that is 0.
+//! when that is 0; ECRECOVER and P256VERIFY never fail: a signature that
+//! does not recover or verify gives an empty output, as the EVM's.
 
 use batchcrypto::ops::evm::{self, CallResult, Precompile};
 use batchcrypto::{Engine, FlatBytes, Selection};
@@ -25,7 +27,8 @@ use crate::lines::{Field, Io, LineJob, LineVerb, parse_object, push_hex_field};
 #[derive(clap::Args)]
 pub struct Args {
     /// bn256-add, bn256-mul, bn256-pairing, bls-g1msm, bls-g2msm, bls-g1add,
-    /// bls-g2add, bls-map-g1, bls-map-g2, point-evaluation or modexp.
+    /// bls-g2add, bls-map-g1, bls-map-g2, point-evaluation, modexp,
+    /// ecrecover, sha256, ripemd160, identity or p256verify.
     precompile: Precompile,
     #[command(flatten)]
     engine: crate::EngineArgs,

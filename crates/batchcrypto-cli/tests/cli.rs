@@ -1103,7 +1103,7 @@ fn precompile_lines() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|| std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata")));
     assert!(dir.is_dir(), "no vectors at {}", dir.display());
-    let verbs: [(&[&str], &[&str]); 12] = [
+    let verbs: [(&[&str], &[&str]); 14] = [
         (&["eip2537-pairing"], &["blsPairing.json", "fail-blsPairing.json"]),
         (&["evm", "bn256-add"], &["bn256Add.json"]),
         (&["evm", "bn256-mul"], &["bn256ScalarMul.json"]),
@@ -1122,6 +1122,8 @@ fn precompile_lines() {
         (&["evm", "bls-map-g2"], &["blsMapG2.json", "fail-blsMapG2.json"]),
         (&["evm", "point-evaluation"], &["pointEvaluation.json"]),
         (&["evm", "modexp"], &["modexp_eip2565.json"]),
+        (&["evm", "ecrecover"], &["ecRecover.json"]),
+        (&["evm", "p256verify"], &["p256Verify.json"]),
     ];
     for (args, files) in verbs {
         let mut input = String::new();

@@ -865,15 +865,18 @@ pub unsafe extern "C" fn bc_verify_bls_fast_aggregate(
 /// One call of an EVM precompile per input: `precompile` is
 /// `"bn256-add"`, `"bn256-mul"`, `"bn256-pairing"` (EIP-196/197),
 /// `"bls-g1msm"`, `"bls-g2msm"`, `"eip2537-pairing"`, `"bls-g1add"`,
-/// `"bls-g2add"`, `"bls-map-g1"`, `"bls-map-g2"` (EIP-2537) or
-/// `"point-evaluation"` (EIP-4844) or `"modexp"` (EIP-198, EIP-7823).
-/// Per call `out_width` bytes into `out_outputs` (64, 64, 32, 128, 256,
-/// 32, 128, 256, 128 and 256 respectively, another width an error; for
-/// MODEXP, whose output is the call's `mod_len` bytes, any width at least
-/// the batch's longest output, at most 1,024: each output from the start
-/// of its row, zeros after it, a longer one an error; zeros where the
-/// call fails) and into `out_errors` 0, or the failure's number
-/// ([`bc_precompile_error_name`]).
+/// `"bls-g2add"`, `"bls-map-g1"`, `"bls-map-g2"` (EIP-2537),
+/// `"point-evaluation"` (EIP-4844), `"modexp"` (EIP-198, EIP-7823),
+/// `"ecrecover"`, `"sha256"`, `"ripemd160"`, `"identity"` or
+/// `"p256verify"` (EIP-7951). Per call `out_width` bytes into
+/// `out_outputs` (64, 64, 32, 128, 256, 32, 128, 256, 128, 256 and 64
+/// respectively, 32 for SHA256 and RIPEMD160, another width an error; for
+/// the precompiles whose output's length depends on the input, MODEXP's
+/// `mod_len` bytes, IDENTITY's input, ECRECOVER's and P256VERIFY's word or
+/// nothing, any width at least the batch's longest output: each output
+/// from the start of its row, zeros after it, a longer one an error;
+/// zeros where the call fails) and into `out_errors` 0, or the failure's
+/// number ([`bc_precompile_error_name`]).
 ///
 /// # Safety
 /// The operations' contract (the header's preamble); `out_outputs` holds
@@ -896,17 +899,10 @@ pub unsafe extern "C" fn bc_evm(
             let inputs = column("inputs", inputs, n)?;
             let call: flat::EvmCall = name.parse().map_err(|e| bad(format!("precompile: {e}")))?;
             let width = out_width;
-            match call.output_len() {
-                Some(fixed) if fixed != width => {
-                    return Err(bad(format!("out_width: {width}, but {name} returns {fixed} bytes")));
-                }
-                None if width > evm::MODEXP_MAX_LEN => {
-                    let most = evm::MODEXP_MAX_LEN;
-                    return Err(bad(format!(
-                        "out_width: {width}, but {name} returns at most {most} bytes"
-                    )));
-                }
-                _ => {}
+            if let Some(fixed) = call.output_len()
+                && fixed != width
+            {
+                return Err(bad(format!("out_width: {width}, but {name} returns {fixed} bytes")));
             }
             let (outputs, errors) = (
                 output("out_outputs", out_outputs, size(n, width)?)?,

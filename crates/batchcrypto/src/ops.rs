@@ -138,7 +138,7 @@ pub enum Op {
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 51] = [
+    pub const ALL: [Op; 56] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -190,6 +190,11 @@ impl Op {
         Op::Msm(msm::Curve::Bls12381G2),
         Op::KzgCellVerify,
         Op::Evm(evm::Precompile::ModExp),
+        Op::Evm(evm::Precompile::Ecrecover),
+        Op::Evm(evm::Precompile::Sha256),
+        Op::Evm(evm::Precompile::Ripemd160),
+        Op::Evm(evm::Precompile::Identity),
+        Op::Evm(evm::Precompile::P256Verify),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -237,6 +242,11 @@ impl Op {
             Op::Evm(evm::Precompile::BlsMapG2) => "eip2537_map_g2",
             Op::Evm(evm::Precompile::PointEvaluation) => "kzg_point_evaluation",
             Op::Evm(evm::Precompile::ModExp) => "modexp",
+            Op::Evm(evm::Precompile::Ecrecover) => "evm_ecrecover",
+            Op::Evm(evm::Precompile::Sha256) => "evm_sha256",
+            Op::Evm(evm::Precompile::Ripemd160) => "evm_ripemd160",
+            Op::Evm(evm::Precompile::Identity) => "evm_identity",
+            Op::Evm(evm::Precompile::P256Verify) => "evm_p256verify",
             Op::Ntt(ntt::Field::Bn254Fr) => "ntt_bn254_fr",
             Op::Ntt(ntt::Field::Bls12381Fr) => "ntt_bls12_381_fr",
             Op::Ntt(ntt::Field::Goldilocks) => "ntt_goldilocks",

@@ -195,7 +195,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 51] = [
+pub static OPS: [OpSpec; 56] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -247,6 +247,11 @@ pub static OPS: [OpSpec; 51] = [
     msm::workload::BLS12_381_G2,
     kzg::workload::CELL_VERIFY,
     evm::workload::MODEXP,
+    evm::workload::ECRECOVER,
+    evm::workload::SHA256,
+    evm::workload::RIPEMD160,
+    evm::workload::IDENTITY,
+    evm::workload::P256VERIFY,
 ];
 
 /// The declaration of `op`.

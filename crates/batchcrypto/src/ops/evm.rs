@@ -1,4 +1,4 @@
-//! The EVM's elliptic-curve precompiles and MODEXP, one call per item, each exactly
+//! The EVM's precompiles (all but BLAKE2F), one call per item, each exactly
 //! the EVM's semantics: the 32-byte words in, the bytes the precompile
 //! returns out, or the failure of the call (the precompile consumes its
 //! gas and returns nothing) as a [`PrecompileError`].
@@ -15,6 +15,11 @@
 //! | `eip2537_map_g1` | 0x10 MAP_FP_TO_G1 ([EIP-2537]) | a base-field element (64 bytes) | its point of G1 (RFC 9380's map and cofactor clearing), 128 bytes |
 //! | `eip2537_map_g2` | 0x11 MAP_FP2_TO_G2 ([EIP-2537]) | an Fp2 element (128 bytes, c0 ‖ c1) | its point of G2, 256 bytes |
 //! | `kzg_point_evaluation` | 0x0a point evaluation ([EIP-4844]) | versioned hash, z, y, commitment, proof (192 bytes) | FIELD_ELEMENTS_PER_BLOB and BLS_MODULUS, 64 bytes, when the proof holds |
+//! | `ecrecover` | 0x01 ECRECOVER | hash, v (27 or 28), r, s: 32-byte words, padded or cut at 128 bytes | the signer's address left-padded to 32 bytes, or nothing |
+//! | `sha256` | 0x02 SHA256 | any bytes | their SHA-256, 32 bytes |
+//! | `ripemd160` | 0x03 RIPEMD160 | any bytes | their RIPEMD-160 left-padded to 32 bytes |
+//! | `identity` | 0x04 IDENTITY | any bytes | the same bytes |
+//! | `p256verify` | 0x100 P256VERIFY ([EIP-7951]) | hash, r, s, qx, qy (exactly 160 bytes) | the word 1 when the signature verifies, or nothing |
 //! | `modexp` | 0x05 MODEXP ([EIP-198], [EIP-7823]) | three 32-byte lengths, then base, exponent and modulus of those lengths (each at most 1,024 bytes) | base^exp mod modulus, `mod_len` bytes |
 //!
 //! (The EIP-2537 pairing check, 0x0f, is the BLS op `eip2537_pairing`:
@@ -33,7 +38,11 @@
 //! multi-scalar multiplication (`cpu.rs`); arkworks' `ark-bls12-381`
 //! for EIP-2537's additions and maps (`bls12.rs`); c-kzg-4844 for the
 //! point evaluation (`kzg.rs`); revm's `aurora-engine-modexp` for MODEXP
-//! (`modexp.rs`). Every precompile but EIP-2537's additions
+//! (`modexp.rs`); for ECRECOVER, SHA256, RIPEMD160, IDENTITY and
+//! P256VERIFY (`adapters.rs`) the `ecrecover` and `p256_verify` oracles,
+//! `sha2` and `ripemd`. BLAKE2F (0x09) is not served: no vetted crate
+//! exposes its compression function with a round count but revm's
+//! precompiles, whose tree would double the build. Every precompile but EIP-2537's additions
 //! and maps also runs on the GPU (`gpu.rs`; an addition costs less than
 //! its transfer, the maps have no kernel yet), the
 //! calls decoded and checked on the CPU cores with
@@ -46,15 +55,19 @@
 //! the point evaluation on the BLS12-381 stages, its points decompressed
 //! and checked on the device (`gpu/kzg.rs`); MODEXP a thread per call with
 //! an odd modulus of up to 512 bits (`gpu/modexp.rs`), the others on the
-//! CPU cores.
+//! CPU cores; ECRECOVER, SHA256 and P256VERIFY on the kernels of
+//! `ecrecover`, the SHA-256 hash and `p256_verify`; RIPEMD160 and
+//! IDENTITY have none (their work costs less than its transfer).
 //!
 //! [EIP-196]: https://eips.ethereum.org/EIPS/eip-196
 //! [EIP-198]: https://eips.ethereum.org/EIPS/eip-198
 //! [EIP-7823]: https://eips.ethereum.org/EIPS/eip-7823
+//! [EIP-7951]: https://eips.ethereum.org/EIPS/eip-7951
 //! [EIP-197]: https://eips.ethereum.org/EIPS/eip-197
 //! [EIP-2537]: https://eips.ethereum.org/EIPS/eip-2537
 //! [EIP-4844]: https://eips.ethereum.org/EIPS/eip-4844
 
+pub(crate) mod adapters;
 pub(crate) mod bls12;
 pub(crate) mod bn254;
 pub(crate) mod cpu;
@@ -97,13 +110,23 @@ pub enum Precompile {
     PointEvaluation,
     /// 0x05: modular exponentiation of big integers (EIP-198, EIP-7823).
     ModExp,
+    /// 0x01: the signer's address from a secp256k1 signature.
+    Ecrecover,
+    /// 0x02: SHA-256.
+    Sha256,
+    /// 0x03: RIPEMD-160.
+    Ripemd160,
+    /// 0x04: the input itself.
+    Identity,
+    /// 0x100: a P-256 signature check (EIP-7951).
+    P256Verify,
 }
 
 impl Precompile {
     /// All of them, in the order they were added (the fuzz targets pick
     /// one by its index here, so that the committed inputs keep their
     /// meaning: new ones go at the end).
-    pub const ALL: [Precompile; 11] = [
+    pub const ALL: [Precompile; 16] = [
         Precompile::Bn256Add,
         Precompile::Bn256Mul,
         Precompile::Bn256Pairing,
@@ -115,19 +138,27 @@ impl Precompile {
         Precompile::BlsMapG2,
         Precompile::PointEvaluation,
         Precompile::ModExp,
+        Precompile::Ecrecover,
+        Precompile::Sha256,
+        Precompile::Ripemd160,
+        Precompile::Identity,
+        Precompile::P256Verify,
     ];
 
     /// The bytes a successful call returns: a point (BN254's 64, EIP-2537's
     /// G1 128 and G2 256), the pairing check's 32-byte word or the point
-    /// evaluation's two words; `None` for MODEXP, whose input says
-    /// (`mod_len`, at most [`MODEXP_MAX_LEN`]).
+    /// evaluation's two words, SHA256's and RIPEMD160's word; `None` where
+    /// it depends on the input: MODEXP's `mod_len` (at most
+    /// [`MODEXP_MAX_LEN`]), IDENTITY's input, ECRECOVER's and
+    /// P256VERIFY's word or nothing.
     pub fn output_len(&self) -> Option<usize> {
         match self {
             Precompile::Bn256Add | Precompile::Bn256Mul | Precompile::PointEvaluation => Some(64),
             Precompile::Bn256Pairing => Some(32),
             Precompile::BlsG1Msm | Precompile::BlsG1Add | Precompile::BlsMapG1 => Some(128),
             Precompile::BlsG2Msm | Precompile::BlsG2Add | Precompile::BlsMapG2 => Some(256),
-            Precompile::ModExp => None,
+            Precompile::Sha256 | Precompile::Ripemd160 => Some(32),
+            Precompile::ModExp | Precompile::Ecrecover | Precompile::Identity | Precompile::P256Verify => None,
         }
     }
 
@@ -145,11 +176,16 @@ impl Precompile {
             Precompile::BlsMapG2 => "bls-map-g2",
             Precompile::PointEvaluation => "point-evaluation",
             Precompile::ModExp => "modexp",
+            Precompile::Ecrecover => "ecrecover",
+            Precompile::Sha256 => "sha256",
+            Precompile::Ripemd160 => "ripemd160",
+            Precompile::Identity => "identity",
+            Precompile::P256Verify => "p256verify",
         }
     }
 
-    /// The precompile's address (its last byte).
-    pub fn address(&self) -> u8 {
+    /// The precompile's address (its last two bytes).
+    pub fn address(&self) -> u16 {
         match self {
             Precompile::Bn256Add => 0x06,
             Precompile::Bn256Mul => 0x07,
@@ -162,6 +198,11 @@ impl Precompile {
             Precompile::BlsMapG2 => 0x11,
             Precompile::PointEvaluation => 0x0a,
             Precompile::ModExp => 0x05,
+            Precompile::Ecrecover => 0x01,
+            Precompile::Sha256 => 0x02,
+            Precompile::Ripemd160 => 0x03,
+            Precompile::Identity => 0x04,
+            Precompile::P256Verify => 0x100,
         }
     }
 }

@@ -31,7 +31,7 @@ use ark_ec::{AffineRepr, CurveGroup};
 use rayon::prelude::*;
 
 use super::bn254::{self, G1_LEN, WORD};
-use super::{CallResult, Precompile, PrecompileError};
+use super::{CallResult, Precompile, PrecompileError, adapters};
 use crate::batch::FlatBytes;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::shaders::{self, Tower};
@@ -65,6 +65,28 @@ pub(crate) fn run(gpu: &Gpu, precompile: Precompile, inputs: &FlatBytes) -> Stre
         Precompile::Bn256Pairing => pairing_calls(gpu, inputs),
         Precompile::PointEvaluation => kzg::point_evaluations(gpu, inputs),
         Precompile::ModExp => modexp::calls(gpu, inputs),
+        Precompile::Ecrecover => {
+            let run = |items: &[_]| crate::ops::ecdsa::gpu::ecrecover(gpu, items, false);
+            adapters::via_items(inputs, adapters::ecrecover_item, run, |r| {
+                adapters::ecrecover_output(r.as_ref().ok())
+            })
+        }
+        Precompile::P256Verify => {
+            let run = |items: &[_]| crate::ops::ecdsa::gpu::p256_verify(gpu, items);
+            adapters::via_items(inputs, adapters::p256_item, run, |v| {
+                adapters::p256_output(v.is_valid())
+            })
+        }
+        Precompile::Sha256 => {
+            let words = |d: Vec<crate::ops::hash::Digest>| d.iter().map(|d| Ok(d.to_vec())).collect();
+            match crate::ops::hash::gpu::hash(gpu, crate::ops::hash::Alg::Sha256, inputs) {
+                Ok(digests) => Ok(words(digests)),
+                Err(Failure { done, reason }) => Err(Failure {
+                    done: words(done),
+                    reason,
+                }),
+            }
+        }
         Precompile::BlsG1Msm => msm_calls(gpu, inputs, msm::G1_POINT_LEN, eip2537::g1, Affine::Bls12381G1, |sum| {
             Some(eip2537::encode_g1(sum.try_into().ok()?).to_vec())
         }),

@@ -14,7 +14,13 @@
 //! points, maps of random elements. MODEXP: honest calls of many shapes
 //! ([`modexp_call`]), hostile ones a length above EIP-7823's bound; the
 //! bench's calls the commonest on mainnet, an inversion in BN254's base
-//! field (32-byte base, exponent p - 2, modulus p).
+//! field (32-byte base, exponent p - 2, modulus p). ECRECOVER and
+//! P256VERIFY: the `ecrecover` and `p256_verify` samples' signatures in
+//! the precompiles' words (v 27 or 28; longer and shorter inputs when
+//! varied), their hostile kinds (bad v, scalars out of range, a wrong
+//! hash, a key off the curve, other lengths) returning nothing or another
+//! address; SHA256, RIPEMD160 and IDENTITY: random bytes (64 in the
+//! bench, 0 to 300 varied), no input of theirs fails.
 
 use ark_bn254::{Fq, Fq2, Fr, G1Projective, G2Affine, G2Projective};
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
@@ -40,10 +46,17 @@ const fn spec(
     // (ECADD and ECMUL a thread per call, the pairing check a thread per
     // pair then per call, the MSMs the MSM kernel's sums, the point
     // evaluation the BLS12-381 stages, MODEXP a thread per call with a
-    // modulus of up to 512 bits): calls split where a kernel exists.
+    // modulus of up to 512 bits, ECRECOVER, SHA256 and P256VERIFY the
+    // kernels of `ecrecover`, the SHA-256 hash and `p256_verify`; none for
+    // RIPEMD160 and IDENTITY): calls split where a kernel exists.
     let gpu_kernel = !matches!(
         precompile,
-        Precompile::BlsG1Add | Precompile::BlsG2Add | Precompile::BlsMapG1 | Precompile::BlsMapG2
+        Precompile::BlsG1Add
+            | Precompile::BlsG2Add
+            | Precompile::BlsMapG1
+            | Precompile::BlsMapG2
+            | Precompile::Ripemd160
+            | Precompile::Identity
     );
     OpSpec {
         op: Op::Evm(precompile),
@@ -104,6 +117,81 @@ pub const MODEXP: OpSpec = spec(
     "MODEXP call (32-byte base, exponent, modulus)",
     |c| calls(c, Precompile::ModExp),
 );
+
+/// `evm_ecrecover`.
+pub const ECRECOVER: OpSpec = spec(Precompile::Ecrecover, "ECRECOVER call (hash, v, r, s)", |c| {
+    calls(c, Precompile::Ecrecover)
+});
+/// `evm_sha256`.
+pub const SHA256: OpSpec = spec(Precompile::Sha256, "SHA256 call (64 bytes)", |c| {
+    calls(c, Precompile::Sha256)
+});
+/// `evm_ripemd160`.
+pub const RIPEMD160: OpSpec = spec(Precompile::Ripemd160, "RIPEMD160 call (64 bytes)", |c| {
+    calls(c, Precompile::Ripemd160)
+});
+/// `evm_identity`.
+pub const IDENTITY: OpSpec = spec(Precompile::Identity, "IDENTITY call (64 bytes)", |c| {
+    calls(c, Precompile::Identity)
+});
+/// `evm_p256verify`.
+pub const P256VERIFY: OpSpec = spec(Precompile::P256Verify, "P256VERIFY call (hash, r, s, qx, qy)", |c| {
+    calls(c, Precompile::P256Verify)
+});
+
+/// An honest ECRECOVER or P256VERIFY call: the sample's valid signature
+/// of item `i` in the precompile's words (`varied`: ECRECOVER's input
+/// also cut after v or longer than 128 bytes).
+fn signed_call(precompile: Precompile, rng: &mut StdRng, i: usize, varied: bool) -> Vec<u8> {
+    use crate::ops::ecdsa::sample;
+    let seed = rng.random();
+    if precompile == Precompile::P256Verify {
+        let (item, _) = sample::p256_verify_range(i..i + 1, 4, 0.0, seed)[0];
+        return [item.hash, item.r, item.s, item.x, item.y].concat();
+    }
+    let (item, _) = sample::ecrecover_range(i..i + 1, 4, 0.0, seed)[0];
+    let mut v = [0u8; 32];
+    v[31] = if item.sig[64] < 27 {
+        item.sig[64] + 27
+    } else {
+        item.sig[64]
+    };
+    let mut input = [&item.hash[..], &v, &item.sig[..64]].concat();
+    match (varied, i % 5) {
+        (true, 1) => input.extend_from_slice(&rng.random::<[u8; 9]>()),
+        (true, 2) => input.truncate(64),
+        _ => {}
+    }
+    input
+}
+
+/// ECRECOVER's and P256VERIFY's hostile kinds (each returns nothing or
+/// another signer's address; neither precompile fails).
+const SIGNED_HOSTILE: [&str; 6] = ["v", "v_word", "r_zero", "s_not_below_n", "wrong_hash", "length"];
+
+/// A signed call spoiled (ECRECOVER's words: hash, v, r, s; P256VERIFY's:
+/// hash, r, s, qx, qy, where "v" puts its key off the curve).
+fn spoil_signed(precompile: Precompile, mut input: Vec<u8>, kind: &str, rng: &mut StdRng) -> Vec<u8> {
+    let p256 = precompile == Precompile::P256Verify;
+    input.resize(input.len().max(128), 0);
+    let (r, s) = if p256 { (32, 64) } else { (64, 96) };
+    match kind {
+        "v" if p256 => input[159] ^= 1,
+        "v" => input[63] = [0, 1, 29, 255][rng.random_range(0..4)],
+        "v_word" if !p256 => input[32 + rng.random_range(0..31)] = 1,
+        "r_zero" => input[r..r + 32].fill(0),
+        "s_not_below_n" => input[s..s + 32].fill(0xff),
+        "wrong_hash" => input[rng.random_range(0..32)] ^= 1,
+        _ => {
+            if p256 {
+                input.truncate(159);
+            } else {
+                input.truncate(rng.random_range(0..64));
+            }
+        }
+    }
+    input
+}
 
 /// An honest MODEXP call. Not `varied`: x^(p-2) mod p for BN254's base
 /// field (a field inversion, as verifier contracts call it). `varied`, by
@@ -412,6 +500,11 @@ fn honest(precompile: Precompile, rng: &mut StdRng, i: usize, varied: bool) -> V
         }
         Precompile::PointEvaluation => kzg_call(rng, i, varied),
         Precompile::ModExp => modexp_call(rng, i, varied),
+        Precompile::Ecrecover | Precompile::P256Verify => signed_call(precompile, rng, i, varied),
+        Precompile::Sha256 | Precompile::Ripemd160 | Precompile::Identity => {
+            let len = if varied { rng.random_range(0..=300) } else { 64 };
+            (0..len).map(|_| rng.random::<u8>()).collect()
+        }
         Precompile::BlsMapG1 | Precompile::BlsMapG2 => {
             let elements = if precompile == Precompile::BlsMapG1 { 1 } else { 2 };
             let mut input = Vec::new();
@@ -531,12 +624,16 @@ fn calls(c: &WorkloadConfig, precompile: Precompile) -> Box<dyn Workload> {
                 Precompile::BlsMapG1 | Precompile::BlsMapG2 => &MAP_HOSTILE,
                 Precompile::PointEvaluation => &KZG_HOSTILE,
                 Precompile::ModExp => &MODEXP_HOSTILE,
+                Precompile::Ecrecover | Precompile::P256Verify => &SIGNED_HOSTILE,
+                // Every input is a call of theirs.
+                Precompile::Sha256 | Precompile::Ripemd160 | Precompile::Identity => return input,
                 _ => &BN_HOSTILE,
             };
             let kind = kinds[rng.random_range(0..kinds.len())];
             match precompile {
                 Precompile::PointEvaluation => spoil_kzg(input, kind),
                 Precompile::ModExp => spoil_modexp(input, kind, &mut rng),
+                Precompile::Ecrecover | Precompile::P256Verify => spoil_signed(precompile, input, kind, &mut rng),
                 _ => spoil(precompile, input, kind, &mut rng),
             }
         })
@@ -585,6 +682,33 @@ mod tests {
                     kzg::point_evaluation(&spoil_kzg(call.clone(), kind)).is_err(),
                     "{kind}, call {i}"
                 );
+            }
+        }
+    }
+
+    /// The honest ECRECOVER and P256VERIFY calls return an address and the
+    /// word 1; every hostile kind returns nothing, but a wrong hash, which
+    /// recovers another address or nothing and fails P256VERIFY.
+    #[test]
+    fn signed_calls_answer_as_made() {
+        for precompile in [Precompile::Ecrecover, Precompile::P256Verify] {
+            for i in 0..10 {
+                let mut rng = item_rng(9, i);
+                let call = signed_call(precompile, &mut rng, i, false);
+                let good = oracle::call(precompile, &call).expect("never fails");
+                assert_eq!(good.len(), 32, "{precompile} call {i}");
+                if precompile == Precompile::P256Verify {
+                    assert_eq!(good, crate::ops::evm::bool_word(true));
+                }
+                for kind in SIGNED_HOSTILE {
+                    let got = oracle::call(precompile, &spoil_signed(precompile, call.clone(), kind, &mut rng));
+                    let got = got.expect("never fails");
+                    if kind == "wrong_hash" && precompile == Precompile::Ecrecover {
+                        assert_ne!(got, good, "{kind}");
+                    } else {
+                        assert!(got.is_empty(), "{precompile} {kind} call {i}: {got:?}");
+                    }
+                }
             }
         }
     }
