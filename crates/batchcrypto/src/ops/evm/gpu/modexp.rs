@@ -20,7 +20,7 @@ use super::super::CallResult;
 use super::super::modexp::{self, Operands};
 use crate::batch::FlatBytes;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
-use crate::gpu::{Gpu, LOOPS_CUT_FLAG, LoopsCut, bigint, shaders};
+use crate::gpu::{Gpu, bigint, shaders};
 
 /// The kernel's widths: 32-bit limbs of the modulus.
 pub(crate) const LIMBS: [usize; 2] = [8, 16];
@@ -238,24 +238,10 @@ impl Kernel for ModexpKernel<'_> {
     }
 
     fn decode(&self, start: usize, end: usize, out: &[u8], answers: &mut Vec<Vec<u8>>) -> Result<(), String> {
-        let words: Vec<u32> = out
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect();
-        for (k, (result, (_, call))) in words
-            .chunks_exact(self.out_words())
-            .zip(&self.calls[start..end])
-            .enumerate()
-        {
-            match result[self.limbs] {
-                LOOPS_CUT_FLAG => return Err(LoopsCut(start + k..start + k + 1).to_string()),
-                flag => crate::gpu::check_done(flag, start + k, "a call")?,
-            }
-            let be: Vec<u8> = result[..self.limbs]
-                .iter()
-                .rev()
-                .flat_map(|w| w.to_be_bytes())
-                .collect();
+        let mut results = Vec::with_capacity(end - start);
+        driver::decode_words(out, self.out_words(), start, "a call", &mut results)?;
+        for (result, (_, call)) in results.iter().zip(&self.calls[start..end]) {
+            let be: Vec<u8> = result.iter().rev().flat_map(|w| w.to_be_bytes()).collect();
             answers.push(modexp::left_padded(&be, call.mod_len));
         }
         Ok(())
