@@ -329,7 +329,8 @@ class Engine:
         ``"bls-g2add"``, ``"bls-map-g1"``, ``"bls-map-g2"`` (EIP-2537),
         ``"point-evaluation"`` (EIP-4844), ``"modexp"`` (EIP-198 with
         EIP-7823's 1,024-byte bound), ``"ecrecover"``, ``"sha256"``,
-        ``"ripemd160"``, ``"identity"`` or ``"p256verify"`` (EIP-7951).
+        ``"ripemd160"``, ``"identity"`` or ``"p256verify"`` (EIP-7951), or
+        a precompile's address in hex (``"0x05"``).
         Outputs are what the precompile returns (a pairing's 32-byte word,
         MODEXP's ``mod_len`` bytes, ECRECOVER's and P256VERIFY's word or
         nothing); a failed

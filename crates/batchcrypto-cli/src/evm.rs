@@ -28,7 +28,8 @@ use crate::lines::{Field, Io, LineJob, LineVerb, parse_object, push_hex_field};
 pub struct Args {
     /// bn256-add, bn256-mul, bn256-pairing, bls-g1msm, bls-g2msm, bls-g1add,
     /// bls-g2add, bls-map-g1, bls-map-g2, point-evaluation, modexp,
-    /// ecrecover, sha256, ripemd160, identity or p256verify.
+    /// ecrecover, sha256, ripemd160, identity or p256verify, or its address
+    /// in hex (0x05).
     precompile: Precompile,
     #[command(flatten)]
     engine: crate::EngineArgs,

@@ -332,15 +332,16 @@ enum BcStatus bc_verify_bls_fast_aggregate(const struct BcEngine *engine,
 // `"bls-g2add"`, `"bls-map-g1"`, `"bls-map-g2"` (EIP-2537),
 // `"point-evaluation"` (EIP-4844), `"modexp"` (EIP-198, EIP-7823),
 // `"ecrecover"`, `"sha256"`, `"ripemd160"`, `"identity"` or
-// `"p256verify"` (EIP-7951). Per call `out_width` bytes into
-// `out_outputs` (64, 64, 32, 128, 256, 32, 128, 256, 128, 256 and 64
-// respectively, 32 for SHA256 and RIPEMD160, another width an error; for
-// the precompiles whose output's length depends on the input, MODEXP's
-// `mod_len` bytes, IDENTITY's input, ECRECOVER's and P256VERIFY's word or
-// nothing, any width at least the batch's longest output: each output
-// from the start of its row, zeros after it, a longer one an error;
-// zeros where the call fails) and into `out_errors` 0, or the failure's
-// number ([`bc_precompile_error_name`]).
+// `"p256verify"` (EIP-7951), or an address in hex (`"0x05"`). Per call
+// `out_width` bytes into `out_outputs` (64, 64, 32, 128, 256, 32, 128,
+// 256, 128, 256 and 64 respectively, 32 for SHA256 and RIPEMD160,
+// another width an error; for the precompiles whose output's length
+// depends on the input, MODEXP's `mod_len` bytes, IDENTITY's input,
+// ECRECOVER's and P256VERIFY's word or nothing, any width at least the
+// batch's longest output: each output from the start of its row, zeros
+// after it, a longer one an error; zeros where the call fails) and into
+// `out_errors` 0, or the failure's number
+// ([`bc_precompile_error_name`]).
 //
 // # Safety
 // The operations' contract (the header's preamble); `out_outputs` holds

@@ -449,7 +449,8 @@ impl EvmCall {
 impl std::str::FromStr for EvmCall {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if s == EvmCall::PAIRING {
+        // EIP-2537's pairing check is at 0x0f.
+        if s == EvmCall::PAIRING || evm::address_of(s) == Some(0x0f) {
             return Ok(EvmCall::Eip2537Pairing);
         }
         s.parse()
@@ -884,6 +885,8 @@ mod tests {
         // product is one, true; 5 bytes are no pair).
         let pairing: EvmCall = "eip2537-pairing".parse().expect("the pairing check's name");
         assert_eq!((pairing, pairing.output_len()), (EvmCall::Eip2537Pairing, Some(32)));
+        assert_eq!("0x0f".parse(), Ok(EvmCall::Eip2537Pairing));
+        assert_eq!("0x05".parse(), Ok(EvmCall::Precompile(evm::Precompile::ModExp)));
         let zeros = [0u8; 384 + 5];
         let two = Column::offsets("inputs", &zeros, &[0, 384, 389]);
         let got = evm_call(&e, pairing, &two).expect("two calls");
