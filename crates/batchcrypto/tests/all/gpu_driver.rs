@@ -189,6 +189,43 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
     engine.set_gpu_sub_batch_cap(None);
 }
 
+/// The precompiles whose GPU path is not one driver run in item order:
+/// MODEXP (its calls ordered by width and exponent, one run per width)
+/// and those run on another operation's kernel (ECRECOVER, SHA256,
+/// P256VERIFY: calls read on the host, some answered there). A fault at
+/// any stage leaves every answer the oracle's: at the first sub-batch
+/// all on the CPU, at the second the calls answered before it kept and
+/// the rest on the CPU (MODEXP keeps the answers before its first call
+/// still waiting, in call order: often none, as its runs are in another
+/// order).
+#[test]
+fn precompiles_on_other_paths_recover_from_faults() {
+    let Some(engine) = gpu() else { return };
+    engine.set_gpu_sub_batch_cap(Some(CAP));
+    for name in ["modexp", "evm_ecrecover", "evm_sha256", "evm_p256verify"] {
+        let spec = OPS.iter().find(|s| s.name() == name).expect("a registry op");
+        // Enough calls for three sub-batches of MODEXP's first width.
+        let work = (spec.workload)(&config_of(8 * CAP));
+        for stage in [
+            FaultStage::Pack,
+            FaultStage::Upload,
+            FaultStage::Kernel,
+            FaultStage::Readback,
+        ] {
+            for (at, backend) in [(0, Backend::Cpu), (1, Backend::Split)] {
+                let case = format!("{name} {stage:?} at sub-batch {at}");
+                assert!(engine.inject_gpu_fault_at(stage, at));
+                let selection = work.check(engine).unwrap_or_else(|e| panic!("{case}: {e}"));
+                let reordered = name == "modexp" && selection.backend == Backend::Cpu;
+                assert!(selection.backend == backend || reordered, "{case}: {selection}");
+            }
+        }
+        let again = work.check(engine).unwrap_or_else(|e| panic!("{name} again: {e}"));
+        assert_eq!(again.backend, Backend::Gpu, "{name} again: {again}");
+    }
+    engine.set_gpu_sub_batch_cap(None);
+}
+
 #[test]
 fn concurrent_calls_on_one_engine_match_the_oracle() {
     let Some(engine) = gpu() else { return };
