@@ -25,12 +25,11 @@ fn call(precompile: Precompile, input: &[u8]) -> CallResult {
         Precompile::BlsG2Add => bls12::g2_add(input),
         Precompile::BlsMapG1 => bls12::map_g1(input),
         Precompile::BlsMapG2 => bls12::map_g2(input),
-        // Batched by `run`.
-        Precompile::PointEvaluation => kzg::point_evaluation(input),
         Precompile::ModExp => modexp::call(input),
         Precompile::Ripemd160 => adapters::ripemd160(input),
         Precompile::Identity => adapters::identity(input),
         // Batched by `run`.
+        Precompile::PointEvaluation => kzg::point_evaluation(input),
         Precompile::Ecrecover | Precompile::P256Verify | Precompile::Sha256 => super::oracle::call(precompile, input),
     }
 }
