@@ -199,7 +199,8 @@ fn spoil_signed(precompile: Precompile, mut input: Vec<u8>, kind: &str, rng: &mu
 /// modulus; RSA-2048's shape (exponent 65537, a 256-byte modulus); a
 /// modulus with leading zero bytes; exponent 0, base 0, modulus 0 or 1;
 /// an input cut short or with bytes past its operands; a 1,024-byte
-/// modulus with a short exponent.
+/// modulus with a short exponent; a 64-byte exponent over a modulus of
+/// at most 8 bytes.
 pub(crate) fn modexp_call(rng: &mut StdRng, i: usize, varied: bool) -> Vec<u8> {
     let bytes = |rng: &mut StdRng, n: usize| (0..n).map(|_| rng.random::<u8>()).collect::<Vec<u8>>();
     let odd = |mut m: Vec<u8>| {
