@@ -331,6 +331,17 @@ impl fmt::Display for PrecompileError {
 /// What one call returns: the output bytes, or the failure.
 pub type CallResult = Result<Vec<u8>, PrecompileError>;
 
+/// `value` (big-endian, leading zeros allowed) as exactly `len` bytes:
+/// zeros on the left, or its last `len` bytes (MODEXP's result is below
+/// the modulus and RIPEMD-160's digest and an address shorter than their
+/// word, so none loses a significant byte).
+pub(crate) fn left_padded(value: &[u8], len: usize) -> Vec<u8> {
+    let mut out = vec![0u8; len];
+    let n = value.len().min(len);
+    out[len - n..].copy_from_slice(&value[value.len() - n..]);
+    out
+}
+
 /// The 32-byte word a pairing check returns (1 or 0).
 pub fn bool_word(ok: bool) -> [u8; 32] {
     let mut out = [0u8; 32];

@@ -56,7 +56,7 @@ pub(crate) fn ecrecover_item(input: &[u8]) -> Option<RecoverItem> {
 /// ECRECOVER's output for a recovery: the address in a 32-byte word, or
 /// nothing.
 pub(crate) fn ecrecover_output(recovered: Option<&Recovered>) -> Vec<u8> {
-    recovered.map_or_else(Vec::new, |r| super::modexp::left_padded(&r.address, 32))
+    recovered.map_or_else(Vec::new, |r| super::left_padded(&r.address, 32))
 }
 
 /// A P256VERIFY call's item, `None` for an input of another length.
@@ -90,7 +90,7 @@ pub(crate) fn sha256(input: &[u8]) -> CallResult {
 
 /// RIPEMD160's output: the digest in a 32-byte word.
 pub(crate) fn ripemd160(input: &[u8]) -> CallResult {
-    Ok(super::modexp::left_padded(&ripemd::Ripemd160::digest(input), 32))
+    Ok(super::left_padded(&ripemd::Ripemd160::digest(input), 32))
 }
 
 /// IDENTITY's output.
@@ -145,12 +145,7 @@ mod tests {
     /// the RIPEMD-160 paper's table), the empty input's.
     #[test]
     fn hashes_of_known_inputs() {
-        let hex = |s: &str| -> Vec<u8> {
-            (0..s.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap_or(0))
-                .collect()
-        };
+        let hex = |s: &str| hex::decode(s).expect("hex");
         assert_eq!(
             sha256(b"abc"),
             Ok(hex("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"))

@@ -23,7 +23,7 @@
 //!
 //! [EIP-7823]: https://eips.ethereum.org/EIPS/eip-7823
 
-use super::{CallResult, PrecompileError};
+use super::{CallResult, PrecompileError, left_padded};
 
 /// The most bytes an operand may have (EIP-7823).
 pub(crate) const MAX_LEN: usize = 1024;
@@ -74,16 +74,6 @@ pub(crate) fn read(input: &[u8]) -> Result<Option<Operands>, PrecompileError> {
         exp: padded(data, base_len, exp_len),
         modulus: padded(data, base_len + exp_len, mod_len),
     }))
-}
-
-/// `value` (big-endian, leading zeros allowed) as exactly `len` bytes:
-/// zeros on the left, or its last `len` bytes (a result is below the
-/// modulus, so it never has more significant bytes).
-pub(crate) fn left_padded(value: &[u8], len: usize) -> Vec<u8> {
-    let mut out = vec![0u8; len];
-    let n = value.len().min(len);
-    out[len - n..].copy_from_slice(&value[value.len() - n..]);
-    out
 }
 
 /// The answer for `operands`: revm's `modexp`, left-padded.

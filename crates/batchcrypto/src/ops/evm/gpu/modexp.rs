@@ -174,12 +174,6 @@ impl<'a> ModexpKernel<'a> {
     }
 }
 
-/// `words` as little-endian bytes into `dst`.
-fn write_words(dst: Dst<'_>, words: &[u32]) {
-    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    driver::copy(dst, &bytes);
-}
-
 impl Kernel for ModexpKernel<'_> {
     type Out = Vec<u8>;
 
@@ -224,13 +218,13 @@ impl Kernel for ModexpKernel<'_> {
                 w[2 * n + 1] = (at - self.exp_at[start]) as u32;
                 w[2 * n + 2] = c.bits;
             });
-        write_words(calls, &words);
+        calls.write_iter(words.iter().flat_map(|w| w.to_le_bytes()));
         let mut exp_words: Vec<u32> = self.calls[start..end]
             .iter()
             .flat_map(|(_, c)| c.exp.iter().copied())
             .collect();
         exp_words.resize(exp_words.len().max(1), 0);
-        write_words(exps, &exp_words);
+        exps.write_iter(exp_words.iter().flat_map(|w| w.to_le_bytes()));
     }
 
     fn out_bytes(&self, start: usize, end: usize) -> u64 {
@@ -242,7 +236,7 @@ impl Kernel for ModexpKernel<'_> {
         driver::decode_words(out, self.out_words(), start, "a call", &mut results)?;
         for (result, (_, call)) in results.iter().zip(&self.calls[start..end]) {
             let be: Vec<u8> = result.iter().rev().flat_map(|w| w.to_be_bytes()).collect();
-            answers.push(modexp::left_padded(&be, call.mod_len));
+            answers.push(super::super::left_padded(&be, call.mod_len));
         }
         Ok(())
     }
