@@ -215,6 +215,100 @@ impl<const PK: usize, const SIG: usize> SignedBatch<PK, SIG> {
     }
 }
 
+/// A batch of `(public key, message, signature, context)` items of one
+/// parameter set, for the signatures whose keys and signatures have a
+/// length per parameter set and whose messages carry a context string
+/// (FIPS 204's ML-DSA and FIPS 205's SLH-DSA: `mldsa::Batch` and
+/// `slhdsa::Batch` are this type). Every field may have any length (a
+/// wrong length is the item's reason, not an error).
+#[derive(Debug, Clone, Default)]
+pub struct ContextBatch {
+    pks: FlatBytes,
+    msgs: FlatBytes,
+    sigs: FlatBytes,
+    ctxs: FlatBytes,
+}
+
+impl ContextBatch {
+    /// An empty batch.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Appends an item; fails (adding nothing) when a field would exceed
+    /// its 4 GiB limit or memory for it cannot be reserved.
+    pub fn push(&mut self, pk: &[u8], msg: &[u8], sig: &[u8], ctx: &[u8]) -> Result<(), crate::Error> {
+        let n = self.len();
+        let fields = [&mut self.pks, &mut self.msgs, &mut self.sigs, &mut self.ctxs];
+        if fields
+            .into_iter()
+            .zip([pk, msg, sig, ctx])
+            .all(|(f, item)| f.push(item))
+        {
+            return Ok(());
+        }
+        for f in [&mut self.pks, &mut self.msgs, &mut self.sigs, &mut self.ctxs] {
+            f.truncate(n);
+        }
+        Err(crate::Error::BatchTooLarge {
+            op: crate::OpName::Batch("signature"),
+            backend: crate::Backend::Cpu,
+            reason: format!(
+                "more than {} bytes of one field in one batch, or no memory for them; split the input",
+                u32::MAX
+            ),
+        })
+    }
+
+    /// Items.
+    pub fn len(&self) -> usize {
+        self.pks.len()
+    }
+
+    /// Whether it holds no item.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes held, all fields together.
+    pub fn bytes(&self) -> usize {
+        [&self.pks, &self.msgs, &self.sigs, &self.ctxs]
+            .iter()
+            .map(|f| f.bytes().len())
+            .sum()
+    }
+
+    /// Item `i`'s public key.
+    pub fn pk(&self, i: usize) -> &[u8] {
+        self.pks.get(i)
+    }
+
+    /// Item `i`'s message.
+    pub fn msg(&self, i: usize) -> &[u8] {
+        self.msgs.get(i)
+    }
+
+    /// Item `i`'s signature.
+    pub fn sig(&self, i: usize) -> &[u8] {
+        self.sigs.get(i)
+    }
+
+    /// Item `i`'s context string.
+    pub fn ctx(&self, i: usize) -> &[u8] {
+        self.ctxs.get(i)
+    }
+
+    /// Items `range`, copied.
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Self {
+        ContextBatch {
+            pks: self.pks.slice(range.clone()),
+            msgs: self.msgs.slice(range.clone()),
+            sigs: self.sigs.slice(range.clone()),
+            ctxs: self.ctxs.slice(range),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

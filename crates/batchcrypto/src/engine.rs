@@ -14,7 +14,7 @@ use crate::batch::{FlatBytes, SignedBatch};
 use crate::cores;
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
 use crate::profile::{Plan, Profile};
 use crate::registry;
 use crate::verdict::Verdict;
@@ -254,6 +254,8 @@ pub enum KernelWork<'a> {
     Sr25519(&'a sr25519::Batch, &'a [u8]),
     /// ML-DSA verification at a level.
     Mldsa(mldsa::Level, &'a mldsa::Batch),
+    /// SLH-DSA verification in a set.
+    Slhdsa(slhdsa::Set, &'a slhdsa::Batch),
     /// ML-KEM key generation in a set.
     MlkemKeygen(mlkem::Set, &'a [mlkem::KeygenItem]),
     /// ML-KEM encapsulation in a set.
@@ -280,6 +282,7 @@ impl KernelWork<'_> {
             KernelWork::Bip340(_) => Op::Bip340Verify,
             KernelWork::Sr25519(..) => Op::Sr25519Verify,
             KernelWork::Mldsa(level, _) => Op::MldsaVerify(*level),
+            KernelWork::Slhdsa(set, _) => Op::SlhdsaVerify(*set),
             KernelWork::MlkemKeygen(set, _) => Op::MlkemKeygen(*set),
             KernelWork::MlkemEncaps(set, _) => Op::MlkemEncaps(*set),
             KernelWork::MlkemDecaps(set, _) => Op::MlkemDecaps(*set),
@@ -523,6 +526,18 @@ impl Engine {
             batch,
             |gpu, b| gpu.mldsa_verify(level, b),
             |b| mldsa::cpu::verify(level, b),
+        )
+    }
+
+    /// Verifies every `(pk, msg, sig, ctx)` item of `batch` in `set` (FIPS
+    /// 205 pure SLH-DSA): one verdict per item, equal to the `slh-dsa`
+    /// crate's (see [`slhdsa`]).
+    pub fn verify_slhdsa(&self, set: slhdsa::Set, batch: &slhdsa::Batch) -> Result<Outcome<Vec<Verdict>>, Error> {
+        self.run_split(
+            Op::SlhdsaVerify(set),
+            batch,
+            |gpu, b| gpu.slhdsa_verify(set, b),
+            |b| slhdsa::cpu::verify(set, b),
         )
     }
 

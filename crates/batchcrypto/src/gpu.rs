@@ -58,7 +58,7 @@ use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
 use crate::ops::evm::{self, PrecompileError};
 use crate::ops::ntt::{PolyResult, Transform};
-use crate::ops::{bip340, bls, ed25519, hash, merkle, mldsa, mlkem, msm, sr25519};
+use crate::ops::{bip340, bls, ed25519, hash, merkle, mldsa, mlkem, msm, slhdsa, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 /// One adapter as `devices` shows it.
@@ -220,6 +220,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict>;
     /// ML-DSA verification at `level`.
     fn mldsa_verify(&self, level: mldsa::Level, batch: &mldsa::Batch) -> Streamed<Verdict>;
+    /// SLH-DSA verification in `set`.
+    fn slhdsa_verify(&self, set: slhdsa::Set, batch: &slhdsa::Batch) -> Streamed<Verdict>;
     /// ML-KEM key generation in `set`.
     fn mlkem_keygen(&self, set: mlkem::Set, items: &[mlkem::KeygenItem]) -> Streamed<Result<mlkem::KeyPair, Reason>>;
     /// ML-KEM encapsulation in `set`.

@@ -14,6 +14,7 @@ pub mod mldsa;
 pub mod mlkem;
 pub mod msm;
 pub mod ntt;
+pub mod slhdsa;
 pub mod sr25519;
 
 use std::fmt;
@@ -134,11 +135,13 @@ pub enum Op {
     Msm(msm::Curve),
     /// KZG cell proof verification (EIP-7594).
     KzgCellVerify,
+    /// SLH-DSA verification (FIPS 205) in one parameter set.
+    SlhdsaVerify(slhdsa::Set),
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 56] = [
+    pub const ALL: [Op; 68] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -195,6 +198,18 @@ impl Op {
         Op::Evm(evm::Precompile::Ripemd160),
         Op::Evm(evm::Precompile::Identity),
         Op::Evm(evm::Precompile::P256Verify),
+        Op::SlhdsaVerify(slhdsa::Set::Sha2_128s),
+        Op::SlhdsaVerify(slhdsa::Set::Sha2_128f),
+        Op::SlhdsaVerify(slhdsa::Set::Sha2_192s),
+        Op::SlhdsaVerify(slhdsa::Set::Sha2_192f),
+        Op::SlhdsaVerify(slhdsa::Set::Sha2_256s),
+        Op::SlhdsaVerify(slhdsa::Set::Sha2_256f),
+        Op::SlhdsaVerify(slhdsa::Set::Shake128s),
+        Op::SlhdsaVerify(slhdsa::Set::Shake128f),
+        Op::SlhdsaVerify(slhdsa::Set::Shake192s),
+        Op::SlhdsaVerify(slhdsa::Set::Shake192f),
+        Op::SlhdsaVerify(slhdsa::Set::Shake256s),
+        Op::SlhdsaVerify(slhdsa::Set::Shake256f),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -256,6 +271,18 @@ impl Op {
             Op::Msm(msm::Curve::Bls12381G1) => "msm_bls12_381_g1",
             Op::Msm(msm::Curve::Bls12381G2) => "msm_bls12_381_g2",
             Op::KzgCellVerify => "kzg_cell_verify",
+            Op::SlhdsaVerify(slhdsa::Set::Sha2_128s) => "slhdsa_verify_sha2_128s",
+            Op::SlhdsaVerify(slhdsa::Set::Sha2_128f) => "slhdsa_verify_sha2_128f",
+            Op::SlhdsaVerify(slhdsa::Set::Sha2_192s) => "slhdsa_verify_sha2_192s",
+            Op::SlhdsaVerify(slhdsa::Set::Sha2_192f) => "slhdsa_verify_sha2_192f",
+            Op::SlhdsaVerify(slhdsa::Set::Sha2_256s) => "slhdsa_verify_sha2_256s",
+            Op::SlhdsaVerify(slhdsa::Set::Sha2_256f) => "slhdsa_verify_sha2_256f",
+            Op::SlhdsaVerify(slhdsa::Set::Shake128s) => "slhdsa_verify_shake_128s",
+            Op::SlhdsaVerify(slhdsa::Set::Shake128f) => "slhdsa_verify_shake_128f",
+            Op::SlhdsaVerify(slhdsa::Set::Shake192s) => "slhdsa_verify_shake_192s",
+            Op::SlhdsaVerify(slhdsa::Set::Shake192f) => "slhdsa_verify_shake_192f",
+            Op::SlhdsaVerify(slhdsa::Set::Shake256s) => "slhdsa_verify_shake_256s",
+            Op::SlhdsaVerify(slhdsa::Set::Shake256f) => "slhdsa_verify_shake_256f",
         }
     }
 
@@ -298,6 +325,7 @@ impl Op {
             Op::Ntt(field) => (17, field as usize),
             Op::Msm(curve) => (18, curve as usize),
             Op::KzgCellVerify => (19, 0),
+            Op::SlhdsaVerify(set) => (20, set as usize),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -308,7 +336,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 20 * PARAMETERS;
+const CODES: usize = 21 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

@@ -19,7 +19,7 @@
 use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, sr25519};
+use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
 
 /// How a workload is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -195,7 +195,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 56] = [
+pub static OPS: [OpSpec; 68] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -252,6 +252,18 @@ pub static OPS: [OpSpec; 56] = [
     evm::workload::RIPEMD160,
     evm::workload::IDENTITY,
     evm::workload::P256VERIFY,
+    slhdsa::workload::VERIFY_SHA2_128S,
+    slhdsa::workload::VERIFY_SHA2_128F,
+    slhdsa::workload::VERIFY_SHA2_192S,
+    slhdsa::workload::VERIFY_SHA2_192F,
+    slhdsa::workload::VERIFY_SHA2_256S,
+    slhdsa::workload::VERIFY_SHA2_256F,
+    slhdsa::workload::VERIFY_SHAKE_128S,
+    slhdsa::workload::VERIFY_SHAKE_128F,
+    slhdsa::workload::VERIFY_SHAKE_192S,
+    slhdsa::workload::VERIFY_SHAKE_192F,
+    slhdsa::workload::VERIFY_SHAKE_256S,
+    slhdsa::workload::VERIFY_SHAKE_256F,
 ];
 
 /// The declaration of `op`.

@@ -15,7 +15,7 @@ use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
 use crate::ops::evm::{self, PrecompileError};
-use crate::ops::{bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, msm, ntt, sr25519};
+use crate::ops::{bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
@@ -626,6 +626,10 @@ impl GpuRuntime for Gpu {
         mldsa::gpu::verify(self, level, batch)
     }
 
+    fn slhdsa_verify(&self, set: slhdsa::Set, batch: &slhdsa::Batch) -> Streamed<Verdict> {
+        slhdsa::gpu::verify(self, set, batch)
+    }
+
     fn mlkem_keygen(&self, set: mlkem::Set, items: &[mlkem::KeygenItem]) -> Streamed<Result<mlkem::KeyPair, Reason>> {
         mlkem::gpu::keygen(self, set, items)
     }
@@ -699,6 +703,7 @@ impl GpuRuntime for Gpu {
             KernelWork::Bip340(batch) => bip340::gpu::kernel_times(self, batch, runs),
             KernelWork::Sr25519(batch, ctx) => sr25519::gpu::kernel_times(self, batch, ctx, runs),
             KernelWork::Mldsa(level, batch) => mldsa::gpu::kernel_times(self, level, batch, runs),
+            KernelWork::Slhdsa(set, batch) => slhdsa::gpu::kernel_times(self, set, batch, runs),
             KernelWork::MlkemKeygen(set, items) => mlkem::gpu::keygen_kernel_times(self, set, items, runs),
             KernelWork::MlkemEncaps(set, items) => mlkem::gpu::encaps_kernel_times(self, set, items, runs),
             KernelWork::MlkemDecaps(set, items) => mlkem::gpu::decaps_kernel_times(self, set, items, runs),

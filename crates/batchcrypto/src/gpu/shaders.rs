@@ -57,6 +57,9 @@ const NTT: &str = include_str!("wgsl/ntt.wgsl");
 const LATTICE_IO: &str = include_str!("wgsl/lattice_io.wgsl");
 const MLDSA_VERIFY: &str = include_str!("../ops/mldsa/verify.wgsl");
 const MLKEM: &str = include_str!("../ops/mlkem/kem.wgsl");
+const SLHDSA_SHAKE: &str = include_str!("../ops/slhdsa/shake.wgsl");
+const SLHDSA_SHA2: &str = include_str!("../ops/slhdsa/sha2.wgsl");
+const SLHDSA_VERIFY: &str = include_str!("../ops/slhdsa/verify.wgsl");
 
 fn u64_array(name: &str, values: &[u64]) -> String {
     let items: Vec<String> = values.iter().map(|v| format!("{v:#018x}lu")).collect();
@@ -210,6 +213,24 @@ pub(crate) fn mldsa_verify() -> String {
     src.extend(lattice_layers(super::ntt::MLDSA));
     src.push(MLDSA_VERIFY.to_string());
     src.join("\n")
+}
+
+/// The SLH-DSA verification kernel of the SHAKE sets (`shake`) or the
+/// SHA2 sets (entry point `slhdsa_step`; needs SHADER_INT64): the hash
+/// libraries, the family's tweakable hashes, the step machine.
+pub(crate) fn slhdsa_verify(shake: bool) -> String {
+    let family = if shake {
+        SLHDSA_SHAKE.to_string()
+    } else {
+        [
+            u64_array("SHA512_K", &SHA512_K),
+            u64_array("SHA512_H0", &SHA512_H0),
+            SHA512.to_string(),
+            SLHDSA_SHA2.to_string(),
+        ]
+        .join("\n")
+    };
+    with_hash_libraries(&[family.as_str(), SLHDSA_VERIFY].join("\n"), true)
 }
 
 /// The ML-KEM kernel (entry points `kem_*`, staged by ops/mlkem/gpu.rs;

@@ -23,4 +23,5 @@ mod mldsa;
 mod mlkem;
 mod msm;
 mod ntt;
+mod slhdsa;
 mod sr25519;
