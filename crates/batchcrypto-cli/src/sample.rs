@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, kzg, mldsa, mlkem, sr25519};
+use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, kzg, mldsa, mlkem, slhdsa, sr25519};
 
 use crate::Fatal;
 use crate::output::{Output, write_failed};
@@ -78,6 +78,13 @@ pub enum Sample {
     /// Items for `verify ml-dsa-87` (hostile as for ML-DSA-44).
     #[command(name = "ml-dsa-87")]
     MlDsa87(Common),
+    /// Items for `verify slh-dsa --set <SET>` (honest: a pool of four
+    /// signatures per set, made once, since signing takes up to seconds;
+    /// hostile: wrong message, context or key, a flipped bit in R, the
+    /// FORS or the hypertree signature, a short key, a short or long
+    /// signature, a context over 255 bytes). `--signers` is not used.
+    #[command(name = "slh-dsa")]
+    SlhDsa(SlhCommon),
     /// Seeds for `mlkem keygen` (hostile: d or z of the wrong length, which
     /// the verb reports as malformed lines).
     #[command(name = "ml-kem-keygen")]
@@ -103,6 +110,16 @@ pub struct KemCommon {
     /// Parameter set: 512, 768 or 1024.
     #[arg(long, default_value = "768", value_parser = crate::mlkem::parse_set)]
     set: mlkem::Set,
+}
+
+/// An SLH-DSA sample: what every sample takes, and the parameter set.
+#[derive(clap::Args)]
+pub struct SlhCommon {
+    #[command(flatten)]
+    common: Common,
+    /// Parameter set (as `verify slh-dsa --set`).
+    #[arg(long, value_parser = crate::verify::parse_slhdsa_set)]
+    set: slhdsa::Set,
 }
 
 /// Lines made per step: the output streams, memory stays small.
@@ -134,6 +151,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::MlDsa44(common)
         | Sample::MlDsa65(common)
         | Sample::MlDsa87(common)
+        | Sample::SlhDsa(SlhCommon { common, .. })
         | Sample::MlKemKeygen(common)
         | Sample::MlKemEncaps(KemCommon { common, .. })
         | Sample::MlKemDecaps(KemCommon { common, .. }) => common,
@@ -242,16 +260,15 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
             by_steps(
                 c.count,
                 move |r| mldsa::sample::generate_range(level, r, c.signers, c.hostile_share, c.seed),
-                |i| {
-                    format!(
-                        "{{\"pk\":\"{}\",\"msg\":\"{}\",\"sig\":\"{}\",\"ctx\":\"{}\",\"kind\":\"{}\"}}",
-                        hex::encode(&i.pk),
-                        hex::encode(&i.msg),
-                        hex::encode(&i.sig),
-                        hex::encode(&i.ctx),
-                        i.kind
-                    )
-                },
+                |i| context_line(&i.pk, &i.msg, &i.sig, &i.ctx, i.kind),
+            )
+        }
+        Sample::SlhDsa(SlhCommon { set, .. }) => {
+            let set = *set;
+            by_steps(
+                c.count,
+                move |r| slhdsa::sample::generate_range(set, r, c.hostile_share, c.seed),
+                |i| context_line(&i.pk, &i.msg, &i.sig, &i.ctx, i.kind),
             )
         }
         Sample::MlKemKeygen(_) => by_steps(
@@ -297,6 +314,17 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
 }
 
 /// A `{"pk","sig","msg","kind"}` line (BLS, BIP-340, sr25519).
+/// A line of `verify ml-dsa-*` and `verify slh-dsa`.
+fn context_line(pk: &[u8], msg: &[u8], sig: &[u8], ctx: &[u8], kind: &str) -> String {
+    format!(
+        "{{\"pk\":\"{}\",\"msg\":\"{}\",\"sig\":\"{}\",\"ctx\":\"{}\",\"kind\":\"{kind}\"}}",
+        hex::encode(pk),
+        hex::encode(msg),
+        hex::encode(sig),
+        hex::encode(ctx)
+    )
+}
+
 fn signed_line(pk: &[u8], sig: &[u8], msg: &[u8], kind: &str) -> String {
     format!(
         "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\",\"kind\":\"{kind}\"}}",

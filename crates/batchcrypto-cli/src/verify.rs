@@ -5,7 +5,7 @@ use batchcrypto::ops::bls::{self, AggregateItem, FastAggregateItem};
 use batchcrypto::ops::ecdsa::{K1Key, K1VerifyItem, P256Item};
 use batchcrypto::ops::ed25519::Policy;
 use batchcrypto::ops::kzg::{self, CellItem};
-use batchcrypto::ops::{bip340, mldsa, sr25519};
+use batchcrypto::ops::{bip340, mldsa, slhdsa, sr25519};
 use batchcrypto::{Engine, Error, Outcome, Selection, Verdict};
 
 use crate::Fatal;
@@ -113,6 +113,30 @@ pub enum Verify {
         #[command(flatten)]
         io: Io,
     },
+    /// SLH-DSA (FIPS 205, pure) in one of the twelve sets: in {"pk","msg","sig"[,"ctx"]}, out {"valid":bool[,"reason"]}.
+    #[command(name = "slh-dsa")]
+    SlhDsa {
+        /// Parameter set: sha2-128s, sha2-128f, sha2-192s, sha2-192f,
+        /// sha2-256s, sha2-256f, or the same with shake (FIPS 205's names,
+        /// with or without the `slh-dsa-` prefix, in any case).
+        #[arg(long, value_parser = parse_slhdsa_set)]
+        set: slhdsa::Set,
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
+}
+
+/// An SLH-DSA parameter set by name (`sha2-128s` or
+/// `SLH-DSA-SHA2-128s`).
+pub fn parse_slhdsa_set(s: &str) -> Result<slhdsa::Set, String> {
+    slhdsa::Set::from_name(s)
+        .or_else(|| slhdsa::Set::from_name(&format!("slh-dsa-{s}")))
+        .ok_or_else(|| {
+            let names: Vec<&str> = slhdsa::Set::ALL.iter().map(|set| &set.name()[8..]).collect();
+            format!("unknown SLH-DSA set {s:?}; one of {}", names.join(", "))
+        })
 }
 
 pub fn job(verify: Verify) -> LineJob {
@@ -191,12 +215,18 @@ pub fn job(verify: Verify) -> LineJob {
         Verify::MlDsa44 { engine, io } => mldsa_job(mldsa::Level::Mldsa44, engine, io),
         Verify::MlDsa65 { engine, io } => mldsa_job(mldsa::Level::Mldsa65, engine, io),
         Verify::MlDsa87 { engine, io } => mldsa_job(mldsa::Level::Mldsa87, engine, io),
+        Verify::SlhDsa { set, engine, io } => LineJob::new(
+            VerdictVerb::<ContextFormat>::new(move |e, b| e.verify_slhdsa(set, b)),
+            format!("verify slh-dsa --set {}", &set.name()[8..]),
+            engine,
+            io,
+        ),
     }
 }
 
 fn mldsa_job(level: mldsa::Level, engine: crate::EngineArgs, io: Io) -> LineJob {
     LineJob::new(
-        VerdictVerb::<MldsaFormat>::new(move |e, b| e.verify_mldsa(level, b)),
+        VerdictVerb::<ContextFormat>::new(move |e, b| e.verify_mldsa(level, b)),
         format!("verify {level}"),
         engine,
         io,
@@ -282,7 +312,7 @@ impl<const PK: usize, const SIG: usize> LineFormat for SignedFormat<PK, SIG> {
 }
 
 #[derive(serde::Deserialize)]
-struct MldsaLine<'a> {
+struct ContextLine<'a> {
     #[serde(borrow, default)]
     pk: Field<'a>,
     #[serde(borrow, default)]
@@ -293,15 +323,16 @@ struct MldsaLine<'a> {
     ctx: Field<'a>,
 }
 
-/// `{"pk","msg","sig"}` and an optional `"ctx"` (ML-DSA): fields of any
-/// length, since a wrong key or signature length is the item's reason.
-struct MldsaFormat;
+/// `{"pk","msg","sig"}` and an optional `"ctx"` (ML-DSA, SLH-DSA):
+/// fields of any length, since a wrong key or signature length is the
+/// item's reason.
+struct ContextFormat;
 
-impl LineFormat for MldsaFormat {
+impl LineFormat for ContextFormat {
     type Batch = mldsa::Batch;
 
     fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
-        let item: MldsaLine = parse_object(line)?;
+        let item: ContextLine = parse_object(line)?;
         let (mut pk, mut sig, mut ctx) = (Vec::new(), Vec::new(), Vec::new());
         hex_into("pk", &item.pk, &mut pk)?;
         hex_into("msg", &item.msg, scratch)?;

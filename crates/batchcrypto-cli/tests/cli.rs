@@ -1373,8 +1373,18 @@ fn samples_feed_their_verbs() {
         ("ml-dsa-44", vec!["verify", "ml-dsa-44"]),
         ("ml-dsa-65", vec!["verify", "ml-dsa-65"]),
         ("ml-dsa-87", vec!["verify", "ml-dsa-87"]),
+        (
+            "slh-dsa --set sha2-128f",
+            vec!["verify", "slh-dsa", "--set", "sha2-128f"],
+        ),
     ] {
-        let args = ["sample", op, "--count", "30", "--seed", "3", "--hostile-share", "0.5"];
+        let words: Vec<&str> = op.split(' ').collect();
+        let args = [
+            &["sample"],
+            &words[..],
+            &["--count", "30", "--seed", "3", "--hostile-share", "0.5"],
+        ]
+        .concat();
         let a = run_with_stdin(&args, b"");
         let b = run_with_stdin(&args, b"");
         assert_eq!(a.status.code(), Some(0), "{op}");
@@ -1455,6 +1465,78 @@ fn mldsa_lines_match_oracle() {
             assert!(line["error"].is_string(), "{level}: {line}");
         }
     }
+}
+
+/// `verify slh-dsa --set <SET>` on a hostile sample with malformed lines
+/// mixed in, in a SHA2 and a SHAKE set: each verdict the `slh-dsa`
+/// crate's, each hostile kind with its reason, wrong lengths as items,
+/// malformed lines as error lines (exit 2), the set named as FIPS 205
+/// writes it too; an unknown set is a usage error naming the sets; with
+/// `--backend gpu` the same output, the summary saying the GPU ran it
+/// (one set through the binary; the library's tests run all twelve on the
+/// GPU).
+#[test]
+fn slhdsa_lines_match_oracle() {
+    use batchcrypto::ops::slhdsa::{Set, oracle, sample};
+    let gpu = has_usable_gpu();
+    for (set, name) in [(Set::Sha2_128s, "sha2-128s"), (Set::Shake128f, "SLH-DSA-SHAKE-128f")] {
+        let items = sample::generate(set, 60, 0.7, 23);
+        let mut input = Vec::new();
+        for (i, it) in items.iter().enumerate() {
+            let ctx = if it.ctx.is_empty() && i % 2 == 0 {
+                String::new()
+            } else {
+                format!(",\"ctx\":\"{}\"", hex::encode(&it.ctx))
+            };
+            writeln!(
+                input,
+                "{{\"pk\":\"{}\",\"msg\":\"{}\",\"sig\":\"{}\"{ctx}}}",
+                hex::encode(&it.pk),
+                hex::encode(&it.msg),
+                hex::encode(&it.sig)
+            )
+            .expect("write");
+        }
+        input.extend_from_slice(b"{\"pk\":\"00\",\"msg\":\"\"}\n{\"pk\":\"0\",\"msg\":\"\",\"sig\":\"\"}\nnot json\n");
+        let run = |backend: &str| run_with_stdin(&["verify", "slh-dsa", "--set", name, "--backend", backend], &input);
+        let cpu = run("cpu");
+        assert_eq!(cpu.status.code(), Some(2), "{set}: malformed lines exit 2");
+        if gpu && set == Set::Shake128f {
+            let out = run("gpu");
+            assert_eq!(out.status.code(), Some(2), "{set}");
+            assert_eq!(out.stdout, cpu.stdout, "{set}: gpu prints what cpu prints");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains("backend gpu (requested)"), "{set}: {stderr}");
+        }
+        let lines = stdout_lines(&cpu);
+        assert_eq!(lines.len(), items.len() + 3, "{set}");
+        let mut reasons = std::collections::HashSet::new();
+        for (i, (it, line)) in items.iter().zip(&lines).enumerate() {
+            let want = oracle::verify(set, &it.pk, &it.msg, &it.sig, &it.ctx);
+            assert_eq!(line["valid"], want, "{set} line {i} ({}): {line}", it.kind);
+            let reason = line["reason"].as_str().unwrap_or("");
+            let expected = match it.kind {
+                "valid" => "",
+                "short_key" => "malformed_key",
+                "short_signature" | "long_signature" => "malformed_signature",
+                "context_too_long" => "context_too_long",
+                _ => "equation",
+            };
+            assert_eq!(reason, expected, "{set} line {i} ({}): {line}", it.kind);
+            reasons.insert(reason);
+        }
+        assert_eq!(reasons.len(), 5, "{set}: {reasons:?}");
+        for line in &lines[items.len()..] {
+            assert!(line["error"].is_string(), "{set}: {line}");
+        }
+    }
+    let out = run_with_stdin(&["verify", "slh-dsa", "--set", "sha2-512s"], b"");
+    assert_eq!(out.status.code(), Some(3), "an unknown set is a usage error");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("unknown SLH-DSA set") && stderr.contains("shake-256f"),
+        "{stderr}"
+    );
 }
 
 /// `mlkem keygen|encaps|decaps --set N` on generated hostile items with
