@@ -237,14 +237,23 @@ class Engine:
 
     def verify_mldsa(self, pks: Any, sigs: Any, msgs: Any, level: str = "ml-dsa-65", ctxs: Any = None) -> Verdicts:
         """ML-DSA (FIPS 204) at ``level``; ``ctxs`` None for empty contexts."""
-        op = "verify_mldsa"
+        return self._with_contexts("verify_mldsa", level, pks, sigs, msgs, ctxs)
+
+    def verify_slhdsa(self, pks: Any, sigs: Any, msgs: Any, set: str, ctxs: Any = None) -> Verdicts:
+        """SLH-DSA (FIPS 205, pure) in ``set`` (``"sha2-128s"`` ...
+        ``"shake-256f"``, FIPS 205's names with or without the ``slh-dsa-``
+        prefix, in any case); ``ctxs`` None for empty contexts. Keys and
+        signatures of any length: a wrong one is the item's reason."""
+        return self._with_contexts("verify_slhdsa", set, pks, sigs, msgs, ctxs)
+
+    def _with_contexts(self, op: str, params: str, pks: Any, sigs: Any, msgs: Any, ctxs: Any) -> Verdicts:
         values = {"pks": pks, "sigs": sigs, "msgs": msgs}
         if ctxs is not None:
             values["ctxs"] = ctxs
         n, cols = columns(op, **values)
         codes = np.empty(n, dtype=np.uint8)
         ctx = cols[3].native() if ctxs is not None else None
-        self._native.verify_mldsa(level, *(c.native() for c in cols[:3]), ctx, codes)
+        getattr(self._native, op)(params, *(c.native() for c in cols[:3]), ctx, codes)
         return _verdicts(codes)
 
     def ecrecover(self, hashes: Any, sigs: Any, low_s: bool = False) -> Recovered:

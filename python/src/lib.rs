@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use batchcrypto::flat::{self, Column};
-use batchcrypto::ops::{bls, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, sr25519};
+use batchcrypto::ops::{bls, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
 use batchcrypto::{BackendChoice, Engine, Error, Outcome, Reason, Verdict};
 
 /// A borrowed input column: the buffer stays held (and so alive) while
@@ -254,6 +254,37 @@ impl NativeEngine {
             [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
             codes,
             |p, s, m| flat::verify_mldsa(e, level, p, s, m, ctx_col.as_ref()),
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn verify_slhdsa(
+        &self,
+        py: Python<'_>,
+        set: &str,
+        pks: &Bound<'_, PyAny>,
+        sigs: &Bound<'_, PyAny>,
+        msgs: &Bound<'_, PyAny>,
+        ctxs: Option<&Bound<'_, PyAny>>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "verify_slhdsa";
+        let set = slhdsa::Set::from_name(set)
+            .or_else(|| slhdsa::Set::from_name(&format!("slh-dsa-{set}")))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "{op}: set: unknown set {set:?} (expected one of sha2-128s, sha2-128f, sha2-192s, sha2-192f, sha2-256s, sha2-256f, shake-128s, shake-128f, shake-192s, shake-192f, shake-256s, shake-256f)"
+                ))
+            })?;
+        let ctxs = ctxs.map(|c| Col::get("ctxs", c)).transpose()?;
+        let ctx_col = ctxs.as_ref().map(Col::column);
+        let e = &self.engine;
+        signed(
+            py,
+            op,
+            [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
+            codes,
+            |p, s, m| flat::verify_slhdsa(e, set, p, s, m, ctx_col.as_ref()),
         )
     }
 

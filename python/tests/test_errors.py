@@ -44,6 +44,8 @@ def test_bad_options(engine):
         engine.hash("md5", MSGS)
     with pytest.raises(ValueError, match="verify_mldsa: level: unknown level"):
         engine.verify_mldsa(MSGS, MSGS, MSGS, level="ml-dsa-99")
+    with pytest.raises(ValueError, match="verify_slhdsa: set: unknown set"):
+        engine.verify_slhdsa(MSGS, MSGS, MSGS, set="sha2-512s")
     with pytest.raises(ValueError, match="merkle_root: .*at least one leaf"):
         engine.merkle_root(np.zeros((0, 32), dtype=np.uint8))
     with pytest.raises(ValueError, match="Engine: backend"):

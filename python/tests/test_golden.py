@@ -74,6 +74,7 @@ SIGNED = [
     ("secp256k1.jsonl", "secp256k1.out", "verify_secp256k1", {"pk": None, "sig": 64, "hash": 32}, {}),
     ("secp256k1.jsonl", "secp256k1-low-s.out", "verify_secp256k1", {"pk": None, "sig": 64, "hash": 32}, {"low_s": True}),
     ("mldsa44.jsonl", "mldsa-44.out", "verify_mldsa", {"pk": None, "sig": None, "msg": None, "ctx": None}, {"level": "ml-dsa-44"}),
+    ("slhdsa-sha2-128s.jsonl", "slhdsa-sha2-128s.out", "verify_slhdsa", {"pk": None, "sig": None, "msg": None, "ctx": None}, {"set": "SLH-DSA-SHA2-128s"}),
 ]
 
 

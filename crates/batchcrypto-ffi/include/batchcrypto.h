@@ -210,6 +210,23 @@ enum BcStatus bc_verify_mldsa(const struct BcEngine *engine,
                               const struct BcColumn *ctxs,
                               uint8_t *out_codes);
 
+// SLH-DSA (FIPS 205, pure; the `slh-dsa` crate's verdicts) in `set`
+// (`"slh-dsa-sha2-128s"`, ..., `"slh-dsa-shake-256f"`: FIPS 205's twelve
+// names, in any case, the prefix optional): every field of any length (a
+// wrong length is the item's reason); `ctxs` NULL for empty contexts.
+//
+// # Safety
+// The operations' contract (the header's preamble); `ctxs` NULL or a column;
+// `out_codes` holds `n` bytes.
+enum BcStatus bc_verify_slhdsa(const struct BcEngine *engine,
+                               const char *set,
+                               size_t n,
+                               const struct BcColumn *pks,
+                               const struct BcColumn *sigs,
+                               const struct BcColumn *msgs,
+                               const struct BcColumn *ctxs,
+                               uint8_t *out_codes);
+
 // secp256k1 ECDSA over 32-byte hashes (libsecp256k1's verdicts): keys of
 // 33 or 65 bytes (one width, or offsets for a mix), signatures r ‖ s of
 // 64; `low_s` rejects s > n/2 (else high s is accepted).

@@ -19,7 +19,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
 use batchcrypto::flat::{self, Column};
-use batchcrypto::ops::{bls, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, sr25519};
+use batchcrypto::ops::{bls, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
 use batchcrypto::{BackendChoice, Engine, Error, Reason};
 
 /// What a call did.
@@ -529,21 +529,77 @@ pub unsafe extern "C" fn bc_verify_mldsa(
                 mldsa::Level::from_name(s)
                     .ok_or_else(|| format!("unknown level {s:?} (expected ml-dsa-44, ml-dsa-65 or ml-dsa-87)"))
             })?;
-            let (pks, sigs, msgs) = (
-                column("pks", pks, n)?,
-                column("sigs", sigs, n)?,
-                column("msgs", msgs, n)?,
-            );
-            let ctxs = if ctxs.is_null() {
-                None
-            } else {
-                Some(column("ctxs", ctxs, n)?)
-            };
+            let (pks, sigs, msgs, ctxs) = context_columns(n, pks, sigs, msgs, ctxs)?;
             verdicts(n, out_codes, || {
                 flat::verify_mldsa(e, level, &pks, &sigs, &msgs, ctxs.as_ref())
             })
         }
     })
+}
+
+/// SLH-DSA (FIPS 205, pure; the `slh-dsa` crate's verdicts) in `set`
+/// (`"slh-dsa-sha2-128s"`, ..., `"slh-dsa-shake-256f"`: FIPS 205's twelve
+/// names, in any case, the prefix optional): every field of any length (a
+/// wrong length is the item's reason); `ctxs` NULL for empty contexts.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `ctxs` NULL or a column;
+/// `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn bc_verify_slhdsa(
+    engine: *const BcEngine,
+    set: *const c_char,
+    n: usize,
+    pks: *const BcColumn,
+    sigs: *const BcColumn,
+    msgs: *const BcColumn,
+    ctxs: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_slhdsa", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let set = option("set", set, |s| {
+                slhdsa::Set::from_name(s)
+                    .or_else(|| slhdsa::Set::from_name(&format!("slh-dsa-{s}")))
+                    .ok_or_else(|| format!("unknown set {s:?} (expected slh-dsa-sha2-128s ... slh-dsa-shake-256f)"))
+            })?;
+            let (pks, sigs, msgs, ctxs) = context_columns(n, pks, sigs, msgs, ctxs)?;
+            verdicts(n, out_codes, || {
+                flat::verify_slhdsa(e, set, &pks, &sigs, &msgs, ctxs.as_ref())
+            })
+        }
+    })
+}
+
+/// The columns of a signature with a context (ML-DSA, SLH-DSA); NULL
+/// `ctxs`: empty contexts.
+///
+/// # Safety
+/// `pks`, `sigs`, `msgs` columns of `n` items, `ctxs` NULL or one.
+unsafe fn context_columns<'a>(
+    n: usize,
+    pks: *const BcColumn,
+    sigs: *const BcColumn,
+    msgs: *const BcColumn,
+    ctxs: *const BcColumn,
+) -> Result<(Column<'a>, Column<'a>, Column<'a>, Option<Column<'a>>), Failure> {
+    // SAFETY: the function's contract.
+    unsafe {
+        let ctxs = if ctxs.is_null() {
+            None
+        } else {
+            Some(column("ctxs", ctxs, n)?)
+        };
+        Ok((
+            column("pks", pks, n)?,
+            column("sigs", sigs, n)?,
+            column("msgs", msgs, n)?,
+            ctxs,
+        ))
+    }
 }
 
 /// secp256k1 ECDSA over 32-byte hashes (libsecp256k1's verdicts): keys of

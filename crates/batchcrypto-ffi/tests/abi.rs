@@ -813,3 +813,93 @@ fn kzg_cells() {
         assert!(fresh.iter().all(|&b| b == 0xAA), "{message}: outputs untouched");
     }
 }
+
+/// ML-DSA and SLH-DSA through their C entry points: each item's reason
+/// number the library's (a context column and NULL contexts alike, keys
+/// and signatures of every length as items), and an unknown set or level
+/// an error naming it with the outputs untouched.
+#[test]
+fn signatures_with_contexts() {
+    use batchcrypto::ops::{mldsa, slhdsa};
+    let e = engine();
+    let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
+    let columns = |items: &[(Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>)]| {
+        let mut cols: [(Vec<u8>, Vec<u64>); 4] = Default::default();
+        for it in items {
+            for (k, field) in [&it.0, &it.1, &it.2, &it.3].into_iter().enumerate() {
+                if cols[k].1.is_empty() {
+                    cols[k].1.push(0);
+                }
+                cols[k].0.extend_from_slice(field);
+                cols[k].1.push(cols[k].0.len() as u64);
+            }
+        }
+        cols
+    };
+    let codes_of = |verdicts: &[batchcrypto::Verdict]| -> Vec<u8> {
+        verdicts.iter().map(batchcrypto::flat::verdict_code).collect()
+    };
+    // (pk, msg, sig, ctx) per item.
+    let slh: Vec<_> = slhdsa::sample::generate(slhdsa::Set::Sha2_128f, 40, 0.7, 5)
+        .into_iter()
+        .map(|it| (it.pk, it.msg, it.sig, it.ctx))
+        .collect();
+    let mld: Vec<_> = mldsa::sample::generate(mldsa::Level::Mldsa44, 40, 3, 0.7, 5)
+        .into_iter()
+        .map(|it| (it.pk, it.msg, it.sig, it.ctx))
+        .collect();
+    for (name, items) in [("slh-dsa-sha2-128f", &slh), ("ml-dsa-44", &mld)] {
+        let mut batch = batchcrypto::batch::ContextBatch::new();
+        for it in items.iter() {
+            batch.push(&it.0, &it.1, &it.2, &it.3).expect("push");
+        }
+        let verdicts = if name.starts_with("slh") {
+            library.verify_slhdsa(slhdsa::Set::Sha2_128f, &batch)
+        } else {
+            library.verify_mldsa(mldsa::Level::Mldsa44, &batch)
+        }
+        .expect("verify")
+        .output;
+        let want = codes_of(&verdicts);
+        assert!(want.contains(&0) && want.iter().any(|&c| c != 0), "{name}: {want:?}");
+        let [pks, msgs, sigs, ctxs] = columns(items);
+        let (p, m, s, c) = (
+            delimited(&pks.0, &pks.1),
+            delimited(&msgs.0, &msgs.1),
+            delimited(&sigs.0, &sigs.1),
+            delimited(&ctxs.0, &ctxs.1),
+        );
+        let set = std::ffi::CString::new(name).expect("name");
+        let n = items.len();
+        let mut codes = vec![0xAAu8; n];
+        let call = |set: &CStr, ctx: *const BcColumn, codes: &mut [u8]| {
+            // SAFETY: columns of n items, n output bytes.
+            unsafe {
+                if name.starts_with("slh") {
+                    bc_verify_slhdsa(e.0, set.as_ptr(), n, &p, &s, &m, ctx, codes.as_mut_ptr())
+                } else {
+                    bc_verify_mldsa(e.0, set.as_ptr(), n, &p, &s, &m, ctx, codes.as_mut_ptr())
+                }
+            }
+        };
+        assert_eq!(call(&set, &c, &mut codes), BcStatus::Ok, "{name}: {}", last_error());
+        assert_eq!(codes, want, "{name}");
+        // NULL contexts: the empty context, so the items signed with one
+        // now fail (and those with an empty one keep their verdicts).
+        let mut null_codes = vec![0xAAu8; n];
+        assert_eq!(call(&set, ptr::null(), &mut null_codes), BcStatus::Ok, "{name}");
+        for (i, it) in items.iter().enumerate() {
+            if it.3.is_empty() {
+                assert_eq!(null_codes[i], want[i], "{name} item {i}");
+            }
+        }
+        let mut untouched = vec![0xAAu8; n];
+        assert_eq!(
+            call(c"sha2-999s", &c, &mut untouched),
+            BcStatus::InvalidArgument,
+            "{name}"
+        );
+        assert!(last_error().contains("sha2-999s"), "{}", last_error());
+        assert!(untouched.iter().all(|&b| b == 0xAA), "{name}: outputs untouched");
+    }
+}

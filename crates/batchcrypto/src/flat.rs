@@ -17,7 +17,7 @@
 use crate::batch::SignedBatch;
 use crate::engine::{Engine, Outcome};
 use crate::error::Error;
-use crate::ops::{Op, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, ntt};
+use crate::ops::{Op, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, ntt, slhdsa};
 use crate::verdict::Verdict;
 
 /// How a [`Column`]'s buffer is cut into items.
@@ -269,17 +269,42 @@ pub fn verify_mldsa(
     msgs: &Column<'_>,
     ctxs: Option<&Column<'_>>,
 ) -> Result<Outcome<Vec<Verdict>>, Error> {
-    let op = Op::MldsaVerify(level);
+    let batch = with_contexts(Op::MldsaVerify(level), pks, sigs, msgs, ctxs)?;
+    engine.verify_mldsa(level, &batch)
+}
+
+/// SLH-DSA in `set`: every field of any length (a wrong length is the
+/// item's reason); `ctxs` `None` is the empty context for every item.
+pub fn verify_slhdsa(
+    engine: &Engine,
+    set: slhdsa::Set,
+    pks: &Column<'_>,
+    sigs: &Column<'_>,
+    msgs: &Column<'_>,
+    ctxs: Option<&Column<'_>>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let batch = with_contexts(Op::SlhdsaVerify(set), pks, sigs, msgs, ctxs)?;
+    engine.verify_slhdsa(set, &batch)
+}
+
+/// The `(pk, msg, sig, ctx)` batch of `op`'s columns (ML-DSA, SLH-DSA).
+fn with_contexts(
+    op: Op,
+    pks: &Column<'_>,
+    sigs: &Column<'_>,
+    msgs: &Column<'_>,
+    ctxs: Option<&Column<'_>>,
+) -> Result<crate::batch::ContextBatch, Error> {
     let n = match ctxs {
         Some(c) => count(op, &[pks, sigs, msgs, c])?,
         None => count(op, &[pks, sigs, msgs])?,
     };
-    let mut batch = mldsa::Batch::new();
+    let mut batch = crate::batch::ContextBatch::new();
     for i in 0..n {
         let ctx = ctxs.map_or(&[][..], |c| c.get(i));
         batch.push(pks.get(i), msgs.get(i), sigs.get(i), ctx)?;
     }
-    engine.verify_mldsa(level, &batch)
+    Ok(batch)
 }
 
 /// secp256k1 ECDSA over 32-byte hashes: keys of 33 or 65 bytes (a column
