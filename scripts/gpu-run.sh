@@ -132,6 +132,10 @@ bench pq 24 --backend gpu --op mldsa_verify_65,mlkem_encaps_768,mlkem_decaps_768
 # MODEXP (BN254 inversions, a thread per call) beside ECMUL, CPU (16
 # cores) against GPU end to end.
 bench modexp 12 --backend cpu,gpu --op modexp,bn256_mul --sizes 16384,262144 --oracle-max-n 16384
+# SLH-DSA (a step per pass) in the fastest SHA2 set and a SHAKE f set, CPU
+# (16 cores, the crate per item) against GPU end to end; making the
+# workload runs the oracle on every item (about 6 s for SHAKE-128f).
+bench slhdsa 16 --backend cpu,gpu --op slhdsa_verify_sha2_128s,slhdsa_verify_shake_128f --sizes 16384 --oracle-max-n 1024
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).

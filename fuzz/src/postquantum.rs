@@ -1,12 +1,13 @@
-//! ML-DSA verification (FIPS 204, the `ml-dsa` crate) and ML-KEM key
+//! ML-DSA verification (FIPS 204, the `ml-dsa` crate), ML-KEM key
 //! generation, encapsulation and decapsulation (FIPS 203, the `ml-kem`
-//! crate) against the oracles, every field of any length.
+//! crate) and SLH-DSA verification (FIPS 205, the `slh-dsa` crate, all
+//! twelve sets) against the oracles, every field of any length.
 
 use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
 use batchcrypto::Engine;
-use batchcrypto::ops::{mldsa, mlkem};
+use batchcrypto::ops::{mldsa, mlkem, slhdsa};
 
 use super::{Fields, answers, engine, same};
 
@@ -26,9 +27,17 @@ pub fn run(data: &[u8]) {
 /// edits.
 pub fn check(e: &Engine, data: &[u8]) {
     let mut u = Unstructured::new(data);
-    let (Ok(op), Ok(set), Ok(seed)) = (u.int_in_range(0..=3u8), u.choose_index(3), u.choose_index(SEEDS)) else {
+    let Ok(op) = u.int_in_range(0..=4u8) else {
         return;
     };
+    // SLH-DSA (op 4) has twelve sets, the others three.
+    let sets = if op == 4 { slhdsa::Set::ALL.len() } else { 3 };
+    let (Ok(set), Ok(seed)) = (u.choose_index(sets), u.choose_index(SEEDS)) else {
+        return;
+    };
+    if op == 4 {
+        return slh(e, slhdsa::Set::ALL[set], seed, &mut u);
+    }
     let fields = items(usize::from(op), set, seed);
     match op {
         0 => {
@@ -81,6 +90,38 @@ pub fn check(e: &Engine, data: &[u8]) {
             same(&format!("mlkem_decaps {set:?}"), &oks(got), &want);
         }
     }
+}
+
+/// SLH-DSA in `set`: a seed's items (made once per process: signing takes
+/// up to seconds), edited.
+fn slh(e: &Engine, set: slhdsa::Set, seed: usize, u: &mut Unstructured<'_>) {
+    type Items = Vec<Vec<Vec<u8>>>;
+    static CACHE: [[OnceLock<Items>; SEEDS]; 12] = [const { [const { OnceLock::new() }; SEEDS] }; 12];
+    let k = slhdsa::Set::ALL.iter().position(|&s| s == set).unwrap_or(0);
+    let fields = CACHE[k][seed]
+        .get_or_init(|| {
+            slhdsa::sample::generate(set, ITEMS, HOSTILE, seed as u64)
+                .into_iter()
+                .map(|i| vec![i.pk, i.msg, i.sig, i.ctx])
+                .collect()
+        })
+        .clone();
+    let items = Fields {
+        items: fields,
+        fixed: &[false; 4],
+    }
+    .edited(u, ITEMS)
+    .items;
+    let mut batch = slhdsa::Batch::new();
+    let mut want = Vec::new();
+    for i in &items {
+        if batch.push(&i[0], &i[1], &i[2], &i[3]).is_ok() {
+            want.push(slhdsa::oracle::verify(set, &i[0], &i[1], &i[2], &i[3]));
+        }
+    }
+    let got = answers(e, e.verify_slhdsa(set, &batch));
+    let got: Vec<bool> = got.iter().map(batchcrypto::Verdict::is_valid).collect();
+    same(&format!("slhdsa {set:?}"), &got, &want);
 }
 
 /// ML-KEM's items (two fields of any length each) after the edits.
