@@ -814,6 +814,9 @@ fn kzg_cells() {
     }
 }
 
+/// (pk, msg, sig, ctx).
+type ContextItem = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
+
 /// ML-DSA and SLH-DSA through their C entry points: each item's reason
 /// number the library's (a context column and NULL contexts alike, keys
 /// and signatures of every length as items), and an unknown set or level
@@ -823,7 +826,7 @@ fn signatures_with_contexts() {
     use batchcrypto::ops::{mldsa, slhdsa};
     let e = engine();
     let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
-    let columns = |items: &[(Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>)]| {
+    let columns = |items: &[ContextItem]| {
         let mut cols: [(Vec<u8>, Vec<u64>); 4] = Default::default();
         for it in items {
             for (k, field) in [&it.0, &it.1, &it.2, &it.3].into_iter().enumerate() {
