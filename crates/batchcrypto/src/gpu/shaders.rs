@@ -216,8 +216,9 @@ pub(crate) fn mldsa_verify() -> String {
 }
 
 /// The SLH-DSA verification kernel of the SHAKE sets (`shake`) or the
-/// SHA2 sets (entry point `slhdsa_step`; needs SHADER_INT64): the hash
-/// libraries, the family's tweakable hashes, the step machine.
+/// SHA2 sets (entry points `slhdsa_wide` and `slhdsa_item`; needs
+/// SHADER_INT64): the hash libraries, the family's tweakable hashes, the
+/// passes.
 pub(crate) fn slhdsa_verify(shake: bool) -> String {
     let family = if shake {
         SLHDSA_SHAKE.to_string()

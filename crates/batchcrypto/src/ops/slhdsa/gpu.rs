@@ -7,10 +7,13 @@
 //! against the thousands of hashes the device makes) and splits it into
 //! the FORS indices, idx_tree and idx_leaf (FIPS 205 algorithms 4 and 20);
 //! it uploads those, the key and the signature after R. The device runs
-//! the FORS trees and the d layers of the hypertree as a machine of steps
-//! (one pass per step, every item doing its next step; see verify.wgsl),
-//! steps small enough for llvmpipe's loop limit. One status word per item
-//! comes back, and one word where any step reports loops cut short.
+//! the FORS trees, then the d layers of the hypertree, in passes of two
+//! entry points (see verify.wgsl): a thread per (item, FORS tree) or
+//! (item, WOTS+ chain), then a thread per item for what joins them (T_k;
+//! a layer's T_len and XMSS path), so that a sub-batch of a few thousand
+//! items fills a large GPU and no invocation nears llvmpipe's loop limit.
+//! One status word per item comes back, and one word where any pass
+//! reports loops cut short.
 
 use std::sync::Arc;
 
@@ -31,15 +34,8 @@ const MAX_ITEMS: usize = 16_384;
 /// 1,346 items).
 const ITEM_BYTES: u64 = 64 << 20;
 
-/// FORS trees per step (at a = 14 with SHA-512's H, 8 trees are about
-/// 13,000 of llvmpipe's 65,535 loop iterations).
-const TREES_PER_STEP: usize = 8;
-
-/// WOTS+ chains per step (at most 15 F each).
-const CHAINS_PER_STEP: usize = 24;
-
-/// The entry point every pass runs.
-const ENTRY: &str = "slhdsa_step";
+/// The entry points: a thread per (item, tree or chain), a thread per item.
+const ENTRIES: [&str; 2] = ["slhdsa_wide", "slhdsa_item"];
 
 /// Verifies every item of `batch` in `set` on the GPU: the CPU path's
 /// verdicts.
@@ -144,9 +140,9 @@ fn item_words(p: &Params, pk: &[u8], sig: &[u8], parts: &[&[u8]], skip: bool, ou
     rest[pk.len()..pk.len() + sig.len() - p.n].copy_from_slice(&sig[p.n..]);
 }
 
-/// The step machine's shape for `p`: (FORS steps, chain steps per layer).
-fn steps(p: &Params) -> (usize, usize) {
-    (p.k.div_ceil(TREES_PER_STEP), p.len().div_ceil(CHAINS_PER_STEP))
+/// Threads per item of the wide passes: one per FORS tree or WOTS+ chain.
+fn units(p: &Params) -> usize {
+    p.k.max(p.len())
 }
 
 /// Bytes of one item's upload.
@@ -154,9 +150,10 @@ fn item_bytes(p: &Params) -> usize {
     4 * (4 + p.k) + p.pk_len() + p.sig_len() - p.n
 }
 
-/// Words of one item's working state: the step, the node, the scratch.
+/// Words of one item's working state: the count of item passes, the
+/// node, the scratch.
 fn state_words(p: &Params) -> usize {
-    9 + p.k.max(p.len()) * p.n / 4
+    9 + units(p) * p.n / 4
 }
 
 struct SlhdsaKernel<'a> {
@@ -165,7 +162,8 @@ struct SlhdsaKernel<'a> {
     /// Messages M' given as they are (`slh_verify_internal`, for NIST's
     /// vectors) in place of the batch's messages and contexts.
     internal: Option<&'a [Vec<u8>]>,
-    pipeline: Arc<wgpu::ComputePipeline>,
+    /// The wide and the per-item entry points' pipelines.
+    pipelines: [Arc<wgpu::ComputePipeline>; 2],
     /// Per item: the reason the host found, if any.
     early: Vec<Option<Reason>>,
 }
@@ -174,11 +172,13 @@ impl<'a> SlhdsaKernel<'a> {
     fn new(gpu: &Gpu, set: Set, batch: &'a Batch) -> Result<SlhdsaKernel<'a>, String> {
         gpu.require_int64("SLH-DSA")?;
         let shake = set.params().shake;
-        let pipeline = if shake {
-            gpu.pipeline("slhdsa_shake", ENTRY, || shaders::slhdsa_verify(true))?
+        let keys = if shake {
+            ["slhdsa_shake_wide", "slhdsa_shake_item"]
         } else {
-            gpu.pipeline("slhdsa_sha2", ENTRY, || shaders::slhdsa_verify(false))?
+            ["slhdsa_sha2_wide", "slhdsa_sha2_item"]
         };
+        let pipeline = |k: usize| gpu.pipeline(keys[k], ENTRIES[k], || shaders::slhdsa_verify(shake));
+        let pipelines = [pipeline(0)?, pipeline(1)?];
         let early: Vec<Option<Reason>> = (0..batch.len())
             .into_par_iter()
             .map(|i| decode_reason(set, batch.pk(i), batch.sig(i), batch.ctx(i)))
@@ -187,7 +187,7 @@ impl<'a> SlhdsaKernel<'a> {
             set,
             batch,
             internal: None,
-            pipeline,
+            pipelines,
             early,
         })
     }
@@ -201,7 +201,15 @@ impl Kernel for SlhdsaKernel<'_> {
     }
 
     fn pipeline(&self) -> &wgpu::ComputePipeline {
-        &self.pipeline
+        &self.pipelines[0]
+    }
+
+    fn pass_pipeline(&self, pass: usize) -> &wgpu::ComputePipeline {
+        &self.pipelines[pass % 2]
+    }
+
+    fn pass_name(&self, pass: usize) -> &'static str {
+        ENTRIES[pass % 2]
     }
 
     fn units(&self) -> usize {
@@ -242,7 +250,6 @@ impl Kernel for SlhdsaKernel<'_> {
             item_words(&p, self.batch.pk(i), self.batch.sig(i), &parts, skip, out);
         });
         driver::copy(items, &bytes);
-        let (fors_steps, chain_steps) = steps(&p);
         let scalars = [
             (end - start) as u32,
             (p.n / 4) as u32,
@@ -251,14 +258,14 @@ impl Kernel for SlhdsaKernel<'_> {
             p.d as u32,
             p.hp as u32,
             p.len() as u32,
-            TREES_PER_STEP as u32,
-            fors_steps as u32,
-            CHAINS_PER_STEP as u32,
-            chain_steps as u32,
+            units(&p) as u32,
             (per / 4) as u32,
             state_words(&p) as u32,
             u32::from(!p.shake && p.n > 16),
             shaders::LOOP_GUARD,
+            0,
+            0,
+            0,
             0,
         ];
         params.write_iter(scalars.into_iter().flat_map(u32::to_le_bytes));
@@ -277,15 +284,20 @@ impl Kernel for SlhdsaKernel<'_> {
         end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
         let p = self.set.params();
-        let (fors_steps, chain_steps) = steps(&p);
-        let group = gpu.bind(
-            &self.pipeline,
-            "slhdsa_verify",
-            &[(0, &inputs[0]), (1, &inputs[1]), (2, &inputs[2]), (3, out)],
-        );
-        // Every step is a pass of the same pipeline and bindings.
-        let passes = fors_steps + p.d * chain_steps;
-        (0..passes).map(|_| (group.clone(), (end - start) as u32)).collect()
+        let n = end - start;
+        let groups = self.pipelines.each_ref().map(|pipeline| {
+            gpu.bind(
+                pipeline,
+                "slhdsa_verify",
+                &[(0, &inputs[0]), (1, &inputs[1]), (2, &inputs[2]), (3, out)],
+            )
+        });
+        // Wide, then per item: the FORS trees and T_k, then each layer's
+        // chains and its top.
+        let threads = [n * units(&p), n];
+        (0..2 * (p.d + 1))
+            .map(|pass| (groups[pass % 2].clone(), threads[pass % 2] as u32))
+            .collect()
     }
 
     fn decode(&self, start: usize, end: usize, out: &[u8], verdicts: &mut Vec<Verdict>) -> Result<(), String> {

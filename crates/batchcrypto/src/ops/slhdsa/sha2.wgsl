@@ -23,8 +23,9 @@ var<private> th_carry: u32;
 // Bytes hashed, the first block included.
 var<private> th_len: u32;
 
-// The midstates of PK.seed's first blocks (SHA-512's only where used).
-fn th_setup() {
+// The midstates of PK.seed's first blocks (SHA-512's only where used
+// and `with_wide`: F, all a WOTS+ chain hashes, is always SHA-256's).
+fn th_setup(with_wide: bool) {
     var m: array<u32, 16>;
     for (var i = 0u; i < params.nw; i++) {
         m[i] = bswap32(pk_seed[i]);
@@ -32,7 +33,7 @@ fn th_setup() {
     var st: array<u32, 8> = SHA256_H0;
     sha256_compress(&st, m);
     th_mid256 = st;
-    if params.wide != 0u {
+    if params.wide != 0u && with_wide {
         var m64: array<u64, 16>;
         for (var i = 0u; i < params.nw / 2u; i++) {
             m64[i] = (u64(bswap32(pk_seed[2u * i])) << 32u) | u64(bswap32(pk_seed[2u * i + 1u]));

@@ -63,4 +63,4 @@ fn th_end() -> array<u32, 8> {
 }
 
 // Nothing to precompute per item: PK.seed is absorbed with each hash.
-fn th_setup() {}
+fn th_setup(with_wide: bool) {}
