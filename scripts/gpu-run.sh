@@ -132,7 +132,7 @@ bench pq 24 --backend gpu --op mldsa_verify_65,mlkem_encaps_768,mlkem_decaps_768
 # MODEXP (BN254 inversions, a thread per call) beside ECMUL, CPU (16
 # cores) against GPU end to end.
 bench modexp 12 --backend cpu,gpu --op modexp,bn256_mul --sizes 16384,262144 --oracle-max-n 16384
-# SLH-DSA (a step per pass) in the fastest SHA2 set and a SHAKE f set, CPU
+# SLH-DSA (wide and per-item passes) in the fastest SHA2 set and a SHAKE f set, CPU
 # (16 cores, the crate per item) against GPU end to end; making the
 # workload runs the oracle on every item (about 6 s for SHAKE-128f).
 bench slhdsa 16 --backend cpu,gpu --op slhdsa_verify_sha2_128s,slhdsa_verify_shake_128f --sizes 16384 --oracle-max-n 1024

@@ -151,6 +151,28 @@ fn signed(
     py.detach(|| write_verdicts(op, run(&ca, &cb, &cc), dst))
 }
 
+/// [`signed`] with an optional column of contexts (ML-DSA, SLH-DSA).
+fn with_contexts(
+    py: Python<'_>,
+    op: &str,
+    cols: [&Bound<'_, PyAny>; 3],
+    ctxs: Option<&Bound<'_, PyAny>>,
+    codes: &Bound<'_, PyAny>,
+    run: impl FnOnce(&Column<'_>, &Column<'_>, &Column<'_>, Option<&Column<'_>>) -> Result<Outcome<Vec<Verdict>>, Error>
+    + Send,
+) -> PyResult<()> {
+    let ctxs = ctxs.map(|c| Col::get("ctxs", c)).transpose()?;
+    let ctx_col = ctxs.as_ref().map(Col::column);
+    let [pks, sigs, msgs] = cols;
+    signed(
+        py,
+        op,
+        [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
+        codes,
+        |p, s, m| run(p, s, m, ctx_col.as_ref()),
+    )
+}
+
 #[pymethods]
 impl NativeEngine {
     #[new]
@@ -245,16 +267,10 @@ impl NativeEngine {
                 "{op}: level: unknown level {level:?} (expected ml-dsa-44, ml-dsa-65 or ml-dsa-87)"
             ))
         })?;
-        let ctxs = ctxs.map(|c| Col::get("ctxs", c)).transpose()?;
-        let ctx_col = ctxs.as_ref().map(Col::column);
         let e = &self.engine;
-        signed(
-            py,
-            op,
-            [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
-            codes,
-            |p, s, m| flat::verify_mldsa(e, level, p, s, m, ctx_col.as_ref()),
-        )
+        with_contexts(py, op, [pks, sigs, msgs], ctxs, codes, |p, s, m, c| {
+            flat::verify_mldsa(e, level, p, s, m, c)
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -276,16 +292,10 @@ impl NativeEngine {
                     "{op}: set: unknown set {set:?} (expected one of sha2-128s, sha2-128f, sha2-192s, sha2-192f, sha2-256s, sha2-256f, shake-128s, shake-128f, shake-192s, shake-192f, shake-256s, shake-256f)"
                 ))
             })?;
-        let ctxs = ctxs.map(|c| Col::get("ctxs", c)).transpose()?;
-        let ctx_col = ctxs.as_ref().map(Col::column);
         let e = &self.engine;
-        signed(
-            py,
-            op,
-            [("pks", pks), ("sigs", sigs), ("msgs", msgs)],
-            codes,
-            |p, s, m| flat::verify_slhdsa(e, set, p, s, m, ctx_col.as_ref()),
-        )
+        with_contexts(py, op, [pks, sigs, msgs], ctxs, codes, |p, s, m, c| {
+            flat::verify_slhdsa(e, set, p, s, m, c)
+        })
     }
 
     #[allow(clippy::too_many_arguments)]

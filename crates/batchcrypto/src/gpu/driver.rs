@@ -186,6 +186,23 @@ pub(crate) fn decode_words(
     Ok(())
 }
 
+/// The status words of items `start..end` (each checked for its completion
+/// flag, `what` naming an answer in errors), from an output of one word per
+/// item and then the word where any pass reports loops cut short.
+pub(crate) fn item_statuses(out: &[u8], start: usize, end: usize, what: &str) -> Result<Vec<u32>, String> {
+    let words: Vec<u32> = out
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    if words[end - start] & super::LOOPS_CUT_FLAG != 0 {
+        return Err(super::LoopsCut(start..end).to_string());
+    }
+    for (i, &status) in (start..end).zip(&words) {
+        super::check_done(status, i, what)?;
+    }
+    Ok(words[..end - start].to_vec())
+}
+
 /// Items packed by `fill` (item index, item) into `dst`, `N` bytes each,
 /// on all cores. Write-only staging memory is written in pieces, so the
 /// items are packed into a scratch buffer (kept per calling thread, reused

@@ -28,7 +28,7 @@
 //! The CPU path (`cpu.rs`) is the crate on every core. The GPU path
 //! (`gpu.rs`, kernel `verify.wgsl`) computes H_msg on the host's cores and
 //! the FORS trees and the hypertree's layers on the device, a thread per
-//! item.
+//! tree or chain and one per item for what joins them.
 
 pub(crate) mod cpu;
 #[cfg(feature = "wgpu")]

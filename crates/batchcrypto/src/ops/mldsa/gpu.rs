@@ -21,7 +21,7 @@ use super::{Batch, Level, decode_reason};
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::keys::{DistinctKeys, NO_KEY, slotted_items, sub_batch_end};
 use crate::gpu::ntt::MLDSA;
-use crate::gpu::{Gpu, LOOPS_CUT_FLAG, LoopsCut, check_done, shaders};
+use crate::gpu::{Gpu, shaders};
 use crate::verdict::{Reason, Verdict};
 
 /// Most items per sub-batch.
@@ -279,15 +279,8 @@ impl Kernel for MldsaKernel<'_> {
     }
 
     fn decode(&self, start: usize, end: usize, out: &[u8], verdicts: &mut Vec<Verdict>) -> Result<(), String> {
-        let words: Vec<u32> = out
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect();
-        if words[end - start] & LOOPS_CUT_FLAG != 0 {
-            return Err(LoopsCut(start..end).to_string());
-        }
-        for (i, &status) in (start..end).zip(&words) {
-            check_done(status, i, "a verdict")?;
+        let statuses = driver::item_statuses(out, start, end, "a verdict")?;
+        for (i, &status) in (start..end).zip(&statuses) {
             let verdict = match (self.early[i], status & 0xff) {
                 (Some(reason), 3) => Verdict::Invalid(reason),
                 (None, 0) => Verdict::Valid,

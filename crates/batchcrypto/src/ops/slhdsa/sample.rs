@@ -25,20 +25,9 @@ use super::oracle::with_params;
 use super::{MAX_CONTEXT, Set};
 use crate::ops::item_rng;
 
-/// One generated item and how it was built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Item {
-    /// The public key's encoding (PK.seed || PK.root).
-    pub pk: Vec<u8>,
-    /// The message.
-    pub msg: Vec<u8>,
-    /// The signature's encoding.
-    pub sig: Vec<u8>,
-    /// The context string.
-    pub ctx: Vec<u8>,
-    /// "valid" or the kind of corruption.
-    pub kind: &'static str,
-}
+/// One generated item and how it was built (ML-DSA's item type: the
+/// same four fields and a kind).
+pub use crate::ops::mldsa::sample::Item;
 
 /// The hostile kinds, in the order they are drawn.
 pub const HOSTILE: [&str; 11] = [
