@@ -53,7 +53,7 @@ pub(crate) fn kernel_times(gpu: &Gpu, set: Set, batch: &Batch, runs: usize) -> R
 /// M given in `parts`, `m` bytes: SHAKE256 in the SHAKE sets, else
 /// MGF1 over SHA-256 (category 1) or SHA-512 of R || PK.seed || the hash
 /// of R || PK.seed || PK.root || M.
-pub(crate) fn h_msg(p: &Params, r: &[u8], pk: &[u8], parts: &[&[u8]]) -> Vec<u8> {
+fn h_msg(p: &Params, r: &[u8], pk: &[u8], parts: &[&[u8]]) -> Vec<u8> {
     let mut out = vec![0u8; p.m];
     if p.shake {
         let mut x = Shake256::default();
@@ -95,7 +95,7 @@ fn mgf1<H: Digest>(r: &[u8], seed: &[u8], pk: &[u8], parts: &[&[u8]], out: &mut 
 /// The digest's parts (FIPS 205 algorithm 20, lines 7-12): the k FORS
 /// indices (base_2b of its first ceil(k a / 8) bytes, a bits each,
 /// most significant first), idx_tree (h - h' bits) and idx_leaf (h' bits).
-pub(crate) fn split_digest(p: &Params, digest: &[u8]) -> (Vec<u32>, u64, u32) {
+fn split_digest(p: &Params, digest: &[u8]) -> (Vec<u32>, u64, u32) {
     let md_len = (p.k * p.a).div_ceil(8);
     let tree_len = (p.h - p.hp).div_ceil(8);
     let leaf_len = p.hp.div_ceil(8);
