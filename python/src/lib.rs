@@ -285,13 +285,13 @@ impl NativeEngine {
         codes: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let op = "verify_slhdsa";
-        let set = slhdsa::Set::from_name(set)
-            .or_else(|| slhdsa::Set::from_name(&format!("slh-dsa-{set}")))
-            .ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "{op}: set: unknown set {set:?} (expected one of sha2-128s, sha2-128f, sha2-192s, sha2-192f, sha2-256s, sha2-256f, shake-128s, shake-128f, shake-192s, shake-192f, shake-256s, shake-256f)"
-                ))
-            })?;
+        let set = slhdsa::Set::from_name(set).ok_or_else(|| {
+            let names: Vec<&str> = slhdsa::Set::ALL.iter().map(|s| s.short_name()).collect();
+            PyValueError::new_err(format!(
+                "{op}: set: unknown set {set:?} (expected one of {})",
+                names.join(", ")
+            ))
+        })?;
         let e = &self.engine;
         with_contexts(py, op, [pks, sigs, msgs], ctxs, codes, |p, s, m, c| {
             flat::verify_slhdsa(e, set, p, s, m, c)

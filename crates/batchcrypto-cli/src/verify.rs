@@ -131,12 +131,10 @@ pub enum Verify {
 /// An SLH-DSA parameter set by name (`sha2-128s` or
 /// `SLH-DSA-SHA2-128s`).
 pub fn parse_slhdsa_set(s: &str) -> Result<slhdsa::Set, String> {
-    slhdsa::Set::from_name(s)
-        .or_else(|| slhdsa::Set::from_name(&format!("slh-dsa-{s}")))
-        .ok_or_else(|| {
-            let names: Vec<&str> = slhdsa::Set::ALL.iter().map(|set| &set.name()[8..]).collect();
-            format!("unknown SLH-DSA set {s:?}; one of {}", names.join(", "))
-        })
+    slhdsa::Set::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = slhdsa::Set::ALL.iter().map(|set| set.short_name()).collect();
+        format!("unknown SLH-DSA set {s:?}; one of {}", names.join(", "))
+    })
 }
 
 pub fn job(verify: Verify) -> LineJob {
@@ -217,7 +215,7 @@ pub fn job(verify: Verify) -> LineJob {
         Verify::MlDsa87 { engine, io } => mldsa_job(mldsa::Level::Mldsa87, engine, io),
         Verify::SlhDsa { set, engine, io } => LineJob::new(
             VerdictVerb::<ContextFormat>::new(move |e, b| e.verify_slhdsa(set, b)),
-            format!("verify slh-dsa --set {}", &set.name()[8..]),
+            format!("verify slh-dsa --set {}", set.short_name()),
             engine,
             io,
         ),

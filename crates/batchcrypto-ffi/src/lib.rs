@@ -563,7 +563,6 @@ pub unsafe extern "C" fn bc_verify_slhdsa(
             let e = self::engine(engine)?;
             let set = option("set", set, |s| {
                 slhdsa::Set::from_name(s)
-                    .or_else(|| slhdsa::Set::from_name(&format!("slh-dsa-{s}")))
                     .ok_or_else(|| format!("unknown set {s:?} (expected slh-dsa-sha2-128s ... slh-dsa-shake-256f)"))
             })?;
             let (pks, sigs, msgs, ctxs) = context_columns(n, pks, sigs, msgs, ctxs)?;

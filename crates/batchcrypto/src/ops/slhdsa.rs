@@ -45,6 +45,9 @@ use crate::verdict::Reason;
 /// parameter set (the type ML-DSA's batches are too).
 pub use crate::batch::ContextBatch as Batch;
 
+/// What every set's name starts with.
+const PREFIX: &str = "slh-dsa-";
+
 /// Longest context string (FIPS 205 section 10.2: 255 bytes).
 pub const MAX_CONTEXT: usize = 255;
 
@@ -153,10 +156,20 @@ impl Set {
         }
     }
 
-    /// The set named `name` ([`Set::name`], or FIPS 205's own spelling in
-    /// any case: `SLH-DSA-SHAKE-128f`).
+    /// The set named `name`: [`Set::name`] or FIPS 205's own spelling, in
+    /// any case, the `slh-dsa-` prefix optional (`sha2-128s`,
+    /// `SLH-DSA-SHAKE-128f`).
     pub fn from_name(name: &str) -> Option<Set> {
-        Set::ALL.into_iter().find(|s| s.name().eq_ignore_ascii_case(name))
+        Set::ALL.into_iter().find(|s| {
+            let full = s.name();
+            full.eq_ignore_ascii_case(name) || full[PREFIX.len()..].eq_ignore_ascii_case(name)
+        })
+    }
+
+    /// The name without the `slh-dsa-` prefix (`sha2-128s`): the CLI's
+    /// `--set` value.
+    pub fn short_name(self) -> &'static str {
+        &self.name()[PREFIX.len()..]
     }
 
     pub(crate) fn params(self) -> Params {
@@ -253,6 +266,7 @@ mod tests {
             assert_eq!(p.shake, i >= 6, "{set}");
             assert_eq!(Set::from_name(set.name()), Some(set));
             assert_eq!(Set::from_name(&set.name().to_uppercase()), Some(set));
+            assert_eq!(Set::from_name(set.short_name()), Some(set));
         }
         assert_eq!(Set::from_name("slh-dsa-sha2-128"), None);
     }
