@@ -14,7 +14,7 @@
 //! hostile ones differ from their pool entry.
 
 use std::ops::Range;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rand::RngExt;
 use rayon::prelude::*;
@@ -99,24 +99,20 @@ pub fn generate_range(set: Set, range: Range<usize>, hostile_share: f64, seed: u
 fn pool(set: Set) -> Arc<Vec<Item>> {
     static POOLS: Mutex<Vec<(Set, Arc<Vec<Item>>)>> = Mutex::new(Vec::new());
     let find = |pools: &[(Set, Arc<Vec<Item>>)]| pools.iter().find(|(s, _)| *s == set).map(|(_, p)| Arc::clone(p));
-    if let Some(pool) = find(&lock(&POOLS)) {
+    if let Some(pool) = find(&POOLS.lock().unwrap_or_else(PoisonError::into_inner)) {
         return pool;
     }
     let made: Vec<Item> = (0..POOL)
         .into_par_iter()
         .map(|j| with_params!(set, sign_as(j, set.params().n)))
         .collect();
-    let mut pools = lock(&POOLS);
+    let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(pool) = find(&pools) {
         return pool;
     }
     let made = Arc::new(made);
     pools.push((set, Arc::clone(&made)));
     made
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Pool entry `j` (`n`: the set's hash bytes): signer `j % 2`'s deterministic signature (FIPS 205's

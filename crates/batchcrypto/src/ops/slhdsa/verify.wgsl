@@ -82,17 +82,17 @@ fn guard_loops() -> bool {
     return false;
 }
 
-// F(PK.seed, ADRS, x) of n bytes at items[at].
-fn hash_f(adrs: array<u32, 8>, at: u32) -> array<u32, 8> {
-    th_begin(adrs, TH_F);
+// n bytes at items[at].
+fn load_value(at: u32) -> array<u32, 8> {
+    var x: array<u32, 8>;
     for (var i = 0u; i < params.nw; i++) {
-        th_word(items[at + i]);
+        x[i] = items[at + i];
     }
-    return th_end();
+    return x;
 }
 
-// F of a value already in registers.
-fn hash_f_value(adrs: array<u32, 8>, x: array<u32, 8>) -> array<u32, 8> {
+// F(PK.seed, ADRS, x).
+fn hash_f(adrs: array<u32, 8>, x: array<u32, 8>) -> array<u32, 8> {
     th_begin(adrs, TH_F);
     for (var i = 0u; i < params.nw; i++) {
         th_word(x[i]);
@@ -163,7 +163,7 @@ fn fors_tree(ib: u32, base: u32, t: u32) {
     let at = ib + 4u + params.k + 2u * nw + t * (params.a + 1u) * nw;
     var index = (t << params.a) + idx;
     var adrs = array<u32, 8>(0u, 0u, tree.x, tree.y, FORS_TREE, leaf, 0u, index);
-    var node = hash_f(adrs, at);
+    var node = hash_f(adrs, load_value(at));
     for (var j = 0u; j < params.a; j++) {
         adrs[6] = j + 1u;
         index = index >> 1u;
@@ -218,13 +218,10 @@ fn chain(ib: u32, base: u32, layer: u32, i: u32) {
     let at = layer_address(ib, layer);
     let xmss = xmss_at(ib, layer);
     var adrs = array<u32, 8>(layer, 0u, at.x, at.y, WOTS_HASH, at.z, i, 0u);
-    var x = array<u32, 8>();
-    for (var w = 0u; w < nw; w++) {
-        x[w] = items[xmss + i * nw + w];
-    }
+    var x = load_value(xmss + i * nw);
     for (var j = wots_digit(load_node(base), i); j < 15u; j++) {
         adrs[7] = j;
-        x = hash_f_value(adrs, x);
+        x = hash_f(adrs, x);
     }
     store_value(base + SCRATCH + i * nw, x);
 }
