@@ -784,13 +784,12 @@ impl Engine {
     }
 
     /// Verifies EIP-7594 cell proofs: one verdict per cell, equal to
-    /// c-kzg-4844's on the cell alone (see [`kzg`]). No GPU kernel yet: every
-    /// engine runs it on the CPU.
+    /// c-kzg-4844's on the cell alone (see [`kzg`]).
     pub fn verify_kzg_cells(&self, items: &[kzg::CellItem]) -> Result<Outcome<Vec<Verdict>>, Error> {
         self.run_split(
             Op::KzgCellVerify,
             &items,
-            |_, _| Err(Failure::at_start(format!("no GPU kernel for {}", Op::KzgCellVerify))),
+            |gpu, it| gpu.kzg_cell_verify(it),
             |it| kzg::cpu::verify(it),
         )
     }

@@ -58,7 +58,7 @@ use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
 use crate::ops::evm::{self, PrecompileError};
 use crate::ops::ntt::{PolyResult, Transform};
-use crate::ops::{bip340, bls, ed25519, hash, merkle, mldsa, mlkem, msm, slhdsa, sr25519};
+use crate::ops::{bip340, bls, ed25519, hash, kzg, merkle, mldsa, mlkem, msm, slhdsa, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 /// One adapter as `devices` shows it.
@@ -216,6 +216,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn p256_verify(&self, items: &[P256Item]) -> Streamed<Verdict>;
     /// BIP-340 Schnorr verification.
     fn bip340_verify(&self, batch: &bip340::Batch) -> Streamed<Verdict>;
+    /// EIP-7594 cell proof verification.
+    fn kzg_cell_verify(&self, items: &[kzg::CellItem]) -> Streamed<Verdict>;
     /// sr25519 verification under the signing context `ctx`.
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict>;
     /// ML-DSA verification at `level`.

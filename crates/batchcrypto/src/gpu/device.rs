@@ -15,7 +15,7 @@ use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
 use crate::ops::evm::{self, PrecompileError};
-use crate::ops::{bip340, bls, ecdsa, ed25519, hash, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
+use crate::ops::{bip340, bls, ecdsa, ed25519, hash, kzg, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
@@ -616,6 +616,10 @@ impl GpuRuntime for Gpu {
 
     fn bip340_verify(&self, batch: &bip340::Batch) -> Streamed<Verdict> {
         bip340::gpu::verify(self, batch)
+    }
+
+    fn kzg_cell_verify(&self, items: &[kzg::CellItem]) -> Streamed<Verdict> {
+        kzg::gpu::verify(self, items)
     }
 
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict> {

@@ -33,8 +33,14 @@
 //! point evaluation), so every verdict is c-kzg's on the item alone.
 
 pub(crate) mod cpu;
+#[cfg(any(feature = "wgpu", test))]
+pub(crate) mod equation;
+#[cfg(feature = "wgpu")]
+pub(crate) mod gpu;
 pub mod oracle;
 pub mod sample;
+#[cfg(any(feature = "wgpu", test))]
+pub(crate) mod setup;
 pub(crate) mod workload;
 
 use blst::min_pk::PublicKey;
@@ -112,24 +118,32 @@ pub(crate) fn below_r(word: &[u8]) -> bool {
 /// The item's first failing check in c-kzg's order (see the module's
 /// docs); `Ok` when every check passes (the equation is not among them).
 pub fn checks(item: &CellItem) -> Result<(), Reason> {
+    in_order(item, || g1_point(&item.proof), || g1_point(&item.commitment)).map(|_| ())
+}
+
+/// The item's checks in c-kzg's order given its points as read (blst's on
+/// the CPU, the device's on the GPU: `proof` and `commitment` are asked
+/// for only once the checks before them passed): the index, the proof, the
+/// commitment, the cell's elements. The points when every check passes.
+pub(crate) fn in_order<P>(
+    item: &CellItem,
+    proof: impl FnOnce() -> Result<Option<P>, PointError>,
+    commitment: impl FnOnce() -> Result<Option<P>, PointError>,
+) -> Result<(Option<P>, Option<P>), Reason> {
+    let refused = |e: PointError, malformed: Reason, outside: Reason| match e {
+        PointError::NotInGroup => outside,
+        PointError::Encoding | PointError::NotOnCurve => malformed,
+    };
     if item.index >= CELLS_PER_EXT_BLOB {
         return Err(Reason::CellIndexOutOfRange);
     }
-    let point = |bytes: &[u8], malformed: Reason, outside: Reason| match g1_point(bytes) {
-        Ok(_) => Ok(()),
-        Err(PointError::NotInGroup) => Err(outside),
-        Err(_) => Err(malformed),
-    };
-    point(&item.proof, Reason::MalformedProof, Reason::ProofNotInSubgroup)?;
-    point(
-        &item.commitment,
-        Reason::MalformedCommitment,
-        Reason::CommitmentNotInSubgroup,
-    )?;
+    let proof = proof().map_err(|e| refused(e, Reason::MalformedProof, Reason::ProofNotInSubgroup))?;
+    let commitment =
+        commitment().map_err(|e| refused(e, Reason::MalformedCommitment, Reason::CommitmentNotInSubgroup))?;
     if !item.cell.chunks_exact(32).all(below_r) {
         return Err(Reason::NonCanonicalElement);
     }
-    Ok(())
+    Ok((proof, commitment))
 }
 
 /// c-kzg's batch check of `items` (`verify_cell_kzg_proof_batch`):

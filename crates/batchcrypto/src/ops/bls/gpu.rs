@@ -82,6 +82,16 @@ pub(crate) fn pack_pair(words: &mut Vec<u32>, g1: Option<&[u32]>, g2: Option<&[u
     );
 }
 
+/// A point of G2 as [`pack_pair`] reads it: x.c0, x.c1, y.c0, y.c1,
+/// canonical words.
+pub(crate) fn g2_words(q: &ark_bls12_381::G2Affine) -> Vec<u32> {
+    use ark_ff::PrimeField;
+    [q.x.c0, q.x.c1, q.y.c0, q.y.c1]
+        .iter()
+        .flat_map(|c| bigint::from_ark::<12>(c.into_bigint()))
+        .collect()
+}
+
 /// The point of `coords` 64-byte field elements at the start of `bytes`.
 fn point(bytes: &[u8], coords: usize) -> Point {
     let mut words = Vec::with_capacity(12 * coords);

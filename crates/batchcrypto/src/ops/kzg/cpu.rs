@@ -25,7 +25,7 @@ const FEW_ITEMS: usize = 2;
 /// 1.32 times that, 64 3.66, 256 6.88, 1,024 30.3 (the interpolations
 /// summed per column, the proofs' and commitments' multi-scalar
 /// multiplications).
-const BATCH_COST: Cost = Cost {
+pub(crate) const BATCH_COST: Cost = Cost {
     fixed: 1.0,
     per_item: 0.03,
     max_chunk: 512,

@@ -11,11 +11,14 @@ use crate::ops::Op;
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
 use crate::verdict::Verdict;
 
-/// `kzg_cell_verify`.
+/// `kzg_cell_verify`. Its GPU path runs its kernels over the whole batch
+/// (passes of batch checks, as BLS batch verification): not split between
+/// CPU and GPU, since a failure sends every item to the CPU rather than
+/// keeping those done.
 pub const CELL_VERIFY: OpSpec = OpSpec {
     op: Op::KzgCellVerify,
     item: "cell with its commitment and proof (EIP-7594)",
-    gpu_kernel: false,
+    gpu_kernel: true,
     splittable: false,
     bench_msg_len: None,
     workload: cells,

@@ -63,7 +63,7 @@ pub(crate) const BATCH_COST: Cost = crate::ops::bls::cpu::BATCH_COST;
 /// two): on the H200 the EIP-2537 programs took 70 ms for 1,024 pairs and
 /// 75 ms for 16,384, 4.6-4.9 µs per pair from there on
 /// (docs/bench/h200-2026-12-04b).
-const DEVICE_FULL: usize = 16_384;
+pub(crate) const DEVICE_FULL: usize = 16_384;
 /// Messages per `bls_hash` sub-batch.
 const MAX_MESSAGES: usize = 16_384;
 

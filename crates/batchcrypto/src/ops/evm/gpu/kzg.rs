@@ -32,8 +32,8 @@ use crate::batch::FlatBytes;
 use crate::gpu::Gpu;
 use crate::gpu::bigint;
 use crate::gpu::driver::{Failure, Streamed};
-use crate::ops::bls::gpu::pack_pair;
 use crate::ops::bls::gpu::signatures::{self, Decompressed, Group, ONE, Scalar};
+use crate::ops::bls::gpu::{g2_words, pack_pair};
 
 /// A point as the precompile reads the device's decompression: `None` for
 /// infinity (a valid commitment or proof), or why c-kzg refuses it (as
@@ -59,14 +59,8 @@ fn scalar(s: Fr) -> Scalar {
 fn g2_points() -> &'static (Vec<u32>, Vec<u32>) {
     static POINTS: OnceLock<(Vec<u32>, Vec<u32>)> = OnceLock::new();
     POINTS.get_or_init(|| {
-        let words = |q: G2Affine| -> Vec<u32> {
-            [q.x.c0, q.x.c1, q.y.c0, q.y.c1]
-                .iter()
-                .flat_map(|c| bigint::from_ark::<12>(c.into_bigint()))
-                .collect()
-        };
         let point = |b: &[u8]| G2Affine::deserialize_compressed(b).expect("a point of G2");
-        (words(point(&kzg::G2)), words(-point(&kzg::TAU_G2)))
+        (g2_words(&point(&kzg::G2)), g2_words(&-point(&kzg::TAU_G2)))
     })
 }
 
