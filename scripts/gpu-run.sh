@@ -136,6 +136,10 @@ bench modexp 12 --backend cpu,gpu --op modexp,bn256_mul --sizes 16384,262144 --o
 # (16 cores, the crate per item) against GPU end to end; making the
 # workload runs the oracle on every item (about 6 s for SHAKE-128f).
 bench slhdsa 16 --backend cpu,gpu --op slhdsa_verify_sha2_128s,slhdsa_verify_shake_128f --sizes 16384 --oracle-max-n 1024
+# EIP-7594 cell proofs: decompression, then passes of set checks on the
+# MSM and pairing kernels, against c-kzg in sets on 16 cores; making the
+# workload runs c-kzg on every cell (4 ms each, on all cores).
+bench kzgcells 20 --backend cpu,gpu --op kzg_cell_verify --sizes 4096,16384 --oracle-max-n 256
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).

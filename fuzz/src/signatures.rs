@@ -1,14 +1,15 @@
 //! Signature verification against the oracles: Ed25519 (strict and
 //! ZIP-215; ed25519-dalek, ed25519-zebra), BIP-340 and secp256k1 ECDSA
 //! and ecrecover (libsecp256k1), sr25519 (schnorrkel), P-256 (`p256`),
-//! BLS12-381 one by one and in batches (blst).
+//! BLS12-381 one by one and in batches (blst), and EIP-7594's KZG cell
+//! proofs (c-kzg-4844).
 
 use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
 use batchcrypto::Engine;
 use batchcrypto::batch::SignedBatch;
-use batchcrypto::ops::{SignedItem, bip340, bls, ecdsa, ed25519, sr25519};
+use batchcrypto::ops::{SignedItem, bip340, bls, ecdsa, ed25519, kzg, sr25519};
 
 use super::{Fields, answers, array, engine, same};
 
@@ -21,8 +22,13 @@ const BLS_ITEMS: usize = 8;
 /// BLS as a batch: enough for its batch checks (from 80 items on two
 /// threads).
 const BLS_BATCH_ITEMS: usize = 96;
+/// KZG cells: a c-kzg check costs milliseconds a cell, and enough for a
+/// batch check and its bisection.
+const CELL_ITEMS: usize = 16;
 /// Seeds of generated items.
 const SEEDS: usize = 4;
+/// The operations (an input's first choice).
+const OPS: u8 = 12;
 
 /// Share of hostile items among seed `s`'s generated ones: a third for
 /// the first two, none for the others (batches that the edits alone make
@@ -40,13 +46,15 @@ pub fn run(data: &[u8]) {
 
 /// Whether `data` is a BLS12-381 input (9: one by one, 10: as a batch).
 pub fn is_bls(data: &[u8]) -> bool {
-    Unstructured::new(data).int_in_range(0..=10u8).is_ok_and(|op| op >= 9)
+    Unstructured::new(data)
+        .int_in_range(0..=OPS - 1)
+        .is_ok_and(|op| op == 9 || op == 10)
 }
 
 /// One fuzz input on `e`: an operation, a seed's items, edits.
 pub fn check(e: &Engine, data: &[u8]) {
     let mut u = Unstructured::new(data);
-    let (Ok(op), Ok(seed)) = (u.int_in_range(0..=10u8), u.choose_index(SEEDS)) else {
+    let (Ok(op), Ok(seed)) = (u.int_in_range(0..=OPS - 1), u.choose_index(SEEDS)) else {
         return;
     };
     match op {
@@ -208,6 +216,27 @@ pub fn check(e: &Engine, data: &[u8]) {
             let want = items.iter().map(ecdsa::oracle::p256_verify).collect::<Vec<_>>();
             same("p256_verify", &got, &want);
         }
+        11 => {
+            let fields = cached(&CELLS, seed, cell_fields);
+            let items = Fields {
+                items: fields,
+                fixed: &[true; 4],
+            }
+            .edited(&mut u, CELL_ITEMS)
+            .items;
+            let items: Vec<kzg::CellItem> = items
+                .iter()
+                .map(|i| kzg::CellItem {
+                    commitment: array(&i[0]),
+                    index: u64::from_le_bytes(array(&i[1])),
+                    cell: Box::new(array(&i[2])),
+                    proof: array(&i[3]),
+                })
+                .collect();
+            let got = answers(e, e.verify_kzg_cells(&items));
+            let want = items.iter().map(kzg::oracle::verify_cell).collect::<Vec<_>>();
+            same("kzg_cell_verify", &got, &want);
+        }
         _ => {
             let mode = if op == 9 { bls::Mode::Single } else { bls::Mode::Batch };
             let fields = cached(&BLS, seed, |s| {
@@ -237,6 +266,28 @@ static SECP256K1: Cache = OnceLock::new();
 static ECRECOVER: Cache = OnceLock::new();
 static P256: Cache = OnceLock::new();
 static BLS: Cache = OnceLock::new();
+static CELLS: Cache = OnceLock::new();
+
+/// Seed `s`'s cells as fields (commitment, index as 8 bytes little-endian,
+/// cell, proof): every eighth cell of a blob (indices 0, 8, ... 120, so
+/// that a batch spans cosets), a third hostile for seeds 0 and 1, the zero
+/// blob's (commitment and proofs at infinity) for seed 2.
+fn cell_fields(s: u64) -> Vec<Vec<Vec<u8>>> {
+    let per_blob = kzg::CELLS_PER_EXT_BLOB as usize;
+    let blob = if s == 2 { 1 } else { 0 };
+    kzg::sample::generate_range(blob * per_blob..(blob + 1) * per_blob, hostile(s), s)
+        .into_iter()
+        .step_by(per_blob / CELL_ITEMS)
+        .map(|(i, _)| {
+            vec![
+                i.commitment.to_vec(),
+                i.index.to_le_bytes().to_vec(),
+                i.cell.to_vec(),
+                i.proof.to_vec(),
+            ]
+        })
+        .collect()
+}
 
 /// Seed `seed`'s generated items as fields (every seed generated once per
 /// process).

@@ -159,6 +159,7 @@ pub(crate) type Streamed<T> = Result<Vec<T>, Failure<T>>;
 
 impl<T> Failure<T> {
     /// A failure before any answer.
+    #[cfg(feature = "wgpu")]
     pub(crate) fn at_start(reason: String) -> Failure<T> {
         Failure {
             done: Vec::new(),

@@ -46,27 +46,28 @@ use crate::ops::msm::gpu as msm_gpu;
 use crate::verdict::{Reason, Verdict};
 
 /// A point as c-kzg reads the device's decompression (as
-/// [`super::g1_point`] reads blst's).
-fn point(d: Decompressed) -> Result<Option<blst_p1_affine>, PointError> {
-    match d {
+/// [`super::g1_point`] reads blst's); `Err` when the device's point is not
+/// one blst holds (a fault of the device: the call fails).
+fn point(d: Decompressed) -> Result<Result<Option<blst_p1_affine>, PointError>, String> {
+    Ok(match d {
         Decompressed::Encoding => Err(PointError::Encoding),
         Decompressed::NotOnCurve => Err(PointError::NotOnCurve),
         // blst's decoding refuses x = 0 as outside the group.
         Decompressed::OrderThree | Decompressed::NotInGroup => Err(PointError::NotInGroup),
         Decompressed::Infinity => Ok(None),
-        Decompressed::Point(words) => affine(&words).map(Some),
-    }
+        Decompressed::Point(words) => Ok(Some(affine(&words)?)),
+    })
 }
 
 /// A point of G1 from the device's canonical words (x, y), as blst holds
-/// it; the device found it on the curve and in G1, which
-/// [`PublicKey::deserialize`] checks again in part (on the curve).
-fn affine(words: &[u32]) -> Result<blst_p1_affine, PointError> {
+/// it. The device found it on the curve and in G1; blst's reading checks
+/// the curve again.
+fn affine(words: &[u32]) -> Result<blst_p1_affine, String> {
     let mut bytes = bigint::to_be::<12>(&words[..12]);
     bytes.extend(bigint::to_be::<12>(&words[12..24]));
     PublicKey::deserialize(&bytes)
         .map(Into::into)
-        .map_err(|_| PointError::NotOnCurve)
+        .map_err(|e| format!("the device decompressed a point blst refuses ({e:?})"))
 }
 
 /// The setup's [τ^j]G1 (j < 64) and the pairs' G2 points: G2's generator
@@ -119,7 +120,7 @@ fn run(gpu: &Gpu, items: &[CellItem]) -> Result<Vec<Verdict>, String> {
         signatures::decompress(gpu, Group::G1, encodings)?
             .into_par_iter()
             .map(point)
-            .collect();
+            .collect::<Result<_, _>>()?;
     if decoded.len() != items.len() + distinct.len() {
         return Err("a point without an answer".to_string());
     }
@@ -130,6 +131,8 @@ fn run(gpu: &Gpu, items: &[CellItem]) -> Result<Vec<Verdict>, String> {
         .zip(decoded)
         .enumerate()
         .map(|(i, (item, proof))| {
+            // Every distinct commitment was decompressed: the fallback is
+            // never taken.
             let commitment = || {
                 commitments
                     .get(&item.commitment)
