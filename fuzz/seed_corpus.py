@@ -162,6 +162,8 @@ def route_lines(route: str) -> list[bytes]:
              "verify/ml-dsa-87": "ml-dsa-87", "mlkem/keygen": "ml-kem-keygen", "verify/kzg-cell": "kzg-cell"}
     if word in kinds:
         return sample(kinds[word], 24)
+    if word == "verify/slh-dsa":
+        return sample("slh-dsa", 8, "--set", route.split("set=")[1])
     if word in ("mlkem/encaps", "mlkem/decaps"):
         size = route.split("set=")[1] if "set=" in route else "768"
         return sample(f"ml-kem-{word.split('/')[1]}", 12, "--set", size, "--signers", "3")
@@ -212,6 +214,9 @@ WRITTEN = [
     ("verify/ed25519?policy=%", "verify/ed25519"),
     ("serve", "hash/keccak256"),
     ("evm/bn256-add?input=-", "evm/bn256-add"),
+    ("verify/slh-dsa?set=SLH-DSA-SHA2-128s", "verify/slh-dsa?set=sha2-128s"),
+    ("verify/slh-dsa?set=sha2-129s", "verify/slh-dsa?set=sha2-128s"),
+    ("verify/slh-dsa", "verify/slh-dsa?set=sha2-128s"),
 ]
 
 

@@ -36,7 +36,7 @@ use batchcrypto_cli::fuzzing::{Output, Payload, Served, body_lines, job, query_p
 
 /// The operations an input's first byte picks, as a route's path (after
 /// `/v1/`) and query.
-pub const ROUTES: [&str; 60] = [
+pub const ROUTES: [&str; 61] = [
     "verify/ed25519",
     "verify/ed25519?policy=zip215",
     "verify/secp256k1",
@@ -97,6 +97,7 @@ pub const ROUTES: [&str; 60] = [
     "evm/ripemd160",
     "evm/identity",
     "evm/p256verify",
+    "verify/slh-dsa?set=sha2-128s",
 ];
 
 /// What an input's first byte picks from, modulo: a listed route below
