@@ -6,7 +6,7 @@
 //!    for G1 as blst does; the host's cores check the indices and the
 //!    cells' elements, so that each item gets its first failure in c-kzg's
 //!    order ([`super::in_order`]);
-//! 2. per pass of sets ([`bisect::passes::decide_in_passes`], as BLS
+//! 2. per pass of sets ([`signatures::decide_on_device`], as BLS
 //!    batch verification on the GPU): the host's cores weigh each set's
 //!    cells by fresh random 64-bit r_k (one for a set of one cell) and
 //!    interpolate its columns ([`equation::equation`]); the MSM kernel
@@ -35,11 +35,10 @@ use rayon::prelude::*;
 
 use super::equation::{self, Base};
 use super::{CellItem, POINT_LEN, PointError, in_order, setup};
-use crate::bisect;
 use crate::gpu::Gpu;
 use crate::gpu::bigint;
 use crate::gpu::driver::{Failure, Streamed};
-use crate::ops::bls::gpu::signatures::{self, DEVICE_FULL, Decompressed, Group};
+use crate::ops::bls::gpu::signatures::{self, Decompressed, Group};
 use crate::ops::bls::gpu::{g2_words, pack_pair};
 use crate::ops::msm::bases::Affine;
 use crate::ops::msm::gpu as msm_gpu;
@@ -157,14 +156,8 @@ fn run(gpu: &Gpu, items: &[CellItem]) -> Result<Vec<Verdict>, String> {
             Err(reason) => verdicts.push(Verdict::Invalid(reason)),
         }
     }
-    let mut pass = 0;
-    let holds = bisect::passes::decide_in_passes(ready.len(), super::cpu::BATCH_COST, DEVICE_FULL, |sets| {
-        // Traced runs say how long each pass of checks took.
-        let t = std::time::Instant::now();
-        let passed = set_checks(gpu, items, &ready, sets);
-        Gpu::trace(|| format!("kzg_cell_verify: pass {pass} of {} sets", sets.len()), t);
-        pass += 1;
-        passed
+    let holds = signatures::decide_on_device("kzg_cell_verify", ready.len(), super::cpu::BATCH_COST, |sets| {
+        set_checks(gpu, items, &ready, sets)
     })?;
     for (r, holds) in ready.iter().zip(holds) {
         if !holds {

@@ -63,7 +63,7 @@ pub(crate) const BATCH_COST: Cost = crate::ops::bls::cpu::BATCH_COST;
 /// two): on the H200 the EIP-2537 programs took 70 ms for 1,024 pairs and
 /// 75 ms for 16,384, 4.6-4.9 µs per pair from there on
 /// (docs/bench/h200-2026-12-04b).
-pub(crate) const DEVICE_FULL: usize = 16_384;
+const DEVICE_FULL: usize = 16_384;
 /// Messages per `bls_hash` sub-batch.
 const MAX_MESSAGES: usize = 16_384;
 
@@ -456,14 +456,8 @@ fn run_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Verdi
 fn batch_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Verdict]) -> Result<(), String> {
     let (index, hashed) = hash_distinct(gpu, msgs)?;
     let hash_of: Vec<usize> = checks.iter().map(|c| index[c.hashes[0]]).collect();
-    let mut pass = 0;
-    let ok = bisect::passes::decide_in_passes(checks.len(), BATCH_COST, DEVICE_FULL, |sets| {
-        // Traced runs say how long each pass of checks took.
-        let t = std::time::Instant::now();
-        let passed = set_checks(gpu, checks, &hash_of, &hashed, sets);
-        Gpu::trace(|| format!("bls_batch_verify: pass {pass} of {} sets", sets.len()), t);
-        pass += 1;
-        passed
+    let ok = decide_on_device("bls_batch_verify", checks.len(), BATCH_COST, |sets| {
+        set_checks(gpu, checks, &hash_of, &hashed, sets)
     })?;
     for (c, ok) in checks.iter().zip(ok) {
         if !ok {
@@ -471,6 +465,26 @@ fn batch_checks(gpu: &Gpu, checks: &[Check], msgs: &[&[u8]], verdicts: &mut [Ver
         }
     }
     Ok(())
+}
+
+/// The verdicts of items `0..n` by batch checks on the device, in the
+/// passes of [`bisect::passes::decide_in_passes`] (a probe pass from
+/// [`DEVICE_FULL`] items): `check(sets)` decides one pass's sets. Traced
+/// runs say how long each pass took, under `op`'s name.
+pub(crate) fn decide_on_device(
+    op: &str,
+    n: usize,
+    cost: Cost,
+    mut check: impl FnMut(&[Range<usize>]) -> Result<Vec<bool>, String>,
+) -> Result<Vec<bool>, String> {
+    let mut pass = 0;
+    bisect::passes::decide_in_passes(n, cost, DEVICE_FULL, |sets| {
+        let t = std::time::Instant::now();
+        let passed = check(sets);
+        Gpu::trace(|| format!("{op}: pass {pass} of {} sets", sets.len()), t);
+        pass += 1;
+        passed
+    })
 }
 
 /// Whether each set of `checks` passes one batch check (the small
