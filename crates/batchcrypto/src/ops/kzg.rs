@@ -31,6 +31,12 @@
 //! large sets, one or more per thread; a set that fails is bisected down
 //! to single items (`bisect.rs`, as BLS batch verification and the
 //! point evaluation), so every verdict is c-kzg's on the item alone.
+//!
+//! The GPU path (`gpu.rs`) makes the same checks and the same bisection
+//! with the consensus specs' equation of a weighted set written out
+//! (`equation.rs`: the columns interpolated on the host's cores, the two
+//! sums on the MSM kernel, the pairings on the BLS kernels) and the
+//! setup's points that c-kzg keeps to itself (`setup.rs`).
 
 pub(crate) mod cpu;
 #[cfg(any(feature = "wgpu", test))]

@@ -90,7 +90,8 @@ fn cosets() -> &'static [Coset] {
 }
 
 /// The equation of `set` (cells whose index, points and elements passed
-/// their checks) weighed by `weights`, one per cell.
+/// their checks: an index of 128 or more would be out of the cosets'
+/// bounds) weighed by `weights`, one per cell.
 pub(crate) fn equation(set: &[&CellItem], weights: &[Fr]) -> Equation {
     let cosets = cosets();
     let mut eq = Equation::default();
