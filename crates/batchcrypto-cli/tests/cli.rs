@@ -1402,6 +1402,30 @@ fn samples_feed_their_verbs() {
     }
 }
 
+/// ML-DSA's or SLH-DSA's items as `verify` lines (the context left out
+/// of every other line whose context is empty), then three malformed
+/// lines: a missing signature, a key of odd hex, not JSON.
+fn context_lines(items: &[batchcrypto::ops::mldsa::sample::Item]) -> Vec<u8> {
+    let mut input = Vec::new();
+    for (i, it) in items.iter().enumerate() {
+        let ctx = if it.ctx.is_empty() && i % 2 == 0 {
+            String::new()
+        } else {
+            format!(",\"ctx\":\"{}\"", hex::encode(&it.ctx))
+        };
+        writeln!(
+            input,
+            "{{\"pk\":\"{}\",\"msg\":\"{}\",\"sig\":\"{}\"{ctx}}}",
+            hex::encode(&it.pk),
+            hex::encode(&it.msg),
+            hex::encode(&it.sig)
+        )
+        .expect("write");
+    }
+    input.extend_from_slice(b"{\"pk\":\"00\",\"msg\":\"\"}\n{\"pk\":\"0\",\"msg\":\"\",\"sig\":\"\"}\nnot json\n");
+    input
+}
+
 /// `verify ml-dsa-*` on a hostile sample with malformed lines mixed in:
 /// each verdict the `ml-dsa` crate's, each hostile kind with its reason,
 /// wrong lengths as items (not line errors), malformed lines as error
@@ -1415,23 +1439,7 @@ fn mldsa_lines_match_oracle() {
     let gpu = has_usable_gpu();
     for level in Level::ALL {
         let items = sample::generate(level, 500, 5, 0.6, 21);
-        let mut input = Vec::new();
-        for (i, it) in items.iter().enumerate() {
-            let ctx = if it.ctx.is_empty() && i % 2 == 0 {
-                String::new()
-            } else {
-                format!(",\"ctx\":\"{}\"", hex::encode(&it.ctx))
-            };
-            writeln!(
-                input,
-                "{{\"pk\":\"{}\",\"msg\":\"{}\",\"sig\":\"{}\"{ctx}}}",
-                hex::encode(&it.pk),
-                hex::encode(&it.msg),
-                hex::encode(&it.sig)
-            )
-            .expect("write");
-        }
-        input.extend_from_slice(b"{\"pk\":\"00\",\"msg\":\"\"}\n{\"pk\":\"0\",\"msg\":\"\",\"sig\":\"\"}\nnot json\n");
+        let input = context_lines(&items);
         let verb = ["verify", level.name()];
         let run = |backend: &str| run_with_stdin(&[&verb[..], &["--backend", backend]].concat(), &input);
         let cpu = run("cpu");
@@ -1481,23 +1489,7 @@ fn slhdsa_lines_match_oracle() {
     let gpu = has_usable_gpu();
     for (set, name) in [(Set::Sha2_128s, "sha2-128s"), (Set::Shake128f, "SLH-DSA-SHAKE-128f")] {
         let items = sample::generate(set, 60, 0.7, 23);
-        let mut input = Vec::new();
-        for (i, it) in items.iter().enumerate() {
-            let ctx = if it.ctx.is_empty() && i % 2 == 0 {
-                String::new()
-            } else {
-                format!(",\"ctx\":\"{}\"", hex::encode(&it.ctx))
-            };
-            writeln!(
-                input,
-                "{{\"pk\":\"{}\",\"msg\":\"{}\",\"sig\":\"{}\"{ctx}}}",
-                hex::encode(&it.pk),
-                hex::encode(&it.msg),
-                hex::encode(&it.sig)
-            )
-            .expect("write");
-        }
-        input.extend_from_slice(b"{\"pk\":\"00\",\"msg\":\"\"}\n{\"pk\":\"0\",\"msg\":\"\",\"sig\":\"\"}\nnot json\n");
+        let input = context_lines(&items);
         let run = |backend: &str| run_with_stdin(&["verify", "slh-dsa", "--set", name, "--backend", backend], &input);
         let cpu = run("cpu");
         assert_eq!(cpu.status.code(), Some(2), "{set}: malformed lines exit 2");

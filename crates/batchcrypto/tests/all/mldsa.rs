@@ -151,27 +151,9 @@ fn message_and_context_lengths_across_blocks() {
             273, 274, 400, 1000, 4001,
         ];
         let ctx_lens = [0, 1, 3, 66, 255];
-        let mut out = Vec::new();
-        for (i, &len) in msg_lens.iter().enumerate() {
-            let msg: Vec<u8> = (0..len).map(|b| (b * 7 + i) as u8).collect();
-            let ctx = vec![0xc5u8; ctx_lens[i % ctx_lens.len()]];
-            let sig = key.sign_deterministic(&msg, &ctx).expect("sign").encode().to_vec();
-            let item = sample::Item {
-                pk: pk.clone(),
-                msg,
-                sig,
-                ctx,
-                kind: "valid",
-            };
-            if let Some(last) = item.msg.len().checked_sub(1) {
-                let mut bad = item.clone();
-                bad.msg[last] ^= 1;
-                bad.kind = "wrong_message";
-                out.push(bad);
-            }
-            out.push(item);
-        }
-        out
+        crate::support::signed_with_contexts(&pk, &msg_lens, &ctx_lens, |msg, ctx| {
+            key.sign_deterministic(msg, ctx).expect("sign").encode().to_vec()
+        })
     }
 
     for (level, items) in [

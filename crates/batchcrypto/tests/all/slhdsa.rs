@@ -71,27 +71,9 @@ fn message_and_context_lengths_across_blocks() {
             0, 1, 15, 16, 17, 55, 56, 63, 64, 65, 87, 88, 89, 127, 128, 129, 136, 1000,
         ];
         let ctx_lens = [0, 1, 255];
-        let mut out = Vec::new();
-        for (i, &len) in msg_lens.iter().enumerate() {
-            let msg: Vec<u8> = (0..len).map(|b| (b * 7 + i) as u8).collect();
-            let ctx = vec![0xc5u8; ctx_lens[i % ctx_lens.len()]];
-            let sig = key.try_sign_with_context(&msg, &ctx, None).expect("sign").to_vec();
-            let item = sample::Item {
-                pk: pk.clone(),
-                msg,
-                sig,
-                ctx,
-                kind: "valid",
-            };
-            if let Some(last) = item.msg.len().checked_sub(1) {
-                let mut bad = item.clone();
-                bad.msg[last] ^= 1;
-                bad.kind = "wrong_message";
-                out.push(bad);
-            }
-            out.push(item);
-        }
-        out
+        crate::support::signed_with_contexts(&pk, &msg_lens, &ctx_lens, |msg, ctx| {
+            key.try_sign_with_context(msg, ctx, None).expect("sign").to_vec()
+        })
     }
 
     for (set, items) in [

@@ -233,3 +233,37 @@ pub fn assert_matches_oracle(batch: &Batch, policy: Policy, labels: &dyn Fn(usiz
     }
     first.expect("at least the cpu engine").1
 }
+
+/// One key's items (ML-DSA's and SLH-DSA's item type): a message of each
+/// length of `msg_lens` (bytes `b * 7 + i` for message i), the contexts'
+/// lengths taken in turn from `ctx_lens` (bytes 0xc5), each signed by
+/// `sign(msg, ctx)`; before each non-empty message's item the same with
+/// the message's last byte flipped (kind "wrong_message").
+pub fn signed_with_contexts(
+    pk: &[u8],
+    msg_lens: &[usize],
+    ctx_lens: &[usize],
+    sign: impl Fn(&[u8], &[u8]) -> Vec<u8>,
+) -> Vec<batchcrypto::ops::mldsa::sample::Item> {
+    let mut out = Vec::new();
+    for (i, &len) in msg_lens.iter().enumerate() {
+        let msg: Vec<u8> = (0..len).map(|b| (b * 7 + i) as u8).collect();
+        let ctx = vec![0xc5u8; ctx_lens[i % ctx_lens.len()]];
+        let sig = sign(&msg, &ctx);
+        let item = batchcrypto::ops::mldsa::sample::Item {
+            pk: pk.to_vec(),
+            msg,
+            sig,
+            ctx,
+            kind: "valid",
+        };
+        if let Some(last) = item.msg.len().checked_sub(1) {
+            let mut bad = item.clone();
+            bad.msg[last] ^= 1;
+            bad.kind = "wrong_message";
+            out.push(bad);
+        }
+        out.push(item);
+    }
+    out
+}
