@@ -76,7 +76,7 @@ impl Spec {
 /// One fuzz input: a call and its columns.
 pub fn run(data: &[u8]) {
     let mut u = Unstructured::new(data);
-    let Ok(call) = u.int_in_range(0..=16u8) else {
+    let Ok(call) = u.int_in_range(0..=17u8) else {
         return;
     };
     let specs: Vec<Spec> = (0..4).map(|_| Spec::draw(&mut u)).collect();
@@ -167,7 +167,7 @@ pub fn run(data: &[u8]) {
                 None
             }
         }
-        _ => {
+        16 => {
             // EIP-7594 cells: the commitments' and proofs' layouts drawn,
             // the cells 2,048 bytes for each whole commitment (the fourth
             // column's bytes, repeated), one index per drawn group value.
@@ -187,6 +187,64 @@ pub fn run(data: &[u8]) {
                 ),
                 0,
             )
+        }
+        _ => {
+            if u.arbitrary().unwrap_or(false) {
+                // EIP-7594 blobs: the column's layout drawn, its bytes the
+                // fourth column's repeated to blobs' lengths when whole
+                // (mostly elements at or above r, sometimes none).
+                let blobs = &specs[0];
+                let fill = &specs[3].bytes;
+                let low = u.arbitrary().unwrap_or(false);
+                let bytes: Vec<u8> = match blobs.width {
+                    Some(w) if w > 0 => (0..blobs.bytes.len() / w * kzg::BLOB_LEN)
+                        .map(|i| match fill.get(i % fill.len().max(1)) {
+                            Some(b) if !(low && i % 32 == 0) => *b,
+                            _ => 0,
+                        })
+                        .collect(),
+                    _ => blobs.bytes.clone(),
+                };
+                let column = match blobs.width {
+                    Some(w) if w > 0 => Column::fixed("blobs", &bytes, kzg::BLOB_LEN),
+                    Some(w) => Column::fixed("blobs", &bytes, w),
+                    None => Column::offsets("blobs", &bytes, &blobs.offsets),
+                };
+                let items = match blobs.width {
+                    Some(w) if w > 0 => Some(bytes.len() / kzg::BLOB_LEN),
+                    _ => blobs.items(),
+                };
+                if let Ok(o) = flat::kzg_compute_cells(e, &column) {
+                    assert_eq!(Some(o.output.len()), items, "blobs: {} answers", o.output.len());
+                }
+            } else {
+                // EIP-7594 recoveries: the drawn groups over cells of the
+                // fourth column's bytes, one index per cell from the third's.
+                let cells = &specs[3].bytes;
+                let n_cells = groups.iter().copied().max().unwrap_or(0) as usize;
+                let cells: Vec<u8> = (0..kzg::CELL_LEN * n_cells)
+                    .map(|i| {
+                        if i % 32 == 0 {
+                            0
+                        } else {
+                            cells.get(i % cells.len().max(1)).copied().unwrap_or(0)
+                        }
+                    })
+                    .collect();
+                let indices: Vec<u64> = (0..n_cells)
+                    .map(|k| u64::from(specs[2].bytes.get(k).copied().unwrap_or(k as u8)))
+                    .collect();
+                let got = flat::kzg_recover_cells(e, &groups, &indices, &Column::fixed("cells", &cells, kzg::CELL_LEN));
+                if let Ok(o) = got {
+                    assert_eq!(
+                        o.output.len() + 1,
+                        groups.len(),
+                        "recoveries: {} answers",
+                        o.output.len()
+                    );
+                }
+            }
+            None
         }
     };
     if let Some((answers, k)) = answered {

@@ -38,6 +38,8 @@ __all__ = [
     "Recovered",
     "Calls",
     "KemKeys",
+    "BlobCells",
+    "ExtendedCells",
     "Encapsulations",
     "Decapsulations",
     "Polys",
@@ -105,6 +107,30 @@ class Calls(NamedTuple):
     errors: np.ndarray
     #: the output bytes of each call (``b""`` where it failed).
     outputs: list[bytes]
+
+
+class BlobCells(NamedTuple):
+    """EIP-7594: each blob's commitment, cells and cell proofs."""
+
+    valid: np.ndarray
+    reasons: np.ndarray
+    #: (n, 48) uint8 array: the commitments (zeros where not valid).
+    commitments: np.ndarray
+    #: (n, 128, 2048) uint8 array: the cells.
+    cells: np.ndarray
+    #: (n, 128, 48) uint8 array: the cells' proofs.
+    proofs: np.ndarray
+
+
+class ExtendedCells(NamedTuple):
+    """EIP-7594 recoveries: each item's 128 cells and proofs."""
+
+    valid: np.ndarray
+    reasons: np.ndarray
+    #: (n, 128, 2048) uint8 array: the cells (zeros where not valid).
+    cells: np.ndarray
+    #: (n, 128, 48) uint8 array: the cells' proofs.
+    proofs: np.ndarray
 
 
 class KemKeys(NamedTuple):
@@ -293,6 +319,50 @@ class Engine:
         codes = np.empty(n, dtype=np.uint8)
         self._native.verify_kzg_cells(cols[0].native(), memoryview(idx).cast("B"), cols[1].native(), cols[2].native(), codes)
         return _verdicts(codes)
+
+    def kzg_compute_cells(self, blobs: Any) -> BlobCells:
+        """EIP-7594: each 131072-byte blob's commitment, 128 cells and
+        their proofs (c-kzg-4844's ``blob_to_kzg_commitment`` and
+        ``compute_cells_and_kzg_proofs``); a blob with an element not below
+        the scalar field's modulus is ``non_canonical_element``."""
+        n, cols = columns("kzg_compute_cells", blobs=blobs)
+        codes = np.empty(n, dtype=np.uint8)
+        commitments = np.empty((n, 48), dtype=np.uint8)
+        cells, proofs = np.empty((n, 128, 2048), dtype=np.uint8), np.empty((n, 128, 48), dtype=np.uint8)
+        self._native.kzg_compute_cells(cols[0].native(), commitments, cells, proofs, codes)
+        return BlobCells(codes == 0, codes, commitments, cells, proofs)
+
+    def kzg_recover_cells(self, cell_indices: Any, cells: Any) -> ExtendedCells:
+        """EIP-7594 recovery (c-kzg-4844's ``recover_cells_and_kzg_proofs``):
+        item ``i`` is the cells ``cells[i]`` (a sequence of 2048-byte cells,
+        64 to 128 of them) at the indices ``cell_indices[i]`` (integers,
+        strictly ascending, below 128); its 128 cells and their proofs, or
+        the first check it fails. An item whose indices and cells differ in
+        number raises ``ValueError``."""
+        op = "kzg_recover_cells"
+        flat_cells, groups = _groups(op, "cells", cells)
+        if not isinstance(cell_indices, (list, tuple)):
+            raise TypeError(f"{op}: cell_indices: expected a list with one sequence per item")
+        if len(cell_indices) != len(groups) - 1:
+            raise ValueError(f"{op}: cells has {len(groups) - 1} items but cell_indices has {len(cell_indices)}")
+        runs = []
+        for i, ix in enumerate(cell_indices):
+            try:
+                runs.append(np.asarray(ix, dtype=np.uint64).reshape(-1))
+            except (OverflowError, TypeError, ValueError) as e:
+                raise ValueError(f"{op}: cell_indices[{i}]: not integers from 0 to 2**64 - 1 ({e})") from None
+        for i, run in enumerate(runs):
+            if len(run) != int(groups[i + 1] - groups[i]):
+                raise ValueError(f"{op}: item {i} has {len(run)} indices but {int(groups[i + 1] - groups[i])} cells")
+        idx = np.ascontiguousarray(np.concatenate(runs) if runs else np.empty(0, dtype=np.uint64), dtype=np.uint64)
+        n = len(runs)
+        col = column(op, "cells", flat_cells)
+        codes = np.empty(n, dtype=np.uint8)
+        out_cells, proofs = np.empty((n, 128, 2048), dtype=np.uint8), np.empty((n, 128, 48), dtype=np.uint8)
+        self._native.kzg_recover_cells(
+            memoryview(groups).cast("B"), memoryview(idx).cast("B"), col.native(), out_cells, proofs, codes
+        )
+        return ExtendedCells(codes == 0, codes, out_cells, proofs)
 
     def verify_bls_aggregate(self, pks: Any, msgs: Any, sigs: Any) -> Verdicts:
         """BLS aggregate verification (blst's ``aggregate_verify``): item

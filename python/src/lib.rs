@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use batchcrypto::flat::{self, Column};
-use batchcrypto::ops::{bls, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
+use batchcrypto::ops::{bls, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
 use batchcrypto::{BackendChoice, Engine, Error, Outcome, Reason, Verdict};
 
 /// A borrowed input column: the buffer stays held (and so alive) while
@@ -538,6 +538,98 @@ impl NativeEngine {
             codes,
             |c, x, p| flat::verify_kzg_cells(e, c, &indices, x, p),
         )
+    }
+
+    /// EIP-7594: each blob's commitment, cells and proofs.
+    fn kzg_compute_cells(
+        &self,
+        py: Python<'_>,
+        blobs: &Bound<'_, PyAny>,
+        commitments: &Bound<'_, PyAny>,
+        cells: &Bound<'_, PyAny>,
+        proofs: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "kzg_compute_cells";
+        let blobs = Col::get("blobs", blobs)?;
+        let n = codes.len()?;
+        let (mut codes, mut commitments, mut cells, mut proofs) = (
+            out("codes", codes, Some(n))?,
+            out("commitments", commitments, Some(kzg::POINT_LEN * n))?,
+            out("cells", cells, Some(kzg::EXTENDED_CELLS_LEN * n))?,
+            out("proofs", proofs, Some(kzg::EXTENDED_PROOFS_LEN * n))?,
+        );
+        let bc = blobs.column();
+        let (codes, commitments, cells, proofs) = (
+            codes.bytes_mut(),
+            commitments.bytes_mut(),
+            cells.bytes_mut(),
+            proofs.bytes_mut(),
+        );
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::kzg_compute_cells(e, &bc).map_err(|e| raise(op, e))?.output;
+            write_rows(
+                op,
+                got,
+                codes,
+                &mut [
+                    (commitments, kzg::POINT_LEN, &|b: &kzg::BlobCells| &b.commitment[..]),
+                    (cells, kzg::EXTENDED_CELLS_LEN, &|b: &kzg::BlobCells| {
+                        b.extended.cells.as_flattened()
+                    }),
+                    (proofs, kzg::EXTENDED_PROOFS_LEN, &|b: &kzg::BlobCells| {
+                        b.extended.proofs.as_flattened()
+                    }),
+                ],
+            )
+        })
+    }
+
+    /// EIP-7594 cell recovery: item `i` is the cells
+    /// `cells[groups[i]..groups[i + 1]]` with the same run of `indices`
+    /// (native-endian u64s).
+    #[allow(clippy::too_many_arguments)]
+    fn kzg_recover_cells(
+        &self,
+        py: Python<'_>,
+        groups: &Bound<'_, PyAny>,
+        indices: &Bound<'_, PyAny>,
+        cells: &Bound<'_, PyAny>,
+        out_cells: &Bound<'_, PyAny>,
+        proofs: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "kzg_recover_cells";
+        let (groups, indices) = (positions("groups", groups)?, positions("indices", indices)?);
+        let cells = Col::get("cells", cells)?;
+        let n = codes.len()?;
+        let (mut codes, mut out_cells, mut proofs) = (
+            out("codes", codes, Some(n))?,
+            out("out_cells", out_cells, Some(kzg::EXTENDED_CELLS_LEN * n))?,
+            out("proofs", proofs, Some(kzg::EXTENDED_PROOFS_LEN * n))?,
+        );
+        let cc = cells.column();
+        let (codes, out_cells, proofs) = (codes.bytes_mut(), out_cells.bytes_mut(), proofs.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::kzg_recover_cells(e, &groups, &indices, &cc)
+                .map_err(|e| raise(op, e))?
+                .output;
+            write_rows(
+                op,
+                got,
+                codes,
+                &mut [
+                    (out_cells, kzg::EXTENDED_CELLS_LEN, &|x: &kzg::Extended| {
+                        x.cells.as_flattened()
+                    }),
+                    (proofs, kzg::EXTENDED_PROOFS_LEN, &|x: &kzg::Extended| {
+                        x.proofs.as_flattened()
+                    }),
+                ],
+            )
+        })
     }
 
     /// BLS aggregate (`fast`: one message per item) verification: item

@@ -125,6 +125,53 @@ def test_kzg_cells(engine):
         engine.verify_kzg_cells(one[0], one[1], [one[2][0][:-1]], one[3])
 
 
+def test_kzg_compute_and_recover(engine):
+    """EIP-7594 blobs and recoveries: the CLI's answers (commitment, 128
+    cells, 128 proofs, or the reason) in every column form; a recovery
+    whose indices and cells differ in number raises."""
+    blobs, answers = [], []
+    for line, out in zip(jsonl("kzg-compute.jsonl"), jsonl("kzg-compute.out"), strict=True):
+        if line is None or out is None or "error" in out:
+            continue
+        blobs.append(unhex(line["blob"]))
+        answers.append(out)
+    assert len(answers) >= 3
+    for form in FORMS:
+        got = engine.kzg_compute_cells(as_form(blobs, 131072, form))
+        assert got.cells.shape == (len(blobs), 128, 2048) and got.proofs.shape == (len(blobs), 128, 48), form
+        for i, want in enumerate(answers):
+            if want["commitment"] is None:
+                assert not got.valid[i] and batchcrypto.reason_name(got.reasons[i]) == want["reason"], (form, i)
+                assert not got.cells[i].any()
+                continue
+            assert got.valid[i], (form, i)
+            assert got.commitments[i].tobytes().hex() == want["commitment"], (form, i)
+            assert [c.tobytes().hex() for c in got.cells[i]] == want["cells"], (form, i)
+            assert [p.tobytes().hex() for p in got.proofs[i]] == want["proofs"], (form, i)
+    indices, cells, answers = [], [], []
+    for line, out in zip(jsonl("kzg-recover.jsonl"), jsonl("kzg-recover.out"), strict=True):
+        if line is None or out is None or "error" in out or out.get("reason") == "empty_or_mismatched":
+            continue
+        indices.append(line["cell_indices"])
+        cells.append([unhex(c) for c in line["cells"]])
+        answers.append(out)
+    assert len(answers) >= 8
+    got = engine.kzg_recover_cells(indices, cells)
+    for i, want in enumerate(answers):
+        if want["cells"] is None:
+            assert not got.valid[i] and batchcrypto.reason_name(got.reasons[i]) == want["reason"], i
+            continue
+        assert got.valid[i], i
+        assert [c.tobytes().hex() for c in got.cells[i]] == want["cells"], i
+        assert [p.tobytes().hex() for p in got.proofs[i]] == want["proofs"], i
+    with pytest.raises(ValueError, match="kzg_recover_cells: item 0 has 63 indices but 64 cells"):
+        engine.kzg_recover_cells([indices[0][:-1]], [cells[0]])
+    with pytest.raises(ValueError, match="cell_indices"):
+        engine.kzg_recover_cells([[-1] * 64], [cells[0]])
+    with pytest.raises(ValueError, match="cells"):
+        engine.kzg_recover_cells([indices[0]], [[c[:-1] for c in cells[0]]])
+
+
 @pytest.mark.parametrize("low_s", [False, True])
 def test_ecrecover(engine, low_s):
     out = "ecrecover-low-s.out" if low_s else "ecrecover.out"

@@ -16,6 +16,7 @@ mod ecrecover;
 mod evm;
 mod hash;
 mod interrupt;
+mod kzg;
 mod limits;
 mod lines;
 mod merkle;
@@ -68,6 +69,9 @@ enum Command {
     Eip2537Pairing(evm::PairingArgs),
     /// EVM precompiles (EIP-196/197 BN254 add, mul, pairing; EIP-2537 G1/G2 MSM), one call per JSON line.
     Evm(evm::Args),
+    /// EIP-7594 blobs: commitments, cells and proofs of blobs, and cells and proofs recovered from half, one JSON line per item.
+    #[command(subcommand)]
+    Kzg(kzg::Kzg),
     /// Merkle root of 32-byte leaves, one JSON line in per leaf, one line out.
     Merkle(merkle::Args),
     /// ML-KEM (FIPS 203) key generation, encapsulation and decapsulation, one JSON line per item.
@@ -109,6 +113,7 @@ impl Command {
             Command::Eip2537Pairing(a) => Ok(evm::eip2537_pairing_job(a)),
             Command::Evm(a) => Ok(evm::job(a)),
             Command::Mlkem(m) => Ok(mlkem::job(m)),
+            Command::Kzg(k) => Ok(kzg::job(k)),
             Command::Merkle(a) => Ok(merkle::job(a)),
             other => Err(Box::new(other)),
         }
@@ -124,6 +129,7 @@ impl Command {
             Command::Evm(_) => "evm",
             Command::Merkle(_) => "merkle",
             Command::Mlkem(_) => "mlkem",
+            Command::Kzg(_) => "kzg",
             Command::Ntt(_) => "ntt",
             Command::Msm(_) => "msm",
             Command::Devices(_) => "devices",

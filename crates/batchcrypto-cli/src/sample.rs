@@ -67,6 +67,17 @@ pub enum Sample {
     /// not below r, points badly flagged or changed, another blob's proof or
     /// commitment). `--signers` is not used.
     KzgCell(Common),
+    /// Blobs for `kzg compute-cells`: random field elements, every eighth
+    /// the zero blob, every fourth of the rest all r - 1 (hostile: an
+    /// element at or above r). `--signers` is not used.
+    KzgBlob(Common),
+    /// Items for `kzg recover-cells`: 64 to 128 of a random blob's cells in
+    /// ascending order, eight recoveries per blob (hostile: indices and
+    /// cells in different numbers, over 128 or under 64 cells, an index
+    /// past 127, indices repeated or out of order, an element at or above r,
+    /// cells of another blob, which are recovered all the same). `--signers`
+    /// is not used.
+    KzgRecover(Common),
     /// Items for `verify ml-dsa-44` (hostile: wrong message, context or
     /// key, bit flips, malformed hints, z out of range, short key or
     /// signature, a context over 255 bytes).
@@ -128,13 +139,26 @@ const STEP: usize = 16_384;
 /// The lines of a sample, made step by step.
 type Lines<'a> = Box<dyn Iterator<Item = String> + 'a>;
 
+/// Blobs and recoveries made per step (each line is 256 KiB or more).
+const BLOB_STEP: usize = 64;
+
 /// The lines of `count` items made `STEP` at a time by `make` (items that
 /// depend only on their index).
 fn by_steps<'a, T: 'a>(count: usize, make: impl Fn(Range<usize>) -> Vec<T> + 'a, line: fn(T) -> String) -> Lines<'a> {
+    by_steps_of(STEP, count, make, line)
+}
+
+/// [`by_steps`], `step` at a time.
+fn by_steps_of<'a, T: 'a>(
+    step: usize,
+    count: usize,
+    make: impl Fn(Range<usize>) -> Vec<T> + 'a,
+    line: fn(T) -> String,
+) -> Lines<'a> {
     Box::new(
         (0..count)
-            .step_by(STEP)
-            .flat_map(move |start| make(start..(start + STEP).min(count)).into_iter().map(line)),
+            .step_by(step)
+            .flat_map(move |start| make(start..(start + step).min(count)).into_iter().map(line)),
     )
 }
 
@@ -148,6 +172,8 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::Sr25519(common)
         | Sample::Bls(common)
         | Sample::KzgCell(common)
+        | Sample::KzgBlob(common)
+        | Sample::KzgRecover(common)
         | Sample::MlDsa44(common)
         | Sample::MlDsa65(common)
         | Sample::MlDsa87(common)
@@ -251,6 +277,26 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
                 )
             },
         ),
+        Sample::KzgBlob(_) => by_steps_of(
+            BLOB_STEP,
+            c.count,
+            |r| kzg::sample::blobs_range(r, c.hostile_share, c.seed),
+            |(blob, kind)| format!("{{\"blob\":\"{}\",\"kind\":\"{kind}\"}}", hex::encode(&blob[..])),
+        ),
+        Sample::KzgRecover(_) => by_steps_of(
+            BLOB_STEP,
+            c.count,
+            |r| kzg::sample::recover_range(r, c.hostile_share, c.seed),
+            |(i, kind)| {
+                let indices: Vec<String> = i.indices.iter().map(u64::to_string).collect();
+                let cells: Vec<String> = i.cells.iter().map(|c| format!("\"{}\"", hex::encode(c))).collect();
+                format!(
+                    "{{\"cell_indices\":[{}],\"cells\":[{}],\"kind\":\"{kind}\"}}",
+                    indices.join(","),
+                    cells.join(",")
+                )
+            },
+        ),
         Sample::MlDsa44(_) | Sample::MlDsa65(_) | Sample::MlDsa87(_) => {
             let level = match &s {
                 Sample::MlDsa44(_) => mldsa::Level::Mldsa44,
@@ -313,7 +359,6 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A `{"pk","sig","msg","kind"}` line (BLS, BIP-340, sr25519).
 /// A line of `verify ml-dsa-*` and `verify slh-dsa`.
 fn context_line(pk: &[u8], msg: &[u8], sig: &[u8], ctx: &[u8], kind: &str) -> String {
     format!(
@@ -325,6 +370,7 @@ fn context_line(pk: &[u8], msg: &[u8], sig: &[u8], ctx: &[u8], kind: &str) -> St
     )
 }
 
+/// A `{"pk","sig","msg","kind"}` line (BLS, BIP-340, sr25519).
 fn signed_line(pk: &[u8], sig: &[u8], msg: &[u8], kind: &str) -> String {
     format!(
         "{{\"pk\":\"{}\",\"sig\":\"{}\",\"msg\":\"{}\",\"kind\":\"{kind}\"}}",

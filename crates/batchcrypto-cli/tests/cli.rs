@@ -1358,6 +1358,124 @@ fn kzg_cell_lines_match_oracle() {
     assert_eq!(reasons, every.into_iter().collect(), "{reasons:?}");
 }
 
+/// The JSON of a blob's or a recovery's cells and proofs as the CLI
+/// writes them.
+fn extended_json(x: &batchcrypto::ops::kzg::Extended) -> (serde_json::Value, serde_json::Value) {
+    let list = |items: Vec<String>| serde_json::Value::from(items);
+    (
+        list(x.cells.iter().map(hex::encode).collect()),
+        list(x.proofs.iter().map(hex::encode).collect()),
+    )
+}
+
+/// `kzg compute-cells` and `kzg recover-cells` on hostile samples with
+/// malformed lines mixed in: each answer c-kzg's (commitment, 128 cells,
+/// 128 proofs) or the library's reason; a short or long blob or cell, a
+/// missing or mistyped field and text that is not JSON are error lines
+/// naming their line (exit 2), counts, order and range of the indices the
+/// item's reason; `--backend gpu` prints the same (computing on the
+/// device; recovery has no kernel: the CPU runs it and says so).
+#[test]
+fn kzg_compute_and_recover_lines_match_oracle() {
+    use batchcrypto::ops::kzg::{oracle, sample};
+    let blobs = sample::blobs_range(0..5, 0.4, 23);
+    let mut input = String::new();
+    let mut want: Vec<Option<serde_json::Value>> = Vec::new();
+    let malformed = [
+        "{\"blob\":\"00\"}".to_string(),
+        "{}".to_string(),
+        format!("{{\"blob\":\"{}\"}}", "0".repeat(2 * 131_072 + 2)),
+        "not json".to_string(),
+    ];
+    for (i, (blob, _)) in blobs.iter().enumerate() {
+        input.push_str(&format!(
+            "{}\n{{\"blob\":\"{}\"}}\n",
+            malformed[i % 4],
+            hex::encode(&blob[..])
+        ));
+        want.push(None);
+        want.push(Some(match oracle::compute_cells(blob) {
+            Ok(made) => {
+                let (cells, proofs) = extended_json(&made.extended);
+                serde_json::json!({"commitment": hex::encode(made.commitment), "cells": cells, "proofs": proofs})
+            }
+            Err(r) => serde_json::json!({"commitment": null, "reason": r.code()}),
+        }));
+    }
+    let recoveries = sample::recover_range(0..16, 0.5, 23);
+    let mut recover_input = String::new();
+    let mut recover_want: Vec<Option<serde_json::Value>> = Vec::new();
+    for (i, (item, _)) in recoveries.iter().enumerate() {
+        let cells: Vec<String> = item.cells.iter().map(hex::encode).collect();
+        let line = serde_json::json!({"cell_indices": item.indices, "cells": cells}).to_string();
+        if i % 4 == 1 {
+            let broken = [
+                line.replacen(&cells[0], &cells[0][2..], 1),
+                serde_json::json!({"cells": cells}).to_string(),
+                line.replacen("\"cell_indices\":[", "\"cell_indices\":[-1,", 1),
+                serde_json::json!({"cell_indices": item.indices, "cells": 7}).to_string(),
+            ];
+            recover_input.push_str(&broken[(i / 4) % 4]);
+            recover_input.push('\n');
+            recover_want.push(None);
+        }
+        recover_input.push_str(&line);
+        recover_input.push('\n');
+        recover_want.push(Some(match oracle::recover_cells(item) {
+            Ok(x) => {
+                let (cells, proofs) = extended_json(&x);
+                serde_json::json!({"cells": cells, "proofs": proofs})
+            }
+            Err(r) => serde_json::json!({"cells": null, "reason": r.code()}),
+        }));
+    }
+    let mut reasons = std::collections::BTreeSet::new();
+    for (verb, input, want) in [
+        ("compute-cells", &input, &want),
+        ("recover-cells", &recover_input, &recover_want),
+    ] {
+        let out = run_with_stdin(&["kzg", verb, "--backend", "cpu"], input.as_bytes());
+        assert_eq!(out.status.code(), Some(2), "{verb}");
+        if has_usable_gpu() {
+            let gpu = run_with_stdin(&["kzg", verb, "--backend", "gpu"], input.as_bytes());
+            assert_eq!(
+                (gpu.status.code(), &gpu.stdout),
+                (out.status.code(), &out.stdout),
+                "{verb}"
+            );
+            let stderr = String::from_utf8_lossy(&gpu.stderr);
+            let said = match verb {
+                "compute-cells" => "backend gpu (requested)",
+                _ => "no GPU kernel",
+            };
+            assert!(stderr.contains(said), "{verb}: {stderr}");
+        }
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), want.len(), "{verb}");
+        for (n, (got, want)) in lines.iter().zip(want.iter()).enumerate() {
+            match want {
+                None => assert!(
+                    got["error"]
+                        .as_str()
+                        .is_some_and(|e| e.contains(&format!("line {}", n + 1))),
+                    "{verb}, line {}: {got}",
+                    n + 1
+                ),
+                Some(w) => {
+                    assert!(got == w, "{verb}, line {}: differs", n + 1);
+                    if let Some(r) = w["reason"].as_str() {
+                        reasons.insert(r.to_string());
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        reasons.contains("non_canonical_element") && reasons.len() >= 4,
+        "{reasons:?}"
+    );
+}
+
 /// `sample <op>` is deterministic and its lines are well-formed input for
 /// the op's verb.
 #[test]
@@ -1370,6 +1488,8 @@ fn samples_feed_their_verbs() {
         ("bip340", vec!["verify", "bip340"]),
         ("sr25519", vec!["verify", "sr25519"]),
         ("kzg-cell", vec!["verify", "kzg-cell"]),
+        ("kzg-blob", vec!["kzg", "compute-cells"]),
+        ("kzg-recover", vec!["kzg", "recover-cells"]),
         ("ml-dsa-44", vec!["verify", "ml-dsa-44"]),
         ("ml-dsa-65", vec!["verify", "ml-dsa-65"]),
         ("ml-dsa-87", vec!["verify", "ml-dsa-87"]),

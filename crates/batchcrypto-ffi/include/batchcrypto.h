@@ -269,6 +269,45 @@ enum BcStatus bc_verify_kzg_cells(const struct BcEngine *engine,
                                   const struct BcColumn *proofs,
                                   uint8_t *out_codes);
 
+// EIP-7594 blobs of 131,072 bytes (c-kzg-4844's
+// `blob_to_kzg_commitment` and `compute_cells_and_kzg_proofs`): per blob
+// its commitment (48 bytes) into `out_commitments`, its 128 cells
+// (262,144 bytes) into `out_cells` and their proofs (6,144 bytes) into
+// `out_proofs` (zeros where it has a reason), 0 or the reason
+// (`non_canonical_element`) into `out_codes`.
+//
+// # Safety
+// The operations' contract (the header's preamble); the outputs hold `n`
+// rows each.
+enum BcStatus bc_kzg_compute_cells(const struct BcEngine *engine,
+                                   size_t n,
+                                   const struct BcColumn *blobs,
+                                   uint8_t *out_commitments,
+                                   uint8_t *out_cells,
+                                   uint8_t *out_proofs,
+                                   uint8_t *out_codes);
+
+// EIP-7594 cell recovery (c-kzg-4844's `recover_cells_and_kzg_proofs`):
+// item `i` is the cells `cells[groups[i] .. groups[i + 1]]` (2,048 bytes
+// each) with the indices `indices[groups[i] .. groups[i + 1]]`, of
+// `n_cells` in all; per item its 128 cells into `out_cells` and their
+// proofs into `out_proofs` (rows as [`bc_kzg_compute_cells`]'; zeros where
+// it has a reason), 0 or the reason into `out_codes`.
+//
+// # Safety
+// The operations' contract (the header's preamble); `groups` NULL (for
+// `n` = 0) or `n + 1` readable u64s, `indices` NULL (for `n_cells` = 0)
+// or `n_cells`; the outputs hold `n` rows each.
+enum BcStatus bc_kzg_recover_cells(const struct BcEngine *engine,
+                                   size_t n,
+                                   const uint64_t *groups,
+                                   size_t n_cells,
+                                   const uint64_t *indices,
+                                   const struct BcColumn *cells,
+                                   uint8_t *out_cells,
+                                   uint8_t *out_proofs,
+                                   uint8_t *out_codes);
+
 // Ethereum's ecrecover: hashes of 32 bytes, signatures r ‖ s ‖ v of 65
 // (v 27/28 or 0/1). Per item: a verdict byte (0: recovered), and where
 // the outputs are not NULL the 20-byte address and the 64-byte key x ‖ y

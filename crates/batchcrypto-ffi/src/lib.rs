@@ -19,7 +19,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
 use batchcrypto::flat::{self, Column};
-use batchcrypto::ops::{bls, ed25519, evm, hash, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
+use batchcrypto::ops::{bls, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
 use batchcrypto::{BackendChoice, Engine, Error, Reason};
 
 /// What a call did.
@@ -690,6 +690,102 @@ pub unsafe extern "C" fn bc_verify_kzg_cells(
             verdicts(n, out_codes, || {
                 flat::verify_kzg_cells(e, &commitments, indices, &cells, &proofs)
             })
+        }
+    })
+}
+
+/// EIP-7594 blobs of 131,072 bytes (c-kzg-4844's
+/// `blob_to_kzg_commitment` and `compute_cells_and_kzg_proofs`): per blob
+/// its commitment (48 bytes) into `out_commitments`, its 128 cells
+/// (262,144 bytes) into `out_cells` and their proofs (6,144 bytes) into
+/// `out_proofs` (zeros where it has a reason), 0 or the reason
+/// (`non_canonical_element`) into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); the outputs hold `n`
+/// rows each.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_kzg_compute_cells(
+    engine: *const BcEngine,
+    n: usize,
+    blobs: *const BcColumn,
+    out_commitments: *mut u8,
+    out_cells: *mut u8,
+    out_proofs: *mut u8,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_kzg_compute_cells", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let blobs = column("blobs", blobs, n)?;
+            let commitments = output("out_commitments", out_commitments, size(n, kzg::POINT_LEN)?)?;
+            let cells = output("out_cells", out_cells, size(n, kzg::EXTENDED_CELLS_LEN)?)?;
+            let proofs = output("out_proofs", out_proofs, size(n, kzg::EXTENDED_PROOFS_LEN)?)?;
+            let codes = output("out_codes", out_codes, n)?;
+            rows(
+                flat::kzg_compute_cells(e, &blobs),
+                codes,
+                &mut [
+                    (commitments, kzg::POINT_LEN, &|b: &kzg::BlobCells| &b.commitment[..]),
+                    (cells, kzg::EXTENDED_CELLS_LEN, &|b: &kzg::BlobCells| {
+                        b.extended.cells.as_flattened()
+                    }),
+                    (proofs, kzg::EXTENDED_PROOFS_LEN, &|b: &kzg::BlobCells| {
+                        b.extended.proofs.as_flattened()
+                    }),
+                ],
+            )
+        }
+    })
+}
+
+/// EIP-7594 cell recovery (c-kzg-4844's `recover_cells_and_kzg_proofs`):
+/// item `i` is the cells `cells[groups[i] .. groups[i + 1]]` (2,048 bytes
+/// each) with the indices `indices[groups[i] .. groups[i + 1]]`, of
+/// `n_cells` in all; per item its 128 cells into `out_cells` and their
+/// proofs into `out_proofs` (rows as [`bc_kzg_compute_cells`]'; zeros where
+/// it has a reason), 0 or the reason into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `groups` NULL (for
+/// `n` = 0) or `n + 1` readable u64s, `indices` NULL (for `n_cells` = 0)
+/// or `n_cells`; the outputs hold `n` rows each.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn bc_kzg_recover_cells(
+    engine: *const BcEngine,
+    n: usize,
+    groups: *const u64,
+    n_cells: usize,
+    indices: *const u64,
+    cells: *const BcColumn,
+    out_cells: *mut u8,
+    out_proofs: *mut u8,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_kzg_recover_cells", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let groups = self::groups(groups, n)?;
+            let indices = words("indices", indices, n_cells)?;
+            let cells = column("cells", cells, n_cells)?;
+            let out_cells = output("out_cells", out_cells, size(n, kzg::EXTENDED_CELLS_LEN)?)?;
+            let proofs = output("out_proofs", out_proofs, size(n, kzg::EXTENDED_PROOFS_LEN)?)?;
+            let codes = output("out_codes", out_codes, n)?;
+            rows(
+                flat::kzg_recover_cells(e, groups, indices, &cells),
+                codes,
+                &mut [
+                    (out_cells, kzg::EXTENDED_CELLS_LEN, &|x: &kzg::Extended| {
+                        x.cells.as_flattened()
+                    }),
+                    (proofs, kzg::EXTENDED_PROOFS_LEN, &|x: &kzg::Extended| {
+                        x.proofs.as_flattened()
+                    }),
+                ],
+            )
         }
     })
 }

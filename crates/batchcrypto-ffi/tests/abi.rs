@@ -814,6 +814,137 @@ fn kzg_cells() {
     }
 }
 
+/// EIP-7594 blobs and recoveries through `bc_kzg_compute_cells` and
+/// `bc_kzg_recover_cells`: the library's rows and reason numbers (zeros
+/// where an item has a reason); a partial blob, groups past the cells and
+/// a NULL `groups` named, the outputs untouched.
+#[test]
+fn kzg_blobs_and_recoveries() {
+    use batchcrypto::ops::kzg::{self, sample};
+    let h = engine();
+    let lib = Engine::builder()
+        .backend(BackendChoice::Cpu)
+        .without_profile()
+        .build()
+        .expect("engine");
+    let made = sample::blobs_range(0..3, 0.0, 10);
+    let mut blobs: Vec<u8> = made.iter().flat_map(|(b, _)| b.iter().copied()).collect();
+    blobs[kzg::BLOB_LEN..kzg::BLOB_LEN + 32].fill(0xff);
+    let want = lib.kzg_compute_cells(&blobs).expect("blobs").output;
+    let n = 3;
+    let b = fixed(&blobs, kzg::BLOB_LEN);
+    let (mut commitments, mut cells, mut proofs, mut codes) = (
+        vec![0xAAu8; 48 * n],
+        vec![0xAAu8; kzg::EXTENDED_CELLS_LEN * n],
+        vec![0xAAu8; kzg::EXTENDED_PROOFS_LEN * n],
+        vec![0xAAu8; n],
+    );
+    // SAFETY: a column of n blobs, outputs of n rows.
+    let status = unsafe {
+        bc_kzg_compute_cells(
+            h.0,
+            n,
+            &b,
+            commitments.as_mut_ptr(),
+            cells.as_mut_ptr(),
+            proofs.as_mut_ptr(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_eq!(codes, vec![0, 26, 0], "blob 1 has an element above r");
+    for (i, w) in want.iter().enumerate() {
+        let row = |v: &[u8], width: usize| v[i * width..(i + 1) * width].to_vec();
+        match w {
+            Ok(made) => {
+                assert_eq!(row(&commitments, 48), made.commitment);
+                assert_eq!(row(&cells, kzg::EXTENDED_CELLS_LEN), made.extended.cells.as_flattened());
+                assert_eq!(
+                    row(&proofs, kzg::EXTENDED_PROOFS_LEN),
+                    made.extended.proofs.as_flattened()
+                );
+            }
+            Err(_) => assert!(row(&cells, kzg::EXTENDED_CELLS_LEN).iter().all(|&x| x == 0)),
+        }
+    }
+    let partial = fixed(&blobs[..kzg::BLOB_LEN * 2 + 1], kzg::BLOB_LEN);
+    let mut fresh = vec![0xAAu8; n];
+    // SAFETY: outputs of n rows (the column's bytes are refused first).
+    let got = unsafe {
+        bc_kzg_compute_cells(
+            h.0,
+            n,
+            &partial,
+            commitments.as_mut_ptr(),
+            cells.as_mut_ptr(),
+            proofs.as_mut_ptr(),
+            fresh.as_mut_ptr(),
+        )
+    };
+    assert_eq!(got, BcStatus::InvalidArgument);
+    assert!(fresh.iter().all(|&x| x == 0xAA), "outputs untouched");
+
+    // Two recoveries: a honest one and one of too few cells.
+    let item = sample::recover_range(0..1, 0.0, 10).remove(0).0;
+    let k = item.cells.len() as u64;
+    let groups = [0, k, k + 10];
+    let mut indices = item.indices.clone();
+    indices.extend(0..10);
+    let mut flat_cells: Vec<u8> = item.cells.concat();
+    flat_cells.extend(item.cells[..10].concat());
+    let x = fixed(&flat_cells, kzg::CELL_LEN);
+    let want = lib
+        .kzg_recover_cells(std::slice::from_ref(&item))
+        .expect("recover")
+        .output;
+    let (mut cells, mut proofs, mut codes) = (
+        vec![0xAAu8; kzg::EXTENDED_CELLS_LEN * 2],
+        vec![0xAAu8; kzg::EXTENDED_PROOFS_LEN * 2],
+        vec![0xAAu8; 2],
+    );
+    // SAFETY: groups of 3 positions, indices and cells of k + 10, outputs of 2 rows.
+    let status = unsafe {
+        bc_kzg_recover_cells(
+            h.0,
+            2,
+            groups.as_ptr(),
+            indices.len(),
+            indices.as_ptr(),
+            &x,
+            cells.as_mut_ptr(),
+            proofs.as_mut_ptr(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_eq!(codes, vec![0, 36]);
+    let recovered = want[0].as_ref().expect("recovered");
+    assert_eq!(&cells[..kzg::EXTENDED_CELLS_LEN], recovered.cells.as_flattened());
+    assert_eq!(&proofs[..kzg::EXTENDED_PROOFS_LEN], recovered.proofs.as_flattened());
+    assert!(cells[kzg::EXTENDED_CELLS_LEN..].iter().all(|&x| x == 0));
+    let past = [0, k, k + 11];
+    for (groups, message) in [(past.as_ptr(), "past the"), (ptr::null(), "groups is NULL")] {
+        let mut fresh = vec![0xAAu8; 2];
+        // SAFETY: groups NULL or 3 positions; the rest as above.
+        let got = unsafe {
+            bc_kzg_recover_cells(
+                h.0,
+                2,
+                groups,
+                indices.len(),
+                indices.as_ptr(),
+                &x,
+                cells.as_mut_ptr(),
+                proofs.as_mut_ptr(),
+                fresh.as_mut_ptr(),
+            )
+        };
+        assert_ne!(got, BcStatus::Ok, "{message}");
+        assert!(last_error().contains(message), "{message}: {}", last_error());
+        assert!(fresh.iter().all(|&b| b == 0xAA), "{message}: outputs untouched");
+    }
+}
+
 /// (pk, msg, sig, ctx).
 type ContextItem = (Vec<u8>, Vec<u8>, Vec<u8>, Vec<u8>);
 

@@ -794,6 +794,58 @@ impl Engine {
         )
     }
 
+    /// Every blob's commitment, cells and cell proofs (EIP-4844's
+    /// `blob_to_kzg_commitment`, EIP-7594's `compute_cells_and_kzg_proofs`)
+    /// of `blobs`, [`kzg::BLOB_LEN`] bytes each, back to back: c-kzg's
+    /// (see [`kzg`]), or `non_canonical_element` for a blob with an element
+    /// not below r. Input that is not a whole number of blobs is an
+    /// [`Error::InvalidInput`]. On the GPU, the commitment and the proofs
+    /// are FK20's sums on the MSM kernel, the cells c-kzg's on the CPU
+    /// cores.
+    pub fn kzg_compute_cells(
+        &self,
+        blobs: &[u8],
+    ) -> Result<Outcome<Vec<Result<kzg::BlobCells, crate::Reason>>>, Error> {
+        let op = Op::KzgComputeCells;
+        if !blobs.len().is_multiple_of(kzg::BLOB_LEN) {
+            return Err(Error::InvalidInput {
+                op: op.into(),
+                reason: format!(
+                    "{} bytes are not a whole number of {}-byte blobs",
+                    blobs.len(),
+                    kzg::BLOB_LEN
+                ),
+            });
+        }
+        let blobs: Vec<&[u8; kzg::BLOB_LEN]> = blobs
+            .chunks_exact(kzg::BLOB_LEN)
+            .filter_map(|b| b.try_into().ok())
+            .collect();
+        self.run_split(
+            op,
+            &&blobs[..],
+            |gpu, b| gpu.kzg_compute_cells(b),
+            |b| kzg::extend::compute(b),
+        )
+    }
+
+    /// Every recovery's 128 cells and proofs (EIP-7594's
+    /// `recover_cells_and_kzg_proofs`): c-kzg's, or the first of its checks
+    /// the item fails (see [`kzg`]). No GPU kernel yet: every backend runs
+    /// it on the CPU cores.
+    pub fn kzg_recover_cells(
+        &self,
+        items: &[kzg::RecoverItem],
+    ) -> Result<Outcome<Vec<Result<kzg::Extended, crate::Reason>>>, Error> {
+        let op = Op::KzgRecoverCells;
+        self.run(
+            op,
+            items.len(),
+            |_| Err(format!("no GPU kernel for {op}")),
+            || kzg::extend::recover(items),
+        )
+    }
+
     /// Verifies sr25519 signatures under the signing context `ctx`
     /// (Substrate: [`sr25519::DEFAULT_CONTEXT`]): one verdict per item, equal
     /// to schnorrkel's (see [`sr25519`]).

@@ -391,6 +391,65 @@ pub fn verify_kzg_cells(
     engine.verify_kzg_cells(&items)
 }
 
+/// EIP-7594 blobs ([`kzg::BLOB_LEN`] bytes each): each blob's
+/// commitment, cells and proofs, or its reason.
+pub fn kzg_compute_cells(
+    engine: &Engine,
+    blobs: &Column<'_>,
+) -> Result<Outcome<Vec<Result<kzg::BlobCells, crate::Reason>>>, Error> {
+    let op = Op::KzgComputeCells;
+    let n = count(op, &[blobs])?;
+    match blobs.layout {
+        Layout::Width(_) => {
+            // Every row of one width: the whole buffer when it is a blob's.
+            (0..n).try_for_each(|i| blobs.exact::<{ kzg::BLOB_LEN }>(op, i).map(|_| ()))?;
+            engine.kzg_compute_cells(blobs.bytes)
+        }
+        Layout::Offsets(_) => {
+            let mut bytes = Vec::with_capacity(n * kzg::BLOB_LEN);
+            for i in 0..n {
+                bytes.extend_from_slice(blobs.exact::<{ kzg::BLOB_LEN }>(op, i)?);
+            }
+            engine.kzg_compute_cells(&bytes)
+        }
+    }
+}
+
+/// EIP-7594 cell recovery: item `i` is the cells
+/// `cells[groups[i]..groups[i + 1]]` (2,048 bytes each) with the indices
+/// `indices[groups[i]..groups[i + 1]]`; per item the 128 cells and proofs,
+/// or its reason.
+pub fn kzg_recover_cells(
+    engine: &Engine,
+    groups: &[u64],
+    indices: &[u64],
+    cells: &Column<'_>,
+) -> Result<Outcome<Vec<Result<kzg::Extended, crate::Reason>>>, Error> {
+    let op = Op::KzgRecoverCells;
+    let total = count(op, &[cells])?;
+    if indices.len() != total {
+        return Err(invalid(op, format!("indices: {} for {total} cells", indices.len())));
+    }
+    let n = groups
+        .len()
+        .checked_sub(1)
+        .ok_or_else(|| invalid(op, "groups: no positions (n items need n + 1)".to_string()))?;
+    check_groups(op, groups, n, total, "cells")?;
+    // Every position is at most `total`, a usize.
+    let items = (0..n)
+        .map(|i| {
+            let run = groups[i] as usize..groups[i + 1] as usize;
+            Ok(kzg::RecoverItem {
+                indices: indices[run.clone()].to_vec(),
+                cells: run
+                    .map(|k| cells.exact::<{ kzg::CELL_LEN }>(op, k).copied())
+                    .collect::<Result<_, Error>>()?,
+            })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    engine.kzg_recover_cells(&items)
+}
+
 /// Ethereum's ecrecover: hashes of 32 bytes, signatures r ‖ s ‖ v of 65;
 /// per item the address and key, or why the precompile returns nothing.
 pub fn ecrecover(
@@ -572,7 +631,20 @@ pub fn mlkem_decaps(
 /// `keys[groups[i]..groups[i + 1]]` (`groups` holds `n + 1` non-decreasing
 /// positions, the last at most the number of keys), as 48-byte arrays.
 fn grouped_keys(op: Op, pks: &Column<'_>, groups: &[u64], n: usize) -> Result<Vec<Vec<[u8; bls::PK_LEN]>>, Error> {
-    let keys = pks.count(op)?;
+    check_groups(op, groups, n, pks.count(op)?, "keys of pks")?;
+    // Every position is at most the key count, a usize.
+    (0..n)
+        .map(|i| {
+            (groups[i] as usize..groups[i + 1] as usize)
+                .map(|k| pks.exact::<{ bls::PK_LEN }>(op, k).copied())
+                .collect()
+        })
+        .collect()
+}
+
+/// Checks `groups`, the `n + 1` non-decreasing positions of `n` items'
+/// runs in a column of `keys` rows (`what` names them in the message).
+fn check_groups(op: Op, groups: &[u64], n: usize, keys: usize, what: &str) -> Result<(), Error> {
     if groups.len() != n + 1 {
         return Err(invalid(
             op,
@@ -593,17 +665,10 @@ fn grouped_keys(op: Op, pks: &Column<'_>, groups: &[u64], n: usize) -> Result<Ve
     if usize::try_from(last).map_or(true, |end| end > keys) {
         return Err(invalid(
             op,
-            format!("groups: position {last} is past the {keys} keys of pks"),
+            format!("groups: position {last} is past the {keys} {what}"),
         ));
     }
-    // Every position is at most `keys`, a usize.
-    (0..n)
-        .map(|i| {
-            (groups[i] as usize..groups[i + 1] as usize)
-                .map(|k| pks.exact::<{ bls::PK_LEN }>(op, k).copied())
-                .collect()
-        })
-        .collect()
+    Ok(())
 }
 
 /// BLS aggregate verification (blst's `aggregate_verify`): item `i` is

@@ -137,11 +137,15 @@ pub enum Op {
     KzgCellVerify,
     /// SLH-DSA verification (FIPS 205) in one parameter set.
     SlhdsaVerify(slhdsa::Set),
+    /// A blob's KZG commitment, cells and cell proofs (EIP-7594).
+    KzgComputeCells,
+    /// An extended blob's cells and proofs recovered from half of its cells (EIP-7594).
+    KzgRecoverCells,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 68] = [
+    pub const ALL: [Op; 70] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -210,6 +214,8 @@ impl Op {
         Op::SlhdsaVerify(slhdsa::Set::Shake192f),
         Op::SlhdsaVerify(slhdsa::Set::Shake256s),
         Op::SlhdsaVerify(slhdsa::Set::Shake256f),
+        Op::KzgComputeCells,
+        Op::KzgRecoverCells,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -283,6 +289,8 @@ impl Op {
             Op::SlhdsaVerify(slhdsa::Set::Shake192f) => "slhdsa_verify_shake_192f",
             Op::SlhdsaVerify(slhdsa::Set::Shake256s) => "slhdsa_verify_shake_256s",
             Op::SlhdsaVerify(slhdsa::Set::Shake256f) => "slhdsa_verify_shake_256f",
+            Op::KzgComputeCells => "kzg_compute_cells",
+            Op::KzgRecoverCells => "kzg_recover_cells",
         }
     }
 
@@ -326,6 +334,8 @@ impl Op {
             Op::Msm(curve) => (18, curve as usize),
             Op::KzgCellVerify => (19, 0),
             Op::SlhdsaVerify(set) => (20, set as usize),
+            Op::KzgComputeCells => (21, 0),
+            Op::KzgRecoverCells => (22, 0),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -336,7 +346,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 21 * PARAMETERS;
+const CODES: usize = 23 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

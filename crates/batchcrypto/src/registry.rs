@@ -195,7 +195,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 68] = [
+pub static OPS: [OpSpec; 70] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -264,6 +264,8 @@ pub static OPS: [OpSpec; 68] = [
     slhdsa::workload::VERIFY_SHAKE_192F,
     slhdsa::workload::VERIFY_SHAKE_256S,
     slhdsa::workload::VERIFY_SHAKE_256F,
+    kzg::workload::COMPUTE_CELLS,
+    kzg::workload::RECOVER_CELLS,
 ];
 
 /// The declaration of `op`.

@@ -54,7 +54,8 @@ pub enum Reason {
     MalformedSignature = 8,
     /// BLS: the signature is on the curve but not in the prime-order subgroup.
     SignatureNotInSubgroup = 9,
-    /// BLS aggregates: no keys, or the number of keys and messages differ.
+    /// BLS aggregates: no keys, or the number of keys and messages differ;
+    /// KZG cell recovery: the numbers of cell indices and cells differ.
     EmptyOrMismatched = 10,
     /// ECDSA: r is 0 or not below the group order n.
     ROutOfRange = 11,
@@ -109,11 +110,18 @@ pub enum Reason {
     MalformedCommitment = 33,
     /// KZG: the commitment is on the curve but outside G1.
     CommitmentNotInSubgroup = 34,
+    /// KZG cell recovery: more cells than an extended blob has (128).
+    TooManyCells = 35,
+    /// KZG cell recovery: fewer than half of an extended blob's cells (64).
+    TooFewCells = 36,
+    /// KZG cell recovery: the cell indices are not strictly ascending (a
+    /// repeated or out-of-order index).
+    CellIndicesNotAscending = 37,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 34] = [
+    pub const ALL: [Reason; 37] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -148,6 +156,9 @@ impl Reason {
         Reason::ProofNotInSubgroup,
         Reason::MalformedCommitment,
         Reason::CommitmentNotInSubgroup,
+        Reason::TooManyCells,
+        Reason::TooFewCells,
+        Reason::CellIndicesNotAscending,
     ];
 
     /// The reason's stable number, 1 to 255 (its discriminant; new reasons
@@ -200,6 +211,9 @@ impl Reason {
             Reason::ProofNotInSubgroup => "proof_not_in_subgroup",
             Reason::MalformedCommitment => "malformed_commitment",
             Reason::CommitmentNotInSubgroup => "commitment_not_in_subgroup",
+            Reason::TooManyCells => "too_many_cells",
+            Reason::TooFewCells => "too_few_cells",
+            Reason::CellIndicesNotAscending => "cell_indices_not_ascending",
         }
     }
 }

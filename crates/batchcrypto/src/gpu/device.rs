@@ -622,6 +622,10 @@ impl GpuRuntime for Gpu {
         kzg::gpu::verify(self, items)
     }
 
+    fn kzg_compute_cells(&self, blobs: &[&[u8; kzg::BLOB_LEN]]) -> Streamed<Result<kzg::BlobCells, Reason>> {
+        kzg::extend_gpu::compute(self, blobs)
+    }
+
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict> {
         sr25519::gpu::verify(self, batch, ctx)
     }

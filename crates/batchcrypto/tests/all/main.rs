@@ -18,6 +18,7 @@ mod fuzz;
 mod gpu_driver;
 mod hash;
 mod kzg;
+mod kzg_extend;
 mod merkle;
 mod mldsa;
 mod mlkem;

@@ -30,10 +30,7 @@ use ark_bls12_381::Fr;
 use ark_ff::{FftField, Field, One, PrimeField, Zero};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 
-use super::{CELL_LEN, CELLS_PER_EXT_BLOB, CellItem, POINT_LEN};
-
-/// FIELD_ELEMENTS_PER_CELL.
-pub(crate) const CELL_ELEMENTS: usize = CELL_LEN / 32;
+use super::{CELL_ELEMENTS, CELLS_PER_EXT_BLOB, CellItem, POINT_LEN};
 
 /// A point of a set's sums.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -159,7 +156,7 @@ mod tests {
     /// The equation decided by arkworks on the CPU.
     fn holds(set: &[&CellItem], weights: &[Fr]) -> bool {
         let eq = equation(set, weights);
-        let setup: Vec<G1Affine> = setup::G1_MONOMIAL.iter().map(|h| g1(&setup::bytes(h))).collect();
+        let setup = setup::g1_monomial();
         let point = |b: &Base| match *b {
             Base::Commitment(k) => g1(&set[k].commitment),
             Base::Proof(k) => g1(&set[k].proof),
@@ -184,10 +181,16 @@ mod tests {
     /// e([τ^63]G1, [τ]G2), [τ]G2 being the one the point evaluation uses.
     #[test]
     fn chain_of_powers() {
-        let setup: Vec<G1Affine> = setup::G1_MONOMIAL.iter().map(|h| g1(&setup::bytes(h))).collect();
+        let setup = setup::g1_monomial();
+        assert_eq!(setup.len(), 4096);
         assert_eq!(setup[0], G1Affine::generator());
+        assert!(
+            setup
+                .iter()
+                .all(|p| p.is_on_curve() && p.is_in_correct_subgroup_assuming_on_curve())
+        );
         let tau = g2(&crate::ops::evm::kzg::TAU_G2);
-        for j in 1..setup.len() {
+        for j in 1..CELL_ELEMENTS {
             let a = Bls12_381::pairing(setup[j], G2Affine::generator());
             assert_eq!(a, Bls12_381::pairing(setup[j - 1], tau), "[τ^{j}]G1");
         }
@@ -196,6 +199,19 @@ mod tests {
             Bls12_381::pairing(G1Affine::generator(), tau_pow),
             Bls12_381::pairing(setup[63], tau),
             "[τ^64]G2"
+        );
+        // Every point the next power of τ at once: e(sum ρ_j [τ^(j+1)]G1,
+        // G2) = e(sum ρ_j [τ^j]G1, [τ]G2) for weights ρ_j no point was
+        // chosen against.
+        let weights: Vec<Fr> = (0..setup.len() as u64 - 1)
+            .map(|j| Fr::from(j.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1))
+            .collect();
+        let next = G1Projective::msm(&setup[1..], &weights).expect("as many");
+        let this = G1Projective::msm(&setup[..setup.len() - 1], &weights).expect("as many");
+        assert_eq!(
+            Bls12_381::pairing(next, G2Affine::generator()),
+            Bls12_381::pairing(this, tau),
+            "[τ^j]G1, j < 4,096"
         );
     }
 

@@ -34,7 +34,7 @@ use rand::RngExt;
 use rayon::prelude::*;
 
 use super::equation::{self, Base};
-use super::{CellItem, POINT_LEN, PointError, in_order, setup};
+use super::{CELL_ELEMENTS, CellItem, POINT_LEN, PointError, in_order, setup};
 use crate::gpu::Gpu;
 use crate::gpu::bigint;
 use crate::gpu::driver::{Failure, Streamed};
@@ -82,8 +82,8 @@ fn constants() -> &'static Constants {
     CONSTANTS.get_or_init(|| {
         let g2 = |b: &[u8]| G2Affine::deserialize_compressed(b).expect("a point of G2");
         Constants {
-            setup: setup::G1_MONOMIAL
-                .iter()
+            setup: setup::g1_monomial_hex()
+                .take(CELL_ELEMENTS)
                 .map(|h| PublicKey::uncompress(&setup::bytes(h)).expect("a point of G1").into())
                 .collect(),
             g2: g2_words(&g2(&crate::ops::evm::kzg::G2)),

@@ -1,6 +1,8 @@
-//! Sample cells for `kzg_cell_verify` (the registry's workload, the CLI's
-//! `sample kzg-cell`): the cells and proofs of random blobs, made by
-//! c-kzg's `compute_cells_and_kzg_proofs`, and hostile ones.
+//! Samples of the KZG operations (the registry's workloads, the CLI's
+//! `sample kzg-cell|kzg-blob|kzg-recover`): random blobs (and the zero
+//! blob), the cells and proofs c-kzg's `compute_cells_and_kzg_proofs`
+//! makes of them, some of those cells to recover from, and hostile ones of
+//! each.
 
 use std::ops::Range;
 
@@ -8,7 +10,9 @@ use rand::RngExt;
 use rand::rngs::StdRng;
 use rayon::prelude::*;
 
-use super::{BLS_MODULUS, CELL_LEN, CELLS_PER_EXT_BLOB, CellItem, POINT_LEN, settings};
+use super::{
+    BLOB_LEN, BLS_MODULUS, CELL_LEN, CELLS_PER_BLOB, CELLS_PER_EXT_BLOB, CellItem, POINT_LEN, RecoverItem, settings,
+};
 use crate::ops::item_rng;
 
 /// Every eighth blob (the second, the tenth, ...) is the zero blob:
@@ -20,14 +24,7 @@ const ZERO_EVERY: usize = 8;
 /// proofs; random field elements, or zeros (every eighth blob, the
 /// second first).
 pub fn blob_cells(b: usize, seed: u64) -> Vec<CellItem> {
-    let mut rng = item_rng(seed ^ 0x0b10_b000, b);
-    let mut bytes = vec![0u8; c_kzg::BYTES_PER_BLOB];
-    if b % ZERO_EVERY != 1 {
-        for element in bytes.chunks_exact_mut(32) {
-            element[1..].copy_from_slice(&rng.random::<[u8; 31]>());
-        }
-    }
-    let blob = c_kzg::Blob::from_bytes(&bytes).expect("every element below r");
+    let blob = c_kzg::Blob::new(*blob(b, seed));
     let commitment = settings().blob_to_kzg_commitment(&blob).expect("a commitment");
     let (cells, proofs) = settings().compute_cells_and_kzg_proofs(&blob).expect("cells");
     cells
@@ -43,7 +40,28 @@ pub fn blob_cells(b: usize, seed: u64) -> Vec<CellItem> {
         .collect()
 }
 
-/// The hostile kinds.
+/// Blob `b` of `seed`: random field elements (31 random bytes under a
+/// zero byte), or zeros (every eighth blob, the second first).
+pub fn blob(b: usize, seed: u64) -> Box<[u8; BLOB_LEN]> {
+    let mut rng = item_rng(seed ^ 0x0b10_b000, b);
+    let mut bytes = Box::new([0u8; BLOB_LEN]);
+    if b % ZERO_EVERY != 1 {
+        for element in bytes.chunks_exact_mut(32) {
+            element[1..].copy_from_slice(&rng.random::<[u8; 31]>());
+        }
+    }
+    bytes
+}
+
+/// An element at or above r at a random place of `elements` (r itself, or
+/// r with its top byte raised up to 0xff).
+fn element_at_or_above_r(elements: &mut [u8], rng: &mut StdRng) {
+    let at = 32 * rng.random_range(0..elements.len() / 32);
+    elements[at..at + 32].copy_from_slice(&BLS_MODULUS);
+    elements[at] |= rng.random_range(0..=0x8c);
+}
+
+/// The hostile kinds of cells.
 pub const HOSTILE: [&str; 10] = [
     "index_range",
     "other_index",
@@ -73,11 +91,7 @@ pub fn spoil(item: &mut CellItem, other: &CellItem, kind: &str, rng: &mut StdRng
         }
         "other_index" => item.index = (item.index + rng.random_range(1..CELLS_PER_EXT_BLOB)) % CELLS_PER_EXT_BLOB,
         "cell_byte" => item.cell[rng.random_range(0..CELL_LEN)] ^= 1 << rng.random_range(0..8),
-        "element_range" => {
-            let at = 32 * rng.random_range(0..CELL_LEN / 32);
-            item.cell[at..at + 32].copy_from_slice(&BLS_MODULUS);
-            item.cell[at] |= rng.random_range(0..=0x8c);
-        }
+        "element_range" => element_at_or_above_r(&mut item.cell[..], rng),
         "proof_encoding" => item.proof[0] &= 0x7f,
         "proof_curve" => item.proof[POINT_LEN - 1] ^= 1,
         "commitment_encoding" => item.commitment[0] &= 0x7f,
@@ -117,6 +131,151 @@ pub fn generate_range(range: Range<usize>, hostile_share: f64, seed: u64) -> Vec
             (item, kind)
         })
         .collect()
+}
+
+/// Every fourth honest blob of a blob sample is made of r - 1 (the largest
+/// element), the third first.
+const MAX_EVERY: usize = 4;
+
+/// Blobs `range` of a sample of `seed` (`kzg_compute_cells`): blob i is
+/// [`blob`] i, or every element r - 1 (every fourth, the third first),
+/// made hostile with probability `hostile_share` by an element at or above
+/// r ("element_range"; else "valid").
+pub fn blobs_range(range: Range<usize>, hostile_share: f64, seed: u64) -> Vec<(Box<[u8; BLOB_LEN]>, &'static str)> {
+    range
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = item_rng(seed ^ 0x0b10_b5e7, i);
+            let mut bytes = blob(i, seed);
+            if i % MAX_EVERY == 2 {
+                let mut max = BLS_MODULUS;
+                max[31] -= 1;
+                bytes.chunks_exact_mut(32).for_each(|e| e.copy_from_slice(&max));
+            }
+            if !rng.random_bool(hostile_share.clamp(0.0, 1.0)) {
+                return (bytes, "valid");
+            }
+            element_at_or_above_r(&mut bytes[..], &mut rng);
+            (bytes, "element_range")
+        })
+        .collect()
+}
+
+/// The hostile kinds of recoveries: counts that differ, too many cells
+/// (more than 128), too few (under 64), an index past 127, indices not
+/// strictly ascending, an element at or above r; "other_blob" replaces
+/// cells with another blob's at the same indices, which c-kzg recovers all
+/// the same (no check sees it: the answer is the interpolation of the
+/// cells given).
+pub const RECOVER_HOSTILE: [&str; 7] = [
+    "mismatched",
+    "too_many",
+    "too_few",
+    "index_range",
+    "not_ascending",
+    "element_range",
+    "other_blob",
+];
+
+/// Recoveries a blob's cells give: recovery i of a sample takes the cells
+/// of blob i / RECOVERIES_PER_BLOB.
+pub const RECOVERIES_PER_BLOB: usize = 8;
+
+/// Recoveries `range` of a sample of `seed` (`kzg_recover_cells`): from
+/// the cells of [`blob_cells`] i / 8, a random set of 64 to 128 of them in
+/// ascending order (exactly 64 or all 128 one time in eight each), made
+/// hostile with probability `hostile_share` (its kind of
+/// [`RECOVER_HOSTILE`], or "valid").
+pub fn recover_range(range: Range<usize>, hostile_share: f64, seed: u64) -> Vec<(RecoverItem, &'static str)> {
+    if range.is_empty() {
+        return Vec::new();
+    }
+    let first = range.start / RECOVERIES_PER_BLOB;
+    let blobs: Vec<usize> = (first..range.end.div_ceil(RECOVERIES_PER_BLOB)).collect();
+    let made: Vec<Vec<CellItem>> = blobs
+        .par_iter()
+        .chain([usize::MAX - 1].par_iter())
+        .map(|&b| blob_cells(b, seed))
+        .collect();
+    let (other, made) = made.split_last().expect("the other blob");
+    range
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = item_rng(seed ^ 0x4ec0_7e4d, i);
+            let cells = &made[i / RECOVERIES_PER_BLOB - first];
+            let all = CELLS_PER_EXT_BLOB as usize;
+            let k = match rng.random_range(0..8) {
+                0 => CELLS_PER_BLOB,
+                1 => all,
+                _ => rng.random_range(CELLS_PER_BLOB..=all),
+            };
+            let indices = rand::seq::index::sample(&mut rng, all, k);
+            let mut indices: Vec<u64> = indices.into_iter().map(|j| j as u64).collect();
+            indices.sort_unstable();
+            let mut item = RecoverItem {
+                cells: indices.iter().map(|&j| *cells[j as usize].cell).collect(),
+                indices,
+            };
+            if !rng.random_bool(hostile_share.clamp(0.0, 1.0)) {
+                return (item, "valid");
+            }
+            let kind = RECOVER_HOSTILE[rng.random_range(0..RECOVER_HOSTILE.len())];
+            spoil_recovery(&mut item, other, kind, &mut rng);
+            (item, kind)
+        })
+        .collect()
+}
+
+/// `item` spoiled in the way `kind` names ([`RECOVER_HOSTILE`]), with
+/// `other` (another blob's cells) to take cells from.
+pub fn spoil_recovery(item: &mut RecoverItem, other: &[CellItem], kind: &str, rng: &mut StdRng) {
+    let n = item.indices.len();
+    let at = rng.random_range(0..n);
+    match kind {
+        "mismatched" => {
+            if rng.random_bool(0.5) {
+                item.indices.remove(at);
+            } else {
+                item.cells.remove(at);
+            }
+        }
+        "too_many" => {
+            // Every cell, then repeats of some.
+            item.indices = (0..CELLS_PER_EXT_BLOB).collect();
+            item.cells = other.iter().map(|c| *c.cell).collect();
+            for _ in 0..rng.random_range(1..=8) {
+                let j = rng.random_range(0..CELLS_PER_EXT_BLOB as usize);
+                item.indices.push(j as u64);
+                item.cells.push(*other[j].cell);
+            }
+        }
+        "too_few" => {
+            let keep = rng.random_range(0..CELLS_PER_BLOB);
+            item.indices.truncate(keep);
+            item.cells.truncate(keep);
+        }
+        "index_range" => {
+            item.indices[at] = if rng.random_bool(0.5) {
+                CELLS_PER_EXT_BLOB
+            } else {
+                u64::MAX
+            }
+        }
+        "not_ascending" => {
+            let at = at.max(1);
+            if rng.random_bool(0.5) {
+                item.indices[at] = item.indices[at - 1];
+            } else {
+                item.indices.swap(at - 1, at);
+            }
+        }
+        "element_range" => element_at_or_above_r(&mut item.cells[at], rng),
+        _ => {
+            for (index, cell) in item.indices.iter().zip(item.cells.iter_mut()).step_by(3) {
+                *cell = *other[*index as usize].cell;
+            }
+        }
+    }
 }
 
 #[cfg(test)]

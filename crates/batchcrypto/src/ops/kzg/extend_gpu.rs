@@ -1,0 +1,183 @@
+//! `kzg_compute_cells` on the GPU: a blob's commitment and 128 cell proofs
+//! as FK20's sums ([`super::fk20`]) on the MSM kernel, its cells on the
+//! host's cores (c-kzg's `compute_cells`: an FFT of 8,192 field elements,
+//! a hundredth of the proofs' work on the CPU).
+//!
+//! Per call, two plans of independent sums over every blob that passed its
+//! check: stage A (per blob, the commitment over the setup's 4,096 points,
+//! then the 128 sums u_j of 64 terms over the setup's columns), read back;
+//! stage B (per blob, the 128 sums of the u_j with the circulant's weights,
+//! 65 terms each, the identities left out). The sums come back
+//! uncompressed and are compressed on the host; a sum blst refuses fails
+//! the call (the engine recomputes it on the CPU). A blob with an element
+//! not below r is `non_canonical_element` before any of this.
+//!
+//! Every blob uploads the setup's points with its scalars (a resident copy
+//! of the 12,288 fixed points, as `msm_with`'s bases, would spare that).
+
+use std::sync::OnceLock;
+
+use ark_bls12_381::{Fr, G1Affine};
+use ark_ff::{BigInteger, PrimeField, Zero};
+use ark_serialize::CanonicalSerialize;
+use blst::blst_p1_affine;
+use blst::min_pk::PublicKey;
+
+use super::fk20::{self, CIRCULANT};
+use super::{BLOB_LEN, BlobCells, CELL_ELEMENTS, CELL_LEN, Extended, POINT_LEN, blob_checks, setup};
+use crate::cores;
+use crate::gpu::Gpu;
+use crate::gpu::driver::{Failure, Streamed};
+use crate::ops::msm::bases::Affine;
+use crate::ops::msm::gpu as msm_gpu;
+use crate::verdict::Reason;
+
+/// The compressed point at infinity.
+const INFINITY: [u8; POINT_LEN] = {
+    let mut p = [0u8; POINT_LEN];
+    p[0] = 0xc0;
+    p
+};
+
+/// A point of arkworks' as blst holds it (the setup's, trusted: read back
+/// without checks but the curve's).
+fn to_blst(p: &G1Affine) -> blst_p1_affine {
+    let mut bytes = [0u8; 2 * POINT_LEN];
+    // arkworks writes BLS12-381 as ZCash does, as blst reads it.
+    p.serialize_uncompressed(&mut bytes[..]).expect("96 bytes");
+    PublicKey::deserialize(&bytes).expect("a point of the setup").into()
+}
+
+/// The fixed points of stage A as blst holds them: the setup's 4,096
+/// monomial points, then the columns, row by row.
+fn fixed() -> &'static (Vec<blst_p1_affine>, Vec<Vec<blst_p1_affine>>) {
+    static FIXED: OnceLock<(Vec<blst_p1_affine>, Vec<Vec<blst_p1_affine>>)> = OnceLock::new();
+    FIXED.get_or_init(|| {
+        let setup = cores::map(setup::g1_monomial(), 64, to_blst);
+        let columns = cores::map(fk20::columns(), 1, |row| row.iter().map(to_blst).collect());
+        (setup, columns)
+    })
+}
+
+/// A blob ready for the device: its cells (c-kzg's) and its polynomial.
+struct Ready {
+    cells: Vec<[u8; CELL_LEN]>,
+    poly: Vec<Fr>,
+}
+
+/// Every blob's answer on the GPU (see the module's docs).
+pub(crate) fn compute(gpu: &Gpu, blobs: &[&[u8; BLOB_LEN]]) -> Streamed<Result<BlobCells, Reason>> {
+    run(gpu, blobs).map_err(Failure::at_start)
+}
+
+/// A scalar as the MSM kernel reads it (32 bytes, little-endian).
+fn le(s: &Fr) -> Vec<u8> {
+    s.into_bigint().to_bytes_le()
+}
+
+/// A sum from the MSM kernel (blst's uncompressed G1), `None` for infinity.
+fn point(bytes: &[u8]) -> Result<Option<PublicKey>, String> {
+    if bytes.len() != 2 * POINT_LEN {
+        return Err(format!("a sum of {} bytes came back", bytes.len()));
+    }
+    if bytes[0] & 0x40 != 0 {
+        return Ok(None);
+    }
+    PublicKey::deserialize(bytes)
+        .map(Some)
+        .map_err(|e| format!("the device summed a point blst refuses ({e:?})"))
+}
+
+/// A sum compressed.
+fn compressed(sum: &Option<PublicKey>) -> [u8; POINT_LEN] {
+    sum.as_ref().map_or(INFINITY, PublicKey::compress)
+}
+
+fn run(gpu: &Gpu, blobs: &[&[u8; BLOB_LEN]]) -> Result<Vec<Result<BlobCells, Reason>>, String> {
+    gpu.require_int64("kzg_compute_cells")?;
+    let prepared: Vec<Result<Ready, Reason>> = cores::map(blobs, 1, |blob| {
+        blob_checks(blob)?;
+        let poly = fk20::monomial(blob).ok_or(Reason::NonCanonicalElement)?;
+        let cells = super::settings()
+            .compute_cells(&c_kzg::Blob::new(**blob))
+            .map_err(|_| Reason::NonCanonicalElement)?;
+        Ok(Ready {
+            cells: cells.iter().map(c_kzg::Cell::to_bytes).collect(),
+            poly,
+        })
+    });
+    let ready: Vec<&Ready> = prepared.iter().filter_map(|r| r.as_ref().ok()).collect();
+    let (sums_a, outs) = if ready.is_empty() {
+        (Vec::new(), Vec::new())
+    } else {
+        sums(gpu, &ready)?
+    };
+    let mut made = sums_a.chunks_exact(1 + CIRCULANT).zip(outs.chunks_exact(CIRCULANT));
+    let mut answers = Vec::with_capacity(prepared.len());
+    for p in prepared {
+        answers.push(match p {
+            Err(reason) => Err(reason),
+            Ok(ready) => {
+                let (a, out) = made.next().ok_or("a blob without its sums")?;
+                Ok(BlobCells {
+                    commitment: compressed(&a[0]),
+                    extended: Extended {
+                        cells: ready.cells,
+                        proofs: (0..CIRCULANT).map(|x| out[fk20::proof_position(x)]).collect(),
+                    },
+                })
+            }
+        });
+    }
+    Ok(answers)
+}
+
+/// Stage A's sums (per blob the commitment, then u_0 .. u_127) and stage
+/// B's outputs compressed (per blob out_0 .. out_127) of `ready`.
+#[allow(clippy::type_complexity)]
+fn sums(gpu: &Gpu, ready: &[&Ready]) -> Result<(Vec<Option<PublicKey>>, Vec<[u8; POINT_LEN]>), String> {
+    // Stage A: per blob the commitment, then u_0 .. u_127.
+    let (setup, columns) = fixed();
+    let scalars_a: Vec<Vec<[Fr; CELL_ELEMENTS]>> = cores::map(ready, 1, |r| fk20::stage_a_scalars(&r.poly));
+    let (mut points, mut scalars, mut bounds) = (Vec::new(), Vec::new(), vec![0]);
+    for (r, rows) in ready.iter().zip(&scalars_a) {
+        points.extend_from_slice(setup);
+        scalars.extend(r.poly.iter().flat_map(le));
+        bounds.push(points.len());
+        for (j, row) in rows.iter().enumerate() {
+            points.extend_from_slice(&columns[j]);
+            scalars.extend(row.iter().flat_map(le));
+            bounds.push(points.len());
+        }
+    }
+    let sums_a = msm_gpu::many(gpu, &Affine::Bls12381G1(points), &scalars, bounds).map_err(|f| f.reason)?;
+    if sums_a.len() != ready.len() * (1 + CIRCULANT) {
+        return Err("a sum without an answer".to_string());
+    }
+    let sums_a: Vec<Option<PublicKey>> = sums_a.iter().map(|s| point(s)).collect::<Result<_, _>>()?;
+    // Stage B: per blob the 128 outputs over its u_j (identities left out).
+    let weights = fk20::circulant_weights();
+    let (mut points, mut scalars, mut bounds) = (Vec::new(), Vec::new(), vec![0]);
+    for blob in sums_a.chunks_exact(1 + CIRCULANT) {
+        let u = &blob[1..];
+        for k in 0..CIRCULANT {
+            for (j, uj) in u.iter().enumerate() {
+                let g = &weights[(k + CIRCULANT - j) % CIRCULANT];
+                if let (Some(p), false) = (uj, g.is_zero()) {
+                    points.push(blst_p1_affine::from(*p));
+                    scalars.extend(le(g));
+                }
+            }
+            bounds.push(points.len());
+        }
+    }
+    let sums_b = msm_gpu::many(gpu, &Affine::Bls12381G1(points), &scalars, bounds).map_err(|f| f.reason)?;
+    if sums_b.len() != ready.len() * CIRCULANT {
+        return Err("a sum without an answer".to_string());
+    }
+    let outs: Vec<[u8; POINT_LEN]> = sums_b
+        .iter()
+        .map(|s| point(s).map(|p| compressed(&p)))
+        .collect::<Result<_, _>>()?;
+    Ok((sums_a, outs))
+}
