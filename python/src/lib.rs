@@ -569,20 +569,7 @@ impl NativeEngine {
         let e = &self.engine;
         py.detach(|| {
             let got = flat::kzg_compute_cells(e, &bc).map_err(|e| raise(op, e))?.output;
-            write_rows(
-                op,
-                got,
-                codes,
-                &mut [
-                    (commitments, kzg::POINT_LEN, &|b: &kzg::BlobCells| &b.commitment[..]),
-                    (cells, kzg::EXTENDED_CELLS_LEN, &|b: &kzg::BlobCells| {
-                        b.extended.cells.as_flattened()
-                    }),
-                    (proofs, kzg::EXTENDED_PROOFS_LEN, &|b: &kzg::BlobCells| {
-                        b.extended.proofs.as_flattened()
-                    }),
-                ],
-            )
+            write_rows(op, got, codes, &mut flat::blob_cells_rows(commitments, cells, proofs))
         })
     }
 
@@ -616,19 +603,7 @@ impl NativeEngine {
             let got = flat::kzg_recover_cells(e, &groups, &indices, &cc)
                 .map_err(|e| raise(op, e))?
                 .output;
-            write_rows(
-                op,
-                got,
-                codes,
-                &mut [
-                    (out_cells, kzg::EXTENDED_CELLS_LEN, &|x: &kzg::Extended| {
-                        x.cells.as_flattened()
-                    }),
-                    (proofs, kzg::EXTENDED_PROOFS_LEN, &|x: &kzg::Extended| {
-                        x.proofs.as_flattened()
-                    }),
-                ],
-            )
+            write_rows(op, got, codes, &mut flat::extended_rows(out_cells, proofs))
         })
     }
 

@@ -726,15 +726,7 @@ pub unsafe extern "C" fn bc_kzg_compute_cells(
             rows(
                 flat::kzg_compute_cells(e, &blobs),
                 codes,
-                &mut [
-                    (commitments, kzg::POINT_LEN, &|b: &kzg::BlobCells| &b.commitment[..]),
-                    (cells, kzg::EXTENDED_CELLS_LEN, &|b: &kzg::BlobCells| {
-                        b.extended.cells.as_flattened()
-                    }),
-                    (proofs, kzg::EXTENDED_PROOFS_LEN, &|b: &kzg::BlobCells| {
-                        b.extended.proofs.as_flattened()
-                    }),
-                ],
+                &mut flat::blob_cells_rows(commitments, cells, proofs),
             )
         }
     })
@@ -777,14 +769,7 @@ pub unsafe extern "C" fn bc_kzg_recover_cells(
             rows(
                 flat::kzg_recover_cells(e, groups, indices, &cells),
                 codes,
-                &mut [
-                    (out_cells, kzg::EXTENDED_CELLS_LEN, &|x: &kzg::Extended| {
-                        x.cells.as_flattened()
-                    }),
-                    (proofs, kzg::EXTENDED_PROOFS_LEN, &|x: &kzg::Extended| {
-                        x.proofs.as_flattened()
-                    }),
-                ],
+                &mut flat::extended_rows(out_cells, proofs),
             )
         }
     })

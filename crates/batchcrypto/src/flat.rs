@@ -415,6 +415,45 @@ pub fn kzg_compute_cells(
     }
 }
 
+/// The rows [`kzg_compute_cells`]' answers fill: each blob's commitment
+/// (48 bytes), cells ([`kzg::EXTENDED_CELLS_LEN`]) and proofs
+/// ([`kzg::EXTENDED_PROOFS_LEN`]).
+pub fn blob_cells_rows<'a>(
+    commitments: &'a mut [u8],
+    cells: &'a mut [u8],
+    proofs: &'a mut [u8],
+) -> [Rows<'a, kzg::BlobCells>; 3] {
+    fn commitment(b: &kzg::BlobCells) -> &[u8] {
+        &b.commitment
+    }
+    fn cells_of(b: &kzg::BlobCells) -> &[u8] {
+        b.extended.cells.as_flattened()
+    }
+    fn proofs_of(b: &kzg::BlobCells) -> &[u8] {
+        b.extended.proofs.as_flattened()
+    }
+    [
+        (commitments, kzg::POINT_LEN, &commitment),
+        (cells, kzg::EXTENDED_CELLS_LEN, &cells_of),
+        (proofs, kzg::EXTENDED_PROOFS_LEN, &proofs_of),
+    ]
+}
+
+/// The rows [`kzg_recover_cells`]' answers fill: each recovery's cells and
+/// proofs, as [`blob_cells_rows`]'.
+pub fn extended_rows<'a>(cells: &'a mut [u8], proofs: &'a mut [u8]) -> [Rows<'a, kzg::Extended>; 2] {
+    fn cells_of(x: &kzg::Extended) -> &[u8] {
+        x.cells.as_flattened()
+    }
+    fn proofs_of(x: &kzg::Extended) -> &[u8] {
+        x.proofs.as_flattened()
+    }
+    [
+        (cells, kzg::EXTENDED_CELLS_LEN, &cells_of),
+        (proofs, kzg::EXTENDED_PROOFS_LEN, &proofs_of),
+    ]
+}
+
 /// EIP-7594 cell recovery: item `i` is the cells
 /// `cells[groups[i]..groups[i + 1]]` (2,048 bytes each) with the indices
 /// `indices[groups[i]..groups[i + 1]]`; per item the 128 cells and proofs,

@@ -61,6 +61,26 @@ fn element_at_or_above_r(elements: &mut [u8], rng: &mut StdRng) {
     elements[at] |= rng.random_range(0..=0x8c);
 }
 
+/// The cells of the blobs a sample's items `range` come from (item i from
+/// blob i / `per_blob`), made on every core: the first blob's number,
+/// each blob's cells, and the cells of blob `other`, which no item comes
+/// from (hostile items take parts of it).
+fn source_blobs(
+    range: &Range<usize>,
+    per_blob: usize,
+    other: usize,
+    seed: u64,
+) -> (usize, Vec<Vec<CellItem>>, Vec<CellItem>) {
+    let first = range.start / per_blob;
+    let mut made: Vec<Vec<CellItem>> = (first..range.end.div_ceil(per_blob))
+        .into_par_iter()
+        .chain([other].into_par_iter())
+        .map(|b| blob_cells(b, seed))
+        .collect();
+    let other = made.pop().unwrap_or_default();
+    (first, made, other)
+}
+
 /// The hostile kinds of cells.
 pub const HOSTILE: [&str; 10] = [
     "index_range",
@@ -109,15 +129,7 @@ pub fn generate_range(range: Range<usize>, hostile_share: f64, seed: u64) -> Vec
         return Vec::new();
     }
     let per_blob = CELLS_PER_EXT_BLOB as usize;
-    let first = range.start / per_blob;
-    let blobs: Vec<usize> = (first..range.end.div_ceil(per_blob)).collect();
-    // The other blob: one no item of the sample belongs to.
-    let made: Vec<Vec<CellItem>> = blobs
-        .par_iter()
-        .chain([usize::MAX].par_iter())
-        .map(|&b| blob_cells(b, seed))
-        .collect();
-    let (other, made) = made.split_last().expect("the other blob");
+    let (first, made, other) = source_blobs(&range, per_blob, usize::MAX, seed);
     range
         .into_par_iter()
         .map(|i| {
@@ -190,14 +202,7 @@ pub fn recover_range(range: Range<usize>, hostile_share: f64, seed: u64) -> Vec<
     if range.is_empty() {
         return Vec::new();
     }
-    let first = range.start / RECOVERIES_PER_BLOB;
-    let blobs: Vec<usize> = (first..range.end.div_ceil(RECOVERIES_PER_BLOB)).collect();
-    let made: Vec<Vec<CellItem>> = blobs
-        .par_iter()
-        .chain([usize::MAX - 1].par_iter())
-        .map(|&b| blob_cells(b, seed))
-        .collect();
-    let (other, made) = made.split_last().expect("the other blob");
+    let (first, made, other) = source_blobs(&range, RECOVERIES_PER_BLOB, usize::MAX - 1, seed);
     range
         .into_par_iter()
         .map(|i| {
@@ -220,7 +225,7 @@ pub fn recover_range(range: Range<usize>, hostile_share: f64, seed: u64) -> Vec<
                 return (item, "valid");
             }
             let kind = RECOVER_HOSTILE[rng.random_range(0..RECOVER_HOSTILE.len())];
-            spoil_recovery(&mut item, other, kind, &mut rng);
+            spoil_recovery(&mut item, &other, kind, &mut rng);
             (item, kind)
         })
         .collect()
