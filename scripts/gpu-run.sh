@@ -140,10 +140,10 @@ bench slhdsa 16 --backend cpu,gpu --op slhdsa_verify_sha2_128s,slhdsa_verify_sha
 # MSM and pairing kernels, against c-kzg in sets on 16 cores; making the
 # workload runs c-kzg on every cell (4 ms each, on all cores).
 bench kzgcells 20 --backend cpu,gpu --op kzg_cell_verify --sizes 4096,16384 --oracle-max-n 256
-# EIP-7594 computing: a blob's commitment and 128 proofs as FK20's sums on
+# EIP-7594 computing and recovery: commitments and 128 proofs as FK20's sums on
 # the MSM kernel against c-kzg with its tables on 16 cores (about 0.2 s a
 # blob on one core; making the workload runs c-kzg on 8 distinct blobs).
-bench kzgcompute 20 --backend cpu,gpu --op kzg_compute_cells --sizes 64,256 --oracle-max-n 8
+bench kzgcompute 24 --backend cpu,gpu --op kzg_compute_cells,kzg_recover_cells --sizes 64,256 --oracle-max-n 8
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).

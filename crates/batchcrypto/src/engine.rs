@@ -831,18 +831,17 @@ impl Engine {
 
     /// Every recovery's 128 cells and proofs (EIP-7594's
     /// `recover_cells_and_kzg_proofs`): c-kzg's, or the first of its checks
-    /// the item fails (see [`kzg`]). No GPU kernel yet: every backend runs
-    /// it on the CPU cores.
+    /// the item fails (see [`kzg`]). On the GPU, the cells are recovered
+    /// on the CPU cores and the proofs are FK20's sums on the MSM kernel.
     pub fn kzg_recover_cells(
         &self,
         items: &[kzg::RecoverItem],
     ) -> Result<Outcome<Vec<Result<kzg::Extended, crate::Reason>>>, Error> {
-        let op = Op::KzgRecoverCells;
-        self.run(
-            op,
-            items.len(),
-            |_| Err(format!("no GPU kernel for {op}")),
-            || kzg::extend::recover(items),
+        self.run_split(
+            Op::KzgRecoverCells,
+            &items,
+            |gpu, it| gpu.kzg_recover_cells(it),
+            |it| kzg::extend::recover(it),
         )
     }
 

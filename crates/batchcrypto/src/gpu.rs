@@ -221,6 +221,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn kzg_cell_verify(&self, items: &[kzg::CellItem]) -> Streamed<Verdict>;
     /// A blob's commitment, cells and cell proofs (EIP-7594).
     fn kzg_compute_cells(&self, blobs: &[&[u8; kzg::BLOB_LEN]]) -> Streamed<Result<kzg::BlobCells, Reason>>;
+    /// An extended blob's cells and cell proofs from half of its cells (EIP-7594).
+    fn kzg_recover_cells(&self, items: &[kzg::RecoverItem]) -> Streamed<Result<kzg::Extended, Reason>>;
     /// sr25519 verification under the signing context `ctx`.
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict>;
     /// ML-DSA verification at `level`.

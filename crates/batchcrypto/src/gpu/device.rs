@@ -626,6 +626,10 @@ impl GpuRuntime for Gpu {
         kzg::extend_gpu::compute(self, blobs)
     }
 
+    fn kzg_recover_cells(&self, items: &[kzg::RecoverItem]) -> Streamed<Result<kzg::Extended, Reason>> {
+        kzg::extend_gpu::recover(self, items)
+    }
+
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict> {
         sr25519::gpu::verify(self, batch, ctx)
     }

@@ -56,11 +56,13 @@
 //! cells given, and the recovered cells of an inconsistent set fail
 //! verification against any commitment.
 //!
-//! On the GPU (`extend_gpu.rs`), a blob's commitment and cell proofs are
-//! FK20 as c-kzg computes it, written as sums of fixed points (`fk20.rs`:
-//! per blob 129 sums over the setup's points and 128 over the blob's own
-//! intermediate points) on the MSM kernel, its cells c-kzg's on the host's
-//! cores; the answers are c-kzg's bytes. Recovery has no GPU path yet.
+//! On the GPU (`extend_gpu.rs`), the cell proofs (and a blob's
+//! commitment) are FK20 as c-kzg computes it, written as sums of fixed
+//! points (`fk20.rs`: per item 128 sums over the setup's points, with the
+//! commitment 129, and 128 over the item's own intermediate points) on
+//! the MSM kernel; a blob's cells are c-kzg's on the host's cores, a
+//! recovery's the specs' recovery step by step as c-kzg takes it
+//! (`fk20::recover`, on the host's cores); the answers are c-kzg's bytes.
 //!
 //! The GPU path (`gpu.rs`) makes the same checks and the same bisection
 //! with the consensus specs' equation of a weighted set written out

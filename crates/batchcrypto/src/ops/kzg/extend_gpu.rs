@@ -1,16 +1,20 @@
-//! `kzg_compute_cells` on the GPU: a blob's commitment and 128 cell proofs
-//! as FK20's sums ([`super::fk20`]) on the MSM kernel, its cells on the
-//! host's cores (c-kzg's `compute_cells`: an FFT of 8,192 field elements,
-//! a hundredth of the proofs' work on the CPU).
+//! `kzg_compute_cells` and `kzg_recover_cells` on the GPU: the 128 cell
+//! proofs (and a blob's commitment) as FK20's sums ([`super::fk20`]) on
+//! the MSM kernel, the cells on the host's cores: a blob's by c-kzg's
+//! `compute_cells` (an FFT of 8,192 field elements, a hundredth of the
+//! proofs' work on the CPU), a recovery's by the specs' recovery as c-kzg
+//! takes it (`fk20::recover`: six FFTs of 8,192 elements), whose
+//! polynomial's first 4,096 coefficients the proofs are of.
 //!
-//! Per call, two plans of independent sums over every blob that passed its
-//! check: stage A (per blob, the commitment over the setup's 4,096 points,
-//! then the 128 sums u_j of 64 terms over the setup's columns), read back;
-//! stage B (per blob, the 128 sums of the u_j with the circulant's weights,
-//! 65 terms each, the identities left out). The sums come back
-//! uncompressed and are compressed on the host; a sum blst refuses fails
-//! the call (the engine recomputes it on the CPU). A blob with an element
-//! not below r is `non_canonical_element` before any of this.
+//! Per call, two plans of independent sums over every item that passed its
+//! checks: stage A (per item, a blob's commitment over the setup's 4,096
+//! points, then the 128 sums u_j of 64 terms over the setup's columns),
+//! read back; stage B (per item, the 128 sums of the u_j with the
+//! circulant's weights, 65 terms each, the identities left out). The sums
+//! come back uncompressed and are compressed on the host; a sum blst
+//! refuses fails the call (the engine recomputes it on the CPU). An item
+//! that fails its checks (`super::blob_checks`, `super::recover_checks`)
+//! has its reason before any of this.
 //!
 //! Every blob uploads the setup's points with its scalars (a resident copy
 //! of the 12,288 fixed points, as `msm_with`'s bases, would spare that).
@@ -24,7 +28,9 @@ use blst::blst_p1_affine;
 use blst::min_pk::PublicKey;
 
 use super::fk20::{self, CIRCULANT};
-use super::{BLOB_LEN, BlobCells, CELL_ELEMENTS, CELL_LEN, Extended, POINT_LEN, blob_checks, setup};
+use super::{
+    BLOB_LEN, BlobCells, CELL_ELEMENTS, CELL_LEN, Extended, POINT_LEN, RecoverItem, blob_checks, recover_checks, setup,
+};
 use crate::cores;
 use crate::gpu::Gpu;
 use crate::gpu::driver::{Failure, Streamed};
@@ -59,15 +65,62 @@ fn fixed() -> &'static (Vec<blst_p1_affine>, Vec<Vec<blst_p1_affine>>) {
     })
 }
 
-/// A blob ready for the device: its cells (c-kzg's) and its polynomial.
+/// An item ready for the device: its cells and the polynomial its proofs
+/// are of (4,096 coefficients or more: the first 4,096 are used).
 struct Ready {
     cells: Vec<[u8; CELL_LEN]>,
     poly: Vec<Fr>,
 }
 
+/// What the device sums for an item: a blob's commitment (`None` when not
+/// asked for) and the 128 proofs by cell index, compressed.
+struct Proven {
+    commitment: Option<[u8; POINT_LEN]>,
+    proofs: Vec<[u8; POINT_LEN]>,
+}
+
 /// Every blob's answer on the GPU (see the module's docs).
 pub(crate) fn compute(gpu: &Gpu, blobs: &[&[u8; BLOB_LEN]]) -> Streamed<Result<BlobCells, Reason>> {
-    run(gpu, blobs).map_err(Failure::at_start)
+    let prepare = |blob: &&[u8; BLOB_LEN]| {
+        blob_checks(blob)?;
+        let poly = fk20::monomial(blob).ok_or(Reason::NonCanonicalElement)?;
+        let cells = super::settings()
+            .compute_cells(&c_kzg::Blob::new(**blob))
+            .map_err(|_| Reason::NonCanonicalElement)?;
+        Ok(Ready {
+            cells: cells.iter().map(c_kzg::Cell::to_bytes).collect(),
+            poly,
+        })
+    };
+    run(gpu, "kzg_compute_cells", blobs, prepare, true, |ready, proven| {
+        BlobCells {
+            commitment: proven.commitment.unwrap_or(INFINITY),
+            extended: Extended {
+                cells: ready.cells,
+                proofs: proven.proofs,
+            },
+        }
+    })
+    .map_err(Failure::at_start)
+}
+
+/// Every recovery's answer on the GPU (see the module's docs).
+pub(crate) fn recover(gpu: &Gpu, items: &[RecoverItem]) -> Streamed<Result<Extended, Reason>> {
+    let prepare = |item: &RecoverItem| {
+        recover_checks(item)?;
+        let poly = fk20::recover(item);
+        Ok(Ready {
+            cells: fk20::cells_of(&poly),
+            poly,
+        })
+    };
+    run(gpu, "kzg_recover_cells", items, prepare, false, |ready, proven| {
+        Extended {
+            cells: ready.cells,
+            proofs: proven.proofs,
+        }
+    })
+    .map_err(Failure::at_start)
 }
 
 /// A scalar as the MSM kernel reads it (32 bytes, little-endian).
@@ -93,57 +146,52 @@ fn compressed(sum: &Option<PublicKey>) -> [u8; POINT_LEN] {
     sum.as_ref().map_or(INFINITY, PublicKey::compress)
 }
 
-fn run(gpu: &Gpu, blobs: &[&[u8; BLOB_LEN]]) -> Result<Vec<Result<BlobCells, Reason>>, String> {
-    gpu.require_int64("kzg_compute_cells")?;
-    let prepared: Vec<Result<Ready, Reason>> = cores::map(blobs, 1, |blob| {
-        blob_checks(blob)?;
-        let poly = fk20::monomial(blob).ok_or(Reason::NonCanonicalElement)?;
-        let cells = super::settings()
-            .compute_cells(&c_kzg::Blob::new(**blob))
-            .map_err(|_| Reason::NonCanonicalElement)?;
-        Ok(Ready {
-            cells: cells.iter().map(c_kzg::Cell::to_bytes).collect(),
-            poly,
-        })
-    });
-    let ready: Vec<&Ready> = prepared.iter().filter_map(|r| r.as_ref().ok()).collect();
-    let (sums_a, outs) = if ready.is_empty() {
-        (Vec::new(), Vec::new())
+/// Every item's answer: its checks and host work (`prepare`, on every
+/// core), the device's sums for those that pass (with a commitment when
+/// `commit`), assembled by `answer`.
+fn run<I: Sync, A>(
+    gpu: &Gpu,
+    op: &str,
+    items: &[I],
+    prepare: impl Fn(&I) -> Result<Ready, Reason> + Sync + Send,
+    commit: bool,
+    answer: impl Fn(Ready, Proven) -> A,
+) -> Result<Vec<Result<A, Reason>>, String> {
+    gpu.require_int64(op)?;
+    let prepared: Vec<Result<Ready, Reason>> = cores::map(items, 1, prepare);
+    let ready: Vec<&[Fr]> = prepared
+        .iter()
+        .filter_map(|r| r.as_ref().ok())
+        .map(|r| &r.poly[..])
+        .collect();
+    let mut proven = if ready.is_empty() {
+        Vec::new()
     } else {
-        sums(gpu, &ready)?
-    };
-    let mut made = sums_a.chunks_exact(1 + CIRCULANT).zip(outs.chunks_exact(CIRCULANT));
-    let mut answers = Vec::with_capacity(prepared.len());
-    for p in prepared {
-        answers.push(match p {
-            Err(reason) => Err(reason),
-            Ok(ready) => {
-                let (a, out) = made.next().ok_or("a blob without its sums")?;
-                Ok(BlobCells {
-                    commitment: compressed(&a[0]),
-                    extended: Extended {
-                        cells: ready.cells,
-                        proofs: (0..CIRCULANT).map(|x| out[fk20::proof_position(x)]).collect(),
-                    },
-                })
-            }
-        });
+        sums(gpu, &ready, commit)?
     }
-    Ok(answers)
+    .into_iter();
+    prepared
+        .into_iter()
+        .map(|p| match p {
+            Err(reason) => Ok(Err(reason)),
+            Ok(ready) => Ok(Ok(answer(ready, proven.next().ok_or("an item without its sums")?))),
+        })
+        .collect()
 }
 
-/// Stage A's sums (per blob the commitment, then u_0 .. u_127) and stage
-/// B's outputs compressed (per blob out_0 .. out_127) of `ready`.
-#[allow(clippy::type_complexity)]
-fn sums(gpu: &Gpu, ready: &[&Ready]) -> Result<(Vec<Option<PublicKey>>, Vec<[u8; POINT_LEN]>), String> {
-    // Stage A: per blob the commitment, then u_0 .. u_127.
+/// The device's sums for `polys` (see the module's docs).
+fn sums(gpu: &Gpu, polys: &[&[Fr]], commit: bool) -> Result<Vec<Proven>, String> {
+    // Stage A: per item the commitment (when asked for), then u_0 .. u_127.
     let (setup, columns) = fixed();
-    let scalars_a: Vec<Vec<[Fr; CELL_ELEMENTS]>> = cores::map(ready, 1, |r| fk20::stage_a_scalars(&r.poly));
+    let scalars_a: Vec<Vec<[Fr; CELL_ELEMENTS]>> = cores::map(polys, 1, |p| fk20::stage_a_scalars(p));
+    let per_item = usize::from(commit) + CIRCULANT;
     let (mut points, mut scalars, mut bounds) = (Vec::new(), Vec::new(), vec![0]);
-    for (r, rows) in ready.iter().zip(&scalars_a) {
-        points.extend_from_slice(setup);
-        scalars.extend(r.poly.iter().flat_map(le));
-        bounds.push(points.len());
+    for (poly, rows) in polys.iter().zip(&scalars_a) {
+        if commit {
+            points.extend_from_slice(setup);
+            scalars.extend(poly[..setup.len()].iter().flat_map(le));
+            bounds.push(points.len());
+        }
         for (j, row) in rows.iter().enumerate() {
             points.extend_from_slice(&columns[j]);
             scalars.extend(row.iter().flat_map(le));
@@ -151,15 +199,15 @@ fn sums(gpu: &Gpu, ready: &[&Ready]) -> Result<(Vec<Option<PublicKey>>, Vec<[u8;
         }
     }
     let sums_a = msm_gpu::many(gpu, &Affine::Bls12381G1(points), &scalars, bounds).map_err(|f| f.reason)?;
-    if sums_a.len() != ready.len() * (1 + CIRCULANT) {
+    if sums_a.len() != polys.len() * per_item {
         return Err("a sum without an answer".to_string());
     }
     let sums_a: Vec<Option<PublicKey>> = sums_a.iter().map(|s| point(s)).collect::<Result<_, _>>()?;
-    // Stage B: per blob the 128 outputs over its u_j (identities left out).
+    // Stage B: per item the 128 outputs over its u_j (identities left out).
     let weights = fk20::circulant_weights();
     let (mut points, mut scalars, mut bounds) = (Vec::new(), Vec::new(), vec![0]);
-    for blob in sums_a.chunks_exact(1 + CIRCULANT) {
-        let u = &blob[1..];
+    for item in sums_a.chunks_exact(per_item) {
+        let u = &item[usize::from(commit)..];
         for k in 0..CIRCULANT {
             for (j, uj) in u.iter().enumerate() {
                 let g = &weights[(k + CIRCULANT - j) % CIRCULANT];
@@ -172,12 +220,19 @@ fn sums(gpu: &Gpu, ready: &[&Ready]) -> Result<(Vec<Option<PublicKey>>, Vec<[u8;
         }
     }
     let sums_b = msm_gpu::many(gpu, &Affine::Bls12381G1(points), &scalars, bounds).map_err(|f| f.reason)?;
-    if sums_b.len() != ready.len() * CIRCULANT {
+    if sums_b.len() != polys.len() * CIRCULANT {
         return Err("a sum without an answer".to_string());
     }
     let outs: Vec<[u8; POINT_LEN]> = sums_b
         .iter()
         .map(|s| point(s).map(|p| compressed(&p)))
         .collect::<Result<_, _>>()?;
-    Ok((sums_a, outs))
+    Ok(sums_a
+        .chunks_exact(per_item)
+        .zip(outs.chunks_exact(CIRCULANT))
+        .map(|(a, out)| Proven {
+            commitment: commit.then(|| compressed(&a[0])),
+            proofs: (0..CIRCULANT).map(|x| out[fk20::proof_position(x)]).collect(),
+        })
+        .collect())
 }

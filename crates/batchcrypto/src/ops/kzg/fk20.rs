@@ -27,12 +27,12 @@ use std::sync::OnceLock;
 
 use ark_bls12_381::{Fr, G1Affine, G1Projective};
 use ark_ec::CurveGroup;
-use ark_ff::{FftField, Field, PrimeField, Zero};
+use ark_ff::{BigInteger, FftField, Field, PrimeField, Zero};
 use ark_poly::{EvaluationDomain, Radix2EvaluationDomain};
 use rayon::prelude::*;
 
 use super::setup;
-use super::{BLOB_LEN, CELL_ELEMENTS, CELLS_PER_EXT_BLOB, below_r};
+use super::{BLOB_LEN, CELL_ELEMENTS, CELL_LEN, CELLS_PER_EXT_BLOB, RecoverItem, below_r};
 
 /// FIELD_ELEMENTS_PER_BLOB.
 pub(crate) const BLOB_ELEMENTS: usize = BLOB_LEN / 32;
@@ -135,6 +135,98 @@ pub(crate) fn proof_position(cell: usize) -> usize {
     reverse_bits(cell, CIRCULANT.trailing_zeros())
 }
 
+/// The multiplicative generator of the scalar field, the shift of
+/// c-kzg's recovery coset (`RECOVERY_SHIFT_FACTOR`, the specs'
+/// `PRIMITIVE_ROOT_OF_UNITY`).
+const RECOVERY_SHIFT: u64 = 7;
+
+/// `coeffs[i]` times `shift^i`.
+fn shifted(coeffs: &mut [Fr], shift: Fr) {
+    let mut power = Fr::ONE;
+    for c in coeffs.iter_mut() {
+        *c *= power;
+        power *= shift;
+    }
+}
+
+/// The 8,192 coefficients c-kzg's `recover_cells` finds for a recovery
+/// that passed its checks (`super::recover_checks`): the specs'
+/// `recover_polynomialcoeff`, step by step as c-kzg takes them (E the
+/// given evaluations with zeros for the missing cells, Z the polynomial
+/// vanishing on the missing cells' cosets; (E Z) / Z over the coset 7H,
+/// back to coefficients). Every step is exact field arithmetic, so the
+/// coefficients are c-kzg's whatever the cells, consistent or not. With
+/// every cell given they are the inverse FFT of the cells (c-kzg copies
+/// them and transforms them back for the proofs).
+pub(crate) fn recover(item: &RecoverItem) -> Vec<Fr> {
+    let n = BLOB_ELEMENTS * 2;
+    let cells = CIRCULANT;
+    let bits = n.trailing_zeros();
+    let mut rbo = vec![Fr::zero(); n];
+    for (&index, cell) in item.indices.iter().zip(&item.cells) {
+        for (j, e) in cell.chunks_exact(32).enumerate() {
+            rbo[index as usize * CELL_ELEMENTS + j] = Fr::from_be_bytes_mod_order(e);
+        }
+    }
+    let evals: Vec<Fr> = (0..n).map(|k| rbo[reverse_bits(k, bits)]).collect();
+    let fft = domain(n);
+    let missing: Vec<usize> = (0..cells)
+        .filter(|i| !item.indices.contains(&(*i as u64)))
+        .map(|i| reverse_bits(i, cells.trailing_zeros()))
+        .collect();
+    if missing.is_empty() {
+        return fft.ifft(&evals);
+    }
+    // Z(x) = prod (x^64 - w_128^m) over the missing cells m.
+    let w = Fr::get_root_of_unity(cells as u64).expect("r - 1 is divisible by 2^32");
+    let mut short = vec![Fr::ONE];
+    for &m in &missing {
+        let root = w.pow([m as u64]);
+        let mut next = vec![Fr::zero(); short.len() + 1];
+        for (k, c) in short.iter().enumerate() {
+            next[k + 1] += c;
+            next[k] -= *c * root;
+        }
+        short = next;
+    }
+    let mut z = vec![Fr::zero(); n];
+    for (k, c) in short.into_iter().enumerate() {
+        z[k * CELL_ELEMENTS] = c;
+    }
+    let z_evals = fft.fft(&z);
+    let times_zero: Vec<Fr> = evals.iter().zip(&z_evals).map(|(e, z)| *e * z).collect();
+    let mut ez = fft.ifft(&times_zero);
+    let shift = Fr::from(RECOVERY_SHIFT);
+    shifted(&mut ez, shift);
+    shifted(&mut z, shift);
+    let (ez, z) = (fft.fft(&ez), fft.fft(&z));
+    let quotient: Vec<Fr> = ez
+        .iter()
+        .zip(&z)
+        .map(|(a, b)| *a * b.inverse().expect("Z has no root on the coset 7H"))
+        .collect();
+    let mut coeffs = fft.ifft(&quotient);
+    shifted(&mut coeffs, shift.inverse().expect("7 is not zero"));
+    coeffs
+}
+
+/// The 128 cells of 8,192 coefficients: their FFT in bit-reversed order,
+/// 32 bytes big-endian an element (c-kzg's recovered cells).
+pub(crate) fn cells_of(coeffs: &[Fr]) -> Vec<[u8; CELL_LEN]> {
+    let bits = coeffs.len().trailing_zeros();
+    let evals = domain(coeffs.len()).fft(coeffs);
+    (0..CIRCULANT)
+        .map(|i| {
+            let mut cell = [0u8; CELL_LEN];
+            for (j, e) in cell.chunks_exact_mut(32).enumerate() {
+                let k = reverse_bits(i * CELL_ELEMENTS + j, bits);
+                e.copy_from_slice(&evals[k].into_bigint().to_bytes_be());
+            }
+            cell
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use ark_ec::VariableBaseMSM;
@@ -149,6 +241,26 @@ mod tests {
         out
     }
 
+    /// The proofs of a polynomial's first 4,096 coefficients by the stages
+    /// on the host (arkworks' sums), cell by cell.
+    fn host_proofs(poly: &[Fr]) -> Vec<[u8; 48]> {
+        let weights = circulant_weights();
+        let scalars = stage_a_scalars(poly);
+        let u: Vec<G1Projective> = (0..CIRCULANT)
+            .map(|j| G1Projective::msm(&columns()[j], &scalars[j]).expect("64 terms"))
+            .collect();
+        let u = G1Projective::normalize_batch(&u);
+        let out: Vec<G1Projective> = (0..CIRCULANT)
+            .map(|k| {
+                let g: Vec<Fr> = (0..CIRCULANT)
+                    .map(|j| weights[(k + CIRCULANT - j) % CIRCULANT])
+                    .collect();
+                G1Projective::msm(&u, &g).expect("128 terms")
+            })
+            .collect();
+        (0..CIRCULANT).map(|x| compressed(out[proof_position(x)])).collect()
+    }
+
     /// The stages on the host (arkworks' sums) give c-kzg's commitment and
     /// proofs, byte for byte, for a random blob, the zero blob and a blob
     /// of r - 1.
@@ -161,19 +273,7 @@ mod tests {
         for (b, (blob, _)) in blobs.iter().enumerate() {
             let poly = monomial(blob).expect("canonical");
             let commitment = G1Projective::msm(setup::g1_monomial(), &poly).expect("4,096 terms");
-            let scalars = stage_a_scalars(&poly);
-            let u: Vec<G1Projective> = (0..CIRCULANT)
-                .map(|j| G1Projective::msm(&columns()[j], &scalars[j]).expect("64 terms"))
-                .collect();
-            let u = G1Projective::normalize_batch(&u);
-            let out: Vec<G1Projective> = (0..CIRCULANT)
-                .map(|k| {
-                    let g: Vec<Fr> = (0..CIRCULANT)
-                        .map(|j| weights[(k + CIRCULANT - j) % CIRCULANT])
-                        .collect();
-                    G1Projective::msm(&u, &g).expect("128 terms")
-                })
-                .collect();
+            let proofs_here = host_proofs(&poly);
             let c_blob = c_kzg::Blob::new(**blob);
             let want_commitment = settings().blob_to_kzg_commitment(&c_blob).expect("commitment");
             assert_eq!(
@@ -183,11 +283,41 @@ mod tests {
             );
             let (_, proofs) = settings().compute_cells_and_kzg_proofs(&c_blob).expect("proofs");
             for (x, proof) in proofs.iter().enumerate() {
-                assert_eq!(
-                    compressed(out[proof_position(x)]),
-                    proof.to_bytes().into_inner(),
-                    "blob {b}, cell {x}"
+                assert_eq!(proofs_here[x], proof.to_bytes().into_inner(), "blob {b}, cell {x}");
+            }
+        }
+    }
+
+    /// Recovery on the host gives c-kzg's recovered cells and proofs, byte
+    /// for byte: honest recoveries of 64 to 128 cells, and cells of
+    /// another blob mixed in (inconsistent, recovered all the same).
+    #[test]
+    fn recovery_is_c_kzg_s() {
+        let made = sample::recover_range(0..16, 0.0, 61);
+        let mut items: Vec<RecoverItem> = made.into_iter().map(|(item, _)| item).collect();
+        let other = sample::blob_cells(9, 61);
+        let mut rng = crate::ops::item_rng(61, 0);
+        for item in items.iter_mut().skip(10) {
+            sample::spoil_recovery(item, &other, "other_blob", &mut rng);
+        }
+        for (k, item) in items.iter().enumerate() {
+            assert_eq!(crate::ops::kzg::recover_checks(item), Ok(()));
+            let cells: Vec<c_kzg::Cell> = item.cells.iter().map(|c| c_kzg::Cell::new(*c)).collect();
+            let (want_cells, want_proofs) = settings()
+                .recover_cells_and_kzg_proofs(&item.indices, &cells)
+                .expect("recovered");
+            let coeffs = recover(item);
+            let got = cells_of(&coeffs);
+            for (x, cell) in want_cells.iter().enumerate() {
+                assert!(
+                    got[x] == cell.to_bytes(),
+                    "item {k} ({} cells), cell {x}",
+                    item.cells.len()
                 );
+            }
+            let proofs = host_proofs(&coeffs[..BLOB_ELEMENTS]);
+            for (x, proof) in want_proofs.iter().enumerate() {
+                assert_eq!(proofs[x], proof.to_bytes().into_inner(), "item {k}, proof {x}");
             }
         }
     }

@@ -39,12 +39,13 @@ pub const COMPUTE_CELLS: OpSpec = OpSpec {
     workload: blobs,
 };
 
-/// `kzg_recover_cells` (no GPU kernel yet).
+/// `kzg_recover_cells`: its GPU path runs on the MSM kernel, as
+/// `kzg_compute_cells`'.
 pub const RECOVER_CELLS: OpSpec = OpSpec {
     op: Op::KzgRecoverCells,
     item: "half or more of a blob's cells to all cells and proofs (EIP-7594)",
-    gpu_kernel: false,
-    splittable: false,
+    gpu_kernel: true,
+    splittable: true,
     bench_msg_len: None,
     workload: recoveries,
 };

@@ -837,11 +837,19 @@ impl Kernel for MsmKernel<'_> {
         self.units().max(1)
     }
 
-    /// As many sums as fit [`MAX_PLAN_TERMS`] terms (at least one), planned.
+    /// As many sums as fit [`MAX_PLAN_TERMS`] terms (at least one), planned;
+    /// halved while their plan needs a binding over the adapter's limit
+    /// (many small sums take many windows each: 1,024 sums of 64 terms
+    /// needed 137 MB on lavapipe, whose limit is 128 MiB).
     fn end(&self, gpu: &Gpu, start: usize, max: usize) -> Result<usize, String> {
-        let end = cut(&self.bounds, start, max, MAX_PLAN_TERMS);
-        self.plan(Some(gpu), start, end)?;
-        Ok(end)
+        let mut end = cut(&self.bounds, start, max, MAX_PLAN_TERMS);
+        loop {
+            match self.plan(Some(gpu), start, end) {
+                Ok(_) => return Ok(end),
+                Err(_) if end - start > 1 => end = start + (end - start) / 2,
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// The parameters, the points (unless resident), the terms (the host's,
