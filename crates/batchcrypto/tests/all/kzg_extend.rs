@@ -8,8 +8,9 @@
 //! computed; the reasons in c-kzg's order; the bindings' layouts.
 
 use batchcrypto::flat::{self, Column};
+use batchcrypto::gpu::FaultStage;
 use batchcrypto::ops::kzg::{self, BlobCells, Extended, RecoverItem, oracle, sample};
-use batchcrypto::{Error, Op, Reason, Verdict};
+use batchcrypto::{Backend, Error, Op, Reason, Verdict};
 
 use crate::support;
 
@@ -352,4 +353,49 @@ fn bindings_layouts() {
         matches!(got, Err(Error::InvalidInput { .. })),
         "indices and cells differ in number"
     );
+}
+
+/// A fault at each stage of the device's first sub-batch (pack, upload,
+/// kernel, readback) sends the whole call to the CPU, whose answers are
+/// the oracle's, and says so; the next call runs on the device again.
+#[test]
+fn device_faults_fall_back_to_the_cpu() {
+    let Some(engine) = support::gpu_engine() else { return };
+    let blobs: Vec<u8> = sample::blobs_range(0..3, 0.3, 54)
+        .iter()
+        .flat_map(|(b, _)| b.iter().copied())
+        .collect();
+    let items: Vec<RecoverItem> = sample::recover_range(0..3, 0.3, 54)
+        .into_iter()
+        .map(|(i, _)| i)
+        .collect();
+    let want_blobs: Vec<Result<BlobCells, Reason>> = blobs
+        .chunks_exact(kzg::BLOB_LEN)
+        .map(|b| oracle::compute_cells(b.try_into().expect("a blob")))
+        .collect();
+    let want_items: Vec<Result<Extended, Reason>> = items.iter().map(oracle::recover_cells).collect();
+    for stage in [
+        FaultStage::Pack,
+        FaultStage::Upload,
+        FaultStage::Kernel,
+        FaultStage::Readback,
+    ] {
+        for recover in [false, true] {
+            assert!(engine.inject_gpu_fault_at(stage, 0));
+            let selection = if recover {
+                let got = engine.kzg_recover_cells(&items).expect("recover");
+                assert!(got.output == want_items, "{stage:?}: recoveries");
+                got.selection
+            } else {
+                let got = engine.kzg_compute_cells(&blobs).expect("compute");
+                assert!(got.output == want_blobs, "{stage:?}: blobs");
+                got.selection
+            };
+            assert_eq!(selection.backend, Backend::Cpu, "{stage:?}: {selection}");
+            assert!(selection.why.contains("fell back to cpu"), "{stage:?}: {selection}");
+        }
+    }
+    let again = engine.kzg_compute_cells(&blobs).expect("compute");
+    assert_eq!(again.selection.backend, Backend::Gpu, "{}", again.selection);
+    assert!(again.output == want_blobs);
 }

@@ -28,24 +28,25 @@ pub const CELL_VERIFY: OpSpec = OpSpec {
     workload: cells,
 };
 
-/// `kzg_compute_cells`: its GPU path runs on the MSM kernel; blobs are
-/// independent, so a batch can be split between CPU and GPU.
+/// `kzg_compute_cells`: its GPU path runs on the MSM kernel, two plans of
+/// sums over the whole batch; not split between CPU and GPU (as
+/// `kzg_cell_verify`: a failure sends every item to the CPU).
 pub const COMPUTE_CELLS: OpSpec = OpSpec {
     op: Op::KzgComputeCells,
     item: "blob to its commitment, cells and proofs (EIP-7594)",
     gpu_kernel: true,
-    splittable: true,
+    splittable: false,
     bench_msg_len: None,
     workload: blobs,
 };
 
 /// `kzg_recover_cells`: its GPU path runs on the MSM kernel, as
-/// `kzg_compute_cells`'.
+/// `kzg_compute_cells`', not split either.
 pub const RECOVER_CELLS: OpSpec = OpSpec {
     op: Op::KzgRecoverCells,
     item: "half or more of a blob's cells to all cells and proofs (EIP-7594)",
     gpu_kernel: true,
-    splittable: true,
+    splittable: false,
     bench_msg_len: None,
     workload: recoveries,
 };
