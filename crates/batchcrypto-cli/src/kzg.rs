@@ -16,7 +16,7 @@ use batchcrypto::ops::kzg::{self, BlobCells, Extended, RecoverItem};
 use batchcrypto::{Engine, Reason, Selection};
 
 use crate::Fatal;
-use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object};
+use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object, write_refused};
 
 #[derive(clap::Subcommand)]
 pub enum Kzg {
@@ -46,12 +46,6 @@ pub fn job(cmd: Kzg) -> LineJob {
 /// Bytes of one item's answer, counted in a batch's bytes (a chunk of
 /// input is bounded by the memory its answers take as well).
 const ANSWER_BYTES: usize = kzg::EXTENDED_CELLS_LEN + kzg::EXTENDED_PROOFS_LEN + kzg::POINT_LEN;
-
-/// A refused item's line: `{"<key>":null,"reason":"<code>"}`.
-fn refused(key: &str, reason: &Reason, w: &mut dyn Write) -> std::io::Result<bool> {
-    writeln!(w, "{{\"{key}\":null,\"reason\":\"{}\"}}", reason.code())?;
-    Ok(false)
-}
 
 /// `"cells":[...],"proofs":[...]` of an extended blob.
 fn write_extended(extended: &Extended, w: &mut dyn Write) -> std::io::Result<()> {
@@ -123,7 +117,7 @@ impl LineVerb for Compute {
                 w.write_all(b"}\n")?;
                 Ok(true)
             }
-            Err(reason) => refused("commitment", reason, w),
+            Err(reason) => write_refused("commitment", reason, w),
         }
     }
 }
@@ -180,7 +174,7 @@ impl LineVerb for Recover {
                 w.write_all(b"}\n")?;
                 Ok(true)
             }
-            Err(reason) => refused("cells", reason, w),
+            Err(reason) => write_refused("cells", reason, w),
         }
     }
 }

@@ -332,6 +332,14 @@ pub trait LineVerb: Send + Sync {
     fn write(out: &Self::Out, w: &mut dyn Write) -> io::Result<bool>;
 }
 
+/// A refused item's output line, `{"<key>":null,"reason":"<code>"}` (the
+/// verbs whose answers are values: ML-KEM's, KZG's computing and
+/// recovery); `false`: not "ok".
+pub fn write_refused(key: &str, reason: &batchcrypto::Reason, w: &mut dyn Write) -> io::Result<bool> {
+    writeln!(w, "{{\"{key}\":null,\"reason\":\"{}\"}}", reason.code())?;
+    Ok(false)
+}
+
 /// The output line of a verdict: `{"valid":true}` or `{"valid":false,"reason":"..."}`.
 pub fn write_verdict(verdict: &Verdict, w: &mut dyn Write) -> io::Result<bool> {
     match verdict {

@@ -12,7 +12,7 @@ use batchcrypto::ops::mlkem::{self, DecapsItem, EncapsItem, Encapsulated, KeyPai
 use batchcrypto::{Engine, Reason, Selection};
 
 use crate::Fatal;
-use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object};
+use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object, write_refused};
 
 #[derive(clap::Subcommand)]
 pub enum Mlkem {
@@ -112,12 +112,6 @@ fn bytes(name: &str, value: &Field<'_>) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// A refused item's line: `{"<key>":null,"reason":"<code>"}`.
-fn refused(key: &str, reason: &Reason, w: &mut dyn std::io::Write) -> std::io::Result<bool> {
-    writeln!(w, "{{\"{key}\":null,\"reason\":\"{}\"}}", reason.code())?;
-    Ok(false)
-}
-
 #[derive(serde::Deserialize)]
 struct KemLine<'a> {
     #[serde(borrow, default)]
@@ -169,7 +163,7 @@ impl KemOp for Keygen {
                 )?;
                 Ok(true)
             }
-            Err(reason) => refused("ek", reason, w),
+            Err(reason) => write_refused("ek", reason, w),
         }
     }
 }
@@ -213,7 +207,7 @@ impl KemOp for Encaps {
                 )?;
                 Ok(true)
             }
-            Err(reason) => refused("ct", reason, w),
+            Err(reason) => write_refused("ct", reason, w),
         }
     }
 }
@@ -248,7 +242,7 @@ impl KemOp for Decaps {
                 writeln!(w, "{{\"ss\":\"{}\"}}", hex::encode(ss))?;
                 Ok(true)
             }
-            Err(reason) => refused("ss", reason, w),
+            Err(reason) => write_refused("ss", reason, w),
         }
     }
 }

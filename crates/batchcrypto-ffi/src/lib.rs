@@ -740,9 +740,9 @@ pub unsafe extern "C" fn bc_kzg_compute_cells(
 /// it has a reason), 0 or the reason into `out_codes`.
 ///
 /// # Safety
-/// The operations' contract (the header's preamble); `groups` NULL (for
-/// `n` = 0) or `n + 1` readable u64s, `indices` NULL (for `n_cells` = 0)
-/// or `n_cells`; the outputs hold `n` rows each.
+/// The operations' contract (the header's preamble); `groups` holds
+/// `n + 1` u64s, `indices` NULL (for `n_cells` = 0) or `n_cells`; the
+/// outputs hold `n` rows each.
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub unsafe extern "C" fn bc_kzg_recover_cells(

@@ -5,7 +5,8 @@
 //! and recoveries, honest and of each hostile kind, on every engine
 //! against the oracle item by item and in number; what is computed
 //! verifies, and what is recovered from half the cells is what was
-//! computed; the reasons in c-kzg's order; the bindings' layouts.
+//! computed; the reasons in c-kzg's order; the bindings' layouts; a
+//! device fault at each stage sends a call to the CPU.
 
 use batchcrypto::flat::{self, Column};
 use batchcrypto::gpu::FaultStage;
