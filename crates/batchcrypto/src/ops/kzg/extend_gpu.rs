@@ -45,7 +45,7 @@ const INFINITY: [u8; POINT_LEN] = {
     p
 };
 
-/// A point of arkworks' as blst holds it (the setup's, trusted: read back
+/// A point of arkworks' as blst holds it (the setup's columns, read back
 /// without checks but the curve's).
 fn to_blst(p: &G1Affine) -> blst_p1_affine {
     let mut bytes = [0u8; 2 * POINT_LEN];
@@ -54,15 +54,11 @@ fn to_blst(p: &G1Affine) -> blst_p1_affine {
     PublicKey::deserialize(&bytes).expect("a point of the setup").into()
 }
 
-/// The fixed points of stage A as blst holds them: the setup's 4,096
-/// monomial points, then the columns, row by row.
-fn fixed() -> &'static (Vec<blst_p1_affine>, Vec<Vec<blst_p1_affine>>) {
-    static FIXED: OnceLock<(Vec<blst_p1_affine>, Vec<Vec<blst_p1_affine>>)> = OnceLock::new();
-    FIXED.get_or_init(|| {
-        let setup = cores::map(setup::g1_monomial(), 64, to_blst);
-        let columns = cores::map(fk20::columns(), 1, |row| row.iter().map(to_blst).collect());
-        (setup, columns)
-    })
+/// The setup's columns as blst holds them, row by row (stage A's points
+/// beside the setup's own, [`setup::g1_monomial_blst`]).
+fn columns() -> &'static [Vec<blst_p1_affine>] {
+    static COLUMNS: OnceLock<Vec<Vec<blst_p1_affine>>> = OnceLock::new();
+    COLUMNS.get_or_init(|| cores::map(fk20::columns(), 1, |row| row.iter().map(to_blst).collect()))
 }
 
 /// An item ready for the device: its cells and the polynomial its proofs
@@ -182,7 +178,7 @@ fn run<I: Sync, A>(
 /// The device's sums for `polys` (see the module's docs).
 fn sums(gpu: &Gpu, polys: &[&[Fr]], commit: bool) -> Result<Vec<Proven>, String> {
     // Stage A: per item the commitment (when asked for), then u_0 .. u_127.
-    let (setup, columns) = fixed();
+    let (setup, columns) = (setup::g1_monomial_blst(), columns());
     let scalars_a: Vec<Vec<[Fr; CELL_ELEMENTS]>> = cores::map(polys, 1, |p| fk20::stage_a_scalars(p));
     let per_item = usize::from(commit) + CIRCULANT;
     let (mut points, mut scalars, mut bounds) = (Vec::new(), Vec::new(), vec![0]);

@@ -199,12 +199,10 @@ pub(crate) fn recover(item: &RecoverItem) -> Vec<Fr> {
     let shift = Fr::from(RECOVERY_SHIFT);
     shifted(&mut ez, shift);
     shifted(&mut z, shift);
-    let (ez, z) = (fft.fft(&ez), fft.fft(&z));
-    let quotient: Vec<Fr> = ez
-        .iter()
-        .zip(&z)
-        .map(|(a, b)| *a * b.inverse().expect("Z has no root on the coset 7H"))
-        .collect();
+    let (ez, mut z) = (fft.fft(&ez), fft.fft(&z));
+    // Z has no root on the coset 7H: every value has an inverse.
+    ark_ff::batch_inversion(&mut z);
+    let quotient: Vec<Fr> = ez.iter().zip(&z).map(|(a, b)| *a * b).collect();
     let mut coeffs = fft.ifft(&quotient);
     shifted(&mut coeffs, shift.inverse().expect("7 is not zero"));
     coeffs

@@ -82,10 +82,7 @@ fn constants() -> &'static Constants {
     CONSTANTS.get_or_init(|| {
         let g2 = |b: &[u8]| G2Affine::deserialize_compressed(b).expect("a point of G2");
         Constants {
-            setup: setup::g1_monomial_hex()
-                .take(CELL_ELEMENTS)
-                .map(|h| PublicKey::uncompress(&setup::bytes(h)).expect("a point of G1").into())
-                .collect(),
+            setup: setup::g1_monomial_blst()[..CELL_ELEMENTS].to_vec(),
             g2: g2_words(&g2(&crate::ops::evm::kzg::G2)),
             minus_tau_pow: g2_words(&-g2(&setup::bytes(setup::G2_TAU_POW_CELL))),
         }

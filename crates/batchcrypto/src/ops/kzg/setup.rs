@@ -36,6 +36,23 @@ pub(crate) fn g1_monomial() -> &'static [ark_bls12_381::G1Affine] {
     })
 }
 
+/// [τ^j]G1, j < 4,096, as blst holds them (the sums' points on the GPU),
+/// decompressed once on the host's cores.
+pub(crate) fn g1_monomial_blst() -> &'static [blst::blst_p1_affine] {
+    use rayon::prelude::*;
+    static POINTS: std::sync::OnceLock<Vec<blst::blst_p1_affine>> = std::sync::OnceLock::new();
+    POINTS.get_or_init(|| {
+        let hex: Vec<&str> = g1_monomial_hex().collect();
+        hex.par_iter()
+            .map(|h| {
+                blst::min_pk::PublicKey::uncompress(&bytes(h))
+                    .expect("a point of the setup")
+                    .into()
+            })
+            .collect()
+    })
+}
+
 /// [τ^64]G2, compressed (hex).
 pub(crate) const G2_TAU_POW_CELL: &str = "92dcc5a1c8c3e1b28b1524e3dd6dbecd63017c9201da9dbe077f1b82adc08c50169f56fc7b5a3b28ec6b89254de3e2fd\
      12838a761053437883c3e01ba616670cea843754548ef84bcc397de2369adcca2ab54cd73c55dc68d87aec3fc2fe4f10";
