@@ -38,6 +38,7 @@ pub(crate) fn g1_monomial() -> &'static [ark_bls12_381::G1Affine] {
 
 /// [τ^j]G1, j < 4,096, as blst holds them (the sums' points on the GPU),
 /// decompressed once on the host's cores.
+#[cfg(feature = "wgpu")]
 pub(crate) fn g1_monomial_blst() -> &'static [blst::blst_p1_affine] {
     use rayon::prelude::*;
     static POINTS: std::sync::OnceLock<Vec<blst::blst_p1_affine>> = std::sync::OnceLock::new();
