@@ -24,6 +24,7 @@ mod mlkem;
 mod msm;
 mod ntt;
 mod output;
+mod poseidon;
 mod raw;
 mod sample;
 mod selftest;
@@ -77,6 +78,8 @@ enum Command {
     /// ML-KEM (FIPS 203) key generation, encapsulation and decapsulation, one JSON line per item.
     #[command(subcommand)]
     Mlkem(mlkem::Mlkem),
+    /// Poseidon hashes over BN254's scalar field (circom's parameters): in {"inputs":[1 to 12 elements]}, out {"hash"} or {"hash":null,"reason"}.
+    Poseidon(poseidon::Args),
     /// Number-theoretic transforms of polynomials in a binary file (BN254/BLS12-381 scalar fields, Goldilocks).
     Ntt(ntt::Args),
     /// One multi-scalar multiplication of binary files of points and scalars (BN254 G1, BLS12-381 G1/G2).
@@ -114,6 +117,7 @@ impl Command {
             Command::Evm(a) => Ok(evm::job(a)),
             Command::Mlkem(m) => Ok(mlkem::job(m)),
             Command::Kzg(k) => Ok(kzg::job(k)),
+            Command::Poseidon(a) => Ok(poseidon::job(a)),
             Command::Merkle(a) => Ok(merkle::job(a)),
             other => Err(Box::new(other)),
         }
@@ -130,6 +134,7 @@ impl Command {
             Command::Merkle(_) => "merkle",
             Command::Mlkem(_) => "mlkem",
             Command::Kzg(_) => "kzg",
+            Command::Poseidon(_) => "poseidon",
             Command::Ntt(_) => "ntt",
             Command::Msm(_) => "msm",
             Command::Devices(_) => "devices",

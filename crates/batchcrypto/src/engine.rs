@@ -14,7 +14,9 @@ use crate::batch::{FlatBytes, SignedBatch};
 use crate::cores;
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
+use crate::ops::{
+    Op, bip340, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519,
+};
 use crate::profile::{Plan, Profile};
 use crate::registry;
 use crate::verdict::Verdict;
@@ -268,6 +270,8 @@ pub enum KernelWork<'a> {
     Msm(msm::Curve, &'a [u8], &'a [u8]),
     /// EIP-2537 pairing checks (calls of at most four pairs): both stages.
     Eip2537Pairing(&'a FlatBytes),
+    /// Poseidon hashes (the valid items of the commonest width).
+    Poseidon(&'a FlatBytes),
 }
 
 impl KernelWork<'_> {
@@ -289,6 +293,7 @@ impl KernelWork<'_> {
             KernelWork::Ntt(t, _) => Op::Ntt(t.field),
             KernelWork::Msm(curve, ..) => Op::Msm(*curve),
             KernelWork::Eip2537Pairing(_) => Op::Eip2537Pairing,
+            KernelWork::Poseidon(_) => Op::PoseidonBn254,
         }
     }
 }
@@ -842,6 +847,19 @@ impl Engine {
             &items,
             |gpu, it| gpu.kzg_recover_cells(it),
             |it| kzg::extend::recover(it),
+        )
+    }
+
+    /// The Poseidon hash of every item (1 to 12 field elements of BN254's
+    /// scalar field, 32 bytes big-endian each, back to back) with circom's
+    /// parameters: `light-poseidon`'s answer, or `wrong_input_length` /
+    /// `non_canonical_element` (see [`poseidon`]). Runs on the GPU too.
+    pub fn poseidon_bn254(&self, items: &FlatBytes) -> Result<Outcome<Vec<poseidon::HashResult>>, Error> {
+        self.run_split(
+            Op::PoseidonBn254,
+            items,
+            |gpu, it| gpu.poseidon_bn254(it),
+            poseidon::cpu::hash,
         )
     }
 

@@ -58,7 +58,7 @@ use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
 use crate::ops::evm::{self, PrecompileError};
 use crate::ops::ntt::{PolyResult, Transform};
-use crate::ops::{bip340, bls, ed25519, hash, kzg, merkle, mldsa, mlkem, msm, slhdsa, sr25519};
+use crate::ops::{bip340, bls, ed25519, hash, kzg, merkle, mldsa, mlkem, msm, poseidon, slhdsa, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 /// One adapter as `devices` shows it.
@@ -223,6 +223,8 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn kzg_compute_cells(&self, blobs: &[&[u8; kzg::BLOB_LEN]]) -> Streamed<Result<kzg::BlobCells, Reason>>;
     /// An extended blob's cells and cell proofs from half of its cells (EIP-7594).
     fn kzg_recover_cells(&self, items: &[kzg::RecoverItem]) -> Streamed<Result<kzg::Extended, Reason>>;
+    /// Poseidon hashes over BN254's scalar field.
+    fn poseidon_bn254(&self, items: &FlatBytes) -> Streamed<poseidon::HashResult>;
     /// sr25519 verification under the signing context `ctx`.
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict>;
     /// ML-DSA verification at `level`.

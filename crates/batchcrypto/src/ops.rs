@@ -14,6 +14,7 @@ pub mod mldsa;
 pub mod mlkem;
 pub mod msm;
 pub mod ntt;
+pub mod poseidon;
 pub mod slhdsa;
 pub mod sr25519;
 
@@ -141,11 +142,13 @@ pub enum Op {
     KzgComputeCells,
     /// An extended blob's cells and proofs recovered from half of its cells (EIP-7594).
     KzgRecoverCells,
+    /// Poseidon hashes over BN254's scalar field, circom's parameters.
+    PoseidonBn254,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 70] = [
+    pub const ALL: [Op; 71] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -216,6 +219,7 @@ impl Op {
         Op::SlhdsaVerify(slhdsa::Set::Shake256f),
         Op::KzgComputeCells,
         Op::KzgRecoverCells,
+        Op::PoseidonBn254,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -291,6 +295,7 @@ impl Op {
             Op::SlhdsaVerify(slhdsa::Set::Shake256f) => "slhdsa_verify_shake_256f",
             Op::KzgComputeCells => "kzg_compute_cells",
             Op::KzgRecoverCells => "kzg_recover_cells",
+            Op::PoseidonBn254 => "poseidon_bn254",
         }
     }
 
@@ -336,6 +341,7 @@ impl Op {
             Op::SlhdsaVerify(set) => (20, set as usize),
             Op::KzgComputeCells => (21, 0),
             Op::KzgRecoverCells => (22, 0),
+            Op::PoseidonBn254 => (23, 0),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -346,7 +352,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 23 * PARAMETERS;
+const CODES: usize = 24 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

@@ -19,7 +19,9 @@
 use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
-use crate::ops::{Op, bip340, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
+use crate::ops::{
+    Op, bip340, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519,
+};
 
 /// How a workload is made.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -195,7 +197,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 70] = [
+pub static OPS: [OpSpec; 71] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -266,6 +268,7 @@ pub static OPS: [OpSpec; 70] = [
     slhdsa::workload::VERIFY_SHAKE_256F,
     kzg::workload::COMPUTE_CELLS,
     kzg::workload::RECOVER_CELLS,
+    poseidon::workload::POSEIDON_BN254,
 ];
 
 /// The declaration of `op`.

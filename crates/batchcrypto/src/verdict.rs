@@ -117,11 +117,14 @@ pub enum Reason {
     /// KZG cell recovery: the cell indices are not strictly ascending (a
     /// repeated or out-of-order index).
     CellIndicesNotAscending = 37,
+    /// Poseidon: the item is not 1 to 12 whole field elements (a length
+    /// that is 0, not a multiple of 32, or above 384 bytes).
+    WrongInputLength = 38,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 37] = [
+    pub const ALL: [Reason; 38] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -159,6 +162,7 @@ impl Reason {
         Reason::TooManyCells,
         Reason::TooFewCells,
         Reason::CellIndicesNotAscending,
+        Reason::WrongInputLength,
     ];
 
     /// The reason's stable number, 1 to 255 (its discriminant; new reasons
@@ -214,6 +218,7 @@ impl Reason {
             Reason::TooManyCells => "too_many_cells",
             Reason::TooFewCells => "too_few_cells",
             Reason::CellIndicesNotAscending => "cell_indices_not_ascending",
+            Reason::WrongInputLength => "wrong_input_length",
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::batch::FlatBytes;
 use crate::engine::KernelWork;
 use crate::ops::ecdsa::{K1VerifyItem, P256Item, RecoverItem, Recovered};
 use crate::ops::evm::{self, PrecompileError};
-use crate::ops::{bip340, bls, ecdsa, ed25519, hash, kzg, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
+use crate::ops::{bip340, bls, ecdsa, ed25519, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519};
 use crate::verdict::{Reason, Verdict};
 
 fn summary(adapter: &wgpu::Adapter) -> AdapterSummary {
@@ -630,6 +630,10 @@ impl GpuRuntime for Gpu {
         kzg::extend_gpu::recover(self, items)
     }
 
+    fn poseidon_bn254(&self, items: &FlatBytes) -> Streamed<poseidon::HashResult> {
+        poseidon::gpu::hash(self, items)
+    }
+
     fn sr25519_verify(&self, batch: &sr25519::Batch, ctx: &[u8]) -> Streamed<Verdict> {
         sr25519::gpu::verify(self, batch, ctx)
     }
@@ -722,6 +726,7 @@ impl GpuRuntime for Gpu {
             KernelWork::Ntt(t, polys) => ntt::gpu::kernel_times(self, t, polys, runs),
             KernelWork::Msm(curve, points, scalars) => msm::gpu::kernel_times(self, curve, points, scalars, runs),
             KernelWork::Eip2537Pairing(inputs) => bls::gpu::eip2537_kernel_times(self, inputs, runs),
+            KernelWork::Poseidon(items) => poseidon::gpu::kernel_times(self, items, runs),
         }
     }
 

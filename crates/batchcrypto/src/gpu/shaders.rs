@@ -293,6 +293,22 @@ const MSM_PARAMS: &str = include_str!("../ops/msm/params.wgsl");
 const MSM_PLAN: &str = include_str!("../ops/msm/plan.wgsl");
 const EVM_G1: &str = include_str!("../ops/evm/g1.wgsl");
 const EVM_MODEXP: &str = include_str!("../ops/evm/modexp.wgsl");
+const POSEIDON: &str = include_str!("../ops/poseidon/poseidon.wgsl");
+
+/// Poseidon's kernel for width `t` with `partial` partial rounds
+/// (`ops/poseidon/poseidon.wgsl`, entry point `poseidon_main`) over the
+/// 256-bit Montgomery layer modulo BN254's r (needs SHADER_INT64).
+pub(crate) fn poseidon(t: usize, partial: usize) -> String {
+    use super::bigint::{from_ark, neg_inv32, wgsl_const};
+    use ark_ff::PrimeField;
+    let r = from_ark::<8>(ark_bn254::Fr::MODULUS);
+    let constants = format!(
+        "{}const POS_INV: u32 = {:#x}u;\nconst POS_T: u32 = {t}u;\nconst POS_PARTIAL: u32 = {partial}u;\n",
+        wgsl_const("POS_R", &r),
+        neg_inv32(r[0])
+    );
+    [guard(), mont256_layer(&constants), POSEIDON.to_string()].join("\n")
+}
 
 /// What the MSM's two modules share (`ops/msm/params.wgsl`) after the
 /// host's constants of the plan's table.

@@ -1,0 +1,54 @@
+//! `poseidon_bn254`'s declaration in the registry ([`crate::registry`]):
+//! the sample's items ([`super::sample`]) with the oracle's answers. The
+//! bench's items hash two elements each (width 3: a Merkle tree's node,
+//! the commonest call), the self-test's every width from 1 to 12 inputs in
+//! turn; hostile items in both at the configured share.
+
+use rayon::prelude::*;
+
+use super::{HashResult, MAX_INPUTS, oracle, sample};
+use crate::batch::FlatBytes;
+use crate::engine::{Engine, KernelWork};
+use crate::ops::Op;
+use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
+
+/// `poseidon_bn254`.
+pub const POSEIDON_BN254: OpSpec = OpSpec {
+    op: Op::PoseidonBn254,
+    item: "hash of two field elements (1 to 12 in the self-test)",
+    gpu_kernel: true,
+    splittable: true,
+    bench_msg_len: None,
+    workload,
+};
+
+fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
+    let varied = c.varied;
+    let made = sample::items(c.n, c.seed, c.invalid_share, |i| {
+        if varied { 1 + i % MAX_INPUTS } else { 2 }
+    });
+    let mut items = FlatBytes::with_capacity(made.len(), made.iter().map(|(m, _)| m.len()).sum());
+    for (item, _) in &made {
+        // Workloads stay far below the 4 GiB batch limit.
+        let _fits = items.push(item);
+    }
+    let expected: Vec<HashResult> = (0..items.len())
+        .into_par_iter()
+        .map(|i| oracle::hash(items.get(i)))
+        .collect();
+    Box::new(Cases {
+        len: items.len(),
+        input: items,
+        expected,
+        oracle: |items: &FlatBytes| {
+            for i in 0..items.len() {
+                std::hint::black_box(oracle::hash(items.get(i)).ok());
+            }
+        },
+        engine: |e: &Engine, items: &FlatBytes| e.poseidon_bn254(items),
+        same: |g: &HashResult, w: &HashResult| g == w,
+        kernel: Some(|e: &Engine, items: &FlatBytes, runs| e.gpu_kernel_times(KernelWork::Poseidon(items), runs)),
+        trivial: false,
+        alternative: None,
+    })
+}
