@@ -657,6 +657,14 @@ pub(crate) mod tests {
             ));
         }
         kernels.push(("bls hash".to_string(), bls_hash(), &["bls_hash"][..], true));
+        for inputs in 1..=crate::ops::poseidon::MAX_INPUTS {
+            kernels.push((
+                format!("poseidon {inputs} inputs"),
+                crate::ops::poseidon::gpu::kernel_source(inputs).expect("parameters for every width"),
+                &["poseidon_main"][..],
+                true,
+            ));
+        }
         kernels
     }
 

@@ -24,5 +24,6 @@ mod mldsa;
 mod mlkem;
 mod msm;
 mod ntt;
+mod poseidon;
 mod slhdsa;
 mod sr25519;

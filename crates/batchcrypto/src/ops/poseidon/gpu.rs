@@ -77,6 +77,13 @@ fn constants(inputs: usize) -> Result<&'static Constants, String> {
         .map_err(Clone::clone)
 }
 
+/// The kernel for `inputs` inputs (entry point `poseidon_main`), as
+/// [`PoseidonKernel::new`] compiles it.
+#[cfg(test)]
+pub(crate) fn kernel_source(inputs: usize) -> Result<String, String> {
+    Ok(shaders::poseidon(inputs + 1, constants(inputs)?.partial))
+}
+
 /// Every item's hash on the GPU (see the module's docs).
 pub(crate) fn hash(gpu: &Gpu, items: &FlatBytes) -> Streamed<HashResult> {
     gpu.require_int64("poseidon_bn254").map_err(Failure::at_start)?;
