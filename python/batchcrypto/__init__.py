@@ -43,6 +43,7 @@ __all__ = [
     "Encapsulations",
     "Decapsulations",
     "Polys",
+    "Hashes",
     "Sum",
     "MsmBases",
     "REASONS",
@@ -162,6 +163,15 @@ class Decapsulations(NamedTuple):
     reasons: np.ndarray
     #: (n, 32) uint8 array (zeros where not valid).
     secrets: np.ndarray
+
+
+class Hashes(NamedTuple):
+    """Poseidon hashes, one per item."""
+
+    valid: np.ndarray
+    reasons: np.ndarray
+    #: (n, 32) uint8 array: each hash big-endian (zeros where not valid).
+    hashes: np.ndarray
 
 
 class Polys(NamedTuple):
@@ -299,6 +309,17 @@ class Engine:
         digests = np.empty((n, 32), dtype=np.uint8)
         self._native.hash(alg, cols[0].native(), digests)
         return digests
+
+    def poseidon_bn254(self, items: Any) -> Hashes:
+        """Poseidon over BN254's scalar field with circom's parameters
+        (circomlib, Solana's ``sol_poseidon``): each item is 1 to 12 field
+        elements of 32 bytes big-endian, back to back; its hash, 32 bytes
+        big-endian, or ``wrong_input_length`` / ``non_canonical_element``."""
+        n, cols = columns("poseidon_bn254", items=items)
+        codes = np.empty(n, dtype=np.uint8)
+        hashes = np.empty((n, 32), dtype=np.uint8)
+        self._native.poseidon_bn254(cols[0].native(), hashes, codes)
+        return Hashes(codes == 0, codes, hashes)
 
     def merkle_root(self, leaves: Any, rule: str = "bitcoin") -> bytes:
         """The Merkle root of 32-byte leaves: ``"bitcoin"`` (double SHA-256)

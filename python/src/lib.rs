@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use batchcrypto::flat::{self, Column};
-use batchcrypto::ops::{bls, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
+use batchcrypto::ops::{bls, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519};
 use batchcrypto::{BackendChoice, Engine, Error, Outcome, Reason, Verdict};
 
 /// A borrowed input column: the buffer stays held (and so alive) while
@@ -356,6 +356,36 @@ impl NativeEngine {
                 o.copy_from_slice(d);
             }
             Ok(())
+        })
+    }
+
+    /// Poseidon over BN254's scalar field (circom's parameters): the
+    /// 32-byte hashes and per item 0 or the reason.
+    fn poseidon_bn254(
+        &self,
+        py: Python<'_>,
+        items: &Bound<'_, PyAny>,
+        hashes: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "poseidon_bn254";
+        let items = Col::get("items", items)?;
+        let n = codes.len()?;
+        let (mut codes, mut hashes) = (
+            out("codes", codes, Some(n))?,
+            out("hashes", hashes, Some(poseidon::ELEMENT_LEN * n))?,
+        );
+        let ic = items.column();
+        let (codes, hashes) = (codes.bytes_mut(), hashes.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::poseidon_bn254(e, &ic).map_err(|e| raise(op, e))?.output;
+            write_rows(
+                op,
+                got,
+                codes,
+                &mut [(hashes, poseidon::ELEMENT_LEN, &|h: &poseidon::Hash| &h[..])],
+            )
         })
     }
 

@@ -204,3 +204,29 @@ def test_merkle_root(engine, alg, rule):
     want = jsonl(f"merkle-{alg}.out")[0]["root"]
     for form in FORMS:
         assert engine.merkle_root(as_form(leaves, 32, form), rule=rule).hex() == want, form
+
+
+def test_poseidon(engine):
+    """Poseidon over BN254: the CLI's answers (the hash, or the reason) for
+    its golden items, each item its elements back to back, in every column
+    form; circomlibjs's poseidon([1, 2])."""
+    items, answers = [], []
+    for line, out in zip(jsonl("poseidon.jsonl"), jsonl("poseidon.out"), strict=True):
+        if line is None or out is None or "error" in out:
+            continue
+        items.append(b"".join(unhex(x) for x in line["inputs"]))
+        answers.append(out)
+    assert len(answers) > 30 and any(a["hash"] is None for a in answers)
+    for form in FORMS:
+        got = engine.poseidon_bn254(as_form(items, None, form))
+        assert got.hashes.shape == (len(items), 32), form
+        for i, want in enumerate(answers):
+            if want["hash"] is None:
+                assert not got.valid[i] and batchcrypto.reason_name(got.reasons[i]) == want["reason"], (form, i)
+                assert not got.hashes[i].any()
+                continue
+            assert got.valid[i], (form, i)
+            assert got.hashes[i].tobytes().hex() == want["hash"], (form, i)
+    pair = (1).to_bytes(32, "big") + (2).to_bytes(32, "big")
+    got = engine.poseidon_bn254(np.frombuffer(pair, dtype=np.uint8).reshape(1, 64))
+    assert got.hashes[0].tobytes().hex() == "115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a"

@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, kzg, mldsa, mlkem, slhdsa, sr25519};
+use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, kzg, mldsa, mlkem, poseidon, slhdsa, sr25519};
 
 use crate::Fatal;
 use crate::output::{Output, write_failed};
@@ -78,6 +78,11 @@ pub enum Sample {
     /// cells of another blob, which are recovered all the same). `--signers`
     /// is not used.
     KzgRecover(Common),
+    /// Items for `poseidon`: random elements below r (and 0 and r - 1), the
+    /// widths 1 to 12 inputs in turn (hostile: an element at or above r,
+    /// a short element, which the verb reports as a malformed line, 13
+    /// inputs, none). `--signers` is not used.
+    Poseidon(Common),
     /// Items for `verify ml-dsa-44` (hostile: wrong message, context or
     /// key, bit flips, malformed hints, z out of range, short key or
     /// signature, a context over 255 bytes).
@@ -174,6 +179,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::KzgCell(common)
         | Sample::KzgBlob(common)
         | Sample::KzgRecover(common)
+        | Sample::Poseidon(common)
         | Sample::MlDsa44(common)
         | Sample::MlDsa65(common)
         | Sample::MlDsa87(common)
@@ -295,6 +301,18 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
                     indices.join(","),
                     cells.join(",")
                 )
+            },
+        ),
+        Sample::Poseidon(_) => by_steps(
+            c.count,
+            |r| poseidon::sample::items_range(r, c.seed, c.hostile_share, |i| 1 + i % poseidon::MAX_INPUTS),
+            |(item, kind)| {
+                // A short last element stays short: a malformed line.
+                let inputs: Vec<String> = item
+                    .chunks(poseidon::ELEMENT_LEN)
+                    .map(|x| format!("\"{}\"", hex::encode(x)))
+                    .collect();
+                format!("{{\"inputs\":[{}],\"kind\":\"{kind}\"}}", inputs.join(","))
             },
         ),
         Sample::MlDsa44(_) | Sample::MlDsa65(_) | Sample::MlDsa87(_) => {

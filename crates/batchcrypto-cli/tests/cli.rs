@@ -1878,3 +1878,68 @@ fn cli_output_matches_the_golden_files() {
     }
     assert!(checked >= 14, "{checked} cases");
 }
+
+/// `poseidon`: sample items of every width, honest and hostile, with
+/// malformed lines among them (a short element, a missing or mistyped
+/// field, bad hex, not JSON) give the oracle's hash or reason per line,
+/// errors naming their line (exit 2); `--backend gpu` prints the same,
+/// from the device.
+#[test]
+fn poseidon_lines_match_oracle() {
+    use batchcrypto::ops::poseidon::{ELEMENT_LEN, MAX_INPUTS, oracle, sample};
+    let items = sample::items(120, 31, 0.4, |i| 1 + i % MAX_INPUTS);
+    let malformed = [
+        "{\"inputs\":[\"00\"]}",
+        "{}",
+        "{\"inputs\":\"00\"}",
+        "{\"inputs\":[\"0g00000000000000000000000000000000000000000000000000000000000000\"]}",
+        "not json",
+    ];
+    let mut input = String::new();
+    let mut want: Vec<Option<serde_json::Value>> = Vec::new();
+    for (i, (item, _)) in items.iter().enumerate() {
+        if i % 9 == 4 {
+            input.push_str(malformed[(i / 9) % malformed.len()]);
+            input.push('\n');
+            want.push(None);
+        }
+        let elements: Vec<String> = item.chunks(ELEMENT_LEN).map(hex::encode).collect();
+        input.push_str(&serde_json::json!({ "inputs": elements }).to_string());
+        input.push('\n');
+        // A short last element is a malformed line, not an item.
+        want.push((item.len() % ELEMENT_LEN == 0).then(|| match oracle::hash(item) {
+            Ok(h) => serde_json::json!({ "hash": hex::encode(h) }),
+            Err(r) => serde_json::json!({ "hash": null, "reason": r.code() }),
+        }));
+    }
+    let out = if has_usable_gpu() {
+        gpu_prints_what_cpu_prints(&["poseidon"], input.as_bytes())
+    } else {
+        run_with_stdin(&["poseidon", "--backend", "cpu"], input.as_bytes())
+    };
+    assert_eq!(out.status.code(), Some(2));
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), want.len());
+    let mut reasons = std::collections::BTreeSet::new();
+    for (n, (got, want)) in lines.iter().zip(&want).enumerate() {
+        match want {
+            None => assert!(
+                got["error"]
+                    .as_str()
+                    .is_some_and(|e| e.contains(&format!("line {}", n + 1))),
+                "line {}: {got}",
+                n + 1
+            ),
+            Some(w) => {
+                assert!(got == w, "line {}: {got} differs from {w}", n + 1);
+                if let Some(r) = w["reason"].as_str() {
+                    reasons.insert(r.to_string());
+                }
+            }
+        }
+    }
+    assert_eq!(
+        reasons.into_iter().collect::<Vec<_>>(),
+        ["non_canonical_element", "wrong_input_length"]
+    );
+}

@@ -337,6 +337,21 @@ enum BcStatus bc_hash(const struct BcEngine *engine,
                       const struct BcColumn *msgs,
                       uint8_t *out_digests);
 
+// The Poseidon hash over BN254's scalar field with circom's parameters
+// of every item (1 to 12 field elements, 32 bytes big-endian each, back
+// to back): the 32-byte hash (big-endian) into `out_hashes` (zeros where
+// the item has a reason), 0 or the reason (`wrong_input_length`,
+// `non_canonical_element`) into `out_codes`.
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_hashes` holds
+// `32 * n` bytes, `out_codes` `n`.
+enum BcStatus bc_poseidon_bn254(const struct BcEngine *engine,
+                                size_t n,
+                                const struct BcColumn *items,
+                                uint8_t *out_hashes,
+                                uint8_t *out_codes);
+
 // The Merkle root of `n` 32-byte leaves under `rule` (`"bitcoin"`:
 // double SHA-256, the last node paired with itself; `"sorted-keccak256"`:
 // OpenZeppelin's sorted pairs), 32 bytes into `out_root`; no leaves is an

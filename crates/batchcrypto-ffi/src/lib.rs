@@ -19,7 +19,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
 use batchcrypto::flat::{self, Column};
-use batchcrypto::ops::{bls, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, slhdsa, sr25519};
+use batchcrypto::ops::{bls, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519};
 use batchcrypto::{BackendChoice, Engine, Error, Reason};
 
 /// What a call did.
@@ -866,6 +866,39 @@ pub unsafe extern "C" fn bc_hash(
                 o.copy_from_slice(d);
             }
             Ok(())
+        }
+    })
+}
+
+/// The Poseidon hash over BN254's scalar field with circom's parameters
+/// of every item (1 to 12 field elements, 32 bytes big-endian each, back
+/// to back): the 32-byte hash (big-endian) into `out_hashes` (zeros where
+/// the item has a reason), 0 or the reason (`wrong_input_length`,
+/// `non_canonical_element`) into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_hashes` holds
+/// `32 * n` bytes, `out_codes` `n`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_poseidon_bn254(
+    engine: *const BcEngine,
+    n: usize,
+    items: *const BcColumn,
+    out_hashes: *mut u8,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_poseidon_bn254", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let items = column("items", items, n)?;
+            let hashes = output("out_hashes", out_hashes, size(n, poseidon::ELEMENT_LEN)?)?;
+            let codes = output("out_codes", out_codes, n)?;
+            rows(
+                flat::poseidon_bn254(e, &items),
+                codes,
+                &mut [(hashes, poseidon::ELEMENT_LEN, &|h: &poseidon::Hash| &h[..])],
+            )
         }
     })
 }

@@ -1037,3 +1037,62 @@ fn signatures_with_contexts() {
         assert!(untouched.iter().all(|&b| b == 0xAA), "{name}: outputs untouched");
     }
 }
+
+/// `bc_poseidon_bn254`: items of every width, honest and hostile, as a
+/// delimited column give the library's hashes and reason codes (zeros in
+/// a refused item's row); a fixed-width column of two-element items too;
+/// a NULL output is named and leaves the other output untouched.
+#[test]
+fn poseidon_hashes() {
+    use batchcrypto::ops::poseidon::{self, ELEMENT_LEN, MAX_INPUTS};
+    let e = engine();
+    let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
+    let made = poseidon::sample::items(60, 8, 0.4, |i| 1 + i % MAX_INPUTS);
+    let (mut bytes, mut offsets, mut flat) = (Vec::new(), vec![0u64], FlatBytes::new());
+    for (item, _) in &made {
+        bytes.extend_from_slice(item);
+        offsets.push(bytes.len() as u64);
+        assert!(flat.push(item));
+    }
+    let want = library.poseidon_bn254(&flat).expect("poseidon").output;
+    assert!(want.iter().any(Result::is_ok) && want.iter().any(Result::is_err));
+    let n = made.len();
+    let column = delimited(&bytes, &offsets);
+    let (mut hashes, mut codes) = (vec![0xaau8; ELEMENT_LEN * n], vec![0xaau8; n]);
+    // SAFETY: a valid engine and column; outputs of n rows.
+    let status = unsafe { bc_poseidon_bn254(e.0, n, &column, hashes.as_mut_ptr(), codes.as_mut_ptr()) };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    for (i, w) in want.iter().enumerate() {
+        let row = &hashes[ELEMENT_LEN * i..ELEMENT_LEN * (i + 1)];
+        match w {
+            Ok(h) => assert_eq!((row, codes[i]), (&h[..], 0), "item {i}"),
+            Err(r) => assert_eq!((row, codes[i]), (&[0u8; ELEMENT_LEN][..], r.number()), "item {i}"),
+        }
+    }
+    // Two elements per item as a fixed-width column.
+    let pairs: Vec<u8> = (1u8..=8).flat_map(|k| [[0u8; 31].as_slice(), &[k]].concat()).collect();
+    let mut hashes = vec![0u8; ELEMENT_LEN * 4];
+    let mut codes = vec![0xaau8; 4];
+    // SAFETY: as above, four items of 64 bytes.
+    let status = unsafe { bc_poseidon_bn254(e.0, 4, &fixed(&pairs, 64), hashes.as_mut_ptr(), codes.as_mut_ptr()) };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_eq!(codes, [0; 4]);
+    for (k, h) in hashes.chunks_exact(ELEMENT_LEN).enumerate() {
+        assert_eq!(
+            h,
+            &poseidon::oracle::hash(&pairs[64 * k..64 * (k + 1)]).expect("a hash")[..]
+        );
+    }
+    // poseidon([1, 2]), circomlibjs's answer.
+    assert_eq!(
+        hex::encode(&hashes[..ELEMENT_LEN]),
+        "115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a"
+    );
+    // A NULL output is named; nothing is written.
+    let mut codes = vec![0xaau8; 4];
+    // SAFETY: NULL is the error under test.
+    let status = unsafe { bc_poseidon_bn254(e.0, 4, &fixed(&pairs, 64), ptr::null_mut(), codes.as_mut_ptr()) };
+    assert_eq!(status, BcStatus::NullPointer);
+    assert!(last_error().contains("out_hashes"), "{}", last_error());
+    assert_eq!(codes, [0xaa; 4]);
+}

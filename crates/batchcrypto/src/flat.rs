@@ -17,7 +17,7 @@
 use crate::batch::SignedBatch;
 use crate::engine::{Engine, Outcome};
 use crate::error::Error;
-use crate::ops::{Op, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, ntt, slhdsa};
+use crate::ops::{Op, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, ntt, poseidon, slhdsa};
 use crate::verdict::Verdict;
 
 /// How a [`Column`]'s buffer is cut into items.
@@ -533,6 +533,12 @@ fn flat_bytes(op: Op, col: &Column<'_>) -> Result<crate::FlatBytes, Error> {
 /// The digest of every message under `alg`.
 pub fn hash(engine: &Engine, alg: hash::Alg, msgs: &Column<'_>) -> Result<Outcome<Vec<hash::Digest>>, Error> {
     engine.hash(alg, &flat_bytes(Op::Hash(alg), msgs)?)
+}
+
+/// The Poseidon hash of every item (1 to 12 elements of 32 bytes,
+/// back to back; another length is that item's `wrong_input_length`).
+pub fn poseidon_bn254(engine: &Engine, items: &Column<'_>) -> Result<Outcome<Vec<poseidon::HashResult>>, Error> {
+    engine.poseidon_bn254(&flat_bytes(Op::PoseidonBn254, items)?)
 }
 
 /// One call of `precompile` per input (any length: a length the

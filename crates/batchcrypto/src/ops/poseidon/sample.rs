@@ -24,7 +24,17 @@ pub fn items(
     invalid_share: f64,
     inputs: impl Fn(usize) -> usize + Sync,
 ) -> Vec<(Vec<u8>, &'static str)> {
-    (0..n)
+    items_range(0..n, seed, invalid_share, inputs)
+}
+
+/// Items `range` of [`items`] (each depends only on its index).
+pub fn items_range(
+    range: std::ops::Range<usize>,
+    seed: u64,
+    invalid_share: f64,
+    inputs: impl Fn(usize) -> usize + Sync,
+) -> Vec<(Vec<u8>, &'static str)> {
+    range
         .into_par_iter()
         .map(|i| {
             let mut rng = item_rng(seed, i);
