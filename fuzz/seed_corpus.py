@@ -159,7 +159,8 @@ def route_lines(route: str) -> list[bytes]:
     kinds = {"verify/ed25519": "ed25519", "verify/secp256k1": "secp256k1", "ecrecover": "ecrecover",
              "verify/p256": "p256", "verify/bip340": "bip340", "verify/sr25519": "sr25519",
              "verify/bls": "bls", "verify/ml-dsa-44": "ml-dsa-44", "verify/ml-dsa-65": "ml-dsa-65",
-             "verify/ml-dsa-87": "ml-dsa-87", "mlkem/keygen": "ml-kem-keygen", "verify/kzg-cell": "kzg-cell"}
+             "verify/ml-dsa-87": "ml-dsa-87", "mlkem/keygen": "ml-kem-keygen", "verify/kzg-cell": "kzg-cell",
+             "poseidon": "poseidon"}
     if word in kinds:
         return sample(kinds[word], 24)
     if word == "verify/slh-dsa":

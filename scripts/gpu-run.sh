@@ -144,6 +144,10 @@ bench kzgcells 20 --backend cpu,gpu --op kzg_cell_verify --sizes 4096,16384 --or
 # the MSM kernel against c-kzg with its tables on 16 cores (about 0.2 s a
 # blob on one core; making the workload runs c-kzg on 8 distinct blobs).
 bench kzgcompute 24 --backend cpu,gpu --op kzg_compute_cells,kzg_recover_cells --sizes 64,256 --oracle-max-n 8
+# Poseidon over BN254 of two inputs (a Merkle tree's node): a thread per
+# hash against light-poseidon on 16 cores (making the workload hashes every
+# item once with the oracle, about 20 us each on one core).
+bench poseidon 16 --backend cpu,gpu --op poseidon_bn254 --sizes 65536,262144 --oracle-max-n 4096
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).

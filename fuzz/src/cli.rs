@@ -36,7 +36,7 @@ use batchcrypto_cli::fuzzing::{Output, Payload, Served, body_lines, job, query_p
 
 /// The operations an input's first byte picks, as a route's path (after
 /// `/v1/`) and query.
-pub const ROUTES: [&str; 61] = [
+pub const ROUTES: [&str; 62] = [
     "verify/ed25519",
     "verify/ed25519?policy=zip215",
     "verify/secp256k1",
@@ -98,10 +98,11 @@ pub const ROUTES: [&str; 61] = [
     "evm/identity",
     "evm/p256verify",
     "verify/slh-dsa?set=sha2-128s",
+    "poseidon",
 ];
 
 /// What an input's first byte picks from, modulo: a listed route below
-/// [`ROUTES`]' length, a written route above it (a quarter of the inputs).
+/// [`ROUTES`]' length, a written route from it (62 and 63).
 pub const CHOICES: usize = 64;
 const _: () = assert!(ROUTES.len() < CHOICES);
 

@@ -1,9 +1,10 @@
 //! Keccak-256, SHA3-256 and SHA-256 (the `sha3` and `sha2` crates) of
-//! messages of any length, and both Merkle rules' roots and trees (the
-//! oracle's levels), against the oracles.
+//! messages of any length, Poseidon over BN254 (`light-poseidon`) of
+//! items made from the first [`POSEIDON_ITEMS`] messages, and both Merkle
+//! rules' roots and trees (the oracle's levels), against the oracles.
 
 use arbitrary::Unstructured;
-use batchcrypto::ops::{hash, merkle};
+use batchcrypto::ops::{hash, merkle, poseidon};
 use batchcrypto::{Engine, FlatBytes};
 
 use super::{answers, engine, same};
@@ -12,6 +13,8 @@ use super::{answers, engine, same};
 const ITEMS: usize = 300;
 /// The longest message (several rate blocks of each hash).
 const LONGEST: usize = 1_000;
+/// Messages that also make a Poseidon item (a hash costs up to 0.2 ms).
+const POSEIDON_ITEMS: usize = 48;
 
 /// One fuzz input on the fuzzers' CPU engine.
 pub fn run(data: &[u8]) {
@@ -42,6 +45,10 @@ pub fn check(e: &Engine, data: &[u8]) {
                 .collect();
             same(&format!("hash {alg:?}"), &got, &want);
         }
+        let items = poseidon_items(&msgs);
+        let got = answers(e, e.poseidon_bn254(&items));
+        let want: Vec<_> = (0..items.len()).map(|i| poseidon::oracle::hash(items.get(i))).collect();
+        same("poseidon_bn254", &got, &want);
     } else {
         let rule = if u.arbitrary().unwrap_or(false) {
             merkle::Rule::Bitcoin
@@ -67,4 +74,28 @@ pub fn check(e: &Engine, data: &[u8]) {
         let tree = e.merkle_tree(rule, &leaves).ok();
         assert_eq!(tree, want, "merkle tree {rule:?} of {n} leaves");
     }
+}
+
+/// A Poseidon item of each of the first [`POSEIDON_ITEMS`] messages,
+/// drawing nothing more from the input (so that committed inputs keep
+/// their meaning): a message whose length is a multiple of 13 as it is
+/// (mostly `wrong_input_length`); the others cut or padded with zeros to
+/// 1 + len % 12 elements, each element's top three bits cleared (below r)
+/// unless the length is a multiple of 7 (then most elements are not).
+fn poseidon_items(msgs: &FlatBytes) -> FlatBytes {
+    let mut items = FlatBytes::new();
+    for i in 0..msgs.len().min(POSEIDON_ITEMS) {
+        let msg = msgs.get(i);
+        let mut item = msg.to_vec();
+        if msg.len() % 13 != 0 {
+            item.resize(poseidon::ELEMENT_LEN * (1 + msg.len() % poseidon::MAX_INPUTS), 0);
+            if msg.len() % 7 != 0 {
+                for element in item.chunks_exact_mut(poseidon::ELEMENT_LEN) {
+                    element[0] &= 0x1f;
+                }
+            }
+        }
+        assert!(items.push(&item), "items far below 4 GiB");
+    }
+    items
 }

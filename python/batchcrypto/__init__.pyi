@@ -31,6 +31,19 @@ class Calls(NamedTuple):
     errors: npt.NDArray[np.uint8]
     outputs: list[bytes]
 
+class BlobCells(NamedTuple):
+    valid: npt.NDArray[np.bool_]
+    reasons: npt.NDArray[np.uint8]
+    commitments: npt.NDArray[np.uint8]
+    cells: npt.NDArray[np.uint8]
+    proofs: npt.NDArray[np.uint8]
+
+class ExtendedCells(NamedTuple):
+    valid: npt.NDArray[np.bool_]
+    reasons: npt.NDArray[np.uint8]
+    cells: npt.NDArray[np.uint8]
+    proofs: npt.NDArray[np.uint8]
+
 class KemKeys(NamedTuple):
     valid: npt.NDArray[np.bool_]
     reasons: npt.NDArray[np.uint8]
@@ -47,6 +60,11 @@ class Decapsulations(NamedTuple):
     valid: npt.NDArray[np.bool_]
     reasons: npt.NDArray[np.uint8]
     secrets: npt.NDArray[np.uint8]
+
+class Hashes(NamedTuple):
+    valid: npt.NDArray[np.bool_]
+    reasons: npt.NDArray[np.uint8]
+    hashes: npt.NDArray[np.uint8]
 
 class Polys(NamedTuple):
     valid: npt.NDArray[np.bool_]
@@ -76,7 +94,12 @@ class Engine:
     ) -> Verdicts: ...
     def ecrecover(self, hashes: Column, sigs: Column, low_s: bool = False) -> Recovered: ...
     def hash(self, alg: str, msgs: Column) -> npt.NDArray[np.uint8]: ...
+    def verify_slhdsa(self, pks: Column, sigs: Column, msgs: Column, set: str, ctxs: Column | None = None) -> Verdicts: ...
+    def poseidon_bn254(self, items: Column) -> Hashes: ...
     def merkle_root(self, leaves: Column, rule: str = "bitcoin") -> bytes: ...
+    def verify_kzg_cells(self, commitments: Column, indices: Any, cells: Column, proofs: Column) -> Verdicts: ...
+    def kzg_compute_cells(self, blobs: Column) -> BlobCells: ...
+    def kzg_recover_cells(self, cell_indices: list[Any], cells: list[Any]) -> ExtendedCells: ...
     def verify_bls_aggregate(self, pks: list[Column], msgs: list[Column], sigs: Column) -> Verdicts: ...
     def verify_bls_fast_aggregate(self, pks: list[Column], msgs: Column, sigs: Column) -> Verdicts: ...
     def evm(self, precompile: str, inputs: Column) -> Calls: ...

@@ -1,7 +1,8 @@
 //! The CPU path: `light-poseidon`'s permutation on every core. A task
-//! takes [`TASK_ITEMS`] items and keeps one hasher per width for them
-//! (making one costs about a tenth of a hash: its constants are converted
-//! to Montgomery form); the elements are decoded here
+//! takes up to [`TASK_ITEMS`] items (fewer in a small batch, so that
+//! every core gets some) and keeps one hasher per width for them (making
+//! one costs about a tenth of a hash: its constants are converted to
+//! Montgomery form); the elements are decoded here
 //! ([`super::elements`]) rather than by the crate's byte interface, which
 //! goes through `num-bigint`.
 
@@ -13,15 +14,16 @@ use crate::batch::FlatBytes;
 use crate::cores;
 use crate::verdict::Reason;
 
-/// Items per task.
+/// Most items per task.
 const TASK_ITEMS: usize = 64;
 
 /// Every item's hash, in order.
 pub(crate) fn hash(items: &FlatBytes) -> Vec<HashResult> {
-    let tasks = items.len().div_ceil(TASK_ITEMS);
+    let per_task = items.len().div_ceil(4 * cores::threads()).clamp(1, TASK_ITEMS);
+    let tasks = items.len().div_ceil(per_task);
     cores::map_range(0..tasks, 1, |t| {
         let mut hashers: [Option<Poseidon<Fr>>; MAX_INPUTS] = Default::default();
-        (t * TASK_ITEMS..((t + 1) * TASK_ITEMS).min(items.len()))
+        (t * per_task..((t + 1) * per_task).min(items.len()))
             .map(|i| {
                 let xs = elements(items.get(i))?;
                 let hasher = match &mut hashers[xs.len() - 1] {
