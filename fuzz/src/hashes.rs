@@ -87,9 +87,9 @@ fn poseidon_items(msgs: &FlatBytes) -> FlatBytes {
     for i in 0..msgs.len().min(POSEIDON_ITEMS) {
         let msg = msgs.get(i);
         let mut item = msg.to_vec();
-        if msg.len() % 13 != 0 {
+        if !msg.len().is_multiple_of(13) {
             item.resize(poseidon::ELEMENT_LEN * (1 + msg.len() % poseidon::MAX_INPUTS), 0);
-            if msg.len() % 7 != 0 {
+            if !msg.len().is_multiple_of(7) {
                 for element in item.chunks_exact_mut(poseidon::ELEMENT_LEN) {
                     element[0] &= 0x1f;
                 }

@@ -4,7 +4,8 @@
 //! here), then each width's items run on that width's kernel, a thread
 //! per item: their elements go in Montgomery form (arkworks' own limbs),
 //! with the width's constants from `light-poseidon`'s parameters (written
-//! once, in the crate; converted here once per width); the canonical hash
+//! once, in the crate; rewritten here once per width into the schedule
+//! with sparse partial rounds, [`super::schedule`]); the canonical hash
 //! comes back with a completion flag per item.
 
 use std::sync::{Arc, OnceLock};
@@ -13,6 +14,7 @@ use ark_bn254::Fr;
 use light_poseidon::parameters::bn254_x5;
 use rayon::prelude::*;
 
+use super::schedule::{Schedule, schedule};
 use super::{ELEMENT_LEN, Hash, HashResult, MAX_INPUTS, elements};
 use crate::batch::FlatBytes;
 use crate::cores;
@@ -43,9 +45,12 @@ const KEYS: [&str; MAX_INPUTS] = [
 
 /// A width's constants as the kernel reads them.
 struct Constants {
-    /// Partial rounds.
+    /// The width and its partial rounds.
+    t: usize,
     partial: usize,
-    /// The round constants, then the MDS matrix row by row: Montgomery
+    /// The width's [`Schedule`]: the full rounds' constants, the partial
+    /// rounds', the matrix, the last full round's before the partial
+    /// ones, the sparse matrices (poseidon.wgsl's `POS_*_AT`); Montgomery
     /// form, 8 little-endian words each.
     words: Vec<u32>,
 }
@@ -63,9 +68,15 @@ fn constants(inputs: usize) -> Result<&'static Constants, String> {
             .map(|n| {
                 let p = bn254_x5::get_poseidon_parameters::<Fr>(n as u8 + 1)
                     .map_err(|e| format!("no Poseidon parameters for {n} inputs: {e}"))?;
-                let words = p.ark.iter().chain(p.mds.iter().flatten()).flat_map(words).collect();
+                let s: Schedule = schedule(&p)?;
+                let words = [&s.full_constants, &s.partial_constants, &s.mds, &s.pre, &s.sparse]
+                    .into_iter()
+                    .flatten()
+                    .flat_map(words)
+                    .collect();
                 Ok(Constants {
-                    partial: p.partial_rounds,
+                    t: s.t,
+                    partial: s.partial,
                     words,
                 })
             })
@@ -81,7 +92,8 @@ fn constants(inputs: usize) -> Result<&'static Constants, String> {
 /// [`PoseidonKernel::new`] compiles it.
 #[cfg(test)]
 pub(crate) fn kernel_source(inputs: usize) -> Result<String, String> {
-    Ok(shaders::poseidon(inputs + 1, constants(inputs)?.partial))
+    let constants = constants(inputs)?;
+    Ok(shaders::poseidon(constants.t, constants.partial))
 }
 
 /// Every item's hash on the GPU (see the module's docs).
@@ -159,7 +171,7 @@ impl<'a> PoseidonKernel<'a> {
         let constants = constants(inputs)?;
         let key = KEYS[inputs - 1];
         let pipeline = gpu.pipeline(key, "poseidon_main", || {
-            shaders::poseidon(inputs + 1, constants.partial)
+            shaders::poseidon(constants.t, constants.partial)
         })?;
         Ok(PoseidonKernel {
             pipeline,

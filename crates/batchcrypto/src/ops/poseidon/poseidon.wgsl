@@ -2,16 +2,16 @@
 // ops/poseidon.rs): a thread per item of POS_T - 1 elements. The host
 // (ops/poseidon/gpu.rs) sends only items whose elements are below r, in
 // Montgomery form (R = 2^256: arkworks' own representation), and the
-// width's constants likewise: its round constants, POS_T per round for
-// 8 + POS_PARTIAL rounds, then its MDS matrix row by row. Each round adds
-// its constants, applies x^5 (to every element in the 4 full rounds
-// before and after the partial ones, else to the first) and multiplies
-// by the matrix; the hash is the first element, out of Montgomery form.
-// The width is a constant: the state and the loops have a fixed size.
-// At most about 15,000 loop iterations per thread (POS_T = 13), under
-// llvmpipe's limit. Composed after the guard, the 256-bit Montgomery
-// layer and POS_T, POS_PARTIAL, POS_R and POS_INV (gpu/shaders.rs
-// `poseidon`).
+// width's constants likewise, in the schedule of ops/poseidon/schedule.rs
+// (the same permutation): 4 full rounds (constants, x^5 on every
+// element, the matrix; the fourth's matrix the one the schedule made),
+// POS_PARTIAL partial rounds (one constant, x^5 on the first element, a
+// sparse matrix: 2 POS_T - 1 multiplications), 4 full rounds; the hash
+// is the first element, out of Montgomery form. The width is a constant:
+// the state and the loops have a fixed size. At most about 3,500 loop
+// iterations per thread (POS_T = 13), under llvmpipe's limit. Composed
+// after the guard, the 256-bit Montgomery layer and POS_T, POS_PARTIAL,
+// POS_R and POS_INV (gpu/shaders.rs `poseidon`).
 
 struct PoseidonParams {
     n: u32,
@@ -20,9 +20,16 @@ struct PoseidonParams {
     pad1: u32,
 }
 
-const POS_ROUNDS: u32 = 8u + POS_PARTIAL;
-// The matrix's first element among the constants.
-const POS_MDS_AT: u32 = POS_ROUNDS * POS_T;
+// Where each part of the schedule starts among the constants, in
+// elements: the full rounds' constants (POS_T each), the partial rounds'
+// (one each), the full rounds' matrix, the fourth full round's, the
+// sparse matrices (2 POS_T - 1 each: the corner, the first row's others,
+// the first column's others).
+const POS_FULL_AT: u32 = 0u;
+const POS_PARTIAL_AT: u32 = 8u * POS_T;
+const POS_MDS_AT: u32 = POS_PARTIAL_AT + POS_PARTIAL;
+const POS_PRE_AT: u32 = POS_MDS_AT + POS_T * POS_T;
+const POS_SPARSE_AT: u32 = POS_PRE_AT + POS_T * POS_T;
 // Per item: the hash (8 words, canonical), then the completion flag.
 const POS_OUT_WORDS: u32 = 9u;
 
@@ -53,6 +60,23 @@ fn pos_sbox(x: U256) -> U256 {
     return pos_mul(x4, x);
 }
 
+// Full round r: its constants, x^5 on every element, the matrix at
+// `matrix` among the constants.
+fn pos_full(s: ptr<function, array<U256, POS_T>>, r: u32, matrix: u32) {
+    for (var j = 0u; j < POS_T; j++) {
+        (*s)[j] = pos_sbox(mont_add((*s)[j], pos_const(POS_FULL_AT + r * POS_T + j), POS_R));
+    }
+    var m: array<U256, POS_T>;
+    for (var k = 0u; k < POS_T; k++) {
+        var acc = U256(0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
+        for (var j = 0u; j < POS_T; j++) {
+            acc = mont_add(acc, pos_mul(pos_const(matrix + k * POS_T + j), (*s)[j]), POS_R);
+        }
+        m[k] = acc;
+    }
+    *s = m;
+}
+
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn poseidon_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
     let i = item_index(gid, groups);
@@ -64,26 +88,21 @@ fn poseidon_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_wor
     for (var j = 1u; j < POS_T; j++) {
         s[j] = pos_input(i * (POS_T - 1u) + j - 1u);
     }
-    for (var r = 0u; r < POS_ROUNDS; r++) {
-        for (var j = 0u; j < POS_T; j++) {
-            s[j] = mont_add(s[j], pos_const(r * POS_T + j), POS_R);
+    for (var r = 0u; r < 4u; r++) {
+        pos_full(&s, r, select(POS_MDS_AT, POS_PRE_AT, r == 3u));
+    }
+    for (var k = 0u; k < POS_PARTIAL; k++) {
+        let x = pos_sbox(mont_add(s[0], pos_const(POS_PARTIAL_AT + k), POS_R));
+        let at = POS_SPARSE_AT + k * (2u * POS_T - 1u);
+        var first = pos_mul(pos_const(at), x);
+        for (var j = 1u; j < POS_T; j++) {
+            first = mont_add(first, pos_mul(pos_const(at + j), s[j]), POS_R);
+            s[j] = mont_add(s[j], pos_mul(pos_const(at + POS_T - 1u + j), x), POS_R);
         }
-        if r < 4u || r >= 4u + POS_PARTIAL {
-            for (var j = 0u; j < POS_T; j++) {
-                s[j] = pos_sbox(s[j]);
-            }
-        } else {
-            s[0] = pos_sbox(s[0]);
-        }
-        var m: array<U256, POS_T>;
-        for (var k = 0u; k < POS_T; k++) {
-            var acc = U256(0u, 0u, 0u, 0u, 0u, 0u, 0u, 0u);
-            for (var j = 0u; j < POS_T; j++) {
-                acc = mont_add(acc, pos_mul(pos_const(POS_MDS_AT + k * POS_T + j), s[j]), POS_R);
-            }
-            m[k] = acc;
-        }
-        s = m;
+        s[0] = first;
+    }
+    for (var r = 4u; r < 8u; r++) {
+        pos_full(&s, r, POS_MDS_AT);
     }
     let h = pos_mul(s[0], U256(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u));
     let out = i * POS_OUT_WORDS;
