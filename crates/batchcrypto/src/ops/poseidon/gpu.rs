@@ -60,32 +60,31 @@ fn words(x: &Fr) -> impl Iterator<Item = u32> + '_ {
     x.0.0.iter().flat_map(|l| [*l as u32, (*l >> 32) as u32])
 }
 
-/// The constants of the width for `inputs` inputs, made on first use.
+/// The constants of the width for `inputs` inputs, made on its first use
+/// (a width's schedule costs milliseconds: the wide ones invert dozens of
+/// matrices of up to 12 x 12).
 fn constants(inputs: usize) -> Result<&'static Constants, String> {
-    static ALL: OnceLock<Vec<Result<Constants, String>>> = OnceLock::new();
-    let all = ALL.get_or_init(|| {
-        (1..=MAX_INPUTS)
-            .map(|n| {
-                let p = bn254_x5::get_poseidon_parameters::<Fr>(n as u8 + 1)
-                    .map_err(|e| format!("no Poseidon parameters for {n} inputs: {e}"))?;
-                let s: Schedule = schedule(&p)?;
-                let words = [&s.full_constants, &s.partial_constants, &s.mds, &s.pre, &s.sparse]
-                    .into_iter()
-                    .flatten()
-                    .flat_map(words)
-                    .collect();
-                Ok(Constants {
-                    t: s.t,
-                    partial: s.partial,
-                    words,
-                })
-            })
-            .collect()
-    });
-    all.get(inputs.wrapping_sub(1))
-        .ok_or_else(|| format!("no Poseidon kernel for {inputs} inputs"))?
-        .as_ref()
-        .map_err(Clone::clone)
+    static WIDTHS: [OnceLock<Result<Constants, String>>; MAX_INPUTS] = [const { OnceLock::new() }; MAX_INPUTS];
+    let slot = WIDTHS
+        .get(inputs.wrapping_sub(1))
+        .ok_or_else(|| format!("no Poseidon kernel for {inputs} inputs"))?;
+    slot.get_or_init(|| {
+        let p = bn254_x5::get_poseidon_parameters::<Fr>(inputs as u8 + 1)
+            .map_err(|e| format!("no Poseidon parameters for {inputs} inputs: {e}"))?;
+        let s: Schedule = schedule(&p)?;
+        let words = [&s.full_constants, &s.partial_constants, &s.mds, &s.pre, &s.sparse]
+            .into_iter()
+            .flatten()
+            .flat_map(words)
+            .collect();
+        Ok(Constants {
+            t: s.t,
+            partial: s.partial,
+            words,
+        })
+    })
+    .as_ref()
+    .map_err(Clone::clone)
 }
 
 /// The kernel for `inputs` inputs (entry point `poseidon_main`), as
