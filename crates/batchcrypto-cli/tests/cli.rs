@@ -1445,25 +1445,7 @@ fn kzg_compute_and_recover_lines_match_oracle() {
             let stderr = String::from_utf8_lossy(&gpu.stderr);
             assert!(stderr.contains("backend gpu (requested)"), "{verb}: {stderr}");
         }
-        let lines = stdout_lines(&out);
-        assert_eq!(lines.len(), want.len(), "{verb}");
-        for (n, (got, want)) in lines.iter().zip(want.iter()).enumerate() {
-            match want {
-                None => assert!(
-                    got["error"]
-                        .as_str()
-                        .is_some_and(|e| e.contains(&format!("line {}", n + 1))),
-                    "{verb}, line {}: {got}",
-                    n + 1
-                ),
-                Some(w) => {
-                    assert!(got == w, "{verb}, line {}: differs", n + 1);
-                    if let Some(r) = w["reason"].as_str() {
-                        reasons.insert(r.to_string());
-                    }
-                }
-            }
-        }
+        reasons.extend(assert_lines(verb, &stdout_lines(&out), want));
     }
     assert!(
         reasons.contains("non_canonical_element") && reasons.len() >= 4,
@@ -1918,28 +1900,39 @@ fn poseidon_lines_match_oracle() {
         run_with_stdin(&["poseidon", "--backend", "cpu"], input.as_bytes())
     };
     assert_eq!(out.status.code(), Some(2));
-    let lines = stdout_lines(&out);
-    assert_eq!(lines.len(), want.len());
+    let reasons = assert_lines("poseidon", &stdout_lines(&out), &want);
+    assert_eq!(
+        reasons.into_iter().collect::<Vec<_>>(),
+        ["non_canonical_element", "wrong_input_length"]
+    );
+}
+
+/// Output lines against what each should be (`None`: an error naming its
+/// own line; else exactly that object), one per input line; the reasons
+/// of the refused items.
+fn assert_lines(
+    what: &str,
+    lines: &[serde_json::Value],
+    want: &[Option<serde_json::Value>],
+) -> std::collections::BTreeSet<String> {
+    assert_eq!(lines.len(), want.len(), "{what}: one line per input line");
     let mut reasons = std::collections::BTreeSet::new();
-    for (n, (got, want)) in lines.iter().zip(&want).enumerate() {
+    for (n, (got, want)) in lines.iter().zip(want).enumerate() {
         match want {
             None => assert!(
                 got["error"]
                     .as_str()
                     .is_some_and(|e| e.contains(&format!("line {}", n + 1))),
-                "line {}: {got}",
+                "{what}, line {}: {got}",
                 n + 1
             ),
             Some(w) => {
-                assert!(got == w, "line {}: {got} differs from {w}", n + 1);
+                assert!(got == w, "{what}, line {}: {got} differs from {w}", n + 1);
                 if let Some(r) = w["reason"].as_str() {
                     reasons.insert(r.to_string());
                 }
             }
         }
     }
-    assert_eq!(
-        reasons.into_iter().collect::<Vec<_>>(),
-        ["non_canonical_element", "wrong_input_length"]
-    );
+    reasons
 }
