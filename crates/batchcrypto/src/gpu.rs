@@ -166,6 +166,20 @@ impl<T> Failure<T> {
             reason,
         }
     }
+
+    /// A failure of a path that fills its answers out of item order (runs
+    /// per width): the answers known so far in item order, those before
+    /// the first item still without one.
+    #[cfg(feature = "wgpu")]
+    pub(crate) fn after(answers: &[Option<T>], reason: String) -> Failure<T>
+    where
+        T: Clone,
+    {
+        Failure {
+            done: answers.iter().map_while(Clone::clone).collect(),
+            reason,
+        }
+    }
 }
 
 /// A stage of a GPU runtime at which tests make a sub-batch fail

@@ -109,7 +109,7 @@ pub(crate) fn hash(gpu: &Gpu, items: &FlatBytes) -> Streamed<HashResult> {
         if mine.is_empty() {
             continue;
         }
-        let kernel = PoseidonKernel::new(gpu, inputs, &mine).map_err(|reason| stopped(&answers, reason))?;
+        let kernel = PoseidonKernel::new(gpu, inputs, &mine).map_err(|reason| Failure::after(&answers, reason))?;
         let results = driver::run(gpu, &kernel);
         let got = match &results {
             Ok(got) => got,
@@ -119,7 +119,7 @@ pub(crate) fn hash(gpu: &Gpu, items: &FlatBytes) -> Streamed<HashResult> {
             answers[*i] = Some(Ok(*h));
         }
         if let Err(Failure { reason, .. }) = results {
-            return Err(stopped(&answers, reason));
+            return Err(Failure::after(&answers, reason));
         }
     }
     answers
@@ -148,13 +148,6 @@ pub(crate) fn kernel_times(gpu: &Gpu, items: &FlatBytes, runs: usize) -> Result<
         return Ok(Vec::new());
     }
     driver::time(gpu, &PoseidonKernel::new(gpu, inputs, &mine)?, runs)
-}
-
-/// A failure with the answers known so far in item order (those before
-/// the first item without one).
-fn stopped(answers: &[Option<HashResult>], reason: String) -> Failure<HashResult> {
-    let done = answers.iter().map_while(Clone::clone).collect();
-    Failure { done, reason }
 }
 
 /// One width's items (their index and elements), in order.

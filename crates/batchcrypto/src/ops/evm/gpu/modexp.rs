@@ -108,7 +108,7 @@ pub(super) fn calls(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<CallResult> {
             continue;
         }
         mine.sort_by_key(|(_, c)| c.bits);
-        let kernel = ModexpKernel::new(gpu, width, &mine).map_err(|reason| stopped(&answers, reason))?;
+        let kernel = ModexpKernel::new(gpu, width, &mine).map_err(|reason| Failure::after(&answers, reason))?;
         let results = driver::run(gpu, &kernel);
         let got = match &results {
             Ok(got) => got,
@@ -118,7 +118,7 @@ pub(super) fn calls(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<CallResult> {
             answers[*i] = Some(Ok(answer.clone()));
         }
         if let Err(Failure { reason, .. }) = results {
-            return Err(stopped(&answers, reason));
+            return Err(Failure::after(&answers, reason));
         }
     }
     answers
@@ -126,13 +126,6 @@ pub(super) fn calls(gpu: &Gpu, inputs: &FlatBytes) -> Streamed<CallResult> {
         .map(|a| a.ok_or_else(|| "a call came back without its answer".to_string()))
         .collect::<Result<_, _>>()
         .map_err(Failure::at_start)
-}
-
-/// A failure with the answers known so far in call order (those before
-/// the first call without one).
-fn stopped(answers: &[Option<CallResult>], reason: String) -> Failure<CallResult> {
-    let done = answers.iter().map_while(Clone::clone).collect();
-    Failure { done, reason }
 }
 
 /// One width's calls, in the order the kernel runs them.
