@@ -1,7 +1,7 @@
 //! `cli`: the service's request path (the CLI's own verbs), from the
 //! bytes a caller sends to the bytes it gets back, without the network.
 //!
-//! An input's first byte picks an operation (modulo 64): one of [`ROUTES`]
+//! An input's first byte picks an operation (modulo 128): one of [`ROUTES`]
 //! (every operation the service runs, with options), or, past them, a
 //! route the input writes itself (its text up to the first newline: path
 //! words and a query). The second byte says where to cut the request into three. The
@@ -35,8 +35,10 @@ use batchcrypto::ops::msm::{self, Curve};
 use batchcrypto_cli::fuzzing::{Output, Payload, Served, body_lines, job, query_pairs};
 
 /// The operations an input's first byte picks, as a route's path (after
-/// `/v1/`) and query.
-pub const ROUTES: [&str; 62] = [
+/// `/v1/`) and query. A blob, or the 64 cells a recovery needs, makes a
+/// line past [`MAX_LINE_BYTES`]: the KZG routes run short lines (their
+/// counts, indices and fields are what is fuzzed there).
+pub const ROUTES: [&str; 64] = [
     "verify/ed25519",
     "verify/ed25519?policy=zip215",
     "verify/secp256k1",
@@ -99,11 +101,13 @@ pub const ROUTES: [&str; 62] = [
     "evm/p256verify",
     "verify/slh-dsa?set=sha2-128s",
     "poseidon",
+    "kzg/compute-cells",
+    "kzg/recover-cells",
 ];
 
 /// What an input's first byte picks from, modulo: a listed route below
-/// [`ROUTES`]' length, a written route from it (62 and 63).
-pub const CHOICES: usize = 64;
+/// [`ROUTES`]' length, a written route from it (64 to 127).
+pub const CHOICES: usize = 128;
 const _: () = assert!(ROUTES.len() < CHOICES);
 
 /// Lines or records a request may hold here (the service allows 65,536;
