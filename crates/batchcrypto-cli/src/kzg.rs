@@ -16,30 +16,22 @@ use batchcrypto::ops::kzg::{self, BlobCells, Extended, RecoverItem};
 use batchcrypto::{Engine, Reason, Selection};
 
 use crate::Fatal;
-use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object, write_refused};
+use crate::lines::{Field, LineJob, LineVerb, VerbArgs, hex_fixed, hex_into, parse_object, write_refused};
 
 #[derive(clap::Subcommand)]
 pub enum Kzg {
     /// A blob's commitment, cells and cell proofs: in {"blob":131072}, out {"commitment","cells","proofs"} or {"commitment":null,"reason"}.
     #[command(name = "compute-cells")]
-    ComputeCells(Args),
+    ComputeCells(VerbArgs),
     /// All 128 cells and proofs from 64 or more: in {"cell_indices","cells"}, out {"cells","proofs"} or {"cells":null,"reason"}.
     #[command(name = "recover-cells")]
-    RecoverCells(Args),
-}
-
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(flatten)]
-    engine: crate::EngineArgs,
-    #[command(flatten)]
-    io: Io,
+    RecoverCells(VerbArgs),
 }
 
 pub fn job(cmd: Kzg) -> LineJob {
     match cmd {
-        Kzg::ComputeCells(a) => LineJob::new(Compute, "kzg compute-cells", a.engine, a.io),
-        Kzg::RecoverCells(a) => LineJob::new(Recover, "kzg recover-cells", a.engine, a.io),
+        Kzg::ComputeCells(a) => a.job(Compute, "kzg compute-cells"),
+        Kzg::RecoverCells(a) => a.job(Recover, "kzg recover-cells"),
     }
 }
 

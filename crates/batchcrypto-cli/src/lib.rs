@@ -79,7 +79,7 @@ enum Command {
     #[command(subcommand)]
     Mlkem(mlkem::Mlkem),
     /// Poseidon hashes over BN254's scalar field (circom's parameters): in {"inputs":[1 to 12 elements]}, out {"hash"} or {"hash":null,"reason"}.
-    Poseidon(poseidon::Args),
+    Poseidon(lines::VerbArgs),
     /// Number-theoretic transforms of polynomials in a binary file (BN254/BLS12-381 scalar fields, Goldilocks).
     Ntt(ntt::Args),
     /// One multi-scalar multiplication of binary files of points and scalars (BN254 G1, BLS12-381 G1/G2).

@@ -30,6 +30,23 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 64 << 20;
 /// Largest `--max-line-bytes`: a batch holds at most 4 GiB of message bytes.
 pub const MAX_MAX_LINE_BYTES: usize = 8 << 30;
 
+/// The arguments of a JSON Lines verb without options of its own: the
+/// engine's and the input's and output's.
+#[derive(clap::Args)]
+pub struct VerbArgs {
+    #[command(flatten)]
+    engine: crate::EngineArgs,
+    #[command(flatten)]
+    io: Io,
+}
+
+impl VerbArgs {
+    /// The job of `verb` under these arguments.
+    pub fn job<V: LineVerb + 'static>(self, verb: V, title: &str) -> LineJob {
+        LineJob::new(verb, title, self.engine, self.io)
+    }
+}
+
 /// `--input` / `--output` as given (`-` is stdin / stdout), and the line cap.
 #[derive(Debug, Clone, clap::Args)]
 pub struct Io {

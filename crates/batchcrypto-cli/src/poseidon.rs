@@ -14,18 +14,10 @@ use batchcrypto::ops::poseidon::{ELEMENT_LEN, HashResult};
 use batchcrypto::{Engine, FlatBytes, Selection};
 
 use crate::Fatal;
-use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, parse_object, write_refused};
+use crate::lines::{Field, LineJob, LineVerb, VerbArgs, hex_fixed, parse_object, write_refused};
 
-#[derive(clap::Args)]
-pub struct Args {
-    #[command(flatten)]
-    engine: crate::EngineArgs,
-    #[command(flatten)]
-    io: Io,
-}
-
-pub fn job(args: Args) -> LineJob {
-    LineJob::new(Poseidon, "poseidon", args.engine, args.io)
+pub fn job(args: VerbArgs) -> LineJob {
+    args.job(Poseidon, "poseidon")
 }
 
 #[derive(serde::Deserialize)]
