@@ -322,8 +322,10 @@ class Engine:
         return Hashes(codes == 0, codes, hashes)
 
     def merkle_root(self, leaves: Any, rule: str = "bitcoin") -> bytes:
-        """The Merkle root of 32-byte leaves: ``"bitcoin"`` (double SHA-256)
-        or ``"sorted-keccak256"`` (OpenZeppelin's sorted pairs)."""
+        """The Merkle root of 32-byte leaves: ``"bitcoin"`` (double SHA-256),
+        ``"sorted-keccak256"`` (OpenZeppelin's sorted pairs) or
+        ``"lean-imt-poseidon"`` (zk-kit's LeanIMT with circom's Poseidon,
+        Semaphore v4's groups: leaves big-endian elements below BN254's r)."""
         _, cols = columns("merkle_root", leaves=leaves)
         return bytes(self._native.merkle_root(rule, cols[0].native()))
 

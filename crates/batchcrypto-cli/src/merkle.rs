@@ -1,10 +1,11 @@
-//! `batchcrypto merkle [--hash keccak256|sha256] [--proof I,J,...]`: one
-//! leaf per line in, one line out with the root.
+//! `batchcrypto merkle [--hash keccak256|sha256|poseidon] [--proof I,J,...]`:
+//! one leaf per line in, one line out with the root.
 //!
 //! In `{"leaf":"<32 bytes hex>"}`; out `{"root":"<32 bytes hex>","leaves":N}`
 //! (CLI-FORMATS.md). `--hash sha256` builds under the bitcoin rule,
-//! `--hash keccak256` (the default) under sorted-keccak256; see
-//! `batchcrypto::ops::merkle` and the README. With `--proof`, the same line
+//! `--hash keccak256` (the default) under sorted-keccak256, `--hash
+//! poseidon` under lean-imt-poseidon (a leaf not below BN254's r is a
+//! malformed line); see `batchcrypto::ops::merkle` and the README. With `--proof`, the same line
 //! also carries `"proofs":[{"index":i,"leaf":"..","proof":[".."]}]`.
 //!
 //! A root over some of the leaves would be a wrong answer, so any malformed
@@ -19,8 +20,8 @@ use std::io::{BufRead, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use batchcrypto::ops::hash::{Alg, Digest};
-use batchcrypto::ops::merkle::Rule;
+use batchcrypto::ops::hash::Digest;
+use batchcrypto::ops::merkle::{self, Rule};
 use batchcrypto::{Engine, Selection};
 
 #[cfg(feature = "serve")]
@@ -34,8 +35,10 @@ use crate::{EXIT_MALFORMED, Fatal};
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// keccak256 (sorted pairs, odd node carried up: OpenZeppelin MerkleProof)
-    /// or sha256 (double SHA-256, odd node duplicated: Bitcoin).
+    /// keccak256 (sorted pairs, odd node carried up: OpenZeppelin MerkleProof),
+    /// sha256 (double SHA-256, odd node duplicated: Bitcoin) or poseidon
+    /// (circom's Poseidon over BN254, odd node carried up: zk-kit LeanIMT,
+    /// Semaphore v4).
     #[arg(long = "hash", value_name = "HASH", default_value = "keccak256", value_parser = merkle_rule)]
     rule: Rule,
     /// Also give the inclusion proofs of these leaves (0-based, comma-separated).
@@ -70,10 +73,7 @@ pub fn job(args: Args) -> LineJob {
 
 /// `--hash`: the Merkle rule that uses the named hash.
 fn merkle_rule(name: &str) -> Result<Rule, String> {
-    name.parse::<Alg>()
-        .ok()
-        .and_then(Rule::for_hash)
-        .ok_or_else(|| format!("no Merkle rule uses {name:?}; use keccak256 or sha256"))
+    Rule::for_hash(name).ok_or_else(|| format!("no Merkle rule uses {name:?}; use keccak256, sha256 or poseidon"))
 }
 
 /// `merkle` with its options.
@@ -134,7 +134,7 @@ impl DynVerb for MerkleVerb {
         let mut output = open_output(io)?;
         let progress = progress_bar(size);
         let start = Instant::now();
-        let (leaves, errors) = read_leaves(&mut *input, &progress, io.max_line_bytes)?;
+        let (leaves, errors) = read_leaves(rule, &mut *input, &progress, io.max_line_bytes)?;
         progress.finish_and_clear();
         if !errors.is_empty() || leaves.is_empty() {
             let summary = if errors.is_empty() {
@@ -174,7 +174,7 @@ impl DynVerb for MerkleVerb {
         for lines in requests {
             let (mut leaves, mut errors) = (Vec::with_capacity(lines.len()), Vec::new());
             for (i, line) in lines.iter().enumerate() {
-                match line.as_deref().map_err(String::clone).and_then(leaf) {
+                match line.as_deref().map_err(String::clone).and_then(|l| leaf(rule, l)) {
                     Ok(leaf) => leaves.push(leaf),
                     Err(e) => errors.push(format!("line {}: {e}", i + 1)),
                 }
@@ -196,14 +196,22 @@ impl DynVerb for MerkleVerb {
     }
 }
 
-/// A leaf line's leaf.
-fn leaf(line: &str) -> Result<Digest, String> {
+/// A leaf line's leaf, one `rule` can hash.
+fn leaf(rule: Rule, line: &str) -> Result<Digest, String> {
     let item: LeafLine = parse_object(line)?;
-    hex_fixed::<32>("leaf", &item.leaf)
+    let leaf = hex_fixed::<32>("leaf", &item.leaf)?;
+    match merkle::check_leaves(rule, &[leaf]) {
+        Ok(()) => Ok(leaf),
+        Err(_) => Err(format!(
+            "field \"leaf\" is not below BN254's scalar field modulus r (--hash {} hashes field elements)",
+            rule.hash()
+        )),
+    }
 }
 
 /// Every leaf, and an error text per malformed line.
 fn read_leaves(
+    rule: Rule,
     input: &mut dyn BufRead,
     progress: &indicatif::ProgressBar,
     max_line: usize,
@@ -219,7 +227,7 @@ fn read_leaves(
         }
         line_no += 1;
         progress.inc(n);
-        let parsed = line_text(&raw, &read, line_no, max_line).and_then(leaf);
+        let parsed = line_text(&raw, &read, line_no, max_line).and_then(|l| leaf(rule, l));
         match parsed {
             Ok(leaf) => leaves.push(leaf),
             Err(e) => errors.push(format!("line {line_no}: {e}")),
@@ -244,7 +252,7 @@ fn proofs(
         .iter()
         .map(|&i| {
             let proof = tree.proof(i).unwrap_or_default();
-            let ok = batchcrypto::ops::merkle::verify_proof(rule, &leaves[i], i, leaves.len(), &proof, root);
+            let ok = merkle::verify_proof(rule, &leaves[i], i, leaves.len(), &proof, root);
             if !ok {
                 return Err(Fatal(format!("the proof of leaf {i} does not verify")));
             }

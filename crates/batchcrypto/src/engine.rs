@@ -877,35 +877,45 @@ impl Engine {
 
     /// The Merkle root of `leaves` under `rule` (see [`merkle`]), equal to
     /// the reference's. On the GPU every level is reduced on the device and
-    /// only the root is read back. No leaves is an error.
+    /// only the root is read back. No leaves is an error, and so is a leaf
+    /// the rule cannot hash ([`merkle::check_leaves`]).
     pub fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<Outcome<hash::Digest>, Error> {
         let op = Op::Merkle(rule);
-        match leaves {
-            [] => Err(no_leaves(op)),
-            [leaf] => Ok(Outcome {
-                output: *leaf,
+        check_leaves(rule, leaves)?;
+        let outcome = match leaves {
+            [leaf] => Outcome {
+                output: Ok(*leaf),
                 selection: Selection {
                     backend: Backend::Cpu,
                     why: "one leaf is its own root".into(),
                 },
-            }),
+            },
             _ => self.run(
                 op,
                 leaves.len(),
-                |gpu| gpu.merkle_root(rule, leaves),
+                |gpu| gpu.merkle_root(rule, leaves).map(Ok),
                 || merkle::cpu::root(rule, leaves),
-            ),
-        }
+            )?,
+        };
+        Ok(Outcome {
+            output: outcome
+                .output
+                .map_err(|reason| Error::InvalidInput { op: op.into(), reason })?,
+            selection: outcome.selection,
+        })
     }
 
     /// Every level of the Merkle tree of `leaves` under `rule`, for proofs
     /// ([`merkle::Tree::proof`]). Built on the CPU cores: proofs need every
-    /// level in host memory. No leaves is an error.
+    /// level in host memory. Errors as [`Engine::merkle_root`].
     pub fn merkle_tree(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<merkle::Tree, Error> {
-        if leaves.is_empty() {
-            return Err(no_leaves(Op::Merkle(rule)));
-        }
-        Ok(self.pool.install(|| merkle::cpu::tree(rule, leaves)))
+        check_leaves(rule, leaves)?;
+        self.pool
+            .install(|| merkle::cpu::tree(rule, leaves))
+            .map_err(|reason| Error::InvalidInput {
+                op: Op::Merkle(rule).into(),
+                reason,
+            })
     }
 
     /// Kernel-only times, in seconds, of `runs` GPU runs of `work`: inputs
@@ -1402,11 +1412,16 @@ impl<const PK: usize, const SIG: usize> Items for SignedBatch<PK, SIG> {
     }
 }
 
-fn no_leaves(op: Op) -> Error {
-    Error::InvalidInput {
-        op: op.into(),
-        reason: "a Merkle tree needs at least one leaf".to_string(),
+/// A tree's leaves are ones its rule can hash, and there is one at least.
+fn check_leaves(rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<(), Error> {
+    let invalid = |reason: String| Error::InvalidInput {
+        op: Op::Merkle(rule).into(),
+        reason,
+    };
+    if leaves.is_empty() {
+        return Err(invalid(merkle::NO_LEAVES.to_string()));
     }
+    merkle::check_leaves(rule, leaves).map_err(|(i, _)| invalid(merkle::not_a_leaf(i)))
 }
 
 /// The CPU model from /proc/cpuinfo where there is one, else the architecture.

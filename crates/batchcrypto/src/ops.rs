@@ -148,7 +148,7 @@ pub enum Op {
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 71] = [
+    pub const ALL: [Op; 72] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -220,6 +220,7 @@ impl Op {
         Op::KzgComputeCells,
         Op::KzgRecoverCells,
         Op::PoseidonBn254,
+        Op::Merkle(merkle::Rule::LeanImtPoseidon),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -232,6 +233,7 @@ impl Op {
             Op::Hash(hash::Alg::Sha256) => "sha256",
             Op::Merkle(merkle::Rule::SortedKeccak256) => "merkle_keccak256",
             Op::Merkle(merkle::Rule::Bitcoin) => "merkle_sha256",
+            Op::Merkle(merkle::Rule::LeanImtPoseidon) => "merkle_poseidon",
             Op::BlsVerify(bls::Mode::Single) => "bls_verify",
             Op::BlsVerify(bls::Mode::Batch) => "bls_batch_verify",
             Op::BlsAggregateVerify => "bls_aggregate_verify",

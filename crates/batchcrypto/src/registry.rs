@@ -197,7 +197,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 71] = [
+pub static OPS: [OpSpec; 72] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -269,6 +269,7 @@ pub static OPS: [OpSpec; 71] = [
     kzg::workload::COMPUTE_CELLS,
     kzg::workload::RECOVER_CELLS,
     poseidon::workload::POSEIDON_BN254,
+    merkle::workload::LEAN_IMT_POSEIDON,
 ];
 
 /// The declaration of `op`.

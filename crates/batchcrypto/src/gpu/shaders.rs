@@ -294,11 +294,27 @@ const MSM_PLAN: &str = include_str!("../ops/msm/plan.wgsl");
 const EVM_G1: &str = include_str!("../ops/evm/g1.wgsl");
 const EVM_MODEXP: &str = include_str!("../ops/evm/modexp.wgsl");
 const POSEIDON: &str = include_str!("../ops/poseidon/poseidon.wgsl");
+const POSEIDON_HASH: &str = include_str!("../ops/poseidon/hash.wgsl");
+const MERKLE_POSEIDON: &str = include_str!("../ops/merkle/poseidon.wgsl");
 
 /// Poseidon's kernel for width `t` with `partial` partial rounds
-/// (`ops/poseidon/poseidon.wgsl`, entry point `poseidon_main`) over the
-/// 256-bit Montgomery layer modulo BN254's r (needs SHADER_INT64).
+/// (`ops/poseidon/hash.wgsl`, entry point `poseidon_main`) over the
+/// permutation (needs SHADER_INT64).
 pub(crate) fn poseidon(t: usize, partial: usize) -> String {
+    [poseidon_permutation(t, partial), POSEIDON_HASH.to_string()].join("\n")
+}
+
+/// The lean-imt-poseidon Merkle levels' kernel (`ops/merkle/poseidon.wgsl`,
+/// entry point `merkle_poseidon_level`) over the permutation of width 3
+/// with `partial` partial rounds (needs SHADER_INT64).
+pub(crate) fn merkle_poseidon(partial: usize) -> String {
+    [poseidon_permutation(3, partial), MERKLE_POSEIDON.to_string()].join("\n")
+}
+
+/// Poseidon's permutation for width `t` with `partial` partial rounds
+/// (`ops/poseidon/poseidon.wgsl`) over the 256-bit Montgomery layer modulo
+/// BN254's r.
+fn poseidon_permutation(t: usize, partial: usize) -> String {
     use super::bigint::{from_ark, neg_inv32, wgsl_const};
     use ark_ff::PrimeField;
     let r = from_ark::<8>(ark_bn254::Fr::MODULUS);
@@ -665,6 +681,12 @@ pub(crate) mod tests {
                 true,
             ));
         }
+        kernels.push((
+            "merkle poseidon".to_string(),
+            crate::ops::merkle::gpu::poseidon_source().expect("parameters for two inputs"),
+            &["merkle_poseidon_level"][..],
+            true,
+        ));
         kernels
     }
 

@@ -5,6 +5,7 @@
 //! |---|---|---|---|
 //! | [`Rule::Bitcoin`] (`bitcoin`) | `merkle_sha256` | `SHA-256(SHA-256(left ‖ right))` | paired with itself (duplicated) |
 //! | [`Rule::SortedKeccak256`] (`sorted-keccak256`) | `merkle_keccak256` | `keccak256(min ‖ max)` of the two, compared as bytes | carried up unchanged |
+//! | [`Rule::LeanImtPoseidon`] (`lean-imt-poseidon`) | `merkle_poseidon` | `Poseidon(left, right)`: circom's Poseidon of two inputs over BN254's r ([`poseidon`]) | carried up unchanged |
 //!
 //! - **bitcoin** is Bitcoin's block Merkle root (Bitcoin Core
 //!   `ComputeMerkleRoot`): leaves are txids in internal byte order (the
@@ -19,16 +20,26 @@
 //!   with no left/right bits; an odd last node moves up a level as it is.
 //!   Leaves are used as given (hash your leaf data first, as OpenZeppelin's
 //!   `StandardMerkleTree` does with a double keccak).
+//! - **lean-imt-poseidon** is the Lean Incremental Merkle Tree of zk-kit
+//!   (`@zk-kit/lean-imt`, its Solidity `InternalLeanIMT` and the Rust
+//!   `lean-imt`) with the hash Semaphore v4 gives it, `poseidon2([left,
+//!   right])`: the tree of every Semaphore group, whose root a member's
+//!   proof commits to. A node without a right sibling moves up a level as
+//!   it is, so the depth is the ceiling of log2 of the leaves. Leaves and
+//!   nodes are elements of BN254's scalar field, 32 bytes big-endian; a
+//!   leaf not below r is refused ([`check_leaves`]: zk-kit's contract
+//!   reverts on such a leaf, `LeafGreaterThanSnarkScalarField`). Zero
+//!   leaves (a removed Semaphore member) are hashed like any other.
 //!
-//! Under both rules one leaf is its own root and no leaves is an error.
+//! Under every rule one leaf is its own root and no leaves is an error.
 //! A proof for leaf `i` lists, bottom up, the sibling of the node on `i`'s
 //! path at each level where one exists (under the bitcoin rule a duplicated
 //! node is its own sibling; under sorted-keccak256 a carried node has none).
 //!
 //! Oracle: the levels built one after another with the `sha2` / `sha3`
-//! crates ([`oracle`]); the CPU path builds each level on all cores; the GPU
-//! path reduces every level on the device in one submission and reads back
-//! only the root.
+//! crates and `light-poseidon` ([`oracle`]); the CPU path builds each level
+//! on all cores; the GPU path reduces every level on the device in one
+//! submission and reads back only the root.
 
 pub(crate) mod cpu;
 #[cfg(feature = "wgpu")]
@@ -40,6 +51,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::hash::{self, Alg, Digest};
+use super::poseidon;
+use crate::verdict::Reason;
 
 /// A Merkle tree rule (see the module documentation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -48,32 +61,39 @@ pub enum Rule {
     Bitcoin,
     /// OpenZeppelin `MerkleProof`: keccak256 of the sorted pair, odd last node carried up.
     SortedKeccak256,
+    /// zk-kit's LeanIMT (Semaphore v4): circom's Poseidon of the pair over
+    /// BN254's scalar field, a node without a sibling carried up.
+    LeanImtPoseidon,
 }
 
 impl Rule {
-    /// Both rules.
-    pub const ALL: [Rule; 2] = [Rule::SortedKeccak256, Rule::Bitcoin];
+    /// Every rule.
+    pub const ALL: [Rule; 3] = [Rule::SortedKeccak256, Rule::Bitcoin, Rule::LeanImtPoseidon];
 
-    /// The rule's name: `bitcoin` or `sorted-keccak256`.
+    /// The rule's name: `bitcoin`, `sorted-keccak256` or `lean-imt-poseidon`.
     pub fn name(&self) -> &'static str {
         match self {
             Rule::Bitcoin => "bitcoin",
             Rule::SortedKeccak256 => "sorted-keccak256",
+            Rule::LeanImtPoseidon => "lean-imt-poseidon",
         }
     }
 
-    /// The hash function the rule uses (`merkle --hash` picks the rule by it).
-    pub fn hash(&self) -> Alg {
+    /// The name of the hash the rule uses, as `merkle --hash` takes it:
+    /// `sha256`, `keccak256` or `poseidon`.
+    pub fn hash(&self) -> &'static str {
         match self {
-            Rule::Bitcoin => Alg::Sha256,
-            Rule::SortedKeccak256 => Alg::Keccak256,
+            Rule::Bitcoin => Alg::Sha256.name(),
+            Rule::SortedKeccak256 => Alg::Keccak256.name(),
+            Rule::LeanImtPoseidon => "poseidon",
         }
     }
 
-    /// The rule for a hash function: sha256 -> bitcoin, keccak256 ->
-    /// sorted-keccak256; `None` for sha3-256 (no rule in use).
-    pub fn for_hash(alg: Alg) -> Option<Rule> {
-        Rule::ALL.into_iter().find(|r| r.hash() == alg)
+    /// The rule for a hash's name (see [`Rule::hash`]): sha256 -> bitcoin,
+    /// keccak256 -> sorted-keccak256, poseidon -> lean-imt-poseidon; `None`
+    /// for any other (sha3-256: no rule in use).
+    pub fn for_hash(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.hash() == name)
     }
 
     /// The 64 bytes hashed into the parent of `left` and `right`: the two
@@ -89,22 +109,45 @@ impl Rule {
         pair
     }
 
-    /// The parent node of `left` and `right` (the oracle's hash).
-    pub fn node(&self, left: &Digest, right: &Digest) -> Digest {
+    /// The parent node of `left` and `right` (the oracle's hash); `None`
+    /// only under lean-imt-poseidon, for a node not below r.
+    pub fn node(&self, left: &Digest, right: &Digest) -> Option<Digest> {
         let pair = self.preimage(left, right);
-        match self {
+        Some(match self {
             Rule::Bitcoin => hash::oracle::digest(Alg::Sha256, &hash::oracle::digest(Alg::Sha256, &pair)),
             Rule::SortedKeccak256 => hash::oracle::digest(Alg::Keccak256, &pair),
-        }
+            Rule::LeanImtPoseidon => return poseidon::oracle::hash(&pair).ok(),
+        })
     }
 
     /// The parent of an odd last node: its own hash with itself (bitcoin)
-    /// or the node itself (sorted-keccak256).
-    pub fn odd(&self, last: &Digest) -> Digest {
+    /// or the node itself (the others); `None` as [`Rule::node`].
+    pub fn odd(&self, last: &Digest) -> Option<Digest> {
         match self {
             Rule::Bitcoin => self.node(last, last),
-            Rule::SortedKeccak256 => *last,
+            Rule::SortedKeccak256 => Some(*last),
+            Rule::LeanImtPoseidon => poseidon::element(last).ok().map(|_| *last),
         }
+    }
+}
+
+/// What a tree of no leaves is refused with.
+pub(crate) const NO_LEAVES: &str = "a Merkle tree needs at least one leaf";
+
+/// What a tree with leaf `i` not below r is refused with (lean-imt-poseidon).
+pub(crate) fn not_a_leaf(i: usize) -> String {
+    format!("leaf {i} is not below BN254's scalar field modulus r (lean-imt-poseidon hashes field elements)")
+}
+
+/// Whether every leaf is one `rule` can hash: the first that is not, with
+/// why (only lean-imt-poseidon refuses any: a leaf not below BN254's r).
+pub fn check_leaves(rule: Rule, leaves: &[Digest]) -> Result<(), (usize, Reason)> {
+    if rule != Rule::LeanImtPoseidon {
+        return Ok(());
+    }
+    match leaves.iter().position(|l| poseidon::element(l).is_err()) {
+        Some(i) => Err((i, Reason::NonCanonicalElement)),
+        None => Ok(()),
     }
 }
 
@@ -117,22 +160,22 @@ impl fmt::Display for Rule {
 impl FromStr for Rule {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Rule::ALL
-            .into_iter()
-            .find(|r| r.name() == s)
-            .ok_or_else(|| format!("unknown Merkle rule {s:?} (expected bitcoin or sorted-keccak256)"))
+        Rule::ALL.into_iter().find(|r| r.name() == s).ok_or_else(|| {
+            format!("unknown Merkle rule {s:?} (expected bitcoin, sorted-keccak256 or lean-imt-poseidon)")
+        })
     }
 }
 
 /// The level above `level` under `rule`, one node at a time (an even-length
-/// slice of a level gives the matching slice of the level above).
-pub(crate) fn parent_level(rule: Rule, level: &[Digest]) -> Vec<Digest> {
+/// slice of a level gives the matching slice of the level above); `None`
+/// where a node cannot be hashed ([`Rule::node`]).
+pub(crate) fn parent_level(rule: Rule, level: &[Digest]) -> Option<Vec<Digest>> {
     level
         .chunks(2)
         .map(|p| match p {
             [l, r] => rule.node(l, r),
             [last] => rule.odd(last),
-            _ => unreachable!("chunks(2) yields one or two nodes"),
+            _ => None,
         })
         .collect()
 }
@@ -185,7 +228,7 @@ impl Tree {
                 (Some(s), _) => proof.push(*s),
                 // An odd last node: paired with itself, or carried up.
                 (None, Rule::Bitcoin) => proof.push(level[i]),
-                (None, Rule::SortedKeccak256) => {}
+                (None, Rule::SortedKeccak256 | Rule::LeanImtPoseidon) => {}
             }
             i /= 2;
         }
@@ -196,7 +239,8 @@ impl Tree {
 /// Whether `proof` shows that `leaf` is leaf `index` of a tree of `leaves`
 /// leaves with root `root` under `rule`. (Under sorted-keccak256 the
 /// position does not enter the hashes; `index` and `leaves` only check the
-/// proof's length, as OpenZeppelin's `verify` does not.)
+/// proof's length, as OpenZeppelin's `verify` does not. Under
+/// lean-imt-poseidon a leaf or sibling not below r fails.)
 pub fn verify_proof(rule: Rule, leaf: &Digest, index: usize, leaves: usize, proof: &[Digest], root: &Digest) -> bool {
     if index >= leaves {
         return false;
@@ -206,23 +250,22 @@ pub fn verify_proof(rule: Rule, leaf: &Digest, index: usize, leaves: usize, proo
     let mut siblings = proof.iter();
     while width > 1 {
         let has_sibling = i ^ 1 < width;
-        match (has_sibling, rule) {
-            (false, Rule::SortedKeccak256) => {}
+        let up = match (has_sibling, rule) {
+            (false, Rule::SortedKeccak256 | Rule::LeanImtPoseidon) => rule.odd(&node),
             (false, Rule::Bitcoin) => match siblings.next() {
-                Some(s) if s == &node => node = rule.node(&node, s),
-                _ => return false,
+                Some(s) if s == &node => rule.node(&node, s),
+                _ => None,
             },
-            (true, _) => {
-                let Some(s) = siblings.next() else {
-                    return false;
-                };
-                node = if i % 2 == 0 {
-                    rule.node(&node, s)
-                } else {
-                    rule.node(s, &node)
-                };
-            }
-        }
+            (true, _) => match siblings.next() {
+                Some(s) if i % 2 == 0 => rule.node(&node, s),
+                Some(s) => rule.node(s, &node),
+                None => None,
+            },
+        };
+        let Some(up) = up else {
+            return false;
+        };
+        node = up;
         i /= 2;
         width = width.div_ceil(2);
     }

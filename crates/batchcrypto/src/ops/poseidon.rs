@@ -28,7 +28,7 @@
 //! verdicts are the crate's. The CPU path (`cpu.rs`) runs the same
 //! crate's permutation on every core, each task keeping one hasher per
 //! width for its items and decoding the elements itself. The GPU path
-//! (`gpu.rs`, `poseidon.wgsl`) runs a thread per item over the 256-bit
+//! (`gpu.rs`, `hash.wgsl` over `poseidon.wgsl`) runs a thread per item over the 256-bit
 //! Montgomery layer, one kernel per width (the state, the rounds and the
 //! matrices of fixed size), with the crate's constants and matrix
 //! rewritten once per width into the same permutation with sparse
@@ -78,7 +78,7 @@ pub(crate) fn elements(item: &[u8]) -> Result<Vec<Fr>, Reason> {
 }
 
 /// One element from its 32 big-endian bytes, when below r.
-fn element(bytes: &[u8]) -> Result<Fr, Reason> {
+pub(crate) fn element(bytes: &[u8]) -> Result<Fr, Reason> {
     let limbs = std::array::from_fn(|k| {
         let at = ELEMENT_LEN - 8 * (k + 1);
         u64::from_be_bytes(bytes[at..at + 8].try_into().unwrap_or_default())

@@ -1,15 +1,20 @@
 //! Merkle roots and proofs on every backend (the GPU level reduction
-//! included) against a Bitcoin block's known root and against references
+//! included) against a Bitcoin block's known root, Semaphore v4 groups'
+//! known roots (`testdata/poseidon/lean-imt.json`) and against references
 //! written here, independently of the library's tree code, from the oracle
 //! hash functions: Bitcoin Core's `ComputeMerkleRoot` loop (odd node
-//! duplicated) and merkletreejs' `sortPairs` layout (odd node carried up),
+//! duplicated), merkletreejs' `sortPairs` layout (odd node carried up),
 //! with proofs checked the way OpenZeppelin's `MerkleProof.processProof`
-//! checks them.
+//! checks them, and zk-kit's LeanIMT (`_insertMany`'s levels: a pair
+//! hashed by `poseidon_bn254`'s oracle, a node without a sibling carried
+//! up), with proofs checked the way its `verifyProof` checks them.
 
 use crate::support::engines;
 use batchcrypto::Error;
 use batchcrypto::ops::hash::{Alg, Digest, oracle};
 use batchcrypto::ops::merkle::{self, Rule, verify_proof};
+use batchcrypto::ops::poseidon;
+use num_bigint::BigUint;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -58,10 +63,61 @@ fn sorted_reference(leaves: &[Digest]) -> Digest {
     level[0]
 }
 
+/// LeanIMT's parent of two nodes: circom's Poseidon of the pair.
+fn lean_hash(left: &Digest, right: &Digest) -> Digest {
+    poseidon::oracle::hash(&[*left, *right].concat()).expect("nodes below r")
+}
+
+/// zk-kit's LeanIMT built from its leaves as `_insertMany` builds it: at
+/// each level the pairs hashed, a last node without a sibling carried up.
+fn lean_reference(leaves: &[Digest]) -> Digest {
+    let mut level = leaves.to_vec();
+    while level.len() > 1 {
+        let mut up = Vec::new();
+        for i in (0..level.len()).step_by(2) {
+            up.push(match level.get(i + 1) {
+                Some(right) => lean_hash(&level[i], right),
+                None => level[i],
+            });
+        }
+        level = up;
+    }
+    level[0]
+}
+
+/// LeanIMT's `verifyProof`: the siblings bottom up, the leaf's side at
+/// each of them the next bit of `path` (the leaf's index with the bits of
+/// the levels where it was carried up removed, as its `generateProof`
+/// gives it).
+fn lean_process_proof(leaf: &Digest, path: usize, siblings: &[Digest]) -> Digest {
+    siblings.iter().enumerate().fold(*leaf, |node, (k, s)| {
+        if (path >> k) & 1 == 1 {
+            lean_hash(s, &node)
+        } else {
+            lean_hash(&node, s)
+        }
+    })
+}
+
+/// The path bits LeanIMT's `generateProof` gives leaf `index` of `n`.
+fn lean_path(index: usize, n: usize) -> usize {
+    let (mut path, mut bit, mut i, mut width) = (0, 0, index, n);
+    while width > 1 {
+        if i ^ 1 < width {
+            path |= (i & 1) << bit;
+            bit += 1;
+        }
+        i /= 2;
+        width = width.div_ceil(2);
+    }
+    path
+}
+
 fn reference(rule: Rule, leaves: &[Digest]) -> Digest {
     match rule {
         Rule::Bitcoin => bitcoin_reference(leaves),
         Rule::SortedKeccak256 => sorted_reference(leaves),
+        Rule::LeanImtPoseidon => lean_reference(leaves),
     }
 }
 
@@ -70,8 +126,38 @@ fn oz_process_proof(proof: &[Digest], leaf: &Digest) -> Digest {
     proof.iter().fold(*leaf, |node, s| oz_hash_pair(&node, s))
 }
 
-fn random_leaves(rng: &mut StdRng, n: usize) -> Vec<Digest> {
-    (0..n).map(|_| rng.random()).collect()
+/// `n` random leaves `rule` takes: any bytes, or random field elements
+/// (below r) under lean-imt-poseidon.
+fn random_leaves(rng: &mut StdRng, rule: Rule, n: usize) -> Vec<Digest> {
+    (0..n)
+        .map(|_| {
+            let mut leaf: Digest = rng.random();
+            if rule == Rule::LeanImtPoseidon {
+                let r = BigUint::from_bytes_be(&R_BE);
+                leaf = be32(&(BigUint::from_bytes_be(&leaf) % r));
+            }
+            leaf
+        })
+        .collect()
+}
+
+/// BN254's scalar field's modulus r, big-endian.
+const R_BE: Digest = [
+    0x30, 0x64, 0x4e, 0x72, 0xe1, 0x31, 0xa0, 0x29, 0xb8, 0x50, 0x45, 0xb6, 0x81, 0x81, 0x58, 0x5d, 0x28, 0x33, 0xe8,
+    0x48, 0x79, 0xb9, 0x70, 0x91, 0x43, 0xe1, 0xf5, 0x93, 0xf0, 0x00, 0x00, 0x01,
+];
+
+/// `v` as 32 bytes big-endian (it must fit).
+fn be32(v: &BigUint) -> Digest {
+    let be = v.to_bytes_be();
+    let mut out = [0u8; 32];
+    out[32 - be.len()..].copy_from_slice(&be);
+    out
+}
+
+/// A decimal integer as a leaf.
+fn decimal(s: &str) -> Digest {
+    be32(&BigUint::parse_bytes(s.as_bytes(), 10).expect("decimal"))
 }
 
 /// The root on every engine equals `want`; with two leaves or more the GPU
@@ -80,7 +166,7 @@ fn assert_root(rule: Rule, leaves: &[Digest], want: &Digest, what: &str) {
     for (name, engine) in engines() {
         let outcome = engine.merkle_root(rule, leaves).expect("merkle root");
         if leaves.len() > 1 {
-            let want = crate::support::expected_backend(name, false);
+            let want = crate::support::expected_backend(name, rule == Rule::LeanImtPoseidon);
             assert_eq!(outcome.selection.backend.name(), want, "{name}: {}", outcome.selection);
         }
         assert_eq!(
@@ -128,7 +214,12 @@ fn roots_match_the_references() {
     sizes.extend([127, 128, 129, 255, 1000, 4097, 65_537]);
     for rule in Rule::ALL {
         for &n in &sizes {
-            let leaves = random_leaves(&mut rng, n);
+            // Poseidon's trees stop at 4,097 leaves: the reference and the
+            // oracle hash at about 20 µs a node.
+            if rule == Rule::LeanImtPoseidon && n > 4097 {
+                continue;
+            }
+            let leaves = random_leaves(&mut rng, rule, n);
             let want = reference(rule, &leaves);
             assert_eq!(merkle::oracle::root(rule, &leaves), Some(want), "oracle {rule} n={n}");
             assert_root(rule, &leaves, &want, "random");
@@ -151,7 +242,7 @@ fn proofs_verify_and_corruptions_fail() {
     let (_, engine) = &engines()[0];
     for rule in Rule::ALL {
         for n in [1usize, 2, 3, 5, 6, 7, 8, 13, 33, 100] {
-            let leaves = random_leaves(&mut rng, n);
+            let leaves = random_leaves(&mut rng, rule, n);
             let tree = engine.merkle_tree(rule, &leaves).expect("tree");
             let root = tree.root();
             assert_eq!(root, reference(rule, &leaves), "{rule} n={n}");
@@ -161,6 +252,10 @@ fn proofs_verify_and_corruptions_fail() {
                 assert!(verify_proof(rule, leaf, i, n, &proof, &root), "{rule} n={n} leaf {i}");
                 if rule == Rule::SortedKeccak256 {
                     assert_eq!(oz_process_proof(&proof, leaf), root, "OpenZeppelin n={n} leaf {i}");
+                }
+                if rule == Rule::LeanImtPoseidon {
+                    let path = lean_path(i, n);
+                    assert_eq!(lean_process_proof(leaf, path, &proof), root, "LeanIMT n={n} leaf {i}");
                 }
                 let mut bad_leaf = *leaf;
                 bad_leaf[rng.random_range(0..32)] ^= 1 << rng.random_range(0..8);
@@ -199,7 +294,7 @@ fn proofs_verify_and_corruptions_fail() {
 #[test]
 fn bitcoin_rule_duplicate_mutation() {
     let mut rng = StdRng::seed_from_u64(2012);
-    let abc = random_leaves(&mut rng, 3);
+    let abc = random_leaves(&mut rng, Rule::Bitcoin, 3);
     let abcc = [abc.clone(), vec![abc[2]]].concat();
     let (_, engine) = &engines()[0];
     let r1 = engine.merkle_root(Rule::Bitcoin, &abc).expect("root").output;
@@ -220,5 +315,108 @@ fn no_leaves_is_an_error() {
             );
             assert!(matches!(engine.merkle_tree(rule, &[]), Err(Error::InvalidInput { .. })));
         }
+    }
+}
+
+/// Semaphore v4 groups' roots (`testdata/poseidon/lean-imt.json`, made by
+/// the TypeScript implementation) on every engine, and the proof of the
+/// first group's leaf 0 as Semaphore gives it.
+#[test]
+fn semaphore_groups_known_roots() {
+    let Some(dir) = crate::support::vectors_dir() else {
+        return;
+    };
+    let text = std::fs::read_to_string(dir.join("poseidon/lean-imt.json")).expect("poseidon/lean-imt.json");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let cases = json["cases"].as_array().expect("cases");
+    assert_eq!(cases.len(), 4);
+    let rule = Rule::LeanImtPoseidon;
+    for case in cases {
+        let name = case["name"].as_str().expect("name");
+        let list = |v: &serde_json::Value| -> Vec<Digest> {
+            v.as_array()
+                .expect("list")
+                .iter()
+                .map(|x| decimal(x.as_str().expect("decimal")))
+                .collect()
+        };
+        let leaves = list(&case["leaves"]);
+        let root = decimal(case["root"].as_str().expect("root"));
+        assert_eq!(lean_reference(&leaves), root, "reference: {name}");
+        assert_eq!(merkle::oracle::root(rule, &leaves), Some(root), "oracle: {name}");
+        assert_root(rule, &leaves, &root, name);
+        if let Some(proof) = case.get("proof") {
+            let index = proof["index"].as_u64().expect("index") as usize;
+            let siblings = list(&proof["siblings"]);
+            for (name, engine) in engines() {
+                let tree = engine.merkle_tree(rule, &leaves).expect("tree");
+                assert_eq!(tree.proof(index), Some(siblings.clone()), "{name}");
+            }
+            assert!(verify_proof(
+                rule,
+                &leaves[index],
+                index,
+                leaves.len(),
+                &siblings,
+                &root
+            ));
+        }
+    }
+}
+
+/// Under lean-imt-poseidon a leaf not below r makes the whole call an
+/// error naming the first such leaf, on every engine (roots and trees);
+/// r - 1 and 0 are leaves like any other; proofs with such a leaf or
+/// sibling fail.
+#[test]
+fn lean_imt_leaves_must_be_field_elements() {
+    let rule = Rule::LeanImtPoseidon;
+    let r = BigUint::from_bytes_be(&R_BE);
+    let r_minus_1 = be32(&(&r - 1u32));
+    let mut rng = StdRng::seed_from_u64(253);
+    for n in [1usize, 2, 3, 9, 64] {
+        let leaves = random_leaves(&mut rng, rule, n);
+        for (at, bad) in [(n - 1, R_BE), (0, [0xff; 32]), (n / 2, R_BE)] {
+            let mut with_bad = leaves.clone();
+            with_bad[at] = bad;
+            if at != n - 1 {
+                // A second bad leaf after it: the first is named.
+                with_bad[n - 1] = R_BE;
+            }
+            assert_eq!(merkle::oracle::root(rule, &with_bad), None);
+            assert_eq!(
+                merkle::check_leaves(rule, &with_bad),
+                Err((at, batchcrypto::Reason::NonCanonicalElement))
+            );
+            for (name, engine) in engines() {
+                let want = format!("leaf {at} is not below");
+                match engine.merkle_root(rule, &with_bad) {
+                    Err(Error::InvalidInput { reason, .. }) => assert!(reason.starts_with(&want), "{name}: {reason}"),
+                    other => panic!("{name}: n={n} bad leaf {at}: {other:?}"),
+                }
+                assert!(matches!(
+                    engine.merkle_tree(rule, &with_bad),
+                    Err(Error::InvalidInput { .. })
+                ));
+            }
+        }
+        let mut edges = leaves.clone();
+        edges[0] = r_minus_1;
+        edges[n - 1] = [0; 32];
+        assert_root(rule, &edges, &lean_reference(&edges), "edge leaves");
+        let root = lean_reference(&edges);
+        if n > 1 {
+            let (_, engine) = &engines()[0];
+            let proof = engine.merkle_tree(rule, &edges).expect("tree").proof(0).expect("proof");
+            assert!(verify_proof(rule, &edges[0], 0, n, &proof, &root));
+            assert!(!verify_proof(rule, &R_BE, 0, n, &proof, &root), "leaf r");
+            let mut bad = proof.clone();
+            bad[0] = R_BE;
+            assert!(!verify_proof(rule, &edges[0], 0, n, &bad, &root), "sibling r");
+        }
+    }
+    // The other rules hash any bytes.
+    for other in [Rule::Bitcoin, Rule::SortedKeccak256] {
+        assert_eq!(merkle::check_leaves(other, &[R_BE, [0xff; 32]]), Ok(()));
     }
 }

@@ -2,41 +2,62 @@
 //! rayon task, as in the hashing CPU path); the small top levels, where
 //! scheduling would cost more than the hashes, one after another. Nodes
 //! are hashed by the hashing path's routes (several at a time where the
-//! CPU allows, see `hash::cpu`).
+//! CPU allows, see `hash::cpu`). Under lean-imt-poseidon the leaves are
+//! decoded once and the levels kept as field elements, each task hashing
+//! its pairs with one `light-poseidon` hasher of two inputs.
+
+use ark_bn254::Fr;
+use light_poseidon::{Poseidon, PoseidonHasher};
 
 use super::{Rule, Tree, parent_level};
 use crate::cores;
 use crate::ops::hash::{self, Alg, Digest};
+use crate::ops::poseidon;
 
-/// The level above `level` (as `parent_level`), on the calling thread,
-/// through the hashing path's interleaved routes.
+/// The level above `level` under a rule over bytes (bitcoin,
+/// sorted-keccak256; as `parent_level`), on the calling thread, through
+/// the hashing path's interleaved routes.
 fn parents(rule: Rule, level: &[Digest]) -> Vec<Digest> {
     // Too few pairs for a lanes call: each node's two SHA-256 hashes one
     // after the other, as `parent_level` does, without the intermediate
     // level (a small tree's levels are all like this).
-    if rule == Rule::Bitcoin && level.len() / 2 < hash::cpu::Route::chosen().lanes_from(Alg::Sha256) {
-        return parent_level(rule, level);
+    if rule == Rule::Bitcoin
+        && level.len() / 2 < hash::cpu::Route::chosen().lanes_from(Alg::Sha256)
+        && let Some(up) = parent_level(rule, level)
+    {
+        return up;
     }
     let mut up = vec![[0u8; 32]; level.len() / 2];
     let pair = |i: usize| rule.preimage(&level[2 * i], &level[2 * i + 1]);
-    match rule {
-        Rule::SortedKeccak256 => hash::cpu::digest_into(Alg::Keccak256, pair, &mut up),
-        Rule::Bitcoin => {
-            let mut once = vec![[0u8; 32]; up.len()];
-            hash::cpu::digest_into(Alg::Sha256, pair, &mut once);
-            hash::cpu::digest_into(Alg::Sha256, |i| once[i], &mut up);
-        }
+    if rule == Rule::Bitcoin {
+        let mut once = vec![[0u8; 32]; up.len()];
+        hash::cpu::digest_into(Alg::Sha256, pair, &mut once);
+        hash::cpu::digest_into(Alg::Sha256, |i| once[i], &mut up);
+    } else {
+        hash::cpu::digest_into(Alg::Keccak256, pair, &mut up);
     }
     if let [.., last] = level
         && level.len() % 2 == 1
     {
-        up.push(rule.odd(last));
+        // Duplicated (bitcoin) or carried up (sorted-keccak256).
+        up.push(match rule {
+            Rule::Bitcoin => {
+                let once = hash::oracle::digest(Alg::Sha256, &rule.preimage(last, last));
+                hash::oracle::digest(Alg::Sha256, &once)
+            }
+            _ => *last,
+        });
     }
     up
 }
 
 /// Below this many nodes a level is hashed on the calling thread.
 const SERIAL_BELOW: usize = 256;
+/// The same under lean-imt-poseidon, whose hash costs microseconds.
+const POSEIDON_SERIAL_BELOW: usize = 16;
+/// Most nodes per task under lean-imt-poseidon (making a hasher costs
+/// about a tenth of a hash).
+const POSEIDON_TASK_NODES: usize = 128;
 
 fn up(rule: Rule, level: &[Digest]) -> Vec<Digest> {
     if level.len() < SERIAL_BELOW {
@@ -47,24 +68,75 @@ fn up(rule: Rule, level: &[Digest]) -> Vec<Digest> {
     cores::map_chunks(level, run, |c| parents(rule, c)).concat()
 }
 
-/// The root of `leaves` (not empty) under `rule`.
-pub(crate) fn root(rule: Rule, leaves: &[Digest]) -> Digest {
-    if leaves.len() == 1 {
-        return leaves[0];
+/// The level above `level` under lean-imt-poseidon (pairs hashed, a last
+/// node without a sibling carried up), on every core.
+fn poseidon_up(level: &[Fr]) -> Result<Vec<Fr>, String> {
+    let parents = |nodes: &[Fr]| -> Result<Vec<Fr>, String> {
+        let mut hasher = Poseidon::<Fr>::new_circom(2).map_err(|e| e.to_string())?;
+        nodes
+            .chunks(2)
+            .map(|p| match p {
+                [l, r] => hasher.hash(&[*l, *r]).map_err(|e| e.to_string()),
+                _ => Ok(p[0]),
+            })
+            .collect()
+    };
+    if level.len() < POSEIDON_SERIAL_BELOW {
+        return parents(level);
     }
-    let mut level = up(rule, leaves);
+    let run = (level.len().div_ceil(cores::threads() * 4)).clamp(2, POSEIDON_TASK_NODES) & !1;
+    let runs = cores::map_chunks(level, run, parents);
+    let mut up = Vec::with_capacity(level.len().div_ceil(2));
+    for r in runs {
+        up.extend(r?);
+    }
+    Ok(up)
+}
+
+/// The leaves as field elements: the first not below r is the error.
+fn poseidon_leaves(leaves: &[Digest]) -> Result<Vec<Fr>, String> {
+    cores::map(leaves, 1024, |l| poseidon::element(l))
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| e.map_err(|_| super::not_a_leaf(i)))
+        .collect()
+}
+
+/// The root of `leaves` (not empty) under `rule`; an error only for a
+/// leaf the rule cannot hash ([`super::check_leaves`]).
+pub(crate) fn root(rule: Rule, leaves: &[Digest]) -> Result<Digest, String> {
+    if rule == Rule::LeanImtPoseidon {
+        let mut level = poseidon_leaves(leaves)?;
+        while level.len() > 1 {
+            level = poseidon_up(&level)?;
+        }
+        return level
+            .first()
+            .map(poseidon::hash_bytes)
+            .ok_or_else(|| super::NO_LEAVES.to_string());
+    }
+    let mut level = leaves.to_vec();
     while level.len() > 1 {
         level = up(rule, &level);
     }
-    level[0]
+    level.first().copied().ok_or_else(|| super::NO_LEAVES.to_string())
 }
 
-/// Every level of the tree of `leaves` (not empty) under `rule`.
-pub(crate) fn tree(rule: Rule, leaves: &[Digest]) -> Tree {
+/// Every level of the tree of `leaves` (not empty) under `rule`; an error
+/// as [`root`].
+pub(crate) fn tree(rule: Rule, leaves: &[Digest]) -> Result<Tree, String> {
     let mut levels = vec![leaves.to_vec()];
-    while let Some(level) = levels.last().filter(|l| l.len() > 1) {
-        let next = up(rule, level);
-        levels.push(next);
+    if rule == Rule::LeanImtPoseidon {
+        let mut level = poseidon_leaves(leaves)?;
+        while level.len() > 1 {
+            level = poseidon_up(&level)?;
+            levels.push(cores::map(&level, 1024, poseidon::hash_bytes));
+        }
+    } else {
+        while let Some(level) = levels.last().filter(|l| l.len() > 1) {
+            let next = up(rule, level);
+            levels.push(next);
+        }
     }
-    Tree::from_levels(rule, levels)
+    Ok(Tree::from_levels(rule, levels))
 }

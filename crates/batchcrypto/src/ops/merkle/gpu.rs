@@ -1,15 +1,21 @@
-//! Host side of the Merkle kernel (`merkle.wgsl`) for the driver
+//! Host side of the Merkle kernels (`merkle.wgsl` for the rules over
+//! bytes, `poseidon.wgsl` for lean-imt-poseidon) for the driver
 //! ([`crate::gpu::driver`]): the leaves go into a buffer with room for
 //! every level, one pass per level (each its own parameters) runs in one
 //! submission, and only the status words and the root come back. The
-//! driver's unit is the whole tree.
+//! driver's unit is the whole tree. Under lean-imt-poseidon the leaves go
+//! in Montgomery form (put there on the host's cores), with the constants
+//! of Poseidon's width 3 ([`crate::ops::poseidon::gpu::constants`]).
 
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use super::Rule;
 use crate::gpu::driver::{self, Dst, Failure, Input, Kernel};
-use crate::gpu::{Gpu, shaders};
+use crate::gpu::{Gpu, bigint, shaders};
 use crate::ops::hash::Digest;
+use crate::ops::poseidon::{self, gpu::Constants};
 
 /// Bytes between two levels' parameters (the uniform offset alignment).
 const PARAM_STRIDE: u64 = 256;
@@ -57,13 +63,41 @@ pub(crate) fn kernel_times(gpu: &Gpu, rule: Rule, leaves: &[Digest], runs: usize
     driver::time(gpu, &Tree::new(gpu, rule, leaves)?, runs)
 }
 
+/// The lean-imt-poseidon kernel's source (entry point
+/// `merkle_poseidon_level`), as [`Tree::new`] compiles it.
+#[cfg(test)]
+pub(crate) fn poseidon_source() -> Result<String, String> {
+    Ok(shaders::merkle_poseidon(poseidon::gpu::constants(2)?.partial))
+}
+
+/// The leaves as field elements in Montgomery form, 8 little-endian words
+/// each, on all cores; an error for a leaf not below r.
+fn montgomery(leaves: &[Digest]) -> Result<Vec<u8>, String> {
+    let words: Vec<Result<Vec<u8>, String>> = leaves
+        .par_iter()
+        .enumerate()
+        .map(|(i, leaf)| {
+            let x = poseidon::element(leaf).map_err(|_| super::not_a_leaf(i))?;
+            Ok(poseidon::gpu::words(&x).flat_map(u32::to_le_bytes).collect())
+        })
+        .collect();
+    let mut bytes = Vec::with_capacity(leaves.len() * 32);
+    for w in words {
+        bytes.extend(w?);
+    }
+    Ok(bytes)
+}
+
 /// A tree to reduce: one unit for the driver.
 struct Tree<'a> {
     pipeline: Arc<wgpu::ComputePipeline>,
-    rule: u32,
+    rule: Rule,
     leaves: &'a [Digest],
     levels: Vec<LevelPlan>,
     tree_bytes: u64,
+    /// Under lean-imt-poseidon: Poseidon's constants of width 3 and the
+    /// leaves in Montgomery form, as the kernel reads them.
+    poseidon: Option<(&'static Constants, Vec<u8>)>,
 }
 
 impl<'a> Tree<'a> {
@@ -79,15 +113,26 @@ impl<'a> Tree<'a> {
                 leaves.len()
             ));
         }
+        let (pipeline, poseidon) = match rule {
+            Rule::LeanImtPoseidon => {
+                gpu.require_int64("merkle_poseidon")?;
+                let constants = poseidon::gpu::constants(2)?;
+                let source = || shaders::merkle_poseidon(constants.partial);
+                let pipeline = gpu.pipeline("merkle_poseidon", "merkle_poseidon_level", source)?;
+                (pipeline, Some((constants, montgomery(leaves)?)))
+            }
+            _ => (
+                gpu.pipeline("merkle", "merkle_level", || shaders::merkle(gpu.int64))?,
+                None,
+            ),
+        };
         Ok(Tree {
-            pipeline: gpu.pipeline("merkle", "merkle_level", || shaders::merkle(gpu.int64))?,
-            rule: match rule {
-                Rule::SortedKeccak256 => 0,
-                Rule::Bitcoin => 1,
-            },
+            pipeline,
+            rule,
             leaves,
             levels,
             tree_bytes,
+            poseidon,
         })
     }
 }
@@ -112,15 +157,23 @@ impl Kernel for Tree<'_> {
     }
 
     fn inputs(&self, _start: usize, _end: usize) -> Vec<Input> {
-        vec![
+        let mut inputs = vec![
             Input::uniform(self.levels.len() * PARAM_STRIDE as usize),
             Input::storage(self.leaves.len() * 32).with_room(self.tree_bytes),
-        ]
+        ];
+        if let Some((c, _)) = &self.poseidon {
+            inputs.push(Input::storage(c.words.len() * 4));
+        }
+        inputs
     }
 
     fn pack(&self, _start: usize, _end: usize, dst: Vec<Dst<'_>>) {
-        let [mut params, mut nodes] = driver::inputs(dst);
-        let mut param_bytes = vec![0u8; params.len()];
+        let rule = match self.rule {
+            Rule::SortedKeccak256 => 0,
+            Rule::Bitcoin => 1,
+            Rule::LeanImtPoseidon => 2,
+        };
+        let mut param_bytes = vec![0u8; self.levels.len() * PARAM_STRIDE as usize];
         for (l, (level, at)) in self
             .levels
             .iter()
@@ -132,7 +185,7 @@ impl Kernel for Tree<'_> {
                 level.n_in,
                 level.in_off,
                 level.out_off,
-                self.rule,
+                rule,
                 shaders::LOOP_GUARD,
                 last,
                 0,
@@ -142,8 +195,19 @@ impl Kernel for Tree<'_> {
                 d.copy_from_slice(&w.to_le_bytes());
             }
         }
-        params.copy_from_slice(&param_bytes);
-        nodes.copy_from_slice(self.leaves.as_flattened());
+        match &self.poseidon {
+            Some((c, montgomery)) => {
+                let [mut params, nodes, constants] = driver::inputs(dst);
+                params.copy_from_slice(&param_bytes);
+                driver::copy(nodes, montgomery);
+                constants.write_iter(c.words.iter().flat_map(|w| w.to_le_bytes()));
+            }
+            None => {
+                let [mut params, mut nodes] = driver::inputs(dst);
+                params.copy_from_slice(&param_bytes);
+                nodes.copy_from_slice(self.leaves.as_flattened());
+            }
+        }
     }
 
     fn out_bytes(&self, _start: usize, _end: usize) -> u64 {
@@ -159,31 +223,33 @@ impl Kernel for Tree<'_> {
         _end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
         let layout = self.pipeline.get_bind_group_layout(0);
+        // merkle.wgsl: the nodes at 1, the status at 2; the Poseidon
+        // kernel: its constants at 1, the nodes at 2, the status at 3.
+        let mut rest: Vec<&wgpu::Buffer> = inputs[2..].iter().collect();
+        rest.extend([&inputs[1], out]);
         self.levels
             .iter()
             .enumerate()
             .map(|(l, level)| {
+                let params = wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                        buffer: &inputs[0],
+                        offset: l as u64 * PARAM_STRIDE,
+                        size: wgpu::BufferSize::new(32),
+                    }),
+                };
+                let entries: Vec<wgpu::BindGroupEntry> = [params]
+                    .into_iter()
+                    .chain(rest.iter().zip(1..).map(|(b, binding)| wgpu::BindGroupEntry {
+                        binding,
+                        resource: b.as_entire_binding(),
+                    }))
+                    .collect();
                 let bind_group = gpu.device.create_bind_group(&wgpu::BindGroupDescriptor {
                     label: Some("merkle_level"),
                     layout: &layout,
-                    entries: &[
-                        wgpu::BindGroupEntry {
-                            binding: 0,
-                            resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                                buffer: &inputs[0],
-                                offset: l as u64 * PARAM_STRIDE,
-                                size: wgpu::BufferSize::new(32),
-                            }),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 1,
-                            resource: inputs[1].as_entire_binding(),
-                        },
-                        wgpu::BindGroupEntry {
-                            binding: 2,
-                            resource: out.as_entire_binding(),
-                        },
-                    ],
+                    entries: &entries,
                 });
                 (bind_group, level.n_in.div_ceil(2))
             })
@@ -199,7 +265,14 @@ impl Kernel for Tree<'_> {
             return Err(format!("{} of {} tree levels ran", word(1), self.levels.len()));
         }
         let mut root = [0u8; 32];
-        root.copy_from_slice(&bytes[8..40]);
+        if self.rule == Rule::LeanImtPoseidon {
+            // Eight words, least significant first.
+            let words: Vec<u32> = (2..10).map(word).collect();
+            let be = bigint::to_be::<8>(&words);
+            root = be.try_into().map_err(|_| "a root of another length")?;
+        } else {
+            root.copy_from_slice(&bytes[8..40]);
+        }
         roots.push(root);
         Ok(())
     }

@@ -7,14 +7,17 @@ use rand::{RngExt, SeedableRng};
 use super::{Rule, oracle};
 use crate::engine::{Engine, KernelWork, Outcome};
 use crate::error::Error;
-use crate::ops::Op;
 use crate::ops::hash::Digest;
+use crate::ops::{Op, poseidon};
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
+use ark_ff::PrimeField;
 
 /// `merkle_keccak256`.
 pub const SORTED_KECCAK256: OpSpec = spec(Rule::SortedKeccak256);
 /// `merkle_sha256`.
 pub const BITCOIN: OpSpec = spec(Rule::Bitcoin);
+/// `merkle_poseidon`.
+pub const LEAN_IMT_POSEIDON: OpSpec = spec(Rule::LeanImtPoseidon);
 
 const fn spec(rule: Rule) -> OpSpec {
     OpSpec {
@@ -27,7 +30,19 @@ const fn spec(rule: Rule) -> OpSpec {
         workload: match rule {
             Rule::SortedKeccak256 => |c| workload(c, Rule::SortedKeccak256),
             Rule::Bitcoin => |c| workload(c, Rule::Bitcoin),
+            Rule::LeanImtPoseidon => |c| workload(c, Rule::LeanImtPoseidon),
         },
+    }
+}
+
+/// A random leaf `rule` takes: any 32 bytes, or under lean-imt-poseidon a
+/// random field element.
+fn random_leaf(rng: &mut StdRng, rule: Rule) -> Digest {
+    match rule {
+        Rule::LeanImtPoseidon => {
+            poseidon::hash_bytes(&ark_bn254::Fr::from_le_bytes_mod_order(&rng.random::<[u8; 64]>()))
+        }
+        _ => rng.random(),
     }
 }
 
@@ -35,7 +50,7 @@ fn workload(c: &WorkloadConfig, rule: Rule) -> Box<dyn Workload> {
     let mut rng = StdRng::seed_from_u64(c.seed);
     // The self-test takes an odd count, so that the odd-node rule is used.
     let n = if c.varied { c.n.max(2) | 1 } else { c.n.max(1) };
-    let leaves: Vec<Digest> = (0..n).map(|_| rng.random()).collect();
+    let leaves: Vec<Digest> = (0..n).map(|_| random_leaf(&mut rng, rule)).collect();
     let expected = oracle::root(rule, &leaves).into_iter().collect();
     Box::new(Cases {
         trivial: leaves.len() == 1,

@@ -1,4 +1,4 @@
-//! Host side of the Poseidon kernel (`poseidon.wgsl`) for the driver
+//! Host side of the Poseidon kernel (`hash.wgsl` over `poseidon.wgsl`) for the driver
 //! ([`crate::gpu::driver`]): the items are read on all cores with the CPU
 //! path's checks ([`super::elements`]; an item that fails has its reason
 //! here), then each width's items run on that width's kernel, a thread
@@ -43,27 +43,27 @@ const KEYS: [&str; MAX_INPUTS] = [
     "poseidon_t13",
 ];
 
-/// A width's constants as the kernel reads them.
-struct Constants {
+/// A width's constants as the kernels read them.
+pub(crate) struct Constants {
     /// The width and its partial rounds.
-    t: usize,
-    partial: usize,
+    pub(crate) t: usize,
+    pub(crate) partial: usize,
     /// The width's [`Schedule`]: the full rounds' constants, the partial
     /// rounds', the matrix, the last full round's before the partial
     /// ones, the sparse matrices (poseidon.wgsl's `POS_*_AT`); Montgomery
     /// form, 8 little-endian words each.
-    words: Vec<u32>,
+    pub(crate) words: Vec<u32>,
 }
 
 /// An element's Montgomery limbs as 8 words, least significant first.
-fn words(x: &Fr) -> impl Iterator<Item = u32> + '_ {
+pub(crate) fn words(x: &Fr) -> impl Iterator<Item = u32> + '_ {
     x.0.0.iter().flat_map(|l| [*l as u32, (*l >> 32) as u32])
 }
 
 /// The constants of the width for `inputs` inputs, made on its first use
 /// (a width's schedule costs milliseconds: the wide ones invert dozens of
 /// matrices of up to 12 x 12).
-fn constants(inputs: usize) -> Result<&'static Constants, String> {
+pub(crate) fn constants(inputs: usize) -> Result<&'static Constants, String> {
     static WIDTHS: [OnceLock<Result<Constants, String>>; MAX_INPUTS] = [const { OnceLock::new() }; MAX_INPUTS];
     let slot = WIDTHS
         .get(inputs.wrapping_sub(1))

@@ -1,24 +1,17 @@
-// Poseidon with circom's parameters over BN254's r on the device (see
-// ops/poseidon.rs): a thread per item of POS_T - 1 elements. The host
-// (ops/poseidon/gpu.rs) sends only items whose elements are below r, in
-// Montgomery form (R = 2^256: arkworks' own representation), and the
-// width's constants likewise, in the schedule of ops/poseidon/schedule.rs
-// (the same permutation): 4 full rounds (constants, x^5 on every
-// element, the matrix; the fourth's matrix the one the schedule made),
-// POS_PARTIAL partial rounds (one constant, x^5 on the first element, a
-// sparse matrix: 2 POS_T - 1 multiplications), 4 full rounds; the hash
-// is the first element, out of Montgomery form. The width is a constant:
-// the state and the loops have a fixed size. At most about 3,500 loop
-// iterations per thread (POS_T = 13), under llvmpipe's limit. Composed
-// after the guard, the 256-bit Montgomery layer and POS_T, POS_PARTIAL,
-// POS_R and POS_INV (gpu/shaders.rs `poseidon`).
-
-struct PoseidonParams {
-    n: u32,
-    loop_guard: u32,
-    pad0: u32,
-    pad1: u32,
-}
+// Poseidon's permutation with circom's parameters over BN254's r on the
+// device (see ops/poseidon.rs), for the kernels that hash with it
+// (hash.wgsl: a thread per item; ops/merkle/poseidon.wgsl: a thread per
+// node of a Merkle level). Elements are in Montgomery form (R = 2^256:
+// arkworks' own representation), and the width's constants likewise, in
+// the schedule of ops/poseidon/schedule.rs (the same permutation): 4 full
+// rounds (constants, x^5 on every element, the matrix; the fourth's
+// matrix the one the schedule made), POS_PARTIAL partial rounds (one
+// constant, x^5 on the first element, a sparse matrix: 2 POS_T - 1
+// multiplications), 4 full rounds. The width is a constant: the state and
+// the loops have a fixed size. At most about 3,500 loop iterations per
+// permutation (POS_T = 13), under llvmpipe's limit. Composed after the
+// guard, the 256-bit Montgomery layer and POS_T, POS_PARTIAL, POS_R and
+// POS_INV (gpu/shaders.rs `poseidon`); the width's constants at binding 1.
 
 // Where each part of the schedule starts among the constants, in
 // elements: the full rounds' constants (POS_T each), the partial rounds'
@@ -30,24 +23,13 @@ const POS_PARTIAL_AT: u32 = 8u * POS_T;
 const POS_MDS_AT: u32 = POS_PARTIAL_AT + POS_PARTIAL;
 const POS_PRE_AT: u32 = POS_MDS_AT + POS_T * POS_T;
 const POS_SPARSE_AT: u32 = POS_PRE_AT + POS_T * POS_T;
-// Per item: the hash (8 words, canonical), then the completion flag.
-const POS_OUT_WORDS: u32 = 9u;
 
-@group(0) @binding(0) var<uniform> params: PoseidonParams;
 @group(0) @binding(1) var<storage, read> pos_consts: array<u32>;
-@group(0) @binding(2) var<storage, read> pos_in: array<u32>;
-@group(0) @binding(3) var<storage, read_write> pos_out: array<u32>;
 
 fn pos_const(e: u32) -> U256 {
     let w = 8u * e;
     return U256(pos_consts[w], pos_consts[w + 1u], pos_consts[w + 2u], pos_consts[w + 3u], pos_consts[w + 4u],
         pos_consts[w + 5u], pos_consts[w + 6u], pos_consts[w + 7u]);
-}
-
-fn pos_input(e: u32) -> U256 {
-    let w = 8u * e;
-    return U256(pos_in[w], pos_in[w + 1u], pos_in[w + 2u], pos_in[w + 3u], pos_in[w + 4u], pos_in[w + 5u],
-        pos_in[w + 6u], pos_in[w + 7u]);
 }
 
 fn pos_mul(a: U256, b: U256) -> U256 {
@@ -77,37 +59,23 @@ fn pos_full(s: ptr<function, array<U256, POS_T>>, r: u32, matrix: u32) {
     *s = m;
 }
 
-@compute @workgroup_size(WORKGROUP_SIZE)
-fn poseidon_main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
-    let i = item_index(gid, groups);
-    if i >= params.n {
-        return;
-    }
-    // (0, x_1, ..., x_n): the domain tag 0 first.
-    var s: array<U256, POS_T>;
-    for (var j = 1u; j < POS_T; j++) {
-        s[j] = pos_input(i * (POS_T - 1u) + j - 1u);
-    }
+// The permutation of the state s, in place (s[0] the domain tag, the
+// inputs after it); the hash is s[0] afterwards.
+fn pos_permute(s: ptr<function, array<U256, POS_T>>) {
     for (var r = 0u; r < 4u; r++) {
-        pos_full(&s, r, select(POS_MDS_AT, POS_PRE_AT, r == 3u));
+        pos_full(s, r, select(POS_MDS_AT, POS_PRE_AT, r == 3u));
     }
     for (var k = 0u; k < POS_PARTIAL; k++) {
-        let x = pos_sbox(mont_add(s[0], pos_const(POS_PARTIAL_AT + k), POS_R));
+        let x = pos_sbox(mont_add((*s)[0], pos_const(POS_PARTIAL_AT + k), POS_R));
         let at = POS_SPARSE_AT + k * (2u * POS_T - 1u);
         var first = pos_mul(pos_const(at), x);
         for (var j = 1u; j < POS_T; j++) {
-            first = mont_add(first, pos_mul(pos_const(at + j), s[j]), POS_R);
-            s[j] = mont_add(s[j], pos_mul(pos_const(at + POS_T - 1u + j), x), POS_R);
+            first = mont_add(first, pos_mul(pos_const(at + j), (*s)[j]), POS_R);
+            (*s)[j] = mont_add((*s)[j], pos_mul(pos_const(at + POS_T - 1u + j), x), POS_R);
         }
-        s[0] = first;
+        (*s)[0] = first;
     }
     for (var r = 4u; r < 8u; r++) {
-        pos_full(&s, r, POS_MDS_AT);
+        pos_full(s, r, POS_MDS_AT);
     }
-    let h = pos_mul(s[0], U256(1u, 0u, 0u, 0u, 0u, 0u, 0u, 0u));
-    let out = i * POS_OUT_WORDS;
-    for (var k = 0u; k < 8u; k++) {
-        pos_out[out + k] = h[k];
-    }
-    pos_out[out + 8u] = select(LOOPS_CUT_FLAG, DONE_FLAG, loops_intact(params.loop_guard));
 }
