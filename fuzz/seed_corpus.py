@@ -176,6 +176,8 @@ def route_lines(route: str) -> list[bytes]:
         return golden("hash.jsonl")[:40]
     if word == "merkle":
         return golden("leaves.jsonl")[:24]
+    if word == "merkle-poseidon":
+        return golden("poseidon-leaves.jsonl")[:24]
     if word in ("evm/sha256", "evm/ripemd160", "evm/identity"):
         return [json.dumps({"input": json.loads(line)["data"]}).encode() for line in golden("hash.jsonl")[:40]]
     if word.startswith("evm/") or word == "eip2537-pairing":
@@ -211,6 +213,8 @@ WRITTEN = [
     ("hash/sha256?raw=3", "hash/sha256?raw=64"),
     ("merkle?proof=0,0,3&hash=keccak256", "merkle"),
     ("merkle?hash=sha3-256", "merkle"),
+    ("merkle?hash=poseidon&proof=0,3", "merkle-poseidon"),
+    ("merkle?hash=poseidon", "merkle"),
     ("mlkem/keygen?set=0768", "mlkem/keygen"),
     ("ntt?field=prime64-negacyclic&log_n=4&modulus=0x10001", "ntt?field=goldilocks&log_n=2"),
     ("ntt?field=goldilocks&log-n=3&coset=07&output_order=bit-reversed", "ntt?field=goldilocks&log_n=2"),

@@ -48,6 +48,10 @@ def test_bad_options(engine):
         engine.verify_slhdsa(MSGS, MSGS, MSGS, set="sha2-512s")
     with pytest.raises(ValueError, match="merkle_root: .*at least one leaf"):
         engine.merkle_root(np.zeros((0, 32), dtype=np.uint8))
+    with pytest.raises(ValueError, match="merkle_root: .*leaf 1 is not below BN254's scalar field modulus"):
+        engine.merkle_root([b"\0" * 32, b"\xff" * 32], rule="lean-imt-poseidon")
+    with pytest.raises(ValueError, match="merkle_root: rule: unknown Merkle rule"):
+        engine.merkle_root([b"\0" * 32], rule="poseidon")
     with pytest.raises(ValueError, match="Engine: backend"):
         batchcrypto.Engine(backend="quantum")
     with pytest.raises(ValueError, match="secp256k1: .*pks\\[0\\]: 34 bytes, expected 33 or 65"):

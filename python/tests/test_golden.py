@@ -198,9 +198,16 @@ def test_hash(engine, alg):
         assert [d.tobytes().hex() for d in got] == [a["digest"] for a in answers], form
 
 
-@pytest.mark.parametrize("alg,rule", [("keccak256", "sorted-keccak256"), ("sha256", "bitcoin")])
-def test_merkle_root(engine, alg, rule):
-    leaves = [unhex(v["leaf"]) for v in jsonl("leaves.jsonl")]
+@pytest.mark.parametrize(
+    "alg,rule,source",
+    [
+        ("keccak256", "sorted-keccak256", "leaves.jsonl"),
+        ("sha256", "bitcoin", "leaves.jsonl"),
+        ("poseidon", "lean-imt-poseidon", "poseidon-leaves.jsonl"),
+    ],
+)
+def test_merkle_root(engine, alg, rule, source):
+    leaves = [unhex(v["leaf"]) for v in jsonl(source)]
     want = jsonl(f"merkle-{alg}.out")[0]["root"]
     for form in FORMS:
         assert engine.merkle_root(as_form(leaves, 32, form), rule=rule).hex() == want, form

@@ -903,6 +903,90 @@ fn merkle_root_and_proofs() {
     assert_eq!(out.status.code(), Some(3));
 }
 
+/// `merkle --hash poseidon` (lean-imt-poseidon): the root of field-element
+/// leaves equal to the library's reference, proofs that verify, the GPU
+/// printing what the CPU prints; a leaf not below r is a malformed line
+/// named by its number (no root, exit 2), and so is one of any length
+/// other than 32 bytes.
+#[test]
+fn merkle_poseidon_root_and_errors() {
+    let mut rng = StdRng::seed_from_u64(4);
+    // Random elements below 2^253 < r, r - 1 first and 0 last.
+    let mut leaves: Vec<[u8; 32]> = (0..301)
+        .map(|_| {
+            let mut l: [u8; 32] = rng.random();
+            l[0] &= 0x1f;
+            l
+        })
+        .collect();
+    leaves[0] = hex::decode("30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000000")
+        .expect("hex")
+        .try_into()
+        .expect("32");
+    leaves[300] = [0; 32];
+    let input: String = leaves
+        .iter()
+        .map(|l| format!("{{\"leaf\":\"{}\"}}\n", hex::encode(l)))
+        .collect();
+    let rule = Rule::LeanImtPoseidon;
+    let root = merkle::oracle::root(rule, &leaves).expect("root");
+    let args = ["merkle", "--hash", "poseidon", "--proof", "0,7,300"];
+    let out = if has_usable_gpu() {
+        gpu_prints_what_cpu_prints(&args, input.as_bytes())
+    } else {
+        run_with_stdin(&[&args[..], &["--backend", "cpu"]].concat(), input.as_bytes())
+    };
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let line = &stdout_lines(&out)[0];
+    assert_eq!(line["root"], hex::encode(root));
+    assert_eq!(line["leaves"], 301);
+    let proofs = line["proofs"].as_array().expect("proofs");
+    assert_eq!(proofs.len(), 3);
+    for p in proofs {
+        let i = p["index"].as_u64().expect("index") as usize;
+        let proof: Vec<[u8; 32]> = p["proof"]
+            .as_array()
+            .expect("proof")
+            .iter()
+            .map(|h| {
+                hex::decode(h.as_str().expect("hex"))
+                    .expect("hex")
+                    .try_into()
+                    .expect("32")
+            })
+            .collect();
+        assert!(merkle::verify_proof(rule, &leaves[i], i, leaves.len(), &proof, &root));
+    }
+    // r itself on line 5, 2^256 - 1 on line 9, a short leaf on line 12.
+    let mut lines: Vec<String> = input.lines().map(str::to_string).collect();
+    lines[4] = "{\"leaf\":\"30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001\"}".into();
+    lines[8] = format!("{{\"leaf\":\"{}\"}}", "ff".repeat(32));
+    lines[11] = "{\"leaf\":\"00\"}".into();
+    let bad = lines.join("\n") + "\n";
+    let out = run_with_stdin(&["merkle", "--hash", "poseidon", "--backend", "cpu"], bad.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    let errors: Vec<String> = stdout_lines(&out)
+        .iter()
+        .map(|l| l["error"].as_str().expect("an error line").to_string())
+        .collect();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    for (e, n) in errors.iter().zip([5, 9]) {
+        assert!(
+            e.starts_with(&format!("line {n}: field \"leaf\" is not below BN254's")),
+            "{e}"
+        );
+    }
+    assert!(errors[2].starts_with("line 12: "), "{}", errors[2]);
+    // The other rules take those bytes as they are.
+    let out = run_with_stdin(
+        &["merkle", "--hash", "sha256", "--backend", "cpu"],
+        lines[..9].join("\n").as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let out = run_with_stdin(&["merkle", "--hash", "sha3-256"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 /// `calibrate` writes a profile that `devices` shows and `--backend auto`
 /// follows, saying so in the summary; a profile whose crossover is 1 sends
 /// batches to the GPU, an unreadable one leaves auto on the CPU.

@@ -540,15 +540,20 @@ fn a_cpu_engine_batches_without_waiting_unless_told_to() {
 fn merkle_requests_are_trees_answered_as_the_cli_answers() {
     let server = Server::start(&["--max-wait-us", "200000"]);
     let addr = server.addr;
-    let leaves = |n: usize, seed: u64| -> String {
+    // Leaves of random bytes, the first masked with `top` (0x1f: below
+    // BN254's r, for lean-imt-poseidon).
+    let leaves_below = |n: usize, seed: u64, top: u8| -> String {
         let mut rng = Rng(seed);
         (0..n)
             .map(|_| {
-                let leaf: String = (0..32).map(|_| format!("{:02x}", rng.next() as u8)).collect();
+                let leaf: String = (0..32)
+                    .map(|k| format!("{:02x}", rng.next() as u8 & if k == 0 { top } else { 0xff }))
+                    .collect();
                 format!("{{\"leaf\":\"{leaf}\"}}\n")
             })
             .collect()
     };
+    let leaves = |n: usize, seed: u64| leaves_below(n, seed, 0xff);
     let cli = |options: &[&str], body: &str| -> String {
         let mut args = vec!["merkle", "--backend", "cpu"];
         args.extend(options);
@@ -564,7 +569,18 @@ fn merkle_requests_are_trees_answered_as_the_cli_answers() {
         if n >= 3 {
             cases.push(("/v1/merkle?proof=0,2".into(), vec!["--proof", "0,2"], body));
         }
+        if n <= 64 {
+            let lean = leaves_below(n, i as u64 + 50, 0x1f);
+            let path = "/v1/merkle?hash=poseidon&proof=0".to_string();
+            cases.push((path, vec!["--hash", "poseidon", "--proof", "0"], lean));
+        }
     }
+    // Leaves of random bytes are mostly not below r: error lines.
+    cases.push((
+        "/v1/merkle?hash=poseidon".into(),
+        vec!["--hash", "poseidon"],
+        leaves(5, 77),
+    ));
     let bad = format!("{}not json\n{{\"leaf\":\"00\"}}\n", leaves(2, 99));
     cases.push(("/v1/merkle".into(), vec![], bad));
     cases.push(("/v1/merkle".into(), vec![], "\n".to_string()));

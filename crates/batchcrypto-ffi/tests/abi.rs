@@ -1096,3 +1096,53 @@ fn poseidon_hashes() {
     assert!(last_error().contains("out_hashes"), "{}", last_error());
     assert_eq!(codes, [0xaa; 4]);
 }
+
+/// `bc_merkle_root` under lean-imt-poseidon: a Semaphore v4 group's root
+/// (`testdata/poseidon/lean-imt.json`'s first case); a leaf not below r is
+/// the call's error, naming it, and the root is left untouched.
+#[test]
+fn lean_imt_poseidon_roots() {
+    let e = engine();
+    let element = |v: u128| -> [u8; 32] {
+        let mut out = [0u8; 32];
+        out[16..].copy_from_slice(&v.to_be_bytes());
+        out
+    };
+    let leaves: Vec<u8> = [1u128, 2, 3]
+        .iter()
+        .flat_map(|k| element(k * 100_000_000_000_000_000_000_000_000_000))
+        .collect();
+    let mut root = [0xaau8; 32];
+    // SAFETY: a valid engine, three leaves of 32 bytes, a 32-byte root.
+    let status = unsafe {
+        bc_merkle_root(
+            e.0,
+            c"lean-imt-poseidon".as_ptr(),
+            3,
+            &fixed(&leaves, 32),
+            root.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    // 9130007428544271791338115123915220727467361888518863494831750410170124565752
+    assert_eq!(
+        hex::encode(root),
+        "142f66ad190847f0efceeebf625691f4184bbe7fa477ba1cb003f8ba0f797cf8"
+    );
+    let mut bad = leaves.clone();
+    bad[64..].fill(0xff);
+    let mut root = [0xaau8; 32];
+    // SAFETY: as above.
+    let status = unsafe {
+        bc_merkle_root(
+            e.0,
+            c"lean-imt-poseidon".as_ptr(),
+            3,
+            &fixed(&bad, 32),
+            root.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::InvalidArgument);
+    assert!(last_error().contains("leaf 2 is not below"), "{}", last_error());
+    assert_eq!(root, [0xaa; 32]);
+}
