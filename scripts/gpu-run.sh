@@ -148,6 +148,11 @@ bench kzgcompute 24 --backend cpu,gpu --op kzg_compute_cells,kzg_recover_cells -
 # hash against light-poseidon on 16 cores (making the workload hashes every
 # item once with the oracle, about 20 us each on one core).
 bench poseidon 16 --backend cpu,gpu --op poseidon_bn254 --sizes 65536,262144 --oracle-max-n 4096
+# A Semaphore-style LeanIMT of 2^18 leaves (Poseidon of two inputs per
+# node, a dispatch per level, only the root read back) against light-poseidon
+# level by level on 16 cores (making the workload builds the oracle's tree:
+# about 6 s on one core).
+bench merklep 16 --backend cpu,gpu --op merkle_poseidon --sizes 262144 --oracle-max-n 4096
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).

@@ -93,6 +93,46 @@ fn poseidon_up(level: &[Fr]) -> Result<Vec<Fr>, String> {
     Ok(up)
 }
 
+/// The root of the LeanIMT over `nodes` (not empty), on the calling
+/// thread with one hasher.
+fn poseidon_subtree(nodes: &[Fr]) -> Result<Fr, String> {
+    let mut hasher = Poseidon::<Fr>::new_circom(2).map_err(|e| e.to_string())?;
+    let mut level = nodes.to_vec();
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|p| match p {
+                [l, r] => hasher.hash(&[*l, *r]).map_err(|e| e.to_string()),
+                _ => Ok(p[0]),
+            })
+            .collect::<Result<_, _>>()?;
+    }
+    level.first().copied().ok_or_else(|| super::NO_LEAVES.to_string())
+}
+
+/// The root of the LeanIMT over `leaves` (not empty) in one call of the
+/// pool: blocks of 2^k leaves, aligned, each a task that reduces it to its
+/// own root, then those roots on the calling thread. The same root as level
+/// by level: in every level below k the blocks before the last hold an
+/// even number of nodes, so the last node of a level (the one carried up
+/// when the count is odd) is the last block's own, and each block's
+/// subtree is the LeanIMT of its leaves. One hand-off to the pool instead
+/// of one per level.
+fn poseidon_root(leaves: &[Fr]) -> Result<Fr, String> {
+    // About four blocks per thread (fewer leaves than eight per thread:
+    // one block).
+    let target = leaves.len() / (4 * cores::threads());
+    let block = if target < 2 {
+        leaves.len().max(1)
+    } else {
+        1 << target.ilog2()
+    };
+    let roots = cores::map_chunks(leaves, block, poseidon_subtree)
+        .into_iter()
+        .collect::<Result<Vec<Fr>, String>>()?;
+    poseidon_subtree(&roots)
+}
+
 /// The leaves as field elements: the first not below r is the error.
 fn poseidon_leaves(leaves: &[Digest]) -> Result<Vec<Fr>, String> {
     cores::map(leaves, 1024, |l| poseidon::element(l))
@@ -106,14 +146,7 @@ fn poseidon_leaves(leaves: &[Digest]) -> Result<Vec<Fr>, String> {
 /// leaf the rule cannot hash ([`super::check_leaves`]).
 pub(crate) fn root(rule: Rule, leaves: &[Digest]) -> Result<Digest, String> {
     if rule == Rule::LeanImtPoseidon {
-        let mut level = poseidon_leaves(leaves)?;
-        while level.len() > 1 {
-            level = poseidon_up(&level)?;
-        }
-        return level
-            .first()
-            .map(poseidon::hash_bytes)
-            .ok_or_else(|| super::NO_LEAVES.to_string());
+        return poseidon_root(&poseidon_leaves(leaves)?).map(|r| poseidon::hash_bytes(&r));
     }
     let mut level = leaves.to_vec();
     while level.len() > 1 {
