@@ -34,12 +34,13 @@
 //! Under every rule one leaf is its own root and no leaves is an error.
 //! A proof for leaf `i` lists, bottom up, the sibling of the node on `i`'s
 //! path at each level where one exists (under the bitcoin rule a duplicated
-//! node is its own sibling; under sorted-keccak256 a carried node has none).
+//! node is its own sibling; under the others a carried node has none).
 //!
 //! Oracle: the levels built one after another with the `sha2` / `sha3`
 //! crates and `light-poseidon` ([`oracle`]); the CPU path builds each level
-//! on all cores; the GPU path reduces every level on the device in one
-//! submission and reads back only the root.
+//! on all cores (a lean-imt-poseidon root: aligned blocks of leaves reduced
+//! as tasks, then their roots); the GPU path reduces every level on the
+//! device in one submission and reads back only the root.
 
 pub(crate) mod cpu;
 #[cfg(feature = "wgpu")]
@@ -242,7 +243,7 @@ impl Tree {
 /// proof's length, as OpenZeppelin's `verify` does not. Under
 /// lean-imt-poseidon a leaf or sibling not below r fails.)
 pub fn verify_proof(rule: Rule, leaf: &Digest, index: usize, leaves: usize, proof: &[Digest], root: &Digest) -> bool {
-    if index >= leaves {
+    if index >= leaves || check_leaves(rule, std::slice::from_ref(leaf)).is_err() {
         return false;
     }
     let mut node = *leaf;
