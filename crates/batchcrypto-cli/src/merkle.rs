@@ -5,8 +5,9 @@
 //! (CLI-FORMATS.md). `--hash sha256` builds under the bitcoin rule,
 //! `--hash keccak256` (the default) under sorted-keccak256, `--hash
 //! poseidon` under lean-imt-poseidon (a leaf not below BN254's r is a
-//! malformed line); see `batchcrypto::ops::merkle` and the README. With `--proof`, the same line
-//! also carries `"proofs":[{"index":i,"leaf":"..","proof":[".."]}]`.
+//! malformed line); see `batchcrypto::ops::merkle` and the README. With
+//! `--proof`, the same line also carries
+//! `"proofs":[{"index":i,"leaf":"..","proof":[".."]}]`.
 //!
 //! A root over some of the leaves would be a wrong answer, so any malformed
 //! line gives `{"error":"line N: ..."}` lines (one per bad line, in order),

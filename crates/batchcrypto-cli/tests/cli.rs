@@ -841,6 +841,28 @@ fn msm_files() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Every proof of a `merkle --proof` line verifies against `root`.
+fn assert_proofs_verify(line: &serde_json::Value, rule: Rule, leaves: &[[u8; 32]], root: &[u8; 32]) {
+    for p in line["proofs"].as_array().expect("proofs") {
+        let i = p["index"].as_u64().expect("index") as usize;
+        let proof: Vec<[u8; 32]> = p["proof"]
+            .as_array()
+            .expect("proof")
+            .iter()
+            .map(|h| {
+                hex::decode(h.as_str().expect("hex"))
+                    .expect("hex")
+                    .try_into()
+                    .expect("32")
+            })
+            .collect();
+        assert!(
+            merkle::verify_proof(rule, &leaves[i], i, leaves.len(), &proof, root),
+            "leaf {i}"
+        );
+    }
+}
+
 /// `merkle`: the root line in the contract's form, equal to the library's
 /// reference for both rules on every backend; proofs verify; a malformed
 /// line gives error lines, no root and exit 2.
@@ -867,21 +889,7 @@ fn merkle_root_and_proofs() {
                 "{text}"
             );
             let line = &stdout_lines(&out)[0];
-            for p in line["proofs"].as_array().expect("proofs") {
-                let i = p["index"].as_u64().expect("index") as usize;
-                let proof: Vec<[u8; 32]> = p["proof"]
-                    .as_array()
-                    .expect("proof")
-                    .iter()
-                    .map(|h| {
-                        hex::decode(h.as_str().expect("hex"))
-                            .expect("hex")
-                            .try_into()
-                            .expect("32")
-                    })
-                    .collect();
-                assert!(merkle::verify_proof(rule, &leaves[i], i, leaves.len(), &proof, &root));
-            }
+            assert_proofs_verify(line, rule, &leaves, &root);
             assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("backend {backend}")));
         }
         // The contract's plain form: no proofs unless asked.
@@ -940,23 +948,8 @@ fn merkle_poseidon_root_and_errors() {
     let line = &stdout_lines(&out)[0];
     assert_eq!(line["root"], hex::encode(root));
     assert_eq!(line["leaves"], 301);
-    let proofs = line["proofs"].as_array().expect("proofs");
-    assert_eq!(proofs.len(), 3);
-    for p in proofs {
-        let i = p["index"].as_u64().expect("index") as usize;
-        let proof: Vec<[u8; 32]> = p["proof"]
-            .as_array()
-            .expect("proof")
-            .iter()
-            .map(|h| {
-                hex::decode(h.as_str().expect("hex"))
-                    .expect("hex")
-                    .try_into()
-                    .expect("32")
-            })
-            .collect();
-        assert!(merkle::verify_proof(rule, &leaves[i], i, leaves.len(), &proof, &root));
-    }
+    assert_eq!(line["proofs"].as_array().map(Vec::len), Some(3));
+    assert_proofs_verify(line, rule, &leaves, &root);
     // r itself on line 5, 2^256 - 1 on line 9, a short leaf on line 12.
     let mut lines: Vec<String> = input.lines().map(str::to_string).collect();
     lines[4] = "{\"leaf\":\"30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001\"}".into();

@@ -36,6 +36,7 @@ const FLAT_MSGS: &str = include_str!("wgsl/flat_msgs.wgsl");
 const SHA256_FLAT: &str = include_str!("wgsl/sha256_flat.wgsl");
 const HASH: &str = include_str!("../ops/hash/hash.wgsl");
 const MERKLE: &str = include_str!("../ops/merkle/merkle.wgsl");
+const MERKLE_LEVEL: &str = include_str!("../ops/merkle/level.wgsl");
 const FE25519: &str = include_str!("wgsl/fe25519.wgsl");
 const SHA512: &str = include_str!("wgsl/sha512.wgsl");
 const SC25519: &str = include_str!("wgsl/sc25519.wgsl");
@@ -97,7 +98,7 @@ pub(crate) fn hash(int64: bool) -> String {
 /// The Merkle level kernel (entry point `merkle_level`); `int64` picks the
 /// Keccak lane type.
 pub(crate) fn merkle(int64: bool) -> String {
-    with_hash_libraries(MERKLE, int64)
+    with_hash_libraries(&[MERKLE_LEVEL, MERKLE].join("\n"), int64)
 }
 
 /// The shape of a short-Weierstrass curve y^2 = x^3 + a x + b, which picks
@@ -308,7 +309,12 @@ pub(crate) fn poseidon(t: usize, partial: usize) -> String {
 /// entry point `merkle_poseidon_level`) over the permutation of width 3
 /// with `partial` partial rounds (needs SHADER_INT64).
 pub(crate) fn merkle_poseidon(partial: usize) -> String {
-    [poseidon_permutation(3, partial), MERKLE_POSEIDON.to_string()].join("\n")
+    [
+        poseidon_permutation(3, partial),
+        MERKLE_LEVEL.to_string(),
+        MERKLE_POSEIDON.to_string(),
+    ]
+    .join("\n")
 }
 
 /// Poseidon's permutation for width `t` with `partial` partial rounds

@@ -28,12 +28,12 @@
 //! verdicts are the crate's. The CPU path (`cpu.rs`) runs the same
 //! crate's permutation on every core, each task keeping one hasher per
 //! width for its items and decoding the elements itself. The GPU path
-//! (`gpu.rs`, `hash.wgsl` over `poseidon.wgsl`) runs a thread per item over the 256-bit
-//! Montgomery layer, one kernel per width (the state, the rounds and the
-//! matrices of fixed size), with the crate's constants and matrix
-//! rewritten once per width into the same permutation with sparse
-//! partial rounds (`schedule.rs`: 2t - 1 multiplications by the matrix
-//! per partial round instead of t^2).
+//! (`gpu.rs`, `hash.wgsl` over the permutation `poseidon.wgsl`) runs a
+//! thread per item over the 256-bit Montgomery layer, one kernel per width
+//! (the state, the rounds and the matrices of fixed size), with the
+//! crate's constants and matrix rewritten once per width into the same
+//! permutation with sparse partial rounds (`schedule.rs`: 2t - 1
+//! multiplications by the matrix per partial round instead of t^2).
 //!
 //! [Poseidon]: https://eprint.iacr.org/2019/458
 

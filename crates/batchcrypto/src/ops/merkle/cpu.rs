@@ -55,8 +55,7 @@ fn parents(rule: Rule, level: &[Digest]) -> Vec<Digest> {
 const SERIAL_BELOW: usize = 256;
 /// The same under lean-imt-poseidon, whose hash costs microseconds.
 const POSEIDON_SERIAL_BELOW: usize = 16;
-/// Most nodes per task under lean-imt-poseidon (making a hasher costs
-/// about a tenth of a hash).
+/// Most nodes per task under lean-imt-poseidon.
 const POSEIDON_TASK_NODES: usize = 128;
 
 fn up(rule: Rule, level: &[Digest]) -> Vec<Digest> {
@@ -68,19 +67,26 @@ fn up(rule: Rule, level: &[Digest]) -> Vec<Digest> {
     cores::map_chunks(level, run, |c| parents(rule, c)).concat()
 }
 
-/// The level above `level` under lean-imt-poseidon (pairs hashed, a last
-/// node without a sibling carried up), on every core.
+/// A hasher of two inputs (making one costs about a tenth of a hash).
+fn poseidon_hasher() -> Result<Poseidon<Fr>, String> {
+    Poseidon::<Fr>::new_circom(2).map_err(|e| e.to_string())
+}
+
+/// The nodes above `nodes` under lean-imt-poseidon (pairs hashed, a last
+/// node without a sibling carried up), on the calling thread.
+fn poseidon_parents(hasher: &mut Poseidon<Fr>, nodes: &[Fr]) -> Result<Vec<Fr>, String> {
+    nodes
+        .chunks(2)
+        .map(|p| match p {
+            [l, r] => hasher.hash(&[*l, *r]).map_err(|e| e.to_string()),
+            _ => Ok(p[0]),
+        })
+        .collect()
+}
+
+/// The level above `level` under lean-imt-poseidon, on every core.
 fn poseidon_up(level: &[Fr]) -> Result<Vec<Fr>, String> {
-    let parents = |nodes: &[Fr]| -> Result<Vec<Fr>, String> {
-        let mut hasher = Poseidon::<Fr>::new_circom(2).map_err(|e| e.to_string())?;
-        nodes
-            .chunks(2)
-            .map(|p| match p {
-                [l, r] => hasher.hash(&[*l, *r]).map_err(|e| e.to_string()),
-                _ => Ok(p[0]),
-            })
-            .collect()
-    };
+    let parents = |nodes: &[Fr]| poseidon_parents(&mut poseidon_hasher()?, nodes);
     if level.len() < POSEIDON_SERIAL_BELOW {
         return parents(level);
     }
@@ -96,16 +102,10 @@ fn poseidon_up(level: &[Fr]) -> Result<Vec<Fr>, String> {
 /// The root of the LeanIMT over `nodes` (not empty), on the calling
 /// thread with one hasher.
 fn poseidon_subtree(nodes: &[Fr]) -> Result<Fr, String> {
-    let mut hasher = Poseidon::<Fr>::new_circom(2).map_err(|e| e.to_string())?;
+    let mut hasher = poseidon_hasher()?;
     let mut level = nodes.to_vec();
     while level.len() > 1 {
-        level = level
-            .chunks(2)
-            .map(|p| match p {
-                [l, r] => hasher.hash(&[*l, *r]).map_err(|e| e.to_string()),
-                _ => Ok(p[0]),
-            })
-            .collect::<Result<_, _>>()?;
+        level = poseidon_parents(&mut hasher, &level)?;
     }
     level.first().copied().ok_or_else(|| super::NO_LEAVES.to_string())
 }

@@ -1,11 +1,12 @@
 //! Host side of the Merkle kernels (`merkle.wgsl` for the rules over
-//! bytes, `poseidon.wgsl` for lean-imt-poseidon) for the driver
-//! ([`crate::gpu::driver`]): the leaves go into a buffer with room for
-//! every level, one pass per level (each its own parameters) runs in one
-//! submission, and only the status words and the root come back. The
-//! driver's unit is the whole tree. Under lean-imt-poseidon the leaves go
-//! in Montgomery form (put there on the host's cores), with the constants
-//! of Poseidon's width 3 ([`crate::ops::poseidon::gpu::constants`]).
+//! bytes, `poseidon.wgsl` for lean-imt-poseidon, both over `level.wgsl`)
+//! for the driver ([`crate::gpu::driver`]): the leaves go into a buffer
+//! with room for every level, one pass per level (each its own parameters)
+//! runs in one submission, and only the status words and the root come
+//! back. The driver's unit is the whole tree. Under lean-imt-poseidon the
+//! leaves go in Montgomery form (put there on the host's cores), with the
+//! constants of Poseidon's width 3
+//! ([`crate::ops::poseidon::gpu::constants`]).
 
 use std::sync::Arc;
 
@@ -223,10 +224,12 @@ impl Kernel for Tree<'_> {
         _end: usize,
     ) -> Vec<(wgpu::BindGroup, u32)> {
         let layout = self.pipeline.get_bind_group_layout(0);
-        // merkle.wgsl: the nodes at 1, the status at 2; the Poseidon
-        // kernel: its constants at 1, the nodes at 2, the status at 3.
-        let mut rest: Vec<&wgpu::Buffer> = inputs[2..].iter().collect();
-        rest.extend([&inputs[1], out]);
+        // level.wgsl: the nodes at 2, the status at 3; the Poseidon
+        // kernel's constants at 1.
+        let mut rest: Vec<(u32, &wgpu::Buffer)> = vec![(2, &inputs[1]), (3, out)];
+        if let Some(constants) = inputs.get(2) {
+            rest.push((1, constants));
+        }
         self.levels
             .iter()
             .enumerate()
@@ -241,7 +244,7 @@ impl Kernel for Tree<'_> {
                 };
                 let entries: Vec<wgpu::BindGroupEntry> = [params]
                     .into_iter()
-                    .chain(rest.iter().zip(1..).map(|(b, binding)| wgpu::BindGroupEntry {
+                    .chain(rest.iter().map(|&(binding, b)| wgpu::BindGroupEntry {
                         binding,
                         resource: b.as_entire_binding(),
                     }))

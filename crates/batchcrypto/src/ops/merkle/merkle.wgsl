@@ -1,42 +1,14 @@
-// Merkle level reduction: one dispatch per level, one thread per parent
-// node, every level in one submission (no readback between levels).
-// Composed after guard, keccak and sha256.
+// Merkle level reduction under the rules over bytes (level.wgsl: a
+// dispatch per level, a thread per parent). Composed after guard, keccak,
+// sha256 and level.wgsl.
 //
-// `nodes` holds the whole tree, level after level (leaves first), a node as
-// eight little-endian words of its 32 bytes. A level reads n_in nodes at
-// in_off and writes ceil(n_in / 2) nodes at out_off. Under the bitcoin rule
-// a parent is SHA-256(SHA-256(left || right)) and an odd last node is
+// A node is eight little-endian words of its 32 bytes. Under the bitcoin
+// rule a parent is SHA-256(SHA-256(left || right)) and an odd last node is
 // hashed with itself; under sorted-keccak256 it is keccak256 of the pair
 // smaller first, and an odd last node is carried up.
-//
-// status[0]: LOOPS_CUT_FLAG if a driver cut any loop short; status[1]: one
-// count per level that ran; status[2..10]: the root, written by the last level.
 
 const RULE_SORTED_KECCAK256: u32 = 0u;
 const RULE_BITCOIN: u32 = 1u;
-
-struct Level {
-    n_in: u32,
-    in_off: u32,
-    out_off: u32,
-    rule: u32,
-    loop_guard: u32,
-    last: u32,
-    pad0: u32,
-    pad1: u32,
-}
-
-@group(0) @binding(0) var<uniform> level: Level;
-@group(0) @binding(1) var<storage, read_write> nodes: array<u32>;
-@group(0) @binding(2) var<storage, read_write> status: array<atomic<u32>>;
-
-fn load_node(j: u32) -> array<u32, 8> {
-    var w: array<u32, 8>;
-    for (var k = 0u; k < 8u; k++) {
-        w[k] = nodes[j * 8u + k];
-    }
-    return w;
-}
 
 // Whether node a sorts before node b as 32 bytes.
 fn node_less(a: array<u32, 8>, b: array<u32, 8>) -> bool {
@@ -102,18 +74,5 @@ fn merkle_level(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
     } else if level.rule == RULE_BITCOIN {
         out = sha256d_pair(left, left);
     }
-    for (var k = 0u; k < 8u; k++) {
-        nodes[(level.out_off + i) * 8u + k] = out[k];
-    }
-    if !loops_intact(level.loop_guard) {
-        atomicOr(&status[0], LOOPS_CUT_FLAG);
-    }
-    if i == 0u {
-        atomicAdd(&status[1], 1u);
-        if level.last == 1u {
-            for (var k = 0u; k < 8u; k++) {
-                atomicStore(&status[2u + k], out[k]);
-            }
-        }
-    }
+    level_finish(i, out, out);
 }

@@ -1,7 +1,8 @@
-//! Host side of the Poseidon kernel (`hash.wgsl` over `poseidon.wgsl`) for the driver
-//! ([`crate::gpu::driver`]): the items are read on all cores with the CPU
-//! path's checks ([`super::elements`]; an item that fails has its reason
-//! here), then each width's items run on that width's kernel, a thread
+//! Host side of the Poseidon kernel (`hash.wgsl` over the permutation
+//! `poseidon.wgsl`) for the driver ([`crate::gpu::driver`]): the items are
+//! read on all cores with the CPU path's checks ([`super::elements`]; an
+//! item that fails has its reason here), then each width's items run on
+//! that width's kernel, a thread
 //! per item: their elements go in Montgomery form (arkworks' own limbs),
 //! with the width's constants from `light-poseidon`'s parameters (written
 //! once, in the crate; rewritten here once per width into the schedule
