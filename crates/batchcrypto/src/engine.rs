@@ -893,7 +893,7 @@ impl Engine {
             _ => self.run(
                 op,
                 leaves.len(),
-                |gpu| gpu.merkle_root(rule, leaves).map(Ok),
+                |gpu| gpu.merkle_root(rule, leaves, None).map(Ok),
                 || merkle::cpu::root(rule, leaves),
             )?,
         };
@@ -903,6 +903,60 @@ impl Engine {
                 .map_err(|reason| Error::InvalidInput { op: op.into(), reason })?,
             selection: outcome.selection,
         })
+    }
+
+    /// The root of the padded Merkle tree of `leaves` under `rule` (see
+    /// [`merkle::Padding`]), equal to the reference's; on the GPU as
+    /// [`Engine::merkle_root`]. No leaves is the empty tree; a depth out of
+    /// range, more leaves than the depth holds, or a leaf or zero value
+    /// the rule cannot hash is an error.
+    pub fn merkle_root_padded(
+        &self,
+        rule: merkle::Rule,
+        leaves: &[hash::Digest],
+        padding: &merkle::Padding,
+    ) -> Result<Outcome<hash::Digest>, Error> {
+        let op = Op::Merkle(rule);
+        let zeros = padded_zeros(rule, leaves, padding)?;
+        let outcome = match leaves {
+            [] => Outcome {
+                output: Ok(zeros[zeros.len() - 1]),
+                selection: Selection {
+                    backend: Backend::Cpu,
+                    why: "no leaves: the empty tree's root".into(),
+                },
+            },
+            _ => self.run(
+                op,
+                leaves.len(),
+                |gpu| gpu.merkle_root(rule, leaves, Some(&zeros)).map(Ok),
+                || merkle::cpu::padded_root(rule, leaves, &zeros),
+            )?,
+        };
+        Ok(Outcome {
+            output: outcome
+                .output
+                .map_err(|reason| Error::InvalidInput { op: op.into(), reason })?,
+            selection: outcome.selection,
+        })
+    }
+
+    /// Every level of the padded Merkle tree of `leaves` under `rule`, for
+    /// proofs of `padding.depth` siblings ([`merkle::Tree::proof`]); built
+    /// on the CPU cores. Errors as [`Engine::merkle_root_padded`].
+    pub fn merkle_tree_padded(
+        &self,
+        rule: merkle::Rule,
+        leaves: &[hash::Digest],
+        padding: &merkle::Padding,
+    ) -> Result<merkle::Tree, Error> {
+        let zeros = padded_zeros(rule, leaves, padding)?;
+        self.pool
+            .install(|| merkle::cpu::padded_tree(rule, leaves, &zeros))
+            .map_err(|reason| Error::InvalidInput {
+                op: Op::Merkle(rule).into(),
+                reason,
+            })
     }
 
     /// Every level of the Merkle tree of `leaves` under `rule`, for proofs
@@ -1410,6 +1464,26 @@ impl<const PK: usize, const SIG: usize> Items for SignedBatch<PK, SIG> {
     fn slice(&self, range: std::ops::Range<usize>) -> Self {
         SignedBatch::slice(self, range)
     }
+}
+
+/// A padded tree's empty subtrees' roots, once its shape and leaves are
+/// ones its rule can build.
+fn padded_zeros(
+    rule: merkle::Rule,
+    leaves: &[hash::Digest],
+    padding: &merkle::Padding,
+) -> Result<Vec<hash::Digest>, Error> {
+    let invalid = |reason: String| Error::InvalidInput {
+        op: Op::Merkle(rule).into(),
+        reason,
+    };
+    if let Some(reason) = padding.refusal(rule, leaves.len()) {
+        return Err(invalid(reason));
+    }
+    merkle::check_leaves(rule, leaves).map_err(|(i, _)| invalid(merkle::not_a_leaf(i)))?;
+    padding
+        .zeros(rule)
+        .ok_or_else(|| invalid("the zero value cannot be hashed".to_string()))
 }
 
 /// A tree's leaves are ones its rule can hash, and there is one at least.

@@ -283,8 +283,14 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     fn msm_with(&self, bases: &msm::Bases, scalars: &[u8]) -> Result<Vec<u8>, String>;
     /// EVM precompile calls (ECADD and ECMUL; the others fail).
     fn evm(&self, precompile: evm::Precompile, inputs: &FlatBytes) -> Streamed<evm::CallResult>;
-    /// A Merkle root (at least two leaves).
-    fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String>;
+    /// A Merkle root (at least two leaves; with `zeros`, a padded tree's
+    /// of at least one, `zeros` its empty subtrees' roots by height).
+    fn merkle_root(
+        &self,
+        rule: merkle::Rule,
+        leaves: &[hash::Digest],
+        zeros: Option<&[hash::Digest]>,
+    ) -> Result<hash::Digest, String>;
     /// Kernel-only seconds of `runs` runs over `work`.
     fn kernel_times(&self, work: KernelWork<'_>, runs: usize) -> Result<Vec<f64>, String>;
     /// The field-multiplication microbenchmark (see `gpu/field_bench.rs`).

@@ -704,8 +704,13 @@ impl GpuRuntime for Gpu {
         evm::gpu::run(self, precompile, inputs)
     }
 
-    fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<hash::Digest, String> {
-        merkle::gpu::root(self, rule, leaves)
+    fn merkle_root(
+        &self,
+        rule: merkle::Rule,
+        leaves: &[hash::Digest],
+        zeros: Option<&[hash::Digest]>,
+    ) -> Result<hash::Digest, String> {
+        merkle::gpu::root(self, rule, leaves, zeros)
     }
 
     fn kernel_times(&self, work: KernelWork<'_>, runs: usize) -> Result<Vec<f64>, String> {

@@ -32,6 +32,18 @@
 //!   leaves (a removed Semaphore member) are hashed like any other.
 //!
 //! Under every rule one leaf is its own root and no leaves is an error.
+//!
+//! **Padded trees** ([`Padding`]): the trees of fixed depth d whose
+//! missing leaves are a zero value z (zk-kit's `IncrementalMerkleTree` and
+//! Semaphore v1-v3's groups, Tornado-style pools, Light Protocol's state
+//! trees, Worldcoin's identity tree, OpenZeppelin's `MerkleTree` library):
+//! the root of the 2^d leaves given first and z after them. Every level is
+//! then even: the last node of an odd level is paired with the root of an
+//! empty subtree of its height (z_0 = z, z_{l+1} = node(z_l, z_l)), and no
+//! rule's odd-node case arises. No leaves is the empty tree (its root is
+//! z_d); more than 2^d leaves is an error; under lean-imt-poseidon z must
+//! be below r too. A proof holds d siblings, the leaf's index bits its
+//! sides.
 //! A proof for leaf `i` lists, bottom up, the sibling of the node on `i`'s
 //! path at each level where one exists (under the bitcoin rule a duplicated
 //! node is its own sibling; under the others a carried node has none).
@@ -132,6 +144,61 @@ impl Rule {
     }
 }
 
+/// The most levels of a padded tree.
+pub const MAX_DEPTH: u32 = 64;
+
+/// A padded tree's shape (see the module documentation): its depth and the
+/// value of its missing leaves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Padding {
+    /// Levels above the leaves (the tree holds 2^depth leaves), 1 to
+    /// [`MAX_DEPTH`].
+    pub depth: u32,
+    /// The value of a missing leaf.
+    pub zero: Digest,
+}
+
+impl Padding {
+    /// The roots of empty subtrees of height 0 to `depth` under `rule`
+    /// (the oracle's hash): `zero`, then each the node of two of the one
+    /// before; `None` when `zero` cannot be hashed (lean-imt-poseidon: not
+    /// below r).
+    pub fn zeros(&self, rule: Rule) -> Option<Vec<Digest>> {
+        let mut zeros = vec![self.zero];
+        check_leaves(rule, &zeros).ok()?;
+        for _ in 0..self.depth.min(MAX_DEPTH) {
+            let z = zeros[zeros.len() - 1];
+            zeros.push(rule.node(&z, &z)?);
+        }
+        Some(zeros)
+    }
+
+    /// Whether `leaves` leaves fit (at most 2^depth).
+    pub fn holds(&self, leaves: usize) -> bool {
+        self.depth >= usize::BITS || leaves <= 1usize << self.depth
+    }
+
+    /// Why a padded tree of `leaves` leaves under `rule` cannot be built,
+    /// if it cannot (the leaves themselves apart).
+    pub(crate) fn refusal(&self, rule: Rule, leaves: usize) -> Option<String> {
+        if !(1..=MAX_DEPTH).contains(&self.depth) {
+            Some(format!("depth {} is not 1 to {MAX_DEPTH}", self.depth))
+        } else if !self.holds(leaves) {
+            Some(format!(
+                "{leaves} leaves do not fit a tree of depth {} (2^{} leaves)",
+                self.depth, self.depth
+            ))
+        } else if check_leaves(rule, &[self.zero]).is_err() {
+            Some(
+                "the zero value is not below BN254's scalar field modulus r (lean-imt-poseidon hashes field elements)"
+                    .to_string(),
+            )
+        } else {
+            None
+        }
+    }
+}
+
 /// What a tree of no leaves is refused with.
 pub(crate) const NO_LEAVES: &str = "a Merkle tree needs at least one leaf";
 
@@ -186,13 +253,30 @@ pub(crate) fn parent_level(rule: Rule, level: &[Digest]) -> Option<Vec<Digest>> 
 pub struct Tree {
     rule: Rule,
     levels: Vec<Vec<Digest>>,
+    /// A padded tree's empty subtrees' roots by height ([`Padding::zeros`]).
+    zeros: Option<Vec<Digest>>,
 }
 
 impl Tree {
     /// Wraps levels built elsewhere (leaves first, one node last).
     pub(crate) fn from_levels(rule: Rule, levels: Vec<Vec<Digest>>) -> Tree {
         debug_assert!(levels.last().is_some_and(|l| l.len() == 1));
-        Tree { rule, levels }
+        Tree {
+            rule,
+            levels,
+            zeros: None,
+        }
+    }
+
+    /// Wraps a padded tree's levels (leaves first, as many as given; the
+    /// root last) with its empty subtrees' roots by height.
+    pub(crate) fn padded(rule: Rule, levels: Vec<Vec<Digest>>, zeros: Vec<Digest>) -> Tree {
+        debug_assert!(levels.len() == zeros.len() && levels.last().is_some_and(|l| l.len() == 1));
+        Tree {
+            rule,
+            levels,
+            zeros: Some(zeros),
+        }
     }
 
     /// The rule the tree was built under.
@@ -223,9 +307,10 @@ impl Tree {
         }
         let mut proof = Vec::new();
         let mut i = index;
-        for level in &self.levels[..self.levels.len() - 1] {
+        for (l, level) in self.levels[..self.levels.len() - 1].iter().enumerate() {
             let sibling = i ^ 1;
-            match (level.get(sibling), self.rule) {
+            let zero = self.zeros.as_ref().map(|z| z[l]);
+            match (level.get(sibling).or(zero.as_ref()), self.rule) {
                 (Some(s), _) => proof.push(*s),
                 // An odd last node: paired with itself, or carried up.
                 (None, Rule::Bitcoin) => proof.push(level[i]),
@@ -235,6 +320,35 @@ impl Tree {
         }
         Some(proof)
     }
+}
+
+/// Whether `proof` shows that `leaf` is leaf `index` of the padded tree of
+/// depth `depth` with root `root` under `rule`: `depth` siblings, bottom
+/// up, the leaf's side at each the next bit of `index`. (The zero value
+/// does not enter: a missing sibling is in the proof as the empty
+/// subtree's root.)
+pub fn verify_padded_proof(
+    rule: Rule,
+    depth: u32,
+    leaf: &Digest,
+    index: usize,
+    proof: &[Digest],
+    root: &Digest,
+) -> bool {
+    let fits = depth >= usize::BITS || index < 1usize << depth;
+    if !fits || proof.len() != depth as usize || check_leaves(rule, std::slice::from_ref(leaf)).is_err() {
+        return false;
+    }
+    let mut node = *leaf;
+    for (l, s) in proof.iter().enumerate() {
+        let left = l >= usize::BITS as usize || (index >> l) & 1 == 0;
+        let up = if left { rule.node(&node, s) } else { rule.node(s, &node) };
+        let Some(up) = up else {
+            return false;
+        };
+        node = up;
+    }
+    &node == root
 }
 
 /// Whether `proof` shows that `leaf` is leaf `index` of a tree of `leaves`

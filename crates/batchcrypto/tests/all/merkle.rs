@@ -420,3 +420,175 @@ fn lean_imt_leaves_must_be_field_elements() {
         assert_eq!(merkle::check_leaves(other, &[R_BE, [0xff; 32]]), Ok(()));
     }
 }
+
+/// A padded tree's root is the root of its 2^depth leaves written out (the
+/// given ones, then the zero value) under the rule's reference: every
+/// rule, depths 1 to 7, from no leaves to a full tree, random and zero
+/// zero values, on every engine; proofs of depth siblings verify and fail
+/// when changed.
+#[test]
+fn padded_roots_match_the_written_out_trees() {
+    let mut rng = StdRng::seed_from_u64(26);
+    for rule in Rule::ALL {
+        for depth in 1..=7u32 {
+            let full = 1usize << depth;
+            for n in [0, 1, 2, 3, full / 2 + 1, full - 1, full]
+                .into_iter()
+                .filter(|&n| n <= full)
+            {
+                let zero = if n % 2 == 0 {
+                    [0; 32]
+                } else {
+                    random_leaves(&mut rng, rule, 1)[0]
+                };
+                let padding = merkle::Padding { depth, zero };
+                let leaves = random_leaves(&mut rng, rule, n);
+                let mut written = leaves.clone();
+                written.resize(full, zero);
+                let want = reference(rule, &written);
+                let what = format!("{rule} depth {depth}, {n} leaves");
+                assert_eq!(
+                    merkle::oracle::padded_root(rule, &leaves, &padding),
+                    Some(want),
+                    "{what}"
+                );
+                for (name, engine) in engines() {
+                    let outcome = engine.merkle_root_padded(rule, &leaves, &padding).expect("padded root");
+                    assert_eq!(outcome.output, want, "{name}: {what}");
+                    if n > 0 {
+                        let backend = crate::support::expected_backend(name, rule == Rule::LeanImtPoseidon);
+                        assert_eq!(outcome.selection.backend.name(), backend, "{name}: {what}");
+                    }
+                }
+                let (_, engine) = &engines()[0];
+                let tree = engine.merkle_tree_padded(rule, &leaves, &padding).expect("tree");
+                assert_eq!(tree.root(), want, "{what}");
+                assert_eq!(tree.leaves(), n);
+                assert!(tree.proof(n).is_none());
+                for i in [0, n / 2, n.saturating_sub(1)].into_iter().filter(|&i| i < n) {
+                    let proof = tree.proof(i).expect("proof");
+                    assert_eq!(proof.len(), depth as usize);
+                    assert!(
+                        merkle::verify_padded_proof(rule, depth, &leaves[i], i, &proof, &want),
+                        "{what} leaf {i}"
+                    );
+                    let mut bad = proof.clone();
+                    bad[depth as usize - 1][31] ^= 1;
+                    assert!(
+                        !merkle::verify_padded_proof(rule, depth, &leaves[i], i, &bad, &want),
+                        "{what}"
+                    );
+                    assert!(!merkle::verify_padded_proof(
+                        rule,
+                        depth,
+                        &leaves[i],
+                        i,
+                        &proof[1..],
+                        &want
+                    ));
+                    assert!(!merkle::verify_padded_proof(
+                        rule, depth, &leaves[i], full, &proof, &want
+                    ));
+                    // The side enters the hash but under sorted-keccak256.
+                    if rule != Rule::SortedKeccak256 && proof[0] != leaves[i] {
+                        assert!(!merkle::verify_padded_proof(
+                            rule,
+                            depth,
+                            &leaves[i],
+                            i ^ 1,
+                            &proof,
+                            &want
+                        ));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Empty Poseidon trees of zero leaves 0 have Light Protocol's roots
+/// (`testdata/poseidon/zero-roots.json`) at every height, with no leaves
+/// and with one leaf 0 (which runs on the GPU engine's device); a deep
+/// tree with a few leaves equals the oracle's on every engine.
+#[test]
+fn padded_poseidon_trees_have_light_protocols_empty_roots() {
+    let Some(dir) = crate::support::vectors_dir() else {
+        return;
+    };
+    let text = std::fs::read_to_string(dir.join("poseidon/zero-roots.json")).expect("poseidon/zero-roots.json");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let roots = json["roots"].as_array().expect("roots");
+    assert_eq!(roots.len(), 7);
+    let rule = Rule::LeanImtPoseidon;
+    for r in roots {
+        let depth = r["depth"].as_u64().expect("depth") as u32;
+        let want: Digest = hex::decode(r["root"].as_str().expect("root"))
+            .expect("hex")
+            .try_into()
+            .expect("32");
+        let padding = merkle::Padding { depth, zero: [0; 32] };
+        assert_eq!(
+            padding.zeros(rule).expect("zeros")[depth as usize],
+            want,
+            "depth {depth}"
+        );
+        for (name, engine) in engines() {
+            for leaves in [&[][..], &[[0u8; 32]][..]] {
+                let got = engine.merkle_root_padded(rule, leaves, &padding).expect("root").output;
+                assert_eq!(got, want, "{name}: depth {depth}, {} leaves", leaves.len());
+            }
+        }
+    }
+    let mut rng = StdRng::seed_from_u64(64);
+    for depth in [26, 40, 64] {
+        let padding = merkle::Padding {
+            depth,
+            zero: random_leaves(&mut rng, rule, 1)[0],
+        };
+        let leaves = random_leaves(&mut rng, rule, 5);
+        let want = merkle::oracle::padded_root(rule, &leaves, &padding).expect("oracle");
+        assert_root_padded(rule, &leaves, &padding, &want);
+    }
+}
+
+fn assert_root_padded(rule: Rule, leaves: &[Digest], padding: &merkle::Padding, want: &Digest) {
+    for (name, engine) in engines() {
+        let got = engine.merkle_root_padded(rule, leaves, padding).expect("root").output;
+        assert_eq!(&got, want, "{name}: depth {}", padding.depth);
+    }
+}
+
+/// A padded tree's shape and values are checked: depth 0 and past 64,
+/// more leaves than the depth holds, and under lean-imt-poseidon a zero
+/// value or leaf not below r are the call's error on every engine.
+#[test]
+fn padded_trees_refuse_what_they_cannot_hold() {
+    let rule = Rule::LeanImtPoseidon;
+    let leaf = [[1u8; 32]];
+    let cases: [(u32, Digest, Vec<Digest>, &str); 5] = [
+        (0, [0; 32], leaf.to_vec(), "depth 0 is not 1 to 64"),
+        (65, [0; 32], leaf.to_vec(), "depth 65 is not 1 to 64"),
+        (2, [0; 32], vec![[1; 32]; 5], "5 leaves do not fit a tree of depth 2"),
+        (3, R_BE, leaf.to_vec(), "the zero value is not below"),
+        (3, [0; 32], vec![[1; 32], R_BE], "leaf 1 is not below"),
+    ];
+    for (depth, zero, leaves, want) in cases {
+        let padding = merkle::Padding { depth, zero };
+        assert_eq!(merkle::oracle::padded_root(rule, &leaves, &padding), None, "{want}");
+        for (name, engine) in engines() {
+            for got in [
+                engine.merkle_root_padded(rule, &leaves, &padding).map(|o| o.output),
+                engine.merkle_tree_padded(rule, &leaves, &padding).map(|t| t.root()),
+            ] {
+                match got {
+                    Err(Error::InvalidInput { reason, .. }) => assert!(reason.starts_with(want), "{name}: {reason}"),
+                    other => panic!("{name}: {want}: {other:?}"),
+                }
+            }
+        }
+    }
+    // The rules over bytes take any zero value.
+    let padding = merkle::Padding { depth: 3, zero: R_BE };
+    let (_, engine) = &engines()[0];
+    assert!(engine.merkle_root_padded(Rule::Bitcoin, &leaf, &padding).is_ok());
+}

@@ -173,3 +173,52 @@ pub(crate) fn tree(rule: Rule, leaves: &[Digest]) -> Result<Tree, String> {
     }
     Ok(Tree::from_levels(rule, levels))
 }
+
+/// The levels of the padded tree of `leaves` under `rule` whose empty
+/// subtrees' roots are `zeros` (z_0 to z_depth, [`super::Padding::zeros`]),
+/// leaves first and the root last: each odd level's last node paired with
+/// the zero of its height, on every core. An error only for a leaf the
+/// rule cannot hash.
+fn padded_levels(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Result<Vec<Vec<Digest>>, String> {
+    let depth = zeros.len() - 1;
+    let mut levels = vec![leaves.to_vec()];
+    if rule == Rule::LeanImtPoseidon {
+        let element = |z: &Digest| poseidon::element(z).map_err(|_| super::not_a_leaf(0));
+        let mut level = poseidon_leaves(leaves)?;
+        for zero in &zeros[..depth] {
+            if level.len() % 2 == 1 {
+                level.push(element(zero)?);
+            }
+            level = poseidon_up(&level)?;
+            levels.push(cores::map(&level, 1024, poseidon::hash_bytes));
+        }
+    } else {
+        for zero in &zeros[..depth] {
+            let mut level = levels[levels.len() - 1].clone();
+            if level.len() % 2 == 1 {
+                level.push(*zero);
+            }
+            let next = up(rule, &level);
+            levels.push(next);
+        }
+    }
+    if let Some(top) = levels.last_mut().filter(|l| l.is_empty()) {
+        top.push(zeros[depth]);
+    }
+    Ok(levels)
+}
+
+/// The root of the padded tree (see [`padded_levels`]).
+pub(crate) fn padded_root(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Result<Digest, String> {
+    let levels = padded_levels(rule, leaves, zeros)?;
+    levels
+        .last()
+        .and_then(|l| l.first())
+        .copied()
+        .ok_or_else(|| "a padded tree without a root".to_string())
+}
+
+/// Every level of the padded tree (see [`padded_levels`]).
+pub(crate) fn padded_tree(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Result<Tree, String> {
+    Ok(Tree::padded(rule, padded_levels(rule, leaves, zeros)?, zeros.to_vec()))
+}

@@ -22,6 +22,10 @@ use crate::ops::poseidon::{self, gpu::Constants};
 const PARAM_STRIDE: u64 = 256;
 /// Status words read back: cut flag, levels run, 8 root words.
 const STATUS_WORDS: u64 = 10;
+/// Bytes of one level's parameters (level.wgsl's `Level`): eight words,
+/// then the level's zero (a padded tree's).
+const LEVEL_BYTES: u64 = 64;
+const LEVEL_HEAD: usize = 32;
 
 /// One level: nodes in, where they are, where the parents go (in nodes).
 struct LevelPlan {
@@ -30,11 +34,12 @@ struct LevelPlan {
     out_off: u32,
 }
 
-/// The levels of a tree of `n` leaves, bottom up, and the nodes in all.
-fn plan(n: usize) -> Result<(Vec<LevelPlan>, usize), String> {
+/// The levels of a tree of `n` leaves, bottom up, and the nodes in all:
+/// until one node is left, or `depth` levels for a padded tree.
+fn plan(n: usize, depth: Option<usize>) -> Result<(Vec<LevelPlan>, usize), String> {
     let mut levels = Vec::new();
     let (mut width, mut off) = (n, 0usize);
-    while width > 1 {
+    while depth.map_or(width > 1, |d| levels.len() < d) {
         let out = off + width;
         let too_big =
             |v: usize| u32::try_from(v).map_err(|_| format!("{n} leaves are too many for one tree on the GPU"));
@@ -49,9 +54,11 @@ fn plan(n: usize) -> Result<(Vec<LevelPlan>, usize), String> {
     Ok((levels, off + 1))
 }
 
-/// The root of `leaves` (at least two) under `rule`, on the GPU.
-pub(crate) fn root(gpu: &Gpu, rule: Rule, leaves: &[Digest]) -> Result<Digest, String> {
-    let tree = Tree::new(gpu, rule, leaves)?;
+/// The root of `leaves` (at least two; with `zeros`, a padded tree's of
+/// at least one, `zeros` its empty subtrees' roots by height) under
+/// `rule`, on the GPU.
+pub(crate) fn root(gpu: &Gpu, rule: Rule, leaves: &[Digest], zeros: Option<&[Digest]>) -> Result<Digest, String> {
+    let tree = Tree::new(gpu, rule, leaves, zeros)?;
     match driver::run(gpu, &tree) {
         Ok(roots) => roots.first().copied().ok_or_else(|| "no root came back".to_string()),
         Err(Failure { reason, .. }) => Err(reason),
@@ -61,7 +68,7 @@ pub(crate) fn root(gpu: &Gpu, rule: Rule, leaves: &[Digest]) -> Result<Digest, S
 /// Kernel-only times (seconds) of `runs` reductions of `leaves`, uploaded
 /// once (see [`driver::time`]). For benchmarks.
 pub(crate) fn kernel_times(gpu: &Gpu, rule: Rule, leaves: &[Digest], runs: usize) -> Result<Vec<f64>, String> {
-    driver::time(gpu, &Tree::new(gpu, rule, leaves)?, runs)
+    driver::time(gpu, &Tree::new(gpu, rule, leaves, None)?, runs)
 }
 
 /// The lean-imt-poseidon kernel's source (entry point
@@ -99,14 +106,18 @@ struct Tree<'a> {
     /// Under lean-imt-poseidon: Poseidon's constants of width 3 and the
     /// leaves in Montgomery form, as the kernel reads them.
     poseidon: Option<(&'static Constants, Vec<u8>)>,
+    /// A padded tree's zero of each height, 32 bytes each as the kernel
+    /// holds a node (level.wgsl's `Level.zero`).
+    zeros: Option<Vec<u8>>,
 }
 
 impl<'a> Tree<'a> {
-    fn new(gpu: &Gpu, rule: Rule, leaves: &'a [Digest]) -> Result<Tree<'a>, String> {
-        if leaves.len() < 2 {
-            return Err("a GPU reduction needs two leaves or more".to_string());
+    fn new(gpu: &Gpu, rule: Rule, leaves: &'a [Digest], zeros: Option<&[Digest]>) -> Result<Tree<'a>, String> {
+        if leaves.len() < if zeros.is_some() { 1 } else { 2 } {
+            return Err("a GPU reduction needs two leaves or more (a padded tree one)".to_string());
         }
-        let (levels, total_nodes) = plan(leaves.len())?;
+        let depth = zeros.map(|z| z.len().saturating_sub(1));
+        let (levels, total_nodes) = plan(leaves.len(), depth)?;
         let tree_bytes = total_nodes as u64 * 32;
         if tree_bytes > gpu.max_binding {
             return Err(format!(
@@ -127,6 +138,12 @@ impl<'a> Tree<'a> {
                 None,
             ),
         };
+        // Each level's zero as the kernel holds a node.
+        let zeros = match zeros {
+            None => None,
+            Some(z) if poseidon.is_some() => Some(montgomery(z)?),
+            Some(z) => Some(z.as_flattened().to_vec()),
+        };
         Ok(Tree {
             pipeline,
             rule,
@@ -134,6 +151,7 @@ impl<'a> Tree<'a> {
             levels,
             tree_bytes,
             poseidon,
+            zeros,
         })
     }
 }
@@ -189,11 +207,14 @@ impl Kernel for Tree<'_> {
                 rule,
                 shaders::LOOP_GUARD,
                 last,
-                0,
+                u32::from(self.zeros.is_some()),
                 0,
             ];
             for (d, w) in at.chunks_exact_mut(4).zip(words) {
                 d.copy_from_slice(&w.to_le_bytes());
+            }
+            if let Some(zero) = self.zeros.as_ref().and_then(|z| z.get(32 * l..32 * (l + 1))) {
+                at[LEVEL_HEAD..LEVEL_BYTES as usize].copy_from_slice(zero);
             }
         }
         match &self.poseidon {
@@ -239,7 +260,7 @@ impl Kernel for Tree<'_> {
                     resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                         buffer: &inputs[0],
                         offset: l as u64 * PARAM_STRIDE,
-                        size: wgpu::BufferSize::new(32),
+                        size: wgpu::BufferSize::new(LEVEL_BYTES),
                     }),
                 };
                 let entries: Vec<wgpu::BindGroupEntry> = [params]

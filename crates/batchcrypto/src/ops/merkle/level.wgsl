@@ -11,6 +11,9 @@
 // count per level that ran; status[2..10]: the root, written by the last
 // level.
 
+// `padded`: 1 for a padded tree, whose odd level's last node is paired
+// with `zero` (the root of an empty subtree of this level's height, as the
+// kernel holds a node) rather than under the rule's odd-node case.
 struct Level {
     n_in: u32,
     in_off: u32,
@@ -18,8 +21,9 @@ struct Level {
     rule: u32,
     loop_guard: u32,
     last: u32,
+    padded: u32,
     pad0: u32,
-    pad1: u32,
+    zero: array<vec4<u32>, 2>,
 }
 
 @group(0) @binding(0) var<uniform> level: Level;
@@ -32,6 +36,22 @@ fn load_node(j: u32) -> array<u32, 8> {
         w[k] = nodes[j * 8u + k];
     }
     return w;
+}
+
+// The right node of parent i: the next node, or a padded tree's zero
+// past the level's last node (then the left node itself otherwise: only
+// `has_right` says whether there is one).
+fn right_node(i: u32) -> array<u32, 8> {
+    if 2u * i + 1u < level.n_in {
+        return load_node(level.in_off + 2u * i + 1u);
+    }
+    let z = level.zero;
+    return array<u32, 8>(z[0].x, z[0].y, z[0].z, z[0].w, z[1].x, z[1].y, z[1].z, z[1].w);
+}
+
+// Whether parent i has a right node (the next node, or a padded tree's zero).
+fn has_right(i: u32) -> bool {
+    return 2u * i + 1u < level.n_in || level.padded == 1u;
 }
 
 // Stores parent i of this level as `out`; thread 0 counts the level and,

@@ -5,7 +5,8 @@
 // A node is eight little-endian words of its 32 bytes. Under the bitcoin
 // rule a parent is SHA-256(SHA-256(left || right)) and an odd last node is
 // hashed with itself; under sorted-keccak256 it is keccak256 of the pair
-// smaller first, and an odd last node is carried up.
+// smaller first, and an odd last node is carried up. In a padded tree an
+// odd last node is paired with the level's zero under either rule.
 
 const RULE_SORTED_KECCAK256: u32 = 0u;
 const RULE_BITCOIN: u32 = 1u;
@@ -62,8 +63,8 @@ fn merkle_level(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_work
     }
     let left = load_node(level.in_off + 2u * i);
     var out = left;
-    if 2u * i + 1u < level.n_in {
-        let right = load_node(level.in_off + 2u * i + 1u);
+    if has_right(i) {
+        let right = right_node(i);
         if level.rule == RULE_BITCOIN {
             out = sha256d_pair(left, right);
         } else if node_less(right, left) {

@@ -2,7 +2,7 @@
 //! with the oracle hash crates (through [`Rule::node`]: `sha2`, `sha3`,
 //! `light-poseidon`).
 
-use super::{Rule, Tree, check_leaves, parent_level};
+use super::{Padding, Rule, Tree, check_leaves, parent_level};
 use crate::ops::hash::Digest;
 
 /// The whole tree of `leaves` under `rule`; `None` for no leaves or a
@@ -22,4 +22,32 @@ pub fn tree(rule: Rule, leaves: &[Digest]) -> Option<Tree> {
 /// The root of `leaves` under `rule`; `None` as [`tree`].
 pub fn root(rule: Rule, leaves: &[Digest]) -> Option<Digest> {
     tree(rule, leaves).map(|t| t.root())
+}
+
+/// The padded tree of `leaves` under `rule` ([`Padding`]), level by level:
+/// each odd level's last node paired with the empty subtree's root of its
+/// height; `None` where the tree cannot be built (too many leaves, a depth
+/// over the most, a leaf or zero the rule cannot hash).
+pub fn padded_tree(rule: Rule, leaves: &[Digest], padding: &Padding) -> Option<Tree> {
+    if padding.refusal(rule, leaves.len()).is_some() || check_leaves(rule, leaves).is_err() {
+        return None;
+    }
+    let zeros = padding.zeros(rule)?;
+    let mut levels = vec![leaves.to_vec()];
+    for zero in &zeros[..zeros.len() - 1] {
+        let mut level = levels[levels.len() - 1].clone();
+        if level.len() % 2 == 1 {
+            level.push(*zero);
+        }
+        levels.push(parent_level(rule, &level)?);
+    }
+    if let Some(top) = levels.last_mut().filter(|l| l.is_empty()) {
+        top.push(zeros[zeros.len() - 1]);
+    }
+    Some(Tree::padded(rule, levels, zeros))
+}
+
+/// The root of the padded tree of `leaves`; `None` as [`padded_tree`].
+pub fn padded_root(rule: Rule, leaves: &[Digest], padding: &Padding) -> Option<Digest> {
+    padded_tree(rule, leaves, padding).map(|t| t.root())
 }

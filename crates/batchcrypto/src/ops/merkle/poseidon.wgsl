@@ -5,8 +5,9 @@
 // A node is its Montgomery form, eight words least significant first (the
 // host checked the leaves against r). A pair's parent is the first element
 // of the permuted state (0, left, right), kept in Montgomery form; a last
-// node without a sibling is carried up as it is; the root goes to the
-// status words out of Montgomery form.
+// node without a sibling is carried up as it is (in a padded tree it is
+// paired with the level's zero); the root goes to the status words out of
+// Montgomery form.
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn merkle_poseidon_level(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
@@ -15,10 +16,10 @@ fn merkle_poseidon_level(@builtin(global_invocation_id) gid: vec3<u32>, @builtin
         return;
     }
     var out = load_node(level.in_off + 2u * i);
-    if 2u * i + 1u < level.n_in {
+    if has_right(i) {
         var s: array<U256, POS_T>;
         s[1] = out;
-        s[2] = load_node(level.in_off + 2u * i + 1u);
+        s[2] = right_node(i);
         pos_permute(&s);
         out = s[0];
     }
