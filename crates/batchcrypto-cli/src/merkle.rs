@@ -1,5 +1,7 @@
-//! `batchcrypto merkle [--hash keccak256|sha256|poseidon] [--proof I,J,...]`:
-//! one leaf per line in, one line out with the root.
+//! `batchcrypto merkle [--hash keccak256|sha256|poseidon] [--proof I,J,...]
+//! [--depth D [--zero HEX]]`: one leaf per line in, one line out with the
+//! root (with `--depth`, a padded tree's: `batchcrypto::ops::merkle::Padding`;
+//! no leaves is then the empty tree, not an error).
 //!
 //! In `{"leaf":"<32 bytes hex>"}`; out `{"root":"<32 bytes hex>","leaves":N}`
 //! (CLI-FORMATS.md). `--hash sha256` builds under the bitcoin rule,
@@ -22,7 +24,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use batchcrypto::ops::hash::Digest;
-use batchcrypto::ops::merkle::{self, Rule};
+use batchcrypto::ops::merkle::{self, Padding, Rule};
 use batchcrypto::{Engine, Selection};
 
 #[cfg(feature = "serve")]
@@ -45,6 +47,14 @@ pub struct Args {
     /// Also give the inclusion proofs of these leaves (0-based, comma-separated).
     #[arg(long, value_delimiter = ',')]
     proof: Vec<usize>,
+    /// A padded tree of this depth (1 to 64): 2^depth leaves, those not
+    /// given --zero (zk-kit IncrementalMerkleTree, Semaphore v1-v3,
+    /// Tornado-style pools, Light Protocol); no leaves is the empty tree.
+    #[arg(long, value_parser = crate::limits::in_range::<1, 64>)]
+    depth: Option<usize>,
+    /// A padded tree's missing leaves (32 bytes hex; 0 by default).
+    #[arg(long, requires = "depth", value_name = "HEX", value_parser = zero_value)]
+    zero: Option<Digest>,
     #[command(flatten)]
     engine: crate::EngineArgs,
     #[command(flatten)]
@@ -65,9 +75,18 @@ pub fn job(args: Args) -> LineJob {
         let list: Vec<String> = args.proof.iter().map(usize::to_string).collect();
         title.push_str(&format!(" --proof {}", list.join(",")));
     }
+    // The depth fits u32 (at most 64, by its parser).
+    let padding = args.depth.map(|depth| Padding {
+        depth: depth as u32,
+        zero: args.zero.unwrap_or_default(),
+    });
+    if let Some(p) = &padding {
+        title.push_str(&format!(" --depth {} --zero {}", p.depth, hex::encode(p.zero)));
+    }
     let verb = MerkleVerb {
         rule: args.rule,
         proof: args.proof,
+        padding,
     };
     LineJob::whole(Box::new(verb), title, args.engine, args.io)
 }
@@ -77,10 +96,19 @@ fn merkle_rule(name: &str) -> Result<Rule, String> {
     Rule::for_hash(name).ok_or_else(|| format!("no Merkle rule uses {name:?}; use keccak256, sha256 or poseidon"))
 }
 
+/// `--zero`: 32 bytes of hex (a `0x` prefix allowed).
+fn zero_value(s: &str) -> Result<Digest, String> {
+    let bytes = hex::decode(s.strip_prefix("0x").unwrap_or(s)).map_err(|e| format!("not hex: {e}"))?;
+    bytes
+        .try_into()
+        .map_err(|b: Vec<u8>| format!("{} bytes; expected 32", b.len()))
+}
+
 /// `merkle` with its options.
 struct MerkleVerb {
     rule: Rule,
     proof: Vec<usize>,
+    padding: Option<Padding>,
 }
 
 impl MerkleVerb {
@@ -98,7 +126,10 @@ impl MerkleVerb {
             let message = format!("--proof {bad}: there are only {} leaves (indices from 0)", leaves.len());
             return Ok(Err(message));
         }
-        let outcome = engine.merkle_root(rule, leaves)?;
+        let outcome = match &self.padding {
+            Some(p) => engine.merkle_root_padded(rule, leaves, p)?,
+            None => engine.merkle_root(rule, leaves)?,
+        };
         // Keys in the contract's order: root, leaves (then proofs).
         let mut line = format!(
             "{{\"root\":\"{}\",\"leaves\":{}",
@@ -106,7 +137,14 @@ impl MerkleVerb {
             leaves.len()
         );
         if !self.proof.is_empty() {
-            let proofs = proofs(engine, rule, leaves, &self.proof, &outcome.output)?;
+            let proofs = proofs(
+                engine,
+                rule,
+                leaves,
+                &self.proof,
+                self.padding.as_ref(),
+                &outcome.output,
+            )?;
             line.push_str(&format!(",\"proofs\":{proofs}"));
         }
         line.push('}');
@@ -137,7 +175,7 @@ impl DynVerb for MerkleVerb {
         let start = Instant::now();
         let (leaves, errors) = read_leaves(rule, &mut *input, &progress, io.max_line_bytes)?;
         progress.finish_and_clear();
-        if !errors.is_empty() || leaves.is_empty() {
+        if !errors.is_empty() || (leaves.is_empty() && self.padding.is_none()) {
             let summary = if errors.is_empty() {
                 "no leaves in the input: no root".to_string()
             } else {
@@ -180,7 +218,7 @@ impl DynVerb for MerkleVerb {
                     Err(e) => errors.push(format!("line {}: {e}", i + 1)),
                 }
             }
-            let body = if !errors.is_empty() || leaves.is_empty() {
+            let body = if !errors.is_empty() || (leaves.is_empty() && self.padding.is_none()) {
                 error_lines(errors)?
             } else {
                 match self.root_line(engine, rule, &leaves)? {
@@ -243,9 +281,13 @@ fn proofs(
     rule: Rule,
     leaves: &[Digest],
     indices: &[usize],
+    padding: Option<&Padding>,
     root: &Digest,
 ) -> Result<serde_json::Value, Fatal> {
-    let tree = engine.merkle_tree(rule, leaves)?;
+    let tree = match padding {
+        Some(p) => engine.merkle_tree_padded(rule, leaves, p)?,
+        None => engine.merkle_tree(rule, leaves)?,
+    };
     if tree.root() != *root {
         return Err(Fatal("the tree built for proofs disagrees with the root".to_string()));
     }
@@ -253,7 +295,10 @@ fn proofs(
         .iter()
         .map(|&i| {
             let proof = tree.proof(i).unwrap_or_default();
-            let ok = merkle::verify_proof(rule, &leaves[i], i, leaves.len(), &proof, root);
+            let ok = match padding {
+                Some(p) => merkle::verify_padded_proof(rule, p.depth, &leaves[i], i, &proof, root),
+                None => merkle::verify_proof(rule, &leaves[i], i, leaves.len(), &proof, root),
+            };
             if !ok {
                 return Err(Fatal(format!("the proof of leaf {i} does not verify")));
             }

@@ -841,8 +841,15 @@ fn msm_files() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Every proof of a `merkle --proof` line verifies against `root`.
-fn assert_proofs_verify(line: &serde_json::Value, rule: Rule, leaves: &[[u8; 32]], root: &[u8; 32]) {
+/// Every proof of a `merkle --proof` line verifies against `root` (as a
+/// padded tree's of `depth` siblings when there is one).
+fn assert_proofs_verify(
+    line: &serde_json::Value,
+    rule: Rule,
+    leaves: &[[u8; 32]],
+    root: &[u8; 32],
+    depth: Option<u32>,
+) {
     for p in line["proofs"].as_array().expect("proofs") {
         let i = p["index"].as_u64().expect("index") as usize;
         let proof: Vec<[u8; 32]> = p["proof"]
@@ -856,10 +863,11 @@ fn assert_proofs_verify(line: &serde_json::Value, rule: Rule, leaves: &[[u8; 32]
                     .expect("32")
             })
             .collect();
-        assert!(
-            merkle::verify_proof(rule, &leaves[i], i, leaves.len(), &proof, root),
-            "leaf {i}"
-        );
+        let ok = match depth {
+            Some(d) => proof.len() == d as usize && merkle::verify_padded_proof(rule, d, &leaves[i], i, &proof, root),
+            None => merkle::verify_proof(rule, &leaves[i], i, leaves.len(), &proof, root),
+        };
+        assert!(ok, "{rule} leaf {i}");
     }
 }
 
@@ -889,7 +897,7 @@ fn merkle_root_and_proofs() {
                 "{text}"
             );
             let line = &stdout_lines(&out)[0];
-            assert_proofs_verify(line, rule, &leaves, &root);
+            assert_proofs_verify(line, rule, &leaves, &root, None);
             assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("backend {backend}")));
         }
         // The contract's plain form: no proofs unless asked.
@@ -949,7 +957,7 @@ fn merkle_poseidon_root_and_errors() {
     assert_eq!(line["root"], hex::encode(root));
     assert_eq!(line["leaves"], 301);
     assert_eq!(line["proofs"].as_array().map(Vec::len), Some(3));
-    assert_proofs_verify(line, rule, &leaves, &root);
+    assert_proofs_verify(line, rule, &leaves, &root, None);
     // r itself on line 5, 2^256 - 1 on line 9, a short leaf on line 12.
     let mut lines: Vec<String> = input.lines().map(str::to_string).collect();
     lines[4] = "{\"leaf\":\"30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001\"}".into();
@@ -978,6 +986,73 @@ fn merkle_poseidon_root_and_errors() {
     assert_eq!(out.status.code(), Some(0));
     let out = run_with_stdin(&["merkle", "--hash", "sha3-256"], input.as_bytes());
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `merkle --depth D [--zero HEX]`: a padded tree's root equal to the
+/// library's oracle under each rule, proofs of D siblings that verify, the
+/// GPU printing what the CPU prints; no leaves is the empty tree (Light
+/// Protocol's empty root at height 26 for Poseidon); more leaves than the
+/// depth holds, `--zero` without `--depth` and a depth past 64 are refused.
+#[test]
+fn merkle_padded_trees() {
+    let leaves: Vec<[u8; 32]> = (1u8..=5)
+        .map(|k| [[0u8; 31].as_slice(), &[k]].concat().try_into().expect("32"))
+        .collect();
+    let input: String = leaves
+        .iter()
+        .map(|l| format!("{{\"leaf\":\"{}\"}}\n", hex::encode(l)))
+        .collect();
+    let zero = [0xab; 32];
+    let gpu = has_usable_gpu();
+    for (hash, rule) in [
+        ("sha256", Rule::Bitcoin),
+        ("keccak256", Rule::SortedKeccak256),
+        ("poseidon", Rule::LeanImtPoseidon),
+    ] {
+        let zero = if rule == Rule::LeanImtPoseidon {
+            [0x0b; 32]
+        } else {
+            zero
+        };
+        let padding = merkle::Padding { depth: 3, zero };
+        let root = merkle::oracle::padded_root(rule, &leaves, &padding).expect("root");
+        let zero_hex = hex::encode(zero);
+        let args = [
+            "merkle", "--hash", hash, "--depth", "3", "--zero", &zero_hex, "--proof", "0,4",
+        ];
+        let out = if gpu {
+            gpu_prints_what_cpu_prints(&args, input.as_bytes())
+        } else {
+            run_with_stdin(&[&args[..], &["--backend", "cpu"]].concat(), input.as_bytes())
+        };
+        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        let line = &stdout_lines(&out)[0];
+        assert_eq!(line["root"], hex::encode(root), "{hash}");
+        assert_eq!(line["leaves"], 5);
+        assert_eq!(line["proofs"].as_array().map(Vec::len), Some(2));
+        assert_proofs_verify(line, rule, &leaves, &root, Some(3));
+    }
+    let out = run_with_stdin(&["merkle", "--hash", "poseidon", "--depth", "26"], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\"root\":\"120c58f143d491e95902f7f5277778a2e0ad5168f6add75669932630ce611518\",\"leaves\":0}\n"
+    );
+    let nine: String = (0..9)
+        .map(|_| input.lines().next().expect("a line").to_string() + "\n")
+        .collect();
+    let out = run_with_stdin(&["merkle", "--depth", "3"], nine.as_bytes());
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("9 leaves do not fit a tree of depth 3"));
+    for bad in [
+        &["merkle", "--zero", &hex::encode(zero)][..],
+        &["merkle", "--depth", "65"],
+        &["merkle", "--depth", "0"],
+    ] {
+        let out = run_with_stdin(bad, input.as_bytes());
+        assert_ne!(out.status.code(), Some(0), "{bad:?}");
+        assert!(out.stdout.is_empty(), "{bad:?}");
+    }
 }
 
 /// `calibrate` writes a profile that `devices` shows and `--backend auto`

@@ -575,6 +575,21 @@ fn merkle_requests_are_trees_answered_as_the_cli_answers() {
             cases.push((path, vec!["--hash", "poseidon", "--proof", "0"], lean));
         }
     }
+    // Padded trees (the empty one too).
+    let lean = leaves_below(5, 61, 0x1f);
+    let options = vec!["--hash", "poseidon", "--depth", "20", "--proof", "0,4"];
+    cases.push(("/v1/merkle?hash=poseidon&depth=20&proof=0,4".into(), options, lean));
+    let options = vec![
+        "--hash",
+        "sha256",
+        "--depth",
+        "4",
+        "--zero",
+        "0x0101010101010101010101010101010101010101010101010101010101010101",
+    ];
+    let path = "/v1/merkle?hash=sha256&depth=4&zero=0x0101010101010101010101010101010101010101010101010101010101010101";
+    cases.push((path.into(), options.clone(), leaves(7, 62)));
+    cases.push((path.into(), options, String::new()));
     // Leaves of random bytes are mostly not below r: error lines.
     cases.push((
         "/v1/merkle?hash=poseidon".into(),
