@@ -321,13 +321,18 @@ class Engine:
         self._native.poseidon_bn254(cols[0].native(), hashes, codes)
         return Hashes(codes == 0, codes, hashes)
 
-    def merkle_root(self, leaves: Any, rule: str = "bitcoin") -> bytes:
+    def merkle_root(
+        self, leaves: Any, rule: str = "bitcoin", depth: int | None = None, zero: bytes | None = None
+    ) -> bytes:
         """The Merkle root of 32-byte leaves: ``"bitcoin"`` (double SHA-256),
         ``"sorted-keccak256"`` (OpenZeppelin's sorted pairs) or
         ``"lean-imt-poseidon"`` (zk-kit's LeanIMT with circom's Poseidon,
-        Semaphore v4's groups: leaves big-endian elements below BN254's r)."""
+        Semaphore v4's groups: leaves big-endian elements below BN254's r).
+        With ``depth`` (1 to 64), the padded tree of 2**depth leaves, those
+        not given ``zero`` (32 bytes, zeros by default): no leaves is the
+        empty tree."""
         _, cols = columns("merkle_root", leaves=leaves)
-        return bytes(self._native.merkle_root(rule, cols[0].native()))
+        return bytes(self._native.merkle_root(rule, cols[0].native(), depth, zero))
 
     def verify_kzg_cells(self, commitments: Any, indices: Any, cells: Any, proofs: Any) -> Verdicts:
         """EIP-7594 cell proofs, c-kzg-4844's verdict on each cell alone:

@@ -389,18 +389,44 @@ impl NativeEngine {
         })
     }
 
-    fn merkle_root(&self, py: Python<'_>, rule: &str, leaves: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    /// The root; with `depth`, a padded tree's (`zero` its missing leaves,
+    /// 32 zero bytes by default).
+    #[pyo3(signature = (rule, leaves, depth=None, zero=None))]
+    fn merkle_root(
+        &self,
+        py: Python<'_>,
+        rule: &str,
+        leaves: &Bound<'_, PyAny>,
+        depth: Option<u32>,
+        zero: Option<Vec<u8>>,
+    ) -> PyResult<Vec<u8>> {
         let op = "merkle_root";
         let rule: merkle::Rule = rule
             .parse()
             .map_err(|e| PyValueError::new_err(format!("{op}: rule: {e}")))?;
+        let padding = match (depth, zero) {
+            (None, None) => None,
+            (None, Some(_)) => return Err(PyValueError::new_err(format!("{op}: zero: needs a depth"))),
+            (Some(depth), zero) => {
+                let zero = match zero {
+                    None => [0u8; 32],
+                    Some(z) => z.try_into().map_err(|z: Vec<u8>| {
+                        PyValueError::new_err(format!("{op}: zero: {} bytes, expected 32", z.len()))
+                    })?,
+                };
+                Some(merkle::Padding { depth, zero })
+            }
+        };
         let l = Col::get("leaves", leaves)?;
         let lc = l.column();
         let e = &self.engine;
         py.detach(|| {
-            flat::merkle_root(e, rule, &lc)
-                .map(|o| o.output.to_vec())
-                .map_err(|e| raise(op, e))
+            match &padding {
+                Some(p) => flat::merkle_root_padded(e, rule, &lc, p),
+                None => flat::merkle_root(e, rule, &lc),
+            }
+            .map(|o| o.output.to_vec())
+            .map_err(|e| raise(op, e))
         })
     }
 

@@ -237,3 +237,21 @@ def test_poseidon(engine):
     pair = (1).to_bytes(32, "big") + (2).to_bytes(32, "big")
     got = engine.poseidon_bn254(np.frombuffer(pair, dtype=np.uint8).reshape(1, 64))
     assert got.hashes[0].tobytes().hex() == "115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a"
+
+
+def test_merkle_root_padded(engine):
+    """Padded trees: Light Protocol's empty Poseidon root at height 26 (no
+    leaves, and one leaf 0), and a bitcoin-rule tree of depth 3 equal to
+    the unpadded root of its eight leaves written out."""
+    light26 = "120c58f143d491e95902f7f5277778a2e0ad5168f6add75669932630ce611518"
+    assert engine.merkle_root([], rule="lean-imt-poseidon", depth=26).hex() == light26
+    assert engine.merkle_root([b"\0" * 32], rule="lean-imt-poseidon", depth=26).hex() == light26
+    leaves = [bytes([k]) * 32 for k in range(1, 6)]
+    zero = b"\xab" * 32
+    written = leaves + [zero] * 3
+    want = engine.merkle_root(written, rule="bitcoin")
+    assert engine.merkle_root(leaves, rule="bitcoin", depth=3, zero=zero) == want
+    with pytest.raises(ValueError, match="9 leaves do not fit a tree of depth 3"):
+        engine.merkle_root(written + [zero], rule="bitcoin", depth=3)
+    with pytest.raises(ValueError, match="zero: needs a depth"):
+        engine.merkle_root(leaves, zero=zero)

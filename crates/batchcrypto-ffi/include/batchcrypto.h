@@ -367,6 +367,23 @@ enum BcStatus bc_merkle_root(const struct BcEngine *engine,
                              const struct BcColumn *leaves,
                              uint8_t *out_root);
 
+// The root of the padded Merkle tree of `n` 32-byte leaves under `rule`
+// (as [`bc_merkle_root`]): 2^`depth` leaves (`depth` 1 to 64), those not
+// given the 32 bytes at `zero` (NULL: 32 zero bytes), 32 bytes into
+// `out_root`; no leaves is the empty tree. More leaves than the depth
+// holds, or a leaf or zero value the rule cannot hash, is an error.
+//
+// # Safety
+// The operations' contract (the header's preamble); `zero` is NULL or
+// holds 32 bytes; `out_root` holds 32 bytes.
+enum BcStatus bc_merkle_root_padded(const struct BcEngine *engine,
+                                    const char *rule,
+                                    uint32_t depth,
+                                    const uint8_t *zero,
+                                    size_t n,
+                                    const struct BcColumn *leaves,
+                                    uint8_t *out_root);
+
 // BLS aggregate verification (blst's `aggregate_verify`): item `i` is
 // the 96-byte signature `sigs[i]` of the keys `pks[groups[i] .. groups[i +
 // 1]]` (48 bytes each), key `k` signing `msgs[k]`; `pks` and `msgs` hold

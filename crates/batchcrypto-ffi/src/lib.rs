@@ -933,6 +933,42 @@ pub unsafe extern "C" fn bc_merkle_root(
     })
 }
 
+/// The root of the padded Merkle tree of `n` 32-byte leaves under `rule`
+/// (as [`bc_merkle_root`]): 2^`depth` leaves (`depth` 1 to 64), those not
+/// given the 32 bytes at `zero` (NULL: 32 zero bytes), 32 bytes into
+/// `out_root`; no leaves is the empty tree. More leaves than the depth
+/// holds, or a leaf or zero value the rule cannot hash, is an error.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `zero` is NULL or
+/// holds 32 bytes; `out_root` holds 32 bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_merkle_root_padded(
+    engine: *const BcEngine,
+    rule: *const c_char,
+    depth: u32,
+    zero: *const u8,
+    n: usize,
+    leaves: *const BcColumn,
+    out_root: *mut u8,
+) -> BcStatus {
+    guard("bc_merkle_root_padded", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let rule = option("rule", rule, |s| s.parse::<merkle::Rule>())?;
+            let mut padding = merkle::Padding { depth, zero: [0; 32] };
+            if !zero.is_null() {
+                padding.zero.copy_from_slice(bytes("zero", zero, 32)?);
+            }
+            let leaves = column("leaves", leaves, n)?;
+            let out = output("out_root", out_root, hash::DIGEST_LEN)?;
+            out.copy_from_slice(&flat::merkle_root_padded(e, rule, &leaves, &padding)?.output);
+            Ok(())
+        }
+    })
+}
+
 /// Writes a call's answers: per item its code into `codes` and its rows
 /// ([`flat::write_rows`]).
 fn rows<T>(

@@ -1145,4 +1145,39 @@ fn lean_imt_poseidon_roots() {
     assert_eq!(status, BcStatus::InvalidArgument);
     assert!(last_error().contains("leaf 2 is not below"), "{}", last_error());
     assert_eq!(root, [0xaa; 32]);
+    // Padded: the empty tree of height 26 (NULL zero: zeros) has Light
+    // Protocol's root; a zero value not below r is named.
+    let empty = fixed(&[], 32);
+    // SAFETY: a valid engine, no leaves, a 32-byte root.
+    let status = unsafe {
+        bc_merkle_root_padded(
+            e.0,
+            c"lean-imt-poseidon".as_ptr(),
+            26,
+            ptr::null(),
+            0,
+            &empty,
+            root.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_eq!(
+        hex::encode(root),
+        "120c58f143d491e95902f7f5277778a2e0ad5168f6add75669932630ce611518"
+    );
+    let zero = [0xff; 32];
+    // SAFETY: as above, a 32-byte zero value.
+    let status = unsafe {
+        bc_merkle_root_padded(
+            e.0,
+            c"lean-imt-poseidon".as_ptr(),
+            26,
+            zero.as_ptr(),
+            0,
+            &empty,
+            root.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::InvalidArgument);
+    assert!(last_error().contains("zero value is not below"), "{}", last_error());
 }

@@ -815,6 +815,22 @@ pub fn merkle_root(engine: &Engine, rule: merkle::Rule, leaves: &Column<'_>) -> 
     engine.merkle_root(rule, &leaves)
 }
 
+/// The root of the padded Merkle tree of 32-byte leaves under `rule`
+/// ([`merkle::Padding`]; no leaves: the empty tree's root).
+pub fn merkle_root_padded(
+    engine: &Engine,
+    rule: merkle::Rule,
+    leaves: &Column<'_>,
+    padding: &merkle::Padding,
+) -> Result<Outcome<hash::Digest>, Error> {
+    let op = Op::Merkle(rule);
+    let n = count(op, &[leaves])?;
+    let leaves = (0..n)
+        .map(|i| leaves.exact::<32>(op, i).copied())
+        .collect::<Result<Vec<_>, Error>>()?;
+    engine.merkle_root_padded(rule, &leaves, padding)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
