@@ -215,6 +215,8 @@ WRITTEN = [
     ("merkle?hash=sha3-256", "merkle"),
     ("merkle?hash=poseidon&proof=0,3", "merkle-poseidon"),
     ("merkle?hash=poseidon", "merkle"),
+    ("merkle?hash=poseidon&depth=20&proof=1", "merkle-poseidon"),
+    ("merkle?depth=3&zero=0x0101010101010101010101010101010101010101010101010101010101010101", "merkle"),
     ("mlkem/keygen?set=0768", "mlkem/keygen"),
     ("ntt?field=prime64-negacyclic&log_n=4&modulus=0x10001", "ntt?field=goldilocks&log_n=2"),
     ("ntt?field=goldilocks&log-n=3&coset=07&output_order=bit-reversed", "ntt?field=goldilocks&log_n=2"),

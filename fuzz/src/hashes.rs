@@ -2,7 +2,8 @@
 //! messages of any length, Poseidon over BN254 (`light-poseidon`) of
 //! items made from the first [`POSEIDON_ITEMS`] messages, and the Merkle
 //! rules' roots and trees (the oracle's levels; lean-imt-poseidon's over
-//! leaves made from the drawn ones, [`lean_leaves`]), against the oracles.
+//! leaves made from the drawn ones, [`lean_leaves`]), also as padded trees,
+//! against the oracles.
 
 use arbitrary::Unstructured;
 use batchcrypto::ops::{hash, merkle, poseidon};
@@ -60,6 +61,7 @@ pub fn check(e: &Engine, data: &[u8]) {
         // Leaves from the input, zeros once it runs out (equal siblings
         // matter to the sorted rule).
         let leaves: Vec<hash::Digest> = (0..n).map(|_| u.arbitrary().unwrap_or_default()).collect();
+        let byte_rule = rule;
         let want = merkle::oracle::tree(rule, &leaves);
         // No leaves is an error, one leaf its own root (no kernel runs).
         let root = if leaves.len() < 2 {
@@ -88,6 +90,24 @@ pub fn check(e: &Engine, data: &[u8]) {
         );
         let tree = e.merkle_tree(rule, &lean).ok();
         assert_eq!(tree, want, "lean-imt-poseidon tree of {n} leaves");
+        // Both as padded trees, their shape from the leaves (nothing more
+        // drawn): the least depth that holds them, up to two more (now
+        // and then one less: too many leaves), the last leaf the zero.
+        for (rule, leaves) in [(byte_rule, &leaves), (rule, &lean)] {
+            let fit = leaves.len().next_power_of_two().trailing_zeros().max(1);
+            let depth = (fit + (leaves.len() % 4) as u32).saturating_sub(u32::from(leaves.len() % 7 == 3));
+            let zero = leaves.last().copied().unwrap_or_default();
+            let padding = merkle::Padding { depth, zero };
+            let want = merkle::oracle::padded_tree(rule, leaves, &padding);
+            let root = e.merkle_root_padded(rule, leaves, &padding).ok().map(|o| o.output);
+            assert_eq!(
+                root,
+                want.as_ref().map(merkle::Tree::root),
+                "padded {rule} root of {n} leaves"
+            );
+            let tree = e.merkle_tree_padded(rule, leaves, &padding).ok();
+            assert_eq!(tree, want, "padded {rule} tree of {n} leaves");
+        }
     }
 }
 
