@@ -880,29 +880,8 @@ impl Engine {
     /// only the root is read back. No leaves is an error, and so is a leaf
     /// the rule cannot hash ([`merkle::check_leaves`]).
     pub fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<Outcome<hash::Digest>, Error> {
-        let op = Op::Merkle(rule);
         check_leaves(rule, leaves)?;
-        let outcome = match leaves {
-            [leaf] => Outcome {
-                output: Ok(*leaf),
-                selection: Selection {
-                    backend: Backend::Cpu,
-                    why: "one leaf is its own root".into(),
-                },
-            },
-            _ => self.run(
-                op,
-                leaves.len(),
-                |gpu| gpu.merkle_root(rule, leaves, None).map(Ok),
-                || merkle::cpu::root(rule, leaves),
-            )?,
-        };
-        Ok(Outcome {
-            output: outcome
-                .output
-                .map_err(|reason| Error::InvalidInput { op: op.into(), reason })?,
-            selection: outcome.selection,
-        })
+        self.merkle_run(rule, leaves, None)
     }
 
     /// The root of the padded Merkle tree of `leaves` under `rule` (see
@@ -916,27 +895,40 @@ impl Engine {
         leaves: &[hash::Digest],
         padding: &merkle::Padding,
     ) -> Result<Outcome<hash::Digest>, Error> {
-        let op = Op::Merkle(rule);
         let zeros = padded_zeros(rule, leaves, padding)?;
-        let outcome = match leaves {
-            [] => Outcome {
-                output: Ok(zeros[zeros.len() - 1]),
-                selection: Selection {
-                    backend: Backend::Cpu,
-                    why: "no leaves: the empty tree's root".into(),
-                },
+        self.merkle_run(rule, leaves, Some(&zeros))
+    }
+
+    /// A root of checked leaves: of a padded tree whose empty subtrees'
+    /// roots are `zeros`, or of the plain tree.
+    fn merkle_run(
+        &self,
+        rule: merkle::Rule,
+        leaves: &[hash::Digest],
+        zeros: Option<&[hash::Digest]>,
+    ) -> Result<Outcome<hash::Digest>, Error> {
+        let known = |output: hash::Digest, why: &'static str| Outcome {
+            output: Ok(output),
+            selection: Selection {
+                backend: Backend::Cpu,
+                why: why.into(),
             },
+        };
+        let outcome = match (leaves, zeros) {
+            ([], Some([.., top])) => known(*top, "no leaves: the empty tree's root"),
+            ([leaf], None) => known(*leaf, "one leaf is its own root"),
             _ => self.run(
-                op,
+                Op::Merkle(rule),
                 leaves.len(),
-                |gpu| gpu.merkle_root(rule, leaves, Some(&zeros)).map(Ok),
-                || merkle::cpu::padded_root(rule, leaves, &zeros),
+                |gpu| gpu.merkle_root(rule, leaves, zeros).map(Ok),
+                || match zeros {
+                    Some(z) => merkle::cpu::padded_root(rule, leaves, z),
+                    None => merkle::cpu::root(rule, leaves),
+                },
             )?,
         };
         Ok(Outcome {
-            output: outcome
-                .output
-                .map_err(|reason| Error::InvalidInput { op: op.into(), reason })?,
+            output: outcome.output.map_err(merkle_invalid(rule))?,
             selection: outcome.selection,
         })
     }
@@ -953,10 +945,7 @@ impl Engine {
         let zeros = padded_zeros(rule, leaves, padding)?;
         self.pool
             .install(|| merkle::cpu::padded_tree(rule, leaves, &zeros))
-            .map_err(|reason| Error::InvalidInput {
-                op: Op::Merkle(rule).into(),
-                reason,
-            })
+            .map_err(merkle_invalid(rule))
     }
 
     /// Every level of the Merkle tree of `leaves` under `rule`, for proofs
@@ -966,10 +955,7 @@ impl Engine {
         check_leaves(rule, leaves)?;
         self.pool
             .install(|| merkle::cpu::tree(rule, leaves))
-            .map_err(|reason| Error::InvalidInput {
-                op: Op::Merkle(rule).into(),
-                reason,
-            })
+            .map_err(merkle_invalid(rule))
     }
 
     /// Kernel-only times, in seconds, of `runs` GPU runs of `work`: inputs
@@ -1466,6 +1452,14 @@ impl<const PK: usize, const SIG: usize> Items for SignedBatch<PK, SIG> {
     }
 }
 
+/// A Merkle tree's input refused, for `reason`.
+fn merkle_invalid(rule: merkle::Rule) -> impl Fn(String) -> Error {
+    move |reason| Error::InvalidInput {
+        op: Op::Merkle(rule).into(),
+        reason,
+    }
+}
+
 /// A padded tree's empty subtrees' roots, once its shape and leaves are
 /// ones its rule can build.
 fn padded_zeros(
@@ -1473,10 +1467,7 @@ fn padded_zeros(
     leaves: &[hash::Digest],
     padding: &merkle::Padding,
 ) -> Result<Vec<hash::Digest>, Error> {
-    let invalid = |reason: String| Error::InvalidInput {
-        op: Op::Merkle(rule).into(),
-        reason,
-    };
+    let invalid = merkle_invalid(rule);
     if let Some(reason) = padding.refusal(rule, leaves.len()) {
         return Err(invalid(reason));
     }
@@ -1488,10 +1479,7 @@ fn padded_zeros(
 
 /// A tree's leaves are ones its rule can hash, and there is one at least.
 fn check_leaves(rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<(), Error> {
-    let invalid = |reason: String| Error::InvalidInput {
-        op: Op::Merkle(rule).into(),
-        reason,
-    };
+    let invalid = merkle_invalid(rule);
     if leaves.is_empty() {
         return Err(invalid(merkle::NO_LEAVES.to_string()));
     }

@@ -183,7 +183,7 @@ fn padded_levels(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Result<Vec<
     let depth = zeros.len() - 1;
     let mut levels = vec![leaves.to_vec()];
     if rule == Rule::LeanImtPoseidon {
-        let element = |z: &Digest| poseidon::element(z).map_err(|_| super::not_a_leaf(0));
+        let element = |z: &Digest| poseidon::element(z).map_err(|_| "a zero value not below r".to_string());
         let mut level = poseidon_leaves(leaves)?;
         for zero in &zeros[..depth] {
             if level.len() % 2 == 1 {
