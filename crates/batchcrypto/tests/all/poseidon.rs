@@ -53,9 +53,9 @@ fn assert_engines_agree(items: &[Vec<u8>], what: &str) -> Vec<batchcrypto::ops::
 
 #[test]
 fn known_answers_on_every_engine() {
-    let Some(dir) = support::vectors_dir() else { return };
-    let text = std::fs::read_to_string(dir.join("poseidon/circom.json")).expect("poseidon/circom.json");
-    let json: serde_json::Value = serde_json::from_str(&text).expect("json");
+    let Some(json) = crate::support::vectors_json("poseidon/circom.json") else {
+        return;
+    };
     let cases = json["cases"].as_array().expect("cases");
     assert_eq!(cases.len(), 21);
     let (mut items, mut hashes) = (Vec::new(), Vec::new());

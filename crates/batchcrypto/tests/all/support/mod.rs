@@ -135,6 +135,13 @@ pub fn vectors_dir() -> Option<PathBuf> {
     None
 }
 
+/// The JSON file at `path` under [`vectors_dir`]; `None` as it (a file that
+/// cannot be read or parsed fails the test).
+pub fn vectors_json(path: &str) -> Option<serde_json::Value> {
+    let text = std::fs::read_to_string(vectors_dir()?.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Some(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}")))
+}
+
 /// One item given as raw parts (keys and signatures of any length, so that
 /// vector files with wrong-length fields can be represented; those are
 /// rejected before reaching the engine, like the CLI does).
