@@ -15,7 +15,7 @@ use crate::cores;
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
 use crate::ops::{
-    Op, bip340, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519,
+    Op, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519,
 };
 use crate::profile::{Plan, Profile};
 use crate::registry;
@@ -860,6 +860,22 @@ impl Engine {
             items,
             |gpu, it| gpu.poseidon_bn254(it),
             poseidon::cpu::hash,
+        )
+    }
+
+    /// Verifies Groth16 proofs over BN254 under `vk`, each item a proof
+    /// and its public inputs: one verdict per item, equal to
+    /// `ark-groth16`'s (see [`groth16`]).
+    pub fn verify_groth16(
+        &self,
+        vk: &groth16::VerifyingKey,
+        items: &FlatBytes,
+    ) -> Result<Outcome<Vec<Verdict>>, Error> {
+        self.run_split(
+            Op::Groth16VerifyBn254,
+            items,
+            |gpu, it| groth16::gpu::verify(gpu, vk, it),
+            |it| groth16::cpu::verify(vk, it),
         )
     }
 

@@ -182,6 +182,55 @@ impl<T> Failure<T> {
     }
 }
 
+/// Units answered through another operation's GPU path: `read` holds each
+/// unit's work for `run`, or its answer already known; `run` answers the
+/// works in order; `answer` turns a work's answer into its unit's. When
+/// `run` stops early, the units answered before the first one still
+/// waiting are kept (none when `run` answered none), and why it stopped.
+pub(crate) fn through<W, A, T>(
+    read: Vec<Result<W, T>>,
+    run: impl FnOnce(&[W]) -> Streamed<A>,
+    answer: impl Fn(A) -> T,
+) -> Streamed<T> {
+    let mut known = Vec::with_capacity(read.len());
+    let mut works = Vec::new();
+    for r in read {
+        match r {
+            Ok(w) => {
+                works.push(w);
+                known.push(None);
+            }
+            Err(t) => known.push(Some(t)),
+        }
+    }
+    let (answers, failed) = match run(&works) {
+        Ok(answers) => (answers, None),
+        // Nothing ran on the device: the host's answers are not the GPU's.
+        Err(Failure { done, reason }) if done.is_empty() => {
+            return Err(Failure {
+                done: Vec::new(),
+                reason,
+            });
+        }
+        Err(Failure { done, reason }) => (done, Some(reason)),
+    };
+    let mut answers = answers.into_iter();
+    let mut done = Vec::with_capacity(known.len());
+    for k in known {
+        match k.map_or_else(|| answers.next().map(&answer), Some) {
+            Some(t) => done.push(t),
+            None => {
+                let reason = failed.unwrap_or_else(|| "a unit came back without its answer".into());
+                return Err(Failure { done, reason });
+            }
+        }
+    }
+    match failed {
+        None => Ok(done),
+        Some(reason) => Err(Failure { done, reason }),
+    }
+}
+
 /// A stage of a GPU runtime at which tests make a sub-batch fail
 /// ([`crate::Engine::inject_gpu_fault_at`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -7,6 +7,7 @@ pub mod bls;
 pub mod ecdsa;
 pub mod ed25519;
 pub mod evm;
+pub mod groth16;
 pub mod hash;
 pub mod kzg;
 pub mod merkle;
@@ -28,6 +29,13 @@ use rand::rngs::StdRng;
 /// parallel and in ranges (shared by the ECDSA, BLS, BIP-340 and sr25519 samples).
 pub(crate) fn item_rng(seed: u64, i: usize) -> StdRng {
     StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+}
+
+/// A uniformly random element of the prime field `F` (64 random bytes
+/// reduced: the bias is below 2^-250 for the fields here).
+pub(crate) fn random_field<F: ark_ff::PrimeField>(rng: &mut StdRng) -> F {
+    use rand::RngExt;
+    F::from_le_bytes_mod_order(&rng.random::<[u8; 64]>())
 }
 
 /// Each distinct key of `keys` decoded once, on every core ([`crate::cores`]; `None`: it
@@ -144,11 +152,13 @@ pub enum Op {
     KzgRecoverCells,
     /// Poseidon hashes over BN254's scalar field, circom's parameters.
     PoseidonBn254,
+    /// Groth16 proof verification over BN254 (circom, snarkjs).
+    Groth16VerifyBn254,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 72] = [
+    pub const ALL: [Op; 73] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -221,6 +231,7 @@ impl Op {
         Op::KzgRecoverCells,
         Op::PoseidonBn254,
         Op::Merkle(merkle::Rule::LeanImtPoseidon),
+        Op::Groth16VerifyBn254,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -298,6 +309,7 @@ impl Op {
             Op::KzgComputeCells => "kzg_compute_cells",
             Op::KzgRecoverCells => "kzg_recover_cells",
             Op::PoseidonBn254 => "poseidon_bn254",
+            Op::Groth16VerifyBn254 => "groth16_verify_bn254",
         }
     }
 
@@ -344,6 +356,7 @@ impl Op {
             Op::KzgComputeCells => (21, 0),
             Op::KzgRecoverCells => (22, 0),
             Op::PoseidonBn254 => (23, 0),
+            Op::Groth16VerifyBn254 => (24, 0),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -354,7 +367,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 24 * PARAMETERS;
+const CODES: usize = 25 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

@@ -20,7 +20,7 @@ use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
 use crate::ops::{
-    Op, bip340, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519,
+    Op, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519,
 };
 
 /// How a workload is made.
@@ -197,7 +197,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 72] = [
+pub static OPS: [OpSpec; 73] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -270,6 +270,7 @@ pub static OPS: [OpSpec; 72] = [
     kzg::workload::RECOVER_CELLS,
     poseidon::workload::POSEIDON_BN254,
     merkle::workload::LEAN_IMT_POSEIDON,
+    groth16::workload::VERIFY_BN254,
 ];
 
 /// The declaration of `op`.

@@ -16,6 +16,7 @@ mod ed25519;
 mod evm;
 mod fuzz;
 mod gpu_driver;
+mod groth16;
 mod hash;
 mod kzg;
 mod kzg_extend;

@@ -26,7 +26,7 @@ use ripemd::Digest as _;
 
 use super::CallResult;
 use crate::batch::FlatBytes;
-use crate::gpu::{Failure, Streamed};
+use crate::gpu::Streamed;
 use crate::ops::ecdsa::{P256Item, RecoverItem, Recovered};
 
 /// Bytes ECRECOVER reads.
@@ -109,32 +109,10 @@ pub(crate) fn via_items<I, A>(
     run: impl FnOnce(&[I]) -> Streamed<A>,
     output: impl Fn(&A) -> Vec<u8>,
 ) -> Streamed<CallResult> {
-    let read: Vec<Option<I>> = (0..inputs.len()).map(|i| item(inputs.get(i))).collect();
-    let has_item: Vec<bool> = read.iter().map(Option::is_some).collect();
-    let items: Vec<I> = read.into_iter().flatten().collect();
-    let (answers, failed) = match run(&items) {
-        Ok(answers) => (answers, None),
-        Err(Failure { done, reason }) => (done, Some(reason)),
-    };
-    let mut answers = answers.iter();
-    let mut done = Vec::with_capacity(inputs.len());
-    for has in has_item {
-        if !has {
-            done.push(Ok(Vec::new()));
-            continue;
-        }
-        match answers.next() {
-            Some(a) => done.push(Ok(output(a))),
-            None => {
-                let reason = failed.unwrap_or_else(|| "an item came back without its answer".into());
-                return Err(Failure { done, reason });
-            }
-        }
-    }
-    match failed {
-        None => Ok(done),
-        Some(reason) => Err(Failure { done, reason }),
-    }
+    let read = (0..inputs.len())
+        .map(|i| item(inputs.get(i)).ok_or(Ok(Vec::new())))
+        .collect();
+    crate::gpu::through(read, run, |a| Ok(output(&a)))
 }
 
 #[cfg(test)]

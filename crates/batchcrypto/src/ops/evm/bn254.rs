@@ -16,7 +16,7 @@ pub(crate) const WORD: usize = 32;
 /// Bytes of an encoded G1 point.
 pub(crate) const G1_LEN: usize = 2 * WORD;
 /// Bytes of an encoded G2 point.
-const G2_LEN: usize = 4 * WORD;
+pub(crate) const G2_LEN: usize = 4 * WORD;
 /// Bytes per pairing pair.
 pub(crate) const PAIR_LEN: usize = G1_LEN + G2_LEN;
 
@@ -58,7 +58,7 @@ fn fq2(bytes: &[u8]) -> Result<Fq2, PrecompileError> {
 
 /// A G2 point: all zeros is infinity, any other must be on the twist and
 /// in the prime-order subgroup.
-fn g2(bytes: &[u8]) -> Result<G2Affine, PrecompileError> {
+pub(crate) fn g2(bytes: &[u8]) -> Result<G2Affine, PrecompileError> {
     let q = g2_on_twist(bytes)?;
     if !q.is_in_correct_subgroup_assuming_on_curve() {
         return Err(PrecompileError::G2NotInSubgroup);
@@ -67,7 +67,7 @@ fn g2(bytes: &[u8]) -> Result<G2Affine, PrecompileError> {
 }
 
 /// A G2 point with every check but the subgroup's (infinity passes it).
-fn g2_on_twist(bytes: &[u8]) -> Result<G2Affine, PrecompileError> {
+pub(crate) fn g2_on_twist(bytes: &[u8]) -> Result<G2Affine, PrecompileError> {
     let (x, y) = (fq2(&bytes[..2 * WORD])?, fq2(&bytes[2 * WORD..G2_LEN])?);
     if x.is_zero() && y.is_zero() {
         return Ok(G2Affine::zero());

@@ -1,0 +1,170 @@
+//! The CPU path: every item decoded on all cores with the documented
+//! checks ([`super::decode`]), then the decoded items decided by random
+//! linear combinations of their equations with bisection
+//! ([`bisect::decide_large_first`]), a single item by `ark-groth16`'s own
+//! verifier.
+//!
+//! Why a combination's answer is the single verifier's. Item i holds iff
+//! D_i = e(A_i, B_i) · e(vk_x_i, -gamma) · e(C_i, -delta) · e(alpha, -beta)
+//! is one, vk_x_i = IC_0 + sum_j x_ij IC_j. Every point is in its group of
+//! prime order r (A_i and C_i on G1, whose cofactor is 1; B_i checked in
+//! G2's subgroup), so every D_i lies in the order-r subgroup of GT. The
+//! combination with coefficients z_i is, by bilinearity,
+//!
+//! prod e(z_i A_i, B_i) · e(sum z_i vk_x_i, -gamma) · e(sum z_i C_i,
+//! -delta) · e((sum z_i) alpha, -beta) = prod D_i^{z_i},
+//!
+//! one multi-Miller loop of k + 3 pairs and one final exponentiation for k
+//! items (sum z_i vk_x_i is one multi-scalar multiplication over the key's
+//! IC points with the scalars sum z_i and sum z_i x_ij). If every D_i is
+//! one, it is one. If some D_j is not, D_j has order r, and for any other
+//! values at most one z_j mod r makes the product one: with z_j drawn
+//! uniformly from [0, 2^128) (r > 2^253) that happens with probability at
+//! most 2^-128. A failing combination is split down to single
+//! verification, so every item it holds is decided by a smaller
+//! combination or by `ark-groth16`.
+
+use ark_bn254::{Bn254, Fr, G1Affine, G1Projective};
+use ark_ec::pairing::Pairing;
+use ark_ec::{CurveGroup, VariableBaseMSM};
+use ark_ff::Zero;
+use rand::RngExt;
+
+use super::{Decoded, VerifyingKey, decode, verify_decoded};
+use crate::batch::FlatBytes;
+use crate::bisect::{self, Checker, Cost};
+use crate::cores;
+use crate::verdict::{Reason, Verdict};
+
+/// Costs of a combination in single verifications (`ark-groth16`'s: three
+/// Miller loops and a final exponentiation), measured on one thread of the
+/// 2-vCPU development VM (see the README's Performance section).
+pub(crate) const BATCH_COST: Cost = Cost {
+    fixed: 1.0,
+    per_item: 0.35,
+    max_chunk: 256,
+    leaf: 2,
+};
+
+/// Items per thread from which a batch is first checked as a few large
+/// sets ([`bisect::decide_large_first`]).
+const LARGE_SET: usize = 32;
+
+/// One verdict per item under `vk`, equal to [`super::oracle::verify`]'s.
+pub(crate) fn verify(vk: &VerifyingKey, items: &FlatBytes) -> Vec<Verdict> {
+    let decoded = cores::map_range(0..items.len(), 8, |i| decode(vk, items.get(i)));
+    let ready: Vec<usize> = (0..decoded.len()).filter(|&i| decoded[i].is_ok()).collect();
+    let proofs = Proofs {
+        vk,
+        items: ready.iter().filter_map(|&i| decoded[i].as_ref().ok()).collect(),
+    };
+    let all: Vec<usize> = (0..ready.len()).collect();
+    let holds = bisect::decide_large_first(&proofs, &all, BATCH_COST, LARGE_SET);
+    let mut verdicts: Vec<Verdict> = decoded
+        .iter()
+        .map(|d| d.as_ref().map_or_else(|r| Verdict::Invalid(*r), |_| Verdict::Valid))
+        .collect();
+    for (&i, ok) in ready.iter().zip(holds) {
+        if !ok {
+            verdicts[i] = Verdict::Invalid(Reason::Equation);
+        }
+    }
+    verdicts
+}
+
+/// Decoded items under one key, as [`crate::bisect`] checks them.
+struct Proofs<'a> {
+    vk: &'a VerifyingKey,
+    items: Vec<&'a Decoded>,
+}
+
+impl Checker for Proofs<'_> {
+    /// `ark-groth16`'s verification of the item.
+    fn one(&self, i: usize) -> bool {
+        verify_decoded(self.vk, self.items[i])
+    }
+
+    /// The combination of the items' equations with fresh 128-bit
+    /// coefficients (see the module's docs).
+    fn all(&self, items: &[usize]) -> bool {
+        combined(self.vk, items.iter().map(|&i| self.items[i]), || {
+            Fr::from(rand::rng().random::<u128>())
+        })
+    }
+}
+
+/// Whether the combination of `items`' equations with the coefficients
+/// `coefficient` draws is one.
+fn combined<'a>(
+    vk: &VerifyingKey,
+    items: impl ExactSizeIterator<Item = &'a Decoded>,
+    mut coefficient: impl FnMut() -> Fr,
+) -> bool {
+    let key = &vk.prepared.vk;
+    let k = items.len();
+    // The IC points' scalars: sum z_i, then sum z_i x_ij per input.
+    let mut ic_scalars = vec![Fr::zero(); key.gamma_abc_g1.len()];
+    let (mut cs, mut zs) = (Vec::with_capacity(k), Vec::with_capacity(k));
+    let mut g1 = Vec::with_capacity(k + 3);
+    let mut g2 = Vec::with_capacity(k + 3);
+    for d in items {
+        let z = coefficient();
+        ic_scalars[0] += z;
+        for (s, x) in ic_scalars[1..].iter_mut().zip(&d.inputs) {
+            *s += z * x;
+        }
+        g1.push(d.a * z);
+        g2.push(<Bn254 as Pairing>::G2Prepared::from(d.b));
+        cs.push(d.c);
+        zs.push(z);
+    }
+    g1.push(G1Projective::msm_unchecked(&key.gamma_abc_g1, &ic_scalars));
+    g2.push(vk.prepared.gamma_g2_neg_pc.clone());
+    g1.push(G1Projective::msm_unchecked(&cs, &zs));
+    g2.push(vk.prepared.delta_g2_neg_pc.clone());
+    g1.push(key.alpha_g1 * ic_scalars[0]);
+    g2.push(vk.neg_beta.clone());
+    let g1: Vec<G1Affine> = G1Projective::normalize_batch(&g1);
+    let product = Bn254::multi_miller_loop(g1, g2);
+    Bn254::final_exponentiation(product).is_some_and(|p| p.is_zero())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::groth16::sample;
+
+    /// The combination itself (the tests elsewhere would pass with a
+    /// combination that always fails, single verification deciding every
+    /// item): it holds for sets of valid proofs, whatever the
+    /// coefficients (zero and one among them), and fails once one proof
+    /// of the set is wrong, wherever it is.
+    #[test]
+    fn the_combination_holds_exactly_for_valid_sets() {
+        let made = sample::generate(3, 24, 0.0, 5);
+        let vk = VerifyingKey::from_bytes(&made.vk).expect("the sample's key");
+        let decoded: Vec<Decoded> = made
+            .items
+            .iter()
+            .map(|it| decode(&vk, &it.bytes).expect("an honest item"))
+            .collect();
+        let mut n = 0u64;
+        let mut draws = || {
+            n += 1;
+            Fr::from(n % 5)
+        };
+        assert!(combined(&vk, decoded.iter(), &mut draws), "24 valid proofs");
+        assert!(combined(&vk, decoded[..1].iter(), &mut draws), "one");
+        for bad in [0, 11, 23] {
+            let mut wrong = decoded.clone();
+            wrong[bad].inputs[0] += Fr::from(1u64);
+            let proofs = Proofs {
+                vk: &vk,
+                items: wrong.iter().collect(),
+            };
+            let all: Vec<usize> = (0..wrong.len()).collect();
+            assert!(!proofs.all(&all), "a wrong input at {bad}");
+            assert!(!proofs.one(bad) && proofs.one((bad + 1) % 24));
+        }
+    }
+}

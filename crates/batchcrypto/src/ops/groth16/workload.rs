@@ -1,0 +1,61 @@
+//! `groth16_verify_bn254`'s declaration in the registry
+//! ([`crate::registry`]): one generated key ([`super::sample`]) and its
+//! items with the oracle's verdicts. The bench's proofs have four public
+//! inputs (a Semaphore v4 proof's: the tree's root, the nullifier, the
+//! message's and the scope's hashes), the self-test's seven; hostile
+//! items at the configured share.
+
+use rayon::prelude::*;
+
+use super::{VerifyingKey, oracle, sample};
+use crate::batch::FlatBytes;
+use crate::engine::Engine;
+use crate::ops::Op;
+use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
+use crate::verdict::Verdict;
+
+/// `groth16_verify_bn254`.
+pub const VERIFY_BN254: OpSpec = OpSpec {
+    op: Op::Groth16VerifyBn254,
+    item: "proof (256) and 4 public inputs under one key (7 in the self-test)",
+    gpu_kernel: true,
+    splittable: true,
+    bench_msg_len: None,
+    workload,
+};
+
+/// A key and its items.
+struct Input {
+    vk: VerifyingKey,
+    items: FlatBytes,
+}
+
+fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
+    let inputs = if c.varied { 7 } else { 4 };
+    let made = sample::generate(inputs, c.distinct(1024), c.invalid_share, c.seed);
+    let vk = VerifyingKey::from_bytes(&made.vk).unwrap_or_else(|e| unreachable!("the sample's key decodes: {e}"));
+    let items: Vec<sample::Item> = made.items.iter().cycle().take(c.n).cloned().collect();
+    let input = Input {
+        items: sample::batch(&items),
+        vk,
+    };
+    let expected: Vec<bool> = (0..input.items.len())
+        .into_par_iter()
+        .map(|i| oracle::verify(&input.vk, input.items.get(i)))
+        .collect();
+    Box::new(Cases {
+        len: input.items.len(),
+        input,
+        expected,
+        oracle: |input: &Input| {
+            for i in 0..input.items.len() {
+                std::hint::black_box(oracle::verify(&input.vk, input.items.get(i)));
+            }
+        },
+        engine: |e: &Engine, input: &Input| e.verify_groth16(&input.vk, &input.items),
+        same: |v: &Verdict, w: &bool| v.is_valid() == *w,
+        kernel: None,
+        trivial: false,
+        alternative: None,
+    })
+}
