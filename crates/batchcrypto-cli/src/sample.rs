@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, kzg, mldsa, mlkem, poseidon, slhdsa, sr25519};
+use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, groth16, kzg, mldsa, mlkem, poseidon, slhdsa, sr25519};
 
 use crate::Fatal;
 use crate::output::{Output, write_failed};
@@ -83,6 +83,13 @@ pub enum Sample {
     /// a short element, which the verb reports as a malformed line, 13
     /// inputs, none). `--signers` is not used.
     Poseidon(Common),
+    /// Proofs for `verify groth16` under one key made with its trapdoor
+    /// (written to `--vk-output` as the key's hex; also with A or B at
+    /// infinity, inputs 0 and r - 1; hostile: a wrong input, A and C
+    /// swapped, C negated, an input plus r, A off its curve, a coordinate
+    /// of B not below p, B outside G2's subgroup, A at infinity, an input
+    /// missing). `--signers` is not used.
+    Groth16(Groth16Common),
     /// Items for `verify ml-dsa-44` (hostile: wrong message, context or
     /// key, bit flips, malformed hints, z out of range, short key or
     /// signature, a context over 255 bytes).
@@ -126,6 +133,21 @@ pub struct KemCommon {
     /// Parameter set: 512, 768 or 1024.
     #[arg(long, default_value = "768", value_parser = crate::mlkem::parse_set)]
     set: mlkem::Set,
+}
+
+/// A Groth16 sample: what every sample takes, the key's inputs, and where
+/// the key goes.
+#[derive(clap::Args)]
+pub struct Groth16Common {
+    #[command(flatten)]
+    common: Common,
+    /// Public inputs per proof, 1 to 64.
+    #[arg(long, default_value_t = 4, value_parser = crate::limits::in_range::<1, 64>)]
+    inputs: usize,
+    /// File for the verifying key (its EIP-197 bytes in hex, which
+    /// `verify groth16 --vk` reads).
+    #[arg(long)]
+    vk_output: PathBuf,
 }
 
 /// An SLH-DSA sample: what every sample takes, and the parameter set.
@@ -180,6 +202,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::KzgBlob(common)
         | Sample::KzgRecover(common)
         | Sample::Poseidon(common)
+        | Sample::Groth16(Groth16Common { common, .. })
         | Sample::MlDsa44(common)
         | Sample::MlDsa65(common)
         | Sample::MlDsa87(common)
@@ -195,6 +218,16 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         )));
     }
     let c = common;
+    let trapdoor = match &s {
+        Sample::Groth16(g) => {
+            let trapdoor = groth16::sample::Trapdoor::new(g.inputs, c.seed);
+            let mut out = Output::open(&g.vk_output, None)?;
+            writeln!(out, "{}", hex::encode(trapdoor.key())).map_err(write_failed)?;
+            out.commit()?;
+            Some(trapdoor)
+        }
+        _ => None,
+    };
     let pool = match &s {
         Sample::MlKemEncaps(k) | Sample::MlKemDecaps(k) => mlkem::sample::key_pool(k.set, c.signers, c.seed),
         _ => Vec::new(),
@@ -315,6 +348,23 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
                 format!("{{\"inputs\":[{}],\"kind\":\"{kind}\"}}", inputs.join(","))
             },
         ),
+        Sample::Groth16(_) => {
+            let trapdoor = trapdoor.as_ref().unwrap_or_else(|| unreachable!("made above"));
+            by_steps(
+                c.count,
+                move |r| trapdoor.items(r, c.hostile_share),
+                |i| {
+                    let (proof, inputs) = i.bytes.split_at(groth16::PROOF_LEN);
+                    let public: Vec<String> = inputs.chunks(32).map(|x| format!("\"0x{}\"", hex::encode(x))).collect();
+                    format!(
+                        "{{\"proof\":\"{}\",\"public\":[{}],\"kind\":\"{}\"}}",
+                        hex::encode(proof),
+                        public.join(","),
+                        i.kind
+                    )
+                },
+            )
+        }
         Sample::MlDsa44(_) | Sample::MlDsa65(_) | Sample::MlDsa87(_) => {
             let level = match &s {
                 Sample::MlDsa44(_) => mldsa::Level::Mldsa44,

@@ -4,9 +4,10 @@ use batchcrypto::batch::SignedBatch;
 use batchcrypto::ops::bls::{self, AggregateItem, FastAggregateItem};
 use batchcrypto::ops::ecdsa::{K1Key, K1VerifyItem, P256Item};
 use batchcrypto::ops::ed25519::Policy;
+use batchcrypto::ops::groth16::{self, VerifyingKey};
 use batchcrypto::ops::kzg::{self, CellItem};
 use batchcrypto::ops::{bip340, mldsa, slhdsa, sr25519};
-use batchcrypto::{Engine, Error, Outcome, Selection, Verdict};
+use batchcrypto::{Engine, Error, FlatBytes, Outcome, Selection, Verdict};
 
 use crate::Fatal;
 use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object, write_verdict};
@@ -113,6 +114,21 @@ pub enum Verify {
         #[command(flatten)]
         io: Io,
     },
+    /// Groth16 over BN254 (circom, snarkjs) under one key: in {"proof": snarkjs's proof object or 256 bytes hex (A, B, C as EIP-197 encodes them), "public": [numbers]}, out {"valid":bool[,"reason"]}.
+    Groth16 {
+        /// The verifying key: snarkjs's verification_key.json, or a file
+        /// holding the key's EIP-197 bytes in hex.
+        #[arg(long, value_parser = parse_key_file, required_unless_present = "vk_hex", conflicts_with = "vk_hex")]
+        vk: Option<Groth16Key>,
+        /// The verifying key's EIP-197 bytes in hex (alpha, beta, gamma,
+        /// delta, then IC_0 to IC_l), as the service takes it.
+        #[arg(long, value_parser = parse_key_hex)]
+        vk_hex: Option<Groth16Key>,
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
     /// SLH-DSA (FIPS 205, pure) in one of the twelve sets: in {"pk","msg","sig"[,"ctx"]}, out {"valid":bool[,"reason"]}.
     #[command(name = "slh-dsa")]
     SlhDsa {
@@ -135,6 +151,40 @@ pub fn parse_slhdsa_set(s: &str) -> Result<slhdsa::Set, String> {
         let names: Vec<&str> = slhdsa::Set::ALL.iter().map(|set| set.short_name()).collect();
         format!("unknown SLH-DSA set {s:?}; one of {}", names.join(", "))
     })
+}
+
+/// A Groth16 verifying key given on the command line, decoded once.
+#[derive(Clone)]
+pub struct Groth16Key(std::sync::Arc<VerifyingKey>);
+
+/// A key from its EIP-197 bytes in hex (whitespace ignored, `0x` allowed).
+pub fn parse_key_hex(text: &str) -> Result<Groth16Key, String> {
+    let digits: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    let digits = digits.strip_prefix("0x").unwrap_or(&digits);
+    let bytes = hex::decode(digits).map_err(|e| format!("the key is not hex: {e}"))?;
+    let vk = VerifyingKey::from_bytes(&bytes).map_err(|e| e.to_string())?;
+    Ok(Groth16Key(std::sync::Arc::new(vk)))
+}
+
+/// A key from a file: snarkjs's `verification_key.json`, or the key's
+/// EIP-197 bytes in hex.
+pub fn parse_key_file(path: &str) -> Result<Groth16Key, String> {
+    // A key of the most inputs is under 70 KiB as hex, snarkjs's JSON a few
+    // times that: a larger file is not a key.
+    const MAX_KEY_FILE: u64 = 4 << 20;
+    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut std::io::Read::take(file, MAX_KEY_FILE + 1), &mut text)
+        .map_err(|e| format!("{path}: {e}"))?;
+    if text.len() as u64 > MAX_KEY_FILE {
+        return Err(format!("{path}: over {MAX_KEY_FILE} bytes: not a verifying key"));
+    }
+    if text.trim_start().starts_with('{') {
+        let bytes = groth16::snarkjs::verifying_key(&text).map_err(|e| format!("{path}: {e}"))?;
+        let vk = VerifyingKey::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+        return Ok(Groth16Key(std::sync::Arc::new(vk)));
+    }
+    parse_key_hex(&text).map_err(|e| format!("{path}: {e}"))
 }
 
 pub fn job(verify: Verify) -> LineJob {
@@ -213,6 +263,21 @@ pub fn job(verify: Verify) -> LineJob {
         Verify::MlDsa44 { engine, io } => mldsa_job(mldsa::Level::Mldsa44, engine, io),
         Verify::MlDsa65 { engine, io } => mldsa_job(mldsa::Level::Mldsa65, engine, io),
         Verify::MlDsa87 { engine, io } => mldsa_job(mldsa::Level::Mldsa87, engine, io),
+        Verify::Groth16 { vk, vk_hex, engine, io } => {
+            // clap requires one of the two.
+            let Some(Groth16Key(key)) = vk.or(vk_hex) else {
+                unreachable!("--vk or --vk-hex is required")
+            };
+            // The title is the service's batching key: the key's bytes, by
+            // their SHA-256.
+            let digest = batchcrypto::ops::hash::oracle::digest(batchcrypto::ops::hash::Alg::Sha256, &key.to_bytes());
+            LineJob::new(
+                VerdictVerb::<Groth16Format>::new(move |e, b| e.verify_groth16(&key, b)),
+                format!("verify groth16 (key sha256 {})", hex::encode(digest)),
+                engine,
+                io,
+            )
+        }
         Verify::SlhDsa { set, engine, io } => LineJob::new(
             VerdictVerb::<ContextFormat>::new(move |e, b| e.verify_slhdsa(set, b)),
             format!("verify slh-dsa --set {}", set.short_name()),
@@ -524,5 +589,54 @@ impl LineFormat for CellFormat {
 
     fn batch_bytes(batch: &Self::Batch) -> usize {
         batch.len() * (std::mem::size_of::<CellItem>() + kzg::CELL_LEN)
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct Groth16Line {
+    #[serde(default)]
+    proof: Option<serde_json::Value>,
+    #[serde(default)]
+    public: Option<serde_json::Value>,
+}
+
+/// `{"proof","public"}` (Groth16): the proof as snarkjs writes it or as
+/// 256 bytes of hex; the public inputs as numbers (decimal or `0x`
+/// strings) up to 2^256 - 1, as many as given: a count the key does not
+/// take is the item's `wrong_input_length`, one not below r its
+/// `non_canonical_element`.
+struct Groth16Format;
+
+impl LineFormat for Groth16Format {
+    type Batch = FlatBytes;
+
+    fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
+        let l: Groth16Line = parse_object(line)?;
+        let proof = l
+            .proof
+            .ok_or("missing field \"proof\" (snarkjs's proof object, or 256 bytes of hex)")?;
+        let public = l
+            .public
+            .ok_or("missing field \"public\" (an array of numbers, snarkjs's public.json)")?;
+        scratch.clear();
+        match &proof {
+            serde_json::Value::String(s) => {
+                scratch.extend(hex_fixed::<{ groth16::PROOF_LEN }>(
+                    "proof",
+                    &Field::Str(s.as_str().into()),
+                )?);
+            }
+            _ => scratch.extend(groth16::snarkjs::proof(&proof).map_err(|e| e.to_string())?),
+        }
+        scratch.extend(groth16::snarkjs::public_inputs(&public).map_err(|e| e.to_string())?);
+        if batch.push(scratch) {
+            Ok(())
+        } else {
+            Err("batch over 4 GiB or out of memory".to_string())
+        }
+    }
+
+    fn batch_bytes(batch: &FlatBytes) -> usize {
+        batch.bytes().len()
     }
 }

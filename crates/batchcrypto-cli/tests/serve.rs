@@ -639,6 +639,77 @@ fn merkle_requests_are_trees_answered_as_the_cli_answers() {
     assert_eq!(lines.concat() + "\n", cli(&["--hash", "sha256"], &body));
 }
 
+/// `verify groth16` requests name their key inline (`vk_hex`, the key's
+/// EIP-197 bytes): requests under two keys, sent at once, each get the
+/// CLI's lines for their own key (the golden corpus under its key, a
+/// sample under another: the key is part of the batching key); a key file
+/// (`vk`, a path on the server) is refused, and so is a key that does not
+/// decode, with why; gRPC answers the same.
+#[test]
+fn groth16_requests_are_answered_under_their_own_key() {
+    let server = Server::start(&["--max-wait-us", "200000"]);
+    let addr = server.addr;
+    let golden = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/cli-golden"));
+    let key = std::fs::read_to_string(golden.join("groth16-vk.hex")).expect("key");
+    let key = key.trim().to_string();
+    let body = std::fs::read_to_string(golden.join("groth16.jsonl")).expect("corpus");
+    let expected = std::fs::read_to_string(golden.join("groth16.out")).expect("answers");
+    let other_key = std::env::temp_dir().join(format!("batchcrypto-serve-groth16-{}.hex", std::process::id()));
+    let other_body = String::from_utf8(
+        bin()
+            .args(["sample", "groth16", "--count", "40", "--seed", "9", "--inputs", "3"])
+            .arg("--vk-output")
+            .arg(&other_key)
+            .output()
+            .expect("sample")
+            .stdout,
+    )
+    .expect("utf-8");
+    let other_hex = std::fs::read_to_string(&other_key)
+        .expect("the other key")
+        .trim()
+        .to_string();
+    std::fs::remove_file(&other_key).ok();
+    let other_expected = String::from_utf8(
+        run_with_stdin(
+            &["verify", "groth16", "--vk-hex", &other_hex, "--backend", "cpu"],
+            other_body.as_bytes(),
+        )
+        .stdout,
+    )
+    .expect("utf-8");
+    assert_ne!(other_expected, expected);
+    let threads: Vec<_> = [
+        (key.clone(), body.clone(), expected.clone()),
+        (other_hex, other_body, other_expected),
+    ]
+    .into_iter()
+    .cycle()
+    .take(6)
+    .map(|(hex, body, expected)| {
+        std::thread::spawn(move || {
+            let path = format!("/v1/verify/groth16?vk_hex={hex}");
+            let reply = post(addr, &path, &body);
+            assert_eq!(reply.status, 200, "{}", reply.body);
+            assert_eq!(reply.body, expected);
+        })
+    })
+    .collect();
+    for t in threads {
+        t.join().expect("client");
+    }
+    let reply = post(addr, "/v1/verify/groth16?vk=/etc/hostname", &body);
+    assert_eq!(reply.status, 400);
+    assert!(reply.body.contains("belongs to a CLI run"), "{}", reply.body);
+    let reply = post(addr, "/v1/verify/groth16?vk_hex=00", &body);
+    assert_eq!(reply.status, 400);
+    assert!(reply.body.contains("at least 512 bytes"), "{}", reply.body);
+    let reply = grpc_run(addr, "verify/groth16", &[("vk_hex", &key)], &body, &[]);
+    assert_eq!(reply.code, 0, "{}", reply.message);
+    let lines = reply.response.expect("a response").lines;
+    assert_eq!(lines.join("\n") + "\n", expected);
+}
+
 /// The binary verbs answer the bytes their CLI runs write: `ntt` requests
 /// of whole polynomials (one with a non-canonical element: zeros and the
 /// `x-batchcrypto-refused` header, as the CLI names it on stderr) sent at

@@ -5,9 +5,11 @@
 //! (`verify ed25519 --policy=zip215`) parsed by the CLI's own parser, so the
 //! service accepts exactly the operations and options the CLI does, checked
 //! the same way. Options that belong to one CLI run (`--backend`,
-//! `--threads`, `--input`, `--output`, `--max-line-bytes`, and `msm`'s
-//! `--points` and `--scalars`, which the request's body carries) are
-//! refused: the service has one engine, and a request's input is its body.
+//! `--threads`, `--input`, `--output`, `--max-line-bytes`, `msm`'s
+//! `--points` and `--scalars`, which the request's body carries, and
+//! `verify groth16`'s `--vk`, a file of the server's: the key travels as
+//! `vk_hex`) are refused: the service has one engine, and a request's input
+//! is its body.
 
 use clap::{CommandFactory, Parser};
 
@@ -15,7 +17,7 @@ use super::verb::{Lines, Served};
 use crate::{Cli, Command};
 
 /// Options a request may not set.
-const REFUSED: [&str; 9] = [
+const REFUSED: [&str; 10] = [
     "backend",
     "threads",
     "input",
@@ -23,6 +25,7 @@ const REFUSED: [&str; 9] = [
     "max-line-bytes",
     "points",
     "scalars",
+    "vk",
     "help",
     "version",
 ];

@@ -14,6 +14,8 @@
 
 use ark_bn254::{Fq, Fq2, Fr, G1Projective, G2Affine, G2Projective};
 use ark_ec::{CurveGroup, PrimeGroup};
+use std::ops::Range;
+
 use ark_ff::{BigInteger, Field, PrimeField, Zero};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -58,59 +60,87 @@ pub struct Item {
 /// A key with `inputs` public inputs (at least one) and `count` items,
 /// about `hostile_share` of them hostile.
 pub fn generate(inputs: usize, count: usize, hostile_share: f64, seed: u64) -> Sample {
-    let inputs = inputs.max(1);
-    let mut krng = StdRng::seed_from_u64(seed ^ 0x6701_6000);
-    let (a, b, g, d): (Fr, Fr, Fr, Fr) = (
-        random_field(&mut krng),
-        random_field(&mut krng),
-        random_field(&mut krng),
-        random_field(&mut krng),
-    );
-    let u: Vec<Fr> = (0..=inputs).map(|_| random_field(&mut krng)).collect();
-    let (g1, g2) = (G1Projective::generator(), G2Projective::generator());
-    let mut vk = bn254::encode_g1((g1 * a).into_affine());
-    for s in [b, g, d] {
-        vk.extend(bn254::encode_g2((g2 * s).into_affine()));
+    let trapdoor = Trapdoor::new(inputs, seed);
+    Sample {
+        vk: trapdoor.key(),
+        items: trapdoor.items(0..count, hostile_share),
     }
-    for uj in &u {
-        vk.extend(bn254::encode_g1((g1 * uj).into_affine()));
+}
+
+/// The key's secrets: the sample's key and its proofs follow from them
+/// and the seed.
+#[derive(Debug, Clone)]
+pub struct Trapdoor {
+    a: Fr,
+    b: Fr,
+    g: Fr,
+    d: Fr,
+    u: Vec<Fr>,
+    seed: u64,
+}
+
+impl Trapdoor {
+    /// The trapdoor of a key with `inputs` public inputs (at least one)
+    /// made from `seed`.
+    pub fn new(inputs: usize, seed: u64) -> Trapdoor {
+        let mut krng = StdRng::seed_from_u64(seed ^ 0x6701_6000);
+        let mut fr = || -> Fr { random_field(&mut krng) };
+        let (a, b, g, d) = (fr(), fr(), fr(), fr());
+        let u = (0..=inputs.max(1)).map(|_| fr()).collect();
+        Trapdoor { a, b, g, d, u, seed }
     }
-    let d_inv = d.inverse().unwrap_or_default();
-    let items = (0..count)
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = item_rng(seed ^ 0x6701_6001, i);
-            let x: Vec<Fr> = (0..inputs)
-                .map(|_| match rng.random_range(0..8) {
-                    0 => Fr::zero(),
-                    1 => -Fr::from(1u64),
-                    _ => random_field(&mut rng),
-                })
-                .collect();
-            let (mut rho, mut sigma) = (random_field(&mut rng), random_field(&mut rng));
-            let hostile = (rng.random::<f64>() < hostile_share).then(|| HOSTILE[rng.random_range(0..HOSTILE.len())]);
-            let mut kind = "valid";
-            match (hostile, rng.random_range(0..16)) {
-                (None, 0) => (rho, kind) = (Fr::zero(), "a_infinity_valid"),
-                (None, 1) => (sigma, kind) = (Fr::zero(), "b_infinity_valid"),
-                _ => {}
-            }
-            let x_sum = u[0] + u[1..].iter().zip(&x).map(|(uj, xj)| *uj * xj).sum::<Fr>();
-            let c = (rho * sigma - a * b - g * x_sum) * d_inv;
-            let mut bytes = bn254::encode_g1((g1 * rho).into_affine());
-            bytes.extend(bn254::encode_g2((g2 * sigma).into_affine()));
-            bytes.extend(bn254::encode_g1((g1 * c).into_affine()));
-            for xj in &x {
-                bytes.extend(word(xj.into_bigint().to_bytes_be()));
-            }
-            if let Some(hostile) = hostile {
-                kind = hostile;
-                corrupt(&mut bytes, kind, &mut rng);
-            }
-            Item { bytes, kind }
-        })
-        .collect();
-    Sample { vk, items }
+
+    /// The verifying key's encoding.
+    pub fn key(&self) -> Vec<u8> {
+        let (g1, g2) = (G1Projective::generator(), G2Projective::generator());
+        let mut vk = bn254::encode_g1((g1 * self.a).into_affine());
+        for s in [self.b, self.g, self.d] {
+            vk.extend(bn254::encode_g2((g2 * s).into_affine()));
+        }
+        for uj in &self.u {
+            vk.extend(bn254::encode_g1((g1 * uj).into_affine()));
+        }
+        vk
+    }
+
+    /// Items `range` (each depends only on the seed and its index).
+    pub fn items(&self, range: Range<usize>, hostile_share: f64) -> Vec<Item> {
+        range.into_par_iter().map(|i| self.item(i, hostile_share)).collect()
+    }
+
+    /// Item `i`.
+    fn item(&self, i: usize, hostile_share: f64) -> Item {
+        let (g1, g2) = (G1Projective::generator(), G2Projective::generator());
+        let mut rng = item_rng(self.seed ^ 0x6701_6001, i);
+        let x: Vec<Fr> = (1..self.u.len())
+            .map(|_| match rng.random_range(0..8) {
+                0 => Fr::zero(),
+                1 => -Fr::from(1u64),
+                _ => random_field(&mut rng),
+            })
+            .collect();
+        let (mut rho, mut sigma): (Fr, Fr) = (random_field(&mut rng), random_field(&mut rng));
+        let hostile = (rng.random::<f64>() < hostile_share).then(|| HOSTILE[rng.random_range(0..HOSTILE.len())]);
+        let mut kind = "valid";
+        match (hostile, rng.random_range(0..16)) {
+            (None, 0) => (rho, kind) = (Fr::zero(), "a_infinity_valid"),
+            (None, 1) => (sigma, kind) = (Fr::zero(), "b_infinity_valid"),
+            _ => {}
+        }
+        let x_sum = self.u[0] + self.u[1..].iter().zip(&x).map(|(uj, xj)| *uj * xj).sum::<Fr>();
+        let c = (rho * sigma - self.a * self.b - self.g * x_sum) * self.d.inverse().unwrap_or_default();
+        let mut bytes = bn254::encode_g1((g1 * rho).into_affine());
+        bytes.extend(bn254::encode_g2((g2 * sigma).into_affine()));
+        bytes.extend(bn254::encode_g1((g1 * c).into_affine()));
+        for xj in &x {
+            bytes.extend(word(xj.into_bigint().to_bytes_be()));
+        }
+        if let Some(hostile) = hostile {
+            kind = hostile;
+            corrupt(&mut bytes, kind, &mut rng);
+        }
+        Item { bytes, kind }
+    }
 }
 
 /// A big-endian value as a 32-byte word.

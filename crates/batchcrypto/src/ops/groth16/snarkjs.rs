@@ -12,7 +12,7 @@
 use num_bigint::BigUint;
 use serde_json::Value;
 
-use super::{G1_LEN, G2_LEN, WORD};
+use super::{G1_LEN, G2_LEN, PROOF_LEN, WORD};
 use crate::error::{Error, OpName};
 use crate::ops::Op;
 
@@ -156,9 +156,9 @@ pub fn verifying_key(json: &str) -> Result<Vec<u8>, Error> {
     Ok(out)
 }
 
-/// A proof object (`pi_a`, `pi_b`, `pi_c`, as `proof.json` holds it) and
-/// its public inputs (`public.json`'s array) as an item's bytes.
-pub fn item(proof: &Value, public: &Value) -> Result<Vec<u8>, Error> {
+/// A proof object (`pi_a`, `pi_b`, `pi_c`, as `proof.json` holds it) as
+/// the proof's encoding.
+pub fn proof(proof: &Value) -> Result<[u8; PROOF_LEN], Error> {
     tag(proof, "protocol", &PROTOCOLS, "the proof")?;
     tag(proof, "curve", &["bn128", "bn254"], "the proof")?;
     let field = |name: &str| {
@@ -166,14 +166,28 @@ pub fn item(proof: &Value, public: &Value) -> Result<Vec<u8>, Error> {
             .get(name)
             .ok_or_else(|| refuse(format!("the proof has no {name}")))
     };
-    let mut out = g1(field("pi_a")?, "pi_a")?.to_vec();
-    out.extend(g2(field("pi_b")?, "pi_b")?);
-    out.extend(g1(field("pi_c")?, "pi_c")?);
+    let mut out = [0u8; PROOF_LEN];
+    out[..G1_LEN].copy_from_slice(&g1(field("pi_a")?, "pi_a")?);
+    out[G1_LEN..G1_LEN + G2_LEN].copy_from_slice(&g2(field("pi_b")?, "pi_b")?);
+    out[G1_LEN + G2_LEN..].copy_from_slice(&g1(field("pi_c")?, "pi_c")?);
+    Ok(out)
+}
+
+/// Public inputs (`public.json`'s array) as their 32-byte words, in order.
+pub fn public_inputs(public: &Value) -> Result<Vec<u8>, Error> {
     let inputs = public
         .as_array()
         .ok_or_else(|| refuse("the public inputs are not an array".into()))?;
+    let mut out = Vec::with_capacity(WORD * inputs.len());
     for (j, x) in inputs.iter().enumerate() {
         out.extend(word(x, &format!("public input {j}"))?);
     }
+    Ok(out)
+}
+
+/// A proof object and its public inputs as an item's bytes.
+pub fn item(proof_json: &Value, public: &Value) -> Result<Vec<u8>, Error> {
+    let mut out = proof(proof_json)?.to_vec();
+    out.extend(public_inputs(public)?);
     Ok(out)
 }
