@@ -49,6 +49,8 @@ __all__ = [
     "REASONS",
     "PRECOMPILE_ERRORS",
     "reason_name",
+    "groth16_key",
+    "groth16_item",
     "GPU_RUNTIME",
     "__version__",
 ]
@@ -70,6 +72,25 @@ REASONS: dict[int, str] = dict(_native.reason_names())
 
 #: Precompile failure numbers (as in ``Calls.errors``) to their codes.
 PRECOMPILE_ERRORS: dict[int, str] = dict(_native.precompile_error_names())
+
+
+def groth16_key(verification_key: str | dict) -> bytes:
+    """snarkjs's ``verification_key.json`` (its text or the parsed dict) as
+    the key's EIP-197 bytes for :meth:`Engine.verify_groth16`."""
+    import json
+
+    text = verification_key if isinstance(verification_key, str) else json.dumps(verification_key)
+    return _native.groth16_key_from_snarkjs(text)
+
+
+def groth16_item(proof: str | dict, public: str | list) -> bytes:
+    """A proof as snarkjs writes it (``proof.json``'s object) and its public
+    inputs (``public.json``'s list of decimal strings) as an item's bytes
+    for :meth:`Engine.verify_groth16`."""
+    import json
+
+    as_text = lambda v: v if isinstance(v, str) else json.dumps(v)  # noqa: E731
+    return _native.groth16_item_from_snarkjs(as_text(proof), as_text(public))
 
 
 def reason_name(code: int) -> str | None:
@@ -309,6 +330,19 @@ class Engine:
         digests = np.empty((n, 32), dtype=np.uint8)
         self._native.hash(alg, cols[0].native(), digests)
         return digests
+
+    def verify_groth16(self, vk: bytes, items: Any) -> Verdicts:
+        """Groth16 over BN254 (circom, snarkjs; ``ark-groth16``'s verdicts)
+        under the key ``vk``, its EIP-197 bytes (:func:`groth16_key` makes
+        them from snarkjs's ``verification_key.json``): each item a proof of
+        256 bytes (A, B, C as EIP-197 encodes them) and its public inputs,
+        32 bytes big-endian each (:func:`groth16_item`). A key that does not
+        decode raises ``ValueError``; an item of another length is its
+        ``wrong_input_length``."""
+        n, cols = columns("verify_groth16", items=items)
+        codes = np.empty(n, dtype=np.uint8)
+        self._native.verify_groth16(bytes(vk), cols[0].native(), codes)
+        return _verdicts(codes)
 
     def poseidon_bn254(self, items: Any) -> Hashes:
         """Poseidon over BN254's scalar field with circom's parameters

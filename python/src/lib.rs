@@ -19,7 +19,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use batchcrypto::flat::{self, Column};
-use batchcrypto::ops::{bls, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519};
+use batchcrypto::ops::{
+    bls, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519,
+};
 use batchcrypto::{BackendChoice, Engine, Error, Outcome, Reason, Verdict};
 
 /// A borrowed input column: the buffer stays held (and so alive) while
@@ -357,6 +359,22 @@ impl NativeEngine {
             }
             Ok(())
         })
+    }
+
+    /// Groth16 over BN254 under the key `vk` (its EIP-197 bytes): per
+    /// item 0 or the reason.
+    fn verify_groth16(
+        &self,
+        py: Python<'_>,
+        vk: &[u8],
+        items: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let items = Col::get("items", items)?;
+        let mut codes = out("codes", codes, None)?;
+        let (ic, dst) = (items.column(), codes.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| write_verdicts("verify_groth16", flat::verify_groth16(e, vk, &ic), dst))
     }
 
     /// Poseidon over BN254's scalar field (circom's parameters): the
@@ -883,6 +901,21 @@ fn precompile_error_names() -> Vec<(u8, &'static str)> {
 }
 
 /// Every reason as `(number, code)`: the name table of the verdict arrays.
+/// snarkjs's `verification_key.json` as the key's EIP-197 bytes.
+#[pyfunction]
+fn groth16_key_from_snarkjs(py: Python<'_>, json: &str) -> PyResult<Py<PyBytes>> {
+    let bytes = groth16::snarkjs::verifying_key(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(PyBytes::new(py, &bytes).unbind())
+}
+
+/// snarkjs's proof object and public inputs (both as JSON text) as an
+/// item's bytes.
+#[pyfunction]
+fn groth16_item_from_snarkjs(py: Python<'_>, proof: &str, public: &str) -> PyResult<Py<PyBytes>> {
+    let bytes = groth16::snarkjs::item_from_text(proof, public).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(PyBytes::new(py, &bytes).unbind())
+}
+
 #[pyfunction]
 fn reason_names() -> Vec<(u8, &'static str)> {
     Reason::ALL.iter().map(|r| (r.number(), r.code())).collect()
@@ -901,6 +934,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(reason_names, m)?)?;
     m.add_function(wrap_pyfunction!(precompile_error_names, m)?)?;
     m.add_function(wrap_pyfunction!(mlkem_lengths, m)?)?;
+    m.add_function(wrap_pyfunction!(groth16_key_from_snarkjs, m)?)?;
+    m.add_function(wrap_pyfunction!(groth16_item_from_snarkjs, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("GPU_RUNTIME", GPU_RUNTIME)?;
     Ok(())

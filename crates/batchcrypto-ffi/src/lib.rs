@@ -470,6 +470,36 @@ pub unsafe extern "C" fn bc_verify_sr25519(
     })
 }
 
+/// Groth16 over BN254 (`ark-groth16`'s verdicts) under the verifying key
+/// `vk[0..vk_len]` (EIP-197's encoding: alpha, beta, gamma, delta, then
+/// IC_0 to IC_l; a key that does not decode is an error naming what is
+/// wrong): every item a proof of 256 bytes (A, B, C as EIP-197 encodes
+/// them) followed by its l public inputs of 32 bytes big-endian (another
+/// length is that item's `wrong_input_length`).
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `vk` points to
+/// `vk_len` readable bytes; `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_groth16(
+    engine: *const BcEngine,
+    vk: *const u8,
+    vk_len: usize,
+    n: usize,
+    items: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_groth16", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let vk = bytes("vk", vk, vk_len)?;
+            let items = column("items", items, n)?;
+            verdicts(n, out_codes, || flat::verify_groth16(e, vk, &items))
+        }
+    })
+}
+
 /// BLS12-381 with Ethereum's ciphersuite (blst's verdicts): keys of 48
 /// bytes, signatures of 96, messages of any length; `batch` checks the
 /// batch with one multi-pairing first (same verdicts, faster when most

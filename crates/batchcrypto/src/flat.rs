@@ -17,7 +17,7 @@
 use crate::batch::SignedBatch;
 use crate::engine::{Engine, Outcome};
 use crate::error::Error;
-use crate::ops::{Op, bls, ecdsa, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, ntt, poseidon, slhdsa};
+use crate::ops::{Op, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, ntt, poseidon, slhdsa};
 use crate::verdict::Verdict;
 
 /// How a [`Column`]'s buffer is cut into items.
@@ -539,6 +539,15 @@ pub fn hash(engine: &Engine, alg: hash::Alg, msgs: &Column<'_>) -> Result<Outcom
 /// back to back; another length is that item's `wrong_input_length`).
 pub fn poseidon_bn254(engine: &Engine, items: &Column<'_>) -> Result<Outcome<Vec<poseidon::HashResult>>, Error> {
     engine.poseidon_bn254(&flat_bytes(Op::PoseidonBn254, items)?)
+}
+
+/// Groth16 over BN254 under the key `vk` (its EIP-197 bytes,
+/// [`groth16::VerifyingKey::from_bytes`]; a key that does not decode is an
+/// error): every item a proof of 256 bytes and its public inputs of 32
+/// (another length is that item's `wrong_input_length`).
+pub fn verify_groth16(engine: &Engine, vk: &[u8], items: &Column<'_>) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let key = groth16::VerifyingKey::from_bytes(vk)?;
+    engine.verify_groth16(&key, &flat_bytes(Op::Groth16VerifyBn254, items)?)
 }
 
 /// One call of `precompile` per input (any length: a length the
