@@ -1,15 +1,15 @@
 //! Signature verification against the oracles: Ed25519 (strict and
 //! ZIP-215; ed25519-dalek, ed25519-zebra), BIP-340 and secp256k1 ECDSA
 //! and ecrecover (libsecp256k1), sr25519 (schnorrkel), P-256 (`p256`),
-//! BLS12-381 one by one and in batches (blst), and EIP-7594's KZG cell
-//! proofs (c-kzg-4844).
+//! BLS12-381 one by one and in batches (blst), EIP-7594's KZG cell
+//! proofs (c-kzg-4844), and Groth16 proofs over BN254 (`ark-groth16`).
 
 use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
 use batchcrypto::Engine;
 use batchcrypto::batch::SignedBatch;
-use batchcrypto::ops::{SignedItem, bip340, bls, ecdsa, ed25519, kzg, sr25519};
+use batchcrypto::ops::{SignedItem, bip340, bls, ecdsa, ed25519, groth16, kzg, sr25519};
 
 use super::{Fields, answers, array, engine, same};
 
@@ -25,10 +25,17 @@ const BLS_BATCH_ITEMS: usize = 96;
 /// KZG cells: a c-kzg check costs milliseconds a cell, and enough for a
 /// batch check and its bisection.
 const CELL_ITEMS: usize = 16;
+/// Groth16: a proof costs a millisecond, and enough for the combinations
+/// (`bisect::decide` probes with 8 items per thread).
+const GROTH16_ITEMS: usize = 40;
+/// Public inputs of the Groth16 keys.
+const GROTH16_INPUTS: usize = 3;
 /// Seeds of generated items.
 const SEEDS: usize = 4;
-/// The operations (an input's first choice).
-const OPS: u8 = 12;
+/// The operations (an input's first choice; Groth16, the thirteenth, came
+/// last: the committed inputs' first bytes were rewritten to keep their
+/// operation).
+const OPS: u8 = 13;
 
 /// Share of hostile items among seed `s`'s generated ones: a third for
 /// the first two, none for the others (batches that the edits alone make
@@ -237,6 +244,39 @@ pub fn check(e: &Engine, data: &[u8]) {
             let want = items.iter().map(kzg::oracle::verify_cell).collect::<Vec<_>>();
             same("kzg_cell_verify", &got, &want);
         }
+        12 => {
+            let fields = cached(&GROTH16, seed, |s| {
+                groth16::sample::Trapdoor::new(GROTH16_INPUTS, s)
+                    .items(0..GROTH16_ITEMS, hostile(s))
+                    .into_iter()
+                    .map(|i| {
+                        let (a, rest) = i.bytes.split_at(groth16::G1_LEN);
+                        let (b, rest) = rest.split_at(groth16::G2_LEN);
+                        let (c, inputs) = rest.split_at(groth16::G1_LEN);
+                        vec![a.to_vec(), b.to_vec(), c.to_vec(), inputs.to_vec()]
+                    })
+                    .collect()
+            });
+            // The points keep their widths; the public inputs may change
+            // in number (`wrong_input_length`) or bytes.
+            let items = Fields {
+                items: fields,
+                fixed: &[true, true, true, false],
+            }
+            .edited(&mut u, GROTH16_ITEMS)
+            .items;
+            let vk = groth16_key(seed);
+            let mut batch = batchcrypto::FlatBytes::new();
+            for i in &items {
+                assert!(batch.push(&i.concat()), "a short batch");
+            }
+            let got = valid(&answers(e, e.verify_groth16(vk, &batch)));
+            let want = items
+                .iter()
+                .map(|i| groth16::oracle::verify(vk, &i.concat()))
+                .collect::<Vec<_>>();
+            same("groth16_verify_bn254", &got, &want);
+        }
         _ => {
             let mode = if op == 9 { bls::Mode::Single } else { bls::Mode::Batch };
             let fields = cached(&BLS, seed, |s| {
@@ -267,6 +307,20 @@ static ECRECOVER: Cache = OnceLock::new();
 static P256: Cache = OnceLock::new();
 static BLS: Cache = OnceLock::new();
 static CELLS: Cache = OnceLock::new();
+static GROTH16: Cache = OnceLock::new();
+
+/// Seed `seed`'s Groth16 key (made once per process).
+fn groth16_key(seed: usize) -> &'static groth16::VerifyingKey {
+    static KEYS: OnceLock<Vec<groth16::VerifyingKey>> = OnceLock::new();
+    &KEYS.get_or_init(|| {
+        (0..SEEDS as u64)
+            .map(|s| {
+                let bytes = groth16::sample::Trapdoor::new(GROTH16_INPUTS, s).key();
+                groth16::VerifyingKey::from_bytes(&bytes).unwrap_or_else(|e| panic!("the sample's key: {e}"))
+            })
+            .collect()
+    })[seed]
+}
 
 /// Seed `s`'s cells as fields (commitment, index as 8 bytes little-endian,
 /// cell, proof): every eighth cell of a blob (indices 0, 8, ... 120, so
