@@ -153,6 +153,11 @@ bench poseidon 16 --backend cpu,gpu --op poseidon_bn254 --sizes 65536,262144 --o
 # level by level on 16 cores (making the workload builds the oracle's tree:
 # about 6 s on one core).
 bench merklep 16 --backend cpu,gpu --op merkle_poseidon --sizes 262144 --oracle-max-n 4096
+# Groth16 over BN254 (four public inputs): each proof's four-pair pairing
+# check on the BN254 pairing kernel against random linear combinations on
+# 16 cores (making the workload runs ark-groth16 on 1,024 distinct proofs,
+# about 1.3 ms each on one core).
+bench groth16 16 --backend cpu,gpu --op groth16_verify_bn254 --sizes 4096,65536 --oracle-max-n 1024
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).
