@@ -30,6 +30,22 @@ impl Verdict {
     }
 }
 
+/// The verdicts of items first decoded (`decoded`: the item's parts, or
+/// the reason of the check that refused it) and then decided by the
+/// verification equation: `holds[k]` for the `k`-th item that decoded, in
+/// order (`equation` where it fails).
+pub(crate) fn decoded_then_decided<T>(decoded: &[Result<T, Reason>], holds: &[bool]) -> Vec<Verdict> {
+    let mut holds = holds.iter();
+    decoded
+        .iter()
+        .map(|d| match d {
+            Err(r) => Verdict::Invalid(*r),
+            Ok(_) if holds.next().copied().unwrap_or(false) => Verdict::Valid,
+            Ok(_) => Verdict::Invalid(Reason::Equation),
+        })
+        .collect()
+}
+
 /// Why an item was rejected. [`Reason::code`] is the stable snake_case code
 /// printed by the CLI and documented in the README.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -90,7 +106,8 @@ pub enum Reason {
     /// ML-KEM encapsulation: the operating system's random generator failed.
     RandomnessUnavailable = 25,
     /// NTT: an element of the polynomial is not the canonical encoding of a
-    /// field element (not below the modulus).
+    /// field element (not below the modulus); Poseidon, KZG and Groth16: an
+    /// element or public input not below r.
     NonCanonicalElement = 26,
     /// MSM: a point's bytes are not an encoding of a point (a coordinate not
     /// below p, bad flag bits).
@@ -102,9 +119,11 @@ pub enum Reason {
     /// KZG cells: the cell index is not below CELLS_PER_EXT_BLOB (128).
     CellIndexOutOfRange = 30,
     /// KZG: the proof's bytes are not a compressed point of the curve (bad
-    /// flag bits, x not below p, no point with this x).
+    /// flag bits, x not below p, no point with this x); Groth16: a
+    /// coordinate of A, B or C not below p, or a point off its curve.
     MalformedProof = 31,
-    /// KZG: the proof is on the curve but outside G1.
+    /// KZG: the proof is on the curve but outside G1; Groth16: B is on the
+    /// twist but outside G2's subgroup.
     ProofNotInSubgroup = 32,
     /// KZG: the commitment's bytes are not a compressed point of the curve.
     MalformedCommitment = 33,
@@ -118,7 +137,8 @@ pub enum Reason {
     /// repeated or out-of-order index).
     CellIndicesNotAscending = 37,
     /// Poseidon: the item is not 1 to 12 whole field elements (a length
-    /// that is 0, not a multiple of 32, or above 384 bytes).
+    /// that is 0, not a multiple of 32, or above 384 bytes); Groth16: the
+    /// item is not the proof and as many public inputs as the key takes.
     WrongInputLength = 38,
 }
 

@@ -31,10 +31,10 @@
 //! not on its curve), `proof_not_in_subgroup` (B on the twist but outside
 //! the order-r subgroup; G1 has cofactor 1), `equation`.
 //!
-//! CPU path ([`cpu`]): the items decoded on every core, then random linear
+//! CPU path (`cpu.rs`): the items decoded on every core, then random linear
 //! combinations of their equations checked as one multi-pairing, bisected
 //! on failure down to `ark-groth16`'s single verification. GPU path
-//! ([`gpu`]): each item's four pairs as an ECPAIRING call on the BN254
+//! (`gpu.rs`): each item's four pairs as an ECPAIRING call on the BN254
 //! pairing kernel, the items decoded and the inputs' sums made on the CPU
 //! cores.
 

@@ -40,7 +40,7 @@ use super::{Decoded, VerifyingKey, decode, verify_decoded};
 use crate::batch::FlatBytes;
 use crate::bisect::{self, Checker, Cost};
 use crate::cores;
-use crate::verdict::{Reason, Verdict};
+use crate::verdict::{self, Verdict};
 
 /// Costs of a combination in single verifications (`ark-groth16`'s: three
 /// Miller loops and a final exponentiation, 1.10 ms with four public
@@ -59,23 +59,13 @@ pub(crate) const BATCH_COST: Cost = Cost {
 /// One verdict per item under `vk`, equal to [`super::oracle::verify`]'s.
 pub(crate) fn verify(vk: &VerifyingKey, items: &FlatBytes) -> Vec<Verdict> {
     let decoded = cores::map_range(0..items.len(), 8, |i| decode(vk, items.get(i)));
-    let ready: Vec<usize> = (0..decoded.len()).filter(|&i| decoded[i].is_ok()).collect();
     let proofs = Proofs {
         vk,
-        items: ready.iter().filter_map(|&i| decoded[i].as_ref().ok()).collect(),
+        items: decoded.iter().filter_map(|d| d.as_ref().ok()).collect(),
     };
-    let all: Vec<usize> = (0..ready.len()).collect();
+    let all: Vec<usize> = (0..proofs.items.len()).collect();
     let holds = bisect::decide(&proofs, &all, BATCH_COST);
-    let mut verdicts: Vec<Verdict> = decoded
-        .iter()
-        .map(|d| d.as_ref().map_or_else(|r| Verdict::Invalid(*r), |_| Verdict::Valid))
-        .collect();
-    for (&i, ok) in ready.iter().zip(holds) {
-        if !ok {
-            verdicts[i] = Verdict::Invalid(Reason::Equation);
-        }
-    }
-    verdicts
+    verdict::decoded_then_decided(&decoded, &holds)
 }
 
 /// Decoded items under one key, as [`crate::bisect`] checks them.

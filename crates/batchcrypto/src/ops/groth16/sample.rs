@@ -1,8 +1,8 @@
 //! Deterministic Groth16 keys and proofs for tests, `bench`, `selftest`
 //! and `sample`, made without a circuit: the key's trapdoor (alpha =
-//! [a]G1, beta = [b]G2, gamma = [g]G2, delta = [d]G2, IC_j = [u_j]G1 for
+//! \[a\]G1, beta = \[b\]G2, gamma = \[g\]G2, delta = \[d\]G2, IC_j = \[u_j\]G1 for
 //! random a, b, g, d, u_j) gives, for any public inputs x, a proof A =
-//! [rho]G1, B = [sigma]G2, C = [c]G1 with c = (rho sigma - a b - g (u_0 +
+//! \[rho\]G1, B = \[sigma\]G2, C = \[c\]G1 with c = (rho sigma - a b - g (u_0 +
 //! sum x_j u_j)) / d, which satisfies the verification equation exactly
 //! as a prover's does (it is Groth16's zero-knowledge simulator). Valid
 //! items include rho = 0 or sigma = 0 (A or B at infinity) and inputs 0

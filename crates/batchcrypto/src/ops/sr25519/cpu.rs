@@ -36,7 +36,7 @@ use schnorrkel::{PublicKey, Signature};
 use super::{Batch, PK_LEN, Rng06};
 use crate::bisect::{self, Checker, Cost};
 use crate::cores;
-use crate::verdict::{Reason, Verdict};
+use crate::verdict::{self, Reason, Verdict};
 
 /// Costs of a schnorrkel batch check in single verifications (28.4 µs
 /// each with the cached key and context, against the oracle's 31.3 µs),
@@ -73,19 +73,7 @@ pub(crate) fn verify(batch: &Batch, ctx: &[u8]) -> Vec<Verdict> {
         parsed: &parsed,
     };
     let ok = bisect::decide(&check, &candidates, BATCH_COST);
-    let mut verdicts: Vec<Verdict> = parsed
-        .iter()
-        .map(|p| match p {
-            Ok(_) => Verdict::Valid,
-            Err(reason) => Verdict::Invalid(*reason),
-        })
-        .collect();
-    for (&i, ok) in candidates.iter().zip(ok) {
-        if !ok {
-            verdicts[i] = Verdict::Invalid(Reason::Equation);
-        }
-    }
-    verdicts
+    verdict::decoded_then_decided(&parsed, &ok)
 }
 
 /// The parsed items of a batch under one signing context, as single and
