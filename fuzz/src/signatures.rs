@@ -58,6 +58,13 @@ pub fn is_bls(data: &[u8]) -> bool {
         .is_ok_and(|op| op == 9 || op == 10)
 }
 
+/// Whether `data` is a Groth16 input (12).
+pub fn is_groth16(data: &[u8]) -> bool {
+    Unstructured::new(data)
+        .int_in_range(0..=OPS - 1)
+        .is_ok_and(|op| op == 12)
+}
+
 /// One fuzz input on `e`: an operation, a seed's items, edits.
 pub fn check(e: &Engine, data: &[u8]) {
     let mut u = Unstructured::new(data);

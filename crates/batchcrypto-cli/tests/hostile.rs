@@ -548,7 +548,18 @@ fn randomly_edited_lines_get_one_answer_each() {
             }
         }
         let stdin: Vec<u8> = lines.iter().flat_map(|l| l.iter().copied().chain([b'\n'])).collect();
-        let mut args: Vec<&str> = words.collect();
+        // A case's files (a Groth16 key) are named from the corpus's folder.
+        let in_dir: Vec<String> = words
+            .map(|w| {
+                let path = dir.join(w);
+                if path.is_file() {
+                    path.to_string_lossy().into_owned()
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        let mut args: Vec<&str> = in_dir.iter().map(String::as_str).collect();
         args.extend(["--backend", "cpu"]);
         let out = run_with_stdin(&args, &stdin);
         let stderr = String::from_utf8_lossy(&out.stderr);
