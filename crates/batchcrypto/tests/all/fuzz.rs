@@ -177,7 +177,10 @@ fn columns() {
 fn signatures_on_the_gpu() {
     let seen = std::sync::atomic::AtomicUsize::new(0);
     replay_gpu_of("signatures", |data| {
-        !targets::signatures::is_groth16(data) || seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 8 == 0
+        !targets::signatures::is_groth16(data)
+            || seen
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                .is_multiple_of(8)
     });
 }
 
