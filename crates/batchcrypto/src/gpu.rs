@@ -330,7 +330,9 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     /// A multi-scalar multiplication over bases kept on the device
     /// (uploaded on the first call).
     fn msm_with(&self, bases: &msm::Bases, scalars: &[u8]) -> Result<Vec<u8>, String>;
-    /// EVM precompile calls (ECADD and ECMUL; the others fail).
+    /// EVM precompile calls (ECADD, ECMUL, ECPAIRING, the EIP-2537 MSMs,
+    /// the point evaluation, MODEXP, and the others on other operations'
+    /// kernels; Groth16 runs through ECPAIRING's).
     fn evm(&self, precompile: evm::Precompile, inputs: &FlatBytes) -> Streamed<evm::CallResult>;
     /// A Merkle root (at least two leaves; with `zeros`, a padded tree's
     /// of at least one, `zeros` its empty subtrees' roots by height).
@@ -356,4 +358,38 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
     /// it before their batches take the CPU path (`None`: as long as it
     /// takes).
     fn set_compile_wait(&self, wait: Option<std::time::Duration>);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `through` keeps the host's answers in place and maps the others in
+    /// order; a run stopped part way keeps the units before the first
+    /// still waiting, and one that answered nothing keeps nothing.
+    #[test]
+    fn through_keeps_places_and_prefixes() {
+        let read = || vec![Ok(1), Err(-1), Ok(2), Err(-2), Ok(3)];
+        let doubled = |ws: &[i32]| -> Streamed<i32> { Ok(ws.iter().map(|w| 2 * w).collect()) };
+        assert_eq!(through(read(), doubled, |a| a).ok(), Some(vec![2, -1, 4, -2, 6]));
+        let part = |_: &[i32]| -> Streamed<i32> {
+            Err(Failure {
+                done: vec![10],
+                reason: "stopped".into(),
+            })
+        };
+        let got = through(read(), part, |a| a).err().map(|f| (f.done, f.reason));
+        assert_eq!(got, Some((vec![10, -1], "stopped".to_string())));
+        let none = |_: &[i32]| -> Streamed<i32> {
+            Err(Failure {
+                done: Vec::new(),
+                reason: "no device".into(),
+            })
+        };
+        let got = through(read(), none, |a| a).err().map(|f| f.done);
+        assert_eq!(got, Some(Vec::new()));
+        // Every unit answered on the host: nothing waits on the run.
+        let all_known: Vec<Result<i32, i32>> = vec![Err(-1), Err(-2)];
+        assert_eq!(through(all_known, doubled, |a| a).ok(), Some(vec![-1, -2]));
+    }
 }
