@@ -20,9 +20,10 @@ use crate::verdict::{Reason, Verdict};
 
 /// One verdict per item under `vk`, equal to [`super::oracle::verify`]'s.
 pub(crate) fn verify(gpu: &dyn GpuRuntime, vk: &VerifyingKey, items: &FlatBytes) -> Streamed<Verdict> {
+    let key = KeyPairs::new(vk);
     let read = cores::map_range(0..items.len(), 8, |i| {
         decode_on_twist(vk, items.get(i))
-            .map(|d| pairing_input(vk, &d))
+            .map(|d| key.pairing_input(vk, &d))
             .map_err(Verdict::Invalid)
     });
     let run = |calls: &[Vec<u8>]| {
@@ -36,20 +37,39 @@ pub(crate) fn verify(gpu: &dyn GpuRuntime, vk: &VerifyingKey, items: &FlatBytes)
     through(read, run, verdict)
 }
 
-/// The ECPAIRING input of a decoded item: (-A, B), (alpha, beta), (vk_x,
-/// gamma), (C, delta).
-fn pairing_input(vk: &VerifyingKey, d: &Decoded) -> Vec<u8> {
-    let key = &vk.prepared.vk;
-    let mut input = Vec::with_capacity(4 * bn254::PAIR_LEN);
-    input.extend(bn254::encode_g1(-d.a));
-    input.extend(bn254::encode_g2(d.b));
-    input.extend(bn254::encode_g1(key.alpha_g1));
-    input.extend(bn254::encode_g2(key.beta_g2));
-    input.extend(bn254::encode_g1(vk.input_sum(&d.inputs).into_affine()));
-    input.extend(bn254::encode_g2(key.gamma_g2));
-    input.extend(bn254::encode_g1(d.c));
-    input.extend(bn254::encode_g2(key.delta_g2));
-    input
+/// The key's points as every item's ECPAIRING input holds them, encoded
+/// once per call.
+struct KeyPairs {
+    /// (alpha, beta).
+    alpha_beta: Vec<u8>,
+    /// gamma and delta.
+    gamma: Vec<u8>,
+    delta: Vec<u8>,
+}
+
+impl KeyPairs {
+    fn new(vk: &VerifyingKey) -> KeyPairs {
+        let key = &vk.prepared.vk;
+        KeyPairs {
+            alpha_beta: [bn254::encode_g1(key.alpha_g1), bn254::encode_g2(key.beta_g2)].concat(),
+            gamma: bn254::encode_g2(key.gamma_g2),
+            delta: bn254::encode_g2(key.delta_g2),
+        }
+    }
+
+    /// The ECPAIRING input of a decoded item: (-A, B), (alpha, beta),
+    /// (vk_x, gamma), (C, delta).
+    fn pairing_input(&self, vk: &VerifyingKey, d: &Decoded) -> Vec<u8> {
+        let mut input = Vec::with_capacity(4 * bn254::PAIR_LEN);
+        input.extend(bn254::encode_g1(-d.a));
+        input.extend(bn254::encode_g2(d.b));
+        input.extend(&self.alpha_beta);
+        input.extend(bn254::encode_g1(vk.input_sum(&d.inputs).into_affine()));
+        input.extend(&self.gamma);
+        input.extend(bn254::encode_g1(d.c));
+        input.extend(&self.delta);
+        input
+    }
 }
 
 /// An item's verdict from its pairing check's answer.

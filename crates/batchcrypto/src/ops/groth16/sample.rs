@@ -23,7 +23,7 @@ use rayon::prelude::*;
 
 use super::{G1_LEN, G2_LEN, PROOF_LEN, WORD};
 use crate::ops::evm::bn254;
-use crate::ops::{item_rng, random_field};
+use crate::ops::{item_rng, poseidon, random_field};
 
 /// The hostile kinds, in the order they are drawn.
 pub const HOSTILE: [&str; 9] = [
@@ -133,7 +133,7 @@ impl Trapdoor {
         bytes.extend(bn254::encode_g2((g2 * sigma).into_affine()));
         bytes.extend(bn254::encode_g1((g1 * c).into_affine()));
         for xj in &x {
-            bytes.extend(word(xj.into_bigint().to_bytes_be()));
+            bytes.extend(poseidon::hash_bytes(xj));
         }
         if let Some(hostile) = hostile {
             kind = hostile;
@@ -187,7 +187,7 @@ fn corrupt(bytes: &mut Vec<u8>, kind: &str, rng: &mut StdRng) {
         "wrong_input" => {
             let at = PROOF_LEN + WORD * rng.random_range(0..(bytes.len() - PROOF_LEN) / WORD);
             let x = Fr::from_be_bytes_mod_order(&bytes[at..at + WORD]) + Fr::from(1u64);
-            bytes[at..at + WORD].copy_from_slice(&word(x.into_bigint().to_bytes_be()));
+            bytes[at..at + WORD].copy_from_slice(&poseidon::hash_bytes(&x));
         }
         "swapped_a_c" => {
             let a_bytes = bytes[a.clone()].to_vec();
