@@ -875,7 +875,24 @@ impl Engine {
             Op::Groth16VerifyBn254,
             items,
             |gpu, it| groth16::gpu::verify(gpu, vk, it),
-            |it| groth16::cpu::verify(vk, it),
+            |it| groth16::cpu_verify(vk, it),
+        )
+    }
+
+    /// Verifies Groth16 proofs over BLS12-381 under `vk`, each item a
+    /// proof (compressed) and its public inputs (little-endian): one
+    /// verdict per item, equal to `ark-groth16`'s on blst's decoding with
+    /// bellman's rules (see [`groth16::bls12_381`]).
+    pub fn verify_groth16_bls12_381(
+        &self,
+        vk: &groth16::bls12_381::VerifyingKey,
+        items: &FlatBytes,
+    ) -> Result<Outcome<Vec<Verdict>>, Error> {
+        self.run_split(
+            Op::Groth16VerifyBls12381,
+            items,
+            |gpu, it| groth16::bls12_381::gpu::verify(gpu, vk, it),
+            |it| groth16::bls12_381::cpu_verify(vk, it),
         )
     }
 

@@ -154,11 +154,13 @@ pub enum Op {
     PoseidonBn254,
     /// Groth16 proof verification over BN254 (circom, snarkjs).
     Groth16VerifyBn254,
+    /// Groth16 proof verification over BLS12-381 (bellman: Zcash, Filecoin; Sui).
+    Groth16VerifyBls12381,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 73] = [
+    pub const ALL: [Op; 74] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -232,6 +234,7 @@ impl Op {
         Op::PoseidonBn254,
         Op::Merkle(merkle::Rule::LeanImtPoseidon),
         Op::Groth16VerifyBn254,
+        Op::Groth16VerifyBls12381,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -310,6 +313,7 @@ impl Op {
             Op::KzgRecoverCells => "kzg_recover_cells",
             Op::PoseidonBn254 => "poseidon_bn254",
             Op::Groth16VerifyBn254 => "groth16_verify_bn254",
+            Op::Groth16VerifyBls12381 => "groth16_verify_bls12_381",
         }
     }
 
@@ -357,6 +361,7 @@ impl Op {
             Op::KzgRecoverCells => (22, 0),
             Op::PoseidonBn254 => (23, 0),
             Op::Groth16VerifyBn254 => (24, 0),
+            Op::Groth16VerifyBls12381 => (25, 0),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -367,7 +372,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 25 * PARAMETERS;
+const CODES: usize = 26 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

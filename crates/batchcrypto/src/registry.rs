@@ -197,7 +197,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 73] = [
+pub static OPS: [OpSpec; 74] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -271,6 +271,7 @@ pub static OPS: [OpSpec; 73] = [
     poseidon::workload::POSEIDON_BN254,
     merkle::workload::LEAN_IMT_POSEIDON,
     groth16::workload::VERIFY_BN254,
+    groth16::bls12_381::workload::VERIFY,
 ];
 
 /// The declaration of `op`.

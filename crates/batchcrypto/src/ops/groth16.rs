@@ -31,6 +31,11 @@
 //! not on its curve), `proof_not_in_subgroup` (B on the twist but outside
 //! the order-r subgroup; G1 has cofactor 1), `equation`.
 //!
+//! The same proofs over BLS12-381 (Zcash, Filecoin, Sui), with the
+//! encodings of that curve's systems, are [`bls12_381`]'s operation; the
+//! key's preparation, the single check and the CPU path's combination
+//! are shared, generic over arkworks' pairing engine.
+//!
 //! CPU path (`cpu.rs`): the items decoded on every core, then random linear
 //! combinations of their equations checked as one multi-pairing, bisected
 //! on failure down to `ark-groth16`'s single verification. GPU path
@@ -38,6 +43,7 @@
 //! pairing kernel, the items decoded and the inputs' sums made on the CPU
 //! cores.
 
+pub mod bls12_381;
 pub(crate) mod cpu;
 pub(crate) mod gpu;
 pub mod oracle;
@@ -45,15 +51,16 @@ pub mod sample;
 pub mod snarkjs;
 pub(crate) mod workload;
 
-use ark_bn254::{Bn254, Fr, G1Affine, G1Projective, G2Affine};
+use ark_bn254::Bn254;
 use ark_ec::pairing::Pairing;
 use ark_ec::{AffineRepr, CurveGroup, VariableBaseMSM};
 
+use crate::batch::FlatBytes;
 use crate::error::{Error, OpName};
 use crate::ops::Op;
 use crate::ops::evm::bn254;
 use crate::ops::poseidon;
-use crate::verdict::Reason;
+use crate::verdict::{Reason, Verdict};
 
 /// Bytes of a 32-byte word (a coordinate, a public input).
 pub const WORD: usize = 32;
@@ -70,11 +77,7 @@ pub const MAX_INPUTS: usize = 1024;
 /// A verifying key, decoded and checked once for every item of a batch.
 #[derive(Debug, Clone)]
 pub struct VerifyingKey {
-    /// arkworks' key, prepared for `ark-groth16`'s single verification.
-    pub(crate) prepared: ark_groth16::PreparedVerifyingKey<Bn254>,
-    /// -beta prepared for the batch check's Miller loop (arkworks' key
-    /// holds -gamma and -delta prepared).
-    pub(crate) neg_beta: <Bn254 as Pairing>::G2Prepared,
+    pub(crate) key: Prepared<Bn254>,
 }
 
 impl VerifyingKey {
@@ -116,26 +119,20 @@ impl VerifyingKey {
         let ic = (0..=rest / G1_LEN)
             .map(|j| g1(&format!("IC_{j}"), fixed + j * G1_LEN))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(VerifyingKey::new(ark_groth16::VerifyingKey {
-            alpha_g1: alpha,
-            beta_g2: beta,
-            gamma_g2: gamma,
-            delta_g2: delta,
-            gamma_abc_g1: ic,
-        }))
-    }
-
-    /// The key prepared for both checks.
-    pub(crate) fn new(vk: ark_groth16::VerifyingKey<Bn254>) -> VerifyingKey {
-        VerifyingKey {
-            neg_beta: (-vk.beta_g2.into_group()).into_affine().into(),
-            prepared: ark_groth16::prepare_verifying_key(&vk),
-        }
+        Ok(VerifyingKey {
+            key: Prepared::new(ark_groth16::VerifyingKey {
+                alpha_g1: alpha,
+                beta_g2: beta,
+                gamma_g2: gamma,
+                delta_g2: delta,
+                gamma_abc_g1: ic,
+            }),
+        })
     }
 
     /// The key's EIP-197 encoding ([`VerifyingKey::from_bytes`]).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let vk = &self.prepared.vk;
+        let vk = &self.key.prepared.vk;
         let mut out = Vec::with_capacity(G1_LEN + 3 * G2_LEN + G1_LEN * vk.gamma_abc_g1.len());
         out.extend(bn254::encode_g1(vk.alpha_g1));
         for q in [vk.beta_g2, vk.gamma_g2, vk.delta_g2] {
@@ -149,35 +146,67 @@ impl VerifyingKey {
 
     /// How many public inputs each proof has.
     pub fn inputs(&self) -> usize {
-        self.prepared.vk.gamma_abc_g1.len() - 1
+        self.key.inputs()
     }
 
     /// Bytes of an item under this key: the proof and its public inputs.
     pub fn item_len(&self) -> usize {
         PROOF_LEN + WORD * self.inputs()
     }
+}
+
+/// A verifying key on either curve, prepared for both checks: arkworks'
+/// prepared key for `ark-groth16`'s single verification, with -beta
+/// prepared for the combination's Miller loop (arkworks' holds -gamma and
+/// -delta prepared).
+#[derive(Debug, Clone)]
+pub(crate) struct Prepared<E: Pairing> {
+    pub(crate) prepared: ark_groth16::PreparedVerifyingKey<E>,
+    pub(crate) neg_beta: E::G2Prepared,
+}
+
+impl<E: Pairing> Prepared<E> {
+    /// `vk` prepared.
+    pub(crate) fn new(vk: ark_groth16::VerifyingKey<E>) -> Prepared<E> {
+        Prepared {
+            neg_beta: (-vk.beta_g2.into_group()).into_affine().into(),
+            prepared: ark_groth16::prepare_verifying_key(&vk),
+        }
+    }
+
+    /// How many public inputs each proof has.
+    pub(crate) fn inputs(&self) -> usize {
+        self.prepared.vk.gamma_abc_g1.len() - 1
+    }
 
     /// IC_0 + sum x_j IC_j for the public inputs `x` (as many as the key
     /// takes).
-    pub(crate) fn input_sum(&self, x: &[Fr]) -> G1Projective {
+    pub(crate) fn input_sum(&self, x: &[E::ScalarField]) -> E::G1 {
         let ic = &self.prepared.vk.gamma_abc_g1;
-        ic[0] + G1Projective::msm_unchecked(&ic[1..], x)
+        ic[0] + E::G1::msm_unchecked(&ic[1..], x)
+    }
+
+    /// `ark-groth16`'s verdict on a decoded item (the CPU path's single
+    /// check).
+    pub(crate) fn verify(&self, d: &Decoded<E>) -> bool {
+        let proof = ark_groth16::Proof { a: d.a, b: d.b, c: d.c };
+        ark_groth16::Groth16::<E>::verify_proof(&self.prepared, &proof, &d.inputs).unwrap_or(false)
     }
 }
 
 /// A decoded item: the proof's points and the public inputs.
 #[derive(Debug, Clone)]
-pub(crate) struct Decoded {
-    pub(crate) a: G1Affine,
-    pub(crate) b: G2Affine,
-    pub(crate) c: G1Affine,
-    pub(crate) inputs: Vec<Fr>,
+pub(crate) struct Decoded<E: Pairing> {
+    pub(crate) a: E::G1Affine,
+    pub(crate) b: E::G2Affine,
+    pub(crate) c: E::G1Affine,
+    pub(crate) inputs: Vec<E::ScalarField>,
 }
 
 /// `item` decoded under `vk` with every check before the equation, in the
 /// documented order but B's subgroup membership (the GPU path leaves that
 /// to the device): a failure is the item's reason.
-pub(crate) fn decode_on_twist(vk: &VerifyingKey, item: &[u8]) -> Result<Decoded, Reason> {
+pub(crate) fn decode_on_twist(vk: &VerifyingKey, item: &[u8]) -> Result<Decoded<Bn254>, Reason> {
     if item.len() != vk.item_len() {
         return Err(Reason::WrongInputLength);
     }
@@ -193,7 +222,7 @@ pub(crate) fn decode_on_twist(vk: &VerifyingKey, item: &[u8]) -> Result<Decoded,
 }
 
 /// `item` decoded under `vk` with every check before the equation.
-pub(crate) fn decode(vk: &VerifyingKey, item: &[u8]) -> Result<Decoded, Reason> {
+pub(crate) fn decode(vk: &VerifyingKey, item: &[u8]) -> Result<Decoded<Bn254>, Reason> {
     let d = decode_on_twist(vk, item)?;
     if !d.b.is_in_correct_subgroup_assuming_on_curve() {
         return Err(Reason::ProofNotInSubgroup);
@@ -201,8 +230,7 @@ pub(crate) fn decode(vk: &VerifyingKey, item: &[u8]) -> Result<Decoded, Reason> 
     Ok(d)
 }
 
-/// `ark-groth16`'s verdict on a decoded item (the CPU path's single check).
-pub(crate) fn verify_decoded(vk: &VerifyingKey, d: &Decoded) -> bool {
-    let proof = ark_groth16::Proof { a: d.a, b: d.b, c: d.c };
-    ark_groth16::Groth16::<Bn254>::verify_proof(&vk.prepared, &proof, &d.inputs).unwrap_or(false)
+/// The CPU path's verdicts on `items` under `vk` (`cpu.rs`).
+pub(crate) fn cpu_verify(vk: &VerifyingKey, items: &FlatBytes) -> Vec<Verdict> {
+    cpu::verify(&vk.key, items, |item| decode(vk, item), cpu::BATCH_COST)
 }

@@ -17,6 +17,7 @@ mod evm;
 mod fuzz;
 mod gpu_driver;
 mod groth16;
+mod groth16_bls12_381;
 mod hash;
 mod kzg;
 mod kzg_extend;

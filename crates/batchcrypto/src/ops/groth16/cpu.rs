@@ -1,5 +1,6 @@
-//! The CPU path: every item decoded on all cores with the documented
-//! checks ([`super::decode`]), then the decoded items decided by random
+//! The CPU path on both curves: every item decoded on all cores with the
+//! operation's documented checks ([`super::decode`] on BN254,
+//! [`super::bls12_381`]'s on BLS12-381), then the decoded items decided by random
 //! linear combinations of their equations with bisection
 //! ([`bisect::decide`]: chunks sized by the invalid share seen so far), a
 //! single item by `ark-groth16`'s own verifier. Not
@@ -8,13 +9,14 @@
 //! against 6.1x on 2 threads) but cost hostile ones a fifth of a single
 //! check per item (a quarter hostile: 1.63x against 1.92x, where item by
 //! item on both threads is 2x), past the 1.1x of item-by-item cost the
-//! strategy promises.
+//! strategy promises (figures on BN254).
 //!
 //! Why a combination's answer is the single verifier's. Item i holds iff
 //! D_i = e(A_i, B_i) · e(vk_x_i, -gamma) · e(C_i, -delta) · e(alpha, -beta)
 //! is one, vk_x_i = IC_0 + sum_j x_ij IC_j. Every point is in its group of
-//! prime order r (A_i and C_i on G1, whose cofactor is 1; B_i checked in
-//! G2's subgroup), so every D_i lies in the order-r subgroup of GT. The
+//! prime order r (checked by the decoding: on BN254 G1's cofactor is 1 and
+//! B_i is checked in G2's subgroup; on BLS12-381 A_i, B_i and C_i are
+//! checked), so every D_i lies in the order-r subgroup of GT. The
 //! combination with coefficients z_i is, by bilinearity,
 //!
 //! prod e(z_i A_i, B_i) · e(sum z_i vk_x_i, -gamma) · e(sum z_i C_i,
@@ -25,22 +27,21 @@
 //! IC points with the scalars sum z_i and sum z_i x_ij). If every D_i is
 //! one, it is one. If some D_j is not, D_j has order r, and for any other
 //! values at most one z_j mod r makes the product one: with z_j drawn
-//! uniformly from [0, 2^128) (r > 2^253) that happens with probability at
+//! uniformly from [0, 2^128) (r > 2^253 on both curves) that happens with probability at
 //! most 2^-128. A failing combination is split down to single
 //! verification, so every item it holds is decided by a smaller
 //! combination or by `ark-groth16`.
 
-use ark_bn254::{Bn254, Fr, G1Affine, G1Projective};
 use ark_ec::pairing::Pairing;
 use ark_ec::{CurveGroup, VariableBaseMSM};
 use ark_ff::Zero;
 use rand::RngExt;
 
-use super::{Decoded, VerifyingKey, decode, verify_decoded};
+use super::{Decoded, Prepared};
 use crate::batch::FlatBytes;
 use crate::bisect::{self, Checker, Cost};
 use crate::cores;
-use crate::verdict::{self, Verdict};
+use crate::verdict::{self, Reason, Verdict};
 
 /// Costs of a combination in single verifications (`ark-groth16`'s: three
 /// Miller loops and a final exponentiation, 1.10 ms with four public
@@ -56,50 +57,58 @@ pub(crate) const BATCH_COST: Cost = Cost {
     leaf: 2,
 };
 
-/// One verdict per item under `vk`, equal to [`super::oracle::verify`]'s.
-pub(crate) fn verify(vk: &VerifyingKey, items: &FlatBytes) -> Vec<Verdict> {
-    let decoded = cores::map_range(0..items.len(), 8, |i| decode(vk, items.get(i)));
+/// One verdict per item of `items` under `vk`, each decoded by `decode`
+/// (every check before the equation; a failure is the item's reason),
+/// equal to the operation's oracle's. `cost` is the combination's cost
+/// on the curve ([`BATCH_COST`] on BN254).
+pub(crate) fn verify<E: Pairing>(
+    vk: &Prepared<E>,
+    items: &FlatBytes,
+    decode: impl Fn(&[u8]) -> Result<Decoded<E>, Reason> + Sync,
+    cost: Cost,
+) -> Vec<Verdict> {
+    let decoded = cores::map_range(0..items.len(), 8, |i| decode(items.get(i)));
     let proofs = Proofs {
         vk,
         items: decoded.iter().filter_map(|d| d.as_ref().ok()).collect(),
     };
     let all: Vec<usize> = (0..proofs.items.len()).collect();
-    let holds = bisect::decide(&proofs, &all, BATCH_COST);
+    let holds = bisect::decide(&proofs, &all, cost);
     verdict::decoded_then_decided(&decoded, &holds)
 }
 
 /// Decoded items under one key, as [`crate::bisect`] checks them.
-struct Proofs<'a> {
-    vk: &'a VerifyingKey,
-    items: Vec<&'a Decoded>,
+struct Proofs<'a, E: Pairing> {
+    vk: &'a Prepared<E>,
+    items: Vec<&'a Decoded<E>>,
 }
 
-impl Checker for Proofs<'_> {
+impl<E: Pairing> Checker for Proofs<'_, E> {
     /// `ark-groth16`'s verification of the item.
     fn one(&self, i: usize) -> bool {
-        verify_decoded(self.vk, self.items[i])
+        self.vk.verify(self.items[i])
     }
 
     /// The combination of the items' equations with fresh 128-bit
     /// coefficients (see the module's docs).
     fn all(&self, items: &[usize]) -> bool {
         combined(self.vk, items.iter().map(|&i| self.items[i]), || {
-            Fr::from(rand::rng().random::<u128>())
+            E::ScalarField::from(rand::rng().random::<u128>())
         })
     }
 }
 
 /// Whether the combination of `items`' equations with the coefficients
 /// `coefficient` draws is one.
-fn combined<'a>(
-    vk: &VerifyingKey,
-    items: impl ExactSizeIterator<Item = &'a Decoded>,
-    mut coefficient: impl FnMut() -> Fr,
+fn combined<'a, E: Pairing>(
+    vk: &Prepared<E>,
+    items: impl ExactSizeIterator<Item = &'a Decoded<E>>,
+    mut coefficient: impl FnMut() -> E::ScalarField,
 ) -> bool {
     let key = &vk.prepared.vk;
     let k = items.len();
     // The IC points' scalars: sum z_i, then sum z_i x_ij per input.
-    let mut ic_scalars = vec![Fr::zero(); key.gamma_abc_g1.len()];
+    let mut ic_scalars = vec![E::ScalarField::zero(); key.gamma_abc_g1.len()];
     let (mut cs, mut zs) = (Vec::with_capacity(k), Vec::with_capacity(k));
     let mut g1 = Vec::with_capacity(k + 3);
     let mut g2 = Vec::with_capacity(k + 3);
@@ -110,25 +119,26 @@ fn combined<'a>(
             *s += z * x;
         }
         g1.push(d.a * z);
-        g2.push(<Bn254 as Pairing>::G2Prepared::from(d.b));
+        g2.push(E::G2Prepared::from(d.b));
         cs.push(d.c);
         zs.push(z);
     }
-    g1.push(G1Projective::msm_unchecked(&key.gamma_abc_g1, &ic_scalars));
+    g1.push(E::G1::msm_unchecked(&key.gamma_abc_g1, &ic_scalars));
     g2.push(vk.prepared.gamma_g2_neg_pc.clone());
-    g1.push(G1Projective::msm_unchecked(&cs, &zs));
+    g1.push(E::G1::msm_unchecked(&cs, &zs));
     g2.push(vk.prepared.delta_g2_neg_pc.clone());
     g1.push(key.alpha_g1 * ic_scalars[0]);
     g2.push(vk.neg_beta.clone());
-    let g1: Vec<G1Affine> = G1Projective::normalize_batch(&g1);
-    let product = Bn254::multi_miller_loop(g1, g2);
-    Bn254::final_exponentiation(product).is_some_and(|p| p.is_zero())
+    let g1: Vec<E::G1Affine> = E::G1::normalize_batch(&g1);
+    let product = E::multi_miller_loop(g1, g2);
+    E::final_exponentiation(product).is_some_and(|p| p.is_zero())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::groth16::sample;
+    use crate::ops::groth16::{VerifyingKey, decode, sample};
+    use ark_bn254::Fr;
 
     /// The combination itself (the tests elsewhere would pass with a
     /// combination that always fails, single verification deciding every
@@ -139,7 +149,7 @@ mod tests {
     fn the_combination_holds_exactly_for_valid_sets() {
         let made = sample::generate(3, 24, 0.0, 5);
         let vk = VerifyingKey::from_bytes(&made.vk).expect("the sample's key");
-        let decoded: Vec<Decoded> = made
+        let decoded: Vec<Decoded<_>> = made
             .items
             .iter()
             .map(|it| decode(&vk, &it.bytes).expect("an honest item"))
@@ -149,13 +159,13 @@ mod tests {
             n += 1;
             Fr::from(n % 5)
         };
-        assert!(combined(&vk, decoded.iter(), &mut draws), "24 valid proofs");
-        assert!(combined(&vk, decoded[..1].iter(), &mut draws), "one");
+        assert!(combined(&vk.key, decoded.iter(), &mut draws), "24 valid proofs");
+        assert!(combined(&vk.key, decoded[..1].iter(), &mut draws), "one");
         for bad in [0, 11, 23] {
             let mut wrong = decoded.clone();
             wrong[bad].inputs[0] += Fr::from(1u64);
             let proofs = Proofs {
-                vk: &vk,
+                vk: &vk.key,
                 items: wrong.iter().collect(),
             };
             let all: Vec<usize> = (0..wrong.len()).collect();

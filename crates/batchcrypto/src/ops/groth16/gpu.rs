@@ -9,6 +9,7 @@
 //! vk_x = IC_0 + sum x_j IC_j is summed there too. No combination across
 //! items: each is its own pairing check.
 
+use ark_bn254::Bn254;
 use ark_ec::CurveGroup;
 
 use super::{Decoded, VerifyingKey, decode_on_twist};
@@ -49,7 +50,7 @@ struct KeyPairs {
 
 impl KeyPairs {
     fn new(vk: &VerifyingKey) -> KeyPairs {
-        let key = &vk.prepared.vk;
+        let key = &vk.key.prepared.vk;
         KeyPairs {
             alpha_beta: [bn254::encode_g1(key.alpha_g1), bn254::encode_g2(key.beta_g2)].concat(),
             gamma: bn254::encode_g2(key.gamma_g2),
@@ -59,12 +60,12 @@ impl KeyPairs {
 
     /// The ECPAIRING input of a decoded item: (-A, B), (alpha, beta),
     /// (vk_x, gamma), (C, delta).
-    fn pairing_input(&self, vk: &VerifyingKey, d: &Decoded) -> Vec<u8> {
+    fn pairing_input(&self, vk: &VerifyingKey, d: &Decoded<Bn254>) -> Vec<u8> {
         let mut input = Vec::with_capacity(4 * bn254::PAIR_LEN);
         input.extend(bn254::encode_g1(-d.a));
         input.extend(bn254::encode_g2(d.b));
         input.extend(&self.alpha_beta);
-        input.extend(bn254::encode_g1(vk.input_sum(&d.inputs).into_affine()));
+        input.extend(bn254::encode_g1(vk.key.input_sum(&d.inputs).into_affine()));
         input.extend(&self.gamma);
         input.extend(bn254::encode_g1(d.c));
         input.extend(&self.delta);

@@ -59,7 +59,7 @@ pub fn verify(vk: &VerifyingKey, item: &[u8]) -> bool {
     };
     match (inputs, proof()) {
         (Some(inputs), Some(proof)) => {
-            ark_groth16::Groth16::<Bn254>::verify_proof(&vk.prepared, &proof, &inputs).unwrap_or(false)
+            ark_groth16::Groth16::<Bn254>::verify_proof(&vk.key.prepared, &proof, &inputs).unwrap_or(false)
         }
         _ => false,
     }

@@ -12,11 +12,12 @@
 //! outside the subgroup, A at infinity, and an item one input short. Each
 //! item depends only on the seed and its index.
 
-use ark_bn254::{Fq, Fq2, Fr, G1Projective, G2Affine, G2Projective};
+use ark_bn254::{Bn254, Fq, Fq2, Fr, G2Affine};
+use ark_ec::pairing::Pairing;
 use ark_ec::{CurveGroup, PrimeGroup};
 use std::ops::Range;
 
-use ark_ff::{BigInteger, Field, PrimeField, Zero};
+use ark_ff::{BigInteger, PrimeField, Zero};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
@@ -71,11 +72,7 @@ pub fn generate(inputs: usize, count: usize, hostile_share: f64, seed: u64) -> S
 /// and the seed.
 #[derive(Debug, Clone)]
 pub struct Trapdoor {
-    a: Fr,
-    b: Fr,
-    g: Fr,
-    d: Fr,
-    u: Vec<Fr>,
+    secrets: Secrets<Fr>,
     seed: u64,
 }
 
@@ -84,21 +81,21 @@ impl Trapdoor {
     /// made from `seed`.
     pub fn new(inputs: usize, seed: u64) -> Trapdoor {
         let mut krng = StdRng::seed_from_u64(seed ^ 0x6701_6000);
-        let mut fr = || -> Fr { random_field(&mut krng) };
-        let (a, b, g, d) = (fr(), fr(), fr(), fr());
-        let u = (0..=inputs.max(1)).map(|_| fr()).collect();
-        Trapdoor { a, b, g, d, u, seed }
+        Trapdoor {
+            secrets: Secrets::new(inputs, &mut krng),
+            seed,
+        }
     }
 
     /// The verifying key's encoding.
     pub fn key(&self) -> Vec<u8> {
-        let (g1, g2) = (G1Projective::generator(), G2Projective::generator());
-        let mut vk = bn254::encode_g1((g1 * self.a).into_affine());
-        for s in [self.b, self.g, self.d] {
-            vk.extend(bn254::encode_g2((g2 * s).into_affine()));
+        let key = self.secrets.key::<Bn254>();
+        let mut vk = bn254::encode_g1(key.alpha_g1);
+        for q in [key.beta_g2, key.gamma_g2, key.delta_g2] {
+            vk.extend(bn254::encode_g2(q));
         }
-        for uj in &self.u {
-            vk.extend(bn254::encode_g1((g1 * uj).into_affine()));
+        for p in key.gamma_abc_g1 {
+            vk.extend(bn254::encode_g1(p));
         }
         vk
     }
@@ -110,15 +107,8 @@ impl Trapdoor {
 
     /// Item `i`.
     fn item(&self, i: usize, hostile_share: f64) -> Item {
-        let (g1, g2) = (G1Projective::generator(), G2Projective::generator());
         let mut rng = item_rng(self.seed ^ 0x6701_6001, i);
-        let x: Vec<Fr> = (1..self.u.len())
-            .map(|_| match rng.random_range(0..8) {
-                0 => Fr::zero(),
-                1 => -Fr::from(1u64),
-                _ => random_field(&mut rng),
-            })
-            .collect();
+        let x = self.secrets.inputs(&mut rng);
         let (mut rho, mut sigma): (Fr, Fr) = (random_field(&mut rng), random_field(&mut rng));
         let hostile = (rng.random::<f64>() < hostile_share).then(|| HOSTILE[rng.random_range(0..HOSTILE.len())]);
         let mut kind = "valid";
@@ -127,11 +117,10 @@ impl Trapdoor {
             (None, 1) => (sigma, kind) = (Fr::zero(), "b_infinity_valid"),
             _ => {}
         }
-        let x_sum = self.u[0] + self.u[1..].iter().zip(&x).map(|(uj, xj)| *uj * xj).sum::<Fr>();
-        let c = (rho * sigma - self.a * self.b - self.g * x_sum) * self.d.inverse().unwrap_or_default();
-        let mut bytes = bn254::encode_g1((g1 * rho).into_affine());
-        bytes.extend(bn254::encode_g2((g2 * sigma).into_affine()));
-        bytes.extend(bn254::encode_g1((g1 * c).into_affine()));
+        let (a, b, c) = self.secrets.prove::<Bn254>(&x, rho, sigma);
+        let mut bytes = bn254::encode_g1(a);
+        bytes.extend(bn254::encode_g2(b));
+        bytes.extend(bn254::encode_g1(c));
         for xj in &x {
             bytes.extend(poseidon::hash_bytes(xj));
         }
@@ -140,6 +129,74 @@ impl Trapdoor {
             corrupt(&mut bytes, kind, &mut rng);
         }
         Item { bytes, kind }
+    }
+}
+
+/// A key's secrets on either curve: alpha = \[a\]G1, beta = \[b\]G2,
+/// gamma = \[g\]G2, delta = \[d\]G2, IC_j = \[u_j\]G1.
+#[derive(Debug, Clone)]
+pub(crate) struct Secrets<F> {
+    a: F,
+    b: F,
+    g: F,
+    d: F,
+    u: Vec<F>,
+}
+
+impl<F: PrimeField> Secrets<F> {
+    /// Secrets for `inputs` public inputs (at least one) drawn from `rng`.
+    pub(crate) fn new(inputs: usize, rng: &mut StdRng) -> Secrets<F> {
+        let mut f = || -> F { random_field(rng) };
+        let (a, b, g, d) = (f(), f(), f(), f());
+        let u = (0..=inputs.max(1)).map(|_| f()).collect();
+        Secrets { a, b, g, d, u }
+    }
+
+    /// The verifying key.
+    pub(crate) fn key<E: Pairing<ScalarField = F>>(&self) -> ark_groth16::VerifyingKey<E> {
+        let (g1, g2) = (E::G1::generator(), E::G2::generator());
+        ark_groth16::VerifyingKey {
+            alpha_g1: (g1 * self.a).into_affine(),
+            beta_g2: (g2 * self.b).into_affine(),
+            gamma_g2: (g2 * self.g).into_affine(),
+            delta_g2: (g2 * self.d).into_affine(),
+            gamma_abc_g1: self.u.iter().map(|uj| (g1 * uj).into_affine()).collect(),
+        }
+    }
+
+    /// An item's public inputs drawn from `rng`, 0 and r - 1 among them.
+    pub(crate) fn inputs(&self, rng: &mut StdRng) -> Vec<F> {
+        (1..self.u.len())
+            .map(|_| match rng.random_range(0..8) {
+                0 => F::zero(),
+                1 => -F::one(),
+                _ => random_field(rng),
+            })
+            .collect()
+    }
+
+    /// beta and delta in G1 (bellman's verifying keys hold them).
+    pub(crate) fn g1_extras<E: Pairing<ScalarField = F>>(&self) -> [E::G1Affine; 2] {
+        let g1 = E::G1::generator();
+        [(g1 * self.b).into_affine(), (g1 * self.d).into_affine()]
+    }
+
+    /// The simulated proof of inputs `x` with A = \[rho\]G1 and B =
+    /// \[sigma\]G2.
+    pub(crate) fn prove<E: Pairing<ScalarField = F>>(
+        &self,
+        x: &[F],
+        rho: F,
+        sigma: F,
+    ) -> (E::G1Affine, E::G2Affine, E::G1Affine) {
+        let (g1, g2) = (E::G1::generator(), E::G2::generator());
+        let x_sum = self.u[0] + self.u[1..].iter().zip(x).map(|(uj, xj)| *uj * xj).sum::<F>();
+        let c = (rho * sigma - self.a * self.b - self.g * x_sum) * self.d.inverse().unwrap_or_default();
+        (
+            (g1 * rho).into_affine(),
+            (g2 * sigma).into_affine(),
+            (g1 * c).into_affine(),
+        )
     }
 }
 
