@@ -90,6 +90,15 @@ pub enum Sample {
     /// of B not below p, B outside G2's subgroup, A at infinity, an input
     /// missing). `--signers` is not used.
     Groth16(Groth16Common),
+    /// Proofs for `verify groth16-bls12-381` under one key made with its
+    /// trapdoor (written to `--vk-output` as the key's compressed form in
+    /// hex; inputs 0 and r - 1; hostile: a wrong input, A and C swapped,
+    /// C negated, an input plus r, A's x off the curve, a coordinate of B
+    /// not below p, A or B outside the subgroup, A or B at infinity, A's
+    /// compression flag cleared, an input missing). `--signers` is not
+    /// used.
+    #[command(name = "groth16-bls12-381")]
+    Groth16Bls12381(Groth16Common),
     /// Items for `verify ml-dsa-44` (hostile: wrong message, context or
     /// key, bit flips, malformed hints, z out of range, short key or
     /// signature, a context over 255 bytes).
@@ -144,8 +153,9 @@ pub struct Groth16Common {
     /// Public inputs per proof, 1 to 64.
     #[arg(long, default_value_t = 4, value_parser = crate::limits::in_range::<1, 64>)]
     inputs: usize,
-    /// File for the verifying key (its EIP-197 bytes in hex, which
-    /// `verify groth16 --vk` reads).
+    /// File for the verifying key (in hex: its EIP-197 bytes for `verify
+    /// groth16 --vk`, its compressed form for `verify groth16-bls12-381
+    /// --vk`).
     #[arg(long)]
     vk_output: PathBuf,
 }
@@ -203,6 +213,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::KzgRecover(common)
         | Sample::Poseidon(common)
         | Sample::Groth16(Groth16Common { common, .. })
+        | Sample::Groth16Bls12381(Groth16Common { common, .. })
         | Sample::MlDsa44(common)
         | Sample::MlDsa65(common)
         | Sample::MlDsa87(common)
@@ -221,6 +232,16 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
     let trapdoor = match &s {
         Sample::Groth16(g) => {
             let trapdoor = groth16::sample::Trapdoor::new(g.inputs, c.seed);
+            let mut out = Output::open(&g.vk_output, None)?;
+            writeln!(out, "{}", hex::encode(trapdoor.key())).map_err(write_failed)?;
+            out.commit()?;
+            Some(trapdoor)
+        }
+        _ => None,
+    };
+    let bls_trapdoor = match &s {
+        Sample::Groth16Bls12381(g) => {
+            let trapdoor = groth16::bls12_381::sample::Trapdoor::new(g.inputs, c.seed);
             let mut out = Output::open(&g.vk_output, None)?;
             writeln!(out, "{}", hex::encode(trapdoor.key())).map_err(write_failed)?;
             out.commit()?;
@@ -356,6 +377,30 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
                 |i| {
                     let (proof, inputs) = i.bytes.split_at(groth16::PROOF_LEN);
                     let public: Vec<String> = inputs.chunks(32).map(|x| format!("\"0x{}\"", hex::encode(x))).collect();
+                    format!(
+                        "{{\"proof\":\"{}\",\"public\":[{}],\"kind\":\"{}\"}}",
+                        hex::encode(proof),
+                        public.join(","),
+                        i.kind
+                    )
+                },
+            )
+        }
+        Sample::Groth16Bls12381(_) => {
+            let trapdoor = bls_trapdoor.as_ref().unwrap_or_else(|| unreachable!("made above"));
+            by_steps(
+                c.count,
+                move |r| trapdoor.items(r, c.hostile_share),
+                |i| {
+                    let (proof, inputs) = i.bytes.split_at(groth16::bls12_381::PROOF_LEN);
+                    // The inputs are little-endian; the line's numbers are written big-endian.
+                    let public: Vec<String> = inputs
+                        .chunks(groth16::bls12_381::SCALAR_LEN)
+                        .map(|x| {
+                            let be: Vec<u8> = x.iter().rev().copied().collect();
+                            format!("\"0x{}\"", hex::encode(be))
+                        })
+                        .collect();
                     format!(
                         "{{\"proof\":\"{}\",\"public\":[{}],\"kind\":\"{}\"}}",
                         hex::encode(proof),

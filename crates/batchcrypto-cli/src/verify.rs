@@ -4,7 +4,7 @@ use batchcrypto::batch::SignedBatch;
 use batchcrypto::ops::bls::{self, AggregateItem, FastAggregateItem};
 use batchcrypto::ops::ecdsa::{K1Key, K1VerifyItem, P256Item};
 use batchcrypto::ops::ed25519::Policy;
-use batchcrypto::ops::groth16::{self, VerifyingKey};
+use batchcrypto::ops::groth16::{self, VerifyingKey, bls12_381};
 use batchcrypto::ops::kzg::{self, CellItem};
 use batchcrypto::ops::{bip340, mldsa, slhdsa, sr25519};
 use batchcrypto::{Engine, Error, FlatBytes, Outcome, Selection, Verdict};
@@ -129,6 +129,24 @@ pub enum Verify {
         #[command(flatten)]
         io: Io,
     },
+    /// Groth16 over BLS12-381 (bellman: Zcash, Filecoin; Sui; snarkjs --curve bls12381) under one key: in {"proof": 192 bytes hex (A, B, C compressed) or snarkjs's proof object, "public": [numbers]}, out {"valid":bool[,"reason"]}.
+    #[command(name = "groth16-bls12-381")]
+    Groth16Bls12381 {
+        /// The verifying key: a file holding it in either form (arkworks'
+        /// compressed, bellman's uncompressed: Zcash's and Filecoin's
+        /// `.vk` files) as raw bytes or hex, or snarkjs's
+        /// verification_key.json.
+        #[arg(long, value_parser = parse_bls12_key_file, required_unless_present = "vk_hex", conflicts_with = "vk_hex")]
+        vk: Option<Bls12Key>,
+        /// The verifying key's bytes in hex, either form, as the service
+        /// takes it.
+        #[arg(long, value_parser = parse_bls12_key_hex)]
+        vk_hex: Option<Bls12Key>,
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
     /// SLH-DSA (FIPS 205, pure) in one of the twelve sets: in {"pk","msg","sig"[,"ctx"]}, out {"valid":bool[,"reason"]}.
     #[command(name = "slh-dsa")]
     SlhDsa {
@@ -159,32 +177,73 @@ pub struct Groth16Key(std::sync::Arc<VerifyingKey>);
 
 /// A key from its EIP-197 bytes in hex (whitespace ignored, `0x` allowed).
 pub fn parse_key_hex(text: &str) -> Result<Groth16Key, String> {
+    let vk = VerifyingKey::from_bytes(&key_hex(text)?).map_err(|e| e.to_string())?;
+    Ok(Groth16Key(std::sync::Arc::new(vk)))
+}
+
+/// A key file's bytes, at most [`MAX_KEY_FILE`].
+fn read_key_file(path: &str) -> Result<Vec<u8>, String> {
+    // A key of the most inputs is under 200 KiB as hex, snarkjs's JSON a
+    // few times that: a larger file is not a key.
+    const MAX_KEY_FILE: u64 = 4 << 20;
+    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_KEY_FILE + 1), &mut bytes)
+        .map_err(|e| format!("{path}: {e}"))?;
+    if bytes.len() as u64 > MAX_KEY_FILE {
+        return Err(format!("{path}: over {MAX_KEY_FILE} bytes: not a verifying key"));
+    }
+    Ok(bytes)
+}
+
+/// Hex digits as bytes (whitespace ignored, `0x` allowed).
+fn key_hex(text: &str) -> Result<Vec<u8>, String> {
     let digits: String = text.chars().filter(|c| !c.is_whitespace()).collect();
     let digits = digits.strip_prefix("0x").unwrap_or(&digits);
-    let bytes = hex::decode(digits).map_err(|e| format!("the key is not hex: {e}"))?;
-    let vk = VerifyingKey::from_bytes(&bytes).map_err(|e| e.to_string())?;
-    Ok(Groth16Key(std::sync::Arc::new(vk)))
+    hex::decode(digits).map_err(|e| format!("the key is not hex: {e}"))
 }
 
 /// A key from a file: snarkjs's `verification_key.json`, or the key's
 /// EIP-197 bytes in hex.
 pub fn parse_key_file(path: &str) -> Result<Groth16Key, String> {
-    // A key of the most inputs is under 70 KiB as hex, snarkjs's JSON a few
-    // times that: a larger file is not a key.
-    const MAX_KEY_FILE: u64 = 4 << 20;
-    let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-    let mut text = String::new();
-    std::io::Read::read_to_string(&mut std::io::Read::take(file, MAX_KEY_FILE + 1), &mut text)
-        .map_err(|e| format!("{path}: {e}"))?;
-    if text.len() as u64 > MAX_KEY_FILE {
-        return Err(format!("{path}: over {MAX_KEY_FILE} bytes: not a verifying key"));
-    }
+    let text = String::from_utf8(read_key_file(path)?).map_err(|_| format!("{path}: neither JSON nor hex"))?;
     if text.trim_start().starts_with('{') {
         let bytes = groth16::snarkjs::verifying_key(&text).map_err(|e| format!("{path}: {e}"))?;
         let vk = VerifyingKey::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
         return Ok(Groth16Key(std::sync::Arc::new(vk)));
     }
     parse_key_hex(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+/// A Groth16 verifying key over BLS12-381 given on the command line,
+/// decoded once.
+#[derive(Clone)]
+pub struct Bls12Key(std::sync::Arc<bls12_381::VerifyingKey>);
+
+/// A BLS12-381 key from its bytes in hex, either form.
+pub fn parse_bls12_key_hex(text: &str) -> Result<Bls12Key, String> {
+    let vk = bls12_381::VerifyingKey::from_bytes(&key_hex(text)?).map_err(|e| e.to_string())?;
+    Ok(Bls12Key(std::sync::Arc::new(vk)))
+}
+
+/// A BLS12-381 key from a file: snarkjs's `verification_key.json`, the
+/// key's bytes in hex, or the raw bytes (bellman's `.vk` files).
+pub fn parse_bls12_key_file(path: &str) -> Result<Bls12Key, String> {
+    let bytes = read_key_file(path)?;
+    let text = std::str::from_utf8(&bytes).ok().map(str::trim);
+    let key = match text {
+        Some(t) if t.starts_with('{') => bls12_381::snarkjs::verifying_key(t).map_err(|e| format!("{path}: {e}"))?,
+        Some(t)
+            if !t.is_empty()
+                && t.chars()
+                    .all(|c| c.is_ascii_hexdigit() || c.is_whitespace() || c == 'x') =>
+        {
+            key_hex(t).map_err(|e| format!("{path}: {e}"))?
+        }
+        _ => bytes,
+    };
+    let vk = bls12_381::VerifyingKey::from_bytes(&key).map_err(|e| format!("{path}: {e}"))?;
+    Ok(Bls12Key(std::sync::Arc::new(vk)))
 }
 
 pub fn job(verify: Verify) -> LineJob {
@@ -274,6 +333,21 @@ pub fn job(verify: Verify) -> LineJob {
             LineJob::new(
                 VerdictVerb::<Groth16Format>::new(move |e, b| e.verify_groth16(&key, b)),
                 format!("verify groth16 (key sha256 {})", hex::encode(digest)),
+                engine,
+                io,
+            )
+        }
+        Verify::Groth16Bls12381 { vk, vk_hex, engine, io } => {
+            // clap requires one of the two.
+            let Some(Bls12Key(key)) = vk.or(vk_hex) else {
+                unreachable!("--vk or --vk-hex is required")
+            };
+            // The title is the service's batching key: the key's compressed
+            // form, by its SHA-256.
+            let digest = batchcrypto::ops::hash::oracle::digest(batchcrypto::ops::hash::Alg::Sha256, &key.to_bytes());
+            LineJob::new(
+                VerdictVerb::<Groth16Bls12Format>::new(move |e, b| e.verify_groth16_bls12_381(&key, b)),
+                format!("verify groth16-bls12-381 (key sha256 {})", hex::encode(digest)),
                 engine,
                 io,
             )
@@ -606,6 +680,45 @@ struct Groth16Line {
 /// take is the item's `wrong_input_length`, one not below r its
 /// `non_canonical_element`.
 struct Groth16Format;
+
+/// `{"proof","public"}` (Groth16 over BLS12-381): the proof as 192 bytes
+/// of hex (A ‖ B ‖ C compressed) or as snarkjs writes it; the public
+/// inputs as numbers up to 2^256 - 1, written little-endian.
+struct Groth16Bls12Format;
+
+impl LineFormat for Groth16Bls12Format {
+    type Batch = FlatBytes;
+
+    fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
+        let l: Groth16Line = parse_object(line)?;
+        let proof = l
+            .proof
+            .ok_or("missing field \"proof\" (192 bytes of hex, or snarkjs's proof object)")?;
+        let public = l
+            .public
+            .ok_or("missing field \"public\" (an array of numbers, snarkjs's public.json)")?;
+        scratch.clear();
+        match &proof {
+            serde_json::Value::String(s) => {
+                scratch.extend(hex_fixed::<{ bls12_381::PROOF_LEN }>(
+                    "proof",
+                    &Field::Str(s.as_str().into()),
+                )?);
+            }
+            _ => scratch.extend(bls12_381::snarkjs::proof(&proof).map_err(|e| e.to_string())?),
+        }
+        scratch.extend(bls12_381::snarkjs::public_inputs(&public).map_err(|e| e.to_string())?);
+        if batch.push(scratch) {
+            Ok(())
+        } else {
+            Err("batch over 4 GiB or out of memory".to_string())
+        }
+    }
+
+    fn batch_bytes(batch: &FlatBytes) -> usize {
+        batch.bytes().len()
+    }
+}
 
 impl LineFormat for Groth16Format {
     type Batch = FlatBytes;

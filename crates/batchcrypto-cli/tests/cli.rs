@@ -2091,6 +2091,101 @@ fn assert_lines(
     reasons
 }
 
+/// `verify groth16-bls12-381`: generated proofs honest and hostile, with
+/// malformed lines among them (a snarkjs object without pi_b among
+/// those), give the oracle's verdict per line (exit 2 for the malformed);
+/// `--backend gpu` prints the same, from the device. The key answers the
+/// same from a hex file of its compressed form, from bellman's raw
+/// uncompressed bytes and inline; a key that cannot be read is a usage
+/// error saying why.
+#[test]
+fn groth16_bls12_381_lines_match_oracle() {
+    use batchcrypto::ops::groth16::bls12_381::{PROOF_LEN, VerifyingKey, oracle, sample};
+    let trapdoor = sample::Trapdoor::new(4, 23);
+    let (key, bellman) = (trapdoor.key(), trapdoor.bellman_key());
+    let vk = VerifyingKey::from_bytes(&key).expect("the sample's key");
+    let items = trapdoor.items(0..70, 0.5);
+    let tmp = |name: &str| std::env::temp_dir().join(format!("batchcrypto-g16bls-{}-{name}", std::process::id()));
+    let (hex_file, raw_file) = (tmp("vk.hex"), tmp("vk.bin"));
+    std::fs::write(&hex_file, hex::encode(&key)).expect("write the key");
+    std::fs::write(&raw_file, &bellman).expect("write the key");
+    let malformed = [
+        "{\"proof\":\"00\",\"public\":[]}",
+        "{\"public\":[\"1\"]}",
+        "{\"proof\":{\"pi_a\":[\"1\",\"2\",\"1\"]},\"public\":[]}",
+        "{\"proof\":\"zz\",\"public\":[]}",
+        "not json",
+    ];
+    let mut input = String::new();
+    let mut want: Vec<Option<serde_json::Value>> = Vec::new();
+    for (i, item) in items.iter().enumerate() {
+        if i % 11 == 5 {
+            input.push_str(malformed[(i / 11) % malformed.len()]);
+            input.push('\n');
+            want.push(None);
+        }
+        let (proof, inputs) = item.bytes.split_at(PROOF_LEN);
+        // Little-endian bytes, big-endian numbers.
+        let public: Vec<String> = inputs
+            .chunks(32)
+            .map(|x| format!("0x{}", hex::encode(x.iter().rev().copied().collect::<Vec<u8>>())))
+            .collect();
+        input.push_str(&serde_json::json!({ "proof": hex::encode(proof), "public": public }).to_string());
+        input.push('\n');
+        want.push(Some(if oracle::verify(&vk, &item.bytes) {
+            serde_json::json!({ "valid": true })
+        } else {
+            let reason = match item.kind {
+                "input_not_below_r" => "non_canonical_element",
+                "a_not_on_curve"
+                | "b_coordinate_not_below_p"
+                | "a_at_infinity"
+                | "b_at_infinity"
+                | "a_flag_uncompressed" => "malformed_proof",
+                "a_not_in_subgroup" | "b_not_in_subgroup" => "proof_not_in_subgroup",
+                "one_input_short" => "wrong_input_length",
+                _ => "equation",
+            };
+            serde_json::json!({ "valid": false, "reason": reason })
+        }));
+    }
+    let args = ["verify", "groth16-bls12-381", "--vk", hex_file.to_str().expect("path")];
+    let out = if has_usable_gpu() {
+        gpu_prints_what_cpu_prints(&args, input.as_bytes())
+    } else {
+        run_with_stdin(&[&args[..], &["--backend", "cpu"]].concat(), input.as_bytes())
+    };
+    assert_eq!(out.status.code(), Some(2));
+    let reasons = assert_lines("groth16-bls12-381", &stdout_lines(&out), &want);
+    assert_eq!(reasons.len(), 5, "{reasons:?}");
+    let hex_key = hex::encode(&bellman);
+    for key_args in [
+        vec!["--vk", raw_file.to_str().expect("path")],
+        vec!["--vk-hex", hex_key.as_str()],
+    ] {
+        let same = run_with_stdin(
+            &[&["verify", "groth16-bls12-381"][..], &key_args, &["--backend", "cpu"]].concat(),
+            input.as_bytes(),
+        );
+        assert_eq!(same.stdout, out.stdout, "{:?}", key_args[0]);
+    }
+    std::fs::remove_file(&hex_file).ok();
+    std::fs::remove_file(&raw_file).ok();
+
+    // Keys that cannot be used: usage errors (exit 3) that say why.
+    for (args, says) in [
+        (vec!["--vk", "/nonexistent/vk.bin"], "/nonexistent/vk.bin"),
+        (vec!["--vk-hex", "80ff"], "compressed (arkworks, Sui)"),
+        (vec!["--vk-hex", "xyz"], "not hex"),
+        (vec![], "--vk"),
+    ] {
+        let out = run_with_stdin(&[&["verify", "groth16-bls12-381"][..], &args].concat(), b"");
+        assert_eq!(out.status.code(), Some(3), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
 /// `verify groth16`: generated proofs honest and hostile, as hex and as
 /// snarkjs's objects, with malformed lines among them, give the oracle's
 /// verdict per line (exit 2 for the malformed); `--backend gpu` prints

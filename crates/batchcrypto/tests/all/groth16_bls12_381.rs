@@ -10,7 +10,7 @@ use ark_bls12_381::{Bls12_381, G1Affine, G2Affine};
 use ark_ec::AffineRepr;
 use ark_ec::pairing::Pairing;
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize};
-use batchcrypto::ops::groth16::bls12_381::{VerifyingKey, oracle, sample};
+use batchcrypto::ops::groth16::bls12_381::{VerifyingKey, oracle, sample, snarkjs};
 use batchcrypto::ops::groth16::sample::batch;
 use batchcrypto::{FlatBytes, Op, Reason, Verdict};
 
@@ -233,4 +233,85 @@ fn keys_are_refused_with_what_is_wrong() {
     ic[at..].copy_from_slice(&outside);
     refused(&ic, "IC_2 is outside the order-r subgroup");
     assert!(G1Affine::zero().is_zero());
+}
+
+/// A G1 point as snarkjs writes it (decimal affine coordinates, z).
+fn g1_json(p: &G1Affine) -> serde_json::Value {
+    match p.xy() {
+        Some((x, y)) => serde_json::json!([x.to_string(), y.to_string(), "1"]),
+        None => serde_json::json!(["0", "1", "0"]),
+    }
+}
+
+/// A G2 point as snarkjs writes it (each Fp2's real coefficient first).
+fn g2_json(q: &G2Affine) -> serde_json::Value {
+    match q.xy() {
+        Some((x, y)) => serde_json::json!([
+            [x.c0.to_string(), x.c1.to_string()],
+            [y.c0.to_string(), y.c1.to_string()],
+            ["1", "0"]
+        ]),
+        None => serde_json::json!([["0", "0"], ["1", "0"], ["0", "0"]]),
+    }
+}
+
+/// snarkjs's JSON for BLS12-381 (`"curve": "bls12381"`) comes back as the
+/// same bytes: a generated key (from its points' decimal coordinates) and
+/// honest proofs with their public inputs, inputs 0 and r - 1 among them;
+/// a point off its curve or a coordinate not below p is refused naming
+/// the field (compressing would drop the y that makes it wrong).
+#[test]
+fn snarkjs_json_converts_to_the_same_bytes() {
+    let made = sample::generate(3, 24, 0.0, 21);
+    let key = ark_groth16::VerifyingKey::<Bls12_381>::deserialize_compressed(&made.vk[..]).expect("the key");
+    let json = serde_json::json!({
+        "protocol": "groth16",
+        "curve": "bls12381",
+        "nPublic": 3,
+        "vk_alpha_1": g1_json(&key.alpha_g1),
+        "vk_beta_2": g2_json(&key.beta_g2),
+        "vk_gamma_2": g2_json(&key.gamma_g2),
+        "vk_delta_2": g2_json(&key.delta_g2),
+        "IC": key.gamma_abc_g1.iter().map(g1_json).collect::<Vec<_>>(),
+    });
+    assert!(snarkjs::verifying_key(&json.to_string()).expect("the key's JSON") == made.vk);
+    for it in &made.items {
+        let proof = ark_groth16::Proof::<Bls12_381>::deserialize_compressed(&it.bytes[..192]).expect("a proof");
+        let public: Vec<String> = it.bytes[192..]
+            .chunks(32)
+            .map(|x| {
+                <Bls12_381 as Pairing>::ScalarField::deserialize_compressed(x)
+                    .expect("x")
+                    .to_string()
+            })
+            .collect();
+        let proof_json = serde_json::json!({
+            "pi_a": g1_json(&proof.a), "pi_b": g2_json(&proof.b), "pi_c": g1_json(&proof.c),
+            "protocol": "groth16", "curve": "bls12381"
+        });
+        let got = snarkjs::item(&proof_json, &serde_json::json!(public)).expect("the item");
+        assert!(got == it.bytes, "{}", it.kind);
+    }
+    let refused = |proof: serde_json::Value, says: &str| {
+        let e = snarkjs::proof(&proof).expect_err("refused").to_string();
+        assert!(e.contains(says), "{e:?} should say {says:?}");
+    };
+    let a = ark_groth16::Proof::<Bls12_381>::deserialize_compressed(&made.items[0].bytes[..192]).expect("a proof");
+    let mut off = g1_json(&a.a);
+    off[1] = serde_json::json!("5");
+    refused(
+        serde_json::json!({"pi_a": off, "pi_b": g2_json(&a.b), "pi_c": g1_json(&a.c)}),
+        "pi_a is not on the curve",
+    );
+    let p = "4002409555221667393417789825735904156556882819939007885332058136124031650490837864442687629129015664037894272559787";
+    let mut big = g2_json(&a.b);
+    big[0][1] = serde_json::json!(p);
+    refused(
+        serde_json::json!({"pi_a": g1_json(&a.a), "pi_b": big, "pi_c": g1_json(&a.c)}),
+        "pi_b has a coordinate not below p",
+    );
+    refused(
+        serde_json::json!({"pi_a": g1_json(&a.a), "pi_b": g2_json(&a.b), "pi_c": g1_json(&a.c), "curve": "bn128"}),
+        "curve",
+    );
 }

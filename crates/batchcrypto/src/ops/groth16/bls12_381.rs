@@ -13,7 +13,8 @@
 //! 32 bytes each, little-endian (a scalar's `to_repr` in bellman, its
 //! arkworks serialisation in Sui). A verifying key is read in either of
 //! the two forms in use ([`VerifyingKey::from_bytes`]), told apart by its
-//! first byte's compression flag.
+//! first byte's compression flag. snarkjs's JSON for this curve converts
+//! to these ([`snarkjs`]).
 //!
 //! Verdict: `ark-groth16`'s verifier ([`oracle`]) on the proof's points as
 //! blst decodes them (flags, coordinates below p, on the curve, in the
@@ -35,6 +36,7 @@
 pub(crate) mod gpu;
 pub mod oracle;
 pub mod sample;
+pub mod snarkjs;
 pub(crate) mod workload;
 
 use ark_bls12_381::{Bls12_381, Fr};

@@ -20,6 +20,9 @@ use crate::ops::Op;
 /// (2020) wrote it.
 const PROTOCOLS: [&str; 2] = ["groth16", "groth"];
 
+/// BN254's `curve` tags.
+const BN254: [&str; 2] = ["bn128", "bn254"];
+
 /// An error naming what was refused.
 fn refuse(reason: String) -> Error {
     Error::InvalidInput {
@@ -28,9 +31,9 @@ fn refuse(reason: String) -> Error {
     }
 }
 
-/// A number as a 32-byte big-endian word.
-pub fn word(v: &Value, what: &str) -> Result<[u8; WORD], Error> {
-    let n = match v {
+/// A number: a decimal or `0x` string, or a JSON integer.
+pub(crate) fn number(v: &Value, what: &str) -> Result<BigUint, String> {
+    match v {
         Value::String(s) => match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
             Some(hex) => BigUint::parse_bytes(hex.as_bytes(), 16),
             None => BigUint::parse_bytes(s.as_bytes(), 10),
@@ -38,151 +41,222 @@ pub fn word(v: &Value, what: &str) -> Result<[u8; WORD], Error> {
         Value::Number(n) => n.as_u64().map(BigUint::from),
         _ => None,
     }
-    .ok_or_else(|| refuse(format!("{what} is not a number (a decimal or 0x string): {v}")))?;
+    .ok_or_else(|| format!("{what} is not a number (a decimal or 0x string): {v}"))
+}
+
+/// A number up to 2^256 - 1 as a 32-byte big-endian word.
+pub(crate) fn word_of(n: &BigUint, what: &str) -> Result<[u8; WORD], String> {
     let be = n.to_bytes_be();
     if be.len() > WORD {
-        return Err(refuse(format!("{what} is above 2^256 - 1")));
+        return Err(format!("{what} is above 2^256 - 1"));
     }
     let mut w = [0u8; WORD];
     w[WORD - be.len()..].copy_from_slice(&be);
     Ok(w)
 }
 
+/// A number as a 32-byte big-endian word.
+pub fn word(v: &Value, what: &str) -> Result<[u8; WORD], Error> {
+    number(v, what).and_then(|n| word_of(&n, what)).map_err(refuse)
+}
+
 /// The items of a JSON array of `len` entries.
-fn array<'a>(v: &'a Value, len: usize, what: &str) -> Result<&'a [Value], Error> {
+fn array<'a>(v: &'a Value, len: usize, what: &str) -> Result<&'a [Value], String> {
     match v.as_array() {
         Some(a) if a.len() == len => Ok(a),
-        _ => Err(refuse(format!("{what} is not an array of {len}"))),
+        _ => Err(format!("{what} is not an array of {len}")),
     }
 }
 
 /// Whether the projective z (a number, or an Fp2's two) is zero or one.
-fn z_is_zero(z: &[[u8; WORD]], what: &str) -> Result<bool, Error> {
-    let zero = z.iter().all(|w| w.iter().all(|&b| b == 0));
-    let mut one = [0u8; WORD];
-    one[WORD - 1] = 1;
-    if zero || (z[0] == one && z[1..].iter().all(|w| w.iter().all(|&b| b == 0))) {
+fn z_is_zero(z: &[BigUint], what: &str) -> Result<bool, String> {
+    let zero = z.iter().all(|c| *c == BigUint::ZERO);
+    if zero || (z[0] == BigUint::from(1u8) && z[1..].iter().all(|c| *c == BigUint::ZERO)) {
         return Ok(zero);
     }
-    Err(refuse(format!("{what} is not affine: its z is neither 1 nor 0")))
+    Err(format!("{what} is not affine: its z is neither 1 nor 0"))
+}
+
+/// A point's affine coordinates as snarkjs writes them (G1: x, y; G2:
+/// x.c0, x.c1, y.c0, y.c1), `None` for the point at infinity.
+pub(crate) type Coords = Option<Vec<BigUint>>;
+
+/// A G1 point `[x, y, z]` (or `[x, y]`).
+pub(crate) fn g1_coords(v: &Value, what: &str) -> Result<Coords, String> {
+    let a = match v.as_array() {
+        Some(a) if a.len() == 2 || a.len() == 3 => a,
+        _ => return Err(format!("{what} is not a G1 point [x, y, z]")),
+    };
+    if a.len() == 3 && z_is_zero(&[number(&a[2], what)?], what)? {
+        return Ok(None);
+    }
+    Ok(Some(vec![number(&a[0], what)?, number(&a[1], what)?]))
+}
+
+/// A G2 point `[[x.c0, x.c1], [y.c0, y.c1], [z.c0, z.c1]]` (or without z).
+pub(crate) fn g2_coords(v: &Value, what: &str) -> Result<Coords, String> {
+    let a = match v.as_array() {
+        Some(a) if a.len() == 2 || a.len() == 3 => a,
+        _ => return Err(format!("{what} is not a G2 point [[x0, x1], [y0, y1], [z0, z1]]")),
+    };
+    let pair = |v: &Value| -> Result<[BigUint; 2], String> {
+        let p = array(v, 2, what)?;
+        Ok([number(&p[0], what)?, number(&p[1], what)?])
+    };
+    if a.len() == 3 && z_is_zero(&pair(&a[2])?, what)? {
+        return Ok(None);
+    }
+    let ([x0, x1], [y0, y1]) = (pair(&a[0])?, pair(&a[1])?);
+    Ok(Some(vec![x0, x1, y0, y1]))
+}
+
+/// A G1 point as its EIP-197 encoding.
+fn encode_g1(c: &Coords, what: &str) -> Result<[u8; G1_LEN], String> {
+    let mut out = [0u8; G1_LEN];
+    if let Some(c) = c {
+        out[..WORD].copy_from_slice(&word_of(&c[0], what)?);
+        out[WORD..].copy_from_slice(&word_of(&c[1], what)?);
+    }
+    Ok(out)
+}
+
+/// A G2 point as its EIP-197 encoding (x.c1 ‖ x.c0 ‖ y.c1 ‖ y.c0).
+fn encode_g2(c: &Coords, what: &str) -> Result<[u8; G2_LEN], String> {
+    let mut out = [0u8; G2_LEN];
+    if let Some(c) = c {
+        for (k, j) in [1, 0, 3, 2].into_iter().enumerate() {
+            out[k * WORD..(k + 1) * WORD].copy_from_slice(&word_of(&c[j], what)?);
+        }
+    }
+    Ok(out)
 }
 
 /// A G1 point `[x, y, z]` (or `[x, y]`) as its EIP-197 encoding.
 pub fn g1(v: &Value, what: &str) -> Result<[u8; G1_LEN], Error> {
-    let a = match v.as_array() {
-        Some(a) if a.len() == 2 || a.len() == 3 => a,
-        _ => return Err(refuse(format!("{what} is not a G1 point [x, y, z]"))),
-    };
-    let mut out = [0u8; G1_LEN];
-    if a.len() == 3 && z_is_zero(&[word(&a[2], what)?], what)? {
-        return Ok(out);
-    }
-    out[..WORD].copy_from_slice(&word(&a[0], what)?);
-    out[WORD..].copy_from_slice(&word(&a[1], what)?);
-    Ok(out)
+    g1_coords(v, what).and_then(|c| encode_g1(&c, what)).map_err(refuse)
 }
 
 /// A G2 point `[[x.c0, x.c1], [y.c0, y.c1], [z.c0, z.c1]]` as its
 /// EIP-197 encoding (x.c1 ‖ x.c0 ‖ y.c1 ‖ y.c0).
 pub fn g2(v: &Value, what: &str) -> Result<[u8; G2_LEN], Error> {
-    let a = match v.as_array() {
-        Some(a) if a.len() == 2 || a.len() == 3 => a,
-        _ => {
-            return Err(refuse(format!(
-                "{what} is not a G2 point [[x0, x1], [y0, y1], [z0, z1]]"
-            )));
-        }
-    };
-    let pair = |v: &Value| -> Result<[[u8; WORD]; 2], Error> {
-        let p = array(v, 2, what)?;
-        Ok([word(&p[0], what)?, word(&p[1], what)?])
-    };
-    let mut out = [0u8; G2_LEN];
-    if a.len() == 3 && z_is_zero(&pair(&a[2])?, what)? {
-        return Ok(out);
-    }
-    let (x, y) = (pair(&a[0])?, pair(&a[1])?);
-    for (k, w) in [x[1], x[0], y[1], y[0]].iter().enumerate() {
-        out[k * WORD..(k + 1) * WORD].copy_from_slice(w);
-    }
-    Ok(out)
+    g2_coords(v, what).and_then(|c| encode_g2(&c, what)).map_err(refuse)
 }
 
 /// Checks an optional string field against the values accepted.
-fn tag(obj: &Value, field: &str, accepted: &[&str], what: &str) -> Result<(), Error> {
+fn tag(obj: &Value, field: &str, accepted: &[&str], what: &str) -> Result<(), String> {
     match obj.get(field) {
         None => Ok(()),
         Some(Value::String(s)) if accepted.contains(&s.as_str()) => Ok(()),
-        Some(other) => Err(refuse(format!(
-            "{what}'s {field} is {other}, not {}",
-            accepted.join(" or ")
-        ))),
+        Some(other) => Err(format!("{what}'s {field} is {other}, not {}", accepted.join(" or "))),
     }
+}
+
+/// A `verification_key.json`'s points, read for a key on a curve
+/// `curves` names (snarkjs's `curve` tag, when there is one).
+pub(crate) struct KeyJson {
+    pub(crate) alpha: Coords,
+    /// beta, gamma, delta.
+    pub(crate) g2: [Coords; 3],
+    pub(crate) ic: Vec<Coords>,
+}
+
+/// A `verification_key.json` read.
+pub(crate) fn key_json(json: &str, curves: &[&str]) -> Result<KeyJson, String> {
+    let v: Value = serde_json::from_str(json).map_err(|e| format!("the verifying key is not JSON: {e}"))?;
+    tag(&v, "protocol", &PROTOCOLS, "the verifying key")?;
+    tag(&v, "curve", curves, "the verifying key")?;
+    let field = |name: &str| v.get(name).ok_or_else(|| format!("the verifying key has no {name}"));
+    let ic = field("IC")?
+        .as_array()
+        .ok_or_else(|| "the verifying key's IC is not an array".to_string())?;
+    if ic.is_empty() {
+        return Err("the verifying key has no IC points".into());
+    }
+    if let Some(n) = v.get("nPublic")
+        && n.as_u64() != Some(ic.len() as u64 - 1)
+    {
+        return Err(format!(
+            "the verifying key's nPublic ({n}) is not its IC points less one ({})",
+            ic.len() - 1
+        ));
+    }
+    // snarkjs before 0.2 spelt alpha "alfa".
+    let alpha = field("vk_alpha_1").or_else(|_| field("vk_alfa_1"))?;
+    let g2 = |name: &str| field(name).and_then(|p| g2_coords(p, name));
+    Ok(KeyJson {
+        alpha: g1_coords(alpha, "vk_alpha_1")?,
+        g2: [g2("vk_beta_2")?, g2("vk_gamma_2")?, g2("vk_delta_2")?],
+        ic: ic
+            .iter()
+            .enumerate()
+            .map(|(j, p)| g1_coords(p, &format!("IC[{j}]")))
+            .collect::<Result<_, _>>()?,
+    })
 }
 
 /// A `verification_key.json` as the key's encoding (for
 /// [`super::VerifyingKey::from_bytes`]).
 pub fn verifying_key(json: &str) -> Result<Vec<u8>, Error> {
-    let v: Value = serde_json::from_str(json).map_err(|e| refuse(format!("the verifying key is not JSON: {e}")))?;
-    tag(&v, "protocol", &PROTOCOLS, "the verifying key")?;
-    tag(&v, "curve", &["bn128", "bn254"], "the verifying key")?;
-    let field = |name: &str| {
-        v.get(name)
-            .ok_or_else(|| refuse(format!("the verifying key has no {name}")))
+    let read = || -> Result<Vec<u8>, String> {
+        let k = key_json(json, &BN254)?;
+        let mut out = encode_g1(&k.alpha, "vk_alpha_1")?.to_vec();
+        for (c, name) in k.g2.iter().zip(["vk_beta_2", "vk_gamma_2", "vk_delta_2"]) {
+            out.extend(encode_g2(c, name)?);
+        }
+        for (j, c) in k.ic.iter().enumerate() {
+            out.extend(encode_g1(c, &format!("IC[{j}]"))?);
+        }
+        Ok(out)
     };
-    let ic = field("IC")?
-        .as_array()
-        .ok_or_else(|| refuse("the verifying key's IC is not an array".into()))?;
-    if ic.is_empty() {
-        return Err(refuse("the verifying key has no IC points".into()));
-    }
-    if let Some(n) = v.get("nPublic")
-        && n.as_u64() != Some(ic.len() as u64 - 1)
-    {
-        return Err(refuse(format!(
-            "the verifying key's nPublic ({n}) is not its IC points less one ({})",
-            ic.len() - 1
-        )));
-    }
-    // snarkjs before 0.2 spelt alpha "alfa".
-    let alpha = field("vk_alpha_1").or_else(|_| field("vk_alfa_1"))?;
-    let mut out = g1(alpha, "vk_alpha_1")?.to_vec();
-    for name in ["vk_beta_2", "vk_gamma_2", "vk_delta_2"] {
-        out.extend(g2(field(name)?, name)?);
-    }
-    for (j, p) in ic.iter().enumerate() {
-        out.extend(g1(p, &format!("IC[{j}]"))?);
-    }
-    Ok(out)
+    read().map_err(refuse)
+}
+
+/// A proof object's points (A, B, C) read for a proof on a curve `curves`
+/// names.
+pub(crate) fn proof_coords(proof: &Value, curves: &[&str]) -> Result<[Coords; 3], String> {
+    tag(proof, "protocol", &PROTOCOLS, "the proof")?;
+    tag(proof, "curve", curves, "the proof")?;
+    let field = |name: &str| proof.get(name).ok_or_else(|| format!("the proof has no {name}"));
+    Ok([
+        g1_coords(field("pi_a")?, "pi_a")?,
+        g2_coords(field("pi_b")?, "pi_b")?,
+        g1_coords(field("pi_c")?, "pi_c")?,
+    ])
 }
 
 /// A proof object (`pi_a`, `pi_b`, `pi_c`, as `proof.json` holds it) as
 /// the proof's encoding.
 pub fn proof(proof: &Value) -> Result<[u8; PROOF_LEN], Error> {
-    tag(proof, "protocol", &PROTOCOLS, "the proof")?;
-    tag(proof, "curve", &["bn128", "bn254"], "the proof")?;
-    let field = |name: &str| {
-        proof
-            .get(name)
-            .ok_or_else(|| refuse(format!("the proof has no {name}")))
+    let read = || -> Result<[u8; PROOF_LEN], String> {
+        let [a, b, c] = proof_coords(proof, &BN254)?;
+        let mut out = [0u8; PROOF_LEN];
+        out[..G1_LEN].copy_from_slice(&encode_g1(&a, "pi_a")?);
+        out[G1_LEN..G1_LEN + G2_LEN].copy_from_slice(&encode_g2(&b, "pi_b")?);
+        out[G1_LEN + G2_LEN..].copy_from_slice(&encode_g1(&c, "pi_c")?);
+        Ok(out)
     };
-    let mut out = [0u8; PROOF_LEN];
-    out[..G1_LEN].copy_from_slice(&g1(field("pi_a")?, "pi_a")?);
-    out[G1_LEN..G1_LEN + G2_LEN].copy_from_slice(&g2(field("pi_b")?, "pi_b")?);
-    out[G1_LEN + G2_LEN..].copy_from_slice(&g1(field("pi_c")?, "pi_c")?);
-    Ok(out)
+    read().map_err(refuse)
+}
+
+/// Public inputs (`public.json`'s array) as 32-byte big-endian words, in
+/// order, each up to 2^256 - 1.
+pub(crate) fn public_words(public: &Value) -> Result<Vec<[u8; WORD]>, String> {
+    let inputs = public
+        .as_array()
+        .ok_or_else(|| "the public inputs are not an array".to_string())?;
+    inputs
+        .iter()
+        .enumerate()
+        .map(|(j, x)| {
+            let what = format!("public input {j}");
+            number(x, &what).and_then(|n| word_of(&n, &what))
+        })
+        .collect()
 }
 
 /// Public inputs (`public.json`'s array) as their 32-byte words, in order.
 pub fn public_inputs(public: &Value) -> Result<Vec<u8>, Error> {
-    let inputs = public
-        .as_array()
-        .ok_or_else(|| refuse("the public inputs are not an array".into()))?;
-    let mut out = Vec::with_capacity(WORD * inputs.len());
-    for (j, x) in inputs.iter().enumerate() {
-        out.extend(word(x, &format!("public input {j}"))?);
-    }
-    Ok(out)
+    public_words(public).map(|w| w.concat()).map_err(refuse)
 }
 
 /// A proof object and its public inputs as an item's bytes.
