@@ -74,22 +74,46 @@ REASONS: dict[int, str] = dict(_native.reason_names())
 PRECOMPILE_ERRORS: dict[int, str] = dict(_native.precompile_error_names())
 
 
+#: snarkjs's ``curve`` tags of BLS12-381 (it writes ``bls12381``).
+_BLS12_381_CURVES = ("bls12381", "bls12_381", "bls12-381")
+
+
+def _on_bls12_381(obj: str | dict) -> bool:
+    """Whether snarkjs's object (text or dict) says ``"curve": "bls12381"``;
+    text that is not a JSON object is left to the native reader's error."""
+    import json
+
+    if isinstance(obj, str):
+        try:
+            obj = json.loads(obj)
+        except ValueError:
+            return False
+    return isinstance(obj, dict) and obj.get("curve") in _BLS12_381_CURVES
+
+
 def groth16_key(verification_key: str | dict) -> bytes:
     """snarkjs's ``verification_key.json`` (its text or the parsed dict) as
-    the key's EIP-197 bytes for :meth:`Engine.verify_groth16`."""
+    the key's bytes: EIP-197's for :meth:`Engine.verify_groth16`, or, when
+    its ``curve`` is ``bls12381``, the compressed form for
+    :meth:`Engine.verify_groth16_bls12_381`."""
     import json
 
     text = verification_key if isinstance(verification_key, str) else json.dumps(verification_key)
+    if _on_bls12_381(verification_key):
+        return _native.groth16_bls12_381_key_from_snarkjs(text)
     return _native.groth16_key_from_snarkjs(text)
 
 
 def groth16_item(proof: str | dict, public: str | list) -> bytes:
     """A proof as snarkjs writes it (``proof.json``'s object) and its public
     inputs (``public.json``'s list of decimal strings) as an item's bytes
-    for :meth:`Engine.verify_groth16`."""
+    for :meth:`Engine.verify_groth16`, or, when the proof's ``curve`` is
+    ``bls12381``, for :meth:`Engine.verify_groth16_bls12_381`."""
     import json
 
     as_text = lambda v: v if isinstance(v, str) else json.dumps(v)  # noqa: E731
+    if _on_bls12_381(proof):
+        return _native.groth16_bls12_381_item_from_snarkjs(as_text(proof), as_text(public))
     return _native.groth16_item_from_snarkjs(as_text(proof), as_text(public))
 
 
@@ -342,6 +366,21 @@ class Engine:
         n, cols = columns("verify_groth16", items=items)
         codes = np.empty(n, dtype=np.uint8)
         self._native.verify_groth16(bytes(vk), cols[0].native(), codes)
+        return _verdicts(codes)
+
+    def verify_groth16_bls12_381(self, vk: bytes, items: Any) -> Verdicts:
+        """Groth16 over BLS12-381 (bellman: Zcash, Filecoin; Sui; snarkjs
+        ``--curve bls12381``) under the key ``vk``, in arkworks' compressed
+        form or bellman's uncompressed one (a ``.vk`` file's bytes;
+        :func:`groth16_key` makes the first from snarkjs's JSON): each item
+        a proof of 192 bytes (A, B, C compressed) and its public inputs, 32
+        bytes little-endian each (:func:`groth16_item`). ``ark-groth16``'s
+        verdicts on blst's decoding, with bellman's rule that no proof point
+        is at infinity. A key that does not decode raises ``ValueError``;
+        an item of another length is its ``wrong_input_length``."""
+        n, cols = columns("verify_groth16_bls12_381", items=items)
+        codes = np.empty(n, dtype=np.uint8)
+        self._native.verify_groth16_bls12_381(bytes(vk), cols[0].native(), codes)
         return _verdicts(codes)
 
     def poseidon_bn254(self, items: Any) -> Hashes:

@@ -377,6 +377,28 @@ impl NativeEngine {
         py.detach(|| write_verdicts("verify_groth16", flat::verify_groth16(e, vk, &ic), dst))
     }
 
+    /// Groth16 over BLS12-381 under the key `vk` (either form): per item
+    /// 0 or the reason.
+    fn verify_groth16_bls12_381(
+        &self,
+        py: Python<'_>,
+        vk: &[u8],
+        items: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let items = Col::get("items", items)?;
+        let mut codes = out("codes", codes, None)?;
+        let (ic, dst) = (items.column(), codes.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            write_verdicts(
+                "verify_groth16_bls12_381",
+                flat::verify_groth16_bls12_381(e, vk, &ic),
+                dst,
+            )
+        })
+    }
+
     /// Poseidon over BN254's scalar field (circom's parameters): the
     /// 32-byte hashes and per item 0 or the reason.
     fn poseidon_bn254(
@@ -900,11 +922,27 @@ fn precompile_error_names() -> Vec<(u8, &'static str)> {
         .collect()
 }
 
-/// Every reason as `(number, code)`: the name table of the verdict arrays.
 /// snarkjs's `verification_key.json` as the key's EIP-197 bytes.
 #[pyfunction]
 fn groth16_key_from_snarkjs(py: Python<'_>, json: &str) -> PyResult<Py<PyBytes>> {
     let bytes = groth16::snarkjs::verifying_key(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(PyBytes::new(py, &bytes).unbind())
+}
+
+/// snarkjs's `verification_key.json` for BLS12-381 as the key's
+/// compressed form.
+#[pyfunction]
+fn groth16_bls12_381_key_from_snarkjs(py: Python<'_>, json: &str) -> PyResult<Py<PyBytes>> {
+    let bytes = groth16::bls12_381::snarkjs::verifying_key(json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(PyBytes::new(py, &bytes).unbind())
+}
+
+/// snarkjs's BLS12-381 proof object and public inputs (both as JSON
+/// text) as an item's bytes.
+#[pyfunction]
+fn groth16_bls12_381_item_from_snarkjs(py: Python<'_>, proof: &str, public: &str) -> PyResult<Py<PyBytes>> {
+    let bytes =
+        groth16::bls12_381::snarkjs::item_from_text(proof, public).map_err(|e| PyValueError::new_err(e.to_string()))?;
     Ok(PyBytes::new(py, &bytes).unbind())
 }
 
@@ -916,6 +954,7 @@ fn groth16_item_from_snarkjs(py: Python<'_>, proof: &str, public: &str) -> PyRes
     Ok(PyBytes::new(py, &bytes).unbind())
 }
 
+/// Every reason as `(number, code)`: the name table of the verdict arrays.
 #[pyfunction]
 fn reason_names() -> Vec<(u8, &'static str)> {
     Reason::ALL.iter().map(|r| (r.number(), r.code())).collect()
@@ -936,6 +975,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(mlkem_lengths, m)?)?;
     m.add_function(wrap_pyfunction!(groth16_key_from_snarkjs, m)?)?;
     m.add_function(wrap_pyfunction!(groth16_item_from_snarkjs, m)?)?;
+    m.add_function(wrap_pyfunction!(groth16_bls12_381_key_from_snarkjs, m)?)?;
+    m.add_function(wrap_pyfunction!(groth16_bls12_381_item_from_snarkjs, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("GPU_RUNTIME", GPU_RUNTIME)?;
     Ok(())

@@ -196,6 +196,24 @@ enum BcStatus bc_verify_groth16(const struct BcEngine *engine,
                                 const struct BcColumn *items,
                                 uint8_t *out_codes);
 
+// Groth16 over BLS12-381 (`ark-groth16`'s verdicts on blst's decoding,
+// bellman's rules) under the verifying key `vk[0..vk_len]` (arkworks'
+// compressed form or bellman's uncompressed one, told apart by the first
+// byte; a key that does not decode is an error naming what is wrong):
+// every item a proof of 192 bytes (A, B, C compressed) followed by its l
+// public inputs of 32 bytes little-endian (another length is that item's
+// `wrong_input_length`).
+//
+// # Safety
+// The operations' contract (the header's preamble); `vk` points to
+// `vk_len` readable bytes; `out_codes` holds `n` bytes.
+enum BcStatus bc_verify_groth16_bls12_381(const struct BcEngine *engine,
+                                          const uint8_t *vk,
+                                          size_t vk_len,
+                                          size_t n,
+                                          const struct BcColumn *items,
+                                          uint8_t *out_codes);
+
 // BLS12-381 with Ethereum's ciphersuite (blst's verdicts): keys of 48
 // bytes, signatures of 96, messages of any length; `batch` checks the
 // batch with one multi-pairing first (same verdicts, faster when most

@@ -500,6 +500,37 @@ pub unsafe extern "C" fn bc_verify_groth16(
     })
 }
 
+/// Groth16 over BLS12-381 (`ark-groth16`'s verdicts on blst's decoding,
+/// bellman's rules) under the verifying key `vk[0..vk_len]` (arkworks'
+/// compressed form or bellman's uncompressed one, told apart by the first
+/// byte; a key that does not decode is an error naming what is wrong):
+/// every item a proof of 192 bytes (A, B, C compressed) followed by its l
+/// public inputs of 32 bytes little-endian (another length is that item's
+/// `wrong_input_length`).
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `vk` points to
+/// `vk_len` readable bytes; `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_groth16_bls12_381(
+    engine: *const BcEngine,
+    vk: *const u8,
+    vk_len: usize,
+    n: usize,
+    items: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_groth16_bls12_381", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let vk = bytes("vk", vk, vk_len)?;
+            let items = column("items", items, n)?;
+            verdicts(n, out_codes, || flat::verify_groth16_bls12_381(e, vk, &items))
+        }
+    })
+}
+
 /// BLS12-381 with Ethereum's ciphersuite (blst's verdicts): keys of 48
 /// bytes, signatures of 96, messages of any length; `batch` checks the
 /// batch with one multi-pairing first (same verdicts, faster when most

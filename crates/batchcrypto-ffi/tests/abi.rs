@@ -1261,3 +1261,44 @@ fn groth16_proofs() {
     assert!(last_error().contains("64 per IC point"), "{}", last_error());
     assert_eq!(codes, vec![0xaa; m]);
 }
+
+/// `bc_verify_groth16_bls12_381`: generated proofs honest and hostile
+/// answer the oracle's verdicts under the key in either form (arkworks'
+/// compressed, bellman's uncompressed); a key that does not decode is the
+/// call's error, naming what is wrong, and the codes are left untouched.
+#[test]
+fn groth16_bls12_381_proofs() {
+    use batchcrypto::ops::groth16::bls12_381::{VerifyingKey, oracle, sample};
+    let e = engine();
+    let trapdoor = sample::Trapdoor::new(2, 33);
+    let items = trapdoor.items(0..40, 0.4);
+    let vk = VerifyingKey::from_bytes(&trapdoor.key()).expect("the sample's key");
+    let (mut bytes, mut offsets) = (Vec::new(), vec![0u64]);
+    for item in &items {
+        bytes.extend_from_slice(&item.bytes);
+        offsets.push(bytes.len() as u64);
+    }
+    let oracle_valid: Vec<bool> = items.iter().map(|it| oracle::verify(&vk, &it.bytes)).collect();
+    assert!(oracle_valid.contains(&true) && oracle_valid.contains(&false));
+    let n = items.len();
+    let column = delimited(&bytes, &offsets);
+    for key in [trapdoor.key(), trapdoor.bellman_key()] {
+        let mut codes = vec![0xaau8; n];
+        // SAFETY: a valid engine, key and column; n codes.
+        let status =
+            unsafe { bc_verify_groth16_bls12_381(e.0, key.as_ptr(), key.len(), n, &column, codes.as_mut_ptr()) };
+        assert_eq!(status, BcStatus::Ok, "{}", last_error());
+        let valid: Vec<bool> = codes.iter().map(|&c| c == 0).collect();
+        assert_eq!(valid, oracle_valid);
+        assert!(codes.iter().all(|&c| c != 0xaa));
+    }
+    // A key one byte short is refused, naming why; nothing is written.
+    let key = trapdoor.key();
+    let mut codes = vec![0xaau8; n];
+    // SAFETY: a readable key of key.len() - 1 bytes.
+    let status =
+        unsafe { bc_verify_groth16_bls12_381(e.0, key.as_ptr(), key.len() - 1, n, &column, codes.as_mut_ptr()) };
+    assert_eq!(status, BcStatus::InvalidArgument);
+    assert!(last_error().contains("declaring 3 IC points"), "{}", last_error());
+    assert_eq!(codes, vec![0xaa; n]);
+}

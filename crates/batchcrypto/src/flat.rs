@@ -550,6 +550,20 @@ pub fn verify_groth16(engine: &Engine, vk: &[u8], items: &Column<'_>) -> Result<
     engine.verify_groth16(&key, &flat_bytes(Op::Groth16VerifyBn254, items)?)
 }
 
+/// Groth16 over BLS12-381 under the key `vk` (either form,
+/// [`groth16::bls12_381::VerifyingKey::from_bytes`]; a key that does not
+/// decode is an error): every item a proof of 192 bytes (compressed) and
+/// its public inputs of 32, little-endian (another length is that item's
+/// `wrong_input_length`).
+pub fn verify_groth16_bls12_381(
+    engine: &Engine,
+    vk: &[u8],
+    items: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let key = groth16::bls12_381::VerifyingKey::from_bytes(vk)?;
+    engine.verify_groth16_bls12_381(&key, &flat_bytes(Op::Groth16VerifyBls12381, items)?)
+}
+
 /// One call of `precompile` per input (any length: a length the
 /// precompile does not take is that call's failure).
 pub fn evm(

@@ -108,3 +108,14 @@ pub fn item(proof_json: &Value, public: &Value) -> Result<Vec<u8>, Error> {
     out.extend(public_inputs(public)?);
     Ok(out)
 }
+
+/// [`item`] from the two files' text (`proof.json`, `public.json`).
+pub fn item_from_text(proof_json: &str, public_json: &str) -> Result<Vec<u8>, Error> {
+    let parse = |what: &str, text: &str| {
+        serde_json::from_str::<Value>(text).map_err(|e| refuse(format!("{what} is not JSON: {e}")))
+    };
+    item(
+        &parse("the proof", proof_json)?,
+        &parse("the public inputs", public_json)?,
+    )
+}
