@@ -180,6 +180,8 @@ def route_lines(route: str) -> list[bytes]:
         return golden("poseidon-leaves.jsonl")[:24]
     if word == "verify/groth16":
         return golden("groth16.jsonl")[:24]
+    if word == "verify/groth16-bls12-381":
+        return golden("groth16-bls12-381.jsonl")[:24]
     if word in ("evm/sha256", "evm/ripemd160", "evm/identity"):
         return [json.dumps({"input": json.loads(line)["data"]}).encode() for line in golden("hash.jsonl")[:40]]
     if word.startswith("evm/") or word == "eip2537-pairing":
@@ -206,6 +208,8 @@ def route_lines(route: str) -> list[bytes]:
 # Routes the input writes itself: options, escapes, spellings and mistakes.
 # The golden corpus's Groth16 key (its EIP-197 bytes in hex).
 GROTH16_KEY = (pathlib.Path(__file__).resolve().parent.parent / "testdata" / "cli-golden" / "groth16-vk.hex").read_text().strip()
+# The golden corpus's Groth16 key over BLS12-381 (its compressed form in hex).
+GROTH16_BLS_KEY = (GOLDEN / "groth16-bls12-381-vk.hex").read_text().strip()
 
 WRITTEN = [
     ("verify/ed25519?policy=zip%32%31%35", "verify/ed25519"),
@@ -242,6 +246,10 @@ WRITTEN = [
     ("verify/groth16?vk_hex=00", "verify/groth16"),
     ("verify/groth16?vk=/etc/hostname", "verify/groth16"),
     ("verify/groth16", "verify/groth16"),
+    ("verify/groth16-bls12-381?vk_hex=" + GROTH16_BLS_KEY, "verify/groth16-bls12-381"),
+    ("verify/groth16-bls12-381?vk-hex=0x" + GROTH16_BLS_KEY[:-2], "verify/groth16-bls12-381"),
+    ("verify/groth16-bls12-381?vk_hex=00", "verify/groth16-bls12-381"),
+    ("verify/groth16-bls12-381?vk=/etc/hostname", "verify/groth16-bls12-381"),
 ]
 
 

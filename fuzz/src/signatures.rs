@@ -2,13 +2,15 @@
 //! ZIP-215; ed25519-dalek, ed25519-zebra), BIP-340 and secp256k1 ECDSA
 //! and ecrecover (libsecp256k1), sr25519 (schnorrkel), P-256 (`p256`),
 //! BLS12-381 one by one and in batches (blst), EIP-7594's KZG cell
-//! proofs (c-kzg-4844), and Groth16 proofs over BN254 (`ark-groth16`).
+//! proofs (c-kzg-4844), and Groth16 proofs over BN254 and BLS12-381
+//! (`ark-groth16`).
 
 use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
 use batchcrypto::Engine;
 use batchcrypto::batch::SignedBatch;
+use batchcrypto::ops::groth16::bls12_381;
 use batchcrypto::ops::{SignedItem, bip340, bls, ecdsa, ed25519, groth16, kzg, sr25519};
 
 use super::{Fields, answers, array, engine, same};
@@ -32,10 +34,10 @@ const GROTH16_ITEMS: usize = 40;
 const GROTH16_INPUTS: usize = 3;
 /// Seeds of generated items.
 const SEEDS: usize = 4;
-/// The operations (an input's first choice; Groth16, the thirteenth, came
-/// last: the committed inputs' first bytes were rewritten to keep their
-/// operation).
-const OPS: u8 = 13;
+/// The operations (an input's first choice; Groth16 over BLS12-381, the
+/// fourteenth, came last: the committed inputs' first bytes were
+/// rewritten to keep their operation).
+const OPS: u8 = 14;
 
 /// Share of hostile items among seed `s`'s generated ones: a third for
 /// the first two, none for the others (batches that the edits alone make
@@ -58,11 +60,11 @@ pub fn is_bls(data: &[u8]) -> bool {
         .is_ok_and(|op| op == 9 || op == 10)
 }
 
-/// Whether `data` is a Groth16 input (12).
+/// Whether `data` is a Groth16 input (12: BN254, 13: BLS12-381).
 pub fn is_groth16(data: &[u8]) -> bool {
     Unstructured::new(data)
         .int_in_range(0..=OPS - 1)
-        .is_ok_and(|op| op == 12)
+        .is_ok_and(|op| op == 12 || op == 13)
 }
 
 /// One fuzz input on `e`: an operation, a seed's items, edits.
@@ -284,6 +286,37 @@ pub fn check(e: &Engine, data: &[u8]) {
                 .collect::<Vec<_>>();
             same("groth16_verify_bn254", &got, &want);
         }
+        13 => {
+            let fields = cached(&GROTH16_BLS, seed, |s| {
+                bls12_381::sample::Trapdoor::new(GROTH16_INPUTS, s)
+                    .items(0..GROTH16_ITEMS, hostile(s))
+                    .into_iter()
+                    .map(|i| {
+                        let (a, rest) = i.bytes.split_at(bls12_381::G1_LEN);
+                        let (b, rest) = rest.split_at(bls12_381::G2_LEN);
+                        let (c, inputs) = rest.split_at(bls12_381::G1_LEN);
+                        vec![a.to_vec(), b.to_vec(), c.to_vec(), inputs.to_vec()]
+                    })
+                    .collect()
+            });
+            let items = Fields {
+                items: fields,
+                fixed: &[true, true, true, false],
+            }
+            .edited(&mut u, GROTH16_ITEMS)
+            .items;
+            let vk = groth16_bls_key(seed);
+            let mut batch = batchcrypto::FlatBytes::new();
+            for i in &items {
+                assert!(batch.push(&i.concat()), "a short batch");
+            }
+            let got = valid(&answers(e, e.verify_groth16_bls12_381(vk, &batch)));
+            let want = items
+                .iter()
+                .map(|i| bls12_381::oracle::verify(vk, &i.concat()))
+                .collect::<Vec<_>>();
+            same("groth16_verify_bls12_381", &got, &want);
+        }
         _ => {
             let mode = if op == 9 { bls::Mode::Single } else { bls::Mode::Batch };
             let fields = cached(&BLS, seed, |s| {
@@ -315,6 +348,20 @@ static P256: Cache = OnceLock::new();
 static BLS: Cache = OnceLock::new();
 static CELLS: Cache = OnceLock::new();
 static GROTH16: Cache = OnceLock::new();
+static GROTH16_BLS: Cache = OnceLock::new();
+
+/// Seed `seed`'s Groth16 key over BLS12-381 (made once per process).
+fn groth16_bls_key(seed: usize) -> &'static bls12_381::VerifyingKey {
+    static KEYS: OnceLock<Vec<bls12_381::VerifyingKey>> = OnceLock::new();
+    &KEYS.get_or_init(|| {
+        (0..SEEDS as u64)
+            .map(|s| {
+                let bytes = bls12_381::sample::Trapdoor::new(GROTH16_INPUTS, s).key();
+                bls12_381::VerifyingKey::from_bytes(&bytes).unwrap_or_else(|e| panic!("the sample's key: {e}"))
+            })
+            .collect()
+    })[seed]
+}
 
 /// Seed `seed`'s Groth16 key (made once per process).
 fn groth16_key(seed: usize) -> &'static groth16::VerifyingKey {
