@@ -158,6 +158,10 @@ bench merklep 16 --backend cpu,gpu --op merkle_poseidon --sizes 262144 --oracle-
 # 16 cores (making the workload runs ark-groth16 on 1,024 distinct proofs,
 # about 1.3 ms each on one core).
 bench groth16 16 --backend cpu,gpu --op groth16_verify_bn254 --sizes 4096,65536 --oracle-max-n 1024
+# The same over BLS12-381 (five public inputs, the compressed encodings):
+# four pairs per proof on the EIP-2537 pairing kernel (about 1.9 ms a proof
+# for the oracle on one core).
+bench groth16bls 16 --backend cpu,gpu --op groth16_verify_bls12_381 --sizes 4096,65536 --oracle-max-n 1024
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).

@@ -171,7 +171,7 @@ fn columns() {
 /// BLS12-381's inputs left out: a BLS call costs seconds on lavapipe, and
 /// tests/all/bls.rs checks every BLS operation's kernels against blst on
 /// generated hostile items. Of Groth16's, over BN254 and BLS12-381 (a
-/// proof costs about 20 ms there, 40 on BLS12-381: 389 inputs took two
+/// proof costs about 20 ms there, 26 on BLS12-381: 389 inputs took two
 /// minutes) every twelfth: tests/all/groth16.rs, groth16_bls12_381.rs and
 /// gpu_driver.rs check both GPU paths on generated hostile items.
 #[test]

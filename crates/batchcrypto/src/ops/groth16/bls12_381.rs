@@ -65,8 +65,9 @@ const COMPRESSED: u8 = 0x80;
 
 /// Costs of a combination in single verifications on this curve, as
 /// [`cpu::BATCH_COST`] on BN254 (`ark-groth16`'s single check 3.28 ms with
-/// five public inputs), medians of 7 on one thread of the 2-vCPU EPYC
-/// development VM: 1.59 at 2 items, 1.98 at 4, 2.91 at 8, 4.74 at 16,
+/// five public inputs in the test profile, dependencies optimised),
+/// medians of 7 on one thread of the 2-vCPU EPYC development VM: 1.59 at
+/// 2 items, 1.98 at 4, 2.91 at 8, 4.74 at 16,
 /// 9.42 at 32, 15.4 at 64, 29.0 at 128.
 pub(crate) const BATCH_COST: Cost = Cost {
     fixed: 1.0,
