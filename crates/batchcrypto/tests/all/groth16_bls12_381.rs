@@ -203,6 +203,14 @@ fn keys_are_refused_with_what_is_wrong() {
     let mut none = key[..344].to_vec();
     none[336..344].fill(0);
     refused(&none, "declaring 0 IC points");
+    // A count near 2^64 (the cli fuzz target's find: the length it implies
+    // overflowed).
+    let mut huge = key.clone();
+    huge[336..344].fill(0xff);
+    refused(&huge, "declaring 18446744073709551615 IC points");
+    let mut huge = bellman.clone();
+    huge[864..868].fill(0xff);
+    refused(&huge, "declaring 4294967295 IC points");
     // The uncompressed form's curve check, which arkworks leaves out.
     let mut off = bellman.clone();
     off[95] ^= 1;

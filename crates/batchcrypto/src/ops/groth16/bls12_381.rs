@@ -140,13 +140,16 @@ impl VerifyingKey {
                 u64::from_be_bytes(n)
             }
         });
-        let expected = count.map(|n| (n, (fixed + count_len) as u64 + n.saturating_mul(g1_len as u64)));
+        // A count near 2^64 must not overflow the length it implies.
+        let expected = count.map(|n| {
+            let points = n.saturating_mul(g1_len as u64);
+            (n, points.saturating_add((fixed + count_len) as u64))
+        });
         match expected {
             Some((n, len)) if (1..=MAX_INPUTS as u64 + 1).contains(&n) && len == bytes.len() as u64 => {}
             _ => {
                 return Err(refuse(format!(
-                    "a verifying key in the {form} form is {} bytes, its number of IC points (1 to {}) and {g1_len} bytes per IC point; {} bytes{}",
-                    fixed + count_len,
+                    "a verifying key in the {form} form is {fixed} bytes of points, the number of IC points (1 to {}) in {count_len} bytes, then {g1_len} bytes per IC point; got {} bytes{}",
                     MAX_INPUTS + 1,
                     bytes.len(),
                     count.map(|n| format!(" declaring {n} IC points")).unwrap_or_default()
