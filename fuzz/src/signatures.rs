@@ -253,70 +253,34 @@ pub fn check(e: &Engine, data: &[u8]) {
             let want = items.iter().map(kzg::oracle::verify_cell).collect::<Vec<_>>();
             same("kzg_cell_verify", &got, &want);
         }
-        12 => {
-            let fields = cached(&GROTH16, seed, |s| {
-                groth16::sample::Trapdoor::new(GROTH16_INPUTS, s)
-                    .items(0..GROTH16_ITEMS, hostile(s))
-                    .into_iter()
-                    .map(|i| {
-                        let (a, rest) = i.bytes.split_at(groth16::G1_LEN);
-                        let (b, rest) = rest.split_at(groth16::G2_LEN);
-                        let (c, inputs) = rest.split_at(groth16::G1_LEN);
-                        vec![a.to_vec(), b.to_vec(), c.to_vec(), inputs.to_vec()]
-                    })
-                    .collect()
-            });
-            // The points keep their widths; the public inputs may change
-            // in number (`wrong_input_length`) or bytes.
-            let items = Fields {
-                items: fields,
-                fixed: &[true, true, true, false],
-            }
-            .edited(&mut u, GROTH16_ITEMS)
-            .items;
-            let vk = groth16_key(seed);
-            let mut batch = batchcrypto::FlatBytes::new();
-            for i in &items {
-                assert!(batch.push(&i.concat()), "a short batch");
-            }
-            let got = valid(&answers(e, e.verify_groth16(vk, &batch)));
-            let want = items
-                .iter()
-                .map(|i| groth16::oracle::verify(vk, &i.concat()))
-                .collect::<Vec<_>>();
-            same("groth16_verify_bn254", &got, &want);
-        }
-        13 => {
-            let fields = cached(&GROTH16_BLS, seed, |s| {
-                bls12_381::sample::Trapdoor::new(GROTH16_INPUTS, s)
-                    .items(0..GROTH16_ITEMS, hostile(s))
-                    .into_iter()
-                    .map(|i| {
-                        let (a, rest) = i.bytes.split_at(bls12_381::G1_LEN);
-                        let (b, rest) = rest.split_at(bls12_381::G2_LEN);
-                        let (c, inputs) = rest.split_at(bls12_381::G1_LEN);
-                        vec![a.to_vec(), b.to_vec(), c.to_vec(), inputs.to_vec()]
-                    })
-                    .collect()
-            });
-            let items = Fields {
-                items: fields,
-                fixed: &[true, true, true, false],
-            }
-            .edited(&mut u, GROTH16_ITEMS)
-            .items;
-            let vk = groth16_bls_key(seed);
-            let mut batch = batchcrypto::FlatBytes::new();
-            for i in &items {
-                assert!(batch.push(&i.concat()), "a short batch");
-            }
-            let got = valid(&answers(e, e.verify_groth16_bls12_381(vk, &batch)));
-            let want = items
-                .iter()
-                .map(|i| bls12_381::oracle::verify(vk, &i.concat()))
-                .collect::<Vec<_>>();
-            same("groth16_verify_bls12_381", &got, &want);
-        }
+        12 => groth16_case(
+            e,
+            &mut u,
+            &GROTH16,
+            seed,
+            |s| {
+                let items = groth16::sample::Trapdoor::new(GROTH16_INPUTS, s).items(0..GROTH16_ITEMS, hostile(s));
+                proof_fields(items, groth16::G1_LEN, groth16::G2_LEN)
+            },
+            groth16_key(seed),
+            Engine::verify_groth16,
+            groth16::oracle::verify,
+            "groth16_verify_bn254",
+        ),
+        13 => groth16_case(
+            e,
+            &mut u,
+            &GROTH16_BLS,
+            seed,
+            |s| {
+                let items = bls12_381::sample::Trapdoor::new(GROTH16_INPUTS, s).items(0..GROTH16_ITEMS, hostile(s));
+                proof_fields(items, bls12_381::G1_LEN, bls12_381::G2_LEN)
+            },
+            groth16_bls_key(seed),
+            Engine::verify_groth16_bls12_381,
+            bls12_381::oracle::verify,
+            "groth16_verify_bls12_381",
+        ),
         _ => {
             let mode = if op == 9 { bls::Mode::Single } else { bls::Mode::Batch };
             let fields = cached(&BLS, seed, |s| {
@@ -337,6 +301,58 @@ pub fn check(e: &Engine, data: &[u8]) {
         }
     }
 }
+
+/// A Groth16 input on either curve: seed `seed`'s trapdoor items (`generate`)
+/// edited by the input, the points at their widths and the public inputs
+/// in bytes and number (`wrong_input_length`), each verdict against
+/// `oracle`'s under the seed's key.
+#[allow(clippy::too_many_arguments)]
+fn groth16_case<K>(
+    e: &Engine,
+    u: &mut Unstructured,
+    cache: &Cache,
+    seed: usize,
+    generate: fn(u64) -> Vec<Vec<Vec<u8>>>,
+    vk: &K,
+    run: Run<K>,
+    oracle: fn(&K, &[u8]) -> bool,
+    name: &str,
+) {
+    let items = Fields {
+        items: cached(cache, seed, generate),
+        fixed: &[true, true, true, false],
+    }
+    .edited(u, GROTH16_ITEMS)
+    .items;
+    let mut batch = batchcrypto::FlatBytes::new();
+    for i in &items {
+        assert!(batch.push(&i.concat()), "a short batch");
+    }
+    let got = valid(&answers(e, run(e, vk, &batch)));
+    let want = items.iter().map(|i| oracle(vk, &i.concat())).collect::<Vec<_>>();
+    same(name, &got, &want);
+}
+
+/// Generated Groth16 items as fields: A, B, C (`g1` and `g2` bytes each)
+/// and the public inputs.
+fn proof_fields(items: Vec<groth16::sample::Item>, g1: usize, g2: usize) -> Vec<Vec<Vec<u8>>> {
+    items
+        .into_iter()
+        .map(|i| {
+            let (a, rest) = i.bytes.split_at(g1);
+            let (b, rest) = rest.split_at(g2);
+            let (c, inputs) = rest.split_at(g1);
+            vec![a.to_vec(), b.to_vec(), c.to_vec(), inputs.to_vec()]
+        })
+        .collect()
+}
+
+/// The engine's verification of a batch under a key of type `K`.
+type Run<K> = fn(
+    &Engine,
+    &K,
+    &batchcrypto::FlatBytes,
+) -> Result<batchcrypto::Outcome<Vec<batchcrypto::Verdict>>, batchcrypto::Error>;
 
 type Cache = OnceLock<Vec<Vec<Vec<Vec<u8>>>>>;
 static ED25519: Cache = OnceLock::new();

@@ -181,7 +181,7 @@ pub fn parse_key_hex(text: &str) -> Result<Groth16Key, String> {
     Ok(Groth16Key(std::sync::Arc::new(vk)))
 }
 
-/// A key file's bytes, at most [`MAX_KEY_FILE`].
+/// A key file's bytes, at most 4 MiB.
 fn read_key_file(path: &str) -> Result<Vec<u8>, String> {
     // A key of the most inputs is under 200 KiB as hex, snarkjs's JSON a
     // few times that: a larger file is not a key.
@@ -681,6 +681,24 @@ struct Groth16Line {
 /// `non_canonical_element`.
 struct Groth16Format;
 
+impl LineFormat for Groth16Format {
+    type Batch = FlatBytes;
+
+    fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
+        groth16_line::<{ groth16::PROOF_LEN }>(
+            line,
+            batch,
+            scratch,
+            |v| groth16::snarkjs::proof(v).map(|p| p.to_vec()),
+            groth16::snarkjs::public_inputs,
+        )
+    }
+
+    fn batch_bytes(batch: &FlatBytes) -> usize {
+        batch.bytes().len()
+    }
+}
+
 /// `{"proof","public"}` (Groth16 over BLS12-381): the proof as 192 bytes
 /// of hex (A ‖ B ‖ C compressed) or as snarkjs writes it; the public
 /// inputs as numbers up to 2^256 - 1, written little-endian.
@@ -690,29 +708,13 @@ impl LineFormat for Groth16Bls12Format {
     type Batch = FlatBytes;
 
     fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
-        let l: Groth16Line = parse_object(line)?;
-        let proof = l
-            .proof
-            .ok_or("missing field \"proof\" (192 bytes of hex, or snarkjs's proof object)")?;
-        let public = l
-            .public
-            .ok_or("missing field \"public\" (an array of numbers, snarkjs's public.json)")?;
-        scratch.clear();
-        match &proof {
-            serde_json::Value::String(s) => {
-                scratch.extend(hex_fixed::<{ bls12_381::PROOF_LEN }>(
-                    "proof",
-                    &Field::Str(s.as_str().into()),
-                )?);
-            }
-            _ => scratch.extend(bls12_381::snarkjs::proof(&proof).map_err(|e| e.to_string())?),
-        }
-        scratch.extend(bls12_381::snarkjs::public_inputs(&public).map_err(|e| e.to_string())?);
-        if batch.push(scratch) {
-            Ok(())
-        } else {
-            Err("batch over 4 GiB or out of memory".to_string())
-        }
+        groth16_line::<{ bls12_381::PROOF_LEN }>(
+            line,
+            batch,
+            scratch,
+            |v| bls12_381::snarkjs::proof(v).map(|p| p.to_vec()),
+            bls12_381::snarkjs::public_inputs,
+        )
     }
 
     fn batch_bytes(batch: &FlatBytes) -> usize {
@@ -720,36 +722,32 @@ impl LineFormat for Groth16Bls12Format {
     }
 }
 
-impl LineFormat for Groth16Format {
-    type Batch = FlatBytes;
-
-    fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
-        let l: Groth16Line = parse_object(line)?;
-        let proof = l
-            .proof
-            .ok_or("missing field \"proof\" (snarkjs's proof object, or 256 bytes of hex)")?;
-        let public = l
-            .public
-            .ok_or("missing field \"public\" (an array of numbers, snarkjs's public.json)")?;
-        scratch.clear();
-        match &proof {
-            serde_json::Value::String(s) => {
-                scratch.extend(hex_fixed::<{ groth16::PROOF_LEN }>(
-                    "proof",
-                    &Field::Str(s.as_str().into()),
-                )?);
-            }
-            _ => scratch.extend(groth16::snarkjs::proof(&proof).map_err(|e| e.to_string())?),
-        }
-        scratch.extend(groth16::snarkjs::public_inputs(&public).map_err(|e| e.to_string())?);
-        if batch.push(scratch) {
-            Ok(())
-        } else {
-            Err("batch over 4 GiB or out of memory".to_string())
-        }
+/// A Groth16 line as an item pushed onto `batch`: the proof as `N` bytes
+/// of hex or a snarkjs object (`proof`), then the public inputs
+/// (`public`).
+fn groth16_line<const N: usize>(
+    line: &str,
+    batch: &mut FlatBytes,
+    scratch: &mut Vec<u8>,
+    proof: fn(&serde_json::Value) -> Result<Vec<u8>, Error>,
+    public: fn(&serde_json::Value) -> Result<Vec<u8>, Error>,
+) -> Result<(), String> {
+    let l: Groth16Line = parse_object(line)?;
+    let proof_value = l
+        .proof
+        .ok_or_else(|| format!("missing field \"proof\" (snarkjs's proof object, or {N} bytes of hex)"))?;
+    let public_value = l
+        .public
+        .ok_or("missing field \"public\" (an array of numbers, snarkjs's public.json)")?;
+    scratch.clear();
+    match &proof_value {
+        serde_json::Value::String(s) => scratch.extend(hex_fixed::<N>("proof", &Field::Str(s.as_str().into()))?),
+        _ => scratch.extend(proof(&proof_value).map_err(|e| e.to_string())?),
     }
-
-    fn batch_bytes(batch: &FlatBytes) -> usize {
-        batch.bytes().len()
+    scratch.extend(public(&public_value).map_err(|e| e.to_string())?);
+    if batch.push(scratch) {
+        Ok(())
+    } else {
+        Err("batch over 4 GiB or out of memory".to_string())
     }
 }

@@ -4,8 +4,9 @@
 //! point checked by `Valid::check`: on its curve and in the prime-order
 //! subgroup; all zeros the point at infinity, as EIP-197 writes it).
 
-use ark_bn254::{Bn254, Fq, Fq2, Fr, G1Affine, G2Affine};
+use ark_bn254::{Fq, Fq2, Fr, G1Affine, G2Affine};
 use ark_ec::AffineRepr;
+use ark_ec::pairing::Pairing;
 use ark_serialize::{CanonicalDeserialize, Valid};
 
 use super::{G1_LEN, G2_LEN, PROOF_LEN, VerifyingKey, WORD};
@@ -57,10 +58,18 @@ pub fn verify(vk: &VerifyingKey, item: &[u8]) -> bool {
             c: g1(&item[G1_LEN + G2_LEN..PROOF_LEN])?,
         })
     };
-    match (inputs, proof()) {
-        (Some(inputs), Some(proof)) => {
-            ark_groth16::Groth16::<Bn254>::verify_proof(&vk.key.prepared, &proof, &inputs).unwrap_or(false)
-        }
+    verdict(&vk.key.prepared, inputs, proof())
+}
+
+/// `ark-groth16`'s verdict on decoded inputs and proof, on either curve
+/// (either missing: they did not decode, the item fails).
+pub(crate) fn verdict<E: Pairing>(
+    pvk: &ark_groth16::PreparedVerifyingKey<E>,
+    inputs: Option<Vec<E::ScalarField>>,
+    proof: Option<ark_groth16::Proof<E>>,
+) -> bool {
+    match (inputs, proof) {
+        (Some(inputs), Some(proof)) => ark_groth16::Groth16::<E>::verify_proof(pvk, &proof, &inputs).unwrap_or(false),
         _ => false,
     }
 }

@@ -268,11 +268,16 @@ pub fn item(proof_json: &Value, public: &Value) -> Result<Vec<u8>, Error> {
 
 /// [`item`] from the two files' text (`proof.json`, `public.json`).
 pub fn item_from_text(proof_json: &str, public_json: &str) -> Result<Vec<u8>, Error> {
-    let parse = |what: &str, text: &str| {
-        serde_json::from_str::<Value>(text).map_err(|e| refuse(format!("{what} is not JSON: {e}")))
-    };
-    item(
-        &parse("the proof", proof_json)?,
-        &parse("the public inputs", public_json)?,
-    )
+    let (proof, public) = texts(proof_json, public_json).map_err(refuse)?;
+    item(&proof, &public)
+}
+
+/// The two files' text (`proof.json`, `public.json`) as JSON.
+pub(crate) fn texts(proof_json: &str, public_json: &str) -> Result<(Value, Value), String> {
+    let parse =
+        |what: &str, text: &str| serde_json::from_str::<Value>(text).map_err(|e| format!("{what} is not JSON: {e}"));
+    Ok((
+        parse("the proof", proof_json)?,
+        parse("the public inputs", public_json)?,
+    ))
 }

@@ -5,11 +5,12 @@
 //! uncompressed form, and the public inputs as arkworks deserialises a
 //! scalar (little-endian, refused when not below r).
 
-use ark_bls12_381::{Bls12_381, Fr, G1Affine, G2Affine};
+use ark_bls12_381::{Fr, G1Affine, G2Affine};
 use ark_serialize::CanonicalDeserialize;
 use blst::min_pk::{PublicKey, Signature};
 
 use super::{G1_LEN, G2_LEN, PROOF_LEN, SCALAR_LEN, VerifyingKey};
+use crate::ops::groth16::oracle::verdict;
 
 /// A compressed G1 point in the subgroup, not infinity, as blst reads it.
 fn g1(bytes: &[u8]) -> Option<G1Affine> {
@@ -42,10 +43,5 @@ pub fn verify(vk: &VerifyingKey, item: &[u8]) -> bool {
             c: g1(&item[G1_LEN + G2_LEN..PROOF_LEN])?,
         })
     };
-    match (inputs, proof()) {
-        (Some(inputs), Some(proof)) => {
-            ark_groth16::Groth16::<Bls12_381>::verify_proof(&vk.key.prepared, &proof, &inputs).unwrap_or(false)
-        }
-        _ => false,
-    }
+    verdict(&vk.key.prepared, inputs, proof())
 }

@@ -17,7 +17,7 @@ use serde_json::Value;
 use super::{PROOF_LEN, compress};
 use crate::error::{Error, OpName};
 use crate::ops::Op;
-use crate::ops::groth16::snarkjs::{Coords, key_json, proof_coords, public_words};
+use crate::ops::groth16::snarkjs::{Coords, key_json, proof_coords, public_words, texts};
 
 /// The `curve` tags taken (snarkjs writes `bls12381`).
 const CURVES: [&str; 3] = ["bls12381", "bls12_381", "bls12-381"];
@@ -111,11 +111,6 @@ pub fn item(proof_json: &Value, public: &Value) -> Result<Vec<u8>, Error> {
 
 /// [`item`] from the two files' text (`proof.json`, `public.json`).
 pub fn item_from_text(proof_json: &str, public_json: &str) -> Result<Vec<u8>, Error> {
-    let parse = |what: &str, text: &str| {
-        serde_json::from_str::<Value>(text).map_err(|e| refuse(format!("{what} is not JSON: {e}")))
-    };
-    item(
-        &parse("the proof", proof_json)?,
-        &parse("the public inputs", public_json)?,
-    )
+    let (proof, public) = texts(proof_json, public_json).map_err(refuse)?;
+    item(&proof, &public)
 }
