@@ -323,3 +323,40 @@ fn snarkjs_json_converts_to_the_same_bytes() {
         "curve",
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+    /// A key in either form with bytes changed, its count field set to
+    /// any value (the overflow the cli fuzz target found) and its length
+    /// cut or grown: decoding never panics, and a key that decodes comes
+    /// back from its compressed form as the same key.
+    #[test]
+    fn changed_keys_decode_or_are_refused(
+        bellman in proptest::prelude::any::<bool>(),
+        flips in proptest::collection::vec((proptest::prelude::any::<proptest::sample::Index>(), 1u8..=255), 0..4),
+        count in proptest::option::of(proptest::prelude::any::<u64>()),
+        resize in -100i32..100,
+    ) {
+        let trapdoor = sample::Trapdoor::new(2, 41);
+        let mut key = if bellman { trapdoor.bellman_key() } else { trapdoor.key() };
+        for (at, x) in &flips {
+            let i = at.index(key.len());
+            key[i] ^= x;
+        }
+        if let Some(n) = count {
+            if bellman {
+                key[864..868].copy_from_slice(&(n as u32).to_be_bytes());
+            } else {
+                key[336..344].copy_from_slice(&n.to_le_bytes());
+            }
+        }
+        let len = (key.len() as i32 + resize).max(0) as usize;
+        key.resize(len, 0x5a);
+        if let Ok(vk) = VerifyingKey::from_bytes(&key) {
+            let again = VerifyingKey::from_bytes(&vk.to_bytes()).expect("its compressed form decodes");
+            proptest::prop_assert!(again.to_bytes() == vk.to_bytes());
+            proptest::prop_assert!((1..=1024).contains(&vk.inputs()));
+        }
+    }
+}
