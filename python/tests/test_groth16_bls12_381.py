@@ -1,8 +1,8 @@
 """Groth16 over BLS12-381: the CLI's golden corpus answered as the CLI
 answers it, in every column form; Sui's known-answer proof verifies
-under its key (its input written little-endian); snarkjs's BLS12-381
-objects are routed by their ``curve``; a key that does not decode
-raises, naming why."""
+under its key (its input written little-endian); snarkjs's own files for
+this curve verify through the helpers, which route snarkjs's objects by
+their ``curve``; a key that does not decode raises, naming why."""
 
 from __future__ import annotations
 
@@ -54,6 +54,19 @@ def test_sui_example(engine):
     got = engine.verify_groth16_bls12_381(vk, [proof + big_endian[::-1], proof + big_endian])
     assert got.valid.tolist() == [True, False]
     assert batchcrypto.reason_name(got.reasons[1]) == "non_canonical_element"
+
+
+def test_snarkjs_files(engine):
+    root = VECTORS / "groth16" / "snarkjs-bls12381"
+    if not root.exists():
+        pytest.skip(f"{root} is missing")
+    vk = batchcrypto.groth16_key(json.loads((root / "verification_key.json").read_text()))
+    assert len(vk) == 344 + 48 * 2
+    proof = (root / "proof.json").read_text()
+    item = batchcrypto.groth16_item(proof, (root / "public.json").read_text())
+    got = engine.verify_groth16_bls12_381(vk, [item, batchcrypto.groth16_item(proof, ["34"]), item[:-32]])
+    assert got.valid.tolist() == [True, False, False]
+    assert [batchcrypto.reason_name(c) for c in got.reasons] == [None, "equation", "wrong_input_length"]
 
 
 def test_snarkjs_objects_are_routed_by_curve():

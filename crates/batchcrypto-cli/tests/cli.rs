@@ -2172,6 +2172,35 @@ fn groth16_bls12_381_lines_match_oracle() {
     std::fs::remove_file(&hex_file).ok();
     std::fs::remove_file(&raw_file).ok();
 
+    // snarkjs's files for this curve: the key's JSON and a proof line made
+    // of proof.json and public.json as they are; 34 for 33 fails.
+    let dir = std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/groth16/snarkjs-bls12381"
+    ));
+    let read = |f: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(f)).expect(f)).expect(f)
+    };
+    let line =
+        |public: serde_json::Value| serde_json::json!({ "proof": read("proof.json"), "public": public }).to_string();
+    let key = dir.join("verification_key.json");
+    let out = run_with_stdin(
+        &[
+            "verify",
+            "groth16-bls12-381",
+            "--vk",
+            key.to_str().expect("path"),
+            "--backend",
+            "cpu",
+        ],
+        format!("{}\n{}\n", line(read("public.json")), line(serde_json::json!(["34"]))).as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "{\"valid\":true}\n{\"valid\":false,\"reason\":\"equation\"}\n"
+    );
+
     // Keys that cannot be used: usage errors (exit 3) that say why.
     for (args, says) in [
         (vec!["--vk", "/nonexistent/vk.bin"], "/nonexistent/vk.bin"),

@@ -360,3 +360,58 @@ proptest::proptest! {
         }
     }
 }
+
+/// A proof snarkjs made over BLS12-381 (`testdata/groth16/snarkjs-bls12381`,
+/// from Avail's tests: one public input, 33) verifies through the snarkjs
+/// readers on every engine; 34 instead, 33 + r, and A and C swapped fail
+/// with their reasons. The key's `vk_alphabeta_12`, snarkjs's e(alpha,
+/// beta), is arkworks' pairing of the points read.
+#[test]
+fn snarkjs_bls12_381_files_verify() {
+    let Some(root) = vectors_dir() else { return };
+    let dir = root.join("groth16/snarkjs-bls12381");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).expect(f);
+    let key_json = read("verification_key.json");
+    let vk_bytes = snarkjs::verifying_key(&key_json).expect("the key");
+    let vk = VerifyingKey::from_bytes(&vk_bytes).expect("decodes");
+    assert_eq!(vk.inputs(), 1);
+    let item = snarkjs::item_from_text(&read("proof.json"), &read("public.json")).expect("the item");
+    let other = |public: &str| snarkjs::item_from_text(&read("proof.json"), public).expect("an item");
+    let mut swapped = item.clone();
+    swapped[..48].copy_from_slice(&item[144..192]);
+    swapped[144..192].copy_from_slice(&item[..48]);
+    let r_plus_33 = "52435875175126190479447740508185965837690552500527637822603658699938581184546";
+    let cases = [
+        (item.clone(), None),
+        (other(r#"["34"]"#), Some(Reason::Equation)),
+        (other(&format!(r#"["{r_plus_33}"]"#)), Some(Reason::NonCanonicalElement)),
+        (swapped, Some(Reason::Equation)),
+        (other(r#"["33", "1"]"#), Some(Reason::WrongInputLength)),
+    ];
+    let mut items = FlatBytes::new();
+    for (it, want) in &cases {
+        assert_eq!(oracle::verify(&vk, it), want.is_none(), "oracle, {want:?}");
+        assert!(items.push(it));
+    }
+    let want: Vec<Option<Reason>> = cases.iter().map(|(_, w)| *w).collect();
+    check_every_engine(&vk, &items, &want);
+    // snarkjs's e(alpha, beta): [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]], each Fp2 [c0, c1].
+    let json: serde_json::Value = serde_json::from_str(&key_json).expect("JSON");
+    let ark = ark_groth16::VerifyingKey::<Bls12_381>::deserialize_compressed(&vk_bytes[..]).expect("the key");
+    let gt = Bls12_381::pairing(ark.alpha_g1, ark.beta_g2).0;
+    let mut ours = Vec::new();
+    for c in [gt.c0, gt.c1] {
+        for f in [c.c0, c.c1, c.c2] {
+            ours.extend([f.c0.to_string(), f.c1.to_string()]);
+        }
+    }
+    let theirs: Vec<String> = json["vk_alphabeta_12"]
+        .as_array()
+        .expect("alphabeta")
+        .iter()
+        .flat_map(|c| c.as_array().expect("Fp6").iter())
+        .flat_map(|f| f.as_array().expect("Fp2").iter())
+        .map(|x| x.as_str().expect("a number").to_string())
+        .collect();
+    assert_eq!(ours, theirs, "e(alpha, beta)");
+}
