@@ -2201,9 +2201,19 @@ fn groth16_bls12_381_lines_match_oracle() {
         "{\"valid\":true}\n{\"valid\":false,\"reason\":\"equation\"}\n"
     );
 
-    // Keys that cannot be used: usage errors (exit 3) that say why.
+    // Keys that cannot be used: usage errors (exit 3) that say why (a
+    // BN254 key names the verb that takes it).
+    let bn254_key = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/groth16/zkchess/verification_key.json"
+    )
+    .to_string();
     for (args, says) in [
         (vec!["--vk", "/nonexistent/vk.bin"], "/nonexistent/vk.bin"),
+        (
+            vec!["--vk", bn254_key.as_str()],
+            "(groth16_verify_bn254, `verify groth16`, takes it)",
+        ),
         (vec!["--vk-hex", "80ff"], "compressed (arkworks, Sui)"),
         (vec!["--vk-hex", "xyz"], "not hex"),
         (vec![], "--vk"),

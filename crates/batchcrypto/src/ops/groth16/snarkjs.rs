@@ -22,6 +22,14 @@ const PROTOCOLS: [&str; 2] = ["groth16", "groth"];
 
 /// BN254's `curve` tags.
 const BN254: [&str; 2] = ["bn128", "bn254"];
+/// BLS12-381's `curve` tags (snarkjs writes `bls12381`).
+pub(crate) const BLS12_381: [&str; 3] = ["bls12381", "bls12_381", "bls12-381"];
+/// Each curve's tags and the operation (and CLI verb) that takes its
+/// objects.
+const CURVE_OPS: [(&[&str], &str); 2] = [
+    (&BN254, "groth16_verify_bn254, `verify groth16`,"),
+    (&BLS12_381, "groth16_verify_bls12_381, `verify groth16-bls12-381`,"),
+];
 
 /// An error naming what was refused.
 fn refuse(reason: String) -> Error {
@@ -147,7 +155,19 @@ fn tag(obj: &Value, field: &str, accepted: &[&str], what: &str) -> Result<(), St
     match obj.get(field) {
         None => Ok(()),
         Some(Value::String(s)) if accepted.contains(&s.as_str()) => Ok(()),
-        Some(other) => Err(format!("{what}'s {field} is {other}, not {}", accepted.join(" or "))),
+        Some(other) => {
+            // The other curve's objects: say which operation takes them.
+            let other_op = match other.as_str() {
+                Some(c) if CURVE_OPS[0].0.contains(&c) => Some(CURVE_OPS[0].1),
+                Some(c) if CURVE_OPS[1].0.contains(&c) => Some(CURVE_OPS[1].1),
+                _ => None,
+            };
+            let hint = other_op.map(|op| format!(" ({op} takes it)")).unwrap_or_default();
+            Err(format!(
+                "{what}'s {field} is {other}, not {}{hint}",
+                accepted.join(" or ")
+            ))
+        }
     }
 }
 

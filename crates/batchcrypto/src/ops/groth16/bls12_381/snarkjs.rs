@@ -17,10 +17,7 @@ use serde_json::Value;
 use super::{PROOF_LEN, compress};
 use crate::error::{Error, OpName};
 use crate::ops::Op;
-use crate::ops::groth16::snarkjs::{Coords, key_json, proof_coords, public_words, texts};
-
-/// The `curve` tags taken (snarkjs writes `bls12381`).
-const CURVES: [&str; 3] = ["bls12381", "bls12_381", "bls12-381"];
+use crate::ops::groth16::snarkjs::{BLS12_381, Coords, key_json, proof_coords, public_words, texts};
 
 /// An error naming what was refused.
 fn refuse(reason: String) -> Error {
@@ -69,7 +66,7 @@ fn g2(c: &Coords, what: &str) -> Result<Vec<u8>, String> {
 /// [`super::VerifyingKey::from_bytes`]).
 pub fn verifying_key(json: &str) -> Result<Vec<u8>, Error> {
     let read = || -> Result<Vec<u8>, String> {
-        let k = key_json(json, &CURVES)?;
+        let k = key_json(json, &BLS12_381)?;
         let mut out = g1(&k.alpha, "vk_alpha_1")?;
         for (c, name) in k.g2.iter().zip(["vk_beta_2", "vk_gamma_2", "vk_delta_2"]) {
             out.extend(g2(c, name)?);
@@ -86,7 +83,7 @@ pub fn verifying_key(json: &str) -> Result<Vec<u8>, Error> {
 /// A proof object (`pi_a`, `pi_b`, `pi_c`) as the proof's encoding.
 pub fn proof(proof: &Value) -> Result<[u8; PROOF_LEN], Error> {
     let read = || -> Result<[u8; PROOF_LEN], String> {
-        let [a, b, c] = proof_coords(proof, &CURVES)?;
+        let [a, b, c] = proof_coords(proof, &BLS12_381)?;
         let bytes = [g1(&a, "pi_a")?, g2(&b, "pi_b")?, g1(&c, "pi_c")?].concat();
         bytes
             .try_into()
