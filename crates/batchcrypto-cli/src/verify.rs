@@ -9,6 +9,8 @@ use batchcrypto::ops::kzg::{self, CellItem};
 use batchcrypto::ops::{bip340, mldsa, slhdsa, sr25519};
 use batchcrypto::{Engine, Error, FlatBytes, Outcome, Selection, Verdict};
 
+use std::sync::Arc;
+
 use crate::Fatal;
 use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object, write_verdict};
 
@@ -171,14 +173,22 @@ pub fn parse_slhdsa_set(s: &str) -> Result<slhdsa::Set, String> {
     })
 }
 
-/// A Groth16 verifying key given on the command line, decoded once.
+/// A Groth16 verifying key given on the command line, decoded once: a
+/// service's requests naming the same key share it (the library's
+/// `from_bytes_cached`).
 #[derive(Clone)]
-pub struct Groth16Key(std::sync::Arc<VerifyingKey>);
+pub struct Key<K>(Arc<K>);
+
+/// A key over BN254.
+pub type Groth16Key = Key<VerifyingKey>;
+/// A key over BLS12-381.
+pub type Bls12Key = Key<bls12_381::VerifyingKey>;
 
 /// A key from its EIP-197 bytes in hex (whitespace ignored, `0x` allowed).
 pub fn parse_key_hex(text: &str) -> Result<Groth16Key, String> {
-    let vk = VerifyingKey::from_bytes(&key_hex(text)?).map_err(|e| e.to_string())?;
-    Ok(Groth16Key(std::sync::Arc::new(vk)))
+    VerifyingKey::from_bytes_cached(&key_hex(text)?)
+        .map(Key)
+        .map_err(|e| e.to_string())
 }
 
 /// A key file's bytes, at most 4 MiB.
@@ -207,23 +217,21 @@ fn key_hex(text: &str) -> Result<Vec<u8>, String> {
 /// EIP-197 bytes in hex.
 pub fn parse_key_file(path: &str) -> Result<Groth16Key, String> {
     let text = String::from_utf8(read_key_file(path)?).map_err(|_| format!("{path}: neither JSON nor hex"))?;
-    if text.trim_start().starts_with('{') {
-        let bytes = groth16::snarkjs::verifying_key(&text).map_err(|e| format!("{path}: {e}"))?;
-        let vk = VerifyingKey::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-        return Ok(Groth16Key(std::sync::Arc::new(vk)));
-    }
-    parse_key_hex(&text).map_err(|e| format!("{path}: {e}"))
+    let bytes = if text.trim_start().starts_with('{') {
+        groth16::snarkjs::verifying_key(&text).map_err(|e| format!("{path}: {e}"))?
+    } else {
+        key_hex(&text).map_err(|e| format!("{path}: {e}"))?
+    };
+    VerifyingKey::from_bytes_cached(&bytes)
+        .map(Key)
+        .map_err(|e| format!("{path}: {e}"))
 }
-
-/// A Groth16 verifying key over BLS12-381 given on the command line,
-/// decoded once.
-#[derive(Clone)]
-pub struct Bls12Key(std::sync::Arc<bls12_381::VerifyingKey>);
 
 /// A BLS12-381 key from its bytes in hex, either form.
 pub fn parse_bls12_key_hex(text: &str) -> Result<Bls12Key, String> {
-    let vk = bls12_381::VerifyingKey::from_bytes(&key_hex(text)?).map_err(|e| e.to_string())?;
-    Ok(Bls12Key(std::sync::Arc::new(vk)))
+    bls12_381::VerifyingKey::from_bytes_cached(&key_hex(text)?)
+        .map(Key)
+        .map_err(|e| e.to_string())
 }
 
 /// A BLS12-381 key from a file: snarkjs's `verification_key.json`, the
@@ -242,8 +250,9 @@ pub fn parse_bls12_key_file(path: &str) -> Result<Bls12Key, String> {
         }
         _ => bytes,
     };
-    let vk = bls12_381::VerifyingKey::from_bytes(&key).map_err(|e| format!("{path}: {e}"))?;
-    Ok(Bls12Key(std::sync::Arc::new(vk)))
+    bls12_381::VerifyingKey::from_bytes_cached(&key)
+        .map(Key)
+        .map_err(|e| format!("{path}: {e}"))
 }
 
 pub fn job(verify: Verify) -> LineJob {
@@ -324,7 +333,7 @@ pub fn job(verify: Verify) -> LineJob {
         Verify::MlDsa87 { engine, io } => mldsa_job(mldsa::Level::Mldsa87, engine, io),
         Verify::Groth16 { vk, vk_hex, engine, io } => {
             // clap requires one of the two.
-            let Some(Groth16Key(key)) = vk.or(vk_hex) else {
+            let Some(Key(key)) = vk.or(vk_hex) else {
                 unreachable!("--vk or --vk-hex is required")
             };
             // The title is the service's batching key: the key's bytes, by
@@ -339,7 +348,7 @@ pub fn job(verify: Verify) -> LineJob {
         }
         Verify::Groth16Bls12381 { vk, vk_hex, engine, io } => {
             // clap requires one of the two.
-            let Some(Bls12Key(key)) = vk.or(vk_hex) else {
+            let Some(Key(key)) = vk.or(vk_hex) else {
                 unreachable!("--vk or --vk-hex is required")
             };
             // The title is the service's batching key: the key's compressed
@@ -749,5 +758,30 @@ fn groth16_line<const N: usize>(
         Ok(())
     } else {
         Err("batch over 4 GiB or out of memory".to_string())
+    }
+}
+
+#[cfg(test)]
+mod key_cache {
+    use super::*;
+
+    /// A key named again (as a service's requests name it) is the one
+    /// decoded before, on either curve; another key is decoded afresh; a
+    /// refusal is not kept.
+    #[test]
+    fn keys_named_again_are_decoded_once() {
+        let bn254 = |seed| hex::encode(groth16::sample::Trapdoor::new(2, seed).key());
+        let (a, b) = (bn254(9001), bn254(9002));
+        let first = parse_key_hex(&a).expect("a key");
+        assert!(Arc::ptr_eq(
+            &first.0,
+            &parse_key_hex(&format!("0x{a}")).expect("a key").0
+        ));
+        assert!(!Arc::ptr_eq(&first.0, &parse_key_hex(&b).expect("a key").0));
+        let bls = hex::encode(bls12_381::sample::Trapdoor::new(1, 9003).key());
+        let first = parse_bls12_key_hex(&bls).expect("a key");
+        assert!(Arc::ptr_eq(&first.0, &parse_bls12_key_hex(&bls).expect("a key").0));
+        assert!(parse_bls12_key_hex(&bls[..bls.len() - 2]).is_err());
+        assert!(parse_bls12_key_hex(&bls[..bls.len() - 2]).is_err());
     }
 }

@@ -546,7 +546,7 @@ pub fn poseidon_bn254(engine: &Engine, items: &Column<'_>) -> Result<Outcome<Vec
 /// error): every item a proof of 256 bytes and its public inputs of 32
 /// (another length is that item's `wrong_input_length`).
 pub fn verify_groth16(engine: &Engine, vk: &[u8], items: &Column<'_>) -> Result<Outcome<Vec<Verdict>>, Error> {
-    let key = groth16::VerifyingKey::from_bytes(vk)?;
+    let key = groth16::VerifyingKey::from_bytes_cached(vk)?;
     engine.verify_groth16(&key, &flat_bytes(Op::Groth16VerifyBn254, items)?)
 }
 
@@ -560,7 +560,7 @@ pub fn verify_groth16_bls12_381(
     vk: &[u8],
     items: &Column<'_>,
 ) -> Result<Outcome<Vec<Verdict>>, Error> {
-    let key = groth16::bls12_381::VerifyingKey::from_bytes(vk)?;
+    let key = groth16::bls12_381::VerifyingKey::from_bytes_cached(vk)?;
     engine.verify_groth16_bls12_381(&key, &flat_bytes(Op::Groth16VerifyBls12381, items)?)
 }
 

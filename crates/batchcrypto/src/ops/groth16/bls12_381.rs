@@ -44,7 +44,9 @@ use ark_ec::AffineRepr;
 use ark_ec::short_weierstrass::{Affine, SWCurveConfig};
 use ark_serialize::{CanonicalDeserialize, CanonicalSerialize, Compress, Validate};
 
-use super::{Decoded, MAX_INPUTS, Prepared, cpu};
+use std::sync::Arc;
+
+use super::{Decoded, KeyCache, MAX_INPUTS, Prepared, cpu};
 use crate::batch::FlatBytes;
 use crate::bisect::Cost;
 use crate::error::{Error, OpName};
@@ -202,6 +204,18 @@ impl VerifyingKey {
     /// Bytes of an item under this key: the proof and its public inputs.
     pub fn item_len(&self) -> usize {
         PROOF_LEN + SCALAR_LEN * self.inputs()
+    }
+}
+
+/// Keys decoded by [`VerifyingKey::from_bytes_cached`].
+static KEYS: KeyCache<VerifyingKey> = KeyCache::new();
+
+impl VerifyingKey {
+    /// [`VerifyingKey::from_bytes`], the same key shared with the callers
+    /// that named the same bytes recently (the process keeps the 16 most
+    /// recent distinct keys).
+    pub fn from_bytes_cached(bytes: &[u8]) -> Result<Arc<VerifyingKey>, Error> {
+        KEYS.get(bytes, VerifyingKey::from_bytes)
     }
 }
 
