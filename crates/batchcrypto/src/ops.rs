@@ -160,7 +160,7 @@ pub enum Op {
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 74] = [
+    pub const ALL: [Op; 76] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -235,6 +235,8 @@ impl Op {
         Op::Merkle(merkle::Rule::LeanImtPoseidon),
         Op::Groth16VerifyBn254,
         Op::Groth16VerifyBls12381,
+        Op::Hash(hash::Alg::Blake2b256),
+        Op::Hash(hash::Alg::Blake3),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -245,6 +247,8 @@ impl Op {
             Op::Hash(hash::Alg::Keccak256) => "keccak256",
             Op::Hash(hash::Alg::Sha3_256) => "sha3_256",
             Op::Hash(hash::Alg::Sha256) => "sha256",
+            Op::Hash(hash::Alg::Blake2b256) => "blake2b_256",
+            Op::Hash(hash::Alg::Blake3) => "blake3",
             Op::Merkle(merkle::Rule::SortedKeccak256) => "merkle_keccak256",
             Op::Merkle(merkle::Rule::Bitcoin) => "merkle_sha256",
             Op::Merkle(merkle::Rule::LeanImtPoseidon) => "merkle_poseidon",

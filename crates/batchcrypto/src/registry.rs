@@ -197,7 +197,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 74] = [
+pub static OPS: [OpSpec; 76] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -272,6 +272,8 @@ pub static OPS: [OpSpec; 74] = [
     merkle::workload::LEAN_IMT_POSEIDON,
     groth16::workload::VERIFY_BN254,
     groth16::bls12_381::workload::VERIFY,
+    hash::workload::BLAKE2B_256,
+    hash::workload::BLAKE3,
 ];
 
 /// The declaration of `op`.

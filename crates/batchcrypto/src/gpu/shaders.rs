@@ -9,7 +9,7 @@ mod hashes;
 
 use fields::{ED_D, ED_SQRTM1, RISTRETTO_INVSQRT_A_MINUS_D, fe25519_generated, mont_mul_generated, uint_generated};
 pub(crate) use hashes::SHA256_H0;
-use hashes::{SHA512_H0, SHA512_K, keccak_generated, sha256_compress_generated};
+use hashes::{SHA512_H0, SHA512_K, blake2b_generated, blake3_generated, keccak_generated, sha256_compress_generated};
 
 /// The bound the kernels' `loops_intact` guard expects (see guard.wgsl);
 /// hosts pass it in their parameters.
@@ -35,6 +35,8 @@ const SHA256: &str = include_str!("wgsl/sha256.wgsl");
 const FLAT_MSGS: &str = include_str!("wgsl/flat_msgs.wgsl");
 const SHA256_FLAT: &str = include_str!("wgsl/sha256_flat.wgsl");
 const HASH: &str = include_str!("../ops/hash/hash.wgsl");
+const HASH_SHA: &str = include_str!("../ops/hash/sha.wgsl");
+const HASH_BLAKE: &str = include_str!("../ops/hash/blake.wgsl");
 const MERKLE: &str = include_str!("../ops/merkle/merkle.wgsl");
 const MERKLE_LEVEL: &str = include_str!("../ops/merkle/level.wgsl");
 const FE25519: &str = include_str!("wgsl/fe25519.wgsl");
@@ -92,7 +94,45 @@ fn with_hash_libraries(kernel: &str, int64: bool) -> String {
 /// The batch hashing kernel (entry point `hash_main`); `int64` picks the
 /// Keccak lane type.
 pub(crate) fn hash(int64: bool) -> String {
-    with_hash_libraries(&[FLAT_MSGS, SHA256_FLAT, HASH].join("\n"), int64)
+    with_hash_libraries(
+        &[&hash_algs(), FLAT_MSGS, SHA256_FLAT, HASH_SHA, HASH].join("\n"),
+        int64,
+    )
+}
+
+/// The batch hashing kernel for the BLAKE family (entry point
+/// `hash_main`, the bindings of [`hash`]'s): BLAKE2b-256 on `Lane`s
+/// (`int64` picks their type), BLAKE3 on u32 words.
+pub(crate) fn hash_blake(int64: bool) -> String {
+    let lanes = if int64 { KECCAK_LANE64 } else { KECCAK_LANE32 };
+    [
+        u32_array("SHA256_H0", &SHA256_H0),
+        hash_algs(),
+        guard(),
+        lanes.to_string(),
+        SHA256.to_string(),
+        blake2b_generated(),
+        blake3_generated(),
+        FLAT_MSGS.to_string(),
+        HASH_BLAKE.to_string(),
+        HASH.to_string(),
+    ]
+    .join("\n")
+}
+
+/// The hashing kernels' algorithm codes (the host's `params.alg`).
+fn hash_algs() -> String {
+    use crate::ops::hash::Alg;
+    Alg::ALL
+        .iter()
+        .map(|alg| {
+            format!(
+                "const ALG_{}: u32 = {}u;\n",
+                alg.name().replace('-', "_").to_uppercase(),
+                *alg as u32
+            )
+        })
+        .collect()
 }
 
 /// The Merkle level kernel (entry point `merkle_level`); `int64` picks the
@@ -591,6 +631,12 @@ pub(crate) mod tests {
         let mut kernels = Vec::new();
         for int64 in [true, false] {
             kernels.push((format!("hash int64={int64}"), hash(int64), &["hash_main"][..], int64));
+            kernels.push((
+                format!("hash blake int64={int64}"),
+                hash_blake(int64),
+                &["hash_main"][..],
+                int64,
+            ));
             kernels.push((
                 format!("merkle int64={int64}"),
                 merkle(int64),

@@ -1,7 +1,9 @@
 //! Batch hashing on every backend (the GPU kernel included, on whatever
 //! adapter exists) against known answers and the oracles:
 //! the Keccak team's KATs (Keccak-256), NIST CAVP and XKCP (SHA3-256), the
-//! FIPS 180-2 examples (SHA-256), every rate boundary and random lengths.
+//! FIPS 180-2 examples (SHA-256), BLAKE3's official vectors, BLAKE2b-256
+//! answers from CPython's reference copy and four published ones, every
+//! rate, block and chunk boundary and random lengths.
 
 use crate::support::{engines, vectors_dir};
 use batchcrypto::FlatBytes;
@@ -125,6 +127,78 @@ fn sha256_fips_examples() {
     assert_digests(Alg::Sha256, &msgs, &mds, "FIPS 180-2", true);
 }
 
+/// `{"cases": [{"input_len": n, "hash": hex}]}` records over the BLAKE3
+/// vectors' inputs (byte i is i mod 251): the messages and the first 32
+/// bytes of each hash (BLAKE3's default digest; BLAKE2b-256's whole).
+fn patterned_kat(path: &str) -> Option<(Vec<Vec<u8>>, Vec<Digest>)> {
+    let dir = vectors_dir()?;
+    let text = std::fs::read_to_string(dir.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let cases = json["cases"].as_array().expect("cases");
+    assert!(!cases.is_empty(), "{path}: no cases");
+    let msgs = cases
+        .iter()
+        .map(|c| {
+            (0..c["input_len"].as_u64().expect("input_len"))
+                .map(|i| (i % 251) as u8)
+                .collect()
+        })
+        .collect();
+    let mds = cases
+        .iter()
+        .map(|c| {
+            let hash = hex::decode(c["hash"].as_str().expect("hash")).expect("hex");
+            hash[..32].try_into().expect("at least 32 bytes")
+        })
+        .collect();
+    Some((msgs, mds))
+}
+
+/// BLAKE3's own test vectors (35 lengths up to 102,400 bytes: trees of
+/// up to 101 chunks). Long messages may trip llvmpipe's loop cap on the
+/// GPU (then the CPU rerun is what is checked).
+#[test]
+fn blake3_official_vectors() {
+    let Some((msgs, mds)) = patterned_kat("blake3/test_vectors.json") else {
+        return;
+    };
+    assert_eq!(msgs.len(), 35);
+    assert_digests(Alg::Blake3, &msgs, &mds, "test_vectors.json", true);
+}
+
+/// BLAKE2b-256 from CPython's copy of the reference implementation (321
+/// lengths up to 102,400 bytes), and four published answers (in the
+/// source, so a plain clone has them).
+#[test]
+fn blake2b_256_known_answers() {
+    let published: [(&[u8], &str); 4] = [
+        (b"", "0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8"),
+        (
+            b"abc",
+            "bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319",
+        ),
+        (
+            b"The quick brown fox jumps over the lazy dog",
+            "01718cec35cd3d796dd00020e0bfecb473ad23457d063b75eff29c0ffa2e58a9",
+        ),
+        (
+            b"\0",
+            "03170a2e7597b7b7e3d84c05391d139a62b157e78786d8c082f29dcf4c111314",
+        ),
+    ];
+    let msgs: Vec<Vec<u8>> = published.iter().map(|(m, _)| m.to_vec()).collect();
+    let mds: Vec<Digest> = published
+        .iter()
+        .map(|(_, d)| hex::decode(d).expect("hex").try_into().expect("32"))
+        .collect();
+    assert_digests(Alg::Blake2b256, &msgs, &mds, "published", false);
+    let Some((msgs, mds)) = patterned_kat("blake2b/blake2b-256.json") else {
+        return;
+    };
+    assert_eq!(msgs.len(), 321);
+    assert_digests(Alg::Blake2b256, &msgs, &mds, "blake2b-256.json", true);
+}
+
 /// Every length around the sponge rate (136 bytes) and the SHA-256 block
 /// (55/56 bytes fit or spill the length field), plus random lengths up to
 /// several blocks, against the oracle.
@@ -135,6 +209,10 @@ fn rate_boundaries_and_random_lengths() {
         let mut lens: Vec<usize> = match alg {
             Alg::Keccak256 | Alg::Sha3_256 => vec![0, 1, 135, 136, 137, 271, 272, 273, 408],
             Alg::Sha256 => vec![0, 1, 55, 56, 57, 63, 64, 65, 119, 120, 128],
+            Alg::Blake2b256 => vec![0, 1, 127, 128, 129, 255, 256, 257, 384],
+            // Blocks, chunks, and trees whose stacks merge (2, 3, 4, 5 and
+            // 9 chunks).
+            Alg::Blake3 => vec![0, 1, 63, 64, 65, 1023, 1024, 1025, 2048, 3073, 4096, 5000, 9217],
         };
         lens.extend((0..300).map(|_| rng.random_range(0..1200)));
         let msgs: Vec<Vec<u8>> = lens

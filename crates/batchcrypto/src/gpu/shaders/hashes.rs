@@ -244,6 +244,144 @@ pub(super) fn sha256_compress_generated() -> String {
     src + "}\n"
 }
 
+/// BLAKE2b's message schedule (RFC 7693 section 2.7): the message words
+/// round r reads, in G order; rounds 10 and 11 repeat rows 0 and 1.
+const BLAKE2B_SIGMA: [[usize; 16]; 10] = [
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+    [14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3],
+    [11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4],
+    [7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8],
+    [9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13],
+    [2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9],
+    [12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11],
+    [13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10],
+    [6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5],
+    [10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0],
+];
+
+/// BLAKE2b's 12 rounds (RFC 7693 section 3.2).
+const BLAKE2B_ROUNDS: usize = 12;
+
+/// The parameter block's first word for an unkeyed 32-byte digest (RFC
+/// 7693 section 2.5: digest length 32, key length 0, fanout 1, depth 1),
+/// XORed into the first IV word.
+const BLAKE2B_256_PARAMS: u64 = 0x0101_0020;
+
+/// The state words each G of a BLAKE round mixes, in order: four
+/// columns, then four diagonals (BLAKE2b and BLAKE3 alike).
+const BLAKE_G: [[usize; 4]; 8] = [
+    [0, 4, 8, 12],
+    [1, 5, 9, 13],
+    [2, 6, 10, 14],
+    [3, 7, 11, 15],
+    [0, 5, 10, 15],
+    [1, 6, 11, 12],
+    [2, 7, 8, 13],
+    [3, 4, 9, 14],
+];
+
+/// One BLAKE round's eight G functions as straight-line WGSL over state
+/// variables `v0..v15` and message variables `m0..m15`: `schedule[2 i]`
+/// and `schedule[2 i + 1]` are the words G number i adds; `add(x, y)` and
+/// `rotr(x, n)` write the word operations; `rot` are the four right
+/// rotations.
+fn blake_round(
+    schedule: &[usize; 16],
+    rot: [u32; 4],
+    add: impl Fn(&str, &str) -> String,
+    rotr: impl Fn(&str, u32) -> String,
+) -> String {
+    let mut src = String::new();
+    for (i, [a, b, c, d]) in BLAKE_G.iter().enumerate() {
+        let (a, b, c, d) = (format!("v{a}"), format!("v{b}"), format!("v{c}"), format!("v{d}"));
+        for (half, m) in [schedule[2 * i], schedule[2 * i + 1]].into_iter().enumerate() {
+            let (r1, r2) = (rot[2 * half], rot[2 * half + 1]);
+            src += &format!("    {a} = {};\n", add(&add(&a, &b), &format!("m{m}")));
+            src += &format!("    {d} = {};\n", rotr(&format!("({d} ^ {a})"), r1));
+            src += &format!("    {c} = {};\n", add(&c, &d));
+            src += &format!("    {b} = {};\n", rotr(&format!("({b} ^ {c})"), r2));
+        }
+    }
+    src
+}
+
+/// BLAKE2b-256 as straight-line WGSL on `Lane`s (u64, or u32 pairs:
+/// `add_lane`, `rotl_lane` from the lane file): `blake2b_256_h0()`, the
+/// initial state of an unkeyed 32-byte digest (the IV, SHA-512's initial
+/// value, with the parameter block), and `blake2b_compress(h, m, t,
+/// last)`, RFC 7693's F with all 12 rounds written out, the byte counter
+/// `t` below 2^32 (messages are addressed by u32 offsets).
+pub(super) fn blake2b_generated() -> String {
+    let lane = |v: u64| format!("lane({:#010x}u, {:#010x}u)", v as u32, (v >> 32) as u32);
+    let mut src = String::from("fn blake2b_256_h0() -> array<Lane, 8> {\n    return array<Lane, 8>(");
+    let h0: Vec<String> = (0..8)
+        .map(|i| lane(SHA512_H0[i] ^ if i == 0 { BLAKE2B_256_PARAMS } else { 0 }))
+        .collect();
+    src += &h0.join(", ");
+    src += ");\n}\n\n";
+    src += "fn blake2b_compress(h: ptr<function, array<Lane, 8>>, m: array<Lane, 16>, t: u32, last: bool) {\n";
+    for i in 0..8 {
+        src += &format!("    var v{i} = (*h)[{i}];\n");
+    }
+    for (i, iv) in SHA512_H0.iter().enumerate() {
+        src += &format!("    var v{} = {};\n", i + 8, lane(*iv));
+    }
+    src += "    v12 ^= lane(t, 0u);\n    if last {\n        v14 = ~v14;\n    }\n";
+    for i in 0..16 {
+        src += &format!("    let m{i} = m[{i}];\n");
+    }
+    // Right rotations as left ones of the complement.
+    let add = |x: &str, y: &str| format!("add_lane({x}, {y})");
+    let rotr = |x: &str, n: u32| format!("rotl_lane({x}, {}u)", 64 - n);
+    for round in 0..BLAKE2B_ROUNDS {
+        src += &blake_round(&BLAKE2B_SIGMA[round % 10], [32, 24, 16, 63], add, rotr);
+    }
+    for i in 0..8 {
+        src += &format!("    (*h)[{i}] ^= v{i} ^ v{};\n", i + 8);
+    }
+    src + "}\n"
+}
+
+/// BLAKE3's message permutation, applied between rounds (BLAKE3
+/// specification section 2.2).
+const BLAKE3_PERMUTATION: [usize; 16] = [2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8];
+
+/// BLAKE3's 7 rounds.
+const BLAKE3_ROUNDS: usize = 7;
+
+/// BLAKE3's compression function as straight-line WGSL on u32 words
+/// (`rotr32` from sha256.wgsl): `blake3_compress(cv, m, counter,
+/// block_len, flags)` returns the first 8 output words, the chaining
+/// value (or the first 32 bytes of a root's output); the counter's high
+/// word is 0 (fewer than 2^32 chunks). The rounds' message permutations
+/// are resolved here, into which word each G reads. The IV (SHA-256's
+/// initial value) is `SHA256_H0`, rendered in front.
+pub(super) fn blake3_generated() -> String {
+    let mut src = String::from(
+        "fn blake3_compress(cv: array<u32, 8>, m: array<u32, 16>, counter: u32, block_len: u32, flags: u32) \
+         -> array<u32, 8> {\n",
+    );
+    for i in 0..8 {
+        src += &format!("    var v{i} = cv[{i}];\n");
+    }
+    for i in 0..4 {
+        src += &format!("    var v{} = SHA256_H0[{i}];\n", i + 8);
+    }
+    src += "    var v12 = counter;\n    var v13 = 0u;\n    var v14 = block_len;\n    var v15 = flags;\n";
+    for i in 0..16 {
+        src += &format!("    let m{i} = m[{i}];\n");
+    }
+    let add = |x: &str, y: &str| format!("({x} + {y})");
+    let rotr = |x: &str, n: u32| format!("rotr32({x}, {n}u)");
+    let mut schedule: [usize; 16] = std::array::from_fn(|i| i);
+    for _ in 0..BLAKE3_ROUNDS {
+        src += &blake_round(&schedule, [16, 12, 8, 7], add, rotr);
+        schedule = std::array::from_fn(|i| schedule[BLAKE3_PERMUTATION[i]]);
+    }
+    let out: Vec<String> = (0..8).map(|i| format!("v{i} ^ v{}", i + 8)).collect();
+    src + &format!("    return array<u32, 8>({});\n}}\n", out.join(", "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,6 @@
-// Keccak lanes as pairs of u32 (low word, high word), for adapters without
-// SHADER_INT64. A 64-bit rotation is two 32-bit funnel shifts.
+// 64-bit lanes (Keccak's, BLAKE2b's words) as pairs of u32 (low word, high
+// word), for adapters without SHADER_INT64. A 64-bit rotation is two 32-bit
+// funnel shifts; an addition carries from the low word.
 
 alias Lane = vec2<u32>;
 
@@ -27,4 +28,10 @@ fn rotl_lane(x: Lane, n: u32) -> Lane {
         return v;
     }
     return vec2<u32>((v.x << k) | (v.y >> (32u - k)), (v.y << k) | (v.x >> (32u - k)));
+}
+
+// x + y mod 2^64.
+fn add_lane(x: Lane, y: Lane) -> Lane {
+    let lo = x.x + y.x;
+    return vec2<u32>(lo, x.y + y.y + select(0u, 1u, lo < x.x));
 }

@@ -1,4 +1,5 @@
-// Keccak lanes as u64 (adapters with SHADER_INT64).
+// 64-bit lanes (Keccak's, BLAKE2b's words) as u64 (adapters with
+// SHADER_INT64).
 
 alias Lane = u64;
 
@@ -19,4 +20,9 @@ fn rotl_lane(x: Lane, n: u32) -> Lane {
         return x;
     }
     return (x << n) | (x >> (64u - n));
+}
+
+// x + y mod 2^64.
+fn add_lane(x: Lane, y: Lane) -> Lane {
+    return x + y;
 }

@@ -27,6 +27,12 @@
 //! lanes of vector registers, every round on the vector units, which a
 //! core has more of than SHA units (on the Xeon 1.4-1.9x the `sha2` crate on SHA-NI
 //! per thread for 64-byte messages: docs/bench/xeon-2core-2026-12-03c).
+//!
+//! BLAKE2b-256 goes through `blake2b_simd`'s `hash_many`, four messages
+//! at a time in AVX2 lanes whatever their lengths (one at a time without
+//! AVX2); BLAKE3 through its authors' crate one message at a time (its
+//! SIMD spreads a long message's chunks over lanes; no public call hashes
+//! several short messages together).
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -250,9 +256,11 @@ impl Route {
     /// call: fewer are hashed one at a time (`usize::MAX` on the
     /// one-at-a-time routes).
     pub(crate) fn lanes_from(self, alg: Alg) -> usize {
-        let (width, pad_from) = match sponge(alg) {
-            Some(_) => (self.keccak.width(), self.keccak_pad_from),
-            None => (self.sha256.width(), self.sha256_pad_from),
+        let (width, pad_from) = match alg {
+            Alg::Keccak256 | Alg::Sha3_256 => (self.keccak.width(), self.keccak_pad_from),
+            Alg::Sha256 => (self.sha256.width(), self.sha256_pad_from),
+            // Lanes of their own crates, whatever the route.
+            Alg::Blake2b256 | Alg::Blake3 => (1, usize::MAX),
         };
         if width > 1 { width.min(pad_from) } else { usize::MAX }
     }
@@ -299,7 +307,7 @@ fn sponge(alg: Alg) -> Option<Hash256> {
     match alg {
         Alg::Keccak256 => Some(Hash256::Keccak256),
         Alg::Sha3_256 => Some(Hash256::Sha3_256),
-        Alg::Sha256 => None,
+        Alg::Sha256 | Alg::Blake2b256 | Alg::Blake3 => None,
     }
 }
 
@@ -343,6 +351,16 @@ pub(crate) fn digest_into<M: AsRef<[u8]>>(alg: Alg, msg: impl Fn(usize) -> M, ou
 /// the interleaved routes it is called twice per item, for the length and
 /// for the bytes).
 pub(crate) fn digest_on<M: AsRef<[u8]>>(route: Route, alg: Alg, msg: impl Fn(usize) -> M, out: &mut [Digest]) {
+    match alg {
+        Alg::Blake2b256 => return blake2b_many(msg, out),
+        Alg::Blake3 => {
+            for (i, d) in out.iter_mut().enumerate() {
+                *d = blake3::hash(msg(i).as_ref()).into();
+            }
+            return;
+        }
+        Alg::Keccak256 | Alg::Sha3_256 | Alg::Sha256 => {}
+    }
     match (sponge(alg), route.keccak) {
         (Some(hash), KeccakPath::Lanes(level)) => {
             let pad = route.keccak_pad_from;
@@ -372,6 +390,29 @@ pub(crate) fn digest_on<M: AsRef<[u8]>>(route: Route, alg: Alg, msg: impl Fn(usi
                     }
                 }
             }
+        }
+    }
+}
+
+/// Messages per [`blake2b_many`] call: enough for the AVX2 lanes (4) to
+/// stay full across different lengths, few enough to keep on the stack.
+const BLAKE2B_RUN: usize = 16;
+
+/// `out[i]` = the BLAKE2b-256 digest of `msg(i)`, by `blake2b_simd`'s
+/// `hash_many` ([`BLAKE2B_RUN`] messages a call: four at a time in AVX2
+/// lanes, whatever their lengths; one at a time without AVX2).
+fn blake2b_many<M: AsRef<[u8]>>(msg: impl Fn(usize) -> M, out: &mut [Digest]) {
+    let mut params = blake2b_simd::Params::new();
+    params.hash_length(32);
+    for (run, digests) in out.chunks_mut(BLAKE2B_RUN).enumerate() {
+        let owned: Vec<M> = (0..digests.len()).map(|k| msg(run * BLAKE2B_RUN + k)).collect();
+        let mut jobs: Vec<blake2b_simd::many::HashManyJob<'_>> = owned
+            .iter()
+            .map(|m| blake2b_simd::many::HashManyJob::new(&params, m.as_ref()))
+            .collect();
+        blake2b_simd::many::hash_many(jobs.iter_mut());
+        for (d, job) in digests.iter_mut().zip(&jobs) {
+            d.copy_from_slice(job.to_hash().as_bytes());
         }
     }
 }

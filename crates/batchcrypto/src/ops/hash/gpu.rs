@@ -1,4 +1,6 @@
-//! Host side of the hashing kernel (`hash.wgsl`) for the driver
+//! Host side of the hashing kernels (`hash.wgsl` with `sha.wgsl` for
+//! Keccak, SHA3 and SHA-2, with `blake.wgsl` for BLAKE2b and BLAKE3: two
+//! pipelines, so that neither family's registers weigh on the other's) for the driver
 //! ([`crate::gpu::driver`]): the messages travel as stored (flat bytes
 //! and offsets rebased to the sub-batch), one thread per message; the 32
 //! digest bytes of each item come back, then a bitmap of the items that
@@ -48,13 +50,18 @@ struct HashKernel<'a> {
 
 impl<'a> HashKernel<'a> {
     fn new(gpu: &Gpu, alg: Alg, msgs: &'a FlatBytes) -> Result<HashKernel<'a>, String> {
+        let pipeline = match alg {
+            Alg::Keccak256 | Alg::Sha3_256 | Alg::Sha256 => {
+                gpu.pipeline("hash", "hash_main", || shaders::hash(gpu.int64))?
+            }
+            Alg::Blake2b256 | Alg::Blake3 => {
+                gpu.pipeline("hash_blake", "hash_main", || shaders::hash_blake(gpu.int64))?
+            }
+        };
         Ok(HashKernel {
-            pipeline: gpu.pipeline("hash", "hash_main", || shaders::hash(gpu.int64))?,
-            alg: match alg {
-                Alg::Keccak256 => 0,
-                Alg::Sha3_256 => 1,
-                Alg::Sha256 => 2,
-            },
+            pipeline,
+            // The kernels' ALG_ constants (shaders::hash_algs).
+            alg: alg as u32,
             msgs,
         })
     }

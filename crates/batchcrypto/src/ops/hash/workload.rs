@@ -19,6 +19,11 @@ pub const KECCAK256: OpSpec = spec(Alg::Keccak256, 32);
 pub const SHA3_256: OpSpec = spec(Alg::Sha3_256, 32);
 /// `sha256` (bench rows `sha256_64`).
 pub const SHA256: OpSpec = spec(Alg::Sha256, 64);
+/// `blake2b_256` (bench rows `blake2b_256_32`: a 32-byte key or hash, as
+/// Substrate hashes account ids and storage keys).
+pub const BLAKE2B_256: OpSpec = spec(Alg::Blake2b256, 32);
+/// `blake3` (bench rows `blake3_64`: two 32-byte nodes).
+pub const BLAKE3: OpSpec = spec(Alg::Blake3, 64);
 
 const fn spec(alg: Alg, bench_len: usize) -> OpSpec {
     OpSpec {
@@ -31,6 +36,8 @@ const fn spec(alg: Alg, bench_len: usize) -> OpSpec {
             Alg::Keccak256 => |c| workload(c, Alg::Keccak256, 32),
             Alg::Sha3_256 => |c| workload(c, Alg::Sha3_256, 32),
             Alg::Sha256 => |c| workload(c, Alg::Sha256, 64),
+            Alg::Blake2b256 => |c| workload(c, Alg::Blake2b256, 32),
+            Alg::Blake3 => |c| workload(c, Alg::Blake3, 64),
         },
     }
 }
@@ -71,7 +78,7 @@ fn workload(c: &WorkloadConfig, alg: Alg, bench_len: usize) -> Box<dyn Workload>
             e.gpu_kernel_times(KernelWork::Hash(*alg, m), runs)
         }),
         trivial: false,
-        alternative: (cpu::ASM && alg != Alg::Sha256).then_some((
+        alternative: (cpu::ASM && matches!(alg, Alg::Keccak256 | Alg::Sha3_256)).then_some((
             "keccak-asm",
             (|(alg, m): &(Alg, FlatBytes)| cpu::asm_each(*alg, m)) as fn(&(Alg, FlatBytes)),
         )),
