@@ -38,7 +38,7 @@ use batchcrypto_cli::fuzzing::{Output, Payload, Served, body_lines, job, query_p
 /// `/v1/`) and query. A blob, or the 64 cells a recovery needs, makes a
 /// line past [`MAX_LINE_BYTES`]: the KZG routes run short lines (their
 /// counts, indices and fields are what is fuzzed there).
-pub const ROUTES: [&str; 64] = [
+pub const ROUTES: [&str; 67] = [
     "verify/ed25519",
     "verify/ed25519?policy=zip215",
     "verify/secp256k1",
@@ -103,10 +103,13 @@ pub const ROUTES: [&str; 64] = [
     "poseidon",
     "kzg/compute-cells",
     "kzg/recover-cells",
+    "hash/blake2b-256",
+    "hash/blake3",
+    "hash/blake3?raw=64",
 ];
 
 /// What an input's first byte picks from, modulo: a listed route below
-/// [`ROUTES`]' length, a written route from it (64 to 127).
+/// [`ROUTES`]' length, a written route from it (67 to 127).
 pub const CHOICES: usize = 128;
 const _: () = assert!(ROUTES.len() < CHOICES);
 

@@ -1,5 +1,5 @@
-//! Keccak-256, SHA3-256 and SHA-256 (the `sha3` and `sha2` crates) of
-//! messages of any length, Poseidon over BN254 (`light-poseidon`) of
+//! Keccak-256, SHA3-256, SHA-256, BLAKE2b-256 and BLAKE3 (the `sha3`,
+//! `sha2`, `blake2` and `blake3` crates) of messages of any length, Poseidon over BN254 (`light-poseidon`) of
 //! items made from the first [`POSEIDON_ITEMS`] messages, and the Merkle
 //! rules' roots and trees (the oracle's levels; lean-imt-poseidon's over
 //! leaves made from the drawn ones, [`lean_leaves`]), also as padded trees,

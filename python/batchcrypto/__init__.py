@@ -349,7 +349,8 @@ class Engine:
 
     def hash(self, alg: str, msgs: Any) -> np.ndarray:
         """The digest of every message: an (n, 32) uint8 array. ``alg``:
-        ``"keccak256"``, ``"sha3-256"`` or ``"sha256"``."""
+        ``"keccak256"``, ``"sha3-256"``, ``"sha256"``, ``"blake2b-256"``
+        or ``"blake3"``."""
         n, cols = columns("hash", msgs=msgs)
         digests = np.empty((n, 32), dtype=np.uint8)
         self._native.hash(alg, cols[0].native(), digests)

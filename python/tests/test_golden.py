@@ -189,7 +189,7 @@ def test_ecrecover(engine, low_s):
                 assert got.pubkeys[i].tobytes().hex() == want["pubkey"], (form, i)
 
 
-@pytest.mark.parametrize("alg", ["keccak256", "sha3-256", "sha256"])
+@pytest.mark.parametrize("alg", ["keccak256", "sha3-256", "sha256", "blake2b-256", "blake3"])
 def test_hash(engine, alg):
     cols, answers = items("hash.jsonl", f"{alg}.out", {"data": None})
     for form in FORMS:

@@ -19,7 +19,9 @@ use crate::output::write_failed;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// keccak256 (Ethereum, original Keccak padding), sha3-256 (FIPS 202) or sha256.
+    /// keccak256 (Ethereum, original Keccak padding), sha3-256 (FIPS 202),
+    /// sha256, blake2b-256 (RFC 7693, 32-byte digest: Substrate, Filecoin,
+    /// Cardano) or blake3.
     alg: Alg,
     /// Raw mode: binary input of fixed-size records of this many bytes,
     /// binary output of 32-byte digests (no JSON).

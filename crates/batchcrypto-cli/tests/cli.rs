@@ -548,6 +548,8 @@ fn hash_raw_mode_matches_oracle() {
         (hash::Alg::Keccak256, 32usize),
         (hash::Alg::Sha256, 64),
         (hash::Alg::Sha3_256, 1),
+        (hash::Alg::Blake2b256, 32),
+        (hash::Alg::Blake3, 1100),
     ] {
         let whole = input.len() / record * record;
         let want: Vec<u8> = input[..whole]
