@@ -162,6 +162,10 @@ bench groth16 16 --backend cpu,gpu --op groth16_verify_bn254 --sizes 4096,65536 
 # four pairs per proof on the EIP-2537 pairing kernel (about 1.9 ms a proof
 # for the oracle on one core).
 bench groth16bls 16 --backend cpu,gpu --op groth16_verify_bls12_381 --sizes 4096,65536 --oracle-max-n 1024
+# BLAKE2b-256 of 32 bytes and BLAKE3 of 64 bytes: a thread per message
+# (the kernel and end to end) against blake2b_simd's four AVX2 lanes and
+# the blake3 crate on 16 cores.
+bench blake 12 --backend cpu,gpu --op blake2b_256_32,blake3_64 --sizes 1048576 --oracle-max-n 65536
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).
