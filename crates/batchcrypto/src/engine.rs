@@ -6,8 +6,8 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::backend::{Backend, BackendChoice, Selection};
 use crate::batch::{FlatBytes, SignedBatch};
@@ -1499,14 +1499,14 @@ fn padded_zeros(
     rule: merkle::Rule,
     leaves: &[hash::Digest],
     padding: &merkle::Padding,
-) -> Result<Vec<hash::Digest>, Error> {
+) -> Result<Arc<Vec<hash::Digest>>, Error> {
     let invalid = merkle_invalid(rule);
     if let Some(reason) = padding.refusal(rule, leaves.len()) {
         return Err(invalid(reason));
     }
     merkle::check_leaves(rule, leaves).map_err(|(i, _)| invalid(merkle::not_a_leaf(i)))?;
     padding
-        .zeros(rule)
+        .zeros_cached(rule)
         .ok_or_else(|| invalid("the zero value cannot be hashed".to_string()))
 }
 

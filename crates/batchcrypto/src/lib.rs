@@ -12,6 +12,7 @@ pub mod gpu;
 pub mod ladder;
 pub mod ops;
 pub mod profile;
+mod recent;
 pub mod registry;
 pub mod verdict;
 

@@ -51,7 +51,7 @@ pub mod sample;
 pub mod snarkjs;
 pub(crate) mod workload;
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use ark_bn254::Bn254;
 use ark_ec::pairing::Pairing;
@@ -62,6 +62,7 @@ use crate::error::{Error, OpName};
 use crate::ops::Op;
 use crate::ops::evm::bn254;
 use crate::ops::poseidon;
+use crate::recent::Recent;
 use crate::verdict::{Reason, Verdict};
 
 /// Bytes of a 32-byte word (a coordinate, a public input).
@@ -157,48 +158,16 @@ impl VerifyingKey {
     }
 }
 
-/// The keys decoded most recently on one curve, by their bytes, newest
-/// first: callers that name a key by its bytes on every call (the
+/// The keys decoded most recently on one curve, by their bytes
+/// ([`Recent`]): callers that name a key by its bytes on every call (the
 /// service's requests, the bindings' calls) decode each distinct key once
 /// (decoding checks every point and computes e(alpha, beta): a call with
 /// no items took 2.4 ms under a BN254 key of three inputs, 3.4 ms under a
 /// BLS12-381 key of three, medians through the Python binding's dev build
-/// on the 2-vCPU EPYC VM; with the key held, 3 and 4 µs). Refusals are not
-/// kept.
-pub(crate) struct KeyCache<K>(Mutex<Vec<(Vec<u8>, Arc<K>)>>);
-
-/// Distinct keys a cache keeps (callers name a few circuits' keys; a key
-/// of the most inputs is about 100 KB decoded).
-const CACHED_KEYS: usize = 16;
-
-impl<K> KeyCache<K> {
-    pub(crate) const fn new() -> KeyCache<K> {
-        KeyCache(Mutex::new(Vec::new()))
-    }
-
-    /// The key of `bytes`, decoded by `decode` unless held.
-    pub(crate) fn get(&self, bytes: &[u8], decode: impl FnOnce(&[u8]) -> Result<K, Error>) -> Result<Arc<K>, Error> {
-        // A poisoned lock only means another thread panicked mid-update:
-        // the list is still a list of decoded keys.
-        let hit = {
-            let mut keys = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-            keys.iter().position(|(b, _)| b == bytes).map(|at| {
-                let entry = keys.remove(at);
-                let key = Arc::clone(&entry.1);
-                keys.insert(0, entry);
-                key
-            })
-        };
-        if let Some(key) = hit {
-            return Ok(key);
-        }
-        let key = Arc::new(decode(bytes)?);
-        let mut keys = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        keys.insert(0, (bytes.to_vec(), Arc::clone(&key)));
-        keys.truncate(CACHED_KEYS);
-        Ok(key)
-    }
-}
+/// on the 2-vCPU EPYC VM; with the key held, 3 and 4 µs). Sixteen keys
+/// (callers name a few circuits' keys; a key of the most inputs is about
+/// 100 KB decoded).
+pub(crate) type KeyCache<K> = Recent<K, 16>;
 
 /// BN254 keys decoded by [`VerifyingKey::from_bytes_cached`].
 static KEYS: KeyCache<VerifyingKey> = KeyCache::new();
