@@ -119,12 +119,17 @@ fn sha256_fips_examples() {
             "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
         ),
     ];
+    assert_answers(Alg::Sha256, &cases, "FIPS 180-2", true);
+}
+
+/// [`assert_digests`] over (message, digest in hex) pairs.
+fn assert_answers(alg: Alg, cases: &[(&[u8], &str)], what: &str, allow_loop_cut: bool) {
     let msgs: Vec<Vec<u8>> = cases.iter().map(|(m, _)| m.to_vec()).collect();
     let mds: Vec<Digest> = cases
         .iter()
         .map(|(_, d)| hex::decode(d).expect("hex").try_into().expect("32"))
         .collect();
-    assert_digests(Alg::Sha256, &msgs, &mds, "FIPS 180-2", true);
+    assert_digests(alg, &msgs, &mds, what, allow_loop_cut);
 }
 
 /// `{"cases": [{"input_len": n, "hash": hex}]}` records over the BLAKE3
@@ -154,16 +159,22 @@ fn patterned_kat(path: &str) -> Option<(Vec<Vec<u8>>, Vec<Digest>)> {
     Some((msgs, mds))
 }
 
-/// BLAKE3's own test vectors (35 lengths up to 102,400 bytes: trees of
-/// up to 101 chunks). Long messages may trip llvmpipe's loop cap on the
-/// GPU (then the CPU rerun is what is checked).
-#[test]
-fn blake3_official_vectors() {
-    let Some((msgs, mds)) = patterned_kat("blake3/test_vectors.json") else {
+/// The `count` records of [`patterned_kat`] file `path` on every engine
+/// (long messages may trip llvmpipe's loop cap on the GPU: then the CPU
+/// rerun is what is checked).
+fn assert_patterned_kat(alg: Alg, path: &str, count: usize) {
+    let Some((msgs, mds)) = patterned_kat(path) else {
         return;
     };
-    assert_eq!(msgs.len(), 35);
-    assert_digests(Alg::Blake3, &msgs, &mds, "test_vectors.json", true);
+    assert_eq!(msgs.len(), count, "{path}");
+    assert_digests(alg, &msgs, &mds, path, true);
+}
+
+/// BLAKE3's own test vectors (35 lengths up to 102,400 bytes: trees of
+/// up to 101 chunks).
+#[test]
+fn blake3_official_vectors() {
+    assert_patterned_kat(Alg::Blake3, "blake3/test_vectors.json", 35);
 }
 
 /// BLAKE2b-256 from CPython's copy of the reference implementation (321
@@ -186,17 +197,8 @@ fn blake2b_256_known_answers() {
             "03170a2e7597b7b7e3d84c05391d139a62b157e78786d8c082f29dcf4c111314",
         ),
     ];
-    let msgs: Vec<Vec<u8>> = published.iter().map(|(m, _)| m.to_vec()).collect();
-    let mds: Vec<Digest> = published
-        .iter()
-        .map(|(_, d)| hex::decode(d).expect("hex").try_into().expect("32"))
-        .collect();
-    assert_digests(Alg::Blake2b256, &msgs, &mds, "published", false);
-    let Some((msgs, mds)) = patterned_kat("blake2b/blake2b-256.json") else {
-        return;
-    };
-    assert_eq!(msgs.len(), 321);
-    assert_digests(Alg::Blake2b256, &msgs, &mds, "blake2b-256.json", true);
+    assert_answers(Alg::Blake2b256, &published, "published", false);
+    assert_patterned_kat(Alg::Blake2b256, "blake2b/blake2b-256.json", 321);
 }
 
 /// Every length around the sponge rate (136 bytes) and the SHA-256 block
