@@ -361,7 +361,8 @@ enum BcStatus bc_ecrecover(const struct BcEngine *engine,
                            uint8_t *out_codes);
 
 // The 32-byte digest of every message under `alg` (`"keccak256"`,
-// `"sha3-256"`, `"sha256"`), `n * 32` bytes into `out_digests`.
+// `"sha3-256"`, `"sha256"`, `"blake2b-256"`, `"blake3"`), `n * 32` bytes
+// into `out_digests`.
 //
 // # Safety
 // The operations' contract (the header's preamble); `out_digests` holds `32 * n`
