@@ -9,7 +9,10 @@
 //! poseidon` under lean-imt-poseidon (a leaf not below BN254's r is a
 //! malformed line); see `batchcrypto::ops::merkle` and the README. With
 //! `--proof`, the same line also carries
-//! `"proofs":[{"index":i,"leaf":"..","proof":[".."]}]`.
+//! `"proofs":[{"index":i,"leaf":"..","proof":[".."],"path":p}]`: `path` the
+//! sides of the leaf's path as bits (`Tree::path`; the leaf's index but
+//! where a level carried the node up), which `verify merkle-proof` takes as
+//! its `index`.
 //!
 //! A root over some of the leaves would be a wrong answer, so any malformed
 //! line gives `{"error":"line N: ..."}` lines (one per bad line, in order),
@@ -92,7 +95,7 @@ pub fn job(args: Args) -> LineJob {
 }
 
 /// `--hash`: the Merkle rule that uses the named hash.
-fn merkle_rule(name: &str) -> Result<Rule, String> {
+pub fn merkle_rule(name: &str) -> Result<Rule, String> {
     Rule::for_hash(name).ok_or_else(|| format!("no Merkle rule uses {name:?}; use keccak256, sha256 or poseidon"))
 }
 
@@ -294,7 +297,7 @@ fn proofs(
     let items = indices
         .iter()
         .map(|&i| {
-            let proof = tree.proof(i).unwrap_or_default();
+            let (path, proof) = tree.path(i).unwrap_or_default();
             let ok = match padding {
                 Some(p) => merkle::verify_padded_proof(rule, p.depth, &leaves[i], i, &proof, root),
                 None => merkle::verify_proof(rule, &leaves[i], i, leaves.len(), &proof, root),
@@ -306,6 +309,7 @@ fn proofs(
                 "index": i,
                 "leaf": hex::encode(leaves[i]),
                 "proof": proof.iter().map(hex::encode).collect::<Vec<_>>(),
+                "path": path,
             }))
         })
         .collect::<Result<Vec<_>, Fatal>>()?;

@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, groth16, kzg, mldsa, mlkem, poseidon, slhdsa, sr25519};
+use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, groth16, kzg, merkle, mldsa, mlkem, poseidon, slhdsa, sr25519};
 
 use crate::Fatal;
 use crate::output::{Output, write_failed};
@@ -83,6 +83,24 @@ pub enum Sample {
     /// a short element, which the verb reports as a malformed line, 13
     /// inputs, none). `--signers` is not used.
     Poseidon(Common),
+    /// Proofs for `verify merkle-proof` with the same `--hash` and
+    /// `--depth`: of leaves of plain trees of 1 to 300 random leaves, or
+    /// with `--depth` of a padded tree of that depth (hostile: a sibling,
+    /// the leaf or the root changed, an index past the path, a sibling
+    /// dropped or added, a ragged end, which the verb reports as a
+    /// malformed line, under poseidon a leaf not below r). `--signers` is
+    /// not used.
+    #[command(name = "merkle-proof")]
+    MerkleProof {
+        #[command(flatten)]
+        common: Common,
+        /// keccak256, sha256 or poseidon (as `verify merkle-proof` takes it).
+        #[arg(long = "hash", value_name = "HASH", default_value = "keccak256", value_parser = crate::merkle::merkle_rule)]
+        rule: merkle::Rule,
+        /// Proofs of a padded tree of this depth (1 to 64).
+        #[arg(long, value_parser = crate::limits::in_range::<1, 64>)]
+        depth: Option<usize>,
+    },
     /// Proofs for `verify groth16` under one key made with its trapdoor
     /// (written to `--vk-output` as the key's hex; also with A or B at
     /// infinity, inputs 0 and r - 1; hostile: a wrong input, A and C
@@ -212,6 +230,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::KzgBlob(common)
         | Sample::KzgRecover(common)
         | Sample::Poseidon(common)
+        | Sample::MerkleProof { common, .. }
         | Sample::Groth16(Groth16Common { common, .. })
         | Sample::Groth16Bls12381(Groth16Common { common, .. })
         | Sample::MlDsa44(common)
@@ -369,6 +388,33 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
                 format!("{{\"inputs\":[{}],\"kind\":\"{kind}\"}}", inputs.join(","))
             },
         ),
+        Sample::MerkleProof { rule, depth, .. } => {
+            // The depth fits u32 (at most 64, by its parser).
+            let (rule, depth) = (*rule, depth.map(|d| d as u32));
+            by_steps(
+                c.count,
+                move |r| merkle::sample::proofs_range(rule, r, c.seed, c.hostile_share, depth),
+                |(item, kind)| {
+                    let node = |k: usize| hex::encode(item.get(k..(k + 32).min(item.len())).unwrap_or_default());
+                    if item.len() < merkle::proof::HEAD_LEN {
+                        // A ragged head: a root of another length, a malformed line.
+                        return format!("{{\"root\":\"{}\",\"kind\":\"{kind}\"}}", hex::encode(&item));
+                    }
+                    let index = u64::from_be_bytes(item[64..72].try_into().unwrap_or_default());
+                    // A short last sibling stays short: a malformed line.
+                    let siblings: Vec<String> = (merkle::proof::HEAD_LEN..item.len())
+                        .step_by(32)
+                        .map(|k| format!("\"{}\"", node(k)))
+                        .collect();
+                    format!(
+                        "{{\"root\":\"{}\",\"leaf\":\"{}\",\"index\":{index},\"proof\":[{}],\"kind\":\"{kind}\"}}",
+                        node(0),
+                        node(32),
+                        siblings.join(",")
+                    )
+                },
+            )
+        }
         Sample::Groth16(_) => {
             let trapdoor = trapdoor.as_ref().unwrap_or_else(|| unreachable!("made above"));
             by_steps(

@@ -6,6 +6,7 @@ use batchcrypto::ops::ecdsa::{K1Key, K1VerifyItem, P256Item};
 use batchcrypto::ops::ed25519::Policy;
 use batchcrypto::ops::groth16::{self, VerifyingKey, bls12_381};
 use batchcrypto::ops::kzg::{self, CellItem};
+use batchcrypto::ops::merkle::{self, proof};
 use batchcrypto::ops::{bip340, mldsa, slhdsa, sr25519};
 use batchcrypto::{Engine, Error, FlatBytes, Outcome, Selection, Verdict};
 
@@ -144,6 +145,23 @@ pub enum Verify {
         /// takes it.
         #[arg(long, value_parser = parse_bls12_key_hex)]
         vk_hex: Option<Bls12Key>,
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
+    /// Merkle inclusion proofs: in {"root","leaf","index","proof":[siblings]} (32-byte nodes in hex, siblings bottom up; index a number, the path's sides as bits: the leaf's position in a Bitcoin or padded tree, the `path` that `merkle --proof` gives, zk-kit LeanIMT's proof index; optional under keccak256), out {"valid":bool[,"reason"]}.
+    #[command(name = "merkle-proof")]
+    MerkleProof {
+        /// keccak256 (sorted pairs: OpenZeppelin MerkleProof), sha256
+        /// (double SHA-256: Bitcoin SPV branches) or poseidon (circom's
+        /// Poseidon over BN254: zk-kit LeanIMT, Semaphore).
+        #[arg(long = "hash", value_name = "HASH", default_value = "keccak256", value_parser = crate::merkle::merkle_rule)]
+        rule: merkle::Rule,
+        /// Every proof must have this many siblings (a padded tree's depth,
+        /// 1 to 64): a shorter proof cannot pass an inner node off as a leaf.
+        #[arg(long, value_parser = crate::limits::in_range::<1, 64>)]
+        depth: Option<usize>,
         #[command(flatten)]
         engine: crate::EngineArgs,
         #[command(flatten)]
@@ -360,6 +378,25 @@ pub fn job(verify: Verify) -> LineJob {
                 engine,
                 io,
             )
+        }
+        Verify::MerkleProof {
+            rule,
+            depth,
+            engine,
+            io,
+        } => {
+            // The depth fits u32 (at most 64, by its parser).
+            let depth = depth.map(|d| d as u32);
+            let mut title = format!("verify merkle-proof --hash {}", rule.hash());
+            if let Some(d) = depth {
+                title.push_str(&format!(" --depth {d}"));
+            }
+            let run = move |e: &Engine, b: &FlatBytes| e.verify_merkle_proofs(rule, depth, b);
+            if rule == merkle::Rule::SortedKeccak256 {
+                LineJob::new(VerdictVerb::<MerkleProofFormat<false>>::new(run), title, engine, io)
+            } else {
+                LineJob::new(VerdictVerb::<MerkleProofFormat<true>>::new(run), title, engine, io)
+            }
         }
         Verify::SlhDsa { set, engine, io } => LineJob::new(
             VerdictVerb::<ContextFormat>::new(move |e, b| e.verify_slhdsa(set, b)),
@@ -758,6 +795,60 @@ fn groth16_line<const N: usize>(
         Ok(())
     } else {
         Err("batch over 4 GiB or out of memory".to_string())
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct MerkleProofLine<'a> {
+    #[serde(borrow, default)]
+    root: Field<'a>,
+    #[serde(borrow, default)]
+    leaf: Field<'a>,
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(borrow, default)]
+    proof: Option<Vec<Field<'a>>>,
+}
+
+/// `{"root","leaf","index","proof"}` (Merkle inclusion proofs): nodes of
+/// 32 bytes in hex, the siblings bottom up; the index a JSON number, the
+/// path's sides as bits (`INDEX`: required; under sorted-keccak256, where
+/// it does not enter, 0 when absent). More siblings than 64 or an index
+/// past the path are the item's reasons, not the line's error.
+struct MerkleProofFormat<const INDEX: bool>;
+
+impl<const INDEX: bool> LineFormat for MerkleProofFormat<INDEX> {
+    type Batch = FlatBytes;
+
+    fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
+        let l: MerkleProofLine = parse_object(line)?;
+        let root = hex_fixed::<32>("root", &l.root)?;
+        let leaf = hex_fixed::<32>("leaf", &l.leaf)?;
+        let index = match l.index {
+            Some(i) => i,
+            None if !INDEX => 0,
+            None => {
+                return Err("missing field \"index\" (a number: the sides of the leaf's path as bits, its position in a Bitcoin or padded tree)".to_string());
+            }
+        };
+        let siblings = l
+            .proof
+            .ok_or("missing field \"proof\" (an array of the siblings, 32 bytes hex each, bottom up)")?
+            .iter()
+            .enumerate()
+            .map(|(k, s)| hex_fixed::<32>(&format!("proof[{k}]"), s))
+            .collect::<Result<Vec<_>, String>>()?;
+        scratch.clear();
+        scratch.extend(proof::encode(&root, &leaf, index, &siblings));
+        if batch.push(scratch) {
+            Ok(())
+        } else {
+            Err("batch over 4 GiB or out of memory".to_string())
+        }
+    }
+
+    fn batch_bytes(batch: &FlatBytes) -> usize {
+        batch.bytes().len()
     }
 }
 

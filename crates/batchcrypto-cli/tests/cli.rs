@@ -2332,3 +2332,104 @@ fn groth16_lines_match_oracle() {
         assert!(err.contains(says), "{args:?}: {err}");
     }
 }
+
+/// `verify merkle-proof`: generated proofs of every rule, plain and of a
+/// padded tree under `--depth`, honest and hostile, with malformed lines
+/// among them (a ragged sibling of the sample's, no proof, a short root,
+/// no index where one is needed), give the oracle's verdict per line (exit
+/// 2 for the malformed); `--backend gpu` prints the same, from the device.
+/// The proofs `merkle --proof` prints verify with their `path` as the index.
+#[test]
+fn merkle_proof_lines_match_oracle() {
+    use batchcrypto::ops::merkle::{oracle, proof, sample};
+    for rule in Rule::ALL {
+        for depth in [None, Some(9u32)] {
+            let items = sample::proofs(rule, 90, 41, 0.4, depth);
+            let malformed = [
+                "{\"root\":\"00\",\"leaf\":\"00\",\"index\":0,\"proof\":[]}",
+                "{\"root\":\"0000000000000000000000000000000000000000000000000000000000000000\",\"leaf\":\"0000000000000000000000000000000000000000000000000000000000000000\",\"index\":0}",
+                "{\"root\":\"0000000000000000000000000000000000000000000000000000000000000000\",\"leaf\":\"0000000000000000000000000000000000000000000000000000000000000000\",\"index\":-1,\"proof\":[]}",
+                "not json",
+            ];
+            let (mut input, mut want) = (String::new(), Vec::new());
+            for (i, (item, _)) in items.iter().enumerate() {
+                if i % 11 == 5 {
+                    input.push_str(malformed[(i / 11) % malformed.len()]);
+                    input.push('\n');
+                    want.push(None);
+                }
+                let ragged = item.len() < proof::HEAD_LEN || !(item.len() - proof::HEAD_LEN).is_multiple_of(32);
+                if ragged {
+                    // As `sample merkle-proof` writes it: a short node.
+                    let (head, tail) = item.split_at(item.len().min(64));
+                    let line = serde_json::json!({
+                        "root": hex::encode(&head[..32]),
+                        "leaf": hex::encode(&head[32..]),
+                        "index": 0,
+                        "proof": [hex::encode(tail)],
+                    });
+                    input.push_str(&format!("{line}\n"));
+                    want.push(None);
+                    continue;
+                }
+                let siblings: Vec<String> = item[proof::HEAD_LEN..].chunks(32).map(hex::encode).collect();
+                let index = u64::from_be_bytes(item[64..72].try_into().expect("8 bytes"));
+                let line = serde_json::json!({
+                    "root": hex::encode(&item[..32]),
+                    "leaf": hex::encode(&item[32..64]),
+                    "index": index,
+                    "proof": siblings,
+                });
+                input.push_str(&format!("{line}\n"));
+                want.push(Some(match oracle::verify_proof(rule, depth, item).reason() {
+                    None => serde_json::json!({ "valid": true }),
+                    Some(r) => serde_json::json!({ "valid": false, "reason": r.code() }),
+                }));
+            }
+            let mut args = vec![
+                "verify".to_string(),
+                "merkle-proof".into(),
+                "--hash".into(),
+                rule.hash().into(),
+            ];
+            if let Some(d) = depth {
+                args.extend(["--depth".into(), d.to_string()]);
+            }
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = if has_usable_gpu() {
+                gpu_prints_what_cpu_prints(&args, input.as_bytes())
+            } else {
+                run_with_stdin(&[&args[..], &["--backend", "cpu"]].concat(), input.as_bytes())
+            };
+            assert_eq!(out.status.code(), Some(2), "{args:?}");
+            let reasons = assert_lines(&format!("{args:?}"), &stdout_lines(&out), &want);
+            assert!(reasons.contains("root_mismatch") && reasons.contains("leaf_index_out_of_range"));
+            assert_eq!(reasons.contains("wrong_proof_length"), depth.is_some(), "{args:?}");
+        }
+    }
+    // merkle --proof's proofs, their path as the index.
+    let leaves: String = (1..=37).map(|i| format!("{{\"leaf\":\"{i:064x}\"}}\n")).collect();
+    for rule in Rule::ALL {
+        let out = run_with_stdin(
+            &["merkle", "--hash", rule.hash(), "--proof", "0,5,36", "--backend", "cpu"],
+            leaves.as_bytes(),
+        );
+        let tree = &stdout_lines(&out)[0];
+        let mut input = String::new();
+        for p in tree["proofs"].as_array().expect("proofs") {
+            let line =
+                serde_json::json!({"root": tree["root"], "leaf": p["leaf"], "index": p["path"], "proof": p["proof"]});
+            input.push_str(&format!("{line}\n"));
+        }
+        let out = run_with_stdin(
+            &["verify", "merkle-proof", "--hash", rule.hash(), "--backend", "cpu"],
+            input.as_bytes(),
+        );
+        assert_eq!(out.status.code(), Some(0), "{rule}");
+        assert_eq!(
+            stdout_lines(&out),
+            vec![serde_json::json!({"valid": true}); 3],
+            "{rule}"
+        );
+    }
+}

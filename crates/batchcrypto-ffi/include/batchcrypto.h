@@ -420,6 +420,25 @@ enum BcStatus bc_merkle_root_padded(const struct BcEngine *engine,
                                     const struct BcColumn *leaves,
                                     uint8_t *out_root);
 
+// Merkle inclusion proofs under `rule` (as [`bc_merkle_root`] names
+// them): every item `root (32) ‖ leaf (32) ‖ index (8 bytes, big-endian:
+// the sides of the leaf's path as bits) ‖ siblings (32 bytes each, bottom
+// up, at most 64)`; 0 or the reason (`wrong_input_length`,
+// `wrong_proof_length`, `leaf_index_out_of_range`,
+// `non_canonical_element`, `root_mismatch`) into `out_codes`. `depth` 1
+// to 64 is the number of siblings every proof must have (a padded tree's
+// depth), 0 none.
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_codes` holds `n`
+// bytes.
+enum BcStatus bc_verify_merkle_proofs(const struct BcEngine *engine,
+                                      const char *rule,
+                                      uint32_t depth,
+                                      size_t n,
+                                      const struct BcColumn *items,
+                                      uint8_t *out_codes);
+
 // BLS aggregate verification (blst's `aggregate_verify`): item `i` is
 // the 96-byte signature `sigs[i]` of the keys `pks[groups[i] .. groups[i +
 // 1]]` (48 bytes each), key `k` signing `msgs[k]`; `pks` and `msgs` hold

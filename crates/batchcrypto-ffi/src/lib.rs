@@ -1031,6 +1031,39 @@ pub unsafe extern "C" fn bc_merkle_root_padded(
     })
 }
 
+/// Merkle inclusion proofs under `rule` (as [`bc_merkle_root`] names
+/// them): every item `root (32) ‖ leaf (32) ‖ index (8 bytes, big-endian:
+/// the sides of the leaf's path as bits) ‖ siblings (32 bytes each, bottom
+/// up, at most 64)`; 0 or the reason (`wrong_input_length`,
+/// `wrong_proof_length`, `leaf_index_out_of_range`,
+/// `non_canonical_element`, `root_mismatch`) into `out_codes`. `depth` 1
+/// to 64 is the number of siblings every proof must have (a padded tree's
+/// depth), 0 none.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` holds `n`
+/// bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_merkle_proofs(
+    engine: *const BcEngine,
+    rule: *const c_char,
+    depth: u32,
+    n: usize,
+    items: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_merkle_proofs", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let rule = option("rule", rule, |s| s.parse::<merkle::Rule>())?;
+            let items = column("items", items, n)?;
+            let depth = (depth != 0).then_some(depth);
+            verdicts(n, out_codes, || flat::verify_merkle_proofs(e, rule, depth, &items))
+        }
+    })
+}
+
 /// Writes a call's answers: per item its code into `codes` and its rows
 /// ([`flat::write_rows`]).
 fn rows<T>(

@@ -1302,3 +1302,78 @@ fn groth16_bls12_381_proofs() {
     assert!(last_error().contains("declaring 3 IC points"), "{}", last_error());
     assert_eq!(codes, vec![0xaa; n]);
 }
+
+/// `bc_verify_merkle_proofs`: generated proofs honest and hostile in a
+/// column of offsets answer the library's verdicts, with and without a
+/// depth (0: none) and under each rule's name; a padded tree's proofs as
+/// a fixed-width column; a depth past 64 or an unknown rule is the call's
+/// error and the codes are left untouched.
+#[test]
+fn merkle_proofs() {
+    use batchcrypto::ops::merkle::{Rule, sample};
+    let e = engine();
+    let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
+    for rule in Rule::ALL {
+        let name = std::ffi::CString::new(rule.name()).expect("a name");
+        for depth in [0u32, 7] {
+            let made = sample::proofs(rule, 60, 5, 0.4, (depth != 0).then_some(depth));
+            let (mut bytes, mut offsets, mut flat) = (Vec::new(), vec![0u64], FlatBytes::new());
+            for (item, _) in &made {
+                bytes.extend_from_slice(item);
+                offsets.push(bytes.len() as u64);
+                assert!(flat.push(item));
+            }
+            let want: Vec<u8> = library
+                .verify_merkle_proofs(rule, (depth != 0).then_some(depth), &flat)
+                .expect("verify")
+                .output
+                .iter()
+                .map(|v| v.reason().map_or(0, |r| r.number()))
+                .collect();
+            assert!(want.contains(&0) && want.iter().any(|&c| c != 0), "{rule} {depth}");
+            let n = made.len();
+            let mut codes = vec![0xaau8; n];
+            // SAFETY: a valid engine, rule and column; n codes.
+            let status = unsafe {
+                bc_verify_merkle_proofs(
+                    e.0,
+                    name.as_ptr(),
+                    depth,
+                    n,
+                    &delimited(&bytes, &offsets),
+                    codes.as_mut_ptr(),
+                )
+            };
+            assert_eq!(status, BcStatus::Ok, "{}", last_error());
+            assert_eq!(codes, want, "{rule} depth {depth}");
+            if depth == 0 {
+                continue;
+            }
+            // The honest items: all of the depth's width.
+            let width = 72 + 32 * depth as usize;
+            let rows: Vec<u8> = made
+                .iter()
+                .filter(|(_, k)| *k == "valid")
+                .flat_map(|(it, _)| it.clone())
+                .collect();
+            let m = rows.len() / width;
+            let mut codes = vec![0xaau8; m];
+            // SAFETY: as above, m rows of one width.
+            let status = unsafe {
+                bc_verify_merkle_proofs(e.0, name.as_ptr(), depth, m, &fixed(&rows, width), codes.as_mut_ptr())
+            };
+            assert_eq!(status, BcStatus::Ok, "{}", last_error());
+            assert_eq!(codes, vec![0; m]);
+        }
+    }
+    let item = [0u8; 72];
+    for (rule, depth, what) in [(c"bitcoin", 65u32, "depth 65"), (c"sha256", 0, "sha256")] {
+        let mut codes = [0xaau8; 1];
+        // SAFETY: a valid engine and column; one code.
+        let status =
+            unsafe { bc_verify_merkle_proofs(e.0, rule.as_ptr(), depth, 1, &fixed(&item, 72), codes.as_mut_ptr()) };
+        assert_eq!(status, BcStatus::InvalidArgument, "{what}");
+        assert!(last_error().contains(what), "{}", last_error());
+        assert_eq!(codes, [0xaa]);
+    }
+}

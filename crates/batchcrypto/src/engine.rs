@@ -244,6 +244,9 @@ pub enum KernelWork<'a> {
     Hash(hash::Alg, &'a FlatBytes),
     /// A Merkle root (two leaves or more).
     Merkle(merkle::Rule, &'a [hash::Digest]),
+    /// Merkle inclusion proofs (those that pass the host's checks), the
+    /// siblings fixed at a depth or not.
+    MerkleProof(merkle::Rule, Option<u32>, &'a FlatBytes),
     /// secp256k1 verification (the kernel does not depend on the low-s rule).
     Secp256k1(&'a [ecdsa::K1VerifyItem]),
     /// ecrecover.
@@ -280,6 +283,7 @@ impl KernelWork<'_> {
             KernelWork::Ed25519(_, policy) => Op::Ed25519Verify(*policy),
             KernelWork::Hash(alg, _) => Op::Hash(*alg),
             KernelWork::Merkle(rule, _) => Op::Merkle(*rule),
+            KernelWork::MerkleProof(rule, ..) => Op::MerkleProof(*rule),
             KernelWork::Secp256k1(_) => Op::Secp256k1Verify { low_s: false },
             KernelWork::Ecrecover(_) => Op::Ecrecover { low_s: false },
             KernelWork::P256(_) => Op::P256Verify,
@@ -964,6 +968,29 @@ impl Engine {
             output: outcome.output.map_err(merkle_invalid(rule))?,
             selection: outcome.selection,
         })
+    }
+
+    /// Verifies Merkle inclusion proofs under `rule`, each item `root ‖
+    /// leaf ‖ index ‖ siblings` (see [`merkle::proof`]): one verdict per
+    /// item, equal to the reference's fold of its path. `depth`, when
+    /// given, is the number of siblings every proof must have (a padded
+    /// tree's depth, 1 to 64; another is an [`Error::InvalidInput`]).
+    pub fn verify_merkle_proofs(
+        &self,
+        rule: merkle::Rule,
+        depth: Option<u32>,
+        items: &FlatBytes,
+    ) -> Result<Outcome<Vec<Verdict>>, Error> {
+        let op = Op::MerkleProof(rule);
+        if let Some(reason) = merkle::proof::depth_refusal(depth) {
+            return Err(Error::InvalidInput { op: op.into(), reason });
+        }
+        self.run_split(
+            op,
+            items,
+            |gpu, it| gpu.merkle_proofs(rule, depth, it),
+            |it| merkle::cpu::verify_proofs(rule, depth, it),
+        )
     }
 
     /// Every level of the padded Merkle tree of `leaves` under `rule`, for

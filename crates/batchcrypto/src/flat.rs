@@ -854,6 +854,19 @@ pub fn merkle_root_padded(
     engine.merkle_root_padded(rule, &leaves, padding)
 }
 
+/// Merkle inclusion proofs under `rule` ([`merkle::proof`]): every item
+/// `root ‖ leaf ‖ index (8 bytes, big-endian) ‖ siblings (32 bytes each,
+/// bottom up)` (another length is that item's `wrong_input_length`);
+/// `depth`, when given (1 to 64), the number of siblings each must have.
+pub fn verify_merkle_proofs(
+    engine: &Engine,
+    rule: merkle::Rule,
+    depth: Option<u32>,
+    items: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    engine.verify_merkle_proofs(rule, depth, &flat_bytes(Op::MerkleProof(rule), items)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

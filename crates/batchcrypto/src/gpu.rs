@@ -342,6 +342,9 @@ pub(crate) trait GpuRuntime: Send + Sync + std::fmt::Debug {
         leaves: &[hash::Digest],
         zeros: Option<&[hash::Digest]>,
     ) -> Result<hash::Digest, String>;
+    /// Merkle inclusion proofs under `rule` (`depth`: the siblings each
+    /// must have).
+    fn merkle_proofs(&self, rule: merkle::Rule, depth: Option<u32>, items: &FlatBytes) -> Streamed<Verdict>;
     /// Kernel-only seconds of `runs` runs over `work`.
     fn kernel_times(&self, work: KernelWork<'_>, runs: usize) -> Result<Vec<f64>, String>;
     /// The field-multiplication microbenchmark (see `gpu/field_bench.rs`).

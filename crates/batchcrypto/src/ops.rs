@@ -156,11 +156,14 @@ pub enum Op {
     Groth16VerifyBn254,
     /// Groth16 proof verification over BLS12-381 (bellman: Zcash, Filecoin; Sui).
     Groth16VerifyBls12381,
+    /// Merkle inclusion proofs checked against their roots under one of
+    /// [`merkle::Rule`].
+    MerkleProof(merkle::Rule),
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 76] = [
+    pub const ALL: [Op; 79] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -237,6 +240,9 @@ impl Op {
         Op::Groth16VerifyBls12381,
         Op::Hash(hash::Alg::Blake2b256),
         Op::Hash(hash::Alg::Blake3),
+        Op::MerkleProof(merkle::Rule::SortedKeccak256),
+        Op::MerkleProof(merkle::Rule::Bitcoin),
+        Op::MerkleProof(merkle::Rule::LeanImtPoseidon),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -318,6 +324,9 @@ impl Op {
             Op::PoseidonBn254 => "poseidon_bn254",
             Op::Groth16VerifyBn254 => "groth16_verify_bn254",
             Op::Groth16VerifyBls12381 => "groth16_verify_bls12_381",
+            Op::MerkleProof(merkle::Rule::SortedKeccak256) => "merkle_proof_keccak256",
+            Op::MerkleProof(merkle::Rule::Bitcoin) => "merkle_proof_sha256",
+            Op::MerkleProof(merkle::Rule::LeanImtPoseidon) => "merkle_proof_poseidon",
         }
     }
 
@@ -366,6 +375,7 @@ impl Op {
             Op::PoseidonBn254 => (23, 0),
             Op::Groth16VerifyBn254 => (24, 0),
             Op::Groth16VerifyBls12381 => (25, 0),
+            Op::MerkleProof(rule) => (26, rule as usize),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -376,7 +386,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 26 * PARAMETERS;
+const CODES: usize = 27 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

@@ -197,7 +197,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 76] = [
+pub static OPS: [OpSpec; 79] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -274,6 +274,9 @@ pub static OPS: [OpSpec; 76] = [
     groth16::bls12_381::workload::VERIFY,
     hash::workload::BLAKE2B_256,
     hash::workload::BLAKE3,
+    merkle::workload::PROOF_SORTED_KECCAK256,
+    merkle::workload::PROOF_BITCOIN,
+    merkle::workload::PROOF_LEAN_IMT_POSEIDON,
 ];
 
 /// The declaration of `op`.

@@ -138,13 +138,22 @@ pub enum Reason {
     CellIndicesNotAscending = 37,
     /// Poseidon: the item is not 1 to 12 whole field elements (a length
     /// that is 0, not a multiple of 32, or above 384 bytes); Groth16: the
-    /// item is not the proof and as many public inputs as the key takes.
+    /// item is not the proof and as many public inputs as the key takes;
+    /// Merkle proofs: the item is not its head and whole siblings.
     WrongInputLength = 38,
+    /// Merkle proofs: the call fixed the tree's depth and the proof has
+    /// another number of siblings.
+    WrongProofLength = 39,
+    /// Merkle proofs: the leaf's index is not below 2^siblings (no path of
+    /// that many levels has it).
+    LeafIndexOutOfRange = 40,
+    /// Merkle proofs: the root of the leaf's path is not the root given.
+    RootMismatch = 41,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 38] = [
+    pub const ALL: [Reason; 41] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -183,6 +192,9 @@ impl Reason {
         Reason::TooFewCells,
         Reason::CellIndicesNotAscending,
         Reason::WrongInputLength,
+        Reason::WrongProofLength,
+        Reason::LeafIndexOutOfRange,
+        Reason::RootMismatch,
     ];
 
     /// The reason's stable number, 1 to 255 (its discriminant; new reasons
@@ -239,6 +251,9 @@ impl Reason {
             Reason::TooFewCells => "too_few_cells",
             Reason::CellIndicesNotAscending => "cell_indices_not_ascending",
             Reason::WrongInputLength => "wrong_input_length",
+            Reason::WrongProofLength => "wrong_proof_length",
+            Reason::LeafIndexOutOfRange => "leaf_index_out_of_range",
+            Reason::RootMismatch => "root_mismatch",
         }
     }
 }

@@ -713,11 +713,18 @@ impl GpuRuntime for Gpu {
         merkle::gpu::root(self, rule, leaves, zeros)
     }
 
+    fn merkle_proofs(&self, rule: merkle::Rule, depth: Option<u32>, items: &FlatBytes) -> Streamed<Verdict> {
+        merkle::gpu::verify_proofs(self, rule, depth, items)
+    }
+
     fn kernel_times(&self, work: KernelWork<'_>, runs: usize) -> Result<Vec<f64>, String> {
         match work {
             KernelWork::Ed25519(batch, policy) => ed25519::gpu::kernel_times(self, batch, policy, runs),
             KernelWork::Hash(alg, msgs) => hash::gpu::kernel_times(self, alg, msgs, runs),
             KernelWork::Merkle(rule, leaves) => merkle::gpu::kernel_times(self, rule, leaves, runs),
+            KernelWork::MerkleProof(rule, depth, items) => {
+                merkle::gpu::proof_kernel_times(self, rule, depth, items, runs)
+            }
             KernelWork::Secp256k1(items) => ecdsa::gpu::secp256k1_kernel_times(self, items, runs),
             KernelWork::Ecrecover(items) => ecdsa::gpu::ecrecover_kernel_times(self, items, runs),
             KernelWork::P256(items) => ecdsa::gpu::p256_kernel_times(self, items, runs),

@@ -39,6 +39,8 @@ const HASH_SHA: &str = include_str!("../ops/hash/sha.wgsl");
 const HASH_BLAKE: &str = include_str!("../ops/hash/blake.wgsl");
 const MERKLE: &str = include_str!("../ops/merkle/merkle.wgsl");
 const MERKLE_LEVEL: &str = include_str!("../ops/merkle/level.wgsl");
+const MERKLE_PAIR: &str = include_str!("../ops/merkle/pair.wgsl");
+const MERKLE_PROOF: &str = include_str!("../ops/merkle/proof.wgsl");
 const FE25519: &str = include_str!("wgsl/fe25519.wgsl");
 const SHA512: &str = include_str!("wgsl/sha512.wgsl");
 const SC25519: &str = include_str!("wgsl/sc25519.wgsl");
@@ -138,7 +140,28 @@ fn hash_algs() -> String {
 /// The Merkle level kernel (entry point `merkle_level`); `int64` picks the
 /// Keccak lane type.
 pub(crate) fn merkle(int64: bool) -> String {
-    with_hash_libraries(&[MERKLE_LEVEL, MERKLE].join("\n"), int64)
+    with_hash_libraries(&[&merkle_rules(), MERKLE_PAIR, MERKLE_LEVEL, MERKLE].join("\n"), int64)
+}
+
+/// The inclusion proofs' kernel under the rules over bytes (entry point
+/// `merkle_proof`); `int64` picks the Keccak lane type.
+pub(crate) fn merkle_proof(int64: bool) -> String {
+    with_hash_libraries(&[&merkle_rules(), MERKLE_PAIR, MERKLE_PROOF].join("\n"), int64)
+}
+
+/// The Merkle kernels' rule codes (the hosts' `rule as u32`).
+fn merkle_rules() -> String {
+    use crate::ops::merkle::Rule;
+    Rule::ALL
+        .iter()
+        .map(|rule| {
+            format!(
+                "const RULE_{}: u32 = {}u;\n",
+                rule.name().replace('-', "_").to_uppercase(),
+                *rule as u32
+            )
+        })
+        .collect()
 }
 
 /// The shape of a short-Weierstrass curve y^2 = x^3 + a x + b, which picks
@@ -337,6 +360,7 @@ const EVM_MODEXP: &str = include_str!("../ops/evm/modexp.wgsl");
 const POSEIDON: &str = include_str!("../ops/poseidon/poseidon.wgsl");
 const POSEIDON_HASH: &str = include_str!("../ops/poseidon/hash.wgsl");
 const MERKLE_POSEIDON: &str = include_str!("../ops/merkle/poseidon.wgsl");
+const MERKLE_PAIR_POSEIDON: &str = include_str!("../ops/merkle/pair_poseidon.wgsl");
 
 /// Poseidon's kernel for width `t` with `partial` partial rounds
 /// (`ops/poseidon/hash.wgsl`, entry point `poseidon_main`) over the
@@ -351,8 +375,21 @@ pub(crate) fn poseidon(t: usize, partial: usize) -> String {
 pub(crate) fn merkle_poseidon(partial: usize) -> String {
     [
         poseidon_permutation(3, partial),
+        MERKLE_PAIR_POSEIDON.to_string(),
         MERKLE_LEVEL.to_string(),
         MERKLE_POSEIDON.to_string(),
+    ]
+    .join("\n")
+}
+
+/// The inclusion proofs' kernel under lean-imt-poseidon (entry point
+/// `merkle_proof`) over the permutation of width 3 with `partial` partial
+/// rounds (needs SHADER_INT64).
+pub(crate) fn merkle_proof_poseidon(partial: usize) -> String {
+    [
+        poseidon_permutation(3, partial),
+        MERKLE_PAIR_POSEIDON.to_string(),
+        MERKLE_PROOF.to_string(),
     ]
     .join("\n")
 }
@@ -643,6 +680,12 @@ pub(crate) mod tests {
                 &["merkle_level"][..],
                 int64,
             ));
+            kernels.push((
+                format!("merkle proof int64={int64}"),
+                merkle_proof(int64),
+                &["merkle_proof"][..],
+                int64,
+            ));
         }
         for (curve, name) in [(0, "ecdsa secp256k1"), (1, "ecdsa p256")] {
             kernels.push((
@@ -737,6 +780,12 @@ pub(crate) mod tests {
             "merkle poseidon".to_string(),
             crate::ops::merkle::gpu::poseidon_source().expect("parameters for two inputs"),
             &["merkle_poseidon_level"][..],
+            true,
+        ));
+        kernels.push((
+            "merkle proof poseidon".to_string(),
+            crate::ops::merkle::gpu::proof_poseidon_source().expect("parameters for two inputs"),
+            &["merkle_proof"][..],
             true,
         ));
         kernels

@@ -48,6 +48,11 @@
 //! path at each level where one exists (under the bitcoin rule a duplicated
 //! node is its own sibling; under the others a carried node has none).
 //!
+//! **Batches of proofs** ([`proof`]; the operations `merkle_proof_*`):
+//! one verdict per item `(root, leaf, index, siblings)`, the path folded
+//! by the index's bits as OpenZeppelin's, Bitcoin Core's, Electrum's and
+//! zk-kit's verifiers fold it.
+//!
 //! Oracle: the levels built one after another with the `sha2` / `sha3`
 //! crates and `light-poseidon` ([`oracle`]); the CPU path builds each level
 //! on all cores (a lean-imt-poseidon root: aligned blocks of leaves reduced
@@ -58,6 +63,8 @@ pub(crate) mod cpu;
 #[cfg(feature = "wgpu")]
 pub(crate) mod gpu;
 pub mod oracle;
+pub mod proof;
+pub mod sample;
 pub(crate) mod workload;
 
 use std::fmt;
@@ -319,23 +326,36 @@ impl Tree {
     /// The inclusion proof of leaf `index` (siblings bottom up), `None`
     /// when there is no such leaf.
     pub fn proof(&self, index: usize) -> Option<Vec<Digest>> {
+        self.path(index).map(|(_, siblings)| siblings)
+    }
+
+    /// The inclusion proof of leaf `index` as [`proof`] items take it: the
+    /// path's sides as bits, least significant first (1: the node is the
+    /// right one of its pair), and the siblings, bottom up. A level where
+    /// the node is carried up has no bit and no sibling (zk-kit's LeanIMT
+    /// proofs' `index`); under the bitcoin rule a duplicated node is its own
+    /// sibling. `None` when there is no such leaf.
+    pub fn path(&self, index: usize) -> Option<(u64, Vec<Digest>)> {
         if index >= self.leaves() {
             return None;
         }
-        let mut proof = Vec::new();
+        let (mut bits, mut siblings) = (0u64, Vec::new());
         let mut i = index;
         for (l, level) in self.levels[..self.levels.len() - 1].iter().enumerate() {
-            let sibling = i ^ 1;
             let zero = self.zeros.as_ref().map(|z| z[l]);
-            match (level.get(sibling).or(zero.as_ref()), self.rule) {
-                (Some(s), _) => proof.push(*s),
+            let sibling = match (level.get(i ^ 1).or(zero.as_ref()), self.rule) {
+                (Some(s), _) => Some(*s),
                 // An odd last node: paired with itself, or carried up.
-                (None, Rule::Bitcoin) => proof.push(level[i]),
-                (None, Rule::SortedKeccak256 | Rule::LeanImtPoseidon) => {}
+                (None, Rule::Bitcoin) => Some(level[i]),
+                (None, Rule::SortedKeccak256 | Rule::LeanImtPoseidon) => None,
+            };
+            if let Some(s) = sibling {
+                bits |= ((i & 1) as u64) << siblings.len().min(63);
+                siblings.push(s);
             }
             i /= 2;
         }
-        Some(proof)
+        Some((bits, siblings))
     }
 }
 

@@ -22,6 +22,7 @@ mod hash;
 mod kzg;
 mod kzg_extend;
 mod merkle;
+mod merkle_proof;
 mod mldsa;
 mod mlkem;
 mod msm;

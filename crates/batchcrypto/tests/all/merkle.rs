@@ -20,7 +20,7 @@ use rand::{RngExt, SeedableRng};
 
 /// Bitcoin Core's loop: duplicate the last node of an odd level, then hash
 /// pairs with double SHA-256.
-fn bitcoin_reference(leaves: &[Digest]) -> Digest {
+pub(crate) fn bitcoin_reference(leaves: &[Digest]) -> Digest {
     let mut level = leaves.to_vec();
     while level.len() > 1 {
         if level.len() % 2 == 1 {
@@ -38,7 +38,7 @@ fn bitcoin_reference(leaves: &[Digest]) -> Digest {
 }
 
 /// OpenZeppelin's `_hashPair`: keccak256 of the pair, smaller first.
-fn oz_hash_pair(a: &Digest, b: &Digest) -> Digest {
+pub(crate) fn oz_hash_pair(a: &Digest, b: &Digest) -> Digest {
     let (x, y) = if a < b { (a, b) } else { (b, a) };
     oracle::digest(Alg::Keccak256, &[*x, *y].concat())
 }
@@ -64,7 +64,7 @@ fn sorted_reference(leaves: &[Digest]) -> Digest {
 }
 
 /// LeanIMT's parent of two nodes: circom's Poseidon of the pair.
-fn lean_hash(left: &Digest, right: &Digest) -> Digest {
+pub(crate) fn lean_hash(left: &Digest, right: &Digest) -> Digest {
     poseidon::oracle::hash(&[*left, *right].concat()).expect("nodes below r")
 }
 
@@ -89,7 +89,7 @@ fn lean_reference(leaves: &[Digest]) -> Digest {
 /// each of them the next bit of `path` (the leaf's index with the bits of
 /// the levels where it was carried up removed, as its `generateProof`
 /// gives it).
-fn lean_process_proof(leaf: &Digest, path: usize, siblings: &[Digest]) -> Digest {
+pub(crate) fn lean_process_proof(leaf: &Digest, path: usize, siblings: &[Digest]) -> Digest {
     siblings.iter().enumerate().fold(*leaf, |node, (k, s)| {
         if (path >> k) & 1 == 1 {
             lean_hash(s, &node)
@@ -100,7 +100,7 @@ fn lean_process_proof(leaf: &Digest, path: usize, siblings: &[Digest]) -> Digest
 }
 
 /// The path bits LeanIMT's `generateProof` gives leaf `index` of `n`.
-fn lean_path(index: usize, n: usize) -> usize {
+pub(crate) fn lean_path(index: usize, n: usize) -> usize {
     let (mut path, mut bit, mut i, mut width) = (0, 0, index, n);
     while width > 1 {
         if i ^ 1 < width {
@@ -113,7 +113,7 @@ fn lean_path(index: usize, n: usize) -> usize {
     path
 }
 
-fn reference(rule: Rule, leaves: &[Digest]) -> Digest {
+pub(crate) fn reference(rule: Rule, leaves: &[Digest]) -> Digest {
     match rule {
         Rule::Bitcoin => bitcoin_reference(leaves),
         Rule::SortedKeccak256 => sorted_reference(leaves),
@@ -122,13 +122,13 @@ fn reference(rule: Rule, leaves: &[Digest]) -> Digest {
 }
 
 /// OpenZeppelin `MerkleProof.processProof`.
-fn oz_process_proof(proof: &[Digest], leaf: &Digest) -> Digest {
+pub(crate) fn oz_process_proof(proof: &[Digest], leaf: &Digest) -> Digest {
     proof.iter().fold(*leaf, |node, s| oz_hash_pair(&node, s))
 }
 
 /// `n` random leaves `rule` takes: any bytes, or random field elements
 /// (below r) under lean-imt-poseidon.
-fn random_leaves(rng: &mut StdRng, rule: Rule, n: usize) -> Vec<Digest> {
+pub(crate) fn random_leaves(rng: &mut StdRng, rule: Rule, n: usize) -> Vec<Digest> {
     (0..n)
         .map(|_| {
             let mut leaf: Digest = rng.random();
@@ -142,7 +142,7 @@ fn random_leaves(rng: &mut StdRng, rule: Rule, n: usize) -> Vec<Digest> {
 }
 
 /// BN254's scalar field's modulus r, big-endian.
-const R_BE: Digest = [
+pub(crate) const R_BE: Digest = [
     0x30, 0x64, 0x4e, 0x72, 0xe1, 0x31, 0xa0, 0x29, 0xb8, 0x50, 0x45, 0xb6, 0x81, 0x81, 0x58, 0x5d, 0x28, 0x33, 0xe8,
     0x48, 0x79, 0xb9, 0x70, 0x91, 0x43, 0xe1, 0xf5, 0x93, 0xf0, 0x00, 0x00, 0x01,
 ];
@@ -156,7 +156,7 @@ fn be32(v: &BigUint) -> Digest {
 }
 
 /// A decimal integer as a leaf.
-fn decimal(s: &str) -> Digest {
+pub(crate) fn decimal(s: &str) -> Digest {
     be32(&BigUint::parse_bytes(s.as_bytes(), 10).expect("decimal"))
 }
 

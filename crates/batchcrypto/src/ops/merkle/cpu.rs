@@ -9,10 +9,13 @@
 use ark_bn254::Fr;
 use light_poseidon::{Poseidon, PoseidonHasher};
 
+use super::proof::{self, Proof};
 use super::{Rule, Tree, parent_level};
+use crate::batch::FlatBytes;
 use crate::cores;
 use crate::ops::hash::{self, Alg, Digest};
 use crate::ops::poseidon;
+use crate::verdict::{Reason, Verdict};
 
 /// The level above `level` under a rule over bytes (bitcoin,
 /// sorted-keccak256; as `parent_level`), on the calling thread, through
@@ -221,4 +224,93 @@ pub(crate) fn padded_root(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Re
 /// Every level of the padded tree (see [`padded_levels`]).
 pub(crate) fn padded_tree(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Result<Tree, String> {
     Ok(Tree::padded(rule, padded_levels(rule, leaves, zeros)?, zeros.to_vec()))
+}
+
+/// Most inclusion proofs per task.
+const PROOF_TASK_ITEMS: usize = 256;
+
+/// The verdict on every inclusion proof of `items` ([`super::proof`]), in
+/// order: the items of a task read, then their paths folded together level
+/// by level, each level's nodes hashed at once through the hashing path's
+/// interleaved routes (under lean-imt-poseidon one item after another with
+/// the task's hasher of two inputs).
+pub(crate) fn verify_proofs(rule: Rule, depth: Option<u32>, items: &FlatBytes) -> Vec<Verdict> {
+    let per_task = items.len().div_ceil(4 * cores::threads()).clamp(1, PROOF_TASK_ITEMS);
+    let tasks = items.len().div_ceil(per_task);
+    cores::map_range(0..tasks, 1, |t| {
+        let read: Vec<Result<Proof<'_>, Reason>> = (t * per_task..((t + 1) * per_task).min(items.len()))
+            .map(|i| proof::read(rule, depth, items.get(i)))
+            .collect();
+        let tops = match rule {
+            Rule::LeanImtPoseidon => poseidon_tops(&read),
+            _ => byte_tops(rule, &read),
+        };
+        read.iter()
+            .zip(tops)
+            .map(|(r, top)| match (r, top) {
+                (Ok(p), Some(top)) => proof::verdict(&top == p.root),
+                (Err(reason), _) => Verdict::Invalid(*reason),
+                (Ok(_), None) => Verdict::Invalid(Reason::NonCanonicalElement),
+            })
+            .collect::<Vec<_>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The top of each read item's path under a rule over bytes (`None` for
+/// an item that did not read), the items' nodes of a level hashed at once.
+fn byte_tops(rule: Rule, read: &[Result<Proof<'_>, Reason>]) -> Vec<Option<Digest>> {
+    let mut nodes: Vec<Option<Digest>> = read.iter().map(|r| r.as_ref().ok().map(|p| *p.leaf)).collect();
+    let height = read.iter().flatten().map(|p| p.siblings.len()).max().unwrap_or(0);
+    for l in 0..height {
+        // The items whose path goes past level l, and their pairs.
+        let active: Vec<(usize, [u8; 64])> = read
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let p = r.as_ref().ok()?;
+                let (node, s) = (nodes[i].as_ref()?, p.siblings.get(l)?);
+                let pair = if p.right_at(l) {
+                    rule.preimage(s, node)
+                } else {
+                    rule.preimage(node, s)
+                };
+                Some((i, pair))
+            })
+            .collect();
+        let mut up = vec![[0u8; 32]; active.len()];
+        if rule == Rule::Bitcoin {
+            let mut once = vec![[0u8; 32]; active.len()];
+            hash::cpu::digest_into(Alg::Sha256, |k| active[k].1, &mut once);
+            hash::cpu::digest_into(Alg::Sha256, |k| once[k], &mut up);
+        } else {
+            hash::cpu::digest_into(Alg::Keccak256, |k| active[k].1, &mut up);
+        }
+        for ((i, _), u) in active.iter().zip(up) {
+            nodes[*i] = Some(u);
+        }
+    }
+    nodes
+}
+
+/// The top of each read item's path under lean-imt-poseidon, with one
+/// hasher (`None` for an item that did not read).
+fn poseidon_tops(read: &[Result<Proof<'_>, Reason>]) -> Vec<Option<Digest>> {
+    let Ok(mut hasher) = poseidon_hasher() else {
+        return vec![None; read.len()];
+    };
+    read.iter()
+        .map(|r| {
+            let p = r.as_ref().ok()?;
+            let mut node = poseidon::element(p.leaf).ok()?;
+            for (l, s) in p.siblings.iter().enumerate() {
+                let s = poseidon::element(s).ok()?;
+                let pair = if p.right_at(l) { [s, node] } else { [node, s] };
+                node = hasher.hash(&pair).ok()?;
+            }
+            Some(poseidon::hash_bytes(&node))
+        })
+        .collect()
 }

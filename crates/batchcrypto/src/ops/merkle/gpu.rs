@@ -1,6 +1,10 @@
-//! Host side of the Merkle kernels (`merkle.wgsl` for the rules over
-//! bytes, `poseidon.wgsl` for lean-imt-poseidon, both over `level.wgsl`)
-//! for the driver ([`crate::gpu::driver`]): the leaves go into a buffer
+//! Host side of the Merkle kernels for the driver
+//! ([`crate::gpu::driver`]), each over its rule's parent of two nodes
+//! (`pair.wgsl` for the rules over bytes, `pair_poseidon.wgsl` for
+//! lean-imt-poseidon).
+//!
+//! Roots (`merkle.wgsl`, `poseidon.wgsl`, both over `level.wgsl`): the
+//! leaves go into a buffer
 //! with room for every level, one pass per level (each its own parameters)
 //! runs in one submission, and only the status words and the root come
 //! back. The driver's unit is the whole tree. Under lean-imt-poseidon the
@@ -13,10 +17,14 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::Rule;
-use crate::gpu::driver::{self, Dst, Failure, Input, Kernel};
+use super::proof::{self, Proof};
+use crate::batch::FlatBytes;
+use crate::cores;
+use crate::gpu::driver::{self, Dst, Failure, Input, Kernel, Streamed};
 use crate::gpu::{Gpu, bigint, shaders};
 use crate::ops::hash::Digest;
 use crate::ops::poseidon::{self, gpu::Constants};
+use crate::verdict::{Reason, Verdict};
 
 /// Bytes between two levels' parameters (the uniform offset alignment).
 const PARAM_STRIDE: u64 = 256;
@@ -187,11 +195,7 @@ impl Kernel for Tree<'_> {
     }
 
     fn pack(&self, _start: usize, _end: usize, dst: Vec<Dst<'_>>) {
-        let rule = match self.rule {
-            Rule::SortedKeccak256 => 0,
-            Rule::Bitcoin => 1,
-            Rule::LeanImtPoseidon => 2,
-        };
+        let rule = self.rule as u32;
         let mut param_bytes = vec![0u8; self.levels.len() * PARAM_STRIDE as usize];
         for (l, (level, at)) in self
             .levels
@@ -299,5 +303,274 @@ impl Kernel for Tree<'_> {
         }
         roots.push(root);
         Ok(())
+    }
+}
+
+/// The lean-imt-poseidon proofs' kernel's source (entry point
+/// `merkle_proof`), as [`ProofKernel::new`] compiles it.
+#[cfg(test)]
+pub(crate) fn proof_poseidon_source() -> Result<String, String> {
+    Ok(shaders::merkle_proof_poseidon(poseidon::gpu::constants(2)?.partial))
+}
+
+/// Most proofs per sub-batch (64 siblings each at most: 64 MiB of them).
+const PROOF_MAX_ITEMS: usize = 1 << 15;
+/// Words per proof in `heads` (proof.wgsl's `PROOF_HEAD_WORDS`): root,
+/// leaf, the index's two words, the siblings' count and first.
+const PROOF_HEAD_WORDS: usize = 20;
+/// Words per proof in the output: matched, then the completion flag.
+const PROOF_OUT_WORDS: usize = 2;
+
+/// The verdict on every inclusion proof of `items` on the GPU: each item
+/// read on the host's cores with the CPU path's checks
+/// ([`proof::read`]: an item that fails has its reason here), the others'
+/// paths folded on the device, a thread per proof (`proof.wgsl`), and a
+/// match flag back per proof. Under lean-imt-poseidon the nodes go in
+/// Montgomery form; a root not below r matches no path (`root_mismatch`
+/// on the host).
+pub(crate) fn verify_proofs(gpu: &Gpu, rule: Rule, depth: Option<u32>, items: &FlatBytes) -> Streamed<Verdict> {
+    let poseidon = rule == Rule::LeanImtPoseidon;
+    if poseidon {
+        gpu.require_int64("merkle_proof_poseidon").map_err(Failure::at_start)?;
+    }
+    let read: Vec<Result<Proof<'_>, Reason>> =
+        cores::map_range(0..items.len(), 256, |i| proof::read(rule, depth, items.get(i)));
+    let mut answers: Vec<Option<Verdict>> = read
+        .iter()
+        .map(|r| match r {
+            Err(reason) => Some(Verdict::Invalid(*reason)),
+            Ok(p) if poseidon && poseidon::element(p.root).is_err() => Some(Verdict::Invalid(Reason::RootMismatch)),
+            Ok(_) => None,
+        })
+        .collect();
+    let mine: Vec<(usize, Proof<'_>)> = read
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| answers[*i].is_none())
+        .filter_map(|(i, r)| r.as_ref().ok().map(|p| (i, *p)))
+        .collect();
+    if !mine.is_empty() {
+        let kernel = ProofKernel::new(gpu, rule, &mine).map_err(|reason| Failure::after(&answers, reason))?;
+        let results = driver::run(gpu, &kernel);
+        let got = match &results {
+            Ok(got) => got,
+            Err(Failure { done, .. }) => done,
+        };
+        for ((i, _), &matched) in mine.iter().zip(got) {
+            answers[*i] = Some(proof::verdict(matched));
+        }
+        if let Err(Failure { reason, .. }) = results {
+            return Err(Failure::after(&answers, reason));
+        }
+    }
+    answers
+        .into_iter()
+        .map(|a| a.ok_or_else(|| "a proof came back without its verdict".to_string()))
+        .collect::<Result<_, _>>()
+        .map_err(Failure::at_start)
+}
+
+/// Kernel-only times (seconds) of `runs` runs over the proofs of `items`
+/// that pass the host's checks (see [`driver::time`]; none without one).
+/// For benchmarks.
+pub(crate) fn proof_kernel_times(
+    gpu: &Gpu,
+    rule: Rule,
+    depth: Option<u32>,
+    items: &FlatBytes,
+    runs: usize,
+) -> Result<Vec<f64>, String> {
+    let mine: Vec<(usize, Proof<'_>)> = (0..items.len())
+        .filter_map(|i| proof::read(rule, depth, items.get(i)).ok().map(|p| (i, p)))
+        .filter(|(_, p)| rule != Rule::LeanImtPoseidon || poseidon::element(p.root).is_ok())
+        .collect();
+    if mine.is_empty() {
+        return Ok(Vec::new());
+    }
+    driver::time(gpu, &ProofKernel::new(gpu, rule, &mine)?, runs)
+}
+
+/// Proofs that passed the host's checks (their item's index and parts), in
+/// order.
+struct ProofKernel<'a> {
+    pipeline: Arc<wgpu::ComputePipeline>,
+    rule: Rule,
+    proofs: &'a [(usize, Proof<'a>)],
+    /// Under lean-imt-poseidon: Poseidon's constants of width 3.
+    constants: Option<&'static Constants>,
+}
+
+impl<'a> ProofKernel<'a> {
+    fn new(gpu: &Gpu, rule: Rule, proofs: &'a [(usize, Proof<'a>)]) -> Result<Self, String> {
+        let (pipeline, constants) = match rule {
+            Rule::LeanImtPoseidon => {
+                gpu.require_int64("merkle_proof_poseidon")?;
+                let constants = poseidon::gpu::constants(2)?;
+                let source = || shaders::merkle_proof_poseidon(constants.partial);
+                (
+                    gpu.pipeline("merkle_proof_poseidon", "merkle_proof", source)?,
+                    Some(constants),
+                )
+            }
+            _ => (
+                gpu.pipeline("merkle_proof", "merkle_proof", || shaders::merkle_proof(gpu.int64))?,
+                None,
+            ),
+        };
+        Ok(ProofKernel {
+            pipeline,
+            rule,
+            proofs,
+            constants,
+        })
+    }
+
+    /// A node's 32 bytes as the kernel takes it: as they are, or under
+    /// lean-imt-poseidon its Montgomery form's words (the host checked it
+    /// is below r).
+    fn node(&self, d: &Digest) -> [u8; 32] {
+        if self.constants.is_none() {
+            return *d;
+        }
+        let mut out = [0u8; 32];
+        if let Ok(x) = poseidon::element(d) {
+            for (o, w) in out.chunks_exact_mut(4).zip(poseidon::gpu::words(&x)) {
+                o.copy_from_slice(&w.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    fn siblings(&self, start: usize, end: usize) -> usize {
+        self.proofs[start..end].iter().map(|(_, p)| p.siblings.len()).sum()
+    }
+}
+
+impl Kernel for ProofKernel<'_> {
+    type Out = bool;
+
+    fn name(&self) -> &'static str {
+        "merkle_proof"
+    }
+
+    fn pipeline(&self) -> &wgpu::ComputePipeline {
+        &self.pipeline
+    }
+
+    fn units(&self) -> usize {
+        self.proofs.len()
+    }
+
+    fn max_units(&self) -> usize {
+        PROOF_MAX_ITEMS
+    }
+
+    fn inputs(&self, start: usize, end: usize) -> Vec<Input> {
+        let mut inputs = vec![
+            Input::uniform(16),
+            Input::storage((end - start) * PROOF_HEAD_WORDS * 4),
+            // Never empty: proofs of no siblings still bind a buffer.
+            Input::storage(self.siblings(start, end).max(1) * 32),
+        ];
+        if let Some(c) = self.constants {
+            inputs.push(Input::storage(c.words.len() * 4));
+        }
+        inputs
+    }
+
+    fn pack(&self, start: usize, end: usize, dst: Vec<Dst<'_>>) {
+        let mut dst = dst.into_iter();
+        let (Some(params), Some(heads), Some(siblings)) = (dst.next(), dst.next(), dst.next()) else {
+            return;
+        };
+        driver::params(params, [(end - start) as u32, shaders::LOOP_GUARD, self.rule as u32, 0]);
+        let mut head_bytes = Vec::with_capacity((end - start) * PROOF_HEAD_WORDS * 4);
+        let mut first = 0u32;
+        for (_, p) in &self.proofs[start..end] {
+            head_bytes.extend_from_slice(&self.node(p.root));
+            head_bytes.extend_from_slice(&self.node(p.leaf));
+            for w in [p.index as u32, (p.index >> 32) as u32, p.siblings.len() as u32, first] {
+                head_bytes.extend_from_slice(&w.to_le_bytes());
+            }
+            first += p.siblings.len() as u32;
+        }
+        driver::copy(heads, &head_bytes);
+        let sibling_bytes: Vec<u8> = self.proofs[start..end]
+            .par_iter()
+            .flat_map_iter(|(_, p)| p.siblings.iter().flat_map(|s| self.node(s)).collect::<Vec<u8>>())
+            .collect();
+        if !sibling_bytes.is_empty() {
+            driver::copy(siblings, &sibling_bytes);
+        }
+        if let (Some(c), Some(constants)) = (self.constants, dst.next()) {
+            constants.write_iter(c.words.iter().flat_map(|w| w.to_le_bytes()));
+        }
+    }
+
+    fn out_bytes(&self, start: usize, end: usize) -> u64 {
+        ((end - start) * PROOF_OUT_WORDS * 4) as u64
+    }
+
+    fn bind(
+        &self,
+        gpu: &Gpu,
+        inputs: &[wgpu::Buffer],
+        out: &wgpu::Buffer,
+        start: usize,
+        end: usize,
+    ) -> Vec<(wgpu::BindGroup, u32)> {
+        // proof.wgsl: parameters 0, heads 2, output 3, siblings 4; the
+        // Poseidon permutation's constants 1.
+        let mut bindings: Vec<(u32, &wgpu::Buffer)> = vec![(0, &inputs[0]), (2, &inputs[1]), (3, out), (4, &inputs[2])];
+        if let Some(constants) = inputs.get(3) {
+            bindings.push((1, constants));
+        }
+        vec![(
+            gpu.bind(&self.pipeline, "merkle_proof", &bindings),
+            (end - start) as u32,
+        )]
+    }
+
+    fn decode(&self, start: usize, _end: usize, out: &[u8], answers: &mut Vec<bool>) -> Result<(), String> {
+        let mut results = Vec::new();
+        driver::decode_words(out, PROOF_OUT_WORDS, start, "a proof's verdict", &mut results)?;
+        answers.extend(results.iter().map(|r| r.first() == Some(&1)));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::probe::test_gpu;
+    use crate::ops::merkle::{oracle, sample};
+
+    /// Every rule's proofs on the device, plain trees and a padded one,
+    /// hostile items among them, in sub-batches of 7 proofs, item by item
+    /// against the oracle.
+    #[test]
+    fn device_proofs_match_the_oracle() {
+        let Some(gpu) = test_gpu() else { return };
+        gpu.set_sub_batch_cap(Some(7));
+        for rule in Rule::ALL {
+            for depth in [None, Some(9)] {
+                let made = sample::proofs(rule, 90, 31, 0.4, depth);
+                let mut items = FlatBytes::new();
+                for (item, _) in &made {
+                    assert!(items.push(item));
+                }
+                let got = verify_proofs(&gpu, rule, depth, &items).unwrap_or_else(|f| panic!("{}", f.reason));
+                assert_eq!(got.len(), made.len());
+                for (i, (g, (item, kind))) in got.iter().zip(&made).enumerate() {
+                    assert_eq!(
+                        g,
+                        &oracle::verify_proof(rule, depth, item),
+                        "{rule} {depth:?} item {i} ({kind})"
+                    );
+                }
+                assert!(made.iter().filter(|(_, k)| *k == "valid").count() >= 40);
+            }
+        }
+        gpu.set_sub_batch_cap(None);
     }
 }

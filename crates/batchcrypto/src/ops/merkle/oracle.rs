@@ -2,8 +2,9 @@
 //! with the oracle hash crates (through [`Rule::node`]: `sha2`, `sha3`,
 //! `light-poseidon`).
 
-use super::{Padding, Rule, Tree, check_leaves, parent_level};
+use super::{Padding, Rule, Tree, check_leaves, parent_level, proof};
 use crate::ops::hash::Digest;
+use crate::verdict::{Reason, Verdict};
 
 /// The whole tree of `leaves` under `rule`; `None` for no leaves or a
 /// leaf the rule cannot hash (lean-imt-poseidon: one not below r).
@@ -50,4 +51,29 @@ pub fn padded_tree(rule: Rule, leaves: &[Digest], padding: &Padding) -> Option<T
 /// The root of the padded tree of `leaves`; `None` as [`padded_tree`].
 pub fn padded_root(rule: Rule, leaves: &[Digest], padding: &Padding) -> Option<Digest> {
     padded_tree(rule, leaves, padding).map(|t| t.root())
+}
+
+/// The verdict on an inclusion proof ([`super::proof`]): the item read
+/// with its checks, then its path folded one node at a time from the leaf
+/// (the node on the side its index bit says) and the top compared with
+/// the root; `depth`, when given, fixes the number of siblings.
+pub fn verify_proof(rule: Rule, depth: Option<u32>, item: &[u8]) -> Verdict {
+    let proof = match proof::read(rule, depth, item) {
+        Ok(p) => p,
+        Err(reason) => return Verdict::Invalid(reason),
+    };
+    let mut node = *proof.leaf;
+    for (l, s) in proof.siblings.iter().enumerate() {
+        let up = if proof.right_at(l) {
+            rule.node(s, &node)
+        } else {
+            rule.node(&node, s)
+        };
+        // `read` checked every element the rule hashes.
+        let Some(up) = up else {
+            return Verdict::Invalid(Reason::NonCanonicalElement);
+        };
+        node = up;
+    }
+    proof::verdict(&node == proof.root)
 }

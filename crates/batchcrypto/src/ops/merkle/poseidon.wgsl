@@ -1,13 +1,12 @@
 // A level of a lean-imt-poseidon Merkle tree (see ops/merkle.rs;
 // level.wgsl: a dispatch per level, a thread per parent). Composed after
-// ops/poseidon/poseidon.wgsl with POS_T = 3 and level.wgsl.
+// ops/poseidon/poseidon.wgsl with POS_T = 3, pair_poseidon.wgsl and
+// level.wgsl.
 //
-// A node is its Montgomery form, eight words least significant first (the
-// host checked the leaves against r). A pair's parent is the first element
-// of the permuted state (0, left, right), kept in Montgomery form; a last
-// node without a sibling is carried up as it is (in a padded tree it is
-// paired with the level's zero); the root goes to the status words out of
-// Montgomery form.
+// Nodes are in Montgomery form (the host checked the leaves against r). A
+// last node without a sibling is carried up as it is (in a padded tree it
+// is paired with the level's zero); the root goes to the status words out
+// of Montgomery form.
 
 @compute @workgroup_size(WORKGROUP_SIZE)
 fn merkle_poseidon_level(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) groups: vec3<u32>) {
@@ -17,11 +16,7 @@ fn merkle_poseidon_level(@builtin(global_invocation_id) gid: vec3<u32>, @builtin
     }
     var out = load_node(level.in_off + 2u * i);
     if has_right(i) {
-        var s: array<U256, POS_T>;
-        s[1] = out;
-        s[2] = right_node(i);
-        pos_permute(&s);
-        out = s[0];
+        out = pair_node(level.rule, out, right_node(i));
     }
     var root = out;
     if i == 0u && level.last == 1u {

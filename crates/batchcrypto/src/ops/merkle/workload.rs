@@ -1,16 +1,20 @@
 //! The Merkle rules' declarations in the registry ([`crate::registry`]):
-//! the root of `n` random leaves (time per leaf) against the reference.
+//! the root of `n` random leaves (time per leaf) against the reference;
+//! batches of inclusion proofs ([`super::sample::proofs`]) against the
+//! reference's verdicts.
 
+use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
 
-use super::{Rule, oracle};
+use super::{Rule, oracle, sample};
+use crate::batch::FlatBytes;
 use crate::engine::{Engine, KernelWork, Outcome};
 use crate::error::Error;
+use crate::ops::Op;
 use crate::ops::hash::Digest;
-use crate::ops::{Op, poseidon};
 use crate::registry::{Cases, OpSpec, Workload, WorkloadConfig};
-use ark_ff::PrimeField;
+use crate::verdict::Verdict;
 
 /// `merkle_keccak256`.
 pub const SORTED_KECCAK256: OpSpec = spec(Rule::SortedKeccak256);
@@ -35,22 +39,11 @@ const fn spec(rule: Rule) -> OpSpec {
     }
 }
 
-/// A random leaf `rule` takes: any 32 bytes, or under lean-imt-poseidon a
-/// random field element.
-fn random_leaf(rng: &mut StdRng, rule: Rule) -> Digest {
-    match rule {
-        Rule::LeanImtPoseidon => {
-            poseidon::hash_bytes(&ark_bn254::Fr::from_le_bytes_mod_order(&rng.random::<[u8; 64]>()))
-        }
-        _ => rng.random(),
-    }
-}
-
 fn workload(c: &WorkloadConfig, rule: Rule) -> Box<dyn Workload> {
     let mut rng = StdRng::seed_from_u64(c.seed);
     // The self-test takes an odd count, so that the odd-node rule is used.
     let n = if c.varied { c.n.max(2) | 1 } else { c.n.max(1) };
-    let leaves: Vec<Digest> = (0..n).map(|_| random_leaf(&mut rng, rule)).collect();
+    let leaves: Vec<Digest> = (0..n).map(|_| sample::random_node(&mut rng, rule)).collect();
     let expected = oracle::root(rule, &leaves).into_iter().collect();
     Box::new(Cases {
         trivial: leaves.len() == 1,
@@ -75,5 +68,68 @@ fn workload(c: &WorkloadConfig, rule: Rule) -> Box<dyn Workload> {
             }
             e.gpu_kernel_times(KernelWork::Merkle(*rule, l), runs)
         }),
+    })
+}
+
+/// The depth of the bench's proofs (a Semaphore group's or an airdrop's
+/// tree: about a million leaves).
+pub const BENCH_DEPTH: u32 = 20;
+
+/// `merkle_proof_keccak256`.
+pub const PROOF_SORTED_KECCAK256: OpSpec = proof_spec(Rule::SortedKeccak256);
+/// `merkle_proof_sha256`.
+pub const PROOF_BITCOIN: OpSpec = proof_spec(Rule::Bitcoin);
+/// `merkle_proof_poseidon`.
+pub const PROOF_LEAN_IMT_POSEIDON: OpSpec = proof_spec(Rule::LeanImtPoseidon);
+
+const fn proof_spec(rule: Rule) -> OpSpec {
+    OpSpec {
+        op: Op::MerkleProof(rule),
+        item: "inclusion proof of 20 siblings (self-test: trees of 1 to 300 leaves)",
+        gpu_kernel: true,
+        splittable: true,
+        bench_msg_len: None,
+        workload: match rule {
+            Rule::SortedKeccak256 => |c| proof_workload(c, Rule::SortedKeccak256),
+            Rule::Bitcoin => |c| proof_workload(c, Rule::Bitcoin),
+            Rule::LeanImtPoseidon => |c| proof_workload(c, Rule::LeanImtPoseidon),
+        },
+    }
+}
+
+/// The engine's input of a proofs workload.
+type Proofs = (Rule, Option<u32>, FlatBytes);
+
+/// Proofs of [`BENCH_DEPTH`] siblings in the padded tree the sample makes
+/// (the bench), or of plain trees of 1 to 300 leaves (the self-test), with
+/// hostile items at the configured share.
+fn proof_workload(c: &WorkloadConfig, rule: Rule) -> Box<dyn Workload> {
+    let depth = (!c.varied).then_some(BENCH_DEPTH);
+    let made = sample::proofs(rule, c.n, c.seed, c.invalid_share, depth);
+    let mut items = FlatBytes::with_capacity(made.len(), made.iter().map(|(m, _)| m.len()).sum());
+    for (item, _) in &made {
+        // Workloads stay far below the 4 GiB batch limit.
+        let _fits = items.push(item);
+    }
+    let expected: Vec<Verdict> = (0..items.len())
+        .into_par_iter()
+        .map(|i| oracle::verify_proof(rule, depth, items.get(i)))
+        .collect();
+    Box::new(Cases {
+        len: items.len(),
+        input: (rule, depth, items),
+        expected,
+        oracle: |(rule, depth, items): &Proofs| {
+            for i in 0..items.len() {
+                std::hint::black_box(oracle::verify_proof(*rule, *depth, items.get(i)));
+            }
+        },
+        engine: |e: &Engine, (rule, depth, items): &Proofs| e.verify_merkle_proofs(*rule, *depth, items),
+        same: |g: &Verdict, w: &Verdict| g == w,
+        kernel: Some(|e: &Engine, (rule, depth, items): &Proofs, runs| {
+            e.gpu_kernel_times(KernelWork::MerkleProof(*rule, *depth, items), runs)
+        }),
+        trivial: false,
+        alternative: None,
     })
 }
