@@ -51,6 +51,7 @@ __all__ = [
     "reason_name",
     "groth16_key",
     "groth16_item",
+    "merkle_proof_item",
     "GPU_RUNTIME",
     "__version__",
 ]
@@ -115,6 +116,21 @@ def groth16_item(proof: str | dict, public: str | list) -> bytes:
     if _on_bls12_381(proof):
         return _native.groth16_bls12_381_item_from_snarkjs(as_text(proof), as_text(public))
     return _native.groth16_item_from_snarkjs(as_text(proof), as_text(public))
+
+
+def merkle_proof_item(root: bytes, leaf: bytes, index: int, siblings: list[bytes]) -> bytes:
+    """A Merkle inclusion proof as an item's bytes for
+    :meth:`Engine.verify_merkle_proofs`: ``root ‖ leaf ‖ index ‖ siblings``,
+    nodes of 32 bytes, the index (the sides of the leaf's path as bits,
+    0 to 2**64 - 1) 8 bytes big-endian. Raises ``ValueError`` for a node of
+    another length or an index out of range."""
+    nodes = [("root", root), ("leaf", leaf)] + [(f"siblings[{k}]", s) for k, s in enumerate(siblings)]
+    for name, node in nodes:
+        if len(node) != 32:
+            raise ValueError(f"merkle_proof_item: {name}: {len(node)} bytes, expected 32")
+    if not 0 <= int(index) < 1 << 64:
+        raise ValueError(f"merkle_proof_item: index {index} is not 0 to 2**64 - 1")
+    return bytes(root) + bytes(leaf) + int(index).to_bytes(8, "big") + b"".join(bytes(s) for s in siblings)
 
 
 def reason_name(code: int) -> str | None:
@@ -407,6 +423,21 @@ class Engine:
         empty tree."""
         _, cols = columns("merkle_root", leaves=leaves)
         return bytes(self._native.merkle_root(rule, cols[0].native(), depth, zero))
+
+    def verify_merkle_proofs(self, items: Any, rule: str = "bitcoin", depth: int | None = None) -> Verdicts:
+        """Merkle inclusion proofs under ``rule`` (as :meth:`merkle_root`
+        names them): each item ``root ‖ leaf ‖ index ‖ siblings``
+        (:func:`merkle_proof_item`), the siblings bottom up, the index's bits
+        the sides of the leaf's path (OpenZeppelin's ``processProof``,
+        Bitcoin Core's and Electrum's branches, zk-kit's LeanIMT
+        ``verifyProof``). With ``depth`` (1 to 64) every proof must have that
+        many siblings. Reasons: ``wrong_input_length``,
+        ``wrong_proof_length``, ``leaf_index_out_of_range``,
+        ``non_canonical_element``, ``root_mismatch``."""
+        n, cols = columns("verify_merkle_proofs", items=items)
+        codes = np.empty(n, dtype=np.uint8)
+        self._native.verify_merkle_proofs(rule, depth, cols[0].native(), codes)
+        return _verdicts(codes)
 
     def verify_kzg_cells(self, commitments: Any, indices: Any, cells: Any, proofs: Any) -> Verdicts:
         """EIP-7594 cell proofs, c-kzg-4844's verdict on each cell alone:

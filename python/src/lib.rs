@@ -377,6 +377,28 @@ impl NativeEngine {
         py.detach(|| write_verdicts("verify_groth16", flat::verify_groth16(e, vk, &ic), dst))
     }
 
+    /// Merkle inclusion proofs under `rule` (`depth`: the siblings each
+    /// must have): per item 0 or the reason.
+    #[pyo3(signature = (rule, depth, items, codes))]
+    fn verify_merkle_proofs(
+        &self,
+        py: Python<'_>,
+        rule: &str,
+        depth: Option<u32>,
+        items: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "verify_merkle_proofs";
+        let rule: merkle::Rule = rule
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("{op}: rule: {e}")))?;
+        let items = Col::get("items", items)?;
+        let mut codes = out("codes", codes, None)?;
+        let (ic, dst) = (items.column(), codes.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| write_verdicts(op, flat::verify_merkle_proofs(e, rule, depth, &ic), dst))
+    }
+
     /// Groth16 over BLS12-381 under the key `vk` (either form): per item
     /// 0 or the reason.
     fn verify_groth16_bls12_381(

@@ -255,3 +255,43 @@ def test_merkle_root_padded(engine):
         engine.merkle_root(written + [zero], rule="bitcoin", depth=3)
     with pytest.raises(ValueError, match="zero: needs a depth"):
         engine.merkle_root(leaves, zero=zero)
+
+
+@pytest.mark.parametrize(
+    "case,rule,depth",
+    [
+        ("keccak256", "sorted-keccak256", None),
+        ("sha256", "bitcoin", None),
+        ("sha256-depth", "bitcoin", 6),
+        ("poseidon", "lean-imt-poseidon", None),
+    ],
+)
+def test_merkle_proofs(engine, case, rule, depth):
+    """Merkle inclusion proofs: the CLI's verdicts on its golden proofs
+    (``merkle --proof``'s, honest and hostile), each made an item by
+    ``merkle_proof_item``, in every column form; a depth out of range and
+    an unknown rule raise."""
+    source = "merkle-proof-" + case.removesuffix("-depth") + ".jsonl"
+    items, answers = [], []
+    for line, out in zip(jsonl(source), jsonl(f"merkle-proof-{case}.out"), strict=True):
+        if line is None or out is None or "error" in out:
+            continue
+        siblings = [unhex(s) for s in line["proof"]]
+        items.append(batchcrypto.merkle_proof_item(unhex(line["root"]), unhex(line["leaf"]), line["index"], siblings))
+        answers.append(out)
+    assert len(answers) >= 10
+    for form in FORMS:
+        width = len(items[0]) if len({len(i) for i in items}) == 1 else None
+        got = engine.verify_merkle_proofs(as_form(items, width, form), rule=rule, depth=depth)
+        assert len(got.valid) == len(answers), form
+        for i, (valid, code, want) in enumerate(zip(got.valid, got.reasons, answers)):
+            assert bool(valid) == want["valid"], (form, i)
+            assert batchcrypto.reason_name(code) == want.get("reason"), (form, i)
+    with pytest.raises(ValueError, match="depth 65 is not 1 to 64"):
+        engine.verify_merkle_proofs(items, rule=rule, depth=65)
+    with pytest.raises(ValueError, match="unknown Merkle rule"):
+        engine.verify_merkle_proofs(items, rule="keccak")
+    with pytest.raises(ValueError, match="siblings\\[1\\]: 31 bytes"):
+        batchcrypto.merkle_proof_item(b"\0" * 32, b"\0" * 32, 0, [b"\0" * 32, b"\0" * 31])
+    with pytest.raises(ValueError, match="index -1"):
+        batchcrypto.merkle_proof_item(b"\0" * 32, b"\0" * 32, -1, [])
