@@ -392,6 +392,11 @@ fn pools() -> Vec<Pool> {
         ),
         Pool::new("/v1/ecrecover", &["ecrecover"], sample("ecrecover", 300)),
         Pool::new("/v1/hash/keccak256", &["hash", "keccak256"], hash_lines(300)),
+        Pool::new(
+            "/v1/verify/merkle-proof",
+            &["verify", "merkle-proof"],
+            sample("merkle-proof", 300),
+        ),
     ]
 }
 
