@@ -178,6 +178,8 @@ def route_lines(route: str) -> list[bytes]:
         return golden("leaves.jsonl")[:24]
     if word == "merkle-poseidon":
         return golden("poseidon-leaves.jsonl")[:24]
+    if word.startswith("merkle-proof-"):
+        return golden(f"{word}.jsonl")[:24]
     if word == "verify/groth16":
         return golden("groth16.jsonl")[:24]
     if word == "verify/groth16-bls12-381":
@@ -226,6 +228,10 @@ WRITTEN = [
     ("merkle?hash=poseidon", "merkle"),
     ("merkle?hash=poseidon&depth=20&proof=1", "merkle-poseidon"),
     ("merkle?depth=3&zero=0x0101010101010101010101010101010101010101010101010101010101010101", "merkle"),
+    ("verify/merkle-proof", "merkle-proof-keccak256"),
+    ("verify/merkle-proof?hash=sha256&depth=6", "merkle-proof-sha256"),
+    ("verify/merkle-proof?hash=poseidon", "merkle-proof-poseidon"),
+    ("verify/merkle-proof?hash=poseidon&depth=65", "merkle-proof-poseidon"),
     ("mlkem/keygen?set=0768", "mlkem/keygen"),
     ("ntt?field=prime64-negacyclic&log_n=4&modulus=0x10001", "ntt?field=goldilocks&log_n=2"),
     ("ntt?field=goldilocks&log-n=3&coset=07&output_order=bit-reversed", "ntt?field=goldilocks&log_n=2"),

@@ -3,6 +3,7 @@
 //! items made from the first [`POSEIDON_ITEMS`] messages, and the Merkle
 //! rules' roots and trees (the oracle's levels; lean-imt-poseidon's over
 //! leaves made from the drawn ones, [`lean_leaves`]), also as padded trees,
+//! and inclusion proofs of their leaves edited as drawn ([`proofs`]),
 //! against the oracles.
 
 use arbitrary::Unstructured;
@@ -17,6 +18,8 @@ const ITEMS: usize = 300;
 const LONGEST: usize = 1_000;
 /// Messages that also make a Poseidon item (a hash costs up to 0.2 ms).
 const POSEIDON_ITEMS: usize = 48;
+/// The most inclusion proofs per tree.
+const PROOFS: usize = 64;
 
 /// One fuzz input on the fuzzers' CPU engine.
 pub fn run(data: &[u8]) {
@@ -63,6 +66,7 @@ pub fn check(e: &Engine, data: &[u8]) {
         let leaves: Vec<hash::Digest> = (0..n).map(|_| u.arbitrary().unwrap_or_default()).collect();
         let byte_rule = rule;
         let want = merkle::oracle::tree(rule, &leaves);
+        let byte_tree = want.clone();
         // No leaves is an error, one leaf its own root (no kernel runs).
         let root = if leaves.len() < 2 {
             e.merkle_root(rule, &leaves).ok().map(|o| o.output)
@@ -90,6 +94,7 @@ pub fn check(e: &Engine, data: &[u8]) {
         );
         let tree = e.merkle_tree(rule, &lean).ok();
         assert_eq!(tree, want, "lean-imt-poseidon tree of {n} leaves");
+        let lean_tree = want;
         // Both as padded trees, their shape from the leaves (nothing more
         // drawn): the least depth that holds them, up to two more (now
         // and then one less: too many leaves), the last leaf the zero.
@@ -108,7 +113,64 @@ pub fn check(e: &Engine, data: &[u8]) {
             let tree = e.merkle_tree_padded(rule, leaves, &padding).ok();
             assert_eq!(tree, want, "padded {rule} tree of {n} leaves");
         }
+        // Drawn after everything above (committed inputs keep their meaning).
+        for (rule, tree) in [(byte_rule, byte_tree), (rule, lean_tree)] {
+            if let Some(tree) = tree {
+                proofs(e, &mut u, rule, &tree);
+            }
+        }
     }
+}
+
+/// Inclusion proofs of `tree`'s leaves as drawn: each a leaf's path
+/// ([`merkle::Tree::path`]) kept, or a byte changed, its index changed, cut
+/// at a drawn length or grown by drawn bytes; checked with no depth, the
+/// tree's own or a drawn one (out of range: the call's error), against the
+/// oracle.
+fn proofs(e: &Engine, u: &mut Unstructured, rule: merkle::Rule, tree: &merkle::Tree) {
+    let count = u.int_in_range(0..=PROOFS).unwrap_or(0);
+    let mut items = FlatBytes::new();
+    for _ in 0..count {
+        let i = u.int_in_range(0..=tree.leaves().saturating_sub(1)).unwrap_or(0);
+        let (index, siblings) = tree.path(i).unwrap_or_default();
+        let mut item = merkle::proof::encode(&tree.root(), &tree.levels()[0][i], index, &siblings);
+        match u.int_in_range(0..=4u8).unwrap_or(0) {
+            0 => {}
+            1 => {
+                let at = u.choose_index(item.len()).unwrap_or(0);
+                item[at] ^= u.int_in_range(1..=255u8).unwrap_or(1);
+            }
+            2 => {
+                let x: u64 = u.arbitrary().unwrap_or(1);
+                item[64..72].copy_from_slice(&(index ^ x).to_be_bytes());
+            }
+            3 => item.truncate(u.int_in_range(0..=item.len()).unwrap_or(0)),
+            _ => {
+                let len = u.int_in_range(0..=100usize).unwrap_or(0).min(u.len());
+                item.extend_from_slice(u.bytes(len).unwrap_or_default());
+            }
+        }
+        assert!(items.push(&item), "items far below 4 GiB");
+    }
+    let height = tree.levels().len() as u32 - 1;
+    let depth = match u.int_in_range(0..=2u8).unwrap_or(0) {
+        0 => None,
+        1 => Some(height),
+        _ => Some(u.int_in_range(0..=70u32).unwrap_or(0)),
+    };
+    let got = e.verify_merkle_proofs(rule, depth, &items);
+    if merkle::proof::depth_refusal(depth).is_some() {
+        assert!(got.is_err(), "merkle proofs {rule}: depth {depth:?} accepted");
+        return;
+    }
+    let want: Vec<_> = (0..items.len())
+        .map(|j| merkle::oracle::verify_proof(rule, depth, items.get(j)))
+        .collect();
+    same(
+        &format!("merkle proofs {rule} depth {depth:?}"),
+        &answers(e, got),
+        &want,
+    );
 }
 
 /// Leaves for lean-imt-poseidon from the first [`POSEIDON_ITEMS`] drawn

@@ -142,11 +142,12 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
     let Some(engine) = gpu() else { return };
     engine.set_gpu_sub_batch_cap(Some(CAP));
     // Poseidon runs each width's items apart, Groth16 its items' pairing
-    // checks with some items answered on the host (see the test below).
+    // checks and Merkle proofs their paths with some items answered on
+    // the host (see the test below).
     for spec in one_op_per_kind().filter(|s| {
         !matches!(
             s.op,
-            Op::PoseidonBn254 | Op::Groth16VerifyBn254 | Op::Groth16VerifyBls12381
+            Op::PoseidonBn254 | Op::Groth16VerifyBn254 | Op::Groth16VerifyBls12381 | Op::MerkleProof(_)
         )
     }) {
         let work = (spec.workload)(&config());
@@ -204,8 +205,8 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
 /// MODEXP (its calls ordered by width and exponent, one run per width),
 /// Poseidon (one run per width) and the operations run on another
 /// operation's kernel (ECRECOVER, SHA256, P256VERIFY, and Groth16 on
-/// ECPAIRING's and on EIP-2537's pairing: items read on the host, some
-/// answered there). A fault at
+/// ECPAIRING's and on EIP-2537's pairing), and Merkle proofs (items read
+/// on the host, some answered there). A fault at
 /// any stage leaves every answer the oracle's: at the first sub-batch
 /// all on the CPU, at the second the calls answered before it kept and
 /// the rest on the CPU (MODEXP keeps the answers before its first call
@@ -224,6 +225,8 @@ fn ops_on_other_paths_recover_from_faults() {
         "evm_p256verify",
         "groth16_verify_bn254",
         "groth16_verify_bls12_381",
+        "merkle_proof_keccak256",
+        "merkle_proof_poseidon",
     ] {
         let spec = OPS.iter().find(|s| s.name() == name).expect("a registry op");
         // Enough calls for three sub-batches of MODEXP's first width, and
