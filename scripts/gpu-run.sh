@@ -166,11 +166,11 @@ bench groth16bls 16 --backend cpu,gpu --op groth16_verify_bls12_381 --sizes 4096
 # (the kernel and end to end) against blake2b_simd's four AVX2 lanes and
 # the blake3 crate on 16 cores.
 bench blake 12 --backend cpu,gpu --op blake2b_256_32,blake3_64 --sizes 1048576 --oracle-max-n 65536
-# Merkle inclusion proofs of 20 siblings (a padded tree's): a thread per
+# Merkle inclusion proofs of 20 siblings (a padded tree's; ssz: a consensus branch): a thread per
 # proof folding its path against the interleaved hash routes (keccak256,
 # sha256) and light-poseidon (poseidon) on 16 cores (making the workload
 # runs the oracle on every proof: about 20 Poseidon hashes a proof).
-bench merkleproofs 16 --backend cpu,gpu --op merkle_proof_keccak256,merkle_proof_sha256,merkle_proof_poseidon \
+bench merkleproofs 16 --backend cpu,gpu --op merkle_proof_keccak256,merkle_proof_sha256,merkle_proof_poseidon,merkle_proof_ssz \
   --sizes 65536 --oracle-max-n 4096
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with

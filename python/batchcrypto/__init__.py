@@ -415,9 +415,12 @@ class Engine:
         self, leaves: Any, rule: str = "bitcoin", depth: int | None = None, zero: bytes | None = None
     ) -> bytes:
         """The Merkle root of 32-byte leaves: ``"bitcoin"`` (double SHA-256),
-        ``"sorted-keccak256"`` (OpenZeppelin's sorted pairs) or
+        ``"sorted-keccak256"`` (OpenZeppelin's sorted pairs),
         ``"lean-imt-poseidon"`` (zk-kit's LeanIMT with circom's Poseidon,
-        Semaphore v4's groups: leaves big-endian elements below BN254's r).
+        Semaphore v4's groups: leaves big-endian elements below BN254's r)
+        or ``"ssz"`` (Ethereum consensus's SSZ ``merkleize``: one SHA-256
+        of the pair, zero chunks up to a power of two; with ``depth``, a
+        limit of 2**depth chunks).
         With ``depth`` (1 to 64), the padded tree of 2**depth leaves, those
         not given ``zero`` (32 bytes, zeros by default): no leaves is the
         empty tree."""

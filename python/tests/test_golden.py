@@ -204,6 +204,7 @@ def test_hash(engine, alg):
         ("keccak256", "sorted-keccak256", "leaves.jsonl"),
         ("sha256", "bitcoin", "leaves.jsonl"),
         ("poseidon", "lean-imt-poseidon", "poseidon-leaves.jsonl"),
+        ("ssz", "ssz", "leaves.jsonl"),
     ],
 )
 def test_merkle_root(engine, alg, rule, source):
@@ -264,6 +265,7 @@ def test_merkle_root_padded(engine):
         ("sha256", "bitcoin", None),
         ("sha256-depth", "bitcoin", 6),
         ("poseidon", "lean-imt-poseidon", None),
+        ("ssz", "ssz", 6),
     ],
 )
 def test_merkle_proofs(engine, case, rule, depth):

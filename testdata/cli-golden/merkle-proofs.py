@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes merkle-proof-<hash>.jsonl, the golden inputs of `verify
+"""Writes merkle-proof-<hash>.jsonl (and merkle-proof-ssz.jsonl), the golden inputs of `verify
 merkle-proof`, from the golden outputs of `merkle --proof` (merkle-<hash>.out:
 a root and the proofs of some leaves, each with its path's bits): per proof
 the honest line and four hostile ones (a sibling changed, the leaf changed,
@@ -9,7 +9,7 @@ than 64 siblings, a ragged root). Run from this folder after the merkle
 golden outputs are regenerated."""
 import json
 
-HASHES = ["keccak256", "sha256", "poseidon"]
+HASHES = ["keccak256", "sha256", "poseidon", "ssz"]
 
 
 def flip(node):

@@ -39,14 +39,45 @@ use crate::lines::{
 use crate::output::write_failed;
 use crate::{EXIT_MALFORMED, Fatal};
 
+/// `--hash` or `--rule`: the Merkle rule of `merkle`, `verify
+/// merkle-proof` and `sample merkle-proof`.
+#[derive(clap::Args, Clone, Copy)]
+pub struct RuleArg {
+    /// keccak256 (sorted pairs, odd node carried up: OpenZeppelin
+    /// MerkleProof), sha256 (double SHA-256, odd node duplicated: Bitcoin)
+    /// or poseidon (circom's Poseidon over BN254, odd node carried up:
+    /// zk-kit LeanIMT, Semaphore v4).
+    #[arg(long = "hash", value_name = "HASH", default_value = "keccak256", value_parser = merkle_rule)]
+    by_hash: Rule,
+    /// The rule by its name instead: bitcoin, sorted-keccak256,
+    /// lean-imt-poseidon, or ssz (Ethereum consensus's SSZ merkleize: one
+    /// SHA-256 of the pair, zero chunks up to a power of two).
+    #[arg(long = "rule", value_name = "RULE", conflicts_with = "by_hash")]
+    by_name: Option<Rule>,
+}
+
+impl RuleArg {
+    /// The rule asked for.
+    pub fn rule(&self) -> Rule {
+        self.by_name.unwrap_or(self.by_hash)
+    }
+}
+
+/// The option naming `rule` on a command line (titles, which are the
+/// service's batching keys, and summaries): `--hash H`, or `--rule ssz`
+/// for the rule no hash names.
+pub fn rule_option(rule: Rule) -> String {
+    if Rule::for_hash(rule.hash()) == Some(rule) {
+        format!("--hash {}", rule.hash())
+    } else {
+        format!("--rule {}", rule.name())
+    }
+}
+
 #[derive(clap::Args)]
 pub struct Args {
-    /// keccak256 (sorted pairs, odd node carried up: OpenZeppelin MerkleProof),
-    /// sha256 (double SHA-256, odd node duplicated: Bitcoin) or poseidon
-    /// (circom's Poseidon over BN254, odd node carried up: zk-kit LeanIMT,
-    /// Semaphore v4).
-    #[arg(long = "hash", value_name = "HASH", default_value = "keccak256", value_parser = merkle_rule)]
-    rule: Rule,
+    #[command(flatten)]
+    rule: RuleArg,
     /// Also give the inclusion proofs of these leaves (0-based, comma-separated).
     #[arg(long, value_delimiter = ',')]
     proof: Vec<usize>,
@@ -73,7 +104,7 @@ struct LeafLine<'a> {
 /// The job of `merkle`: a CLI run, or the service's answer to whole
 /// requests (each request one tree).
 pub fn job(args: Args) -> LineJob {
-    let mut title = format!("merkle --hash {}", args.rule.hash());
+    let mut title = format!("merkle {}", rule_option(args.rule.rule()));
     if !args.proof.is_empty() {
         let list: Vec<String> = args.proof.iter().map(usize::to_string).collect();
         title.push_str(&format!(" --proof {}", list.join(",")));
@@ -87,7 +118,7 @@ pub fn job(args: Args) -> LineJob {
         title.push_str(&format!(" --depth {} --zero {}", p.depth, hex::encode(p.zero)));
     }
     let verb = MerkleVerb {
-        rule: args.rule,
+        rule: args.rule.rule(),
         proof: args.proof,
         padding,
     };
@@ -95,7 +126,7 @@ pub fn job(args: Args) -> LineJob {
 }
 
 /// `--hash`: the Merkle rule that uses the named hash.
-pub fn merkle_rule(name: &str) -> Result<Rule, String> {
+fn merkle_rule(name: &str) -> Result<Rule, String> {
     Rule::for_hash(name).ok_or_else(|| format!("no Merkle rule uses {name:?}; use keccak256, sha256 or poseidon"))
 }
 
@@ -188,15 +219,15 @@ impl DynVerb for MerkleVerb {
                 .write_all(error_lines(errors)?.as_bytes())
                 .map_err(write_failed)?;
             output.commit()?;
-            eprintln!("batchcrypto merkle --hash {}: {summary}", rule.hash());
+            eprintln!("batchcrypto merkle {}: {summary}", rule_option(rule));
             return Ok(ExitCode::from(EXIT_MALFORMED));
         }
         let (line, selection) = self.root_line(&engine, rule, &leaves)?.map_err(Fatal)?;
         writeln!(output, "{line}").map_err(write_failed)?;
         output.commit()?;
         eprintln!(
-            "batchcrypto merkle --hash {} (rule {rule}): {} leaves; backend {}; {:.3} s",
-            rule.hash(),
+            "batchcrypto merkle {} (rule {rule}): {} leaves; backend {}; {:.3} s",
+            rule_option(rule),
             leaves.len(),
             selection,
             start.elapsed().as_secs_f64()
@@ -245,8 +276,8 @@ fn leaf(rule: Rule, line: &str) -> Result<Digest, String> {
     match merkle::check_leaves(rule, &[leaf]) {
         Ok(()) => Ok(leaf),
         Err(_) => Err(format!(
-            "field \"leaf\" is not below BN254's scalar field modulus r (--hash {} hashes field elements)",
-            rule.hash()
+            "field \"leaf\" is not below BN254's scalar field modulus r ({} hashes field elements)",
+            rule_option(rule)
         )),
     }
 }

@@ -94,9 +94,8 @@ pub enum Sample {
     MerkleProof {
         #[command(flatten)]
         common: Common,
-        /// keccak256, sha256 or poseidon (as `verify merkle-proof` takes it).
-        #[arg(long = "hash", value_name = "HASH", default_value = "keccak256", value_parser = crate::merkle::merkle_rule)]
-        rule: merkle::Rule,
+        #[command(flatten)]
+        rule: crate::merkle::RuleArg,
         /// Proofs of a padded tree of this depth (1 to 64).
         #[arg(long, value_parser = crate::limits::in_range::<1, 64>)]
         depth: Option<usize>,
@@ -390,7 +389,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         ),
         Sample::MerkleProof { rule, depth, .. } => {
             // The depth fits u32 (at most 64, by its parser).
-            let (rule, depth) = (*rule, depth.map(|d| d as u32));
+            let (rule, depth) = (rule.rule(), depth.map(|d| d as u32));
             by_steps(
                 c.count,
                 move |r| merkle::sample::proofs_range(rule, r, c.seed, c.hostile_share, depth),

@@ -153,11 +153,8 @@ pub enum Verify {
     /// Merkle inclusion proofs: in {"root","leaf","index","proof":[siblings]} (32-byte nodes in hex, siblings bottom up; index a number, the path's sides as bits: the leaf's position in a Bitcoin or padded tree, the `path` that `merkle --proof` gives, zk-kit LeanIMT's proof index; optional under keccak256), out {"valid":bool[,"reason"]}.
     #[command(name = "merkle-proof")]
     MerkleProof {
-        /// keccak256 (sorted pairs: OpenZeppelin MerkleProof), sha256
-        /// (double SHA-256: Bitcoin SPV branches) or poseidon (circom's
-        /// Poseidon over BN254: zk-kit LeanIMT, Semaphore).
-        #[arg(long = "hash", value_name = "HASH", default_value = "keccak256", value_parser = crate::merkle::merkle_rule)]
-        rule: merkle::Rule,
+        #[command(flatten)]
+        rule: crate::merkle::RuleArg,
         /// Every proof must have this many siblings (a padded tree's depth,
         /// 1 to 64): a shorter proof cannot pass an inner node off as a leaf.
         #[arg(long, value_parser = crate::limits::in_range::<1, 64>)]
@@ -386,8 +383,8 @@ pub fn job(verify: Verify) -> LineJob {
             io,
         } => {
             // The depth fits u32 (at most 64, by its parser).
-            let depth = depth.map(|d| d as u32);
-            let mut title = format!("verify merkle-proof --hash {}", rule.hash());
+            let (rule, depth) = (rule.rule(), depth.map(|d| d as u32));
+            let mut title = format!("verify merkle-proof {}", crate::merkle::rule_option(rule));
             if let Some(d) = depth {
                 title.push_str(&format!(" --depth {d}"));
             }

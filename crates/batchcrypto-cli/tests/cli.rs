@@ -2389,8 +2389,8 @@ fn merkle_proof_lines_match_oracle() {
             let mut args = vec![
                 "verify".to_string(),
                 "merkle-proof".into(),
-                "--hash".into(),
-                rule.hash().into(),
+                "--rule".into(),
+                rule.name().into(),
             ];
             if let Some(d) = depth {
                 args.extend(["--depth".into(), d.to_string()]);
@@ -2411,7 +2411,7 @@ fn merkle_proof_lines_match_oracle() {
     let leaves: String = (1..=37).map(|i| format!("{{\"leaf\":\"{i:064x}\"}}\n")).collect();
     for rule in Rule::ALL {
         let out = run_with_stdin(
-            &["merkle", "--hash", rule.hash(), "--proof", "0,5,36", "--backend", "cpu"],
+            &["merkle", "--rule", rule.name(), "--proof", "0,5,36", "--backend", "cpu"],
             leaves.as_bytes(),
         );
         let tree = &stdout_lines(&out)[0];
@@ -2422,7 +2422,7 @@ fn merkle_proof_lines_match_oracle() {
             input.push_str(&format!("{line}\n"));
         }
         let out = run_with_stdin(
-            &["verify", "merkle-proof", "--hash", rule.hash(), "--backend", "cpu"],
+            &["verify", "merkle-proof", "--rule", rule.name(), "--backend", "cpu"],
             input.as_bytes(),
         );
         assert_eq!(out.status.code(), Some(0), "{rule}");

@@ -968,8 +968,9 @@ pub unsafe extern "C" fn bc_poseidon_bn254(
 /// The Merkle root of `n` 32-byte leaves under `rule` (`"bitcoin"`:
 /// double SHA-256, the last node paired with itself; `"sorted-keccak256"`:
 /// OpenZeppelin's sorted pairs; `"lean-imt-poseidon"`: zk-kit's LeanIMT
-/// with circom's Poseidon, leaves big-endian elements below BN254's r),
-/// 32 bytes into `out_root`; no leaves, or a leaf the rule cannot hash, is
+/// with circom's Poseidon, leaves big-endian elements below BN254's r;
+/// `"ssz"`: Ethereum consensus's SSZ merkleize, one SHA-256 of the pair,
+/// zero chunks up to a power of two), 32 bytes into `out_root`; no leaves, or a leaf the rule cannot hash, is
 /// an error.
 ///
 /// # Safety

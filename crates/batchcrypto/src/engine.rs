@@ -918,6 +918,10 @@ impl Engine {
     /// the rule cannot hash ([`merkle::check_leaves`]).
     pub fn merkle_root(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<Outcome<hash::Digest>, Error> {
         check_leaves(rule, leaves)?;
+        // ssz: the padded tree of the least depth that holds the leaves.
+        if let Some(padding) = rule.padding(leaves.len()) {
+            return self.merkle_root_padded(rule, leaves, &padding);
+        }
         self.merkle_run(rule, leaves, None)
     }
 
@@ -1013,6 +1017,9 @@ impl Engine {
     /// level in host memory. Errors as [`Engine::merkle_root`].
     pub fn merkle_tree(&self, rule: merkle::Rule, leaves: &[hash::Digest]) -> Result<merkle::Tree, Error> {
         check_leaves(rule, leaves)?;
+        if let Some(padding) = rule.padding(leaves.len()) {
+            return self.merkle_tree_padded(rule, leaves, &padding);
+        }
         self.pool
             .install(|| merkle::cpu::tree(rule, leaves))
             .map_err(merkle_invalid(rule))

@@ -163,7 +163,7 @@ pub enum Op {
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 79] = [
+    pub const ALL: [Op; 81] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -243,6 +243,8 @@ impl Op {
         Op::MerkleProof(merkle::Rule::SortedKeccak256),
         Op::MerkleProof(merkle::Rule::Bitcoin),
         Op::MerkleProof(merkle::Rule::LeanImtPoseidon),
+        Op::Merkle(merkle::Rule::Ssz),
+        Op::MerkleProof(merkle::Rule::Ssz),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -258,6 +260,7 @@ impl Op {
             Op::Merkle(merkle::Rule::SortedKeccak256) => "merkle_keccak256",
             Op::Merkle(merkle::Rule::Bitcoin) => "merkle_sha256",
             Op::Merkle(merkle::Rule::LeanImtPoseidon) => "merkle_poseidon",
+            Op::Merkle(merkle::Rule::Ssz) => "merkle_ssz",
             Op::BlsVerify(bls::Mode::Single) => "bls_verify",
             Op::BlsVerify(bls::Mode::Batch) => "bls_batch_verify",
             Op::BlsAggregateVerify => "bls_aggregate_verify",
@@ -327,6 +330,7 @@ impl Op {
             Op::MerkleProof(merkle::Rule::SortedKeccak256) => "merkle_proof_keccak256",
             Op::MerkleProof(merkle::Rule::Bitcoin) => "merkle_proof_sha256",
             Op::MerkleProof(merkle::Rule::LeanImtPoseidon) => "merkle_proof_poseidon",
+            Op::MerkleProof(merkle::Rule::Ssz) => "merkle_proof_ssz",
         }
     }
 

@@ -197,7 +197,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 79] = [
+pub static OPS: [OpSpec; 81] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -277,6 +277,8 @@ pub static OPS: [OpSpec; 79] = [
     merkle::workload::PROOF_SORTED_KECCAK256,
     merkle::workload::PROOF_BITCOIN,
     merkle::workload::PROOF_LEAN_IMT_POSEIDON,
+    merkle::workload::SSZ,
+    merkle::workload::PROOF_SSZ,
 ];
 
 /// The declaration of `op`.

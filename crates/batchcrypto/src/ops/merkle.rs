@@ -6,6 +6,7 @@
 //! | [`Rule::Bitcoin`] (`bitcoin`) | `merkle_sha256` | `SHA-256(SHA-256(left ‖ right))` | paired with itself (duplicated) |
 //! | [`Rule::SortedKeccak256`] (`sorted-keccak256`) | `merkle_keccak256` | `keccak256(min ‖ max)` of the two, compared as bytes | carried up unchanged |
 //! | [`Rule::LeanImtPoseidon`] (`lean-imt-poseidon`) | `merkle_poseidon` | `Poseidon(left, right)`: circom's Poseidon of two inputs over BN254's r ([`poseidon`]) | carried up unchanged |
+//! | [`Rule::Ssz`] (`ssz`) | `merkle_ssz` | `SHA-256(left ‖ right)` | paired with the root of an empty subtree of its height |
 //!
 //! - **bitcoin** is Bitcoin's block Merkle root (Bitcoin Core
 //!   `ComputeMerkleRoot`): leaves are txids in internal byte order (the
@@ -30,6 +31,16 @@
 //!   leaf not below r is refused ([`check_leaves`]: zk-kit's contract
 //!   reverts on such a leaf, `LeafGreaterThanSnarkScalarField`). Zero
 //!   leaves (a removed Semaphore member) are hashed like any other.
+//! - **ssz** is Ethereum consensus's `merkleize` (the [SSZ
+//!   specification]): the chunks padded with zero chunks to the next power
+//!   of two, pairs hashed with one SHA-256. A tree of n leaves is the
+//!   padded tree (below) of depth ceil(log2 n) with zero value 0; with a
+//!   depth it is `merkleize` with a limit of 2^depth chunks (a list's
+//!   root before its length is mixed in: `mix_in_length` is one more
+//!   SHA-256 of the root and the length, 32 bytes little-endian). Its
+//!   proofs are the consensus specification's `is_valid_merkle_branch`
+//!   branches (blob sidecars' commitment proofs, light clients' branches,
+//!   deposit proofs), their index the generalized index less 2^depth.
 //!
 //! Under every rule one leaf is its own root and no leaves is an error.
 //!
@@ -52,6 +63,8 @@
 //! one verdict per item `(root, leaf, index, siblings)`, the path folded
 //! by the index's bits as OpenZeppelin's, Bitcoin Core's, Electrum's and
 //! zk-kit's verifiers fold it.
+//!
+//! [SSZ specification]: https://github.com/ethereum/consensus-specs/blob/dev/ssz/simple-serialize.md#merkleization
 //!
 //! Oracle: the levels built one after another with the `sha2` / `sha3`
 //! crates and `light-poseidon` ([`oracle`]); the CPU path builds each level
@@ -86,26 +99,31 @@ pub enum Rule {
     /// zk-kit's LeanIMT (Semaphore v4): circom's Poseidon of the pair over
     /// BN254's scalar field, a node without a sibling carried up.
     LeanImtPoseidon,
+    /// Ethereum consensus's SSZ `merkleize`: SHA-256 of the pair, the
+    /// leaves padded with zero chunks to a power of two.
+    Ssz,
 }
 
 impl Rule {
     /// Every rule.
-    pub const ALL: [Rule; 3] = [Rule::SortedKeccak256, Rule::Bitcoin, Rule::LeanImtPoseidon];
+    pub const ALL: [Rule; 4] = [Rule::SortedKeccak256, Rule::Bitcoin, Rule::LeanImtPoseidon, Rule::Ssz];
 
-    /// The rule's name: `bitcoin`, `sorted-keccak256` or `lean-imt-poseidon`.
+    /// The rule's name: `bitcoin`, `sorted-keccak256`, `lean-imt-poseidon`
+    /// or `ssz`.
     pub fn name(&self) -> &'static str {
         match self {
             Rule::Bitcoin => "bitcoin",
             Rule::SortedKeccak256 => "sorted-keccak256",
             Rule::LeanImtPoseidon => "lean-imt-poseidon",
+            Rule::Ssz => "ssz",
         }
     }
 
-    /// The name of the hash the rule uses, as `merkle --hash` takes it:
-    /// `sha256`, `keccak256` or `poseidon`.
+    /// The name of the hash the rule uses: `sha256`, `keccak256` or
+    /// `poseidon` (`merkle --hash` takes the first three rules by it).
     pub fn hash(&self) -> &'static str {
         match self {
-            Rule::Bitcoin => Alg::Sha256.name(),
+            Rule::Bitcoin | Rule::Ssz => Alg::Sha256.name(),
             Rule::SortedKeccak256 => Alg::Keccak256.name(),
             Rule::LeanImtPoseidon => "poseidon",
         }
@@ -113,9 +131,26 @@ impl Rule {
 
     /// The rule for a hash's name (see [`Rule::hash`]): sha256 -> bitcoin,
     /// keccak256 -> sorted-keccak256, poseidon -> lean-imt-poseidon; `None`
-    /// for any other (sha3-256: no rule in use).
+    /// for any other (sha3-256: no rule in use). (ssz is named by its
+    /// rule's name.)
     pub fn for_hash(name: &str) -> Option<Rule> {
         Rule::ALL.into_iter().find(|r| r.hash() == name)
+    }
+
+    /// Whether a tree's missing nodes are the roots of empty subtrees
+    /// (ssz): its plain trees are padded ones ([`Rule::padding`]).
+    pub fn pads(&self) -> bool {
+        *self == Rule::Ssz
+    }
+
+    /// The padding of a plain tree of `leaves` leaves under a rule that
+    /// [`pads`](Rule::pads): depth ceil(log2 leaves), zero value 0; `None`
+    /// for the other rules and for fewer than two leaves.
+    pub fn padding(&self, leaves: usize) -> Option<Padding> {
+        (self.pads() && leaves >= 2).then(|| Padding {
+            depth: leaves.next_power_of_two().trailing_zeros(),
+            zero: [0; 32],
+        })
     }
 
     /// The 64 bytes hashed into the parent of `left` and `right`: the two
@@ -139,16 +174,20 @@ impl Rule {
             Rule::Bitcoin => hash::oracle::digest(Alg::Sha256, &hash::oracle::digest(Alg::Sha256, &pair)),
             Rule::SortedKeccak256 => hash::oracle::digest(Alg::Keccak256, &pair),
             Rule::LeanImtPoseidon => return poseidon::oracle::hash(&pair).ok(),
+            Rule::Ssz => hash::oracle::digest(Alg::Sha256, &pair),
         })
     }
 
     /// The parent of an odd last node: its own hash with itself (bitcoin)
-    /// or the node itself (the others); `None` as [`Rule::node`].
+    /// or the node itself (sorted-keccak256, lean-imt-poseidon); `None` as
+    /// [`Rule::node`], and under ssz, whose odd nodes are paired with the
+    /// empty subtrees' roots of their padded trees ([`Rule::padding`]).
     pub fn odd(&self, last: &Digest) -> Option<Digest> {
         match self {
             Rule::Bitcoin => self.node(last, last),
             Rule::SortedKeccak256 => Some(*last),
             Rule::LeanImtPoseidon => poseidon::element(last).ok().map(|_| *last),
+            Rule::Ssz => None,
         }
     }
 }
@@ -253,7 +292,7 @@ impl FromStr for Rule {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Rule::ALL.into_iter().find(|r| r.name() == s).ok_or_else(|| {
-            format!("unknown Merkle rule {s:?} (expected bitcoin, sorted-keccak256 or lean-imt-poseidon)")
+            format!("unknown Merkle rule {s:?} (expected bitcoin, sorted-keccak256, lean-imt-poseidon or ssz)")
         })
     }
 }
@@ -347,7 +386,7 @@ impl Tree {
                 (Some(s), _) => Some(*s),
                 // An odd last node: paired with itself, or carried up.
                 (None, Rule::Bitcoin) => Some(level[i]),
-                (None, Rule::SortedKeccak256 | Rule::LeanImtPoseidon) => None,
+                (None, Rule::SortedKeccak256 | Rule::LeanImtPoseidon | Rule::Ssz) => None,
             };
             if let Some(s) = sibling {
                 bits |= ((i & 1) as u64) << siblings.len().min(63);
@@ -397,13 +436,16 @@ pub fn verify_proof(rule: Rule, leaf: &Digest, index: usize, leaves: usize, proo
     if index >= leaves || check_leaves(rule, std::slice::from_ref(leaf)).is_err() {
         return false;
     }
+    if let Some(padding) = rule.padding(leaves) {
+        return verify_padded_proof(rule, padding.depth, leaf, index, proof, root);
+    }
     let mut node = *leaf;
     let (mut i, mut width) = (index, leaves);
     let mut siblings = proof.iter();
     while width > 1 {
         let has_sibling = i ^ 1 < width;
         let up = match (has_sibling, rule) {
-            (false, Rule::SortedKeccak256 | Rule::LeanImtPoseidon) => rule.odd(&node),
+            (false, Rule::SortedKeccak256 | Rule::LeanImtPoseidon | Rule::Ssz) => rule.odd(&node),
             (false, Rule::Bitcoin) => match siblings.next() {
                 Some(s) if s == &node => rule.node(&node, s),
                 _ => None,

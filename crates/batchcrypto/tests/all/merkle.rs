@@ -113,11 +113,26 @@ pub(crate) fn lean_path(index: usize, n: usize) -> usize {
     path
 }
 
+/// The SSZ specification's `merkleize` of chunks without a limit: padded
+/// with zero chunks to the next power of two, pairs hashed with SHA-256.
+pub(crate) fn ssz_reference(leaves: &[Digest]) -> Digest {
+    let mut level = leaves.to_vec();
+    level.resize(leaves.len().next_power_of_two(), [0; 32]);
+    while level.len() > 1 {
+        level = level
+            .chunks(2)
+            .map(|p| oracle::digest(Alg::Sha256, &[p[0], p[1]].concat()))
+            .collect();
+    }
+    level[0]
+}
+
 pub(crate) fn reference(rule: Rule, leaves: &[Digest]) -> Digest {
     match rule {
         Rule::Bitcoin => bitcoin_reference(leaves),
         Rule::SortedKeccak256 => sorted_reference(leaves),
         Rule::LeanImtPoseidon => lean_reference(leaves),
+        Rule::Ssz => ssz_reference(leaves),
     }
 }
 

@@ -85,6 +85,20 @@ fn core_branch_root(leaf: &Digest, branch: &[Digest], index: u64) -> Digest {
     })
 }
 
+/// The consensus specification's `is_valid_merkle_branch`.
+fn is_valid_merkle_branch(leaf: &Digest, branch: &[Digest], depth: usize, index: u64, root: &Digest) -> bool {
+    let mut value = *leaf;
+    for (i, b) in branch.iter().enumerate().take(depth) {
+        let pair = if (index >> i) & 1 == 1 {
+            [*b, value]
+        } else {
+            [value, *b]
+        };
+        value = hashes::digest(Alg::Sha256, &pair.concat());
+    }
+    &value == root
+}
+
 /// The path of every leaf of trees of 1 to 70 leaves (and a few larger)
 /// is accepted on every engine, and the users' verifiers, given it, reach
 /// the root: OpenZeppelin's from the siblings alone, Core's from the
@@ -116,6 +130,14 @@ fn every_leaf_path_verifies_as_users_fold_it() {
                     Rule::LeanImtPoseidon => {
                         assert_eq!(index, lean_path(i, n) as u64, "n={n} leaf {i}");
                         assert_eq!(lean_process_proof(leaf, index as usize, &siblings), root);
+                    }
+                    Rule::Ssz => {
+                        let depth = n.next_power_of_two().trailing_zeros() as usize;
+                        assert_eq!((index, siblings.len()), (i as u64, depth), "n={n} leaf {i}");
+                        assert!(
+                            is_valid_merkle_branch(leaf, &siblings, depth, index, &root),
+                            "n={n} leaf {i}"
+                        );
                     }
                 }
                 items.push(proof::encode(&root, leaf, index, &siblings));
@@ -329,4 +351,68 @@ fn depth_out_of_range_is_an_error() {
             }
         }
     }
+}
+
+/// SSZ (Ethereum consensus): the published empty deposit root (the
+/// deposit contract's `get_deposit_root()` with no deposits: the padded
+/// tree of depth 32 with no leaves, its count mixed in) and the first
+/// zero hash; a list of five chunks under a limit of 2^17 (a blob
+/// sidecar's commitments tree's depth) equal to `merkleize` of its 2^17
+/// chunks written out, and its branches accepted by
+/// `is_valid_merkle_branch` and on every engine under `--depth 17`, failing
+/// at a neighbour's position; a plain tree of five chunks is the one of
+/// eight with three zero chunks.
+#[test]
+fn ssz_deposit_root_and_branches() {
+    let (_, engine) = &engines()[0];
+    let sha = |a: &Digest, b: &Digest| hashes::digest(Alg::Sha256, &[*a, *b].concat());
+    let empty = |depth: u32| {
+        let padding = merkle::Padding { depth, zero: [0; 32] };
+        engine
+            .merkle_root_padded(Rule::Ssz, &[], &padding)
+            .expect("the empty tree")
+            .output
+    };
+    assert_eq!(
+        hex::encode(empty(1)),
+        "f5a5fd42d16a20302798ef6ed309979b43003d2320d9f0e8ea9831a92759fb4b"
+    );
+    assert_eq!(
+        hex::encode(sha(&empty(32), &[0; 32])),
+        "d70a234731285c6804c2a4f56711ddb8c82c99740f207854891028af34e27e5e"
+    );
+    let mut rng = StdRng::seed_from_u64(4844);
+    let chunks = random_leaves(&mut rng, Rule::Ssz, 5);
+    let mut written = chunks.clone();
+    written.resize(1 << 17, [0; 32]);
+    let want = crate::merkle::ssz_reference(&written);
+    let padding = merkle::Padding {
+        depth: 17,
+        zero: [0; 32],
+    };
+    for (name, engine) in engines() {
+        let root = engine
+            .merkle_root_padded(Rule::Ssz, &chunks, &padding)
+            .expect("root")
+            .output;
+        assert_eq!(root, want, "{name}");
+    }
+    let tree = engine.merkle_tree_padded(Rule::Ssz, &chunks, &padding).expect("tree");
+    let mut items = Vec::new();
+    let mut verdicts = Vec::new();
+    for (i, chunk) in chunks.iter().enumerate() {
+        let (index, branch) = tree.path(i).expect("path");
+        assert!(is_valid_merkle_branch(chunk, &branch, 17, index, &want), "chunk {i}");
+        items.push(proof::encode(&want, chunk, index, &branch));
+        verdicts.push(Verdict::Valid);
+        items.push(proof::encode(&want, chunk, index ^ 1, &branch));
+        verdicts.push(Verdict::Invalid(Reason::RootMismatch));
+    }
+    assert_verdicts(Rule::Ssz, Some(17), &items, &verdicts, "a list's branches");
+    let mut eight = chunks.clone();
+    eight.resize(8, [0; 32]);
+    assert_eq!(
+        engine.merkle_root(Rule::Ssz, &chunks).expect("root").output,
+        crate::merkle::ssz_reference(&eight)
+    );
 }

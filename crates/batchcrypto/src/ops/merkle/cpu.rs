@@ -17,9 +17,25 @@ use crate::ops::hash::{self, Alg, Digest};
 use crate::ops::poseidon;
 use crate::verdict::{Reason, Verdict};
 
+/// The parents of pairs under a rule over bytes, `pair(i)` (the 64 bytes
+/// [`Rule::preimage`] gives) hashed into `up[i]` through the hashing
+/// path's interleaved routes: twice with SHA-256 (bitcoin), once
+/// (ssz), or with Keccak-256 (sorted-keccak256).
+fn hash_pairs(rule: Rule, pair: impl Fn(usize) -> [u8; 64], up: &mut [Digest]) {
+    match rule {
+        Rule::Bitcoin => {
+            let mut once = vec![[0u8; 32]; up.len()];
+            hash::cpu::digest_into(Alg::Sha256, pair, &mut once);
+            hash::cpu::digest_into(Alg::Sha256, |i| once[i], up);
+        }
+        Rule::Ssz => hash::cpu::digest_into(Alg::Sha256, pair, up),
+        _ => hash::cpu::digest_into(Alg::Keccak256, pair, up),
+    }
+}
+
 /// The level above `level` under a rule over bytes (bitcoin,
-/// sorted-keccak256; as `parent_level`), on the calling thread, through
-/// the hashing path's interleaved routes.
+/// sorted-keccak256, ssz; as `parent_level`), on the calling thread,
+/// through the hashing path's interleaved routes.
 fn parents(rule: Rule, level: &[Digest]) -> Vec<Digest> {
     // Too few pairs for a lanes call: each node's two SHA-256 hashes one
     // after the other, as `parent_level` does, without the intermediate
@@ -31,18 +47,12 @@ fn parents(rule: Rule, level: &[Digest]) -> Vec<Digest> {
         return up;
     }
     let mut up = vec![[0u8; 32]; level.len() / 2];
-    let pair = |i: usize| rule.preimage(&level[2 * i], &level[2 * i + 1]);
-    if rule == Rule::Bitcoin {
-        let mut once = vec![[0u8; 32]; up.len()];
-        hash::cpu::digest_into(Alg::Sha256, pair, &mut once);
-        hash::cpu::digest_into(Alg::Sha256, |i| once[i], &mut up);
-    } else {
-        hash::cpu::digest_into(Alg::Keccak256, pair, &mut up);
-    }
+    hash_pairs(rule, |i| rule.preimage(&level[2 * i], &level[2 * i + 1]), &mut up);
     if let [.., last] = level
         && level.len() % 2 == 1
     {
-        // Duplicated (bitcoin) or carried up (sorted-keccak256).
+        // Duplicated (bitcoin) or carried up (sorted-keccak256; ssz's
+        // levels come here padded to an even count).
         up.push(match rule {
             Rule::Bitcoin => {
                 let once = hash::oracle::digest(Alg::Sha256, &rule.preimage(last, last));
@@ -281,13 +291,7 @@ fn byte_tops(rule: Rule, read: &[Result<Proof<'_>, Reason>]) -> Vec<Option<Diges
             })
             .collect();
         let mut up = vec![[0u8; 32]; active.len()];
-        if rule == Rule::Bitcoin {
-            let mut once = vec![[0u8; 32]; active.len()];
-            hash::cpu::digest_into(Alg::Sha256, |k| active[k].1, &mut once);
-            hash::cpu::digest_into(Alg::Sha256, |k| once[k], &mut up);
-        } else {
-            hash::cpu::digest_into(Alg::Keccak256, |k| active[k].1, &mut up);
-        }
+        hash_pairs(rule, |k| active[k].1, &mut up);
         for ((i, _), u) in active.iter().zip(up) {
             nodes[*i] = Some(u);
         }

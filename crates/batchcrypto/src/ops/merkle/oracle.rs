@@ -6,11 +6,17 @@ use super::{Padding, Rule, Tree, check_leaves, parent_level, proof};
 use crate::ops::hash::Digest;
 use crate::verdict::{Reason, Verdict};
 
-/// The whole tree of `leaves` under `rule`; `None` for no leaves or a
-/// leaf the rule cannot hash (lean-imt-poseidon: one not below r).
+/// The whole tree of `leaves` under `rule` (under ssz the padded tree of
+/// the least depth that holds them, [`Rule::padding`]); `None` for no
+/// leaves or a leaf the rule cannot hash (lean-imt-poseidon: one not
+/// below r).
 pub fn tree(rule: Rule, leaves: &[Digest]) -> Option<Tree> {
     if leaves.is_empty() || check_leaves(rule, leaves).is_err() {
         return None;
+    }
+    // ssz: the padded tree of the least depth that holds the leaves.
+    if let Some(padding) = rule.padding(leaves.len()) {
+        return padded_tree(rule, leaves, &padding);
     }
     let mut levels = vec![leaves.to_vec()];
     while let Some(level) = levels.last().filter(|l| l.len() > 1) {

@@ -22,6 +22,8 @@ pub const SORTED_KECCAK256: OpSpec = spec(Rule::SortedKeccak256);
 pub const BITCOIN: OpSpec = spec(Rule::Bitcoin);
 /// `merkle_poseidon`.
 pub const LEAN_IMT_POSEIDON: OpSpec = spec(Rule::LeanImtPoseidon);
+/// `merkle_ssz`.
+pub const SSZ: OpSpec = spec(Rule::Ssz);
 
 const fn spec(rule: Rule) -> OpSpec {
     OpSpec {
@@ -35,6 +37,7 @@ const fn spec(rule: Rule) -> OpSpec {
             Rule::SortedKeccak256 => |c| workload(c, Rule::SortedKeccak256),
             Rule::Bitcoin => |c| workload(c, Rule::Bitcoin),
             Rule::LeanImtPoseidon => |c| workload(c, Rule::LeanImtPoseidon),
+            Rule::Ssz => |c| workload(c, Rule::Ssz),
         },
     }
 }
@@ -81,6 +84,8 @@ pub const PROOF_SORTED_KECCAK256: OpSpec = proof_spec(Rule::SortedKeccak256);
 pub const PROOF_BITCOIN: OpSpec = proof_spec(Rule::Bitcoin);
 /// `merkle_proof_poseidon`.
 pub const PROOF_LEAN_IMT_POSEIDON: OpSpec = proof_spec(Rule::LeanImtPoseidon);
+/// `merkle_proof_ssz`.
+pub const PROOF_SSZ: OpSpec = proof_spec(Rule::Ssz);
 
 const fn proof_spec(rule: Rule) -> OpSpec {
     OpSpec {
@@ -93,6 +98,7 @@ const fn proof_spec(rule: Rule) -> OpSpec {
             Rule::SortedKeccak256 => |c| proof_workload(c, Rule::SortedKeccak256),
             Rule::Bitcoin => |c| proof_workload(c, Rule::Bitcoin),
             Rule::LeanImtPoseidon => |c| proof_workload(c, Rule::LeanImtPoseidon),
+            Rule::Ssz => |c| proof_workload(c, Rule::Ssz),
         },
     }
 }
