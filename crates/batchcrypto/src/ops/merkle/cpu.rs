@@ -189,30 +189,42 @@ pub(crate) fn tree(rule: Rule, leaves: &[Digest]) -> Result<Tree, String> {
 
 /// The levels of the padded tree of `leaves` under `rule` whose empty
 /// subtrees' roots are `zeros` (z_0 to z_depth, [`super::Padding::zeros`]),
-/// leaves first and the root last: each odd level's last node paired with
-/// the zero of its height, on every core. An error only for a leaf the
-/// rule cannot hash.
-fn padded_levels(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Result<Vec<Vec<Digest>>, String> {
+/// leaves first and the root last (with `keep` false, the root's level
+/// alone: a root needs no other, and copying each level for the tree cost
+/// a root of 65,536 leaves a third of its time): each odd level's last
+/// node paired with the zero of its height, on every core. An error only
+/// for a leaf the rule cannot hash.
+fn padded_levels(rule: Rule, leaves: &[Digest], zeros: &[Digest], keep: bool) -> Result<Vec<Vec<Digest>>, String> {
     let depth = zeros.len() - 1;
-    let mut levels = vec![leaves.to_vec()];
+    let mut levels = Vec::new();
+    if keep {
+        levels.push(leaves.to_vec());
+    }
     if rule == Rule::LeanImtPoseidon {
         let element = |z: &Digest| poseidon::element(z).map_err(|_| "a zero value not below r".to_string());
         let mut level = poseidon_leaves(leaves)?;
-        for zero in &zeros[..depth] {
+        for (height, zero) in zeros[..depth].iter().enumerate() {
             if level.len() % 2 == 1 {
                 level.push(element(zero)?);
             }
             level = poseidon_up(&level)?;
-            levels.push(cores::map(&level, 1024, poseidon::hash_bytes));
+            if keep || height + 1 == depth {
+                levels.push(cores::map(&level, 1024, poseidon::hash_bytes));
+            }
         }
     } else {
+        let mut level = leaves.to_vec();
         for zero in &zeros[..depth] {
-            let mut level = levels[levels.len() - 1].clone();
             if level.len() % 2 == 1 {
                 level.push(*zero);
             }
-            let next = up(rule, &level);
-            levels.push(next);
+            level = up(rule, &level);
+            if keep {
+                levels.push(level.clone());
+            }
+        }
+        if !keep {
+            levels.push(level);
         }
     }
     if let Some(top) = levels.last_mut().filter(|l| l.is_empty()) {
@@ -223,7 +235,7 @@ fn padded_levels(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Result<Vec<
 
 /// The root of the padded tree (see [`padded_levels`]).
 pub(crate) fn padded_root(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Result<Digest, String> {
-    let levels = padded_levels(rule, leaves, zeros)?;
+    let levels = padded_levels(rule, leaves, zeros, false)?;
     levels
         .last()
         .and_then(|l| l.first())
@@ -233,7 +245,7 @@ pub(crate) fn padded_root(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Re
 
 /// Every level of the padded tree (see [`padded_levels`]).
 pub(crate) fn padded_tree(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Result<Tree, String> {
-    Ok(Tree::padded(rule, padded_levels(rule, leaves, zeros)?, zeros.to_vec()))
+    Ok(Tree::padded(rule, padded_levels(rule, leaves, zeros, true)?, zeros.to_vec()))
 }
 
 /// Most inclusion proofs per task.
