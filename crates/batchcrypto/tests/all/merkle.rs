@@ -170,6 +170,15 @@ fn be32(v: &BigUint) -> Digest {
     out
 }
 
+/// A JSON list of decimal integers as leaves.
+pub(crate) fn decimals(v: &serde_json::Value) -> Vec<Digest> {
+    v.as_array()
+        .expect("list")
+        .iter()
+        .map(|x| decimal(x.as_str().expect("decimal")))
+        .collect()
+}
+
 /// A decimal integer as a leaf.
 pub(crate) fn decimal(s: &str) -> Digest {
     be32(&BigUint::parse_bytes(s.as_bytes(), 10).expect("decimal"))
@@ -346,21 +355,14 @@ fn semaphore_groups_known_roots() {
     let rule = Rule::LeanImtPoseidon;
     for case in cases {
         let name = case["name"].as_str().expect("name");
-        let list = |v: &serde_json::Value| -> Vec<Digest> {
-            v.as_array()
-                .expect("list")
-                .iter()
-                .map(|x| decimal(x.as_str().expect("decimal")))
-                .collect()
-        };
-        let leaves = list(&case["leaves"]);
+        let leaves = decimals(&case["leaves"]);
         let root = decimal(case["root"].as_str().expect("root"));
         assert_eq!(lean_reference(&leaves), root, "reference: {name}");
         assert_eq!(merkle::oracle::root(rule, &leaves), Some(root), "oracle: {name}");
         assert_root(rule, &leaves, &root, name);
         if let Some(proof) = case.get("proof") {
             let index = proof["index"].as_u64().expect("index") as usize;
-            let siblings = list(&proof["siblings"]);
+            let siblings = decimals(&proof["siblings"]);
             for (name, engine) in engines() {
                 let tree = engine.merkle_tree(rule, &leaves).expect("tree");
                 assert_eq!(tree.proof(index), Some(siblings.clone()), "{name}");

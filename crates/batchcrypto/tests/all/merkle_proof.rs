@@ -16,7 +16,9 @@ use batchcrypto::{Error, FlatBytes, Op, Reason, Verdict, registry};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 
-use crate::merkle::{R_BE, decimal, lean_path, lean_process_proof, oz_process_proof, random_leaves, reference};
+use crate::merkle::{
+    R_BE, decimal, decimals, lean_path, lean_process_proof, oz_process_proof, random_leaves, reference,
+};
 use crate::support::{self, engines};
 
 /// A list of items as a batch.
@@ -230,17 +232,10 @@ fn semaphore_proof_verifies() {
     let mut checked = 0;
     for case in cases {
         let Some(p) = case.get("proof") else { continue };
-        let list = |v: &serde_json::Value| -> Vec<Digest> {
-            v.as_array()
-                .expect("list")
-                .iter()
-                .map(|x| decimal(x.as_str().expect("decimal")))
-                .collect()
-        };
-        let leaves = list(&case["leaves"]);
+        let leaves = decimals(&case["leaves"]);
         let root = decimal(case["root"].as_str().expect("root"));
         let index = p["index"].as_u64().expect("index");
-        let siblings = list(&p["siblings"]);
+        let siblings = decimals(&p["siblings"]);
         let good = proof::encode(&root, &leaves[index as usize], index, &siblings);
         let mut bad_root = root;
         bad_root[31] ^= 1;

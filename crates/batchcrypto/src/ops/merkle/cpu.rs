@@ -245,7 +245,11 @@ pub(crate) fn padded_root(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Re
 
 /// Every level of the padded tree (see [`padded_levels`]).
 pub(crate) fn padded_tree(rule: Rule, leaves: &[Digest], zeros: &[Digest]) -> Result<Tree, String> {
-    Ok(Tree::padded(rule, padded_levels(rule, leaves, zeros, true)?, zeros.to_vec()))
+    Ok(Tree::padded(
+        rule,
+        padded_levels(rule, leaves, zeros, true)?,
+        zeros.to_vec(),
+    ))
 }
 
 /// Most inclusion proofs per task.
