@@ -329,26 +329,12 @@ const PROOF_OUT_WORDS: usize = 2;
 /// Montgomery form; a root not below r matches no path (`root_mismatch`
 /// on the host).
 pub(crate) fn verify_proofs(gpu: &Gpu, rule: Rule, depth: Option<u32>, items: &FlatBytes) -> Streamed<Verdict> {
-    let poseidon = rule == Rule::LeanImtPoseidon;
-    if poseidon {
+    if rule == Rule::LeanImtPoseidon {
         gpu.require_int64("merkle_proof_poseidon").map_err(Failure::at_start)?;
     }
-    let read: Vec<Result<Proof<'_>, Reason>> =
-        cores::map_range(0..items.len(), 256, |i| proof::read(rule, depth, items.get(i)));
-    let mut answers: Vec<Option<Verdict>> = read
-        .iter()
-        .map(|r| match r {
-            Err(reason) => Some(Verdict::Invalid(*reason)),
-            Ok(p) if poseidon && poseidon::element(p.root).is_err() => Some(Verdict::Invalid(Reason::RootMismatch)),
-            Ok(_) => None,
-        })
-        .collect();
-    let mine: Vec<(usize, Proof<'_>)> = read
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| answers[*i].is_none())
-        .filter_map(|(i, r)| r.as_ref().ok().map(|p| (i, *p)))
-        .collect();
+    let split = host_split(rule, depth, items);
+    let mut answers: Vec<Option<Verdict>> = split.iter().map(|s| s.err()).collect();
+    let mine = device_proofs(&split);
     if !mine.is_empty() {
         let kernel = ProofKernel::new(gpu, rule, &mine).map_err(|reason| Failure::after(&answers, reason))?;
         let results = driver::run(gpu, &kernel);
@@ -370,6 +356,29 @@ pub(crate) fn verify_proofs(gpu: &Gpu, rule: Rule, depth: Option<u32>, items: &F
         .map_err(Failure::at_start)
 }
 
+/// Each item read on the host's cores with the CPU path's checks
+/// ([`proof::read`]): its proof for the device, or its verdict known here
+/// (the check it fails; under lean-imt-poseidon a root not below r, which
+/// no path's top equals, `root_mismatch`).
+fn host_split<'a>(rule: Rule, depth: Option<u32>, items: &'a FlatBytes) -> Vec<Result<Proof<'a>, Verdict>> {
+    cores::map_range(0..items.len(), 256, |i| match proof::read(rule, depth, items.get(i)) {
+        Err(reason) => Err(Verdict::Invalid(reason)),
+        Ok(p) if rule == Rule::LeanImtPoseidon && poseidon::element(p.root).is_err() => {
+            Err(Verdict::Invalid(Reason::RootMismatch))
+        }
+        Ok(p) => Ok(p),
+    })
+}
+
+/// The proofs [`host_split`] leaves to the device, with their items' indices.
+fn device_proofs<'a>(split: &[Result<Proof<'a>, Verdict>]) -> Vec<(usize, Proof<'a>)> {
+    split
+        .iter()
+        .enumerate()
+        .filter_map(|(i, s)| s.as_ref().ok().map(|p| (i, *p)))
+        .collect()
+}
+
 /// Kernel-only times (seconds) of `runs` runs over the proofs of `items`
 /// that pass the host's checks (see [`driver::time`]; none without one).
 /// For benchmarks.
@@ -380,10 +389,7 @@ pub(crate) fn proof_kernel_times(
     items: &FlatBytes,
     runs: usize,
 ) -> Result<Vec<f64>, String> {
-    let mine: Vec<(usize, Proof<'_>)> = (0..items.len())
-        .filter_map(|i| proof::read(rule, depth, items.get(i)).ok().map(|p| (i, p)))
-        .filter(|(_, p)| rule != Rule::LeanImtPoseidon || poseidon::element(p.root).is_ok())
-        .collect();
+    let mine = device_proofs(&host_split(rule, depth, items));
     if mine.is_empty() {
         return Ok(Vec::new());
     }
