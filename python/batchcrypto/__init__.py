@@ -52,6 +52,7 @@ __all__ = [
     "groth16_key",
     "groth16_item",
     "merkle_proof_item",
+    "mpt_proof_item",
     "GPU_RUNTIME",
     "__version__",
 ]
@@ -131,6 +132,32 @@ def merkle_proof_item(root: bytes, leaf: bytes, index: int, siblings: list[bytes
     if not 0 <= int(index) < 1 << 64:
         raise ValueError(f"merkle_proof_item: index {index} is not 0 to 2**64 - 1")
     return bytes(root) + bytes(leaf) + int(index).to_bytes(8, "big") + b"".join(bytes(s) for s in siblings)
+
+
+def mpt_proof_item(root: bytes, key: bytes, value: bytes | None, nodes: list[bytes]) -> bytes:
+    """An Ethereum trie proof as an item's bytes for
+    :meth:`Engine.verify_mpt_proofs`: the trie's root (32 bytes), the key as
+    the trie's path (at most 32 bytes: ``keccak256(address)`` or
+    ``keccak256(slot)`` in the state and storage tries, ``rlp(index)`` in a
+    block's transactions and receipts tries), the value the leaf holds
+    (``None`` for a proof of absence) and the RLP nodes root first, as
+    ``eth_getProof`` gives them. Raises ``ValueError`` for a root of another
+    length, a longer key or more than 128 nodes."""
+    if len(root) != 32:
+        raise ValueError(f"mpt_proof_item: root: {len(root)} bytes, expected 32")
+    if len(key) > 32:
+        raise ValueError(f"mpt_proof_item: key: {len(key)} bytes, at most 32")
+    if len(nodes) > 128:
+        raise ValueError(f"mpt_proof_item: {len(nodes)} nodes, at most 128")
+    parts = [bytes(root), bytes([len(key)]), bytes(key)]
+    if value is None:
+        parts.append(b"\0")
+    else:
+        parts += [b"\1", len(value).to_bytes(4, "big"), bytes(value)]
+    parts.append(len(nodes).to_bytes(2, "big"))
+    for node in nodes:
+        parts += [len(node).to_bytes(4, "big"), bytes(node)]
+    return b"".join(parts)
 
 
 def reason_name(code: int) -> str | None:
@@ -440,6 +467,18 @@ class Engine:
         n, cols = columns("verify_merkle_proofs", items=items)
         codes = np.empty(n, dtype=np.uint8)
         self._native.verify_merkle_proofs(rule, depth, cols[0].native(), codes)
+        return _verdicts(codes)
+
+    def verify_mpt_proofs(self, items: Any) -> Verdicts:
+        """Ethereum Merkle-Patricia trie proofs (``eth_getProof``'s account
+        and storage proofs, transaction and receipt proofs), as alloy-trie's
+        ``verify_proof`` checks them: each item a root, key, value or none,
+        and nodes (:func:`mpt_proof_item`). Reasons:
+        ``wrong_input_length``, ``root_mismatch``, ``malformed_proof``,
+        ``path_mismatch``."""
+        n, cols = columns("verify_mpt_proofs", items=items)
+        codes = np.empty(n, dtype=np.uint8)
+        self._native.verify_mpt_proofs(cols[0].native(), codes)
         return _verdicts(codes)
 
     def verify_kzg_cells(self, commitments: Any, indices: Any, cells: Any, proofs: Any) -> Verdicts:

@@ -399,6 +399,16 @@ impl NativeEngine {
         py.detach(|| write_verdicts(op, flat::verify_merkle_proofs(e, rule, depth, &ic), dst))
     }
 
+    /// Ethereum Merkle-Patricia trie proofs: per item 0 or the reason.
+    #[pyo3(signature = (items, codes))]
+    fn verify_mpt_proofs(&self, py: Python<'_>, items: &Bound<'_, PyAny>, codes: &Bound<'_, PyAny>) -> PyResult<()> {
+        let items = Col::get("items", items)?;
+        let mut codes = out("codes", codes, None)?;
+        let (ic, dst) = (items.column(), codes.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| write_verdicts("verify_mpt_proofs", flat::verify_mpt_proofs(e, &ic), dst))
+    }
+
     /// Groth16 over BLS12-381 under the key `vk` (either form): per item
     /// 0 or the reason.
     fn verify_groth16_bls12_381(

@@ -297,3 +297,31 @@ def test_merkle_proofs(engine, case, rule, depth):
         batchcrypto.merkle_proof_item(b"\0" * 32, b"\0" * 32, 0, [b"\0" * 32, b"\0" * 31])
     with pytest.raises(ValueError, match="index -1"):
         batchcrypto.merkle_proof_item(b"\0" * 32, b"\0" * 32, -1, [])
+
+
+def test_mpt_proofs(engine):
+    """Ethereum trie proofs: the CLI's verdicts on its golden proofs
+    (``sample mpt-proof``'s, honest and hostile, of present and absent
+    keys), each made an item by ``mpt_proof_item``, in every column form;
+    parts the layout cannot hold raise."""
+    items, answers = [], []
+    for line, out in zip(jsonl("mpt-proof.jsonl"), jsonl("mpt-proof.out"), strict=True):
+        if line is None or out is None or "error" in out:
+            continue
+        value = unhex(line["value"]) if "value" in line else None
+        nodes = [unhex(n) for n in line["proof"]]
+        items.append(batchcrypto.mpt_proof_item(unhex(line["root"]), unhex(line["key"]), value, nodes))
+        answers.append(out)
+    assert len(answers) >= 40 and any(not a["valid"] for a in answers)
+    for form in FORMS:
+        got = engine.verify_mpt_proofs(as_form(items, None, form))
+        assert len(got.valid) == len(answers), form
+        for i, (valid, code, want) in enumerate(zip(got.valid, got.reasons, answers)):
+            assert bool(valid) == want["valid"], (form, i)
+            assert batchcrypto.reason_name(code) == want.get("reason"), (form, i)
+    with pytest.raises(ValueError, match="key: 33 bytes"):
+        batchcrypto.mpt_proof_item(b"\0" * 32, b"\0" * 33, None, [])
+    with pytest.raises(ValueError, match="root: 31 bytes"):
+        batchcrypto.mpt_proof_item(b"\0" * 31, b"", None, [])
+    with pytest.raises(ValueError, match="129 nodes"):
+        batchcrypto.mpt_proof_item(b"\0" * 32, b"", None, [b"\x80"] * 129)

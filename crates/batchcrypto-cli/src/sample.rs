@@ -6,7 +6,9 @@ use std::ops::Range;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use batchcrypto::ops::{bip340, bls, ecdsa, ed25519, groth16, kzg, merkle, mldsa, mlkem, poseidon, slhdsa, sr25519};
+use batchcrypto::ops::{
+    bip340, bls, ecdsa, ed25519, groth16, kzg, merkle, mldsa, mlkem, mpt, poseidon, slhdsa, sr25519,
+};
 
 use crate::Fatal;
 use crate::output::{Output, write_failed};
@@ -100,6 +102,16 @@ pub enum Sample {
         #[arg(long, value_parser = crate::limits::in_range::<1, 64>)]
         depth: Option<usize>,
     },
+    /// Proofs for `verify mpt-proof` (without `--secure`: the keys are
+    /// the tries' paths): in tries of accounts, storage slots and receipts
+    /// (whose short values make embedded nodes) of 1 to 600 entries, of
+    /// present keys and of absent ones (hostile: the value changed or
+    /// denied, the root, a node or the key changed, a node dropped or
+    /// added, no nodes, a root node that does not decode, a path past 64
+    /// nibbles, a ragged end, which the verb reports as a malformed line).
+    /// `--signers` is not used.
+    #[command(name = "mpt-proof")]
+    MptProof(Common),
     /// Proofs for `verify groth16` under one key made with its trapdoor
     /// (written to `--vk-output` as the key's hex; also with A or B at
     /// infinity, inputs 0 and r - 1; hostile: a wrong input, A and C
@@ -230,6 +242,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::KzgRecover(common)
         | Sample::Poseidon(common)
         | Sample::MerkleProof { common, .. }
+        | Sample::MptProof(common)
         | Sample::Groth16(Groth16Common { common, .. })
         | Sample::Groth16Bls12381(Groth16Common { common, .. })
         | Sample::MlDsa44(common)
@@ -414,6 +427,25 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
                 },
             )
         }
+        Sample::MptProof(_) => by_steps(
+            c.count,
+            move |r| mpt::sample::proofs_range(r, c.seed, c.hostile_share),
+            |(item, kind)| match mpt::read(&item) {
+                Ok(p) => {
+                    let value = p.value.map(|v| format!("\"value\":\"{}\",", hex::encode(v)));
+                    let nodes: Vec<String> = p.nodes.iter().map(|n| format!("\"{}\"", hex::encode(n))).collect();
+                    format!(
+                        "{{\"root\":\"{}\",\"key\":\"{}\",{}\"proof\":[{}],\"kind\":\"{kind}\"}}",
+                        hex::encode(p.root),
+                        hex::encode(p.key),
+                        value.unwrap_or_default(),
+                        nodes.join(",")
+                    )
+                }
+                // A ragged item: its bytes as a root of another length, a malformed line.
+                Err(_) => format!("{{\"root\":\"{}\",\"kind\":\"{kind}\"}}", hex::encode(&item)),
+            },
+        ),
         Sample::Groth16(_) => {
             let trapdoor = trapdoor.as_ref().unwrap_or_else(|| unreachable!("made above"));
             by_steps(

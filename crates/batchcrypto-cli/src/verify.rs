@@ -7,7 +7,7 @@ use batchcrypto::ops::ed25519::Policy;
 use batchcrypto::ops::groth16::{self, VerifyingKey, bls12_381};
 use batchcrypto::ops::kzg::{self, CellItem};
 use batchcrypto::ops::merkle::{self, proof};
-use batchcrypto::ops::{bip340, mldsa, slhdsa, sr25519};
+use batchcrypto::ops::{bip340, mldsa, mpt, slhdsa, sr25519};
 use batchcrypto::{Engine, Error, FlatBytes, Outcome, Selection, Verdict};
 
 use std::sync::Arc;
@@ -159,6 +159,19 @@ pub enum Verify {
         /// 1 to 64): a shorter proof cannot pass an inner node off as a leaf.
         #[arg(long, value_parser = crate::limits::in_range::<1, 64>)]
         depth: Option<usize>,
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
+    /// Ethereum Merkle-Patricia trie proofs (eth_getProof's accountProof and storageProof, transaction and receipt proofs): in {"root","key","value","proof":[nodes]} (hex: the trie's root, the key as the trie's path, the value the leaf holds, absent or null for a proof of absence, the RLP nodes root first), out {"valid":bool[,"reason"]}.
+    #[command(name = "mpt-proof")]
+    MptProof {
+        /// The keys are hashed with Keccak-256 first, as the state trie
+        /// (an address's 20 bytes) and storage tries (a slot's 32 bytes)
+        /// hash them.
+        #[arg(long)]
+        secure: bool,
         #[command(flatten)]
         engine: crate::EngineArgs,
         #[command(flatten)]
@@ -393,6 +406,24 @@ pub fn job(verify: Verify) -> LineJob {
                 LineJob::new(VerdictVerb::<MerkleProofFormat<false>>::new(run), title, engine, io)
             } else {
                 LineJob::new(VerdictVerb::<MerkleProofFormat<true>>::new(run), title, engine, io)
+            }
+        }
+        Verify::MptProof { secure, engine, io } => {
+            let run = |e: &Engine, b: &FlatBytes| e.verify_mpt_proofs(b);
+            if secure {
+                LineJob::new(
+                    VerdictVerb::<MptProofFormat<true>>::new(run),
+                    "verify mpt-proof --secure",
+                    engine,
+                    io,
+                )
+            } else {
+                LineJob::new(
+                    VerdictVerb::<MptProofFormat<false>>::new(run),
+                    "verify mpt-proof",
+                    engine,
+                    io,
+                )
             }
         }
         Verify::SlhDsa { set, engine, io } => LineJob::new(
@@ -837,6 +868,73 @@ impl<const INDEX: bool> LineFormat for MerkleProofFormat<INDEX> {
             .collect::<Result<Vec<_>, String>>()?;
         scratch.clear();
         scratch.extend(proof::encode(&root, &leaf, index, &siblings));
+        if batch.push(scratch) {
+            Ok(())
+        } else {
+            Err("batch over 4 GiB or out of memory".to_string())
+        }
+    }
+
+    fn batch_bytes(batch: &FlatBytes) -> usize {
+        batch.bytes().len()
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct MptProofLine<'a> {
+    #[serde(borrow, default)]
+    root: Field<'a>,
+    #[serde(borrow, default)]
+    key: Field<'a>,
+    #[serde(borrow, default)]
+    value: Field<'a>,
+    #[serde(borrow, default)]
+    proof: Option<Vec<Field<'a>>>,
+}
+
+/// `{"root","key","value","proof"}` (trie proofs): hex, the value absent
+/// or null for a proof of absence, the nodes root first; `SECURE`: the key
+/// hashed with Keccak-256 first. A key over 32 bytes (unhashed) or more
+/// than 128 nodes are the item's `wrong_input_length`, not the line's
+/// error.
+struct MptProofFormat<const SECURE: bool>;
+
+impl<const SECURE: bool> LineFormat for MptProofFormat<SECURE> {
+    type Batch = FlatBytes;
+
+    fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
+        let l: MptProofLine = parse_object(line)?;
+        let root = hex_fixed::<32>("root", &l.root)?;
+        let mut key = Vec::new();
+        hex_into("key", &l.key, &mut key)?;
+        if SECURE {
+            key = batchcrypto::ops::hash::oracle::digest(batchcrypto::ops::hash::Alg::Keccak256, &key).to_vec();
+        }
+        let value = match &l.value {
+            Field::Missing | Field::Null => None,
+            v => {
+                let mut bytes = Vec::new();
+                hex_into("value", v, &mut bytes)?;
+                Some(bytes)
+            }
+        };
+        let nodes = l
+            .proof
+            .ok_or("missing field \"proof\" (an array of the trie's RLP nodes in hex, root first)")?
+            .iter()
+            .enumerate()
+            .map(|(k, n)| {
+                let mut node = Vec::new();
+                hex_into(&format!("proof[{k}]"), n, &mut node).map(|()| node)
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let nodes: Vec<&[u8]> = nodes.iter().map(Vec::as_slice).collect();
+        scratch.clear();
+        // A part the layout cannot hold: an empty item, which reads as
+        // wrong_input_length.
+        if let Some(item) = mpt::encode(&root, &key, value.as_deref(), &nodes) {
+            scratch.extend(item);
+        }
         if batch.push(scratch) {
             Ok(())
         } else {

@@ -2433,3 +2433,102 @@ fn merkle_proof_lines_match_oracle() {
         );
     }
 }
+
+/// `verify mpt-proof`: generated trie proofs (present and absent keys,
+/// three shapes of tries, hostile of every kind) with malformed lines
+/// among them (the sample's ragged items, no proof, a short root, a node
+/// not hex) give the oracle's verdict per line (exit 2 for the
+/// malformed); a key over 32 bytes is the item's `wrong_input_length`;
+/// `--secure` hashes the keys first; `--backend gpu` prints the same, from
+/// the device.
+#[test]
+fn mpt_proof_lines_match_oracle() {
+    use batchcrypto::ops::mpt::{self, oracle, sample};
+    let items = sample::proofs(160, 43, 0.4, true);
+    let malformed = [
+        "{\"root\":\"00\",\"key\":\"00\",\"proof\":[]}",
+        "{\"root\":\"0000000000000000000000000000000000000000000000000000000000000000\",\"key\":\"00\"}",
+        "{\"root\":\"0000000000000000000000000000000000000000000000000000000000000000\",\"key\":\"00\",\"proof\":[\"zz\"]}",
+        "not json",
+    ];
+    let (mut input, mut want) = (String::new(), Vec::new());
+    for (i, (item, _)) in items.iter().enumerate() {
+        if i % 11 == 5 {
+            input.push_str(malformed[(i / 11) % malformed.len()]);
+            input.push('\n');
+            want.push(None);
+        }
+        let Ok(p) = mpt::read(item) else {
+            // As `sample mpt-proof` writes a ragged item: a long root.
+            input.push_str(&format!("{}\n", serde_json::json!({ "root": hex::encode(item) })));
+            want.push(None);
+            continue;
+        };
+        let mut line = serde_json::json!({
+            "root": hex::encode(p.root),
+            "key": hex::encode(p.key),
+            "proof": p.nodes.iter().map(hex::encode).collect::<Vec<_>>(),
+        });
+        match (p.value, i % 3) {
+            (Some(v), _) => line["value"] = hex::encode(v).into(),
+            // A proof of absence: the value left out or null.
+            (None, 0) => line["value"] = serde_json::Value::Null,
+            (None, _) => {}
+        }
+        input.push_str(&format!("{line}\n"));
+        want.push(Some(match oracle::verify(item).reason() {
+            None => serde_json::json!({ "valid": true }),
+            Some(r) => serde_json::json!({ "valid": false, "reason": r.code() }),
+        }));
+    }
+    // A key over 32 bytes: the item's reason.
+    input.push_str(&format!(
+        "{}\n",
+        serde_json::json!({"root": hex::encode([0u8; 32]), "key": hex::encode([1u8; 33]), "proof": []})
+    ));
+    want.push(Some(
+        serde_json::json!({"valid": false, "reason": "wrong_input_length"}),
+    ));
+    let args = ["verify", "mpt-proof"];
+    let out = if has_usable_gpu() {
+        gpu_prints_what_cpu_prints(&args, input.as_bytes())
+    } else {
+        run_with_stdin(&[&args[..], &["--backend", "cpu"]].concat(), input.as_bytes())
+    };
+    assert_eq!(out.status.code(), Some(2));
+    let reasons = assert_lines("verify mpt-proof", &stdout_lines(&out), &want);
+    for r in [
+        "path_mismatch",
+        "root_mismatch",
+        "malformed_proof",
+        "wrong_input_length",
+    ] {
+        assert!(reasons.contains(r), "{r}");
+    }
+    // --secure: a 33-byte key hashed is a key of 32; the empty trie holds
+    // no key, and the root of a trie of one account is reached by the
+    // account's address.
+    let address = [0x5a; 20];
+    let hashed = batchcrypto::ops::hash::oracle::digest(batchcrypto::ops::hash::Alg::Keccak256, &address);
+    let (root, proofs) = sample::prove(&[(hashed.to_vec(), b"account".to_vec())], &[hashed.to_vec()]).expect("a trie");
+    let nodes: Vec<String> = proofs[0].iter().map(hex::encode).collect();
+    let lines = [
+        serde_json::json!({"root": hex::encode(mpt::EMPTY_ROOT), "key": hex::encode([1u8; 33]), "proof": []}),
+        serde_json::json!({"root": hex::encode(root), "key": hex::encode(address), "value": hex::encode(b"account"), "proof": nodes}),
+        serde_json::json!({"root": hex::encode(root), "key": hex::encode(hashed), "value": hex::encode(b"account"), "proof": nodes}),
+    ];
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let out = run_with_stdin(
+        &["verify", "mpt-proof", "--secure", "--backend", "cpu"],
+        input.as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        stdout_lines(&out),
+        vec![
+            serde_json::json!({"valid": true}),
+            serde_json::json!({"valid": true}),
+            serde_json::json!({"valid": false, "reason": "path_mismatch"}),
+        ]
+    );
+}

@@ -397,6 +397,11 @@ fn pools() -> Vec<Pool> {
             &["verify", "merkle-proof"],
             sample("merkle-proof", 300),
         ),
+        Pool::new(
+            "/v1/verify/mpt-proof",
+            &["verify", "mpt-proof"],
+            sample("mpt-proof", 300),
+        ),
     ]
 }
 

@@ -440,6 +440,23 @@ enum BcStatus bc_verify_merkle_proofs(const struct BcEngine *engine,
                                       const struct BcColumn *items,
                                       uint8_t *out_codes);
 
+// Ethereum Merkle-Patricia trie proofs (`eth_getProof`'s account and
+// storage proofs, transaction and receipt proofs), as alloy-trie's
+// `verify_proof` checks them: every item `root (32) ‖ key length (1, at
+// most 32) ‖ key ‖ value flag (1: 0 for a proof of absence, 1 present) ‖
+// [value length (4, big-endian) ‖ value] ‖ node count (2, big-endian, at
+// most 128) ‖ { node length (4, big-endian) ‖ node }`, the nodes root
+// first; 0 or the reason (`wrong_input_length`, `root_mismatch`,
+// `malformed_proof`, `path_mismatch`) into `out_codes`.
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_codes` holds `n`
+// bytes.
+enum BcStatus bc_verify_mpt_proofs(const struct BcEngine *engine,
+                                   size_t n,
+                                   const struct BcColumn *items,
+                                   uint8_t *out_codes);
+
 // BLS aggregate verification (blst's `aggregate_verify`): item `i` is
 // the 96-byte signature `sigs[i]` of the keys `pks[groups[i] .. groups[i +
 // 1]]` (48 bytes each), key `k` signing `msgs[k]`; `pks` and `msgs` hold

@@ -1065,6 +1065,35 @@ pub unsafe extern "C" fn bc_verify_merkle_proofs(
     })
 }
 
+/// Ethereum Merkle-Patricia trie proofs (`eth_getProof`'s account and
+/// storage proofs, transaction and receipt proofs), as alloy-trie's
+/// `verify_proof` checks them: every item `root (32) ‖ key length (1, at
+/// most 32) ‖ key ‖ value flag (1: 0 for a proof of absence, 1 present) ‖
+/// [value length (4, big-endian) ‖ value] ‖ node count (2, big-endian, at
+/// most 128) ‖ { node length (4, big-endian) ‖ node }`, the nodes root
+/// first; 0 or the reason (`wrong_input_length`, `root_mismatch`,
+/// `malformed_proof`, `path_mismatch`) into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` holds `n`
+/// bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_mpt_proofs(
+    engine: *const BcEngine,
+    n: usize,
+    items: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_mpt_proofs", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let items = column("items", items, n)?;
+            verdicts(n, out_codes, || flat::verify_mpt_proofs(e, &items))
+        }
+    })
+}
+
 /// Writes a call's answers: per item its code into `codes` and its rows
 /// ([`flat::write_rows`]).
 fn rows<T>(

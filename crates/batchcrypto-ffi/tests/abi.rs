@@ -1377,3 +1377,43 @@ fn merkle_proofs() {
         assert_eq!(codes, [0xaa]);
     }
 }
+
+/// `bc_verify_mpt_proofs`: generated trie proofs honest and hostile (of
+/// present and absent keys) in a column of offsets answer the library's
+/// verdicts, each reason among them; a null column with items is the
+/// call's error and the codes are left untouched.
+#[test]
+fn mpt_proofs() {
+    use batchcrypto::ops::mpt::sample;
+    let e = engine();
+    let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
+    let made = sample::proofs(150, 9, 0.4, true);
+    let (mut bytes, mut offsets, mut flat) = (Vec::new(), vec![0u64], FlatBytes::new());
+    for (item, _) in &made {
+        bytes.extend_from_slice(item);
+        offsets.push(bytes.len() as u64);
+        assert!(flat.push(item));
+    }
+    let want: Vec<u8> = library
+        .verify_mpt_proofs(&flat)
+        .expect("verify")
+        .output
+        .iter()
+        .map(|v| v.reason().map_or(0, |r| r.number()))
+        .collect();
+    for reason in [0, 31, 38, 41, 42] {
+        assert!(want.contains(&reason), "{reason}");
+    }
+    let n = made.len();
+    let mut codes = vec![0xaau8; n];
+    // SAFETY: a valid engine and column; n codes.
+    let status = unsafe { bc_verify_mpt_proofs(e.0, n, &delimited(&bytes, &offsets), codes.as_mut_ptr()) };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_eq!(codes, want);
+    let mut codes = [0xaau8; 1];
+    // SAFETY: a valid engine; a null column, which the call refuses.
+    let status = unsafe { bc_verify_mpt_proofs(e.0, 1, std::ptr::null(), codes.as_mut_ptr()) };
+    assert_eq!(status, BcStatus::NullPointer);
+    assert!(last_error().contains("items"), "{}", last_error());
+    assert_eq!(codes, [0xaa]);
+}

@@ -15,7 +15,8 @@ use crate::cores;
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
 use crate::ops::{
-    Op, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519,
+    Op, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, poseidon, slhdsa,
+    sr25519,
 };
 use crate::profile::{Plan, Profile};
 use crate::registry;
@@ -995,6 +996,14 @@ impl Engine {
             |gpu, it| gpu.merkle_proofs(rule, depth, it),
             |it| merkle::cpu::verify_proofs(rule, depth, it),
         )
+    }
+
+    /// Verifies Ethereum Merkle-Patricia trie proofs, each item `root ‖
+    /// key ‖ value (or none) ‖ nodes` (see [`mpt`]): one verdict per item,
+    /// equal to alloy-trie's `verify_proof`. On the GPU the nodes'
+    /// Keccak-256 runs on the device and the walk on the CPU cores.
+    pub fn verify_mpt_proofs(&self, items: &FlatBytes) -> Result<Outcome<Vec<Verdict>>, Error> {
+        self.run_split(Op::MptProof, items, mpt::gpu::verify, mpt::cpu::verify)
     }
 
     /// Every level of the padded Merkle tree of `leaves` under `rule`, for

@@ -867,6 +867,15 @@ pub fn verify_merkle_proofs(
     engine.verify_merkle_proofs(rule, depth, &flat_bytes(Op::MerkleProof(rule), items)?)
 }
 
+/// Ethereum Merkle-Patricia trie proofs ([`crate::ops::mpt`]): every item
+/// `root (32) ‖ key length (1) ‖ key ‖ value flag (1) ‖ [value length (4,
+/// big-endian) ‖ value] ‖ node count (2, big-endian) ‖ { node length (4,
+/// big-endian) ‖ node }` (one that does not read so is that item's
+/// `wrong_input_length`).
+pub fn verify_mpt_proofs(engine: &Engine, items: &Column<'_>) -> Result<Outcome<Vec<Verdict>>, Error> {
+    engine.verify_mpt_proofs(&flat_bytes(Op::MptProof, items)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,7 @@ pub mod kzg;
 pub mod merkle;
 pub mod mldsa;
 pub mod mlkem;
+pub mod mpt;
 pub mod msm;
 pub mod ntt;
 pub mod poseidon;
@@ -159,11 +160,14 @@ pub enum Op {
     /// Merkle inclusion proofs checked against their roots under one of
     /// [`merkle::Rule`].
     MerkleProof(merkle::Rule),
+    /// Ethereum Merkle-Patricia trie proofs (`eth_getProof`'s account and
+    /// storage proofs, transaction and receipt proofs).
+    MptProof,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 81] = [
+    pub const ALL: [Op; 82] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -245,6 +249,7 @@ impl Op {
         Op::MerkleProof(merkle::Rule::LeanImtPoseidon),
         Op::Merkle(merkle::Rule::Ssz),
         Op::MerkleProof(merkle::Rule::Ssz),
+        Op::MptProof,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -331,6 +336,7 @@ impl Op {
             Op::MerkleProof(merkle::Rule::Bitcoin) => "merkle_proof_sha256",
             Op::MerkleProof(merkle::Rule::LeanImtPoseidon) => "merkle_proof_poseidon",
             Op::MerkleProof(merkle::Rule::Ssz) => "merkle_proof_ssz",
+            Op::MptProof => "mpt_proof",
         }
     }
 
@@ -380,6 +386,7 @@ impl Op {
             Op::Groth16VerifyBn254 => (24, 0),
             Op::Groth16VerifyBls12381 => (25, 0),
             Op::MerkleProof(rule) => (26, rule as usize),
+            Op::MptProof => (27, 0),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -390,7 +397,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 27 * PARAMETERS;
+const CODES: usize = 28 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

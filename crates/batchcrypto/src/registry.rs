@@ -20,7 +20,8 @@ use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
 use crate::ops::{
-    Op, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519,
+    Op, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, poseidon, slhdsa,
+    sr25519,
 };
 
 /// How a workload is made.
@@ -197,7 +198,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 81] = [
+pub static OPS: [OpSpec; 82] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -279,6 +280,7 @@ pub static OPS: [OpSpec; 81] = [
     merkle::workload::PROOF_LEAN_IMT_POSEIDON,
     merkle::workload::SSZ,
     merkle::workload::PROOF_SSZ,
+    mpt::workload::MPT_PROOF,
 ];
 
 /// The declaration of `op`.

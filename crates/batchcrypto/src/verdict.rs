@@ -120,7 +120,8 @@ pub enum Reason {
     CellIndexOutOfRange = 30,
     /// KZG: the proof's bytes are not a compressed point of the curve (bad
     /// flag bits, x not below p, no point with this x); Groth16: a
-    /// coordinate of A, B or C not below p, or a point off its curve.
+    /// coordinate of A, B or C not below p, or a point off its curve;
+    /// trie proofs: a node on the path that does not decode as a trie node.
     MalformedProof = 31,
     /// KZG: the proof is on the curve but outside G1; Groth16: B is on the
     /// twist but outside G2's subgroup.
@@ -147,13 +148,19 @@ pub enum Reason {
     /// Merkle proofs: the leaf's index is not below 2^siblings (no path of
     /// that many levels has it).
     LeafIndexOutOfRange = 40,
-    /// Merkle proofs: the root of the leaf's path is not the root given.
+    /// Merkle proofs: the root of the leaf's path is not the root given;
+    /// trie proofs: no node, and a root other than the empty trie's.
     RootMismatch = 41,
+    /// Trie proofs: the nodes do not lead from the root to the value
+    /// claimed (or to the key's absence): a node that is not the one its
+    /// parent points to, a proof cut short, another value, a path past 64
+    /// nibbles.
+    PathMismatch = 42,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 41] = [
+    pub const ALL: [Reason; 42] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -195,6 +202,7 @@ impl Reason {
         Reason::WrongProofLength,
         Reason::LeafIndexOutOfRange,
         Reason::RootMismatch,
+        Reason::PathMismatch,
     ];
 
     /// The reason's stable number, 1 to 255 (its discriminant; new reasons
@@ -254,6 +262,7 @@ impl Reason {
             Reason::WrongProofLength => "wrong_proof_length",
             Reason::LeafIndexOutOfRange => "leaf_index_out_of_range",
             Reason::RootMismatch => "root_mismatch",
+            Reason::PathMismatch => "path_mismatch",
         }
     }
 }

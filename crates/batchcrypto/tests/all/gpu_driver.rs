@@ -143,11 +143,11 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
     engine.set_gpu_sub_batch_cap(Some(CAP));
     // Poseidon runs each width's items apart, Groth16 its items' pairing
     // checks and Merkle proofs their paths with some items answered on
-    // the host (see the test below).
+    // the host, trie proofs their nodes (see the test below).
     for spec in one_op_per_kind().filter(|s| {
         !matches!(
             s.op,
-            Op::PoseidonBn254 | Op::Groth16VerifyBn254 | Op::Groth16VerifyBls12381 | Op::MerkleProof(_)
+            Op::PoseidonBn254 | Op::Groth16VerifyBn254 | Op::Groth16VerifyBls12381 | Op::MerkleProof(_) | Op::MptProof
         )
     }) {
         let work = (spec.workload)(&config());
@@ -205,8 +205,10 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
 /// MODEXP (its calls ordered by width and exponent, one run per width),
 /// Poseidon (one run per width) and the operations run on another
 /// operation's kernel (ECRECOVER, SHA256, P256VERIFY, and Groth16 on
-/// ECPAIRING's and on EIP-2537's pairing), and Merkle proofs (items read
-/// on the host, some answered there). A fault at
+/// ECPAIRING's and on EIP-2537's pairing), Merkle proofs (items read
+/// on the host, some answered there) and trie proofs (their nodes the
+/// hashing kernel's units, each item answered once all its nodes are
+/// hashed). A fault at
 /// any stage leaves every answer the oracle's: at the first sub-batch
 /// all on the CPU, at the second the calls answered before it kept and
 /// the rest on the CPU (MODEXP keeps the answers before its first call
@@ -227,6 +229,7 @@ fn ops_on_other_paths_recover_from_faults() {
         "groth16_verify_bls12_381",
         "merkle_proof_keccak256",
         "merkle_proof_poseidon",
+        "mpt_proof",
     ] {
         let spec = OPS.iter().find(|s| s.name() == name).expect("a registry op");
         // Enough calls for three sub-batches of MODEXP's first width, and

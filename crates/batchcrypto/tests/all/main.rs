@@ -25,6 +25,7 @@ mod merkle;
 mod merkle_proof;
 mod mldsa;
 mod mlkem;
+mod mpt;
 mod msm;
 mod ntt;
 mod poseidon;
