@@ -177,6 +177,14 @@ pub enum Verify {
         #[command(flatten)]
         io: Io,
     },
+    /// eth_getProof answers (EIP-1186), each checked whole: in the answer's object with the block's "stateRoot" added ({"stateRoot","address","nonce","balance","codeHash","storageHash","accountProof":[..],"storageProof":[{"key","value","proof"}]}), out {"valid":bool[,"reason","proof"]}, "proof" naming the first proof that failed ("accountProof" or "storageProof[i]").
+    #[command(name = "eth-proof")]
+    EthProof {
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
     /// SLH-DSA (FIPS 205, pure) in one of the twelve sets: in {"pk","msg","sig"[,"ctx"]}, out {"valid":bool[,"reason"]}.
     #[command(name = "slh-dsa")]
     SlhDsa {
@@ -426,6 +434,7 @@ pub fn job(verify: Verify) -> LineJob {
                 )
             }
         }
+        Verify::EthProof { engine, io } => LineJob::new(EthProofVerb, "verify eth-proof", engine, io),
         Verify::SlhDsa { set, engine, io } => LineJob::new(
             VerdictVerb::<ContextFormat>::new(move |e, b| e.verify_slhdsa(set, b)),
             format!("verify slh-dsa --set {}", set.short_name()),
@@ -944,6 +953,192 @@ impl<const SECURE: bool> LineFormat for MptProofFormat<SECURE> {
 
     fn batch_bytes(batch: &FlatBytes) -> usize {
         batch.bytes().len()
+    }
+}
+
+/// An eth_getProof line's storage proof.
+#[derive(serde::Deserialize)]
+struct StorageProofLine<'a> {
+    #[serde(borrow, default)]
+    key: Field<'a>,
+    #[serde(borrow, default)]
+    value: Field<'a>,
+    #[serde(borrow, default)]
+    proof: Option<Vec<Field<'a>>>,
+}
+
+/// An eth_getProof answer with the block's state root.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EthProofLine<'a> {
+    #[serde(borrow, default)]
+    state_root: Field<'a>,
+    #[serde(borrow, default)]
+    address: Field<'a>,
+    #[serde(borrow, default)]
+    nonce: Field<'a>,
+    #[serde(borrow, default)]
+    balance: Field<'a>,
+    #[serde(borrow, default)]
+    code_hash: Field<'a>,
+    #[serde(borrow, default)]
+    storage_hash: Field<'a>,
+    #[serde(borrow, default)]
+    account_proof: Option<Vec<Field<'a>>>,
+    #[serde(borrow, default)]
+    storage_proof: Option<Vec<StorageProofLine<'a>>>,
+}
+
+/// A JSON-RPC quantity or data of at most 32 bytes (`0x` and hex digits,
+/// an odd count allowed), as 32 bytes big-endian.
+fn word(name: &str, value: &Field<'_>) -> Result<[u8; 32], String> {
+    let Field::Str(text) = value else {
+        return hex_fixed::<32>(name, value);
+    };
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(text);
+    if digits.len() > 64 {
+        return Err(format!(
+            "field \"{name}\": {} hex digits, more than 32 bytes",
+            digits.len()
+        ));
+    }
+    let padded = format!("{digits:0>64}");
+    hex_fixed::<32>(name, &Field::Str(padded.into()))
+}
+
+/// A field's array of hex nodes.
+fn hex_nodes(name: &str, nodes: Option<&[Field<'_>]>) -> Result<Vec<Vec<u8>>, String> {
+    nodes
+        .ok_or_else(|| format!("missing field \"{name}\" (an array of RLP nodes in hex, root first)"))?
+        .iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let mut node = Vec::new();
+            hex_into(&format!("{name}[{k}]"), n, &mut node).map(|()| node)
+        })
+        .collect()
+}
+
+/// The items of eth_getProof lines and how many each line has.
+#[derive(Default)]
+struct EthProofBatch {
+    items: FlatBytes,
+    per_line: Vec<usize>,
+}
+
+/// `verify eth-proof`: per line its account's proof and its storage
+/// proofs as items (`mpt::eth`), one verdict per line, the first failing
+/// proof's reason and name.
+struct EthProofVerb;
+
+impl EthProofVerb {
+    /// Appends `item` (an empty one, `wrong_input_length`, where the proof
+    /// has more nodes than an item holds).
+    fn push(batch: &mut FlatBytes, item: Option<Vec<u8>>) -> Result<(), String> {
+        if batch.push(&item.unwrap_or_default()) {
+            Ok(())
+        } else {
+            Err("batch over 4 GiB or out of memory".to_string())
+        }
+    }
+}
+
+impl LineVerb for EthProofVerb {
+    type Batch = EthProofBatch;
+    type Out = (Verdict, Option<usize>);
+    const OK_LABEL: &'static str = "valid";
+    const HAS_INVALID: bool = true;
+
+    fn parse(line: &str, batch: &mut EthProofBatch, _scratch: &mut Vec<u8>) -> Result<(), String> {
+        let l: EthProofLine = parse_object(line)?;
+        let state_root = hex_fixed::<32>("stateRoot", &l.state_root)?;
+        let address = hex_fixed::<20>("address", &l.address)?;
+        let nonce = word("nonce", &l.nonce)?;
+        let (high, low) = nonce.split_at(24);
+        if high.iter().any(|&b| b != 0) {
+            return Err("field \"nonce\": over 64 bits".to_string());
+        }
+        let account = mpt::eth::Account {
+            nonce: low.iter().fold(0, |n, &b| n << 8 | u64::from(b)),
+            balance: word("balance", &l.balance)?,
+            storage_root: hex_fixed::<32>("storageHash", &l.storage_hash)?,
+            code_hash: hex_fixed::<32>("codeHash", &l.code_hash)?,
+        };
+        let account_nodes = hex_nodes("accountProof", l.account_proof.as_deref())?;
+        let mut storage = Vec::new();
+        for (i, s) in l.storage_proof.unwrap_or_default().iter().enumerate() {
+            let slot = word(&format!("storageProof[{i}].key"), &s.key)?;
+            let value = word(&format!("storageProof[{i}].value"), &s.value)?;
+            let nodes = hex_nodes(&format!("storageProof[{i}].proof"), s.proof.as_deref())?;
+            storage.push((slot, value, nodes));
+        }
+        // Parsed whole before any item is pushed: a malformed line adds none.
+        let before = batch.items.len();
+        let nodes: Vec<&[u8]> = account_nodes.iter().map(Vec::as_slice).collect();
+        let pushed = Self::push(
+            &mut batch.items,
+            mpt::eth::account_item(&state_root, &address, &account, &nodes),
+        )
+        .and_then(|()| {
+            storage.iter().try_for_each(|(slot, value, nodes)| {
+                let nodes: Vec<&[u8]> = nodes.iter().map(Vec::as_slice).collect();
+                Self::push(
+                    &mut batch.items,
+                    mpt::eth::storage_item(&account.storage_root, slot, value, &nodes),
+                )
+            })
+        });
+        if let Err(e) = pushed {
+            batch.items.truncate(before);
+            return Err(e);
+        }
+        batch.per_line.push(1 + storage.len());
+        Ok(())
+    }
+
+    fn batch_bytes(batch: &EthProofBatch) -> usize {
+        batch.items.bytes().len()
+    }
+
+    fn run(&self, engine: &Engine, batch: &EthProofBatch) -> Result<(Vec<Self::Out>, Selection), Fatal> {
+        let outcome = engine.verify_mpt_proofs(&batch.items)?;
+        let mut verdicts = outcome.output.into_iter();
+        let lines = batch
+            .per_line
+            .iter()
+            .map(|&n| {
+                // The line's verdicts, all taken; the first that failed: its
+                // reason and place.
+                let line: Vec<Verdict> = verdicts.by_ref().take(n).collect();
+                let failed = line.iter().enumerate().find_map(|(k, v)| v.reason().map(|r| (r, k)));
+                match failed {
+                    None => (Verdict::Valid, None),
+                    Some((r, k)) => (Verdict::Invalid(r), Some(k)),
+                }
+            })
+            .collect();
+        Ok((lines, outcome.selection))
+    }
+
+    fn write((verdict, proof): &Self::Out, w: &mut dyn std::io::Write) -> std::io::Result<bool> {
+        match (verdict.reason(), proof) {
+            (Some(r), Some(0)) => writeln!(
+                w,
+                "{{\"valid\":false,\"reason\":\"{}\",\"proof\":\"accountProof\"}}",
+                r.code()
+            )?,
+            (Some(r), Some(k)) => writeln!(
+                w,
+                "{{\"valid\":false,\"reason\":\"{}\",\"proof\":\"storageProof[{}]\"}}",
+                r.code(),
+                k - 1
+            )?,
+            _ => return write_verdict(verdict, w),
+        }
+        Ok(false)
     }
 }
 

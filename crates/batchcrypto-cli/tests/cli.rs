@@ -2532,3 +2532,136 @@ fn mpt_proof_lines_match_oracle() {
         ]
     );
 }
+
+/// `verify eth-proof`: eth_getProof answers made from tries alloy-trie
+/// builds (a state trie of 40 accounts, one with a storage trie of 12
+/// slots): the whole answer valid (a present slot, a slot holding 0,
+/// absent), an absent account stated as geth states it (zero hashes) and
+/// as reth does (the empty hashes), a changed balance failing its
+/// `accountProof`, a changed slot value its `storageProof[i]`; malformed
+/// lines (no state root, a nonce over 64 bits, a slot over 32 bytes) are
+/// error lines, exit 2; `--backend gpu` prints the same, from the device.
+#[test]
+fn eth_proof_lines_check_whole_answers() {
+    use batchcrypto::ops::hash::{Alg, oracle::digest};
+    use batchcrypto::ops::mpt::{EMPTY_ROOT, eth, sample};
+    let word = |n: u64| {
+        let mut w = [0u8; 32];
+        w[24..].copy_from_slice(&n.to_be_bytes());
+        w
+    };
+    let quantity = |w: &[u8; 32]| {
+        let h = hex::encode(w);
+        format!(
+            "0x{}",
+            h.trim_start_matches('0').to_string() + if w == &[0; 32] { "0" } else { "" }
+        )
+    };
+    // The storage trie: slots 0..12 holding 1000 * (slot + 1) (slot 12 empty).
+    let slots: Vec<(Vec<u8>, Vec<u8>)> = (0..12u64)
+        .map(|s| {
+            let item = eth::storage_item(&[0; 32], &word(s), &word(1000 * (s + 1)), &[]).expect("fits");
+            let p = batchcrypto::ops::mpt::read(&item).expect("reads");
+            (p.key.to_vec(), p.value.expect("held").to_vec())
+        })
+        .collect();
+    let asked = [3u64, 12];
+    let keys: Vec<Vec<u8>> = asked
+        .iter()
+        .map(|&s| digest(Alg::Keccak256, &word(s)).to_vec())
+        .collect();
+    let (storage_root, storage_proofs) = sample::prove(&slots, &keys).expect("a trie");
+    let account = eth::Account {
+        nonce: 7,
+        balance: word(5_000_000_000),
+        storage_root,
+        code_hash: [0x33; 32],
+    };
+    let address = [0xab; 20];
+    let absent = [0xcd; 20];
+    let mut state: Vec<(Vec<u8>, Vec<u8>)> = (0..39u8)
+        .map(|i| {
+            let a = eth::Account {
+                nonce: u64::from(i),
+                ..account
+            };
+            (digest(Alg::Keccak256, &[i; 20]).to_vec(), a.rlp())
+        })
+        .collect();
+    state.push((digest(Alg::Keccak256, &address).to_vec(), account.rlp()));
+    let state_keys = [
+        digest(Alg::Keccak256, &address).to_vec(),
+        digest(Alg::Keccak256, &absent).to_vec(),
+    ];
+    let (state_root, account_proofs) = sample::prove(&state, &state_keys).expect("a trie");
+    let nodes = |p: &[Vec<u8>]| p.iter().map(|n| format!("0x{}", hex::encode(n))).collect::<Vec<_>>();
+    let answer = |balance: u64, slot3: u64| {
+        serde_json::json!({
+            "stateRoot": format!("0x{}", hex::encode(state_root)),
+            "address": format!("0x{}", hex::encode(address)),
+            "nonce": "0x7",
+            "balance": quantity(&word(balance)),
+            "codeHash": format!("0x{}", hex::encode(account.code_hash)),
+            "storageHash": format!("0x{}", hex::encode(storage_root)),
+            "accountProof": nodes(&account_proofs[0]),
+            "storageProof": [
+                {"key": format!("0x{}", hex::encode(word(3))), "value": quantity(&word(slot3)), "proof": nodes(&storage_proofs[0])},
+                {"key": "0xc", "value": "0x0", "proof": nodes(&storage_proofs[1])},
+            ],
+        })
+    };
+    let empty = |code: [u8; 32], storage: [u8; 32]| {
+        serde_json::json!({
+            "stateRoot": format!("0x{}", hex::encode(state_root)),
+            "address": format!("0x{}", hex::encode(absent)),
+            "nonce": "0x0",
+            "balance": "0x0",
+            "codeHash": format!("0x{}", hex::encode(code)),
+            "storageHash": format!("0x{}", hex::encode(storage)),
+            "accountProof": nodes(&account_proofs[1]),
+            "storageProof": [],
+        })
+    };
+    let mut no_root = answer(5_000_000_000, 4000);
+    no_root.as_object_mut().expect("an object").remove("stateRoot");
+    let mut big_nonce = answer(5_000_000_000, 4000);
+    big_nonce["nonce"] = "0x10000000000000000".into();
+    let mut long_slot = answer(5_000_000_000, 4000);
+    long_slot["storageProof"][0]["key"] = format!("0x{}", "11".repeat(33)).into();
+    let lines = [
+        (answer(5_000_000_000, 4000), Some(serde_json::json!({"valid": true}))),
+        (empty([0; 32], [0; 32]), Some(serde_json::json!({"valid": true}))),
+        (
+            empty(eth::KECCAK_EMPTY, EMPTY_ROOT),
+            Some(serde_json::json!({"valid": true})),
+        ),
+        (
+            answer(5_000_000_001, 4000),
+            Some(serde_json::json!({"valid": false, "reason": "path_mismatch", "proof": "accountProof"})),
+        ),
+        (
+            answer(5_000_000_000, 4001),
+            Some(serde_json::json!({"valid": false, "reason": "path_mismatch", "proof": "storageProof[0]"})),
+        ),
+        (no_root, None),
+        (big_nonce, None),
+        (long_slot, None),
+    ];
+    let input: String = lines.iter().map(|(l, _)| format!("{l}\n")).collect();
+    let want: Vec<Option<serde_json::Value>> = lines.iter().map(|(_, w)| w.clone()).collect();
+    let args = ["verify", "eth-proof"];
+    let out = if has_usable_gpu() {
+        gpu_prints_what_cpu_prints(&args, input.as_bytes())
+    } else {
+        run_with_stdin(&[&args[..], &["--backend", "cpu"]].concat(), input.as_bytes())
+    };
+    assert_eq!(out.status.code(), Some(2));
+    let got = stdout_lines(&out);
+    assert_eq!(got.len(), want.len());
+    for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+        match w {
+            Some(w) => assert_eq!(g, w, "line {}", i + 1),
+            None => assert!(g.get("error").is_some(), "line {}: {g}", i + 1),
+        }
+    }
+}

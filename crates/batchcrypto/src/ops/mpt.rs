@@ -53,6 +53,7 @@
 //!    one (the claimed absence included).
 
 pub(crate) mod cpu;
+pub mod eth;
 pub(crate) mod gpu;
 pub mod oracle;
 pub mod sample;
