@@ -172,6 +172,10 @@ bench blake 12 --backend cpu,gpu --op blake2b_256_32,blake3_64 --sizes 1048576 -
 # runs the oracle on every proof: about 20 Poseidon hashes a proof).
 bench merkleproofs 16 --backend cpu,gpu --op merkle_proof_keccak256,merkle_proof_sha256,merkle_proof_poseidon,merkle_proof_ssz \
   --sizes 65536 --oracle-max-n 4096
+# Ethereum trie proofs (account proofs of a state trie of 2^18 accounts):
+# the nodes on the hashing kernel and the walks on 16 cores, against the
+# interleaved Keccak routes and the walks on 16 cores.
+bench mptproofs 12 --backend cpu,gpu --op mpt_proof --sizes 65536 --oracle-max-n 4096
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).
