@@ -927,16 +927,7 @@ impl<const SECURE: bool> LineFormat for MptProofFormat<SECURE> {
                 Some(bytes)
             }
         };
-        let nodes = l
-            .proof
-            .ok_or("missing field \"proof\" (an array of the trie's RLP nodes in hex, root first)")?
-            .iter()
-            .enumerate()
-            .map(|(k, n)| {
-                let mut node = Vec::new();
-                hex_into(&format!("proof[{k}]"), n, &mut node).map(|()| node)
-            })
-            .collect::<Result<Vec<_>, String>>()?;
+        let nodes = hex_nodes("proof", l.proof.as_deref())?;
         let nodes: Vec<&[u8]> = nodes.iter().map(Vec::as_slice).collect();
         scratch.clear();
         // A part the layout cannot hold: an empty item, which reads as

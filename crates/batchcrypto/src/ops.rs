@@ -68,6 +68,23 @@ pub struct SignedItem<const PK: usize, const SIG: usize> {
     pub kind: &'static str,
 }
 
+/// Generated items (bytes and kind) as a batch, and the oracle's answer on
+/// each (`oracle`, on all cores): the workloads of the operations whose
+/// items are bytes of any length (Poseidon, Merkle and trie proofs).
+pub(crate) fn made_batch<T: Send>(
+    made: &[(Vec<u8>, &'static str)],
+    oracle: impl Fn(&[u8]) -> T + Sync + Send,
+) -> (crate::batch::FlatBytes, Vec<T>) {
+    use rayon::prelude::*;
+    let mut items = crate::batch::FlatBytes::with_capacity(made.len(), made.iter().map(|(m, _)| m.len()).sum());
+    for (item, _) in made {
+        // Workloads stay far below the 4 GiB batch limit.
+        let _fits = items.push(item);
+    }
+    let expected = (0..items.len()).into_par_iter().map(|i| oracle(items.get(i))).collect();
+    (items, expected)
+}
+
 /// Generated items as a batch (sample messages are short: far below the
 /// batch's 4 GiB limit, so no push fails).
 pub fn signed_batch<const PK: usize, const SIG: usize>(

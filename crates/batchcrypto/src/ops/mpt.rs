@@ -85,6 +85,18 @@ pub struct Proof<'a> {
     pub nodes: Vec<&'a [u8]>,
 }
 
+/// The RLP list of the items encoded in `payload`.
+pub(crate) fn rlp_list(payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(payload.len() + 3);
+    alloy_rlp::Header {
+        list: true,
+        payload_length: payload.len(),
+    }
+    .encode(&mut out);
+    out.extend_from_slice(payload);
+    out
+}
+
 /// An item's bytes (see the module's layout). `None` where a part does
 /// not fit it: a key over [`MAX_KEY_LEN`] bytes, more than [`MAX_NODES`]
 /// nodes, a value or node of 4 GiB or more.

@@ -5,7 +5,6 @@
 
 use rand::SeedableRng;
 use rand::rngs::StdRng;
-use rayon::prelude::*;
 
 use super::{Rule, oracle, sample};
 use crate::batch::FlatBytes;
@@ -112,15 +111,7 @@ type Proofs = (Rule, Option<u32>, FlatBytes);
 fn proof_workload(c: &WorkloadConfig, rule: Rule) -> Box<dyn Workload> {
     let depth = (!c.varied).then_some(BENCH_DEPTH);
     let made = sample::proofs(rule, c.n, c.seed, c.invalid_share, depth);
-    let mut items = FlatBytes::with_capacity(made.len(), made.iter().map(|(m, _)| m.len()).sum());
-    for (item, _) in &made {
-        // Workloads stay far below the 4 GiB batch limit.
-        let _fits = items.push(item);
-    }
-    let expected: Vec<Verdict> = (0..items.len())
-        .into_par_iter()
-        .map(|i| oracle::verify_proof(rule, depth, items.get(i)))
-        .collect();
+    let (items, expected) = crate::ops::made_batch(&made, |item| oracle::verify_proof(rule, depth, item));
     Box::new(Cases {
         len: items.len(),
         input: (rule, depth, items),

@@ -11,7 +11,7 @@ use crate::cores;
 use crate::ops::hash::{self, Alg, Digest};
 use crate::verdict::{Reason, Verdict};
 
-/// Most items per task: enough nodes (about 9 per state proof) for the
+/// Most items per task: enough nodes (six to nine a state proof) for the
 /// lanes to fill at every block count.
 const TASK_ITEMS: usize = 256;
 

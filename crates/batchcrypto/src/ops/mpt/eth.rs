@@ -51,14 +51,7 @@ impl Account {
         integer(&self.balance).encode(&mut payload);
         self.storage_root.encode(&mut payload);
         self.code_hash.encode(&mut payload);
-        let mut out = Vec::with_capacity(payload.len() + 3);
-        alloy_rlp::Header {
-            list: true,
-            payload_length: payload.len(),
-        }
-        .encode(&mut out);
-        out.extend(payload);
-        out
+        super::rlp_list(&payload)
     }
 }
 

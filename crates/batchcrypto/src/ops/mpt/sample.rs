@@ -20,7 +20,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
 
-use super::encode;
+use super::eth::Account;
+use super::{encode, rlp_list};
 
 /// The hostile kinds, in the order items take them.
 pub const HOSTILE: [&str; 11] = [
@@ -98,25 +99,18 @@ pub fn prove(entries: &[(Vec<u8>, Vec<u8>)], keys: &[Vec<u8>]) -> Option<([u8; 3
     Some((root.0, proofs))
 }
 
-/// An account's RLP: `[nonce, balance, storageRoot, codeHash]`.
+/// A random account's RLP: `[nonce, balance, storageRoot, codeHash]`.
 fn account(rng: &mut StdRng) -> Vec<u8> {
     let bits = rng.random_range(1..40);
-    let nonce = rng.random_range(0..1u64 << bits);
-    let balance = rng.random::<u128>() >> rng.random_range(0..128);
-    let (storage, code): ([u8; 32], [u8; 32]) = (rng.random(), rng.random());
-    let mut payload = Vec::with_capacity(80);
-    nonce.encode(&mut payload);
-    balance.encode(&mut payload);
-    storage.encode(&mut payload);
-    code.encode(&mut payload);
-    let mut out = Vec::with_capacity(payload.len() + 2);
-    alloy_rlp::Header {
-        list: true,
-        payload_length: payload.len(),
-    }
-    .encode(&mut out);
-    out.extend(payload);
-    out
+    let mut balance = [0u8; 32];
+    balance[16..].copy_from_slice(&(rng.random::<u128>() >> rng.random_range(0..128)).to_be_bytes());
+    let account = Account {
+        nonce: rng.random_range(0..1u64 << bits),
+        balance,
+        storage_root: rng.random(),
+        code_hash: rng.random(),
+    };
+    account.rlp()
 }
 
 /// A random trie of shape `t % 3` (see the module's list) and its keys.
@@ -319,12 +313,5 @@ pub fn extension(path: &[u8], child: &[u8; 32]) -> Vec<u8> {
     let mut payload = Vec::new();
     key.as_slice().encode(&mut payload);
     child.encode(&mut payload);
-    let mut out = Vec::new();
-    alloy_rlp::Header {
-        list: true,
-        payload_length: payload.len(),
-    }
-    .encode(&mut out);
-    out.extend(payload);
-    out
+    rlp_list(&payload)
 }

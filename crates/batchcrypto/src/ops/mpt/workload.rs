@@ -2,8 +2,6 @@
 //! batches of trie proofs ([`super::sample::proofs`]) against the
 //! reference's verdicts.
 
-use rayon::prelude::*;
-
 use super::{oracle, sample};
 use crate::batch::FlatBytes;
 use crate::engine::{Engine, KernelWork};
@@ -27,15 +25,7 @@ pub const MPT_PROOF: OpSpec = OpSpec {
 /// hostile items at the configured share.
 fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
     let made = sample::proofs(c.n, c.seed, c.invalid_share, c.varied);
-    let mut items = FlatBytes::with_capacity(made.len(), made.iter().map(|(m, _)| m.len()).sum());
-    for (item, _) in &made {
-        // Workloads stay far below the 4 GiB batch limit.
-        let _fits = items.push(item);
-    }
-    let expected: Vec<Verdict> = (0..items.len())
-        .into_par_iter()
-        .map(|i| oracle::verify(items.get(i)))
-        .collect();
+    let (items, expected) = crate::ops::made_batch(&made, oracle::verify);
     Box::new(Cases {
         len: items.len(),
         input: items,

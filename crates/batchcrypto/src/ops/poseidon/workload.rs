@@ -4,8 +4,6 @@
 //! the commonest call), the self-test's every width from 1 to 12 inputs in
 //! turn; hostile items in both at the configured share.
 
-use rayon::prelude::*;
-
 use super::{HashResult, MAX_INPUTS, oracle, sample};
 use crate::batch::FlatBytes;
 use crate::engine::{Engine, KernelWork};
@@ -27,15 +25,7 @@ fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
     let made = sample::items(c.n, c.seed, c.invalid_share, |i| {
         if varied { 1 + i % MAX_INPUTS } else { 2 }
     });
-    let mut items = FlatBytes::with_capacity(made.len(), made.iter().map(|(m, _)| m.len()).sum());
-    for (item, _) in &made {
-        // Workloads stay far below the 4 GiB batch limit.
-        let _fits = items.push(item);
-    }
-    let expected: Vec<HashResult> = (0..items.len())
-        .into_par_iter()
-        .map(|i| oracle::hash(items.get(i)))
-        .collect();
+    let (items, expected) = crate::ops::made_batch(&made, oracle::hash);
     Box::new(Cases {
         len: items.len(),
         input: items,
