@@ -4,10 +4,11 @@
 //! rules' roots and trees (the oracle's levels; lean-imt-poseidon's over
 //! leaves made from the drawn ones, [`lean_leaves`]), also as padded trees,
 //! and inclusion proofs of their leaves edited as drawn ([`proofs`]),
+//! and Ethereum trie proofs in a trie made from the leaves ([`tries`]),
 //! against the oracles.
 
 use arbitrary::Unstructured;
-use batchcrypto::ops::{hash, merkle, poseidon};
+use batchcrypto::ops::{hash, merkle, mpt, poseidon};
 use batchcrypto::{Engine, FlatBytes};
 
 use super::{answers, engine, same};
@@ -119,7 +120,77 @@ pub fn check(e: &Engine, data: &[u8]) {
                 proofs(e, &mut u, rule, &tree);
             }
         }
+        tries(e, &mut u, &leaves);
     }
+}
+
+/// Ethereum trie proofs (drawn after everything above): the trie whose
+/// keys are the leaves cut to a drawn length (1 to 32 bytes: short keys
+/// and values make nodes embedded in their parents) and whose values are
+/// their last bytes (1 to 32 drawn), proofs of drawn keys (an entry's, or
+/// drawn bytes: mostly absent) claiming the entry's value, none, or drawn
+/// bytes, each kept, a byte changed, cut, grown, a node dropped or
+/// repeated; against the oracle.
+fn tries(e: &Engine, u: &mut Unstructured, leaves: &[hash::Digest]) {
+    let key_len = u.int_in_range(1..=32usize).unwrap_or(32);
+    let value_len = u.int_in_range(1..=32usize).unwrap_or(1);
+    let entries: Vec<(Vec<u8>, Vec<u8>)> = leaves
+        .iter()
+        .map(|l| (l[..key_len].to_vec(), l[32 - value_len..].to_vec()))
+        .collect();
+    let count = u.int_in_range(0..=PROOFS).unwrap_or(0);
+    let mut claims = Vec::with_capacity(count);
+    for _ in 0..count {
+        let (key, value) = match (entries.is_empty(), u.int_in_range(0..=3u8).unwrap_or(0)) {
+            (false, 0..=1) => entries[u.choose_index(entries.len()).unwrap_or(0)].clone(),
+            _ => {
+                let mut key = u.bytes(key_len.min(u.len())).unwrap_or_default().to_vec();
+                key.resize(key_len, 0);
+                (key, Vec::new())
+            }
+        };
+        let value = match u.int_in_range(0..=3u8).unwrap_or(0) {
+            0..=1 if !value.is_empty() => Some(value),
+            2 => Some(u.bytes(value_len.min(u.len())).unwrap_or_default().to_vec()),
+            _ => None,
+        };
+        claims.push((key, value));
+    }
+    let keys: Vec<Vec<u8>> = claims.iter().map(|(k, _)| k.clone()).collect();
+    // Keys of one length: none a prefix of another, so the trie is made.
+    let Some((root, proofs)) = mpt::sample::prove(&entries, &keys) else {
+        return;
+    };
+    let mut items = FlatBytes::new();
+    for ((key, value), mut nodes) in claims.into_iter().zip(proofs) {
+        match u.int_in_range(0..=2u8).unwrap_or(0) {
+            1 if !nodes.is_empty() => {
+                nodes.remove(u.choose_index(nodes.len()).unwrap_or(0));
+            }
+            2 if !nodes.is_empty() => {
+                let node = nodes[u.choose_index(nodes.len()).unwrap_or(0)].clone();
+                nodes.insert(u.int_in_range(0..=nodes.len()).unwrap_or(0), node);
+            }
+            _ => {}
+        }
+        let nodes: Vec<&[u8]> = nodes.iter().map(Vec::as_slice).collect();
+        let mut item = mpt::encode(&root, &key, value.as_deref(), &nodes).unwrap_or_default();
+        match u.int_in_range(0..=3u8).unwrap_or(0) {
+            1 if !item.is_empty() => {
+                let at = u.choose_index(item.len()).unwrap_or(0);
+                item[at] ^= u.int_in_range(1..=255u8).unwrap_or(1);
+            }
+            2 => item.truncate(u.int_in_range(0..=item.len()).unwrap_or(0)),
+            3 => {
+                let len = u.int_in_range(0..=100usize).unwrap_or(0).min(u.len());
+                item.extend_from_slice(u.bytes(len).unwrap_or_default());
+            }
+            _ => {}
+        }
+        assert!(items.push(&item), "items far below 4 GiB");
+    }
+    let want: Vec<_> = (0..items.len()).map(|j| mpt::oracle::verify(items.get(j))).collect();
+    same("mpt proofs", &answers(e, e.verify_mpt_proofs(&items)), &want);
 }
 
 /// Inclusion proofs of `tree`'s leaves as drawn: each a leaf's path
