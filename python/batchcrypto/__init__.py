@@ -53,6 +53,7 @@ __all__ = [
     "groth16_item",
     "merkle_proof_item",
     "mpt_proof_item",
+    "eth_proof_items",
     "GPU_RUNTIME",
     "__version__",
 ]
@@ -158,6 +159,74 @@ def mpt_proof_item(root: bytes, key: bytes, value: bytes | None, nodes: list[byt
     for node in nodes:
         parts += [len(node).to_bytes(4, "big"), bytes(node)]
     return b"".join(parts)
+
+
+def _eth_bytes(answer: dict, name: str, length: int | None = None) -> bytes:
+    """A hex field of an eth_getProof answer (``0x`` optional), of
+    ``length`` bytes where given; quantities (``length`` 32) may be shorter
+    hex or an int."""
+    value = answer.get(name) if isinstance(answer, dict) else None
+    if value is None:
+        raise ValueError(f"eth_proof_items: missing field {name!r}")
+    if length == 32 and isinstance(value, int):
+        if not 0 <= value < 1 << 256:
+            raise ValueError(f"eth_proof_items: {name}: {value} is not 0 to 2**256 - 1")
+        return value.to_bytes(32, "big")
+    if isinstance(value, (bytes, bytearray)):
+        raw = bytes(value)
+    elif isinstance(value, str):
+        digits = value[2:] if value[:2] in ("0x", "0X") else value
+        if length == 32 and len(digits) <= 64:
+            digits = digits.rjust(64, "0")
+        try:
+            raw = bytes.fromhex(digits)
+        except ValueError as e:
+            raise ValueError(f"eth_proof_items: {name}: {e}") from None
+    else:
+        raise ValueError(f"eth_proof_items: {name}: {type(value).__name__}, expected hex")
+    if length is not None and len(raw) != length:
+        raise ValueError(f"eth_proof_items: {name}: {len(raw)} bytes, expected {length}")
+    return raw
+
+
+def eth_proof_items(answer: dict, state_root: bytes | str) -> list[bytes]:
+    """The items of one ``eth_getProof`` answer (EIP-1186: its ``result``
+    object, hex strings or bytes and ints) under a block's ``stateRoot``,
+    for :meth:`Engine.verify_mpt_proofs`: the account's proof first (at
+    ``keccak256(address)``, its RLP, or absence for an empty account), then
+    each storage proof (at ``keccak256(slot)``, the value's RLP, or
+    absence for 0), as ``batchcrypto verify eth-proof`` makes them. Raises
+    ``ValueError`` for a missing field, bad hex, a quantity over 32 bytes
+    or a nonce over 64 bits. :meth:`Engine.verify_eth_proofs` checks
+    answers whole."""
+    root = _eth_bytes({"stateRoot": state_root}, "stateRoot", 32)
+    nonce = int.from_bytes(_eth_bytes(answer, "nonce", 32), "big")
+    if nonce >= 1 << 64:
+        raise ValueError(f"eth_proof_items: nonce {nonce} is over 64 bits")
+    nodes = lambda proof, name: [_eth_bytes({name: n}, name) for n in proof]  # noqa: E731
+    storage_hash = _eth_bytes(answer, "storageHash", 32)
+    items = [
+        _native.eth_account_item(
+            root,
+            _eth_bytes(answer, "address", 20),
+            nonce,
+            _eth_bytes(answer, "balance", 32),
+            storage_hash,
+            _eth_bytes(answer, "codeHash", 32),
+            nodes(answer.get("accountProof") or [], "accountProof"),
+        )
+    ]
+    for i, s in enumerate(answer.get("storageProof") or []):
+        name = f"storageProof[{i}]"
+        items.append(
+            _native.eth_storage_item(
+                storage_hash,
+                _eth_bytes(s, "key", 32),
+                _eth_bytes(s, "value", 32),
+                nodes(s.get("proof") or [], name),
+            )
+        )
+    return items
 
 
 def reason_name(code: int) -> str | None:
@@ -479,6 +548,26 @@ class Engine:
         n, cols = columns("verify_mpt_proofs", items=items)
         codes = np.empty(n, dtype=np.uint8)
         self._native.verify_mpt_proofs(cols[0].native(), codes)
+        return _verdicts(codes)
+
+    def verify_eth_proofs(self, answers: list[dict], state_roots: Any) -> Verdicts:
+        """``eth_getProof`` answers (EIP-1186 ``result`` objects) checked
+        whole, one verdict per answer: its account proof and every storage
+        proof (:func:`eth_proof_items`) valid, else the first failing one's
+        reason. ``state_roots``: one block's ``stateRoot`` for every answer
+        (bytes or hex), or a list of one per answer. Every proof of every
+        answer runs as one batch."""
+        roots = state_roots if isinstance(state_roots, (list, tuple)) else [state_roots] * len(answers)
+        if len(roots) != len(answers):
+            raise ValueError(f"verify_eth_proofs: {len(roots)} state roots for {len(answers)} answers")
+        per_answer = [eth_proof_items(a, r) for a, r in zip(answers, roots)]
+        got = self.verify_mpt_proofs([item for items in per_answer for item in items])
+        codes = np.zeros(len(answers), dtype=np.uint8)
+        at = 0
+        for k, items in enumerate(per_answer):
+            failed = got.reasons[at : at + len(items)]
+            codes[k] = next((c for c in failed if c != 0), 0)
+            at += len(items)
         return _verdicts(codes)
 
     def verify_kzg_cells(self, commitments: Any, indices: Any, cells: Any, proofs: Any) -> Verdicts:

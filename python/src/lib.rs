@@ -20,7 +20,7 @@ use pyo3::types::PyBytes;
 
 use batchcrypto::flat::{self, Column};
 use batchcrypto::ops::{
-    bls, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519,
+    bls, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, poseidon, slhdsa, sr25519,
 };
 use batchcrypto::{BackendChoice, Engine, Error, Outcome, Reason, Verdict};
 
@@ -986,6 +986,69 @@ fn groth16_item_from_snarkjs(py: Python<'_>, proof: &str, public: &str) -> PyRes
     Ok(PyBytes::new(py, &bytes).unbind())
 }
 
+/// A fixed-length argument's bytes, or a ValueError naming it.
+fn fixed<const N: usize>(op: &str, name: &str, bytes: &[u8]) -> PyResult<[u8; N]> {
+    bytes
+        .try_into()
+        .map_err(|_| PyValueError::new_err(format!("{op}: {name}: {} bytes, expected {N}", bytes.len())))
+}
+
+/// An `eth_getProof` account proof as an item of `verify_mpt_proofs`
+/// (`mpt::eth::account_item`: the key hashed, the account RLP-encoded,
+/// absence for an empty account).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn eth_account_item(
+    py: Python<'_>,
+    state_root: &[u8],
+    address: &[u8],
+    nonce: u64,
+    balance: &[u8],
+    storage_hash: &[u8],
+    code_hash: &[u8],
+    nodes: Vec<Vec<u8>>,
+) -> PyResult<Py<PyBytes>> {
+    let op = "eth_account_item";
+    let account = mpt::eth::Account {
+        nonce,
+        balance: fixed(op, "balance", balance)?,
+        storage_root: fixed(op, "storage_hash", storage_hash)?,
+        code_hash: fixed(op, "code_hash", code_hash)?,
+    };
+    let nodes: Vec<&[u8]> = nodes.iter().map(Vec::as_slice).collect();
+    let item = mpt::eth::account_item(
+        &fixed(op, "state_root", state_root)?,
+        &fixed(op, "address", address)?,
+        &account,
+        &nodes,
+    )
+    .ok_or_else(|| PyValueError::new_err(format!("{op}: {} nodes, at most {}", nodes.len(), mpt::MAX_NODES)))?;
+    Ok(PyBytes::new(py, &item).unbind())
+}
+
+/// An `eth_getProof` storage proof as an item of `verify_mpt_proofs`
+/// (`mpt::eth::storage_item`: the slot hashed, the value RLP-encoded,
+/// absence for 0).
+#[pyfunction]
+fn eth_storage_item(
+    py: Python<'_>,
+    storage_root: &[u8],
+    slot: &[u8],
+    value: &[u8],
+    nodes: Vec<Vec<u8>>,
+) -> PyResult<Py<PyBytes>> {
+    let op = "eth_storage_item";
+    let nodes: Vec<&[u8]> = nodes.iter().map(Vec::as_slice).collect();
+    let item = mpt::eth::storage_item(
+        &fixed(op, "storage_root", storage_root)?,
+        &fixed(op, "slot", slot)?,
+        &fixed(op, "value", value)?,
+        &nodes,
+    )
+    .ok_or_else(|| PyValueError::new_err(format!("{op}: {} nodes, at most {}", nodes.len(), mpt::MAX_NODES)))?;
+    Ok(PyBytes::new(py, &item).unbind())
+}
+
 /// Every reason as `(number, code)`: the name table of the verdict arrays.
 #[pyfunction]
 fn reason_names() -> Vec<(u8, &'static str)> {
@@ -1009,6 +1072,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(groth16_item_from_snarkjs, m)?)?;
     m.add_function(wrap_pyfunction!(groth16_bls12_381_key_from_snarkjs, m)?)?;
     m.add_function(wrap_pyfunction!(groth16_bls12_381_item_from_snarkjs, m)?)?;
+    m.add_function(wrap_pyfunction!(eth_account_item, m)?)?;
+    m.add_function(wrap_pyfunction!(eth_storage_item, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("GPU_RUNTIME", GPU_RUNTIME)?;
     Ok(())

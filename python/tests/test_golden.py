@@ -325,3 +325,31 @@ def test_mpt_proofs(engine):
         batchcrypto.mpt_proof_item(b"\0" * 31, b"", None, [])
     with pytest.raises(ValueError, match="129 nodes"):
         batchcrypto.mpt_proof_item(b"\0" * 32, b"", None, [b"\x80"] * 129)
+
+
+def test_eth_proofs(engine):
+    """eth_getProof answers: the CLI's verdicts on its golden answers
+    (``verify eth-proof``'s: whole, a changed balance and slot, absent
+    accounts), by ``Engine.verify_eth_proofs`` with one state root and with
+    one per answer; its malformed lines raise from ``eth_proof_items``."""
+    answers, roots, want, bad = [], [], [], []
+    for line, out in zip(jsonl("eth-proof.jsonl"), jsonl("eth-proof.out"), strict=True):
+        if "error" in out:
+            bad.append(line)
+            continue
+        roots.append(line.pop("stateRoot"))
+        answers.append(line)
+        want.append(out)
+    assert len(answers) == 6 and len(bad) == 2 and len(set(roots)) == 1
+    for state_roots in (roots[0], roots, [unhex(r) for r in roots]):
+        got = engine.verify_eth_proofs(answers, state_roots)
+        assert [bool(v) for v in got.valid] == [w["valid"] for w in want]
+        assert [batchcrypto.reason_name(c) for c in got.reasons] == [w.get("reason") for w in want]
+    # The account's item first, then one per slot.
+    assert len(batchcrypto.eth_proof_items(answers[0], roots[0])) == 1 + len(answers[0]["storageProof"])
+    with pytest.raises(ValueError, match="missing field 'stateRoot'"):
+        batchcrypto.eth_proof_items(bad[0], bad[0].get("stateRoot"))
+    with pytest.raises(ValueError, match="nonce .* over 64 bits"):
+        batchcrypto.eth_proof_items(bad[1], bad[1]["stateRoot"])
+    with pytest.raises(ValueError, match="2 state roots for 6 answers"):
+        engine.verify_eth_proofs(answers, roots[:2])
