@@ -15,12 +15,13 @@ committed inputs behind their choice byte, which the tests replay on the
 GPU from their own files) are left out. For the cli target a route that no
 input under --max-bytes picks gets the corpus's smallest input that does
 (an ML-KEM-768 decapsulation line alone is 7 KB), so that the replay runs
-every route.
+every route; so does each route seed_corpus.py writes into its inputs
+(WRITTEN: a trie proof's lines are kilobytes).
 """
 import argparse
 import pathlib
 
-from seed_corpus import cli_choices, cli_routes, gpu_seeds
+from seed_corpus import WRITTEN, cli_choices, cli_routes, gpu_seeds
 
 MARKER = "# corpus: a campaign's minimised inputs (export.py rewrites below this line)"
 
@@ -48,6 +49,7 @@ def main() -> None:
     )
     if args.target == "cli":
         inputs += smallest_per_route(args.corpus, {b[0] % cli_choices() for b in inputs if b})
+        inputs += smallest_per_written_route(args.corpus, {written_route(b) for b in inputs})
     out.parent.mkdir(exist_ok=True)
     out.write_text("\n".join(kept + [MARKER] + [b.hex() for b in inputs]) + "\n")
     print(f"{out}: {len(inputs)} inputs, {sum(map(len, inputs))} bytes")
@@ -64,6 +66,28 @@ def smallest_per_route(corpus: pathlib.Path, picked: set[int]) -> list[bytes]:
         if choice < routes and choice not in picked and choice not in extra:
             extra[choice] = data
     return [extra[c] for c in sorted(extra)]
+
+
+def written_route(data: bytes) -> bytes | None:
+    """The route an input writes itself (its first byte past the listed
+    routes: the text up to its first newline), or None."""
+    if len(data) < 2 or data[0] % cli_choices() < len(cli_routes()):
+        return None
+    return data[2:].split(b"\n", 1)[0]
+
+
+def smallest_per_written_route(corpus: pathlib.Path, picked: set[bytes | None]) -> list[bytes]:
+    """The smallest input of each route of seed_corpus's WRITTEN that no
+    input in `picked` writes (a trie proof's or an eth_getProof answer's
+    lines are kilobytes: past --max-bytes)."""
+    wanted = {route.encode() for route, _ in WRITTEN} - picked
+    extra = {}
+    for path in sorted((p for p in corpus.iterdir() if p.is_file()), key=lambda p: (p.stat().st_size, p.name)):
+        data = path.read_bytes()
+        route = written_route(data)
+        if route in wanted and route not in extra:
+            extra[route] = data
+    return [extra[r] for r in sorted(extra)]
 
 
 if __name__ == "__main__":

@@ -180,6 +180,10 @@ def route_lines(route: str) -> list[bytes]:
         return golden("poseidon-leaves.jsonl")[:24]
     if word.startswith("merkle-proof-"):
         return golden(f"{word}.jsonl")[:24]
+    if word.startswith("mpt-proof"):
+        return golden(f"{word}.jsonl")[:24]
+    if word == "eth-proof":
+        return golden("eth-proof.jsonl")
     if word == "verify/groth16":
         return golden("groth16.jsonl")[:24]
     if word == "verify/groth16-bls12-381":
@@ -232,6 +236,10 @@ WRITTEN = [
     ("verify/merkle-proof?hash=sha256&depth=6", "merkle-proof-sha256"),
     ("verify/merkle-proof?hash=poseidon", "merkle-proof-poseidon"),
     ("verify/merkle-proof?hash=poseidon&depth=65", "merkle-proof-poseidon"),
+    ("verify/mpt-proof", "mpt-proof"),
+    ("verify/mpt-proof?secure=true", "mpt-proof-secure"),
+    ("verify/mpt-proof?secure=maybe", "mpt-proof-secure"),
+    ("verify/eth-proof", "eth-proof"),
     ("mlkem/keygen?set=0768", "mlkem/keygen"),
     ("ntt?field=prime64-negacyclic&log_n=4&modulus=0x10001", "ntt?field=goldilocks&log_n=2"),
     ("ntt?field=goldilocks&log-n=3&coset=07&output_order=bit-reversed", "ntt?field=goldilocks&log_n=2"),
