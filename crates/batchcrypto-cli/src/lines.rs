@@ -292,7 +292,13 @@ pub fn push_hex_field(
     scratch: &mut Vec<u8>,
 ) -> Result<(), String> {
     hex_into(name, value, scratch)?;
-    if batch.push(scratch) {
+    push_item(batch, scratch)
+}
+
+/// Appends an item to `batch`, or the line's error where the batch cannot
+/// take it (4 GiB of bytes, or no memory).
+pub fn push_item(batch: &mut batchcrypto::FlatBytes, item: &[u8]) -> Result<(), String> {
+    if batch.push(item) {
         Ok(())
     } else {
         Err("batch over 4 GiB or out of memory".to_string())

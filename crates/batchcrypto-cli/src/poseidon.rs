@@ -14,7 +14,7 @@ use batchcrypto::ops::poseidon::{ELEMENT_LEN, HashResult};
 use batchcrypto::{Engine, FlatBytes, Selection};
 
 use crate::Fatal;
-use crate::lines::{Field, LineJob, LineVerb, VerbArgs, hex_fixed, parse_object, write_refused};
+use crate::lines::{Field, LineJob, LineVerb, VerbArgs, hex_fixed, parse_object, push_item, write_refused};
 
 pub fn job(args: VerbArgs) -> LineJob {
     args.job(Poseidon, "poseidon")
@@ -43,11 +43,7 @@ impl LineVerb for Poseidon {
         for (i, f) in inputs.iter().enumerate() {
             scratch.extend_from_slice(&hex_fixed::<ELEMENT_LEN>(&format!("inputs[{i}]"), f)?);
         }
-        if batch.push(scratch) {
-            Ok(())
-        } else {
-            Err("batch over 4 GiB or out of memory".to_string())
-        }
+        push_item(batch, scratch)
     }
 
     fn batch_bytes(batch: &FlatBytes) -> usize {

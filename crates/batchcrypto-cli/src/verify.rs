@@ -13,7 +13,7 @@ use batchcrypto::{Engine, Error, FlatBytes, Outcome, Selection, Verdict};
 use std::sync::Arc;
 
 use crate::Fatal;
-use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object, write_verdict};
+use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object, push_item, write_verdict};
 
 #[derive(clap::Subcommand)]
 pub enum Verify {
@@ -828,11 +828,7 @@ fn groth16_line<const N: usize>(
         _ => scratch.extend(proof(&proof_value).map_err(|e| e.to_string())?),
     }
     scratch.extend(public(&public_value).map_err(|e| e.to_string())?);
-    if batch.push(scratch) {
-        Ok(())
-    } else {
-        Err("batch over 4 GiB or out of memory".to_string())
-    }
+    push_item(batch, scratch)
 }
 
 #[derive(serde::Deserialize)]
@@ -877,11 +873,7 @@ impl<const INDEX: bool> LineFormat for MerkleProofFormat<INDEX> {
             .collect::<Result<Vec<_>, String>>()?;
         scratch.clear();
         scratch.extend(proof::encode(&root, &leaf, index, &siblings));
-        if batch.push(scratch) {
-            Ok(())
-        } else {
-            Err("batch over 4 GiB or out of memory".to_string())
-        }
+        push_item(batch, scratch)
     }
 
     fn batch_bytes(batch: &FlatBytes) -> usize {
@@ -935,11 +927,7 @@ impl<const SECURE: bool> LineFormat for MptProofFormat<SECURE> {
         if let Some(item) = mpt::encode(&root, &key, value.as_deref(), &nodes) {
             scratch.extend(item);
         }
-        if batch.push(scratch) {
-            Ok(())
-        } else {
-            Err("batch over 4 GiB or out of memory".to_string())
-        }
+        push_item(batch, scratch)
     }
 
     fn batch_bytes(batch: &FlatBytes) -> usize {
@@ -1029,11 +1017,7 @@ impl EthProofVerb {
     /// Appends `item` (an empty one, `wrong_input_length`, where the proof
     /// has more nodes than an item holds).
     fn push(batch: &mut FlatBytes, item: Option<Vec<u8>>) -> Result<(), String> {
-        if batch.push(&item.unwrap_or_default()) {
-            Ok(())
-        } else {
-            Err("batch over 4 GiB or out of memory".to_string())
-        }
+        push_item(batch, &item.unwrap_or_default())
     }
 }
 

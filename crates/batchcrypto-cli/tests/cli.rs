@@ -2536,8 +2536,8 @@ fn mpt_proof_lines_match_oracle() {
 /// `verify eth-proof`: eth_getProof answers made from tries alloy-trie
 /// builds (a state trie of 40 accounts, one with a storage trie of 12
 /// slots): the whole answer valid (a present slot, a slot holding 0,
-/// absent), an absent account stated as geth states it (zero hashes) and
-/// as reth does (the empty hashes), a changed balance failing its
+/// absent), an absent account stated as geth states it (zero hashes, a
+/// slot's empty proof) and as reth does (the empty hashes), a changed balance failing its
 /// `accountProof`, a changed slot value its `storageProof[i]`; malformed
 /// lines (no state root, a nonce over 64 bits, a slot over 32 bytes) are
 /// error lines, exit 2; `--backend gpu` prints the same, from the device.
@@ -2619,7 +2619,8 @@ fn eth_proof_lines_check_whole_answers() {
             "codeHash": format!("0x{}", hex::encode(code)),
             "storageHash": format!("0x{}", hex::encode(storage)),
             "accountProof": nodes(&account_proofs[1]),
-            "storageProof": [],
+            // As geth answers a slot of an account it does not have.
+            "storageProof": [{"key": "0x0", "value": "0x0", "proof": []}],
         })
     };
     let mut no_root = answer(5_000_000_000, 4000);

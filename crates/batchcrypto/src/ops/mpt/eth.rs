@@ -13,7 +13,9 @@
 //!   accounts; geth answers zeros for an account it does not have);
 //! - storage: key `keccak256(slot)` (the slot as 32 bytes), value the RLP
 //!   of the slot's integer without leading zeros; a slot holding 0 is
-//!   absent.
+//!   absent; a storage root of zeros is the empty trie's (geth answers an
+//!   account it does not have with zeros and empty storage proofs: no trie
+//!   has the root zero, so nothing else is accepted by that reading).
 
 use alloy_rlp::Encodable;
 
@@ -71,19 +73,19 @@ pub fn account_item(state_root: &[u8; 32], address: &[u8; 20], account: &Account
 }
 
 /// The item of a slot's proof (`storageProof[i].proof`) under the
-/// account's `storage_root`, the slot and its value 32 bytes big-endian
-/// each; `None` past [`super::MAX_NODES`] nodes.
+/// account's `storage_root` (zeros: the empty trie's), the slot and its
+/// value 32 bytes big-endian each; `None` past [`super::MAX_NODES`] nodes.
 pub fn storage_item(storage_root: &[u8; 32], slot: &[u8; 32], value: &[u8; 32], nodes: &[&[u8]]) -> Option<Vec<u8>> {
     let key = alloy_primitives::keccak256(slot);
+    let root = if *storage_root == [0; 32] {
+        &super::EMPTY_ROOT
+    } else {
+        storage_root
+    };
     let held = integer(value);
     let mut rlp = Vec::with_capacity(34);
     held.encode(&mut rlp);
-    encode(
-        storage_root,
-        key.as_slice(),
-        (!held.is_empty()).then_some(&rlp[..]),
-        nodes,
-    )
+    encode(root, key.as_slice(), (!held.is_empty()).then_some(&rlp[..]), nodes)
 }
 
 #[cfg(test)]
@@ -137,6 +139,8 @@ mod tests {
         value[31] = 0x80;
         let item = storage_item(&[0; 32], &[0; 32], &value, &[]).expect("fits");
         assert_eq!(read(&item), Ok(Some(vec![0x81, 0x80])));
+        // A storage root of zeros is the empty trie's.
+        assert_eq!(super::super::read(&item).map(|p| *p.root), Ok(super::super::EMPTY_ROOT));
         // The key: keccak256 of the slot's 32 bytes (of slot 0, published).
         let p = super::super::read(&item).expect("reads");
         assert_eq!(
