@@ -164,7 +164,7 @@ pub enum Verify {
         #[command(flatten)]
         io: Io,
     },
-    /// Ethereum Merkle-Patricia trie proofs (eth_getProof's accountProof and storageProof, transaction and receipt proofs): in {"root","key","value","proof":[nodes]} (hex: the trie's root, the key as the trie's path, the value the leaf holds, absent or null for a proof of absence, the RLP nodes root first), out {"valid":bool[,"reason"]}.
+    /// Ethereum Merkle-Patricia trie proofs (eth_getProof's accountProof and storageProof, transaction and receipt proofs): in {"root","key","value","proof":[nodes]} (hex: the trie's root, the key as the trie's path, the value the leaf holds, absent or null for a proof of absence, the RLP nodes root first; "index": i, a number, instead of the key in a block's transactions, receipts or withdrawals trie), out {"valid":bool[,"reason"]}.
     #[command(name = "mpt-proof")]
     MptProof {
         /// The keys are hashed with Keccak-256 first, as the state trie
@@ -887,6 +887,8 @@ struct MptProofLine<'a> {
     root: Field<'a>,
     #[serde(borrow, default)]
     key: Field<'a>,
+    #[serde(default)]
+    index: Option<u64>,
     #[serde(borrow, default)]
     value: Field<'a>,
     #[serde(borrow, default)]
@@ -894,8 +896,10 @@ struct MptProofLine<'a> {
 }
 
 /// `{"root","key","value","proof"}` (trie proofs): hex, the value absent
-/// or null for a proof of absence, the nodes root first; `SECURE`: the key
-/// hashed with Keccak-256 first. A key over 32 bytes (unhashed) or more
+/// or null for a proof of absence, the nodes root first; `"index": i` (a
+/// number) instead of the key in a block's transactions, receipts or
+/// withdrawals trie (the key `RLP(i)`); `SECURE`: the key hashed with
+/// Keccak-256 first. A key over 32 bytes (unhashed) or more
 /// than 128 nodes are the item's `wrong_input_length`, not the line's
 /// error.
 struct MptProofFormat<const SECURE: bool>;
@@ -907,7 +911,11 @@ impl<const SECURE: bool> LineFormat for MptProofFormat<SECURE> {
         let l: MptProofLine = parse_object(line)?;
         let root = hex_fixed::<32>("root", &l.root)?;
         let mut key = Vec::new();
-        hex_into("key", &l.key, &mut key)?;
+        match (&l.key, l.index) {
+            (Field::Missing, Some(index)) => key = mpt::eth::index_key(index),
+            (_, None) => hex_into("key", &l.key, &mut key)?,
+            (_, Some(_)) => return Err("fields \"key\" and \"index\": give one, not both".to_string()),
+        }
         if SECURE {
             key = batchcrypto::ops::hash::oracle::digest(batchcrypto::ops::hash::Alg::Keccak256, &key).to_vec();
         }

@@ -2666,3 +2666,48 @@ fn eth_proof_lines_check_whole_answers() {
         }
     }
 }
+
+/// `verify mpt-proof` with `"index"` for the key: proofs of items 0, 1,
+/// 127, 128 and 299 of a receipts-shaped trie of 300 entries (keys
+/// `RLP(i)`) verify by their indices; item 5, embedded in a branch of item
+/// 1's proof, verifies by those nodes with its value and fails with
+/// another; a line with both a key and an index is malformed.
+#[test]
+fn mpt_proof_lines_take_an_index_for_the_key() {
+    use batchcrypto::ops::mpt::{eth, sample};
+    let entries: Vec<(Vec<u8>, Vec<u8>)> = (0..300u64)
+        .map(|i| (eth::index_key(i), format!("receipt {i}").into_bytes()))
+        .collect();
+    let asked = [0u64, 1, 127, 128, 299];
+    let keys: Vec<Vec<u8>> = asked.iter().map(|&i| eth::index_key(i)).collect();
+    let (root, proofs) = sample::prove(&entries, &keys).expect("a trie");
+    let line = |index: u64, value: &[u8], nodes: &[Vec<u8>]| {
+        serde_json::json!({"root": hex::encode(root), "index": index, "value": hex::encode(value),
+            "proof": nodes.iter().map(hex::encode).collect::<Vec<_>>()})
+    };
+    let mut input = String::new();
+    let mut want = Vec::new();
+    for (&i, nodes) in asked.iter().zip(&proofs) {
+        input.push_str(&format!("{}\n", line(i, format!("receipt {i}").as_bytes(), nodes)));
+        want.push(serde_json::json!({"valid": true}));
+    }
+    // Item 5's leaf is embedded in the branch item 1's proof ends on: the
+    // same nodes prove it, and refuse another value there.
+    input.push_str(&format!("{}\n", line(5, b"receipt 5", &proofs[1])));
+    want.push(serde_json::json!({"valid": true}));
+    input.push_str(&format!("{}\n", line(5, b"receipt 6", &proofs[1])));
+    want.push(serde_json::json!({"valid": false, "reason": "path_mismatch"}));
+    let mut both = line(1, b"receipt 1", &proofs[1]);
+    both["key"] = "01".into();
+    input.push_str(&format!("{both}\n"));
+    let out = run_with_stdin(&["verify", "mpt-proof", "--backend", "cpu"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(2));
+    let got = stdout_lines(&out);
+    assert_eq!(got[..want.len()], want[..]);
+    assert!(
+        got[want.len()]["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("give one, not both")),
+        "{got:?}"
+    );
+}

@@ -63,6 +63,15 @@ fn integer(word: &[u8]) -> &[u8] {
     &word[first..]
 }
 
+/// The key of item `index` of a block's transactions, receipts or
+/// withdrawals trie: `RLP(index)` (0 is `0x80`, 1 to 127 the byte itself,
+/// larger indices their big-endian bytes after `0x80 + length`).
+pub fn index_key(index: u64) -> Vec<u8> {
+    let mut key = Vec::with_capacity(9);
+    index.encode(&mut key);
+    key
+}
+
 /// The item of an account's proof (`accountProof`, nodes root first) under
 /// `state_root` (see the module's docs); `None` past [`super::MAX_NODES`]
 /// nodes.
@@ -139,6 +148,18 @@ mod tests {
         value[31] = 0x80;
         let item = storage_item(&[0; 32], &[0; 32], &value, &[]).expect("fits");
         assert_eq!(read(&item), Ok(Some(vec![0x81, 0x80])));
+        // Index keys: RLP of the index.
+        let keys: Vec<Vec<u8>> = [0, 1, 127, 128, 256].into_iter().map(index_key).collect();
+        assert_eq!(
+            keys,
+            [
+                vec![0x80],
+                vec![0x01],
+                vec![0x7f],
+                vec![0x81, 0x80],
+                vec![0x82, 0x01, 0x00]
+            ]
+        );
         // A storage root of zeros is the empty trie's.
         assert_eq!(super::super::read(&item).map(|p| *p.root), Ok(super::super::EMPTY_ROOT));
         // The key: keccak256 of the slot's 32 bytes (of slot 0, published).
