@@ -53,6 +53,7 @@ __all__ = [
     "groth16_item",
     "merkle_proof_item",
     "mpt_proof_item",
+    "index_key",
     "eth_proof_items",
     "GPU_RUNTIME",
     "__version__",
@@ -159,6 +160,22 @@ def mpt_proof_item(root: bytes, key: bytes, value: bytes | None, nodes: list[byt
     for node in nodes:
         parts += [len(node).to_bytes(4, "big"), bytes(node)]
     return b"".join(parts)
+
+
+def index_key(index: int) -> bytes:
+    """The key of item ``index`` of a block's transactions, receipts or
+    withdrawals trie: ``rlp(index)`` (0 is ``0x80``, 1 to 127 the byte
+    itself, larger indices their big-endian bytes after ``0x80 + length``).
+    Raises ``ValueError`` for an index out of 0 to 2**64 - 1."""
+    if not 0 <= int(index) < 1 << 64:
+        raise ValueError(f"index_key: index {index} is not 0 to 2**64 - 1")
+    i = int(index)
+    if i == 0:
+        return b"\x80"
+    if i < 0x80:
+        return bytes([i])
+    raw = i.to_bytes((i.bit_length() + 7) // 8, "big")
+    return bytes([0x80 + len(raw)]) + raw
 
 
 def _eth_bytes(answer: dict, name: str, length: int | None = None) -> bytes:

@@ -319,6 +319,11 @@ def test_mpt_proofs(engine):
         for i, (valid, code, want) in enumerate(zip(got.valid, got.reasons, answers)):
             assert bool(valid) == want["valid"], (form, i)
             assert batchcrypto.reason_name(code) == want.get("reason"), (form, i)
+    # Keys of a block's tries by index: RLP of the index.
+    assert [batchcrypto.index_key(i) for i in (0, 1, 127, 128, 256)] == [
+        b"\x80", b"\x01", b"\x7f", b"\x81\x80", b"\x82\x01\x00"]
+    with pytest.raises(ValueError, match="index -1"):
+        batchcrypto.index_key(-1)
     with pytest.raises(ValueError, match="key: 33 bytes"):
         batchcrypto.mpt_proof_item(b"\0" * 32, b"\0" * 33, None, [])
     with pytest.raises(ValueError, match="root: 31 bytes"):
