@@ -2063,6 +2063,16 @@ fn poseidon_lines_match_oracle() {
     );
 }
 
+/// Before item `i`, one in eleven (the sixth of each eleven), the next of
+/// `malformed` as a line, its answer an error line (`None`).
+fn malformed_among(i: usize, malformed: &[&str], input: &mut String, want: &mut Vec<Option<serde_json::Value>>) {
+    if i % 11 == 5 {
+        input.push_str(malformed[(i / 11) % malformed.len()]);
+        input.push('\n');
+        want.push(None);
+    }
+}
+
 /// Output lines against what each should be (`None`: an error naming its
 /// own line; else exactly that object), one per input line; the reasons
 /// of the refused items.
@@ -2121,11 +2131,7 @@ fn groth16_bls12_381_lines_match_oracle() {
     let mut input = String::new();
     let mut want: Vec<Option<serde_json::Value>> = Vec::new();
     for (i, item) in items.iter().enumerate() {
-        if i % 11 == 5 {
-            input.push_str(malformed[(i / 11) % malformed.len()]);
-            input.push('\n');
-            want.push(None);
-        }
+        malformed_among(i, &malformed, &mut input, &mut want);
         let (proof, inputs) = item.bytes.split_at(PROOF_LEN);
         // Little-endian bytes, big-endian numbers.
         let public: Vec<String> = inputs
@@ -2250,11 +2256,7 @@ fn groth16_lines_match_oracle() {
     let mut input = String::new();
     let mut want: Vec<Option<serde_json::Value>> = Vec::new();
     for (i, item) in made.items.iter().enumerate() {
-        if i % 11 == 5 {
-            input.push_str(malformed[(i / 11) % malformed.len()]);
-            input.push('\n');
-            want.push(None);
-        }
+        malformed_among(i, &malformed, &mut input, &mut want);
         let (proof, inputs) = item.bytes.split_at(PROOF_LEN);
         let public: Vec<String> = inputs.chunks(32).map(|x| format!("0x{}", hex::encode(x))).collect();
         input.push_str(&serde_json::json!({ "proof": hex::encode(proof), "public": public }).to_string());
@@ -2353,11 +2355,7 @@ fn merkle_proof_lines_match_oracle() {
             ];
             let (mut input, mut want) = (String::new(), Vec::new());
             for (i, (item, _)) in items.iter().enumerate() {
-                if i % 11 == 5 {
-                    input.push_str(malformed[(i / 11) % malformed.len()]);
-                    input.push('\n');
-                    want.push(None);
-                }
+                malformed_among(i, &malformed, &mut input, &mut want);
                 let ragged = item.len() < proof::HEAD_LEN || !(item.len() - proof::HEAD_LEN).is_multiple_of(32);
                 if ragged {
                     // As `sample merkle-proof` writes it: a short node.
@@ -2453,11 +2451,7 @@ fn mpt_proof_lines_match_oracle() {
     ];
     let (mut input, mut want) = (String::new(), Vec::new());
     for (i, (item, _)) in items.iter().enumerate() {
-        if i % 11 == 5 {
-            input.push_str(malformed[(i / 11) % malformed.len()]);
-            input.push('\n');
-            want.push(None);
-        }
+        malformed_among(i, &malformed, &mut input, &mut want);
         let Ok(p) = mpt::read(item) else {
             // As `sample mpt-proof` writes a ragged item: a long root.
             input.push_str(&format!("{}\n", serde_json::json!({ "root": hex::encode(item) })));
