@@ -15,8 +15,8 @@ use crate::cores;
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
 use crate::ops::{
-    Op, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, poseidon, slhdsa,
-    sr25519,
+    Op, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, ordered_trie,
+    poseidon, slhdsa, sr25519,
 };
 use crate::profile::{Plan, Profile};
 use crate::registry;
@@ -1004,6 +1004,21 @@ impl Engine {
     /// Keccak-256 runs on the device and the walk on the CPU cores.
     pub fn verify_mpt_proofs(&self, items: &FlatBytes) -> Result<Outcome<Vec<Verdict>>, Error> {
         self.run_split(Op::MptProof, items, mpt::gpu::verify, mpt::cpu::verify)
+    }
+
+    /// The root of every item's ordered trie, each item a list of values
+    /// (see [`ordered_trie`]): a block's transactions, receipts or
+    /// withdrawals give its `transactionsRoot`, `receiptsRoot` or
+    /// `withdrawalsRoot`, equal to alloy-trie's `ordered_trie_root_encoded`
+    /// (or `wrong_input_length` / `empty_value`). On the GPU each height's
+    /// nodes are hashed on the device, the tries built on the CPU cores.
+    pub fn ordered_trie_roots(&self, items: &FlatBytes) -> Result<Outcome<Vec<ordered_trie::RootResult>>, Error> {
+        self.run_split(
+            Op::OrderedTrieRoot,
+            items,
+            ordered_trie::gpu::roots,
+            ordered_trie::cpu::roots,
+        )
     }
 
     /// Every level of the padded Merkle tree of `leaves` under `rule`, for

@@ -876,6 +876,17 @@ pub fn verify_mpt_proofs(engine: &Engine, items: &Column<'_>) -> Result<Outcome<
     engine.verify_mpt_proofs(&flat_bytes(Op::MptProof, items)?)
 }
 
+/// The roots of Ethereum's ordered tries ([`crate::ops::ordered_trie`]):
+/// every item `count (4, big-endian) ‖ { length (4, big-endian) ‖ value }`
+/// (one that does not read so is that item's `wrong_input_length`, one
+/// holding a value of no bytes its `empty_value`).
+pub fn ordered_trie_roots(
+    engine: &Engine,
+    items: &Column<'_>,
+) -> Result<Outcome<Vec<crate::ops::ordered_trie::RootResult>>, Error> {
+    engine.ordered_trie_roots(&flat_bytes(Op::OrderedTrieRoot, items)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

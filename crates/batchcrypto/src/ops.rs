@@ -16,6 +16,7 @@ pub mod mlkem;
 pub mod mpt;
 pub mod msm;
 pub mod ntt;
+pub mod ordered_trie;
 pub mod poseidon;
 pub mod slhdsa;
 pub mod sr25519;
@@ -180,11 +181,14 @@ pub enum Op {
     /// Ethereum Merkle-Patricia trie proofs (`eth_getProof`'s account and
     /// storage proofs, transaction and receipt proofs).
     MptProof,
+    /// The roots of Ethereum's ordered tries (a block's transactions,
+    /// receipts and withdrawals roots).
+    OrderedTrieRoot,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 82] = [
+    pub const ALL: [Op; 83] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -267,6 +271,7 @@ impl Op {
         Op::Merkle(merkle::Rule::Ssz),
         Op::MerkleProof(merkle::Rule::Ssz),
         Op::MptProof,
+        Op::OrderedTrieRoot,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -354,6 +359,7 @@ impl Op {
             Op::MerkleProof(merkle::Rule::LeanImtPoseidon) => "merkle_proof_poseidon",
             Op::MerkleProof(merkle::Rule::Ssz) => "merkle_proof_ssz",
             Op::MptProof => "mpt_proof",
+            Op::OrderedTrieRoot => "ordered_trie_root",
         }
     }
 
@@ -404,6 +410,7 @@ impl Op {
             Op::Groth16VerifyBls12381 => (25, 0),
             Op::MerkleProof(rule) => (26, rule as usize),
             Op::MptProof => (27, 0),
+            Op::OrderedTrieRoot => (28, 0),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -414,7 +421,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 28 * PARAMETERS;
+const CODES: usize = 29 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

@@ -20,8 +20,8 @@ use crate::backend::Selection;
 use crate::engine::Engine;
 use crate::error::Error;
 use crate::ops::{
-    Op, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, poseidon, slhdsa,
-    sr25519,
+    Op, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, ordered_trie,
+    poseidon, slhdsa, sr25519,
 };
 
 /// How a workload is made.
@@ -198,7 +198,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 82] = [
+pub static OPS: [OpSpec; 83] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -281,6 +281,7 @@ pub static OPS: [OpSpec; 82] = [
     merkle::workload::SSZ,
     merkle::workload::PROOF_SSZ,
     mpt::workload::MPT_PROOF,
+    ordered_trie::workload::ORDERED_TRIE_ROOT,
 ];
 
 /// The declaration of `op`.

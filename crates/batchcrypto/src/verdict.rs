@@ -156,11 +156,14 @@ pub enum Reason {
     /// parent points to, a proof cut short, another value, a path past 64
     /// nibbles.
     PathMismatch = 42,
+    /// Ordered tries: a value of no bytes (a trie holds none: writing one
+    /// deletes its key).
+    EmptyValue = 43,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 42] = [
+    pub const ALL: [Reason; 43] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -203,6 +206,7 @@ impl Reason {
         Reason::LeafIndexOutOfRange,
         Reason::RootMismatch,
         Reason::PathMismatch,
+        Reason::EmptyValue,
     ];
 
     /// The reason's stable number, 1 to 255 (its discriminant; new reasons
@@ -263,6 +267,7 @@ impl Reason {
             Reason::LeafIndexOutOfRange => "leaf_index_out_of_range",
             Reason::RootMismatch => "root_mismatch",
             Reason::PathMismatch => "path_mismatch",
+            Reason::EmptyValue => "empty_value",
         }
     }
 }

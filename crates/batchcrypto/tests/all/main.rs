@@ -28,6 +28,7 @@ mod mlkem;
 mod mpt;
 mod msm;
 mod ntt;
+mod ordered_trie;
 mod poseidon;
 mod slhdsa;
 mod sr25519;

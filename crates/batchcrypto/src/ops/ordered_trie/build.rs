@@ -1,0 +1,275 @@
+//! Ordered tries built and hashed a height at a time, for many tries at
+//! once: each item's trie is laid out ([`Trie`]: leaves, extensions and
+//! branches over the keys `RLP(i)`), then [`Roots`] encodes every node of
+//! one height of all its tries (alloy-trie's `LeafNodeRef`,
+//! `ExtensionNodeRef` and `BranchNodeRef`, as its `HashBuilder` encodes
+//! them), the caller hashes those of 32 bytes or more (and every root) in
+//! one call — the CPU path through the interleaved Keccak routes, the GPU
+//! path on the hashing kernel — and the digests become the references the
+//! next height's nodes hold (a node under 32 bytes is embedded, its own
+//! reference). Heights run from the leaves (0) to the highest root.
+
+use alloy_primitives::B256;
+use alloy_trie::nodes::{BranchNodeRef, ExtensionNodeRef, LeafNodeRef, RlpNode};
+use alloy_trie::{Nibbles, TrieMask};
+
+use super::{EMPTY_ROOT, RootResult, read};
+use crate::ops::hash::{self, Alg, Digest};
+
+/// A node of a trie under construction.
+#[derive(Debug)]
+enum Node<'a> {
+    /// The rest of a key and its value.
+    Leaf { path: Nibbles, value: &'a [u8] },
+    /// A shared stretch of keys and the node below it.
+    Extension { path: Nibbles, child: u32 },
+    /// The nodes below, by the next nibble (a bit of `mask` each, in order).
+    Branch { mask: TrieMask, children: Vec<u32> },
+}
+
+/// One item's trie: its nodes, children before parents, the root last;
+/// and each node's height (a leaf 0, another one more than its highest
+/// child).
+#[derive(Debug)]
+pub(crate) struct Trie<'a> {
+    nodes: Vec<Node<'a>>,
+    heights: Vec<u8>,
+}
+
+impl<'a> Trie<'a> {
+    /// The trie of `values` at keys `RLP(i)`; `None` for no values.
+    pub(crate) fn of(values: &[&'a [u8]]) -> Option<Self> {
+        if values.is_empty() {
+            return None;
+        }
+        let mut keyed: Vec<(Nibbles, &[u8])> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (Nibbles::unpack(alloy_rlp::encode(i)), *v))
+            .collect();
+        keyed.sort_unstable_by_key(|(key, _)| *key);
+        let mut trie = Trie {
+            nodes: Vec::with_capacity(2 * values.len()),
+            heights: Vec::with_capacity(2 * values.len()),
+        };
+        trie.add(&keyed, 0);
+        Some(trie)
+    }
+
+    /// Adds the subtrie of `keyed` (sorted, no key a prefix of another,
+    /// all sharing their first `depth` nibbles) and returns its root's index.
+    fn add(&mut self, keyed: &[(Nibbles, &'a [u8])], depth: usize) -> u32 {
+        let (first, last) = (&keyed[0].0, &keyed[keyed.len() - 1].0);
+        let (node, height) = if keyed.len() == 1 {
+            let path = first.slice(depth..);
+            (
+                Node::Leaf {
+                    path,
+                    value: keyed[0].1,
+                },
+                0,
+            )
+        } else {
+            // The sorted keys' common prefix is the first's and the last's.
+            let shared = first.common_prefix_length(last);
+            if shared > depth {
+                let child = self.add(keyed, shared);
+                let path = first.slice(depth..shared);
+                (Node::Extension { path, child }, self.heights[child as usize] + 1)
+            } else {
+                let mut mask = TrieMask::default();
+                let mut children = Vec::new();
+                let mut rest = keyed;
+                while let Some((key, _)) = rest.first() {
+                    let nibble = key.get_unchecked(depth);
+                    let run = rest.partition_point(|(k, _)| k.get_unchecked(depth) == nibble);
+                    mask.set_bit(nibble);
+                    children.push(self.add(&rest[..run], depth + 1));
+                    rest = &rest[run..];
+                }
+                let height = children.iter().map(|&c| self.heights[c as usize]).max().unwrap_or(0) + 1;
+                (Node::Branch { mask, children }, height)
+            }
+        };
+        self.nodes.push(node);
+        self.heights.push(height);
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// The root's height.
+    fn height(&self) -> u8 {
+        self.heights.last().copied().unwrap_or(0)
+    }
+
+    /// Node `i`'s encoding, appended to `out`, its children's references
+    /// taken from `refs`.
+    fn encode(&self, i: usize, refs: &[RlpNode], out: &mut Vec<u8>) {
+        use alloy_rlp::Encodable;
+        match &self.nodes[i] {
+            Node::Leaf { path, value } => LeafNodeRef::new(path, value).encode(out),
+            Node::Extension { path, child } => ExtensionNodeRef::new(path, &refs[*child as usize]).encode(out),
+            Node::Branch { mask, children } => {
+                let stack: Vec<RlpNode> = children.iter().map(|&c| refs[c as usize].clone()).collect();
+                BranchNodeRef::new(&stack, *mask).encode(out);
+            }
+        }
+    }
+}
+
+/// A node encoded at the current height: whose, where its bytes are, and
+/// whether its reference is its digest.
+struct Encoded {
+    item: u32,
+    node: u32,
+    end: usize,
+    hashed: bool,
+}
+
+/// The nodes of one height of many tries, encoded back to back.
+pub(crate) struct Level {
+    bytes: Vec<u8>,
+    nodes: Vec<Encoded>,
+    /// `hashed[j]`: the index in `nodes` of the j-th node to hash.
+    hashed: Vec<usize>,
+}
+
+impl Level {
+    /// The bytes of node `j` of [`Level::hashed`]'s order.
+    pub(crate) fn message(&self, j: usize) -> &[u8] {
+        let at = self.hashed[j];
+        let start = if at == 0 { 0 } else { self.nodes[at - 1].end };
+        &self.bytes[start..self.nodes[at].end]
+    }
+
+    /// How many nodes to hash.
+    pub(crate) fn to_hash(&self) -> usize {
+        self.hashed.len()
+    }
+}
+
+/// Many items' tries being hashed a height at a time.
+pub(crate) struct Roots<'a> {
+    /// Each item's trie, or its answer already known (a reason, or the
+    /// empty trie's root).
+    tries: Vec<Result<Trie<'a>, RootResult>>,
+    /// Each item's nodes' references so far (its root's digest last, once known).
+    refs: Vec<Vec<RlpNode>>,
+    roots: Vec<Option<Digest>>,
+    /// The next height to encode.
+    height: u8,
+    /// The highest root's height.
+    top: u8,
+}
+
+impl<'a> Roots<'a> {
+    /// The tries of `items` (each read as in [`super::read`]).
+    pub(crate) fn new(items: impl Iterator<Item = &'a [u8]>) -> Self {
+        let tries: Vec<Result<Trie<'a>, RootResult>> = items
+            .map(|item| match read(item) {
+                Err(reason) => Err(Err(reason)),
+                Ok(values) => Trie::of(&values).ok_or(Ok(EMPTY_ROOT)),
+            })
+            .collect();
+        let top = tries.iter().flatten().map(Trie::height).max().unwrap_or(0);
+        let refs = tries
+            .iter()
+            .map(|t| {
+                t.as_ref()
+                    .map_or(Vec::new(), |t| vec![RlpNode::default(); t.nodes.len()])
+            })
+            .collect();
+        Roots {
+            roots: vec![None; tries.len()],
+            tries,
+            refs,
+            height: 0,
+            top,
+        }
+    }
+
+    /// Whether every height has been hashed.
+    pub(crate) fn done(&self) -> bool {
+        self.tries.iter().all(|t| t.is_err()) || self.height > self.top
+    }
+
+    /// The nodes of the next height, encoded.
+    pub(crate) fn encode(&self) -> Level {
+        let mut level = Level {
+            bytes: Vec::new(),
+            nodes: Vec::new(),
+            hashed: Vec::new(),
+        };
+        for (item, trie) in self.tries.iter().enumerate() {
+            let Ok(trie) = trie else { continue };
+            let root = trie.nodes.len() - 1;
+            for (node, _) in trie.heights.iter().enumerate().filter(|(_, h)| **h == self.height) {
+                let start = level.bytes.len();
+                trie.encode(node, &self.refs[item], &mut level.bytes);
+                let hashed = node == root || level.bytes.len() - start >= 32;
+                if hashed {
+                    level.hashed.push(level.nodes.len());
+                }
+                level.nodes.push(Encoded {
+                    item: item as u32,
+                    node: node as u32,
+                    end: level.bytes.len(),
+                    hashed,
+                });
+            }
+        }
+        level
+    }
+
+    /// Takes the digests of `level`'s hashed nodes (in its order) as their
+    /// references, the others' encodings as theirs, and moves to the next
+    /// height. With fewer digests than hashed nodes, the nodes past them
+    /// stay unknown: then no further height may be encoded (its nodes
+    /// would hold wrong references), and the roots known are right.
+    pub(crate) fn store(&mut self, level: &Level, digests: &[Digest]) {
+        let mut next = digests.iter();
+        let mut start = 0;
+        for e in &level.nodes {
+            let bytes = &level.bytes[start..e.end];
+            start = e.end;
+            let (item, node) = (e.item as usize, e.node as usize);
+            let reference = if e.hashed {
+                let Some(digest) = next.next() else { break };
+                if node + 1 == self.refs[item].len() {
+                    self.roots[item] = Some(*digest);
+                }
+                RlpNode::word_rlp(&B256::from(*digest))
+            } else {
+                // Under 32 bytes: fits an RlpNode.
+                RlpNode::from_raw(bytes).unwrap_or_default()
+            };
+            self.refs[item][node] = reference;
+        }
+        self.height += 1;
+    }
+
+    /// Hashes every height left on the calling thread through the
+    /// interleaved Keccak-256 routes (the CPU path), each height's
+    /// [`Level`] shown to `seen` first.
+    pub(crate) fn hash_here(&mut self, mut seen: impl FnMut(&Level)) {
+        while !self.done() {
+            let level = self.encode();
+            seen(&level);
+            let mut digests = vec![[0u8; 32]; level.to_hash()];
+            hash::cpu::digest_into(Alg::Keccak256, |j| level.message(j), &mut digests);
+            self.store(&level, &digests);
+        }
+    }
+
+    /// Each item's root, or its reason; `None` where its root was not
+    /// hashed (heights left, or digests missing).
+    pub(crate) fn answers(self) -> Vec<Option<RootResult>> {
+        self.tries
+            .into_iter()
+            .zip(self.roots)
+            .map(|(trie, root)| match trie {
+                Err(known) => Some(known),
+                Ok(_) => root.map(Ok),
+            })
+            .collect()
+    }
+}
