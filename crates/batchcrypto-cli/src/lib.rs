@@ -31,6 +31,7 @@ mod selftest;
 #[cfg(feature = "serve")]
 mod serve;
 mod steal;
+mod trie_root;
 mod verify;
 
 #[cfg(feature = "serve")]
@@ -80,6 +81,9 @@ enum Command {
     Mlkem(mlkem::Mlkem),
     /// Poseidon hashes over BN254's scalar field (circom's parameters): in {"inputs":[1 to 12 elements]}, out {"hash"} or {"hash":null,"reason"}.
     Poseidon(lines::VerbArgs),
+    /// Roots of Ethereum's ordered tries (a block's transactions, receipts or withdrawals root): in {"values":[hex, ...]}, out {"root"} or {"root":null,"reason"}.
+    #[command(name = "trie-root")]
+    TrieRoot(lines::VerbArgs),
     /// Number-theoretic transforms of polynomials in a binary file (BN254/BLS12-381 scalar fields, Goldilocks).
     Ntt(ntt::Args),
     /// One multi-scalar multiplication of binary files of points and scalars (BN254 G1, BLS12-381 G1/G2).
@@ -118,6 +122,7 @@ impl Command {
             Command::Mlkem(m) => Ok(mlkem::job(m)),
             Command::Kzg(k) => Ok(kzg::job(k)),
             Command::Poseidon(a) => Ok(poseidon::job(a)),
+            Command::TrieRoot(a) => Ok(trie_root::job(a)),
             Command::Merkle(a) => Ok(merkle::job(a)),
             other => Err(Box::new(other)),
         }
@@ -135,6 +140,7 @@ impl Command {
             Command::Mlkem(_) => "mlkem",
             Command::Kzg(_) => "kzg",
             Command::Poseidon(_) => "poseidon",
+            Command::TrieRoot(_) => "trie-root",
             Command::Ntt(_) => "ntt",
             Command::Msm(_) => "msm",
             Command::Devices(_) => "devices",

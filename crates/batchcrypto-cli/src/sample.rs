@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use batchcrypto::ops::{
-    bip340, bls, ecdsa, ed25519, groth16, kzg, merkle, mldsa, mlkem, mpt, poseidon, slhdsa, sr25519,
+    bip340, bls, ecdsa, ed25519, groth16, kzg, merkle, mldsa, mlkem, mpt, ordered_trie, poseidon, slhdsa, sr25519,
 };
 
 use crate::Fatal;
@@ -112,6 +112,12 @@ pub enum Sample {
     /// `--signers` is not used.
     #[command(name = "mpt-proof")]
     MptProof(Common),
+    /// Lists for `trie-root`: 0 to 400 values in five length styles (one
+    /// byte, embedded leaves, withdrawals, transactions); hostile: a value
+    /// of no bytes, or a layout that does not read, which the verb reports
+    /// as a malformed line (`"values"` not a list). `--signers` is not used.
+    #[command(name = "trie-root")]
+    TrieRoot(Common),
     /// Proofs for `verify groth16` under one key made with its trapdoor
     /// (written to `--vk-output` as the key's hex; also with A or B at
     /// infinity, inputs 0 and r - 1; hostile: a wrong input, A and C
@@ -243,6 +249,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::Poseidon(common)
         | Sample::MerkleProof { common, .. }
         | Sample::MptProof(common)
+        | Sample::TrieRoot(common)
         | Sample::Groth16(Groth16Common { common, .. })
         | Sample::Groth16Bls12381(Groth16Common { common, .. })
         | Sample::MlDsa44(common)
@@ -444,6 +451,18 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
                 }
                 // A ragged item: its bytes as a root of another length, a malformed line.
                 Err(_) => format!("{{\"root\":\"{}\",\"kind\":\"{kind}\"}}", hex::encode(&item)),
+            },
+        ),
+        Sample::TrieRoot(_) => by_steps(
+            c.count,
+            move |r| ordered_trie::sample::lists_range(r, c.seed, c.hostile_share),
+            |(item, kind)| match ordered_trie::values(&item) {
+                Ok(values) => {
+                    let values: Vec<String> = values.iter().map(|v| format!("\"{}\"", hex::encode(v))).collect();
+                    format!("{{\"values\":[{}],\"kind\":\"{kind}\"}}", values.join(","))
+                }
+                // An item that does not read: its bytes as one string, a malformed line.
+                Err(_) => format!("{{\"values\":\"{}\",\"kind\":\"{kind}\"}}", hex::encode(&item)),
             },
         ),
         Sample::Groth16(_) => {

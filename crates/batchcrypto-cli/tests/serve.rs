@@ -649,6 +649,48 @@ fn merkle_requests_are_trees_answered_as_the_cli_answers() {
     assert_eq!(lines.concat() + "\n", cli(&["--hash", "sha256"], &body));
 }
 
+/// `trie-root` requests: the golden corpus (two real blocks' bodies, the
+/// edges, malformed lines) posted whole and line by line in requests sent
+/// at once gets the CLI's golden lines (the blocks' header roots among
+/// them); gRPC answers the same.
+#[test]
+fn trie_root_requests_answer_the_golden_lines() {
+    let server = Server::start(&["--max-wait-us", "200000"]);
+    let addr = server.addr;
+    let golden = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/cli-golden"));
+    let body = std::fs::read_to_string(golden.join("trie-root.jsonl")).expect("corpus");
+    let expected = std::fs::read_to_string(golden.join("trie-root.out")).expect("answers");
+    assert!(expected.starts_with("{\"root\":\"5f4773690718a2e37f45aa56458c6779a61b830fcf89485af5f32447c11f9b6c\"}"));
+    let reply = post(addr, "/v1/trie-root", &body);
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(reply.body, expected);
+    // One line a request, all at once: batched together, each its own answer.
+    let threads: Vec<_> = body
+        .lines()
+        .zip(expected.lines())
+        .enumerate()
+        .map(|(i, (line, answer))| {
+            // An error names the line within its request: the first.
+            let answer = answer.replacen(&format!("\"line {}: ", i + 1), "\"line 1: ", 1);
+            let line = format!("{line}\n");
+            std::thread::spawn(move || {
+                let reply = post(addr, "/v1/trie-root", &line);
+                assert_eq!(reply.status, 200, "{}", reply.body);
+                assert_eq!(reply.body.trim_end(), answer);
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().expect("a client");
+    }
+    let reply = grpc_run(addr, "trie-root", &[], &body, &[]);
+    assert_eq!(reply.code, 0, "{}", reply.message);
+    assert_eq!(
+        reply.response.expect("a response").lines.concat(),
+        expected.replace('\n', "")
+    );
+}
+
 /// `verify groth16` requests name their key inline (`vk_hex`, the key's
 /// EIP-197 bytes): requests under two keys, sent at once, each get the
 /// CLI's lines for their own key (the golden corpus under its key, a

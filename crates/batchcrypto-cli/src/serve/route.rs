@@ -182,6 +182,7 @@ mod tests {
         assert_eq!(title(&["evm", "bn256-add"], &[]), "evm bn256-add");
         assert_eq!(title(&["mlkem", "keygen"], &[("set", "512")]), "mlkem keygen --set 512");
         assert_eq!(title(&["merkle"], &[]), "merkle --hash keccak256");
+        assert_eq!(title(&["trie-root"], &[]), "trie-root");
         assert_eq!(title(&["hash", "sha256"], &[("raw", "64")]), "hash sha256 --raw 64");
         assert_eq!(
             title(

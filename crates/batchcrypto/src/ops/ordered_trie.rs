@@ -69,6 +69,16 @@ fn length(bytes: &[u8]) -> Result<(usize, &[u8]), Reason> {
 /// The item's values in order, or the first check of the module's list
 /// that fails.
 pub fn read(item: &[u8]) -> Result<Vec<&[u8]>, Reason> {
+    let values = values(item)?;
+    if values.iter().any(|v| v.is_empty()) {
+        return Err(Reason::EmptyValue);
+    }
+    Ok(values)
+}
+
+/// The item's values in order (empty ones too), or `wrong_input_length`
+/// where it does not read as the module's layout.
+pub fn values(item: &[u8]) -> Result<Vec<&[u8]>, Reason> {
     let (count, mut rest) = length(item)?;
     // Each value takes at least its 4 length bytes: a count past that is short.
     if count > rest.len() / 4 {
@@ -83,9 +93,6 @@ pub fn read(item: &[u8]) -> Result<Vec<&[u8]>, Reason> {
     }
     if !rest.is_empty() {
         return Err(Reason::WrongInputLength);
-    }
-    if values.iter().any(|v| v.is_empty()) {
-        return Err(Reason::EmptyValue);
     }
     Ok(values)
 }
@@ -112,6 +119,7 @@ mod tests {
         // An empty value, after the layout reads.
         let empty = encode(&[&b"a"[..], b""]).expect("fits");
         assert_eq!(read(&empty), Err(Reason::EmptyValue));
+        assert_eq!(values(&empty), Ok(vec![&b"a"[..], b""]));
         assert_eq!(read(&empty[..empty.len() - 1]), Err(Reason::WrongInputLength));
     }
 }
