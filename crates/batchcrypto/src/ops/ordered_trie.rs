@@ -103,9 +103,9 @@ mod tests {
 
     #[test]
     fn items_read_back_and_refuse_bad_layouts() {
-        let values: [&[u8]; 3] = [b"a", &[7; 300], &[0x80]];
-        let item = encode(&values).expect("fits");
-        assert_eq!(read(&item), Ok(values.to_vec()));
+        let list: [&[u8]; 3] = [b"a", &[7; 300], &[0x80]];
+        let item = encode(&list).expect("fits");
+        assert_eq!(read(&item), Ok(list.to_vec()));
         assert_eq!(read(&encode::<&[u8]>(&[]).expect("fits")), Ok(vec![]));
         for cut in 0..item.len() {
             assert_eq!(read(&item[..cut]), Err(Reason::WrongInputLength), "cut at {cut}");
