@@ -55,6 +55,7 @@ __all__ = [
     "mpt_proof_item",
     "index_key",
     "eth_proof_items",
+    "ordered_trie_item",
     "GPU_RUNTIME",
     "__version__",
 ]
@@ -159,6 +160,24 @@ def mpt_proof_item(root: bytes, key: bytes, value: bytes | None, nodes: list[byt
     parts.append(len(nodes).to_bytes(2, "big"))
     for node in nodes:
         parts += [len(node).to_bytes(4, "big"), bytes(node)]
+    return b"".join(parts)
+
+
+def ordered_trie_item(values: list[bytes]) -> bytes:
+    """A list of values as an item's bytes for
+    :meth:`Engine.ordered_trie_roots`: a block's transactions, receipts or
+    withdrawals, each in its canonical encoding (EIP-2718: typed ones
+    ``type || rlp``; ``debug_getRawReceipts``' and
+    ``eth_getRawTransactionByBlockNumberAndIndex``'s bytes), in order.
+    Raises ``ValueError`` for more than 2**32 - 1 values or a value of 4 GiB
+    or more."""
+    if len(values) >= 1 << 32:
+        raise ValueError(f"ordered_trie_item: {len(values)} values, at most 2**32 - 1")
+    parts = [len(values).to_bytes(4, "big")]
+    for i, value in enumerate(values):
+        if len(value) >= 1 << 32:
+            raise ValueError(f"ordered_trie_item: values[{i}]: {len(value)} bytes, under 4 GiB")
+        parts += [len(value).to_bytes(4, "big"), bytes(value)]
     return b"".join(parts)
 
 
@@ -523,6 +542,20 @@ class Engine:
         hashes = np.empty((n, 32), dtype=np.uint8)
         self._native.poseidon_bn254(cols[0].native(), hashes, codes)
         return Hashes(codes == 0, codes, hashes)
+
+    def ordered_trie_roots(self, items: Any) -> Hashes:
+        """The roots of Ethereum's ordered tries: each item a list of values
+        (:func:`ordered_trie_item`) at keys ``rlp(i)``, its root the block's
+        ``transactionsRoot``, ``receiptsRoot`` or ``withdrawalsRoot`` (no
+        values: the empty trie's ``56e81f…b421``), equal to alloy-trie's
+        ``ordered_trie_root_encoded``; or ``wrong_input_length`` (an item
+        that does not read as a list) / ``empty_value`` (a value of no
+        bytes). The roots are in ``hashes``."""
+        n, cols = columns("ordered_trie_roots", items=items)
+        codes = np.empty(n, dtype=np.uint8)
+        roots = np.empty((n, 32), dtype=np.uint8)
+        self._native.ordered_trie_roots(cols[0].native(), roots, codes)
+        return Hashes(codes == 0, codes, roots)
 
     def merkle_root(
         self, leaves: Any, rule: str = "bitcoin", depth: int | None = None, zero: bytes | None = None

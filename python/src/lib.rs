@@ -461,6 +461,36 @@ impl NativeEngine {
         })
     }
 
+    /// The roots of Ethereum's ordered tries: the 32-byte roots and per
+    /// item 0 or the reason.
+    fn ordered_trie_roots(
+        &self,
+        py: Python<'_>,
+        items: &Bound<'_, PyAny>,
+        roots: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "ordered_trie_roots";
+        let items = Col::get("items", items)?;
+        let n = codes.len()?;
+        let (mut codes, mut roots) = (
+            out("codes", codes, Some(n))?,
+            out("roots", roots, Some(hash::DIGEST_LEN * n))?,
+        );
+        let ic = items.column();
+        let (codes, roots) = (codes.bytes_mut(), roots.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::ordered_trie_roots(e, &ic).map_err(|e| raise(op, e))?.output;
+            write_rows(
+                op,
+                got,
+                codes,
+                &mut [(roots, hash::DIGEST_LEN, &|r: &hash::Digest| &r[..])],
+            )
+        })
+    }
+
     /// The root; with `depth`, a padded tree's (`zero` its missing leaves,
     /// 32 zero bytes by default).
     #[pyo3(signature = (rule, leaves, depth=None, zero=None))]

@@ -240,6 +240,33 @@ def test_poseidon(engine):
     assert got.hashes[0].tobytes().hex() == "115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a"
 
 
+def test_ordered_trie_roots(engine):
+    """Ordered tries: the CLI's answers (the root, or the reason) for its
+    golden lists, each made an item by ``ordered_trie_item``, in every
+    column form: mainnet block 15,571,241's transactions give its header's
+    ``transactionsRoot``; an item that does not read is
+    ``wrong_input_length``."""
+    items, answers = [], []
+    for line, out in zip(jsonl("trie-root.jsonl"), jsonl("trie-root.out"), strict=True):
+        if line is None or out is None or "error" in out:
+            continue
+        items.append(batchcrypto.ordered_trie_item([unhex(v) for v in line["values"]]))
+        answers.append(out)
+    assert len(answers) == 6 and any(a["root"] is None for a in answers)
+    assert answers[0]["root"] == "5f4773690718a2e37f45aa56458c6779a61b830fcf89485af5f32447c11f9b6c"
+    for form in FORMS:
+        got = engine.ordered_trie_roots(as_form(items + [b"\0\0\0\1"], None, form))
+        assert got.hashes.shape == (len(items) + 1, 32), form
+        for i, want in enumerate(answers):
+            if want["root"] is None:
+                assert not got.valid[i] and batchcrypto.reason_name(got.reasons[i]) == want["reason"], (form, i)
+                assert not got.hashes[i].any()
+                continue
+            assert got.valid[i], (form, i)
+            assert got.hashes[i].tobytes().hex() == want["root"], (form, i)
+        assert batchcrypto.reason_name(got.reasons[-1]) == "wrong_input_length", form
+
+
 def test_merkle_root_padded(engine):
     """Padded trees: Light Protocol's empty Poseidon root at height 26 (no
     leaves, and one leaf 0), and a bitcoin-rule tree of depth 3 equal to

@@ -457,6 +457,24 @@ enum BcStatus bc_verify_mpt_proofs(const struct BcEngine *engine,
                                    const struct BcColumn *items,
                                    uint8_t *out_codes);
 
+// The roots of Ethereum's ordered tries (a block's `transactionsRoot`,
+// `receiptsRoot` or `withdrawalsRoot` from its values at keys RLP(i)),
+// as alloy-trie's `ordered_trie_root_encoded` computes them: every item
+// `count (4, big-endian) ‖ { length (4, big-endian) ‖ value }`, each
+// value a transaction, receipt or withdrawal in its canonical encoding;
+// the 32-byte root into `out_roots` (zeros where the item has a reason;
+// no values: the empty trie's root), 0 or the reason
+// (`wrong_input_length`, `empty_value`) into `out_codes`.
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_roots` holds
+// `32 * n` bytes, `out_codes` `n`.
+enum BcStatus bc_ordered_trie_roots(const struct BcEngine *engine,
+                                    size_t n,
+                                    const struct BcColumn *items,
+                                    uint8_t *out_roots,
+                                    uint8_t *out_codes);
+
 // BLS aggregate verification (blst's `aggregate_verify`): item `i` is
 // the 96-byte signature `sigs[i]` of the keys `pks[groups[i] .. groups[i +
 // 1]]` (48 bytes each), key `k` signing `msgs[k]`; `pks` and `msgs` hold

@@ -1094,6 +1094,42 @@ pub unsafe extern "C" fn bc_verify_mpt_proofs(
     })
 }
 
+/// The roots of Ethereum's ordered tries (a block's `transactionsRoot`,
+/// `receiptsRoot` or `withdrawalsRoot` from its values at keys RLP(i)),
+/// as alloy-trie's `ordered_trie_root_encoded` computes them: every item
+/// `count (4, big-endian) ‖ { length (4, big-endian) ‖ value }`, each
+/// value a transaction, receipt or withdrawal in its canonical encoding;
+/// the 32-byte root into `out_roots` (zeros where the item has a reason;
+/// no values: the empty trie's root), 0 or the reason
+/// (`wrong_input_length`, `empty_value`) into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_roots` holds
+/// `32 * n` bytes, `out_codes` `n`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_ordered_trie_roots(
+    engine: *const BcEngine,
+    n: usize,
+    items: *const BcColumn,
+    out_roots: *mut u8,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_ordered_trie_roots", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let items = column("items", items, n)?;
+            let roots = output("out_roots", out_roots, size(n, hash::DIGEST_LEN)?)?;
+            let codes = output("out_codes", out_codes, n)?;
+            rows(
+                flat::ordered_trie_roots(e, &items),
+                codes,
+                &mut [(roots, hash::DIGEST_LEN, &|r: &hash::Digest| &r[..])],
+            )
+        }
+    })
+}
+
 /// Writes a call's answers: per item its code into `codes` and its rows
 /// ([`flat::write_rows`]).
 fn rows<T>(

@@ -1417,3 +1417,79 @@ fn mpt_proofs() {
     assert!(last_error().contains("items"), "{}", last_error());
     assert_eq!(codes, [0xaa]);
 }
+
+/// `bc_ordered_trie_roots`: generated lists honest and hostile in a
+/// column of offsets give the library's roots and reason codes (zeros in
+/// a refused item's row), mainnet block 15,571,241's transactions its
+/// header's root among them; a NULL output is named and leaves the other
+/// output untouched.
+#[test]
+fn ordered_trie_roots() {
+    use batchcrypto::ops::ordered_trie::{self, sample};
+    let e = engine();
+    let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
+    let mut made: Vec<Vec<u8>> = sample::lists(120, 4, 0.4, true).into_iter().map(|(m, _)| m).collect();
+    let golden = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/cli-golden/trie-root.jsonl"
+    ))
+    .expect("golden corpus");
+    let block: serde_json::Value = serde_json::from_str(golden.lines().next().expect("a line")).expect("json");
+    let values: Vec<Vec<u8>> = block["values"]
+        .as_array()
+        .expect("values")
+        .iter()
+        .map(|v| hex::decode(v.as_str().expect("hex").trim_start_matches("0x")).expect("hex"))
+        .collect();
+    made.insert(7, ordered_trie::encode(&values).expect("fits"));
+    let (mut bytes, mut offsets, mut flat) = (Vec::new(), vec![0u64], FlatBytes::new());
+    for item in &made {
+        bytes.extend_from_slice(item);
+        offsets.push(bytes.len() as u64);
+        assert!(flat.push(item));
+    }
+    let want = library.ordered_trie_roots(&flat).expect("roots").output;
+    let numbers: Vec<u8> = want.iter().map(|w| w.err().map_or(0, |r| r.number())).collect();
+    for reason in [0, 38, 43] {
+        assert!(numbers.contains(&reason), "{reason}");
+    }
+    let n = made.len();
+    let (mut roots, mut codes) = (vec![0xaau8; 32 * n], vec![0xaau8; n]);
+    // SAFETY: a valid engine and column; outputs of n rows.
+    let status = unsafe {
+        bc_ordered_trie_roots(
+            e.0,
+            n,
+            &delimited(&bytes, &offsets),
+            roots.as_mut_ptr(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    for (i, w) in want.iter().enumerate() {
+        let row = &roots[32 * i..32 * (i + 1)];
+        match w {
+            Ok(r) => assert_eq!((row, codes[i]), (&r[..], 0), "item {i}"),
+            Err(r) => assert_eq!((row, codes[i]), (&[0u8; 32][..], r.number()), "item {i}"),
+        }
+    }
+    assert_eq!(
+        hex::encode(&roots[32 * 7..32 * 8]),
+        "5f4773690718a2e37f45aa56458c6779a61b830fcf89485af5f32447c11f9b6c"
+    );
+    // A NULL output is named; nothing is written.
+    let mut codes = vec![0xaau8; n];
+    // SAFETY: NULL is the error under test.
+    let status = unsafe {
+        bc_ordered_trie_roots(
+            e.0,
+            n,
+            &delimited(&bytes, &offsets),
+            ptr::null_mut(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::NullPointer);
+    assert!(last_error().contains("out_roots"), "{}", last_error());
+    assert!(codes.iter().all(|&c| c == 0xaa));
+}
