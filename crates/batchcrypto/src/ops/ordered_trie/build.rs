@@ -1,6 +1,6 @@
 //! Ordered tries built and hashed a height at a time, for many tries at
-//! once: each item's trie is laid out ([`Trie`]: leaves, extensions and
-//! branches over the keys `RLP(i)`), then [`Roots`] encodes every node of
+//! once: each number of values' trie is laid out once ([`Shape`]: leaves,
+//! extensions and branches over the keys `RLP(i)`), then [`Roots`] encodes every node of
 //! one height of all its tries (alloy-trie's `LeafNodeRef`,
 //! `ExtensionNodeRef` and `BranchNodeRef`, as its `HashBuilder` encodes
 //! them), the caller hashes those of 32 bytes or more (and every root) in
@@ -11,54 +11,58 @@
 
 use alloy_primitives::B256;
 use alloy_trie::nodes::{BranchNodeRef, ExtensionNodeRef, LeafNodeRef, RlpNode};
+use alloy_trie::root::adjust_index_for_rlp;
 use alloy_trie::{Nibbles, TrieMask};
+use std::collections::HashMap;
 
 use super::{EMPTY_ROOT, RootResult, read};
 use crate::ops::hash::{self, Alg, Digest};
 
-/// A node of a trie under construction.
+/// A node of a trie's shape.
 #[derive(Debug)]
-enum Node<'a> {
-    /// The rest of a key and its value.
-    Leaf { path: Nibbles, value: &'a [u8] },
+enum Node {
+    /// The rest of a key and the index of its value.
+    Leaf { path: Nibbles, value: u32 },
     /// A shared stretch of keys and the node below it.
     Extension { path: Nibbles, child: u32 },
     /// The nodes below, by the next nibble (a bit of `mask` each, in order).
     Branch { mask: TrieMask, children: Vec<u32> },
 }
 
-/// One item's trie: its nodes, children before parents, the root last;
-/// and each node's height (a leaf 0, another one more than its highest
-/// child).
+/// The shape of the trie of n values at keys `RLP(i)`, which depends on n
+/// only (a batch's lists of one length share it): its nodes, children
+/// before parents, the root last; and each node's height (a leaf 0,
+/// another one more than its highest child).
 #[derive(Debug)]
-pub(crate) struct Trie<'a> {
-    nodes: Vec<Node<'a>>,
+struct Shape {
+    nodes: Vec<Node>,
     heights: Vec<u8>,
 }
 
-impl<'a> Trie<'a> {
-    /// The trie of `values` at keys `RLP(i)`; `None` for no values.
-    pub(crate) fn of(values: &[&'a [u8]]) -> Option<Self> {
-        if values.is_empty() {
-            return None;
-        }
-        let mut keyed: Vec<(Nibbles, &[u8])> = values
-            .iter()
-            .enumerate()
-            .map(|(i, v)| (Nibbles::unpack(alloy_rlp::encode(i)), *v))
+impl Shape {
+    /// The shape for `n` values (at least one).
+    fn of(n: usize) -> Self {
+        // The keys in order: alloy-trie's order of the indices (1 to 127,
+        // 0, then 128 up: RLP(i) sorted), which leaves no key a prefix of
+        // another, so no branch holds a value.
+        let keyed: Vec<(Nibbles, u32)> = (0..n)
+            .map(|i| {
+                let index = adjust_index_for_rlp(i, n);
+                (Nibbles::unpack(alloy_rlp::encode_fixed_size(&index)), index as u32)
+            })
             .collect();
-        keyed.sort_unstable_by_key(|(key, _)| *key);
-        let mut trie = Trie {
-            nodes: Vec::with_capacity(2 * values.len()),
-            heights: Vec::with_capacity(2 * values.len()),
+        debug_assert!(keyed.windows(2).all(|w| w[0].0 < w[1].0));
+        let mut shape = Shape {
+            nodes: Vec::with_capacity(2 * n),
+            heights: Vec::with_capacity(2 * n),
         };
-        trie.add(&keyed, 0);
-        Some(trie)
+        shape.add(&keyed, 0);
+        shape
     }
 
     /// Adds the subtrie of `keyed` (sorted, no key a prefix of another,
     /// all sharing their first `depth` nibbles) and returns its root's index.
-    fn add(&mut self, keyed: &[(Nibbles, &'a [u8])], depth: usize) -> u32 {
+    fn add(&mut self, keyed: &[(Nibbles, u32)], depth: usize) -> u32 {
         let (first, last) = (&keyed[0].0, &keyed[keyed.len() - 1].0);
         let (node, height) = if keyed.len() == 1 {
             let path = first.slice(depth..);
@@ -101,12 +105,12 @@ impl<'a> Trie<'a> {
         self.heights.last().copied().unwrap_or(0)
     }
 
-    /// Node `i`'s encoding, appended to `out`, its children's references
-    /// taken from `refs`.
-    fn encode(&self, i: usize, refs: &[RlpNode], out: &mut Vec<u8>) {
+    /// Node `i`'s encoding over `values`, appended to `out`, its
+    /// children's references taken from `refs`.
+    fn encode(&self, i: usize, values: &[&[u8]], refs: &[RlpNode], out: &mut Vec<u8>) {
         use alloy_rlp::Encodable;
         match &self.nodes[i] {
-            Node::Leaf { path, value } => LeafNodeRef::new(path, value).encode(out),
+            Node::Leaf { path, value } => LeafNodeRef::new(path, values[*value as usize]).encode(out),
             Node::Extension { path, child } => ExtensionNodeRef::new(path, &refs[*child as usize]).encode(out),
             Node::Branch { mask, children } => {
                 let stack: Vec<RlpNode> = children.iter().map(|&c| refs[c as usize].clone()).collect();
@@ -149,10 +153,12 @@ impl Level {
 
 /// Many items' tries being hashed a height at a time.
 pub(crate) struct Roots<'a> {
-    /// Each item's trie, or its answer already known (a reason, or the
+    /// Each item's values, or its answer already known (a reason, or the
     /// empty trie's root).
-    tries: Vec<Result<Trie<'a>, RootResult>>,
-    /// Each item's nodes' references so far (its root's digest last, once known).
+    tries: Vec<Result<Vec<&'a [u8]>, RootResult>>,
+    /// The shape of each number of values the items have.
+    shapes: HashMap<usize, Shape>,
+    /// Each item's nodes' references so far.
     refs: Vec<Vec<RlpNode>>,
     roots: Vec<Option<Digest>>,
     /// The next height to encode.
@@ -164,23 +170,29 @@ pub(crate) struct Roots<'a> {
 impl<'a> Roots<'a> {
     /// The tries of `items` (each read as in [`super::read`]).
     pub(crate) fn new(items: impl Iterator<Item = &'a [u8]>) -> Self {
-        let tries: Vec<Result<Trie<'a>, RootResult>> = items
+        let tries: Vec<Result<Vec<&'a [u8]>, RootResult>> = items
             .map(|item| match read(item) {
                 Err(reason) => Err(Err(reason)),
-                Ok(values) => Trie::of(&values).ok_or(Ok(EMPTY_ROOT)),
+                Ok(values) if values.is_empty() => Err(Ok(EMPTY_ROOT)),
+                Ok(values) => Ok(values),
             })
             .collect();
-        let top = tries.iter().flatten().map(Trie::height).max().unwrap_or(0);
+        let mut shapes = HashMap::new();
+        for values in tries.iter().flatten() {
+            shapes.entry(values.len()).or_insert_with(|| Shape::of(values.len()));
+        }
+        let top = shapes.values().map(Shape::height).max().unwrap_or(0);
         let refs = tries
             .iter()
             .map(|t| {
                 t.as_ref()
-                    .map_or(Vec::new(), |t| vec![RlpNode::default(); t.nodes.len()])
+                    .map_or(Vec::new(), |v| vec![RlpNode::default(); shapes[&v.len()].nodes.len()])
             })
             .collect();
         Roots {
             roots: vec![None; tries.len()],
             tries,
+            shapes,
             refs,
             height: 0,
             top,
@@ -199,12 +211,13 @@ impl<'a> Roots<'a> {
             nodes: Vec::new(),
             hashed: Vec::new(),
         };
-        for (item, trie) in self.tries.iter().enumerate() {
-            let Ok(trie) = trie else { continue };
-            let root = trie.nodes.len() - 1;
-            for (node, _) in trie.heights.iter().enumerate().filter(|(_, h)| **h == self.height) {
+        for (item, values) in self.tries.iter().enumerate() {
+            let Ok(values) = values else { continue };
+            let shape = &self.shapes[&values.len()];
+            let root = shape.nodes.len() - 1;
+            for (node, _) in shape.heights.iter().enumerate().filter(|(_, h)| **h == self.height) {
                 let start = level.bytes.len();
-                trie.encode(node, &self.refs[item], &mut level.bytes);
+                shape.encode(node, values, &self.refs[item], &mut level.bytes);
                 let hashed = node == root || level.bytes.len() - start >= 32;
                 if hashed {
                     level.hashed.push(level.nodes.len());
@@ -271,5 +284,37 @@ impl<'a> Roots<'a> {
                 Ok(_) => root.map(Ok),
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::ordered_trie::{encode, oracle};
+
+    /// alloy-trie's index order is the keys' order at every length where
+    /// RLP(i) grows a byte (128, 256, 65,536), and the roots of lists that
+    /// long are the oracle's (keys of one to four bytes in one trie).
+    #[test]
+    fn shapes_past_every_key_length() {
+        for n in [1, 2, 127, 128, 129, 255, 256, 257, 65_535, 65_536, 65_537] {
+            let keys: Vec<Nibbles> = (0..n)
+                .map(|i| Nibbles::unpack(alloy_rlp::encode_fixed_size(&adjust_index_for_rlp(i, n))))
+                .collect();
+            assert!(keys.windows(2).all(|w| w[0] < w[1]), "{n} keys out of order");
+            let mut seen: Vec<u32> = (0..n).map(|i| adjust_index_for_rlp(i, n) as u32).collect();
+            seen.sort_unstable();
+            assert!(
+                seen.iter().enumerate().all(|(i, &v)| v as usize == i),
+                "{n}: not each index once"
+            );
+        }
+        for n in [255, 65_537] {
+            let values: Vec<Vec<u8>> = (0..n).map(|i: usize| vec![(i % 251) as u8 + 1; 1 + i % 40]).collect();
+            let item = encode(&values).expect("fits");
+            let mut roots = Roots::new(std::iter::once(&item[..]));
+            roots.hash_here(|_| {});
+            assert_eq!(roots.answers(), vec![Some(oracle::root(&item))], "{n} values");
+        }
     }
 }
