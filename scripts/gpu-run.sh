@@ -176,6 +176,10 @@ bench merkleproofs 16 --backend cpu,gpu --op merkle_proof_keccak256,merkle_proof
 # the nodes on the hashing kernel and the walks on 16 cores, against the
 # interleaved Keccak routes and the walks on 16 cores.
 bench mptproofs 12 --backend cpu,gpu --op mpt_proof --sizes 65536 --oracle-max-n 4096
+# Ordered trie roots (blocks of 128 transactions of 64-256 bytes): each
+# height's nodes on the hashing kernel, the tries on 16 cores, against the
+# interleaved Keccak routes on 16 cores.
+bench trieroots 12 --backend cpu,gpu --op ordered_trie_root --sizes 16384 --oracle-max-n 1024
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).
