@@ -5,10 +5,11 @@
 //! leaves made from the drawn ones, [`lean_leaves`]), also as padded trees,
 //! and inclusion proofs of their leaves edited as drawn ([`proofs`]),
 //! and Ethereum trie proofs in a trie made from the leaves ([`tries`]),
+//! and ordered tries' roots of lists of the messages ([`ordered_tries`]),
 //! against the oracles.
 
 use arbitrary::Unstructured;
-use batchcrypto::ops::{hash, merkle, mpt, poseidon};
+use batchcrypto::ops::{hash, merkle, mpt, ordered_trie, poseidon};
 use batchcrypto::{Engine, FlatBytes};
 
 use super::{answers, engine, same};
@@ -55,6 +56,7 @@ pub fn check(e: &Engine, data: &[u8]) {
         let got = answers(e, e.poseidon_bn254(&items));
         let want: Vec<_> = (0..items.len()).map(|i| poseidon::oracle::hash(items.get(i))).collect();
         same("poseidon_bn254", &got, &want);
+        ordered_tries(e, &mut u, &msgs);
     } else {
         let rule = if u.arbitrary().unwrap_or(false) {
             merkle::Rule::Bitcoin
@@ -284,4 +286,38 @@ fn poseidon_items(msgs: &FlatBytes) -> FlatBytes {
         assert!(items.push(&item), "items far below 4 GiB");
     }
     items
+}
+
+/// The most lists of [`ordered_tries`].
+const LISTS: usize = 8;
+
+/// Ordered tries' roots: up to [`LISTS`] lists, each a run of the drawn
+/// messages (empty ones among them: `empty_value`), some items then
+/// edited (a byte changed, cut, grown), against alloy-trie's
+/// `ordered_trie_root_encoded`. Drawn after everything else, so that
+/// committed inputs keep their meaning.
+fn ordered_tries(e: &Engine, u: &mut Unstructured, msgs: &FlatBytes) {
+    let lists = u.int_in_range(0..=LISTS).unwrap_or(0);
+    let mut items = FlatBytes::new();
+    for _ in 0..lists {
+        let start = u.int_in_range(0..=msgs.len()).unwrap_or(0);
+        let count = u.int_in_range(0..=msgs.len() - start).unwrap_or(0);
+        let values: Vec<&[u8]> = (start..start + count).map(|i| msgs.get(i)).collect();
+        let mut item = ordered_trie::encode(&values).unwrap_or_default();
+        match u.int_in_range(0..=5u8).unwrap_or(0) {
+            1 if !item.is_empty() => {
+                let at = u.choose_index(item.len()).unwrap_or(0);
+                item[at] ^= u.int_in_range(1..=255u8).unwrap_or(1);
+            }
+            2 => item.truncate(u.int_in_range(0..=item.len()).unwrap_or(0)),
+            3 => {
+                let len = u.int_in_range(0..=100usize).unwrap_or(0).min(u.len());
+                item.extend_from_slice(u.bytes(len).unwrap_or_default());
+            }
+            _ => {}
+        }
+        assert!(items.push(&item), "items far below 4 GiB");
+    }
+    let want: Vec<_> = (0..items.len()).map(|j| ordered_trie::oracle::root(items.get(j))).collect();
+    same("ordered trie roots", &answers(e, e.ordered_trie_roots(&items)), &want);
 }
