@@ -318,6 +318,8 @@ fn ordered_tries(e: &Engine, u: &mut Unstructured, msgs: &FlatBytes) {
         }
         assert!(items.push(&item), "items far below 4 GiB");
     }
-    let want: Vec<_> = (0..items.len()).map(|j| ordered_trie::oracle::root(items.get(j))).collect();
+    let want: Vec<_> = (0..items.len())
+        .map(|j| ordered_trie::oracle::root(items.get(j)))
+        .collect();
     same("ordered trie roots", &answers(e, e.ordered_trie_roots(&items)), &want);
 }
