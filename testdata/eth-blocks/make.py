@@ -4,7 +4,10 @@ roots their headers state, from the RPC answers in this folder (see
 PROVENANCE). The encodings are checked here against the headers' roots
 with py-trie (ethereum's HexaryTrie, a trie implementation independent of
 alloy-trie); the Rust tests then hold every engine to those roots.
-Writes shapes.json too: generated lists (every trie shape the keys RLP(i)
+Writes raw-blocks.json: the mainnet block whole as debug_getRawBlock
+gives it (checked: its header's Keccak-256 is the answer's hash, its
+length the answer's size) and the withdrawals block without its
+transactions (its header's hash checked alike). Writes shapes.json too: generated lists (every trie shape the keys RLP(i)
 make up to 1,000 items, the values made by shape_value, which the tests
 repeat) and their roots by py-trie.
 
@@ -16,6 +19,7 @@ import json
 import pathlib
 
 import rlp
+from eth_hash.auto import keccak
 from trie import HexaryTrie
 
 HERE = pathlib.Path(__file__).parent
@@ -56,6 +60,30 @@ def transaction(tx):
 def withdrawal(w):
     """EIP-4895: RLP([index, validator_index, address, amount])."""
     return rlp.encode([num(w["index"]), num(w["validatorIndex"]), data(w["address"]), num(w["amount"])])
+
+
+def header(block):
+    """The header's fields in order (London's sixteen, Shanghai's
+    withdrawalsRoot seventeenth where the answer has one)."""
+    fields = [data(block["parentHash"]), data(block["sha3Uncles"]), data(block["miner"]), data(block["stateRoot"]),
+              data(block["transactionsRoot"]), data(block["receiptsRoot"]), data(block["logsBloom"]),
+              num(block["difficulty"]), num(block["number"]), num(block["gasLimit"]), num(block["gasUsed"]),
+              num(block["timestamp"]), data(block["extraData"]), data(block["mixHash"]), data(block["nonce"]),
+              num(block["baseFeePerGas"])]
+    if "withdrawalsRoot" in block:
+        fields.append(data(block["withdrawalsRoot"]))
+    return fields
+
+
+def raw_block(block, transactions, withdrawals):
+    """debug_getRawBlock's bytes: RLP([header, transactions, ommers,
+    withdrawals?]), a legacy transaction as its list, a typed one as the
+    string of its envelope."""
+    body = [rlp.decode(t) if t[0] >= 0xC0 else t for t in transactions]
+    parts = [header(block), body, []]
+    if withdrawals is not None:
+        parts.append([rlp.decode(w) for w in withdrawals])
+    return rlp.encode(parts)
 
 
 def ordered_root(values):
@@ -109,6 +137,23 @@ def main():
         )
         print(f"{name}: {len(values)} {field}, root {root} (py-trie agrees)")
     (HERE / "blocks.json").write_text(json.dumps(out, indent=1) + "\n")
+    # Whole blocks: the mainnet block as debug_getRawBlock gives it (its
+    # header's Keccak-256 the answer's hash, its length the answer's size),
+    # and the withdrawals block's header and withdrawals without its
+    # transactions (the answer has their hashes only: its transactionsRoot
+    # cannot match).
+    raws = []
+    for name, whole in [("infura15571241wtxns.json", True), ("testdata-from-rpc-with-withdrawals.json", False)]:
+        block = json.loads((HERE / name).read_text())
+        assert "0x" + keccak(rlp.encode(header(block))).hex() == block["hash"], name
+        transactions = [transaction(t) for t in block["transactions"]] if whole else []
+        withdrawals = [withdrawal(w) for w in block["withdrawals"]] if "withdrawals" in block else None
+        raw = raw_block(block, transactions, withdrawals)
+        if whole:
+            assert len(raw) == int(block["size"], 16), name
+        raws.append({"block": int(block["number"], 16), "hash": block["hash"], "whole": whole, "raw": "0x" + raw.hex()})
+        print(f"{name}: raw block of {len(raw)} bytes, header hash {block['hash']} (reproduced)")
+    (HERE / "raw-blocks.json").write_text(json.dumps(raws, indent=1) + "\n")
     made = shapes()
     (HERE / "shapes.json").write_text(json.dumps(made, indent=1) + "\n")
     print(f"shapes.json: {len(made)} lists, roots by py-trie")

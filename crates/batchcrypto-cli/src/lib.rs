@@ -10,6 +10,7 @@
 //! so for those two, not a library API.
 
 mod bench;
+mod block;
 mod calibrate;
 mod devices;
 mod ecrecover;

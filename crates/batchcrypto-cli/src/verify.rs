@@ -185,6 +185,13 @@ pub enum Verify {
         #[command(flatten)]
         io: Io,
     },
+    /// Whole Ethereum blocks (debug_getRawBlock's bytes) checked against their own headers: in {"block":"<hex>"}, out {"valid":bool,"number","hash"[,"reason","field"]}, "field" naming the first of ommersHash, transactionsRoot, withdrawalsRoot the body does not match; "hash" the header's Keccak-256, to hold to the chain.
+    Block {
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
     /// SLH-DSA (FIPS 205, pure) in one of the twelve sets: in {"pk","msg","sig"[,"ctx"]}, out {"valid":bool[,"reason"]}.
     #[command(name = "slh-dsa")]
     SlhDsa {
@@ -435,6 +442,7 @@ pub fn job(verify: Verify) -> LineJob {
             }
         }
         Verify::EthProof { engine, io } => LineJob::new(EthProofVerb, "verify eth-proof", engine, io),
+        Verify::Block { engine, io } => crate::block::job(engine, io),
         Verify::SlhDsa { set, engine, io } => LineJob::new(
             VerdictVerb::<ContextFormat>::new(move |e, b| e.verify_slhdsa(set, b)),
             format!("verify slh-dsa --set {}", set.short_name()),

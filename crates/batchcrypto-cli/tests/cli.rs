@@ -2097,6 +2097,39 @@ fn trie_root_lines_match_oracle() {
     assert_eq!(reasons.into_iter().collect::<Vec<_>>(), ["empty_value"]);
 }
 
+/// `verify block`: the golden blocks (mainnet 15,571,241 whole, a testnet
+/// block without its transactions, the mainnet block changed and cut,
+/// small Shanghai-shaped blocks whole and with another withdrawals root or
+/// an ommer not under ommersHash) each name the first field that does not
+/// match, or none, beside the block's number and hash; `--backend gpu`
+/// prints the same, from the device.
+#[test]
+fn verify_block_lines_name_the_field_that_fails() {
+    let dir = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/cli-golden"));
+    let input = std::fs::read(dir.join("block.jsonl")).expect("block.jsonl");
+    let out = if has_usable_gpu() {
+        gpu_prints_what_cpu_prints(&["verify", "block"], &input)
+    } else {
+        run_with_stdin(&["verify", "block", "--backend", "cpu"], &input)
+    };
+    assert_eq!(out.status.code(), Some(2));
+    let lines = stdout_lines(&out);
+    let mainnet = "1850b014065b23d804ecf71a8a4691d076ca87c2e6fb8fe81ee20a4d8e884c24";
+    assert_eq!(
+        lines[0],
+        serde_json::json!({"valid": true, "number": 15_571_241, "hash": mainnet})
+    );
+    let fields: Vec<&str> = lines.iter().filter_map(|l| l["field"].as_str()).collect();
+    assert_eq!(
+        fields,
+        ["transactionsRoot", "transactionsRoot", "withdrawalsRoot", "ommersHash"]
+    );
+    let reasons: Vec<&str> = lines.iter().filter_map(|l| l["reason"].as_str()).collect();
+    assert_eq!(reasons.iter().filter(|r| **r == "malformed_block").count(), 2);
+    assert_eq!(lines.iter().filter(|l| l["valid"] == true).count(), 2);
+    assert_eq!(lines.iter().filter(|l| l.get("error").is_some()).count(), 2);
+}
+
 /// Before item `i`, one in eleven (the sixth of each eleven), the next of
 /// `malformed` as a line, its answer an error line (`None`).
 fn malformed_among(i: usize, malformed: &[&str], input: &mut String, want: &mut Vec<Option<serde_json::Value>>) {

@@ -652,7 +652,8 @@ fn merkle_requests_are_trees_answered_as_the_cli_answers() {
 /// `trie-root` requests: the golden corpus (two real blocks' bodies, the
 /// edges, malformed lines) posted whole and line by line in requests sent
 /// at once gets the CLI's golden lines (the blocks' header roots among
-/// them); gRPC answers the same.
+/// them); gRPC answers the same; `verify block`'s golden corpus posted
+/// whole gets its golden lines.
 #[test]
 fn trie_root_requests_answer_the_golden_lines() {
     let server = Server::start(&["--max-wait-us", "200000"]);
@@ -688,6 +689,14 @@ fn trie_root_requests_answer_the_golden_lines() {
     assert_eq!(
         reply.response.expect("a response").lines.concat(),
         expected.replace('\n', "")
+    );
+    // Whole blocks (`verify block`'s golden corpus) at /v1/verify/block.
+    let blocks = std::fs::read_to_string(golden.join("block.jsonl")).expect("blocks");
+    let reply = post(addr, "/v1/verify/block", &blocks);
+    assert_eq!(reply.status, 200, "{}", reply.body);
+    assert_eq!(
+        reply.body,
+        std::fs::read_to_string(golden.join("block.out")).expect("answers")
     );
 }
 

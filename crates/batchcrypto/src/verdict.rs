@@ -159,11 +159,14 @@ pub enum Reason {
     /// Ordered tries: a value of no bytes (a trie holds none: writing one
     /// deletes its key).
     EmptyValue = 43,
+    /// Blocks: the bytes are not a block's RLP (`[header, transactions,
+    /// ommers, withdrawals?]`, see `ops::ordered_trie::block`).
+    MalformedBlock = 44,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 43] = [
+    pub const ALL: [Reason; 44] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -207,6 +210,7 @@ impl Reason {
         Reason::RootMismatch,
         Reason::PathMismatch,
         Reason::EmptyValue,
+        Reason::MalformedBlock,
     ];
 
     /// The reason's stable number, 1 to 255 (its discriminant; new reasons
@@ -268,6 +272,7 @@ impl Reason {
             Reason::RootMismatch => "root_mismatch",
             Reason::PathMismatch => "path_mismatch",
             Reason::EmptyValue => "empty_value",
+            Reason::MalformedBlock => "malformed_block",
         }
     }
 }

@@ -183,6 +183,7 @@ mod tests {
         assert_eq!(title(&["mlkem", "keygen"], &[("set", "512")]), "mlkem keygen --set 512");
         assert_eq!(title(&["merkle"], &[]), "merkle --hash keccak256");
         assert_eq!(title(&["trie-root"], &[]), "trie-root");
+        assert_eq!(title(&["verify", "block"], &[]), "verify block");
         assert_eq!(title(&["hash", "sha256"], &[("raw", "64")]), "hash sha256 --raw 64");
         assert_eq!(
             title(

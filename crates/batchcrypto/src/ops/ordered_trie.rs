@@ -31,6 +31,7 @@
 //! Keccak-256 routes ([`build`]); the GPU path runs the same heights with
 //! the nodes on the hashing kernel.
 
+pub mod block;
 pub(crate) mod build;
 pub(crate) mod cpu;
 pub(crate) mod gpu;

@@ -177,3 +177,50 @@ fn the_empty_trie_and_the_edges() {
     assert_eq!(oracle_roots(&items), want);
     assert_roots(&items, &want, "edges");
 }
+
+/// `testdata/eth-blocks/raw-blocks.json` (made by `make.py`: mainnet block
+/// 15,571,241 as `debug_getRawBlock` gives it, its header's Keccak-256
+/// and its length checked there against the RPC answer's `hash` and
+/// `size`; a testnet block's header and withdrawals without its
+/// transactions): `block::read` finds the number, the header whose hash
+/// is the block's, no ommers under the empty list's hash; on every engine
+/// the transactions' root is the header's `transactionsRoot`, the
+/// withdrawals' its `withdrawalsRoot`, and the block without its
+/// transactions has the empty trie's root, not its header's.
+#[test]
+fn raw_blocks_hold_their_headers_roots() {
+    use batchcrypto::ops::ordered_trie::block;
+    let Some(raws) = support::vectors_json("eth-blocks/raw-blocks.json") else {
+        return;
+    };
+    let mut items = Vec::new();
+    let mut want = Vec::new();
+    for raw in raws.as_array().expect("a list") {
+        let bytes = hex::decode(raw["raw"].as_str().expect("hex").trim_start_matches("0x")).expect("hex");
+        let b = block::read(&bytes).expect("a block");
+        assert_eq!(Some(b.number), raw["block"].as_u64());
+        assert_eq!(
+            hashes::digest(Alg::Keccak256, b.header),
+            hex32(raw["hash"].as_str().expect("hash"))
+        );
+        assert_eq!(b.ommers, [0xc0]);
+        assert_eq!(hashes::digest(Alg::Keccak256, b.ommers), b.ommers_hash);
+        if raw["whole"].as_bool() == Some(true) {
+            assert_eq!((b.transactions.len(), b.withdrawals_root), (58, None));
+            items.push(encode(&b.transactions).expect("fits"));
+            want.push(Ok(b.transactions_root));
+        } else {
+            assert!(b.transactions.is_empty());
+            assert_ne!(b.transactions_root, EMPTY_ROOT);
+            items.push(encode(&b.transactions).expect("fits"));
+            want.push(Ok(EMPTY_ROOT));
+            let withdrawals = b.withdrawals.expect("withdrawals");
+            assert_eq!(withdrawals.len(), 16);
+            items.push(encode(&withdrawals).expect("fits"));
+            want.push(Ok(b.withdrawals_root.expect("a withdrawals root")));
+        }
+    }
+    assert_eq!(items.len(), 3);
+    assert_eq!(oracle_roots(&items), want);
+    assert_roots(&items, &want, "raw blocks");
+}

@@ -1,0 +1,219 @@
+//! Whole Ethereum blocks (`debug_getRawBlock`'s bytes, the RLP list
+//! `[header, transactions, ommers]`, `withdrawals` fourth from Shanghai
+//! on) read into what their bodies are checked by: the header's
+//! `ommersHash` (field 1), `transactionsRoot` (4) and, when it has a
+//! seventeenth field, `withdrawalsRoot` (16, EIP-4895), beside the body's
+//! transactions and withdrawals as their tries hold them (a legacy
+//! transaction's RLP list whole, a typed one's envelope `type ‖ RLP`, the
+//! string's content: EIP-2718; a withdrawal's RLP list whole) and its
+//! ommers list's encoding. The header's encoding is kept too: its
+//! Keccak-256 is the block's hash. The roots themselves are
+//! `ordered_trie_root`'s (the CLI's `verify block` runs every block's
+//! lists as one batch).
+//!
+//! `malformed_block` where the bytes are not such a list: RLP that does
+//! not read or is not canonical (alloy-rlp's `Header`), bytes left over,
+//! a header of fewer than 15 fields, a hash field not 32 bytes, a number
+//! over 64 bits or with a leading zero, a transaction that is neither a
+//! list nor a string starting with a type byte (0x00-0x7f), a withdrawal
+//! that is not a list, withdrawals without a `withdrawalsRoot` or the
+//! other way round.
+
+use alloy_rlp::Header;
+
+use crate::verdict::Reason;
+
+/// A block's parts (see the module).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block<'a> {
+    /// The header's whole encoding (its Keccak-256 is the block's hash).
+    pub header: &'a [u8],
+    /// The block's number (header field 8).
+    pub number: u64,
+    /// Keccak-256 of the ommers list's encoding, as the header states it.
+    pub ommers_hash: [u8; 32],
+    /// The transactions trie's root, as the header states it.
+    pub transactions_root: [u8; 32],
+    /// The withdrawals trie's root, where the header has one.
+    pub withdrawals_root: Option<[u8; 32]>,
+    /// The transactions as the trie holds them.
+    pub transactions: Vec<&'a [u8]>,
+    /// The ommers list's whole encoding.
+    pub ommers: &'a [u8],
+    /// The withdrawals as the trie holds them, where the body has them.
+    pub withdrawals: Option<Vec<&'a [u8]>>,
+}
+
+/// An RLP item read.
+#[derive(Clone, Copy)]
+struct Item<'a> {
+    /// Whether it is a list.
+    list: bool,
+    /// Its payload.
+    payload: &'a [u8],
+    /// Its whole encoding.
+    whole: &'a [u8],
+}
+
+/// The RLP item at the front of `buf`; `buf` moves past it.
+fn item<'a>(buf: &mut &'a [u8]) -> Result<Item<'a>, Reason> {
+    let start = *buf;
+    let header = Header::decode(buf).map_err(|_| Reason::MalformedBlock)?;
+    let (payload, rest) = buf
+        .split_at_checked(header.payload_length)
+        .ok_or(Reason::MalformedBlock)?;
+    *buf = rest;
+    Ok(Item {
+        list: header.list,
+        payload,
+        whole: &start[..start.len() - rest.len()],
+    })
+}
+
+/// The items of a list's payload, each as [`item`] reads it.
+fn items(mut payload: &[u8]) -> Result<Vec<Item<'_>>, Reason> {
+    let mut out = Vec::new();
+    while !payload.is_empty() {
+        out.push(item(&mut payload)?);
+    }
+    Ok(out)
+}
+
+/// A string field of exactly 32 bytes.
+fn hash(field: &Item<'_>) -> Result<[u8; 32], Reason> {
+    match field {
+        Item {
+            list: false, payload, ..
+        } => (*payload).try_into().map_err(|_| Reason::MalformedBlock),
+        _ => Err(Reason::MalformedBlock),
+    }
+}
+
+/// The block's parts, or `malformed_block` (see the module).
+pub fn read(block: &[u8]) -> Result<Block<'_>, Reason> {
+    let mut rest = block;
+    let outer = item(&mut rest)?;
+    if !outer.list || !rest.is_empty() {
+        return Err(Reason::MalformedBlock);
+    }
+    let parts = items(outer.payload)?;
+    let (header, transactions, ommers, withdrawals) = match parts.as_slice() {
+        [h, t, o] => (h, t, o, None),
+        [h, t, o, w] => (h, t, o, Some(w)),
+        _ => return Err(Reason::MalformedBlock),
+    };
+    if !(header.list && transactions.list && ommers.list && withdrawals.is_none_or(|w| w.list)) {
+        return Err(Reason::MalformedBlock);
+    }
+    let fields = items(header.payload)?;
+    if fields.len() < 15 {
+        return Err(Reason::MalformedBlock);
+    }
+    let number = match fields[8] {
+        Item {
+            list: false,
+            payload: n,
+            ..
+        } if n.len() <= 8 && n.first() != Some(&0) => n.iter().fold(0, |v, &b| v << 8 | u64::from(b)),
+        _ => return Err(Reason::MalformedBlock),
+    };
+    let withdrawals_root = fields.get(16).map(hash).transpose()?;
+    if withdrawals_root.is_some() != withdrawals.is_some() {
+        return Err(Reason::MalformedBlock);
+    }
+    let transactions = items(transactions.payload)?
+        .into_iter()
+        .map(|t| match (t.list, t.payload.first()) {
+            (true, _) => Ok(t.whole),
+            (false, Some(&kind)) if kind < 0x80 => Ok(t.payload),
+            _ => Err(Reason::MalformedBlock),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let withdrawals = withdrawals
+        .map(|w| {
+            items(w.payload)?
+                .into_iter()
+                .map(|w| {
+                    if w.list {
+                        Ok(w.whole)
+                    } else {
+                        Err(Reason::MalformedBlock)
+                    }
+                })
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .transpose()?;
+    Ok(Block {
+        header: header.whole,
+        number,
+        ommers_hash: hash(&fields[1])?,
+        transactions_root: hash(&fields[4])?,
+        withdrawals_root,
+        transactions,
+        ommers: ommers.whole,
+        withdrawals,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// RLP of a list of already-encoded items.
+    fn list(items: &[&[u8]]) -> Vec<u8> {
+        crate::ops::mpt::rlp_list(&items.concat())
+    }
+
+    fn string(bytes: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        alloy_rlp::Encodable::encode(bytes, &mut out);
+        out
+    }
+
+    /// A header of `extra` fields past the fifteen (the 16th base fee, the
+    /// 17th the withdrawals root), block number `number`.
+    fn header(number: &[u8], extra: usize) -> Vec<u8> {
+        let mut fields: Vec<Vec<u8>> = (0..15 + extra).map(|i| string(&[i as u8 + 1; 32])).collect();
+        fields[8] = string(number);
+        let refs: Vec<&[u8]> = fields.iter().map(Vec::as_slice).collect();
+        list(&refs)
+    }
+
+    #[test]
+    fn blocks_read_and_malformed_ones_are_refused() {
+        let legacy = list(&[&string(&[9; 40])]);
+        let typed = string(&[2, 0xc1, 0x80]);
+        let withdrawal = list(&[&string(&[5; 20])]);
+        let (h, h17) = (header(&[0x01, 0x00], 1), header(&[7], 2));
+        let block = list(&[&h17, &list(&[&legacy, &typed]), &list(&[]), &list(&[&withdrawal])]);
+        let b = read(&block).expect("a block");
+        assert_eq!((b.header, b.number), (&h17[..], 7));
+        assert_eq!(b.ommers_hash, [2; 32]);
+        assert_eq!(b.transactions_root, [5; 32]);
+        assert_eq!(b.withdrawals_root, Some([17; 32]));
+        assert_eq!(b.transactions, vec![&legacy[..], &[2, 0xc1, 0x80][..]]);
+        assert_eq!(b.ommers, &[0xc0][..]);
+        assert_eq!(b.withdrawals, Some(vec![&withdrawal[..]]));
+        let pre = list(&[&h, &list(&[]), &list(&[])]);
+        let b = read(&pre).expect("a block");
+        assert_eq!((b.number, b.withdrawals_root, b.withdrawals), (256, None, None));
+        let malformed = [
+            list(&[&h, &list(&[]), &list(&[]), &list(&[])]), // withdrawals, no root
+            list(&[&h17, &list(&[]), &list(&[])]),           // a root, no withdrawals
+            list(&[&h, &list(&[&string(&[])]), &list(&[])]), // an empty transaction
+            list(&[&h, &list(&[&string(&[0x80])]), &list(&[])]), // no type byte
+            list(&[&h17, &list(&[]), &list(&[]), &list(&[&string(&[1])])]), // a withdrawal not a list
+            list(&[&header(&[0, 1], 0), &list(&[]), &list(&[])]), // a number's leading zero
+            list(&[&header(&[1; 9], 0), &list(&[]), &list(&[])]), // a number over 64 bits
+            list(&[&list(&[]), &list(&[]), &list(&[])]),     // a header of no fields
+            list(&[&h, &list(&[])]),                         // no ommers
+            [&pre[..], &[0]].concat(),                       // a byte left over
+            pre[..pre.len() - 1].to_vec(),                   // cut short
+            string(&pre),                                    // a string, not a list
+            Vec::new(),
+        ];
+        for (k, m) in malformed.iter().enumerate() {
+            assert_eq!(read(m), Err(Reason::MalformedBlock), "case {k}");
+        }
+    }
+}
