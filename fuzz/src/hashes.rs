@@ -177,18 +177,7 @@ fn tries(e: &Engine, u: &mut Unstructured, leaves: &[hash::Digest]) {
         }
         let nodes: Vec<&[u8]> = nodes.iter().map(Vec::as_slice).collect();
         let mut item = mpt::encode(&root, &key, value.as_deref(), &nodes).unwrap_or_default();
-        match u.int_in_range(0..=3u8).unwrap_or(0) {
-            1 if !item.is_empty() => {
-                let at = u.choose_index(item.len()).unwrap_or(0);
-                item[at] ^= u.int_in_range(1..=255u8).unwrap_or(1);
-            }
-            2 => item.truncate(u.int_in_range(0..=item.len()).unwrap_or(0)),
-            3 => {
-                let len = u.int_in_range(0..=100usize).unwrap_or(0).min(u.len());
-                item.extend_from_slice(u.bytes(len).unwrap_or_default());
-            }
-            _ => {}
-        }
+        edit(u, &mut item, 3);
         assert!(items.push(&item), "items far below 4 GiB");
     }
     let want: Vec<_> = (0..items.len()).map(|j| mpt::oracle::verify(items.get(j))).collect();
@@ -304,22 +293,29 @@ fn ordered_tries(e: &Engine, u: &mut Unstructured, msgs: &FlatBytes) {
         let count = u.int_in_range(0..=msgs.len() - start).unwrap_or(0);
         let values: Vec<&[u8]> = (start..start + count).map(|i| msgs.get(i)).collect();
         let mut item = ordered_trie::encode(&values).unwrap_or_default();
-        match u.int_in_range(0..=5u8).unwrap_or(0) {
-            1 if !item.is_empty() => {
-                let at = u.choose_index(item.len()).unwrap_or(0);
-                item[at] ^= u.int_in_range(1..=255u8).unwrap_or(1);
-            }
-            2 => item.truncate(u.int_in_range(0..=item.len()).unwrap_or(0)),
-            3 => {
-                let len = u.int_in_range(0..=100usize).unwrap_or(0).min(u.len());
-                item.extend_from_slice(u.bytes(len).unwrap_or_default());
-            }
-            _ => {}
-        }
+        edit(u, &mut item, 5);
         assert!(items.push(&item), "items far below 4 GiB");
     }
     let want: Vec<_> = (0..items.len())
         .map(|j| ordered_trie::oracle::root(items.get(j)))
         .collect();
     same("ordered trie roots", &answers(e, e.ordered_trie_roots(&items)), &want);
+}
+
+/// An item edited as drawn from 0 to `kinds`: 1 a byte changed, 2 cut, 3
+/// grown by up to 100 drawn bytes, anything else left as it is (the trie
+/// proofs draw 0 to 3, the ordered tries 0 to 5: more items left whole).
+fn edit(u: &mut Unstructured, item: &mut Vec<u8>, kinds: u8) {
+    match u.int_in_range(0..=kinds).unwrap_or(0) {
+        1 if !item.is_empty() => {
+            let at = u.choose_index(item.len()).unwrap_or(0);
+            item[at] ^= u.int_in_range(1..=255u8).unwrap_or(1);
+        }
+        2 => item.truncate(u.int_in_range(0..=item.len()).unwrap_or(0)),
+        3 => {
+            let len = u.int_in_range(0..=100usize).unwrap_or(0).min(u.len());
+            item.extend_from_slice(u.bytes(len).unwrap_or_default());
+        }
+        _ => {}
+    }
 }

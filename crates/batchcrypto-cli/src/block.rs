@@ -71,11 +71,14 @@ impl LineVerb for BlockVerb {
             batch.lines.push(Err(Reason::MalformedBlock));
             return Ok(());
         };
-        // A line's block is under the line's size limit, its lists too.
         let before = batch.lists.len();
         let pushed = std::iter::once(&b.transactions)
             .chain(&b.withdrawals)
-            .try_for_each(|list| push_item(&mut batch.lists, &ordered_trie::encode(list).unwrap_or_default()));
+            .try_for_each(|list| {
+                let item = ordered_trie::encode(list)
+                    .ok_or("field \"block\": a transaction or withdrawal of 4 GiB or more")?;
+                push_item(&mut batch.lists, &item)
+            });
         if let Err(e) = pushed {
             batch.lists.truncate(before);
             return Err(e);

@@ -46,8 +46,8 @@ impl LineVerb for TrieRoot {
         let mut value = Vec::new();
         for (i, f) in values.iter().enumerate() {
             hex_into(&format!("values[{i}]"), f, &mut value)?;
-            // A line's value is under the line's size limit, far under 4 GiB.
-            scratch.extend_from_slice(&(value.len() as u32).to_be_bytes());
+            let len = u32::try_from(value.len()).map_err(|_| format!("field \"values[{i}]\": 4 GiB or more"))?;
+            scratch.extend_from_slice(&len.to_be_bytes());
             scratch.extend_from_slice(&value);
         }
         push_item(batch, scratch)

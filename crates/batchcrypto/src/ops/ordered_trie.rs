@@ -28,7 +28,7 @@
 //! leaves no key a prefix of another: no branch holds a value), encodes its
 //! nodes with alloy-trie's node types and hashes them lowest first, every
 //! node of one height of a task's tries at once through the interleaved
-//! Keccak-256 routes ([`build`]); the GPU path runs the same heights with
+//! Keccak-256 routes (`build.rs`); the GPU path runs the same heights with
 //! the nodes on the hashing kernel.
 
 pub mod block;
