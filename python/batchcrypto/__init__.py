@@ -44,6 +44,7 @@ __all__ = [
     "Decapsulations",
     "Polys",
     "Hashes",
+    "BlockChecks",
     "Sum",
     "MsmBases",
     "REASONS",
@@ -359,11 +360,24 @@ class Decapsulations(NamedTuple):
 
 
 class Hashes(NamedTuple):
-    """Poseidon hashes, one per item."""
+    """Poseidon hashes (or ordered trie roots), one per item."""
 
     valid: np.ndarray
     reasons: np.ndarray
     #: (n, 32) uint8 array: each hash big-endian (zeros where not valid).
+    hashes: np.ndarray
+
+
+class BlockChecks(NamedTuple):
+    """Blocks checked against their own headers, one per block."""
+
+    valid: np.ndarray
+    reasons: np.ndarray
+    #: The first header field the body does not match, or None.
+    fields: list[str | None]
+    #: uint64 array: each block's number (0 where malformed).
+    numbers: np.ndarray
+    #: (n, 32) uint8 array: each block's hash (zeros where malformed).
     hashes: np.ndarray
 
 
@@ -556,6 +570,26 @@ class Engine:
         roots = np.empty((n, 32), dtype=np.uint8)
         self._native.ordered_trie_roots(cols[0].native(), roots, codes)
         return Hashes(codes == 0, codes, roots)
+
+    def verify_blocks(self, blocks: Any) -> BlockChecks:
+        """Whole Ethereum blocks (``debug_getRawBlock``'s bytes) checked
+        against their own headers: ``valid`` where the body's transactions,
+        withdrawals and ommers are those the header's ``transactionsRoot``,
+        ``withdrawalsRoot`` and ``ommersHash`` state; else ``reasons``
+        ``root_mismatch`` with ``fields[i]`` naming the first that does not
+        match, or ``malformed_block`` (bytes that are no block). ``numbers``
+        and ``hashes`` (the header's Keccak-256: hold it to the chain you
+        trust) are zeros for a malformed block. The blocks' lists run as one
+        batch of ordered trie roots."""
+        n, cols = columns("verify_blocks", blocks=blocks)
+        codes = np.empty(n, dtype=np.uint8)
+        fields = np.empty(n, dtype=np.uint8)
+        numbers = np.empty((n, 8), dtype=np.uint8)
+        hashes = np.empty((n, 32), dtype=np.uint8)
+        self._native.verify_blocks(cols[0].native(), codes, fields, numbers, hashes)
+        names = [None, "ommersHash", "transactionsRoot", "withdrawalsRoot"]
+        numbers = numbers.view("<u8").reshape(n).astype(np.uint64)
+        return BlockChecks(codes == 0, codes, [names[f] for f in fields], numbers, hashes)
 
     def merkle_root(
         self, leaves: Any, rule: str = "bitcoin", depth: int | None = None, zero: bytes | None = None

@@ -73,6 +73,13 @@ class Hashes(NamedTuple):
     reasons: npt.NDArray[np.uint8]
     hashes: npt.NDArray[np.uint8]
 
+class BlockChecks(NamedTuple):
+    valid: npt.NDArray[np.bool_]
+    reasons: npt.NDArray[np.uint8]
+    fields: list[str | None]
+    numbers: npt.NDArray[np.uint64]
+    hashes: npt.NDArray[np.uint8]
+
 class Polys(NamedTuple):
     valid: npt.NDArray[np.bool_]
     reasons: npt.NDArray[np.uint8]
@@ -106,6 +113,7 @@ class Engine:
     def verify_groth16_bls12_381(self, vk: bytes, items: Column) -> Verdicts: ...
     def poseidon_bn254(self, items: Column) -> Hashes: ...
     def ordered_trie_roots(self, items: Column) -> Hashes: ...
+    def verify_blocks(self, blocks: Column) -> BlockChecks: ...
     def merkle_root(
         self, leaves: Column, rule: str = "bitcoin", depth: int | None = None, zero: bytes | None = None
     ) -> bytes: ...

@@ -491,6 +491,60 @@ impl NativeEngine {
         })
     }
 
+    /// Whole blocks checked against their own headers: per block 0 or the
+    /// reason, the first field that does not match (0 none, 1 ommersHash,
+    /// 2 transactionsRoot, 3 withdrawalsRoot), the number (u64
+    /// little-endian) and the hash; zeros where the block is malformed.
+    fn verify_blocks(
+        &self,
+        py: Python<'_>,
+        blocks: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+        fields: &Bound<'_, PyAny>,
+        numbers: &Bound<'_, PyAny>,
+        hashes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "verify_blocks";
+        let blocks = Col::get("blocks", blocks)?;
+        let n = codes.len()?;
+        let (mut codes, mut fields, mut numbers, mut hashes) = (
+            out("codes", codes, Some(n))?,
+            out("fields", fields, Some(n))?,
+            out("numbers", numbers, Some(8 * n))?,
+            out("hashes", hashes, Some(hash::DIGEST_LEN * n))?,
+        );
+        let bc = blocks.column();
+        let (codes, fields, numbers, hashes) = (
+            codes.bytes_mut(),
+            fields.bytes_mut(),
+            numbers.bytes_mut(),
+            hashes.bytes_mut(),
+        );
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::verify_blocks(e, &bc).map_err(|e| raise(op, e))?.output;
+            if got.len() != n {
+                return Err(count_error(op, got.len(), n));
+            }
+            for (i, r) in got.iter().enumerate() {
+                let (code, field, number, hash) = match r {
+                    Ok(c) => (
+                        c.mismatch.map_or(0, |_| Reason::RootMismatch.number()),
+                        c.mismatch.map_or(0, |f| f as u8),
+                        c.number,
+                        c.hash,
+                    ),
+                    Err(reason) => (reason.number(), 0, 0, [0; 32]),
+                };
+                codes[i] = code;
+                fields[i] = field;
+                numbers[8 * i..8 * (i + 1)].copy_from_slice(&number.to_le_bytes());
+                hashes[32 * i..32 * (i + 1)].copy_from_slice(&hash);
+            }
+            Ok(())
+        })
+    }
+
     /// The root; with `depth`, a padded tree's (`zero` its missing leaves,
     /// 32 zero bytes by default).
     #[pyo3(signature = (rule, leaves, depth=None, zero=None))]

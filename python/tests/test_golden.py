@@ -267,6 +267,28 @@ def test_ordered_trie_roots(engine):
         assert batchcrypto.reason_name(got.reasons[-1]) == "wrong_input_length", form
 
 
+def test_verify_blocks(engine):
+    """Whole blocks: the CLI's answers for its golden blocks (mainnet
+    15,571,241 valid with its hash; the others naming the field that fails,
+    or malformed), in every column form."""
+    blocks, answers = [], []
+    for line, out in zip(jsonl("block.jsonl"), jsonl("block.out"), strict=True):
+        if line is None or out is None or "error" in out:
+            continue
+        blocks.append(unhex(line["block"]))
+        answers.append(out)
+    assert len(answers) == 8 and answers[0]["hash"].startswith("1850b014")
+    for form in FORMS:
+        got = engine.verify_blocks(as_form(blocks, None, form))
+        for i, want in enumerate(answers):
+            assert bool(got.valid[i]) == want["valid"], (form, i)
+            if "reason" in want:
+                assert batchcrypto.reason_name(got.reasons[i]) == want["reason"], (form, i)
+            assert got.fields[i] == want.get("field"), (form, i)
+            assert int(got.numbers[i]) == want.get("number", 0), (form, i)
+            assert got.hashes[i].tobytes().hex() == want.get("hash", "00" * 32), (form, i)
+
+
 def test_merkle_root_padded(engine):
     """Padded trees: Light Protocol's empty Poseidon root at height 26 (no
     leaves, and one leaf 0), and a bitcoin-rule tree of depth 3 equal to

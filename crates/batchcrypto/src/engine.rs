@@ -1021,6 +1021,15 @@ impl Engine {
         )
     }
 
+    /// Checks whole blocks (`debug_getRawBlock`'s bytes) against their own
+    /// headers: per block its number and hash and the first of
+    /// `ommersHash`, `transactionsRoot`, `withdrawalsRoot` its body does
+    /// not match, or `malformed_block` (see [`ordered_trie::block`]). The
+    /// blocks' lists run as one `ordered_trie_root` batch.
+    pub fn verify_blocks(&self, blocks: &FlatBytes) -> Result<Outcome<Vec<ordered_trie::block::BlockResult>>, Error> {
+        ordered_trie::block::verify(self, blocks)
+    }
+
     /// Every level of the padded Merkle tree of `leaves` under `rule`, for
     /// proofs of `padding.depth` siblings ([`merkle::Tree::proof`]); built
     /// on the CPU cores. Errors as [`Engine::merkle_root_padded`].

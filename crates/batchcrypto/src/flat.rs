@@ -887,6 +887,15 @@ pub fn ordered_trie_roots(
     engine.ordered_trie_roots(&flat_bytes(Op::OrderedTrieRoot, items)?)
 }
 
+/// Whole blocks checked against their own headers
+/// ([`crate::ops::ordered_trie::block`]): every item a block's RLP.
+pub fn verify_blocks(
+    engine: &Engine,
+    blocks: &Column<'_>,
+) -> Result<Outcome<Vec<crate::ops::ordered_trie::block::BlockResult>>, Error> {
+    engine.verify_blocks(&flat_bytes(Op::OrderedTrieRoot, blocks)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -223,4 +223,35 @@ fn raw_blocks_hold_their_headers_roots() {
     assert_eq!(items.len(), 3);
     assert_eq!(oracle_roots(&items), want);
     assert_roots(&items, &want, "raw blocks");
+    // Whole: the mainnet block holds its header, the other block (no
+    // transactions) fails at its transactionsRoot, bytes that are no block
+    // are malformed; on every engine, the GPU's lists on the GPU.
+    let mut blocks = FlatBytes::new();
+    for raw in raws.as_array().expect("a list") {
+        assert!(blocks.push(&hex::decode(raw["raw"].as_str().expect("hex").trim_start_matches("0x")).expect("hex")));
+    }
+    assert!(blocks.push(&[0xc0]));
+    let hash = |k: usize| hex32(raws[k]["hash"].as_str().expect("hash"));
+    let want = vec![
+        Ok(block::Checked {
+            number: 15_571_241,
+            hash: hash(0),
+            mismatch: None,
+        }),
+        Ok(block::Checked {
+            number: 8_705_029,
+            hash: hash(1),
+            mismatch: Some(block::Field::TransactionsRoot),
+        }),
+        Err(Reason::MalformedBlock),
+    ];
+    for (name, engine) in engines() {
+        let out = engine.verify_blocks(&blocks).expect("blocks");
+        assert_eq!(
+            out.selection.backend.name(),
+            support::expected_backend(name, false),
+            "{name}"
+        );
+        assert_eq!(out.output, want, "{name}");
+    }
 }

@@ -7,9 +7,10 @@
 //! transaction's RLP list whole, a typed one's envelope `type ‖ RLP`, the
 //! string's content: EIP-2718; a withdrawal's RLP list whole) and its
 //! ommers list's encoding. The header's encoding is kept too: its
-//! Keccak-256 is the block's hash. The roots themselves are
-//! `ordered_trie_root`'s (the CLI's `verify block` runs every block's
-//! lists as one batch).
+//! Keccak-256 is the block's hash. [`verify`] checks many blocks at once:
+//! every block's transactions and withdrawals one batch of
+//! `ordered_trie_root` items on the engine (the CLI's `verify block`,
+//! Python's `Engine.verify_blocks`).
 //!
 //! `malformed_block` where the bytes are not such a list: RLP that does
 //! not read or is not canonical (alloy-rlp's `Header`), bytes left over,
@@ -21,6 +22,10 @@
 
 use alloy_rlp::Header;
 
+use crate::batch::FlatBytes;
+use crate::engine::{Engine, Outcome};
+use crate::error::Error;
+use crate::ops::hash::{Alg, oracle as hashes};
 use crate::verdict::Reason;
 
 /// A block's parts (see the module).
@@ -152,6 +157,113 @@ pub fn read(block: &[u8]) -> Result<Block<'_>, Reason> {
         transactions,
         ommers: ommers.whole,
         withdrawals,
+    })
+}
+
+/// A header field a body is checked by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// Keccak-256 of the ommers list.
+    OmmersHash = 1,
+    /// The transactions trie's root.
+    TransactionsRoot = 2,
+    /// The withdrawals trie's root.
+    WithdrawalsRoot = 3,
+}
+
+impl Field {
+    /// The field's name in the header's JSON (`eth_getBlockByNumber`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::OmmersHash => "ommersHash",
+            Field::TransactionsRoot => "transactionsRoot",
+            Field::WithdrawalsRoot => "withdrawalsRoot",
+        }
+    }
+}
+
+/// A block checked: its number and hash (its header's Keccak-256), and
+/// the first field its body does not match (`None`: the body is the
+/// header's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Checked {
+    /// The block's number.
+    pub number: u64,
+    /// The block's hash.
+    pub hash: [u8; 32],
+    /// The first of `ommersHash`, `transactionsRoot`, `withdrawalsRoot`
+    /// the body does not match.
+    pub mismatch: Option<Field>,
+}
+
+/// A block checked, or `malformed_block`.
+pub type BlockResult = Result<Checked, Reason>;
+
+/// What a block is checked by once its roots are known.
+struct Claims {
+    checked: Checked,
+    transactions_root: [u8; 32],
+    withdrawals_root: Option<[u8; 32]>,
+}
+
+/// Every block of `blocks` checked against its own header (see the
+/// module): the blocks' transactions and withdrawals as one batch of
+/// `ordered_trie_root` items on `engine` (its selection is the call's),
+/// the header's and ommers' Keccak-256 on the calling thread.
+pub fn verify(engine: &Engine, blocks: &FlatBytes) -> Result<Outcome<Vec<BlockResult>>, Error> {
+    let mut lists = FlatBytes::new();
+    let mut claims = Vec::with_capacity(blocks.len());
+    for i in 0..blocks.len() {
+        let Ok(b) = read(blocks.get(i)) else {
+            claims.push(Err(Reason::MalformedBlock));
+            continue;
+        };
+        // A block's lists are its bytes with a length each: under the
+        // 4 GiB of the batch the block came in, but for blocks near it.
+        let fits = std::iter::once(&b.transactions)
+            .chain(&b.withdrawals)
+            .all(|list| super::encode(list).is_some_and(|item| lists.push(&item)));
+        if !fits {
+            return Err(Error::BatchTooLarge {
+                op: crate::ops::Op::OrderedTrieRoot.into(),
+                backend: crate::Backend::Cpu,
+                reason: "the blocks' transactions and withdrawals pass 4 GiB; split the input".into(),
+            });
+        }
+        let ommers_match = hashes::digest(Alg::Keccak256, b.ommers) == b.ommers_hash;
+        claims.push(Ok(Claims {
+            checked: Checked {
+                number: b.number,
+                hash: hashes::digest(Alg::Keccak256, b.header),
+                mismatch: (!ommers_match).then_some(Field::OmmersHash),
+            },
+            transactions_root: b.transactions_root,
+            withdrawals_root: b.withdrawals_root,
+        }));
+    }
+    let outcome = engine.ordered_trie_roots(&lists)?;
+    let mut roots = outcome.output.into_iter();
+    let output = claims
+        .into_iter()
+        .map(|c| {
+            let c = c?;
+            let transactions = roots.next();
+            let withdrawals = c.withdrawals_root.and_then(|_| roots.next());
+            let mismatch = c.checked.mismatch.or_else(|| {
+                if transactions != Some(Ok(c.transactions_root)) {
+                    Some(Field::TransactionsRoot)
+                } else if withdrawals != c.withdrawals_root.map(Ok) {
+                    Some(Field::WithdrawalsRoot)
+                } else {
+                    None
+                }
+            });
+            Ok(Checked { mismatch, ..c.checked })
+        })
+        .collect();
+    Ok(Outcome {
+        output,
+        selection: outcome.selection,
     })
 }
 
