@@ -523,25 +523,8 @@ impl NativeEngine {
         let e = &self.engine;
         py.detach(|| {
             let got = flat::verify_blocks(e, &bc).map_err(|e| raise(op, e))?.output;
-            if got.len() != n {
-                return Err(count_error(op, got.len(), n));
-            }
-            for (i, r) in got.iter().enumerate() {
-                let (code, field, number, hash) = match r {
-                    Ok(c) => (
-                        c.mismatch.map_or(0, |_| Reason::RootMismatch.number()),
-                        c.mismatch.map_or(0, |f| f as u8),
-                        c.number,
-                        c.hash,
-                    ),
-                    Err(reason) => (reason.number(), 0, 0, [0; 32]),
-                };
-                codes[i] = code;
-                fields[i] = field;
-                numbers[8 * i..8 * (i + 1)].copy_from_slice(&number.to_le_bytes());
-                hashes[32 * i..32 * (i + 1)].copy_from_slice(&hash);
-            }
-            Ok(())
+            flat::write_blocks(&got, codes, fields, numbers, hashes)
+                .map_err(|e| PyRuntimeError::new_err(format!("{op}: {e}")))
         })
     }
 

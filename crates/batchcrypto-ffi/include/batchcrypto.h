@@ -475,6 +475,28 @@ enum BcStatus bc_ordered_trie_roots(const struct BcEngine *engine,
                                     uint8_t *out_roots,
                                     uint8_t *out_codes);
 
+// Whole Ethereum blocks (`debug_getRawBlock`'s bytes, one per item)
+// checked against their own headers: per block into `out_codes` 0 (the
+// body's transactions, withdrawals and ommers are those the header's
+// `transactionsRoot`, `withdrawalsRoot` and `ommersHash` state) or the
+// reason (`root_mismatch`, `malformed_block`); into `out_fields` the
+// first field that does not match (0 none, 1 `ommersHash`, 2
+// `transactionsRoot`, 3 `withdrawalsRoot`); into `out_numbers` the
+// block's number (8 bytes little-endian) and into `out_hashes` its hash
+// (the header's Keccak-256, 32 bytes), zeros for a malformed block.
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_codes` and
+// `out_fields` hold `n` bytes, `out_numbers` `8 * n`, `out_hashes`
+// `32 * n`.
+enum BcStatus bc_verify_blocks(const struct BcEngine *engine,
+                               size_t n,
+                               const struct BcColumn *blocks,
+                               uint8_t *out_codes,
+                               uint8_t *out_fields,
+                               uint8_t *out_numbers,
+                               uint8_t *out_hashes);
+
 // BLS aggregate verification (blst's `aggregate_verify`): item `i` is
 // the 96-byte signature `sigs[i]` of the keys `pks[groups[i] .. groups[i +
 // 1]]` (48 bytes each), key `k` signing `msgs[k]`; `pks` and `msgs` hold

@@ -1130,6 +1130,45 @@ pub unsafe extern "C" fn bc_ordered_trie_roots(
     })
 }
 
+/// Whole Ethereum blocks (`debug_getRawBlock`'s bytes, one per item)
+/// checked against their own headers: per block into `out_codes` 0 (the
+/// body's transactions, withdrawals and ommers are those the header's
+/// `transactionsRoot`, `withdrawalsRoot` and `ommersHash` state) or the
+/// reason (`root_mismatch`, `malformed_block`); into `out_fields` the
+/// first field that does not match (0 none, 1 `ommersHash`, 2
+/// `transactionsRoot`, 3 `withdrawalsRoot`); into `out_numbers` the
+/// block's number (8 bytes little-endian) and into `out_hashes` its hash
+/// (the header's Keccak-256, 32 bytes), zeros for a malformed block.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` and
+/// `out_fields` hold `n` bytes, `out_numbers` `8 * n`, `out_hashes`
+/// `32 * n`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_blocks(
+    engine: *const BcEngine,
+    n: usize,
+    blocks: *const BcColumn,
+    out_codes: *mut u8,
+    out_fields: *mut u8,
+    out_numbers: *mut u8,
+    out_hashes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_blocks", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let blocks = column("blocks", blocks, n)?;
+            let codes = output("out_codes", out_codes, n)?;
+            let fields = output("out_fields", out_fields, n)?;
+            let numbers = output("out_numbers", out_numbers, size(n, 8)?)?;
+            let hashes = output("out_hashes", out_hashes, size(n, hash::DIGEST_LEN)?)?;
+            let got = flat::verify_blocks(e, &blocks)?.output;
+            flat::write_blocks(&got, codes, fields, numbers, hashes).map_err(|e| Failure(BcStatus::Failed, e))
+        }
+    })
+}
+
 /// Writes a call's answers: per item its code into `codes` and its rows
 /// ([`flat::write_rows`]).
 fn rows<T>(

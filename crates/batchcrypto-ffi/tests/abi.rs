@@ -1493,3 +1493,85 @@ fn ordered_trie_roots() {
     assert!(last_error().contains("out_roots"), "{}", last_error());
     assert!(codes.iter().all(|&c| c == 0xaa));
 }
+
+/// `bc_verify_blocks`: the golden blocks (mainnet 15,571,241 whole, a
+/// testnet block without its transactions, bytes that are no block) give
+/// the library's codes, fields, numbers and hashes; a NULL output is named
+/// and nothing is written.
+#[test]
+fn verify_blocks() {
+    let e = engine();
+    let golden = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/cli-golden/block.jsonl"
+    ))
+    .expect("golden blocks");
+    let blocks: Vec<Vec<u8>> = golden
+        .lines()
+        .take(2)
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("json");
+            hex::decode(v["block"].as_str().expect("hex").trim_start_matches("0x")).expect("hex")
+        })
+        .chain([vec![0xc0]])
+        .collect();
+    let (mut bytes, mut offsets) = (Vec::new(), vec![0u64]);
+    for b in &blocks {
+        bytes.extend_from_slice(b);
+        offsets.push(bytes.len() as u64);
+    }
+    let n = blocks.len();
+    let (mut codes, mut fields, mut numbers, mut hashes) = (
+        vec![0xaau8; n],
+        vec![0xaau8; n],
+        vec![0xaau8; 8 * n],
+        vec![0xaau8; 32 * n],
+    );
+    let column = delimited(&bytes, &offsets);
+    // SAFETY: a valid engine and column; outputs of n rows.
+    let status = unsafe {
+        bc_verify_blocks(
+            e.0,
+            n,
+            &column,
+            codes.as_mut_ptr(),
+            fields.as_mut_ptr(),
+            numbers.as_mut_ptr(),
+            hashes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_eq!(
+        codes,
+        [
+            0,
+            batchcrypto::Reason::RootMismatch.number(),
+            batchcrypto::Reason::MalformedBlock.number()
+        ]
+    );
+    assert_eq!(fields, [0, 2, 0]);
+    let number = |i: usize| u64::from_le_bytes(numbers[8 * i..8 * (i + 1)].try_into().expect("8 bytes"));
+    assert_eq!([number(0), number(1), number(2)], [15_571_241, 8_705_029, 0]);
+    assert_eq!(
+        hex::encode(&hashes[..32]),
+        "1850b014065b23d804ecf71a8a4691d076ca87c2e6fb8fe81ee20a4d8e884c24"
+    );
+    assert_eq!(&hashes[64..], &[0u8; 32][..]);
+    // A NULL output is named; nothing is written.
+    let mut codes = vec![0xaau8; n];
+    // SAFETY: NULL is the error under test.
+    let status = unsafe {
+        bc_verify_blocks(
+            e.0,
+            n,
+            &column,
+            codes.as_mut_ptr(),
+            fields.as_mut_ptr(),
+            ptr::null_mut(),
+            hashes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::NullPointer);
+    assert!(last_error().contains("out_numbers"), "{}", last_error());
+    assert_eq!(codes, [0xaa; 3]);
+}

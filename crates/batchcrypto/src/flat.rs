@@ -887,6 +887,43 @@ pub fn ordered_trie_roots(
     engine.ordered_trie_roots(&flat_bytes(Op::OrderedTrieRoot, items)?)
 }
 
+/// Writes blocks checked ([`verify_blocks`]) into the bindings' arrays:
+/// per block its code (0; `root_mismatch` where a field does not match;
+/// else the reason's number), the field that failed (0 none, else
+/// `block::Field`'s number: 1 `ommersHash`, 2 `transactionsRoot`, 3
+/// `withdrawalsRoot`), its number (8 bytes little-endian) and its hash (32
+/// bytes), zeros for a malformed block. An error (a bug, not the
+/// caller's) when the arrays do not hold one row per block; nothing is
+/// written then.
+pub fn write_blocks(
+    got: &[crate::ops::ordered_trie::block::BlockResult],
+    codes: &mut [u8],
+    fields: &mut [u8],
+    numbers: &mut [u8],
+    hashes: &mut [u8],
+) -> Result<(), String> {
+    let n = got.len();
+    if codes.len() != n || fields.len() != n || numbers.len() != 8 * n || hashes.len() != 32 * n {
+        return Err(format!("{n} answers for arrays of another size"));
+    }
+    for (i, r) in got.iter().enumerate() {
+        let (code, field, number, hash) = match r {
+            Ok(c) => (
+                c.mismatch.map_or(0, |_| crate::Reason::RootMismatch.number()),
+                c.mismatch.map_or(0, |f| f as u8),
+                c.number,
+                c.hash,
+            ),
+            Err(reason) => (reason.number(), 0, 0, [0; 32]),
+        };
+        codes[i] = code;
+        fields[i] = field;
+        numbers[8 * i..8 * (i + 1)].copy_from_slice(&number.to_le_bytes());
+        hashes[32 * i..32 * (i + 1)].copy_from_slice(&hash);
+    }
+    Ok(())
+}
+
 /// Whole blocks checked against their own headers
 /// ([`crate::ops::ordered_trie::block`]): every item a block's RLP.
 pub fn verify_blocks(
