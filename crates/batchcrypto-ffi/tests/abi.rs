@@ -56,6 +56,18 @@ fn delimited(bytes: &[u8], offsets: &[u64]) -> BcColumn {
     }
 }
 
+/// Items back to back with their offsets (a delimited column's parts),
+/// and the same items as the library's batch.
+fn back_to_back<T: AsRef<[u8]>>(items: impl IntoIterator<Item = T>) -> (Vec<u8>, Vec<u64>, FlatBytes) {
+    let (mut bytes, mut offsets, mut flat) = (Vec::new(), vec![0u64], FlatBytes::new());
+    for item in items {
+        bytes.extend_from_slice(item.as_ref());
+        offsets.push(bytes.len() as u64);
+        assert!(flat.push(item.as_ref()));
+    }
+    (bytes, offsets, flat)
+}
+
 /// Four items as columns, and the library's own verdict bytes for them.
 struct Items {
     pks: Vec<u8>,
@@ -1048,12 +1060,7 @@ fn poseidon_hashes() {
     let e = engine();
     let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
     let made = poseidon::sample::items(60, 8, 0.4, |i| 1 + i % MAX_INPUTS);
-    let (mut bytes, mut offsets, mut flat) = (Vec::new(), vec![0u64], FlatBytes::new());
-    for (item, _) in &made {
-        bytes.extend_from_slice(item);
-        offsets.push(bytes.len() as u64);
-        assert!(flat.push(item));
-    }
+    let (bytes, offsets, flat) = back_to_back(made.iter().map(|(item, _)| item));
     let want = library.poseidon_bn254(&flat).expect("poseidon").output;
     assert!(want.iter().any(Result::is_ok) && want.iter().any(Result::is_err));
     let n = made.len();
@@ -1193,12 +1200,7 @@ fn groth16_proofs() {
     let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
     let made = sample::generate(3, 48, 0.4, 21);
     let vk = VerifyingKey::from_bytes(&made.vk).expect("the sample's key");
-    let (mut bytes, mut offsets, mut flat) = (Vec::new(), vec![0u64], FlatBytes::new());
-    for item in &made.items {
-        bytes.extend_from_slice(&item.bytes);
-        offsets.push(bytes.len() as u64);
-        assert!(flat.push(&item.bytes));
-    }
+    let (bytes, offsets, flat) = back_to_back(made.items.iter().map(|item| &item.bytes));
     let want: Vec<u8> = library
         .verify_groth16(&vk, &flat)
         .expect("verify")
@@ -1273,11 +1275,7 @@ fn groth16_bls12_381_proofs() {
     let trapdoor = sample::Trapdoor::new(2, 33);
     let items = trapdoor.items(0..40, 0.4);
     let vk = VerifyingKey::from_bytes(&trapdoor.key()).expect("the sample's key");
-    let (mut bytes, mut offsets) = (Vec::new(), vec![0u64]);
-    for item in &items {
-        bytes.extend_from_slice(&item.bytes);
-        offsets.push(bytes.len() as u64);
-    }
+    let (bytes, offsets, _) = back_to_back(items.iter().map(|item| &item.bytes));
     let oracle_valid: Vec<bool> = items.iter().map(|it| oracle::verify(&vk, &it.bytes)).collect();
     assert!(oracle_valid.contains(&true) && oracle_valid.contains(&false));
     let n = items.len();
@@ -1317,12 +1315,7 @@ fn merkle_proofs() {
         let name = std::ffi::CString::new(rule.name()).expect("a name");
         for depth in [0u32, 7] {
             let made = sample::proofs(rule, 60, 5, 0.4, (depth != 0).then_some(depth));
-            let (mut bytes, mut offsets, mut flat) = (Vec::new(), vec![0u64], FlatBytes::new());
-            for (item, _) in &made {
-                bytes.extend_from_slice(item);
-                offsets.push(bytes.len() as u64);
-                assert!(flat.push(item));
-            }
+            let (bytes, offsets, flat) = back_to_back(made.iter().map(|(item, _)| item));
             let want: Vec<u8> = library
                 .verify_merkle_proofs(rule, (depth != 0).then_some(depth), &flat)
                 .expect("verify")
@@ -1388,12 +1381,7 @@ fn mpt_proofs() {
     let e = engine();
     let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
     let made = sample::proofs(150, 9, 0.4, true);
-    let (mut bytes, mut offsets, mut flat) = (Vec::new(), vec![0u64], FlatBytes::new());
-    for (item, _) in &made {
-        bytes.extend_from_slice(item);
-        offsets.push(bytes.len() as u64);
-        assert!(flat.push(item));
-    }
+    let (bytes, offsets, flat) = back_to_back(made.iter().map(|(item, _)| item));
     let want: Vec<u8> = library
         .verify_mpt_proofs(&flat)
         .expect("verify")
@@ -1442,12 +1430,7 @@ fn ordered_trie_roots() {
         .map(|v| hex::decode(v.as_str().expect("hex").trim_start_matches("0x")).expect("hex"))
         .collect();
     made.insert(7, ordered_trie::encode(&values).expect("fits"));
-    let (mut bytes, mut offsets, mut flat) = (Vec::new(), vec![0u64], FlatBytes::new());
-    for item in &made {
-        bytes.extend_from_slice(item);
-        offsets.push(bytes.len() as u64);
-        assert!(flat.push(item));
-    }
+    let (bytes, offsets, flat) = back_to_back(&made);
     let want = library.ordered_trie_roots(&flat).expect("roots").output;
     let numbers: Vec<u8> = want.iter().map(|w| w.err().map_or(0, |r| r.number())).collect();
     for reason in [0, 38, 43] {
@@ -1515,11 +1498,7 @@ fn verify_blocks() {
         })
         .chain([vec![0xc0]])
         .collect();
-    let (mut bytes, mut offsets) = (Vec::new(), vec![0u64]);
-    for b in &blocks {
-        bytes.extend_from_slice(b);
-        offsets.push(bytes.len() as u64);
-    }
+    let (bytes, offsets, _) = back_to_back(&blocks);
     let n = blocks.len();
     let (mut codes, mut fields, mut numbers, mut hashes) = (
         vec![0xaau8; n],
