@@ -86,6 +86,15 @@ pub(crate) fn made_batch<T: Send>(
     (items, expected)
 }
 
+/// The oracle on every item of `items` in turn, its answers kept from
+/// the optimiser (the bench's oracle column for the operations whose
+/// items are bytes of any length).
+pub(crate) fn oracle_each<T>(items: &crate::batch::FlatBytes, oracle: impl Fn(&[u8]) -> T) {
+    for i in 0..items.len() {
+        std::hint::black_box(oracle(items.get(i)));
+    }
+}
+
 /// Generated items as a batch (sample messages are short: far below the
 /// batch's 4 GiB limit, so no push fails).
 pub fn signed_batch<const PK: usize, const SIG: usize>(

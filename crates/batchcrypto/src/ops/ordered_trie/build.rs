@@ -106,15 +106,17 @@ impl Shape {
     }
 
     /// Node `i`'s encoding over `values`, appended to `out`, its
-    /// children's references taken from `refs`.
-    fn encode(&self, i: usize, values: &[&[u8]], refs: &[RlpNode], out: &mut Vec<u8>) {
+    /// children's references taken from `refs` (a branch's gathered in
+    /// `stack`, the caller's buffer kept across nodes).
+    fn encode(&self, i: usize, values: &[&[u8]], refs: &[RlpNode], stack: &mut Vec<RlpNode>, out: &mut Vec<u8>) {
         use alloy_rlp::Encodable;
         match &self.nodes[i] {
             Node::Leaf { path, value } => LeafNodeRef::new(path, values[*value as usize]).encode(out),
             Node::Extension { path, child } => ExtensionNodeRef::new(path, &refs[*child as usize]).encode(out),
             Node::Branch { mask, children } => {
-                let stack: Vec<RlpNode> = children.iter().map(|&c| refs[c as usize].clone()).collect();
-                BranchNodeRef::new(&stack, *mask).encode(out);
+                stack.clear();
+                stack.extend(children.iter().map(|&c| refs[c as usize].clone()));
+                BranchNodeRef::new(stack, *mask).encode(out);
             }
         }
     }
@@ -211,13 +213,14 @@ impl<'a> Roots<'a> {
             nodes: Vec::new(),
             hashed: Vec::new(),
         };
+        let mut stack = Vec::with_capacity(16);
         for (item, values) in self.tries.iter().enumerate() {
             let Ok(values) = values else { continue };
             let shape = &self.shapes[&values.len()];
             let root = shape.nodes.len() - 1;
             for (node, _) in shape.heights.iter().enumerate().filter(|(_, h)| **h == self.height) {
                 let start = level.bytes.len();
-                shape.encode(node, values, &self.refs[item], &mut level.bytes);
+                shape.encode(node, values, &self.refs[item], &mut stack, &mut level.bytes);
                 let hashed = node == root || level.bytes.len() - start >= 32;
                 if hashed {
                     level.hashed.push(level.nodes.len());
