@@ -16,7 +16,7 @@ use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
 use crate::ops::{
     Op, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, ordered_trie,
-    poseidon, slhdsa, sr25519,
+    poseidon, slhdsa, sr25519, tx_sender,
 };
 use crate::profile::{Plan, Profile};
 use crate::registry;
@@ -1019,6 +1019,16 @@ impl Engine {
             ordered_trie::gpu::roots,
             ordered_trie::cpu::roots,
         )
+    }
+
+    /// The sender of each Ethereum transaction (EIP-2718 bytes of type 0
+    /// to 4; see [`tx_sender`]): its 20-byte address, recovered under
+    /// EIP-2's low s from its signing hash as alloy-consensus makes it, or
+    /// the reason it has none. The decoding runs on the CPU cores, the
+    /// recoveries where the plan puts them (the `ecrecover` kernel on the
+    /// GPU).
+    pub fn tx_senders(&self, txs: &FlatBytes) -> Result<Outcome<Vec<tx_sender::SenderResult>>, Error> {
+        self.run_split(Op::TxSender, txs, tx_sender::gpu::senders, tx_sender::cpu::senders)
     }
 
     /// Checks whole blocks (`debug_getRawBlock`'s bytes) against their own

@@ -20,6 +20,7 @@ pub mod ordered_trie;
 pub mod poseidon;
 pub mod slhdsa;
 pub mod sr25519;
+pub mod tx_sender;
 
 use std::fmt;
 
@@ -193,11 +194,14 @@ pub enum Op {
     /// The roots of Ethereum's ordered tries (a block's transactions,
     /// receipts and withdrawals roots).
     OrderedTrieRoot,
+    /// The senders of Ethereum transactions (EIP-2718 envelopes of every
+    /// type), recovered from their signatures.
+    TxSender,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 83] = [
+    pub const ALL: [Op; 84] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -281,6 +285,7 @@ impl Op {
         Op::MerkleProof(merkle::Rule::Ssz),
         Op::MptProof,
         Op::OrderedTrieRoot,
+        Op::TxSender,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -369,6 +374,7 @@ impl Op {
             Op::MerkleProof(merkle::Rule::Ssz) => "merkle_proof_ssz",
             Op::MptProof => "mpt_proof",
             Op::OrderedTrieRoot => "ordered_trie_root",
+            Op::TxSender => "tx_sender",
         }
     }
 
@@ -420,6 +426,7 @@ impl Op {
             Op::MerkleProof(rule) => (26, rule as usize),
             Op::MptProof => (27, 0),
             Op::OrderedTrieRoot => (28, 0),
+            Op::TxSender => (29, 0),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -430,7 +437,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 29 * PARAMETERS;
+const CODES: usize = 30 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

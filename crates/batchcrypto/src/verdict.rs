@@ -162,11 +162,16 @@ pub enum Reason {
     /// Blocks: the bytes are not a block's RLP (`[header, transactions,
     /// ommers, withdrawals?]`, see `ops::ordered_trie::block`).
     MalformedBlock = 44,
+    /// Transactions: the bytes are not one transaction of their type
+    /// (EIP-2718), or bytes are left over.
+    MalformedTransaction = 45,
+    /// Transactions: a type byte other than the types known (0 to 4).
+    UnsupportedTxType = 46,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 44] = [
+    pub const ALL: [Reason; 46] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -211,6 +216,8 @@ impl Reason {
         Reason::PathMismatch,
         Reason::EmptyValue,
         Reason::MalformedBlock,
+        Reason::MalformedTransaction,
+        Reason::UnsupportedTxType,
     ];
 
     /// The reason's stable number, 1 to 255 (its discriminant; new reasons
@@ -273,6 +280,8 @@ impl Reason {
             Reason::PathMismatch => "path_mismatch",
             Reason::EmptyValue => "empty_value",
             Reason::MalformedBlock => "malformed_block",
+            Reason::MalformedTransaction => "malformed_transaction",
+            Reason::UnsupportedTxType => "unsupported_tx_type",
         }
     }
 }

@@ -143,8 +143,9 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
     engine.set_gpu_sub_batch_cap(Some(CAP));
     // Poseidon runs each width's items apart, Groth16 its items' pairing
     // checks and Merkle proofs their paths with some items answered on
-    // the host, trie proofs their nodes, ordered tries a run per height
-    // (see the test below).
+    // the host, trie proofs their nodes, ordered tries a run per height,
+    // transactions their signatures with those that do not decode
+    // answered on the host (see the test below).
     for spec in one_op_per_kind().filter(|s| {
         !matches!(
             s.op,
@@ -154,6 +155,7 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
                 | Op::MerkleProof(_)
                 | Op::MptProof
                 | Op::OrderedTrieRoot
+                | Op::TxSender
         )
     }) {
         let work = (spec.workload)(&config());
@@ -240,6 +242,7 @@ fn ops_on_other_paths_recover_from_faults() {
         "merkle_proof_poseidon",
         "mpt_proof",
         "ordered_trie_root",
+        "tx_sender",
     ] {
         let spec = OPS.iter().find(|s| s.name() == name).expect("a registry op");
         // Enough calls for three sub-batches of MODEXP's first width, and

@@ -32,3 +32,4 @@ mod ordered_trie;
 mod poseidon;
 mod slhdsa;
 mod sr25519;
+mod tx_sender;

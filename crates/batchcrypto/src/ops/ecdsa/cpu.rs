@@ -51,16 +51,20 @@ pub(crate) fn secp256k1_verify(items: &[K1VerifyItem], low_s: bool) -> Vec<Verdi
 
 /// One result per `ecrecover` item.
 pub(crate) fn ecrecover(items: &[RecoverItem], low_s: bool) -> Vec<Result<Recovered, Reason>> {
-    cores::map(items, RUN, |item| {
-        let id = recovery_id(item.sig[64]).ok_or(Reason::BadV)?;
-        k1_scalar_checks(&item.sig, low_s)?;
-        let id = RecoveryId::try_from(i32::from(id)).map_err(|_| Reason::BadV)?;
-        let sig = RecoverableSignature::from_compact(&item.sig[..64], id).map_err(|_| Reason::SOutOfRange)?;
-        let pk = sig
-            .recover(Message::from_digest(item.hash))
-            .map_err(|_| Reason::RecoveryFailed)?;
-        Ok(oracle::recovered(&pk.serialize_uncompressed()))
-    })
+    cores::map(items, RUN, |item| recover(item, low_s))
+}
+
+/// One `ecrecover` item on the calling thread: the documented checks, then
+/// libsecp256k1's recovery (also the `tx_sender` op's CPU path).
+pub(crate) fn recover(item: &RecoverItem, low_s: bool) -> Result<Recovered, Reason> {
+    let id = recovery_id(item.sig[64]).ok_or(Reason::BadV)?;
+    k1_scalar_checks(&item.sig, low_s)?;
+    let id = RecoveryId::try_from(i32::from(id)).map_err(|_| Reason::BadV)?;
+    let sig = RecoverableSignature::from_compact(&item.sig[..64], id).map_err(|_| Reason::SOutOfRange)?;
+    let pk = sig
+        .recover(Message::from_digest(item.hash))
+        .map_err(|_| Reason::RecoveryFailed)?;
+    Ok(oracle::recovered(&pk.serialize_uncompressed()))
 }
 
 /// One verdict per `p256_verify` item.

@@ -17,7 +17,7 @@ use crate::ops::item_rng;
 use super::{K1Key, K1VerifyItem, P256_N, P256Item, RecoverItem, SECP256K1_N};
 
 /// `n - s` for a big-endian s in [1, n-1]: the other s of the same signature.
-fn negate(s: &[u8], n: &[u8; 32]) -> [u8; 32] {
+pub fn negate(s: &[u8], n: &[u8; 32]) -> [u8; 32] {
     let mut out = [0u8; 32];
     let mut borrow = 0i16;
     for i in (0..32).rev() {
@@ -40,7 +40,7 @@ pub(crate) fn add_small(v: &[u8; 32], k: u8) -> [u8; 32] {
     out
 }
 
-fn k1_keys(count: usize, seed: u64) -> Vec<SecretKey> {
+pub(crate) fn k1_keys(count: usize, seed: u64) -> Vec<SecretKey> {
     let mut rng = StdRng::seed_from_u64(seed);
     (0..count.max(1))
         .map(|_| {
