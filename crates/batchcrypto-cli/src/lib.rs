@@ -33,6 +33,7 @@ mod selftest;
 mod serve;
 mod steal;
 mod trie_root;
+mod tx_sender;
 mod verify;
 
 #[cfg(feature = "serve")]
@@ -85,6 +86,9 @@ enum Command {
     /// Roots of Ethereum's ordered tries (a block's transactions, receipts or withdrawals root): in {"values":[hex, ...]}, out {"root"} or {"root":null,"reason"}.
     #[command(name = "trie-root")]
     TrieRoot(lines::VerbArgs),
+    /// Senders of Ethereum transactions (EIP-2718 types 0-4, EIP-2's low s): in {"tx":hex}, out {"sender"} or {"sender":null,"reason"}.
+    #[command(name = "tx-sender")]
+    TxSender(lines::VerbArgs),
     /// Number-theoretic transforms of polynomials in a binary file (BN254/BLS12-381 scalar fields, Goldilocks).
     Ntt(ntt::Args),
     /// One multi-scalar multiplication of binary files of points and scalars (BN254 G1, BLS12-381 G1/G2).
@@ -124,6 +128,7 @@ impl Command {
             Command::Kzg(k) => Ok(kzg::job(k)),
             Command::Poseidon(a) => Ok(poseidon::job(a)),
             Command::TrieRoot(a) => Ok(trie_root::job(a)),
+            Command::TxSender(a) => Ok(tx_sender::job(a)),
             Command::Merkle(a) => Ok(merkle::job(a)),
             other => Err(Box::new(other)),
         }
@@ -142,6 +147,7 @@ impl Command {
             Command::Kzg(_) => "kzg",
             Command::Poseidon(_) => "poseidon",
             Command::TrieRoot(_) => "trie-root",
+            Command::TxSender(_) => "tx-sender",
             Command::Ntt(_) => "ntt",
             Command::Msm(_) => "msm",
             Command::Devices(_) => "devices",

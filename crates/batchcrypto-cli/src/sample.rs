@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use batchcrypto::ops::{
     bip340, bls, ecdsa, ed25519, groth16, kzg, merkle, mldsa, mlkem, mpt, ordered_trie, poseidon, slhdsa, sr25519,
+    tx_sender,
 };
 
 use crate::Fatal;
@@ -118,6 +119,14 @@ pub enum Sample {
     /// as a malformed line (`"values"` not a list). `--signers` is not used.
     #[command(name = "trie-root")]
     TrieRoot(Common),
+    /// Transactions for `tx-sender`: every type (legacy with and without
+    /// a chain id, EIP-2930, EIP-1559, EIP-4844, EIP-7702) and shape
+    /// (creations, call data up to 2,000 bytes, access lists, blob hashes,
+    /// authorizations) signed by `--signers` keys; hostile: a type byte
+    /// other than 1 to 4, cut short, a byte added, no bytes, s above n/2,
+    /// r zero, s at or above n, an r that is no point's x.
+    #[command(name = "tx-sender")]
+    TxSender(Common),
     /// Proofs for `verify groth16` under one key made with its trapdoor
     /// (written to `--vk-output` as the key's hex; also with A or B at
     /// infinity, inputs 0 and r - 1; hostile: a wrong input, A and C
@@ -250,6 +259,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::MerkleProof { common, .. }
         | Sample::MptProof(common)
         | Sample::TrieRoot(common)
+        | Sample::TxSender(common)
         | Sample::Groth16(Groth16Common { common, .. })
         | Sample::Groth16Bls12381(Groth16Common { common, .. })
         | Sample::MlDsa44(common)
@@ -464,6 +474,11 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
                 // An item that does not read: its bytes as one string, a malformed line.
                 Err(_) => format!("{{\"values\":\"{}\",\"kind\":\"{kind}\"}}", hex::encode(&item)),
             },
+        ),
+        Sample::TxSender(_) => by_steps(
+            c.count,
+            move |r| tx_sender::sample::transactions_range(r, c.signers, c.seed, c.hostile_share),
+            |(tx, kind)| format!("{{\"tx\":\"{}\",\"kind\":\"{kind}\"}}", hex::encode(tx)),
         ),
         Sample::Groth16(_) => {
             let trapdoor = trapdoor.as_ref().unwrap_or_else(|| unreachable!("made above"));

@@ -2097,6 +2097,48 @@ fn trie_root_lines_match_oracle() {
     assert_eq!(reasons.into_iter().collect::<Vec<_>>(), ["empty_value"]);
 }
 
+/// `tx-sender`: sample transactions of every type, honest and hostile,
+/// with malformed lines among them (no tx field, bad hex, odd digits, not
+/// JSON) give the oracle's sender or reason per line, errors naming their
+/// line (exit 2); `--backend gpu` prints the same, from the device.
+#[test]
+fn tx_sender_lines_match_oracle() {
+    use batchcrypto::ops::tx_sender::{oracle, sample};
+    let items = sample::transactions(160, 4, 23, 0.4, true);
+    let malformed = ["{}", "{\"tx\":\"0g\"}", "{\"tx\":\"abc\"}", "not json"];
+    let mut input = String::new();
+    let mut want: Vec<Option<serde_json::Value>> = Vec::new();
+    for (i, (tx, _)) in items.iter().enumerate() {
+        malformed_among(i, &malformed, &mut input, &mut want);
+        // Half the lines with 0x, as RPC answers give them.
+        let prefix = if i % 2 == 0 { "0x" } else { "" };
+        input.push_str(&serde_json::json!({ "tx": format!("{prefix}{}", hex::encode(tx)) }).to_string());
+        input.push('\n');
+        want.push(Some(match oracle::sender(tx) {
+            Ok(sender) => serde_json::json!({ "sender": format!("0x{}", hex::encode(sender)) }),
+            Err(r) => serde_json::json!({ "sender": null, "reason": r.code() }),
+        }));
+    }
+    let out = if has_usable_gpu() {
+        gpu_prints_what_cpu_prints(&["tx-sender"], input.as_bytes())
+    } else {
+        run_with_stdin(&["tx-sender", "--backend", "cpu"], input.as_bytes())
+    };
+    assert_eq!(out.status.code(), Some(2));
+    let reasons = assert_lines("tx-sender", &stdout_lines(&out), &want);
+    assert_eq!(
+        reasons.into_iter().collect::<Vec<_>>(),
+        [
+            "high_s",
+            "malformed_transaction",
+            "r_out_of_range",
+            "recovery_failed",
+            "s_out_of_range",
+            "unsupported_tx_type"
+        ]
+    );
+}
+
 /// `verify block`: the golden blocks (mainnet 15,571,241 whole, a testnet
 /// block without its transactions, the mainnet block changed and cut,
 /// small Shanghai-shaped blocks whole and with another withdrawals root or

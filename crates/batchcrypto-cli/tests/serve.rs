@@ -649,23 +649,21 @@ fn merkle_requests_are_trees_answered_as_the_cli_answers() {
     assert_eq!(lines.concat() + "\n", cli(&["--hash", "sha256"], &body));
 }
 
-/// `trie-root` requests: the golden corpus (two real blocks' bodies, the
-/// edges, malformed lines) posted whole and line by line in requests sent
-/// at once gets the CLI's golden lines (the blocks' header roots among
-/// them); gRPC answers the same; `verify block`'s golden corpus posted
-/// whole gets its golden lines.
-#[test]
-fn trie_root_requests_answer_the_golden_lines() {
-    let server = Server::start(&["--max-wait-us", "200000"]);
-    let addr = server.addr;
-    let golden = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/cli-golden"));
-    let body = std::fs::read_to_string(golden.join("trie-root.jsonl")).expect("corpus");
-    let expected = std::fs::read_to_string(golden.join("trie-root.out")).expect("answers");
-    assert!(expected.starts_with("{\"root\":\"5f4773690718a2e37f45aa56458c6779a61b830fcf89485af5f32447c11f9b6c\"}"));
-    let reply = post(addr, "/v1/trie-root", &body);
+/// The folder of the CLI's golden cases.
+fn golden_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/cli-golden"))
+}
+
+/// The golden case `name`'s corpus posted to `route` whole and line by
+/// line in requests sent at once (batched together, each its own answer)
+/// gets the case's golden lines, and gRPC's `verb` answers the same; the
+/// golden lines.
+fn golden_requests(addr: std::net::SocketAddr, route: &str, verb: &str, name: &str) -> String {
+    let body = std::fs::read_to_string(golden_dir().join(format!("{name}.jsonl"))).expect("corpus");
+    let expected = std::fs::read_to_string(golden_dir().join(format!("{name}.out"))).expect("answers");
+    let reply = post(addr, route, &body);
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert_eq!(reply.body, expected);
-    // One line a request, all at once: batched together, each its own answer.
     let threads: Vec<_> = body
         .lines()
         .zip(expected.lines())
@@ -674,8 +672,9 @@ fn trie_root_requests_answer_the_golden_lines() {
             // An error names the line within its request: the first.
             let answer = answer.replacen(&format!("\"line {}: ", i + 1), "\"line 1: ", 1);
             let line = format!("{line}\n");
+            let route = route.to_string();
             std::thread::spawn(move || {
-                let reply = post(addr, "/v1/trie-root", &line);
+                let reply = post(addr, &route, &line);
                 assert_eq!(reply.status, 200, "{}", reply.body);
                 assert_eq!(reply.body.trim_end(), answer);
             })
@@ -684,12 +683,26 @@ fn trie_root_requests_answer_the_golden_lines() {
     for t in threads {
         t.join().expect("a client");
     }
-    let reply = grpc_run(addr, "trie-root", &[], &body, &[]);
+    let reply = grpc_run(addr, verb, &[], &body, &[]);
     assert_eq!(reply.code, 0, "{}", reply.message);
     assert_eq!(
         reply.response.expect("a response").lines.concat(),
         expected.replace('\n', "")
     );
+    expected
+}
+
+/// `trie-root` requests: the golden corpus (two real blocks' bodies, the
+/// edges, malformed lines) over HTTP and gRPC ([`golden_requests`]) gets
+/// the CLI's golden lines (the blocks' header roots among them);
+/// `verify block`'s golden corpus posted whole gets its golden lines.
+#[test]
+fn trie_root_requests_answer_the_golden_lines() {
+    let server = Server::start(&["--max-wait-us", "200000"]);
+    let addr = server.addr;
+    let golden = golden_dir();
+    let expected = golden_requests(addr, "/v1/trie-root", "trie-root", "trie-root");
+    assert!(expected.starts_with("{\"root\":\"5f4773690718a2e37f45aa56458c6779a61b830fcf89485af5f32447c11f9b6c\"}"));
     // Whole blocks (`verify block`'s golden corpus) at /v1/verify/block.
     let blocks = std::fs::read_to_string(golden.join("block.jsonl")).expect("blocks");
     let reply = post(addr, "/v1/verify/block", &blocks);
@@ -698,6 +711,17 @@ fn trie_root_requests_answer_the_golden_lines() {
         reply.body,
         std::fs::read_to_string(golden.join("block.out")).expect("answers")
     );
+}
+
+/// `tx-sender` requests: the golden corpus (83 transactions of known
+/// senders, EIP-155's example changed, malformed lines) over HTTP and gRPC
+/// ([`golden_requests`]) gets the CLI's golden lines: mainnet block
+/// 15,571,241's first transaction's sender first.
+#[test]
+fn tx_sender_requests_answer_the_golden_lines() {
+    let server = Server::start(&["--max-wait-us", "200000"]);
+    let expected = golden_requests(server.addr, "/v1/tx-sender", "tx-sender", "tx-sender");
+    assert!(expected.starts_with("{\"sender\":\"0x04be70565b05b35198845e623c9e51c67dd0c4b0\"}"));
 }
 
 /// `verify groth16` requests name their key inline (`vk_hex`, the key's
@@ -710,7 +734,7 @@ fn trie_root_requests_answer_the_golden_lines() {
 fn groth16_requests_are_answered_under_their_own_key() {
     let server = Server::start(&["--max-wait-us", "200000"]);
     let addr = server.addr;
-    let golden = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/cli-golden"));
+    let golden = golden_dir();
     let key = std::fs::read_to_string(golden.join("groth16-vk.hex")).expect("key");
     let key = key.trim().to_string();
     let body = std::fs::read_to_string(golden.join("groth16.jsonl")).expect("corpus");
