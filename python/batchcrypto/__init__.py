@@ -45,6 +45,7 @@ __all__ = [
     "Polys",
     "Hashes",
     "BlockChecks",
+    "Senders",
     "Sum",
     "MsmBases",
     "REASONS",
@@ -368,6 +369,17 @@ class Hashes(NamedTuple):
     hashes: np.ndarray
 
 
+class Senders(NamedTuple):
+    """The senders of Ethereum transactions, one per item."""
+
+    #: bool array: a sender was recovered.
+    valid: np.ndarray
+    #: uint8 array: 0 when recovered, else a key of :data:`REASONS`.
+    reasons: np.ndarray
+    #: (n, 20) uint8 array: the senders' addresses (zeros where not valid).
+    addresses: np.ndarray
+
+
 class BlockChecks(NamedTuple):
     """Blocks checked against their own headers, one per block."""
 
@@ -570,6 +582,20 @@ class Engine:
         roots = np.empty((n, 32), dtype=np.uint8)
         self._native.ordered_trie_roots(cols[0].native(), roots, codes)
         return Hashes(codes == 0, codes, roots)
+
+    def tx_senders(self, txs: Any) -> Senders:
+        """The sender of each Ethereum transaction (its EIP-2718 bytes, as
+        ``eth_getRawTransactionByHash`` gives them: legacy with or without
+        EIP-155's chain id, EIP-2930, EIP-1559, EIP-4844, EIP-7702),
+        recovered from its signing hash under EIP-2's low s as reth does
+        (alloy-consensus, libsecp256k1); or ``unsupported_tx_type``,
+        ``malformed_transaction``, ``r_out_of_range``, ``s_out_of_range``,
+        ``high_s``, ``recovery_failed``."""
+        n, cols = columns("tx_senders", txs=txs)
+        codes = np.empty(n, dtype=np.uint8)
+        senders = np.empty((n, 20), dtype=np.uint8)
+        self._native.tx_senders(cols[0].native(), senders, codes)
+        return Senders(codes == 0, codes, senders)
 
     def verify_blocks(self, blocks: Any) -> BlockChecks:
         """Whole Ethereum blocks (``debug_getRawBlock``'s bytes) checked

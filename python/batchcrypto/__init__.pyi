@@ -73,6 +73,11 @@ class Hashes(NamedTuple):
     reasons: npt.NDArray[np.uint8]
     hashes: npt.NDArray[np.uint8]
 
+class Senders(NamedTuple):
+    valid: npt.NDArray[np.bool_]
+    reasons: npt.NDArray[np.uint8]
+    addresses: npt.NDArray[np.uint8]
+
 class BlockChecks(NamedTuple):
     valid: npt.NDArray[np.bool_]
     reasons: npt.NDArray[np.uint8]
@@ -113,6 +118,7 @@ class Engine:
     def verify_groth16_bls12_381(self, vk: bytes, items: Column) -> Verdicts: ...
     def poseidon_bn254(self, items: Column) -> Hashes: ...
     def ordered_trie_roots(self, items: Column) -> Hashes: ...
+    def tx_senders(self, txs: Column) -> Senders: ...
     def verify_blocks(self, blocks: Column) -> BlockChecks: ...
     def merkle_root(
         self, leaves: Column, rule: str = "bitcoin", depth: int | None = None, zero: bytes | None = None

@@ -491,6 +491,28 @@ impl NativeEngine {
         })
     }
 
+    /// The senders of Ethereum transactions: per item its 20-byte address
+    /// (zeros where refused) and 0 or the reason.
+    fn tx_senders(
+        &self,
+        py: Python<'_>,
+        txs: &Bound<'_, PyAny>,
+        senders: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "tx_senders";
+        let txs = Col::get("txs", txs)?;
+        let n = codes.len()?;
+        let (mut codes, mut senders) = (out("codes", codes, Some(n))?, out("senders", senders, Some(20 * n))?);
+        let tc = txs.column();
+        let (codes, senders) = (codes.bytes_mut(), senders.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::tx_senders(e, &tc).map_err(|e| raise(op, e))?.output;
+            write_rows(op, got, codes, &mut [(senders, 20, &|a: &[u8; 20]| &a[..])])
+        })
+    }
+
     /// Whole blocks checked against their own headers: per block 0 or the
     /// reason, the first field that does not match (0 none, 1 ommersHash,
     /// 2 transactionsRoot, 3 withdrawalsRoot), the number (u64

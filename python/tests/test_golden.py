@@ -267,6 +267,29 @@ def test_ordered_trie_roots(engine):
         assert batchcrypto.reason_name(got.reasons[-1]) == "wrong_input_length", form
 
 
+def test_tx_senders(engine):
+    """Transactions: the CLI's answers (the sender, or the reason) for its
+    golden transactions (mainnet block 15,571,241's with the senders its
+    node recovered, EIP-155's example changed) in every column form."""
+    txs, answers = [], []
+    for line, out in zip(jsonl("tx-sender.jsonl"), jsonl("tx-sender.out"), strict=True):
+        if line is None or out is None or "error" in out:
+            continue
+        txs.append(unhex(line["tx"]))
+        answers.append(out)
+    assert len(answers) == 89 and answers[0]["sender"] == "0x04be70565b05b35198845e623c9e51c67dd0c4b0"
+    for form in FORMS:
+        got = engine.tx_senders(as_form(txs, None, form))
+        assert got.addresses.shape == (len(txs), 20), form
+        for i, want in enumerate(answers):
+            if want["sender"] is None:
+                assert not got.valid[i] and batchcrypto.reason_name(got.reasons[i]) == want["reason"], (form, i)
+                assert not got.addresses[i].any()
+                continue
+            assert got.valid[i], (form, i)
+            assert "0x" + got.addresses[i].tobytes().hex() == want["sender"], (form, i)
+
+
 def test_verify_blocks(engine):
     """Whole blocks: the CLI's answers for its golden blocks (mainnet
     15,571,241 valid with its hash; the others naming the field that fails,

@@ -475,6 +475,24 @@ enum BcStatus bc_ordered_trie_roots(const struct BcEngine *engine,
                                     uint8_t *out_roots,
                                     uint8_t *out_codes);
 
+// The senders of Ethereum transactions: every item one signed
+// transaction's EIP-2718 bytes (types 0 to 4: legacy with or without
+// EIP-155's chain id, EIP-2930, EIP-1559, EIP-4844, EIP-7702), its
+// signer recovered from its signing hash under EIP-2's low s, as
+// alloy-consensus and libsecp256k1 make them; the 20-byte address into
+// `out_senders` (zeros where the item has a reason), 0 or the reason
+// (`unsupported_tx_type`, `malformed_transaction`, `r_out_of_range`,
+// `s_out_of_range`, `high_s`, `recovery_failed`) into `out_codes`.
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_senders` holds
+// `20 * n` bytes, `out_codes` `n`.
+enum BcStatus bc_tx_senders(const struct BcEngine *engine,
+                            size_t n,
+                            const struct BcColumn *txs,
+                            uint8_t *out_senders,
+                            uint8_t *out_codes);
+
 // Whole Ethereum blocks (`debug_getRawBlock`'s bytes, one per item)
 // checked against their own headers: per block into `out_codes` 0 (the
 // body's transactions, withdrawals and ommers are those the header's

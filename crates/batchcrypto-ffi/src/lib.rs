@@ -1130,6 +1130,42 @@ pub unsafe extern "C" fn bc_ordered_trie_roots(
     })
 }
 
+/// The senders of Ethereum transactions: every item one signed
+/// transaction's EIP-2718 bytes (types 0 to 4: legacy with or without
+/// EIP-155's chain id, EIP-2930, EIP-1559, EIP-4844, EIP-7702), its
+/// signer recovered from its signing hash under EIP-2's low s, as
+/// alloy-consensus and libsecp256k1 make them; the 20-byte address into
+/// `out_senders` (zeros where the item has a reason), 0 or the reason
+/// (`unsupported_tx_type`, `malformed_transaction`, `r_out_of_range`,
+/// `s_out_of_range`, `high_s`, `recovery_failed`) into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_senders` holds
+/// `20 * n` bytes, `out_codes` `n`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_tx_senders(
+    engine: *const BcEngine,
+    n: usize,
+    txs: *const BcColumn,
+    out_senders: *mut u8,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_tx_senders", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let txs = column("txs", txs, n)?;
+            let senders = output("out_senders", out_senders, size(n, 20)?)?;
+            let codes = output("out_codes", out_codes, n)?;
+            rows(
+                flat::tx_senders(e, &txs),
+                codes,
+                &mut [(senders, 20, &|a: &[u8; 20]| &a[..])],
+            )
+        }
+    })
+}
+
 /// Whole Ethereum blocks (`debug_getRawBlock`'s bytes, one per item)
 /// checked against their own headers: per block into `out_codes` 0 (the
 /// body's transactions, withdrawals and ommers are those the header's

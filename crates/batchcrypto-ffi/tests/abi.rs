@@ -1477,6 +1477,77 @@ fn ordered_trie_roots() {
     assert!(codes.iter().all(|&c| c == 0xaa));
 }
 
+/// `bc_tx_senders`: generated transactions of every type honest and
+/// hostile, mainnet block 15,571,241's first among them, in a column of
+/// offsets give the library's senders and reason codes (zeros in a
+/// refused item's row), that transaction its known sender; a NULL output
+/// is named and leaves the other output untouched.
+#[test]
+fn tx_senders() {
+    use batchcrypto::ops::tx_sender::sample;
+    let e = engine();
+    let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
+    let mut made: Vec<Vec<u8>> = sample::transactions(90, 3, 4, 0.5, true)
+        .into_iter()
+        .map(|(m, _)| m)
+        .collect();
+    let golden = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/cli-golden/tx-sender.jsonl"
+    ))
+    .expect("golden corpus");
+    let first: serde_json::Value = serde_json::from_str(golden.lines().next().expect("a line")).expect("json");
+    made.insert(
+        5,
+        hex::decode(first["tx"].as_str().expect("hex").trim_start_matches("0x")).expect("hex"),
+    );
+    let (bytes, offsets, flat) = back_to_back(&made);
+    let want = library.tx_senders(&flat).expect("senders").output;
+    let numbers: Vec<u8> = want.iter().map(|w| w.err().map_or(0, |r| r.number())).collect();
+    for reason in [0, 45, 46] {
+        assert!(numbers.contains(&reason), "{reason}");
+    }
+    let n = made.len();
+    let (mut senders, mut codes) = (vec![0xaau8; 20 * n], vec![0xaau8; n]);
+    // SAFETY: a valid engine and column; outputs of n rows.
+    let status = unsafe {
+        bc_tx_senders(
+            e.0,
+            n,
+            &delimited(&bytes, &offsets),
+            senders.as_mut_ptr(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    for (i, w) in want.iter().enumerate() {
+        let row = &senders[20 * i..20 * (i + 1)];
+        match w {
+            Ok(a) => assert_eq!((row, codes[i]), (&a[..], 0), "item {i}"),
+            Err(r) => assert_eq!((row, codes[i]), (&[0u8; 20][..], r.number()), "item {i}"),
+        }
+    }
+    assert_eq!(
+        hex::encode(&senders[20 * 5..20 * 6]),
+        "04be70565b05b35198845e623c9e51c67dd0c4b0"
+    );
+    // A NULL output is named; nothing is written.
+    let mut codes = vec![0xaau8; n];
+    // SAFETY: NULL is the error under test.
+    let status = unsafe {
+        bc_tx_senders(
+            e.0,
+            n,
+            &delimited(&bytes, &offsets),
+            ptr::null_mut(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::NullPointer);
+    assert!(last_error().contains("out_senders"), "{}", last_error());
+    assert!(codes.iter().all(|&c| c == 0xaa));
+}
+
 /// `bc_verify_blocks`: the golden blocks (mainnet 15,571,241 whole, a
 /// testnet block without its transactions, bytes that are no block) give
 /// the library's codes, fields, numbers and hashes; a NULL output is named

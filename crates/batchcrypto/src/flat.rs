@@ -887,6 +887,15 @@ pub fn ordered_trie_roots(
     engine.ordered_trie_roots(&flat_bytes(Op::OrderedTrieRoot, items)?)
 }
 
+/// The senders of Ethereum transactions ([`crate::ops::tx_sender`]): every
+/// item one transaction's EIP-2718 bytes (types 0 to 4).
+pub fn tx_senders(
+    engine: &Engine,
+    txs: &Column<'_>,
+) -> Result<Outcome<Vec<crate::ops::tx_sender::SenderResult>>, Error> {
+    engine.tx_senders(&flat_bytes(Op::TxSender, txs)?)
+}
+
 /// Writes blocks checked ([`verify_blocks`]) into the bindings' arrays:
 /// per block its code (0; `root_mismatch` where a field does not match;
 /// else the reason's number), the field that failed (0 none, else
