@@ -6,10 +6,11 @@
 //! and inclusion proofs of their leaves edited as drawn ([`proofs`]),
 //! and Ethereum trie proofs in a trie made from the leaves ([`tries`]),
 //! and ordered tries' roots of lists of the messages ([`ordered_tries`]),
-//! against the oracles.
+//! and the senders of Ethereum transactions, signed ones edited and the
+//! messages themselves ([`tx_senders`]), against the oracles.
 
 use arbitrary::Unstructured;
-use batchcrypto::ops::{hash, merkle, mpt, ordered_trie, poseidon};
+use batchcrypto::ops::{hash, merkle, mpt, ordered_trie, poseidon, tx_sender};
 use batchcrypto::{Engine, FlatBytes};
 
 use super::{answers, engine, same};
@@ -57,6 +58,7 @@ pub fn check(e: &Engine, data: &[u8]) {
         let want: Vec<_> = (0..items.len()).map(|i| poseidon::oracle::hash(items.get(i))).collect();
         same("poseidon_bn254", &got, &want);
         ordered_tries(e, &mut u, &msgs);
+        tx_senders(e, &mut u, &msgs);
     } else {
         let rule = if u.arbitrary().unwrap_or(false) {
             merkle::Rule::Bitcoin
@@ -302,9 +304,42 @@ fn ordered_tries(e: &Engine, u: &mut Unstructured, msgs: &FlatBytes) {
     same("ordered trie roots", &answers(e, e.ordered_trie_roots(&items)), &want);
 }
 
+/// The most signed transactions of [`tx_senders`].
+const TXS: usize = 48;
+/// The most messages [`tx_senders`] also takes as transactions.
+const RAW_TXS: usize = 8;
+
+/// Transactions' senders: up to [`TXS`] drawn from signed ones of every
+/// type (made once), each edited as drawn (a byte changed, cut, grown),
+/// and the first [`RAW_TXS`] messages as they are, against the oracle
+/// (alloy-consensus's decoder, libsecp256k1's recovery). Drawn after
+/// everything else, so that committed inputs keep their meaning.
+fn tx_senders(e: &Engine, u: &mut Unstructured, msgs: &FlatBytes) {
+    static SIGNED: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    let signed = SIGNED.get_or_init(|| {
+        tx_sender::sample::transactions(TXS, 4, 1, 0.0, true)
+            .into_iter()
+            .map(|(tx, _)| tx)
+            .collect()
+    });
+    let n = u.int_in_range(0..=TXS).unwrap_or(0);
+    let mut txs = FlatBytes::new();
+    for _ in 0..n {
+        let mut tx = signed[u.choose_index(signed.len()).unwrap_or(0)].clone();
+        edit(u, &mut tx, 4);
+        assert!(txs.push(&tx), "items far below 4 GiB");
+    }
+    for i in 0..msgs.len().min(RAW_TXS) {
+        assert!(txs.push(msgs.get(i)), "items far below 4 GiB");
+    }
+    let want: Vec<_> = (0..txs.len()).map(|j| tx_sender::oracle::sender(txs.get(j))).collect();
+    same("tx senders", &answers(e, e.tx_senders(&txs)), &want);
+}
+
 /// An item edited as drawn from 0 to `kinds`: 1 a byte changed, 2 cut, 3
 /// grown by up to 100 drawn bytes, anything else left as it is (the trie
-/// proofs draw 0 to 3, the ordered tries 0 to 5: more items left whole).
+/// proofs draw 0 to 3, the transactions 0 to 4, the ordered tries 0 to 5:
+/// more items left whole).
 fn edit(u: &mut Unstructured, item: &mut Vec<u8>, kinds: u8) {
     match u.int_in_range(0..=kinds).unwrap_or(0) {
         1 if !item.is_empty() => {
