@@ -189,6 +189,11 @@ def route_lines(route: str) -> list[bytes]:
         # lines pass the target's 20,000 bytes).
         lines = golden("trie-root.jsonl")
         return [lines[1]] + lines[3:]
+    if word == "tx-sender":
+        # EIP-155's example changed (high s, cut, grown, other type bytes)
+        # and the malformed lines first, then known transactions.
+        lines = golden("tx-sender.jsonl")
+        return lines[-9:] + lines[:12]
     if word == "verify/groth16":
         return golden("groth16.jsonl")[:24]
     if word == "verify/groth16-bls12-381":
@@ -247,6 +252,8 @@ WRITTEN = [
     ("verify/eth-proof", "eth-proof"),
     ("trie-root", "trie-root"),
     ("trie-root?backend=cpu", "trie-root"),
+    ("tx-sender", "tx-sender"),
+    ("tx-sender?backend=cpu", "tx-sender"),
     ("mlkem/keygen?set=0768", "mlkem/keygen"),
     ("ntt?field=prime64-negacyclic&log_n=4&modulus=0x10001", "ntt?field=goldilocks&log_n=2"),
     ("ntt?field=goldilocks&log-n=3&coset=07&output_order=bit-reversed", "ntt?field=goldilocks&log_n=2"),
