@@ -68,6 +68,18 @@ fn back_to_back<T: AsRef<[u8]>>(items: impl IntoIterator<Item = T>) -> (Vec<u8>,
     (bytes, offsets, flat)
 }
 
+/// Rows of `W` bytes and codes as the C functions write them: each item's
+/// bytes and 0, or zeros and its reason's number, one row per item.
+fn assert_rows<const W: usize>(want: &[Result<[u8; W], batchcrypto::Reason>], rows: &[u8], codes: &[u8]) {
+    assert_eq!((rows.len(), codes.len()), (W * want.len(), want.len()));
+    for (i, (w, (row, &code))) in want.iter().zip(rows.chunks(W).zip(codes)).enumerate() {
+        match w {
+            Ok(bytes) => assert_eq!((row, code), (&bytes[..], 0), "item {i}"),
+            Err(r) => assert_eq!((row, code), (&[0u8; W][..], r.number()), "item {i}"),
+        }
+    }
+}
+
 /// Four items as columns, and the library's own verdict bytes for them.
 struct Items {
     pks: Vec<u8>,
@@ -1069,13 +1081,7 @@ fn poseidon_hashes() {
     // SAFETY: a valid engine and column; outputs of n rows.
     let status = unsafe { bc_poseidon_bn254(e.0, n, &column, hashes.as_mut_ptr(), codes.as_mut_ptr()) };
     assert_eq!(status, BcStatus::Ok, "{}", last_error());
-    for (i, w) in want.iter().enumerate() {
-        let row = &hashes[ELEMENT_LEN * i..ELEMENT_LEN * (i + 1)];
-        match w {
-            Ok(h) => assert_eq!((row, codes[i]), (&h[..], 0), "item {i}"),
-            Err(r) => assert_eq!((row, codes[i]), (&[0u8; ELEMENT_LEN][..], r.number()), "item {i}"),
-        }
-    }
+    assert_rows(&want, &hashes, &codes);
     // Two elements per item as a fixed-width column.
     let pairs: Vec<u8> = (1u8..=8).flat_map(|k| [[0u8; 31].as_slice(), &[k]].concat()).collect();
     let mut hashes = vec![0u8; ELEMENT_LEN * 4];
@@ -1449,13 +1455,7 @@ fn ordered_trie_roots() {
         )
     };
     assert_eq!(status, BcStatus::Ok, "{}", last_error());
-    for (i, w) in want.iter().enumerate() {
-        let row = &roots[32 * i..32 * (i + 1)];
-        match w {
-            Ok(r) => assert_eq!((row, codes[i]), (&r[..], 0), "item {i}"),
-            Err(r) => assert_eq!((row, codes[i]), (&[0u8; 32][..], r.number()), "item {i}"),
-        }
-    }
+    assert_rows(&want, &roots, &codes);
     assert_eq!(
         hex::encode(&roots[32 * 7..32 * 8]),
         "5f4773690718a2e37f45aa56458c6779a61b830fcf89485af5f32447c11f9b6c"
@@ -1520,13 +1520,7 @@ fn tx_senders() {
         )
     };
     assert_eq!(status, BcStatus::Ok, "{}", last_error());
-    for (i, w) in want.iter().enumerate() {
-        let row = &senders[20 * i..20 * (i + 1)];
-        match w {
-            Ok(a) => assert_eq!((row, codes[i]), (&a[..], 0), "item {i}"),
-            Err(r) => assert_eq!((row, codes[i]), (&[0u8; 20][..], r.number()), "item {i}"),
-        }
-    }
+    assert_rows(&want, &senders, &codes);
     assert_eq!(
         hex::encode(&senders[20 * 5..20 * 6]),
         "04be70565b05b35198845e623c9e51c67dd0c4b0"
