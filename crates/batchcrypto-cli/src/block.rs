@@ -14,18 +14,37 @@
 //! `Engine::verify_blocks`: every block's transactions and withdrawals one
 //! batch of `ordered_trie_root` items). A missing field or bad hex makes
 //! the line malformed.
+//!
+//! With `--senders`, a block whose body holds to its header also has its
+//! transactions' senders recovered (every such block's transactions one
+//! batch of `tx_sender` items, [`batchcrypto::ops::tx_sender`]): out
+//! `{"valid":true,"number":N,"hash":"<32>","senders":["0x<20>",..]}` in
+//! the body's order, or, where a transaction has no sender (a block no
+//! chain would take), `{"valid":false,"reason":"<the transaction's>",
+//! "transaction":i,"number":N,"hash":"<32>"}` naming the first. The run's
+//! summary names the backend of the senders' batch (its recoveries are
+//! most of the time).
 
 use std::io::Write;
 
-use batchcrypto::ops::ordered_trie::block::BlockResult;
+use batchcrypto::ops::ordered_trie::block::{self, BlockResult};
 use batchcrypto::{Engine, FlatBytes, Reason, Selection};
 
 use crate::Fatal;
 use crate::lines::{Field, Io, LineJob, LineVerb, parse_object, push_hex_field};
 
-pub fn job(engine: crate::EngineArgs, io: Io) -> LineJob {
-    LineJob::new(BlockVerb, "verify block", engine, io)
+pub fn job(engine: crate::EngineArgs, io: Io, senders: bool) -> LineJob {
+    let title = if senders {
+        "verify block --senders"
+    } else {
+        "verify block"
+    };
+    LineJob::new(BlockVerb { senders }, title, engine, io)
 }
+
+/// With `--senders`, a valid block's transactions' senders in order, or
+/// the first transaction without one and why.
+type Senders = Result<Vec<[u8; 20]>, (usize, Reason)>;
 
 #[derive(serde::Deserialize)]
 struct BlockLine<'a> {
@@ -33,11 +52,14 @@ struct BlockLine<'a> {
     block: Option<Field<'a>>,
 }
 
-struct BlockVerb;
+struct BlockVerb {
+    /// `--senders`.
+    senders: bool,
+}
 
 impl LineVerb for BlockVerb {
     type Batch = FlatBytes;
-    type Out = BlockResult;
+    type Out = (BlockResult, Option<Senders>);
     const OK_LABEL: &'static str = "valid";
     const HAS_INVALID: bool = true;
 
@@ -52,13 +74,52 @@ impl LineVerb for BlockVerb {
         2 * batch.bytes().len()
     }
 
-    fn run(&self, engine: &Engine, batch: &FlatBytes) -> Result<(Vec<BlockResult>, Selection), Fatal> {
+    fn run(&self, engine: &Engine, batch: &FlatBytes) -> Result<(Vec<Self::Out>, Selection), Fatal> {
         let outcome = engine.verify_blocks(batch)?;
-        Ok((outcome.output, outcome.selection))
+        if !self.senders {
+            return Ok((
+                outcome.output.into_iter().map(|r| (r, None)).collect(),
+                outcome.selection,
+            ));
+        }
+        // The transactions of every block whose body holds to its header,
+        // as one batch; each such block's run of it.
+        let mut txs = FlatBytes::new();
+        let mut runs = Vec::with_capacity(outcome.output.len());
+        for (i, checked) in outcome.output.iter().enumerate() {
+            let start = txs.len();
+            let holds = matches!(checked, Ok(c) if c.mismatch.is_none());
+            if let (true, Ok(b)) = (holds, block::read(batch.get(i))) {
+                for tx in &b.transactions {
+                    if !txs.push(tx) {
+                        return Err(Fatal("the blocks' transactions pass a batch's 4 GiB".into()));
+                    }
+                }
+            }
+            runs.push(holds.then_some(start..txs.len()));
+        }
+        let senders = engine.tx_senders(&txs)?;
+        let out = outcome
+            .output
+            .into_iter()
+            .zip(runs)
+            .map(|(checked, run)| {
+                // A run's first transaction without a sender, by its place in the block.
+                let senders = run.map(|run| {
+                    senders.output[run]
+                        .iter()
+                        .enumerate()
+                        .map(|(j, s)| s.map_err(|reason| (j, reason)))
+                        .collect::<Result<Vec<_>, _>>()
+                });
+                (checked, senders)
+            })
+            .collect();
+        Ok((out, senders.selection))
     }
 
-    fn write(out: &BlockResult, w: &mut dyn Write) -> std::io::Result<bool> {
-        let c = match out {
+    fn write((checked, senders): &Self::Out, w: &mut dyn Write) -> std::io::Result<bool> {
+        let c = match checked {
             Ok(c) => c,
             Err(reason) => {
                 writeln!(w, "{{\"valid\":false,\"reason\":\"{}\"}}", reason.code())?;
@@ -76,10 +137,29 @@ impl LineVerb for BlockVerb {
                 )?;
                 Ok(false)
             }
-            None => {
-                writeln!(w, "{{\"valid\":true,\"number\":{number},\"hash\":\"{hash}\"}}")?;
-                Ok(true)
-            }
+            None => match senders {
+                None => {
+                    writeln!(w, "{{\"valid\":true,\"number\":{number},\"hash\":\"{hash}\"}}")?;
+                    Ok(true)
+                }
+                Some(Ok(senders)) => {
+                    let list: Vec<String> = senders.iter().map(|a| format!("\"0x{}\"", hex::encode(a))).collect();
+                    writeln!(
+                        w,
+                        "{{\"valid\":true,\"number\":{number},\"hash\":\"{hash}\",\"senders\":[{}]}}",
+                        list.join(",")
+                    )?;
+                    Ok(true)
+                }
+                Some(Err((i, reason))) => {
+                    writeln!(
+                        w,
+                        "{{\"valid\":false,\"reason\":\"{}\",\"transaction\":{i},\"number\":{number},\"hash\":\"{hash}\"}}",
+                        reason.code()
+                    )?;
+                    Ok(false)
+                }
+            },
         }
     }
 }

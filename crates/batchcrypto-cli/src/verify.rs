@@ -187,6 +187,9 @@ pub enum Verify {
     },
     /// Whole Ethereum blocks (debug_getRawBlock's bytes) checked against their own headers: in {"block":"<hex>"}, out {"valid":bool,"number","hash"[,"reason","field"]}, "field" naming the first of ommersHash, transactionsRoot, withdrawalsRoot the body does not match; "hash" the header's Keccak-256, to hold to the chain.
     Block {
+        /// Also recover each valid block's transactions' senders (EIP-2's low s): out "senders":["0x<20>",..] in the body's order, or "valid":false with the first transaction's "reason" and its index as "transaction".
+        #[arg(long)]
+        senders: bool,
         #[command(flatten)]
         engine: crate::EngineArgs,
         #[command(flatten)]
@@ -442,7 +445,7 @@ pub fn job(verify: Verify) -> LineJob {
             }
         }
         Verify::EthProof { engine, io } => LineJob::new(EthProofVerb, "verify eth-proof", engine, io),
-        Verify::Block { engine, io } => crate::block::job(engine, io),
+        Verify::Block { senders, engine, io } => crate::block::job(engine, io, senders),
         Verify::SlhDsa { set, engine, io } => LineJob::new(
             VerdictVerb::<ContextFormat>::new(move |e, b| e.verify_slhdsa(set, b)),
             format!("verify slh-dsa --set {}", set.short_name()),

@@ -2172,6 +2172,53 @@ fn verify_block_lines_name_the_field_that_fails() {
     assert_eq!(lines.iter().filter(|l| l.get("error").is_some()).count(), 2);
 }
 
+/// `verify block --senders`: the golden blocks again; mainnet 15,571,241's
+/// line lists its 58 transactions' senders as its node recovered them
+/// (`testdata/eth-txs`), the small block whose body holds to its header
+/// but whose transaction is no signed one names that transaction
+/// (`recovery_failed`, transaction 0), the others answer as without the
+/// switch; `--backend gpu` prints the same, from the device.
+#[test]
+fn verify_block_senders_recover_every_transaction() {
+    let dir = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata"));
+    let input = std::fs::read(dir.join("cli-golden/block.jsonl")).expect("block.jsonl");
+    let args = ["verify", "block", "--senders"];
+    let out = if has_usable_gpu() {
+        gpu_prints_what_cpu_prints(&args, &input)
+    } else {
+        run_with_stdin(&[&args[..], &["--backend", "cpu"]].concat(), &input)
+    };
+    assert_eq!(out.status.code(), Some(2));
+    let lines = stdout_lines(&out);
+    let known: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("eth-txs/txs.json")).expect("txs.json")).expect("json");
+    let mainnet: Vec<&str> = known.as_array().expect("a list")[..58]
+        .iter()
+        .map(|c| c["sender"].as_str().expect("sender"))
+        .collect();
+    let senders: Vec<&str> = lines[0]["senders"]
+        .as_array()
+        .expect("senders")
+        .iter()
+        .map(|s| s.as_str().expect("hex"))
+        .collect();
+    assert_eq!(senders, mainnet);
+    assert_eq!(lines[4]["reason"], "recovery_failed", "{}", lines[4]);
+    assert_eq!(lines[4]["transaction"], 0, "{}", lines[4]);
+    // Without the switch: the same lines but for the senders.
+    let plain = stdout_lines(&run_with_stdin(&["verify", "block", "--backend", "cpu"], &input));
+    for (i, (with, without)) in lines.iter().zip(&plain).enumerate() {
+        let mut with = with.clone();
+        if let Some(o) = with.as_object_mut() {
+            o.remove("senders");
+        }
+        if i != 4 {
+            assert_eq!(&with, without, "line {}", i + 1);
+        }
+    }
+    assert_eq!(lines.len(), plain.len());
+}
+
 /// Before item `i`, one in eleven (the sixth of each eleven), the next of
 /// `malformed` as a line, its answer an error line (`None`).
 fn malformed_among(i: usize, malformed: &[&str], input: &mut String, want: &mut Vec<Option<serde_json::Value>>) {

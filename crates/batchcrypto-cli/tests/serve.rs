@@ -695,7 +695,8 @@ fn golden_requests(addr: std::net::SocketAddr, route: &str, verb: &str, name: &s
 /// `trie-root` requests: the golden corpus (two real blocks' bodies, the
 /// edges, malformed lines) over HTTP and gRPC ([`golden_requests`]) gets
 /// the CLI's golden lines (the blocks' header roots among them);
-/// `verify block`'s golden corpus posted whole gets its golden lines.
+/// `verify block`'s golden corpus posted whole gets its golden lines, with
+/// `senders=true` those of `--senders`.
 #[test]
 fn trie_root_requests_answer_the_golden_lines() {
     let server = Server::start(&["--max-wait-us", "200000"]);
@@ -705,12 +706,18 @@ fn trie_root_requests_answer_the_golden_lines() {
     assert!(expected.starts_with("{\"root\":\"5f4773690718a2e37f45aa56458c6779a61b830fcf89485af5f32447c11f9b6c\"}"));
     // Whole blocks (`verify block`'s golden corpus) at /v1/verify/block.
     let blocks = std::fs::read_to_string(golden.join("block.jsonl")).expect("blocks");
-    let reply = post(addr, "/v1/verify/block", &blocks);
-    assert_eq!(reply.status, 200, "{}", reply.body);
-    assert_eq!(
-        reply.body,
-        std::fs::read_to_string(golden.join("block.out")).expect("answers")
-    );
+    for (route, answers) in [
+        ("/v1/verify/block", "block.out"),
+        ("/v1/verify/block?senders=true", "block-senders.out"),
+    ] {
+        let reply = post(addr, route, &blocks);
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        assert_eq!(
+            reply.body,
+            std::fs::read_to_string(golden.join(answers)).expect("answers"),
+            "{route}"
+        );
+    }
 }
 
 /// `tx-sender` requests: the golden corpus (83 transactions of known
