@@ -1,9 +1,9 @@
 //! The senders of Ethereum transactions in batches (the operation
 //! `tx_sender`): each signed transaction's signer, recovered from its
 //! signature over its signing hash — what a node does for every
-//! transaction it imports (reth's sender-recovery stage, the heaviest of a
-//! sync on the cores), and what indexers and explorers do for every
-//! transaction they store (`from` is not in a transaction's bytes).
+//! transaction it imports (reth's sender-recovery stage of a sync), and
+//! what indexers and explorers do for every transaction they store
+//! (`from` is not in a transaction's bytes).
 //!
 //! An item is one transaction in its canonical encoding ([EIP-2718]: a
 //! typed one `type ‖ RLP`, a legacy one the RLP list; a blob transaction
