@@ -391,6 +391,13 @@ class BlockChecks(NamedTuple):
     numbers: np.ndarray
     #: (n, 32) uint8 array: each block's hash (zeros where malformed).
     hashes: np.ndarray
+    #: With ``senders=True``: per block a (k, 20) uint8 array of its k
+    #: transactions' senders in the body's order, or None (the block does
+    #: not hold to its header, or a transaction has no sender).
+    senders: list[np.ndarray | None] | None = None
+    #: With ``senders=True``: int64 array, the index of the first
+    #: transaction without a sender (its reason is the block's), else -1.
+    transactions: np.ndarray | None = None
 
 
 class Polys(NamedTuple):
@@ -597,7 +604,7 @@ class Engine:
         self._native.tx_senders(cols[0].native(), senders, codes)
         return Senders(codes == 0, codes, senders)
 
-    def verify_blocks(self, blocks: Any) -> BlockChecks:
+    def verify_blocks(self, blocks: Any, senders: bool = False) -> BlockChecks:
         """Whole Ethereum blocks (``debug_getRawBlock``'s bytes) checked
         against their own headers: ``valid`` where the body's transactions,
         withdrawals and ommers are those the header's ``transactionsRoot``,
@@ -606,16 +613,31 @@ class Engine:
         match, or ``malformed_block`` (bytes that are no block). ``numbers``
         and ``hashes`` (the header's Keccak-256: hold it to the chain you
         trust) are zeros for a malformed block. The blocks' lists run as one
-        batch of ordered trie roots."""
+        batch of ordered trie roots. With ``senders=True`` the transactions
+        of every block that holds to its header also have their senders
+        recovered (:meth:`tx_senders`, one batch): ``senders[i]`` the
+        block's, or, where a transaction has none, the block invalid with
+        that transaction's reason and ``transactions[i]`` its index."""
         n, cols = columns("verify_blocks", blocks=blocks)
         codes = np.empty(n, dtype=np.uint8)
         fields = np.empty(n, dtype=np.uint8)
         numbers = np.empty((n, 8), dtype=np.uint8)
         hashes = np.empty((n, 32), dtype=np.uint8)
-        self._native.verify_blocks(cols[0].native(), codes, fields, numbers, hashes)
+        lists, failed = None, None
+        if senders:
+            failed = np.empty((n, 4), dtype=np.uint8)
+            lists = self._native.verify_blocks_with_senders(cols[0].native(), codes, fields, numbers, hashes, failed)
+        else:
+            self._native.verify_blocks(cols[0].native(), codes, fields, numbers, hashes)
         names = [None, "ommersHash", "transactionsRoot", "withdrawalsRoot"]
         numbers = numbers.view("<u8").reshape(n).astype(np.uint64)
-        return BlockChecks(codes == 0, codes, [names[f] for f in fields], numbers, hashes)
+        checks = BlockChecks(codes == 0, codes, [names[f] for f in fields], numbers, hashes)
+        if lists is None or failed is None:
+            return checks
+        index = failed.view("<u4").reshape(n).astype(np.int64)
+        index[index == 0xFFFFFFFF] = -1
+        found = [None if s is None else np.frombuffer(s, dtype=np.uint8).reshape(-1, 20) for s in lists]
+        return checks._replace(senders=found, transactions=index)
 
     def merkle_root(
         self, leaves: Any, rule: str = "bitcoin", depth: int | None = None, zero: bytes | None = None

@@ -550,6 +550,67 @@ impl NativeEngine {
         })
     }
 
+    /// Whole blocks as `verify_blocks` checks them, and the senders of the
+    /// transactions of those that hold to their headers: per block its
+    /// senders back to back (20 bytes each), or `None` (the block does not
+    /// hold, or a transaction has no sender: then its code is that
+    /// transaction's reason and `failed` its index, 4 bytes little-endian,
+    /// `u32::MAX` elsewhere).
+    #[allow(clippy::too_many_arguments)]
+    fn verify_blocks_with_senders(
+        &self,
+        py: Python<'_>,
+        blocks: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+        fields: &Bound<'_, PyAny>,
+        numbers: &Bound<'_, PyAny>,
+        hashes: &Bound<'_, PyAny>,
+        failed: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<Option<Vec<u8>>>> {
+        let op = "verify_blocks";
+        let blocks = Col::get("blocks", blocks)?;
+        let n = codes.len()?;
+        let (mut codes, mut fields, mut numbers, mut hashes, mut failed) = (
+            out("codes", codes, Some(n))?,
+            out("fields", fields, Some(n))?,
+            out("numbers", numbers, Some(8 * n))?,
+            out("hashes", hashes, Some(hash::DIGEST_LEN * n))?,
+            out("failed", failed, Some(4 * n))?,
+        );
+        let bc = blocks.column();
+        let (codes, fields, numbers, hashes, failed) = (
+            codes.bytes_mut(),
+            fields.bytes_mut(),
+            numbers.bytes_mut(),
+            hashes.bytes_mut(),
+            failed.bytes_mut(),
+        );
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::verify_blocks_with_senders(e, &bc)
+                .map_err(|e| raise(op, e))?
+                .output;
+            let (checked, senders): (Vec<_>, Vec<_>) = got.into_iter().unzip();
+            flat::write_blocks(&checked, codes, fields, numbers, hashes)
+                .map_err(|e| PyRuntimeError::new_err(format!("{op}: {e}")))?;
+            let mut lists = Vec::with_capacity(n);
+            for (i, s) in senders.into_iter().enumerate() {
+                let mut index = u32::MAX;
+                lists.push(match s {
+                    Some(Ok(senders)) => Some(senders.concat()),
+                    Some(Err((tx, reason))) => {
+                        codes[i] = reason.number();
+                        index = u32::try_from(tx).unwrap_or(u32::MAX - 1);
+                        None
+                    }
+                    None => None,
+                });
+                failed[4 * i..4 * (i + 1)].copy_from_slice(&index.to_le_bytes());
+            }
+            Ok(lists)
+        })
+    }
+
     /// The root; with `depth`, a padded tree's (`zero` its missing leaves,
     /// 32 zero bytes by default).
     #[pyo3(signature = (rule, leaves, depth=None, zero=None))]

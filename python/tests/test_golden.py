@@ -293,7 +293,9 @@ def test_tx_senders(engine):
 def test_verify_blocks(engine):
     """Whole blocks: the CLI's answers for its golden blocks (mainnet
     15,571,241 valid with its hash; the others naming the field that fails,
-    or malformed), in every column form."""
+    or malformed), in every column form; with ``senders=True`` those of
+    ``verify block --senders`` (the mainnet block's 58 senders, a block's
+    transaction without one named)."""
     blocks, answers = [], []
     for line, out in zip(jsonl("block.jsonl"), jsonl("block.out"), strict=True):
         if line is None or out is None or "error" in out:
@@ -310,6 +312,19 @@ def test_verify_blocks(engine):
             assert got.fields[i] == want.get("field"), (form, i)
             assert int(got.numbers[i]) == want.get("number", 0), (form, i)
             assert got.hashes[i].tobytes().hex() == want.get("hash", "00" * 32), (form, i)
+    # With senders: the CLI's answers for `verify block --senders`.
+    answers = [out for out in jsonl("block-senders.out") if out is not None and "error" not in out]
+    got = engine.verify_blocks(blocks, senders=True)
+    assert got.senders is not None and got.transactions is not None
+    assert len(got.senders[0]) == 58
+    for i, want in enumerate(answers):
+        assert bool(got.valid[i]) == want["valid"], i
+        if "reason" in want:
+            assert batchcrypto.reason_name(got.reasons[i]) == want["reason"], i
+        assert int(got.transactions[i]) == want.get("transaction", -1), i
+        senders = got.senders[i]
+        listed = None if senders is None else ["0x" + row.tobytes().hex() for row in senders]
+        assert listed == want.get("senders"), i
 
 
 def test_merkle_root_padded(engine):

@@ -17,7 +17,7 @@
 //!
 //! With `--senders`, a block whose body holds to its header also has its
 //! transactions' senders recovered (every such block's transactions one
-//! batch of `tx_sender` items, [`batchcrypto::ops::tx_sender`]): out
+//! batch of `tx_sender` items, `Engine::verify_blocks_with_senders`): out
 //! `{"valid":true,"number":N,"hash":"<32>","senders":["0x<20>",..]}` in
 //! the body's order, or, where a transaction has no sender (a block no
 //! chain would take), `{"valid":false,"reason":"<the transaction's>",
@@ -27,7 +27,7 @@
 
 use std::io::Write;
 
-use batchcrypto::ops::ordered_trie::block::{self, BlockResult};
+use batchcrypto::ops::ordered_trie::block::WithSenders;
 use batchcrypto::{Engine, FlatBytes, Reason, Selection};
 
 use crate::Fatal;
@@ -42,10 +42,6 @@ pub fn job(engine: crate::EngineArgs, io: Io, senders: bool) -> LineJob {
     LineJob::new(BlockVerb { senders }, title, engine, io)
 }
 
-/// With `--senders`, a valid block's transactions' senders in order, or
-/// the first transaction without one and why.
-type Senders = Result<Vec<[u8; 20]>, (usize, Reason)>;
-
 #[derive(serde::Deserialize)]
 struct BlockLine<'a> {
     #[serde(borrow, default)]
@@ -59,7 +55,7 @@ struct BlockVerb {
 
 impl LineVerb for BlockVerb {
     type Batch = FlatBytes;
-    type Out = (BlockResult, Option<Senders>);
+    type Out = WithSenders;
     const OK_LABEL: &'static str = "valid";
     const HAS_INVALID: bool = true;
 
@@ -75,47 +71,15 @@ impl LineVerb for BlockVerb {
     }
 
     fn run(&self, engine: &Engine, batch: &FlatBytes) -> Result<(Vec<Self::Out>, Selection), Fatal> {
+        if self.senders {
+            let outcome = engine.verify_blocks_with_senders(batch)?;
+            return Ok((outcome.output, outcome.selection));
+        }
         let outcome = engine.verify_blocks(batch)?;
-        if !self.senders {
-            return Ok((
-                outcome.output.into_iter().map(|r| (r, None)).collect(),
-                outcome.selection,
-            ));
-        }
-        // The transactions of every block whose body holds to its header,
-        // as one batch; each such block's run of it.
-        let mut txs = FlatBytes::new();
-        let mut runs = Vec::with_capacity(outcome.output.len());
-        for (i, checked) in outcome.output.iter().enumerate() {
-            let start = txs.len();
-            let holds = matches!(checked, Ok(c) if c.mismatch.is_none());
-            if let (true, Ok(b)) = (holds, block::read(batch.get(i))) {
-                for tx in &b.transactions {
-                    if !txs.push(tx) {
-                        return Err(Fatal("the blocks' transactions pass a batch's 4 GiB".into()));
-                    }
-                }
-            }
-            runs.push(holds.then_some(start..txs.len()));
-        }
-        let senders = engine.tx_senders(&txs)?;
-        let out = outcome
-            .output
-            .into_iter()
-            .zip(runs)
-            .map(|(checked, run)| {
-                // A run's first transaction without a sender, by its place in the block.
-                let senders = run.map(|run| {
-                    senders.output[run]
-                        .iter()
-                        .enumerate()
-                        .map(|(j, s)| s.map_err(|reason| (j, reason)))
-                        .collect::<Result<Vec<_>, _>>()
-                });
-                (checked, senders)
-            })
-            .collect();
-        Ok((out, senders.selection))
+        Ok((
+            outcome.output.into_iter().map(|r| (r, None)).collect(),
+            outcome.selection,
+        ))
     }
 
     fn write((checked, senders): &Self::Out, w: &mut dyn Write) -> std::io::Result<bool> {

@@ -1040,6 +1040,18 @@ impl Engine {
         ordered_trie::block::verify(self, blocks)
     }
 
+    /// [`Engine::verify_blocks`], and for every block whose body holds to
+    /// its header its transactions' senders in the body's order, or the
+    /// first transaction without one and why (see
+    /// [`ordered_trie::block::verify_with_senders`]): the blocks'
+    /// transactions one `tx_sender` batch.
+    pub fn verify_blocks_with_senders(
+        &self,
+        blocks: &FlatBytes,
+    ) -> Result<Outcome<Vec<ordered_trie::block::WithSenders>>, Error> {
+        ordered_trie::block::verify_with_senders(self, blocks)
+    }
+
     /// Every level of the padded Merkle tree of `leaves` under `rule`, for
     /// proofs of `padding.depth` siblings ([`merkle::Tree::proof`]); built
     /// on the CPU cores. Errors as [`Engine::merkle_root_padded`].

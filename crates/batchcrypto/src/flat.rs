@@ -896,6 +896,17 @@ pub fn tx_senders(
     engine.tx_senders(&flat_bytes(Op::TxSender, txs)?)
 }
 
+/// Whole blocks checked against their own headers, with the senders of
+/// the transactions of those that hold to them
+/// ([`crate::ops::ordered_trie::block::verify_with_senders`]): every item a
+/// block's RLP.
+pub fn verify_blocks_with_senders(
+    engine: &Engine,
+    blocks: &Column<'_>,
+) -> Result<Outcome<Vec<crate::ops::ordered_trie::block::WithSenders>>, Error> {
+    engine.verify_blocks_with_senders(&flat_bytes(Op::OrderedTrieRoot, blocks)?)
+}
+
 /// Writes blocks checked ([`verify_blocks`]) into the bindings' arrays:
 /// per block its code (0; `root_mismatch` where a field does not match;
 /// else the reason's number), the field that failed (0 none, else

@@ -182,3 +182,52 @@ fn the_type_byte() {
     assert_eq!(got, want);
     assert_senders(&txs, &want, "type bytes");
 }
+
+/// Whole blocks with their senders (`Engine::verify_blocks_with_senders`)
+/// on every engine, the GPU ones on the GPU: mainnet block 15,571,241
+/// (`testdata/eth-blocks/raw-blocks.json`) holds to its header and its 58
+/// senders are those its node recovered (`txs.json`); the testnet block
+/// without its transactions, which does not hold to its header, and bytes
+/// that are no block have none.
+#[test]
+fn blocks_with_their_senders() {
+    use batchcrypto::ops::ordered_trie::block::Field;
+    let (Some(raws), Some(cases)) = (support::vectors_json("eth-blocks/raw-blocks.json"), known()) else {
+        return;
+    };
+    let mut blocks = FlatBytes::new();
+    for raw in raws.as_array().expect("a list") {
+        assert!(blocks.push(&unhex(raw["raw"].as_str().expect("hex"))));
+    }
+    assert!(blocks.push(&[0xc0]));
+    assert_eq!(blocks.len(), 3);
+    let mainnet: Vec<[u8; 20]> = cases[..58].iter().map(|(_, _, s)| *s).collect();
+    for (name, engine) in engines() {
+        let out = engine.verify_blocks_with_senders(&blocks).expect("blocks");
+        assert_eq!(
+            out.selection.backend.name(),
+            support::expected_backend(name, true),
+            "{name}: {}",
+            out.selection
+        );
+        let [(first, senders), (second, none), (third, no_block)] = &out.output[..] else {
+            panic!("{name}: {} answers for 3 blocks", out.output.len());
+        };
+        assert_eq!(
+            first.as_ref().map(|c| (c.number, c.mismatch)),
+            Ok((15_571_241, None)),
+            "{name}"
+        );
+        assert_eq!(senders.as_ref(), Some(&Ok(mainnet.clone())), "{name}");
+        assert_eq!(
+            second.as_ref().map(|c| c.mismatch),
+            Ok(Some(Field::TransactionsRoot)),
+            "{name}"
+        );
+        assert_eq!(
+            (none, third, no_block),
+            (&None, &Err(Reason::MalformedBlock), &None),
+            "{name}"
+        );
+    }
+}

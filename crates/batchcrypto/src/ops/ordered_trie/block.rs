@@ -10,7 +10,8 @@
 //! Keccak-256 is the block's hash. [`verify`] checks many blocks at once:
 //! every block's transactions and withdrawals one batch of
 //! `ordered_trie_root` items on the engine (the CLI's `verify block`,
-//! Python's `Engine.verify_blocks`).
+//! Python's `Engine.verify_blocks`); [`verify_with_senders`] also recovers
+//! the transactions' senders of the blocks that hold to their headers.
 //!
 //! `malformed_block` where the bytes are not such a list: RLP that does
 //! not read or is not canonical (alloy-rlp's `Header`), bytes left over,
@@ -264,6 +265,58 @@ pub fn verify(engine: &Engine, blocks: &FlatBytes) -> Result<Outcome<Vec<BlockRe
     Ok(Outcome {
         output,
         selection: outcome.selection,
+    })
+}
+
+/// A block's transactions' senders in the body's order, or the first
+/// transaction without one (its index in the body) and why.
+pub type Senders = Result<Vec<[u8; 20]>, (usize, Reason)>;
+
+/// A block checked, and its senders where it holds to its header.
+pub type WithSenders = (BlockResult, Option<Senders>);
+
+/// [`verify`], and for every block whose body holds to its header its
+/// transactions' senders ([`crate::ops::tx_sender`]: EIP-2's low s), every
+/// such block's transactions one batch of `tx_sender` items on `engine`
+/// (its selection is the call's: the recoveries are most of the time);
+/// `None` beside a block that does not hold to its header.
+pub fn verify_with_senders(engine: &Engine, blocks: &FlatBytes) -> Result<Outcome<Vec<WithSenders>>, Error> {
+    let checked = verify(engine, blocks)?.output;
+    let mut txs = FlatBytes::new();
+    let mut runs = Vec::with_capacity(checked.len());
+    for (i, c) in checked.iter().enumerate() {
+        let start = txs.len();
+        let holds = matches!(c, Ok(c) if c.mismatch.is_none());
+        if let (true, Ok(b)) = (holds, read(blocks.get(i))) {
+            // The transactions are within the blocks' own batch.
+            if !b.transactions.iter().all(|tx| txs.push(tx)) {
+                return Err(Error::BatchTooLarge {
+                    op: crate::ops::Op::TxSender.into(),
+                    backend: crate::Backend::Cpu,
+                    reason: "the blocks' transactions pass 4 GiB; split the input".into(),
+                });
+            }
+        }
+        runs.push(holds.then_some(start..txs.len()));
+    }
+    let senders = engine.tx_senders(&txs)?;
+    let output = checked
+        .into_iter()
+        .zip(runs)
+        .map(|(c, run)| {
+            let of_block = run.map(|run| {
+                senders.output[run]
+                    .iter()
+                    .enumerate()
+                    .map(|(j, s)| s.map_err(|reason| (j, reason)))
+                    .collect()
+            });
+            (c, of_block)
+        })
+        .collect();
+    Ok(Outcome {
+        output,
+        selection: senders.selection,
     })
 }
 
