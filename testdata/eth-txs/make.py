@@ -15,12 +15,21 @@ decoder, libsecp256k1 through the secp256k1 crate):
   Foundation's Python signer) with fixed keys, the sender the address
   eth-account gives each key.
 
+Writes authorizations.json too: EIP-7702 authorizations signed by
+eth-account for the same three keys (chain ids 0, 1 and 2^40 + 3;
+nonces 0, 5 and 2^64 - 1), each as an RPC answer lists it (chainId,
+address, nonce, yParity, r, s as quantities), its RLP (the `rlp`
+package) and its authority (eth-account's, the key's address); the
+signing hash eth-account reports is checked against keccak256(0x05 ||
+rlp([chain_id, address, nonce])).
+
 Run: python3 make.py   (needs: pip install eth-account==0.14.0)
 """
 
 import json
 import pathlib
 
+import rlp
 from eth_account import Account
 from eth_hash.auto import keccak
 
@@ -83,6 +92,27 @@ def signed():
     return cases
 
 
+def authorizations():
+    keys = ["0x" + "46" * 32, "0x" + "01" * 32, "0x" + "fe" * 31 + "ff"]
+    cases = []
+    for k, key in enumerate(keys):
+        account = Account.from_key(key)
+        for chain_id, nonce, delegate in ((0, 0, "0x" + "77" * 20), (1, 5, "0x" + "00" * 19 + "01"),
+                                          (2**40 + 3, 2**64 - 1, "0x" + "ab" * 20)):
+            auth = account.sign_authorization({"chainId": chain_id, "address": delegate, "nonce": nonce})
+            fields = [auth.chain_id, auth.address, auth.nonce]
+            assert auth.authorization_hash == keccak(b"\x05" + rlp.encode(fields)), "signing hash"
+            assert auth.authority == bytes.fromhex(account.address[2:]), "authority"
+            cases.append({
+                "name": f"eth-account key {k}: chain {chain_id}, nonce {nonce}",
+                "chainId": hex(auth.chain_id), "address": "0x" + auth.address.hex(), "nonce": hex(auth.nonce),
+                "yParity": hex(auth.y_parity), "r": hex(auth.r), "s": hex(auth.s),
+                "rlp": rlp.encode(fields + [auth.y_parity, auth.r, auth.s]).hex(),
+                "authority": account.address.lower(),
+            })
+    return cases
+
+
 def main():
     eip155 = Account.from_key(EIP155_KEY)
     # eth-account signs deterministically (RFC 6979): the EIP's bytes again.
@@ -94,7 +124,9 @@ def main():
     cases.append({"name": "EIP-155 example", "tx": EIP155_TX, "sender": eip155.address.lower()})
     cases += signed()
     (HERE / "txs.json").write_text(json.dumps(cases, indent=1) + "\n")
-    print(len(cases), "cases")
+    auths = authorizations()
+    (HERE / "authorizations.json").write_text(json.dumps(auths, indent=1) + "\n")
+    print(len(cases), "transactions,", len(auths), "authorizations")
 
 
 main()

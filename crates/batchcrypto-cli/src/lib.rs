@@ -9,6 +9,7 @@
 //! test. The command line is the interface: what else is public here is
 //! so for those two, not a library API.
 
+mod authority;
 mod bench;
 mod block;
 mod calibrate;
@@ -89,6 +90,9 @@ enum Command {
     /// Senders of Ethereum transactions (EIP-2718 types 0-4, EIP-2's low s): in {"tx":hex}, out {"sender"} or {"sender":null,"reason"}.
     #[command(name = "tx-sender")]
     TxSender(lines::VerbArgs),
+    /// Authorities of EIP-7702 authorizations (EIP-7702's low s): in {"chainId","address","nonce","yParity","r","s"}, out {"authority"} or {"authority":null,"reason"}.
+    #[command(name = "eip7702-authority")]
+    Eip7702Authority(lines::VerbArgs),
     /// Number-theoretic transforms of polynomials in a binary file (BN254/BLS12-381 scalar fields, Goldilocks).
     Ntt(ntt::Args),
     /// One multi-scalar multiplication of binary files of points and scalars (BN254 G1, BLS12-381 G1/G2).
@@ -129,6 +133,7 @@ impl Command {
             Command::Poseidon(a) => Ok(poseidon::job(a)),
             Command::TrieRoot(a) => Ok(trie_root::job(a)),
             Command::TxSender(a) => Ok(tx_sender::job(a)),
+            Command::Eip7702Authority(a) => Ok(authority::job(a)),
             Command::Merkle(a) => Ok(merkle::job(a)),
             other => Err(Box::new(other)),
         }
@@ -148,6 +153,7 @@ impl Command {
             Command::Poseidon(_) => "poseidon",
             Command::TrieRoot(_) => "trie-root",
             Command::TxSender(_) => "tx-sender",
+            Command::Eip7702Authority(_) => "eip7702-authority",
             Command::Ntt(_) => "ntt",
             Command::Msm(_) => "msm",
             Command::Devices(_) => "devices",

@@ -272,6 +272,26 @@ fn hex_digits<'a>(name: &str, value: &'a Field<'_>) -> Result<&'a str, String> {
     Ok(digits)
 }
 
+/// A JSON-RPC quantity or data of at most 32 bytes (`0x` and hex digits,
+/// an odd count allowed), as 32 bytes big-endian.
+pub fn word(name: &str, value: &Field<'_>) -> Result<[u8; 32], String> {
+    let Field::Str(text) = value else {
+        return hex_fixed::<32>(name, value);
+    };
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(text);
+    if digits.len() > 64 {
+        return Err(format!(
+            "field \"{name}\": {} hex digits, more than 32 bytes",
+            digits.len()
+        ));
+    }
+    let padded = format!("{digits:0>64}");
+    hex_fixed::<32>(name, &Field::Str(padded.into()))
+}
+
 /// Decodes a hex field of any length into `out`, with or without `0x`,
 /// upper or lower case.
 pub fn hex_into(name: &str, value: &Field<'_>, out: &mut Vec<u8>) -> Result<(), String> {

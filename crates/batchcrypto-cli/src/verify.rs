@@ -13,7 +13,7 @@ use batchcrypto::{Engine, Error, FlatBytes, Outcome, Selection, Verdict};
 use std::sync::Arc;
 
 use crate::Fatal;
-use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object, push_item, write_verdict};
+use crate::lines::{Field, Io, LineJob, LineVerb, hex_fixed, hex_into, parse_object, push_item, word, write_verdict};
 
 #[derive(clap::Subcommand)]
 pub enum Verify {
@@ -985,26 +985,6 @@ struct EthProofLine<'a> {
     account_proof: Option<Vec<Field<'a>>>,
     #[serde(borrow, default)]
     storage_proof: Option<Vec<StorageProofLine<'a>>>,
-}
-
-/// A JSON-RPC quantity or data of at most 32 bytes (`0x` and hex digits,
-/// an odd count allowed), as 32 bytes big-endian.
-fn word(name: &str, value: &Field<'_>) -> Result<[u8; 32], String> {
-    let Field::Str(text) = value else {
-        return hex_fixed::<32>(name, value);
-    };
-    let digits = text
-        .strip_prefix("0x")
-        .or_else(|| text.strip_prefix("0X"))
-        .unwrap_or(text);
-    if digits.len() > 64 {
-        return Err(format!(
-            "field \"{name}\": {} hex digits, more than 32 bytes",
-            digits.len()
-        ));
-    }
-    let padded = format!("{digits:0>64}");
-    hex_fixed::<32>(name, &Field::Str(padded.into()))
 }
 
 /// A field's array of hex nodes.

@@ -2172,6 +2172,43 @@ fn verify_block_lines_name_the_field_that_fails() {
     assert_eq!(lines.iter().filter(|l| l.get("error").is_some()).count(), 2);
 }
 
+/// `eip7702-authority`: the golden authorizations (eth-account's, with
+/// their authorities; the first changed: high s, r zero, y parity 2;
+/// malformed lines) give the known authorities and the reasons, errors
+/// naming their lines (exit 2); `--backend gpu` prints the same, from the
+/// device.
+#[test]
+fn eip7702_authority_lines_name_their_signers() {
+    let dir = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata"));
+    let input = std::fs::read(dir.join("cli-golden/eip7702-authority.jsonl")).expect("corpus");
+    let out = if has_usable_gpu() {
+        gpu_prints_what_cpu_prints(&["eip7702-authority"], &input)
+    } else {
+        run_with_stdin(&["eip7702-authority", "--backend", "cpu"], &input)
+    };
+    assert_eq!(out.status.code(), Some(2));
+    let lines = stdout_lines(&out);
+    let known: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("eth-txs/authorizations.json")).expect("authorizations.json"),
+    )
+    .expect("json");
+    for (i, c) in known.as_array().expect("a list").iter().enumerate() {
+        assert_eq!(
+            lines[i],
+            serde_json::json!({ "authority": c["authority"] }),
+            "line {}",
+            i + 1
+        );
+    }
+    let reasons: Vec<&str> = lines[9..12]
+        .iter()
+        .map(|l| l["reason"].as_str().expect("reason"))
+        .collect();
+    assert_eq!(reasons, ["high_s", "r_out_of_range", "bad_v"]);
+    assert!(lines[12..].iter().all(|l| l.get("error").is_some()));
+    assert_eq!(lines.len(), 15);
+}
+
 /// `verify block --senders`: the golden blocks again; mainnet 15,571,241's
 /// line lists its 58 transactions' senders as its node recovered them
 /// (`testdata/eth-txs`), the small block whose body holds to its header

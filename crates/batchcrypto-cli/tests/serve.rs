@@ -723,12 +723,21 @@ fn trie_root_requests_answer_the_golden_lines() {
 /// `tx-sender` requests: the golden corpus (83 transactions of known
 /// senders, EIP-155's example changed, malformed lines) over HTTP and gRPC
 /// ([`golden_requests`]) gets the CLI's golden lines: mainnet block
-/// 15,571,241's first transaction's sender first.
+/// 15,571,241's first transaction's sender first; `eip7702-authority`'s
+/// golden corpus likewise (eth-account's authorizations, changed ones,
+/// malformed lines).
 #[test]
 fn tx_sender_requests_answer_the_golden_lines() {
     let server = Server::start(&["--max-wait-us", "200000"]);
     let expected = golden_requests(server.addr, "/v1/tx-sender", "tx-sender", "tx-sender");
     assert!(expected.starts_with("{\"sender\":\"0x04be70565b05b35198845e623c9e51c67dd0c4b0\"}"));
+    let expected = golden_requests(
+        server.addr,
+        "/v1/eip7702-authority",
+        "eip7702-authority",
+        "eip7702-authority",
+    );
+    assert!(expected.starts_with("{\"authority\":\"0x9d8a62f656a8d1615c1294fd71e9cfb3e4855a4f\"}"));
 }
 
 /// `verify groth16` requests name their key inline (`vk_hex`, the key's

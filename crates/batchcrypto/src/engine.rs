@@ -15,8 +15,8 @@ use crate::cores;
 use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
 use crate::ops::{
-    Op, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, ordered_trie,
-    poseidon, slhdsa, sr25519, tx_sender,
+    Op, authority, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt,
+    ordered_trie, poseidon, slhdsa, sr25519, tx_sender,
 };
 use crate::profile::{Plan, Profile};
 use crate::registry;
@@ -1029,6 +1029,20 @@ impl Engine {
     /// GPU).
     pub fn tx_senders(&self, txs: &FlatBytes) -> Result<Outcome<Vec<tx_sender::SenderResult>>, Error> {
         self.run_split(Op::TxSender, txs, tx_sender::gpu::senders, tx_sender::cpu::senders)
+    }
+
+    /// The authority of each EIP-7702 authorization (its RLP, as a
+    /// set-code transaction's list holds it; see [`authority`]): the
+    /// signer of its signing hash under EIP-7702's low s, or the reason it
+    /// has none. The decoding runs on the CPU cores, the recoveries where
+    /// the plan puts them (the `ecrecover` kernel on the GPU).
+    pub fn eip7702_authorities(&self, auths: &FlatBytes) -> Result<Outcome<Vec<authority::AuthorityResult>>, Error> {
+        self.run_split(
+            Op::Eip7702Authority,
+            auths,
+            |gpu, a| tx_sender::gpu::signers(gpu, a, authority::signing),
+            |a| tx_sender::cpu::signers(a, authority::signing),
+        )
     }
 
     /// Checks whole blocks (`debug_getRawBlock`'s bytes) against their own

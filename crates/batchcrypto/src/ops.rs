@@ -2,6 +2,7 @@
 //! `ops/<op>.rs`, the oracle and CPU path (and later the GPU host code and
 //! kernel) in `ops/<op>/`.
 
+pub mod authority;
 pub mod bip340;
 pub mod bls;
 pub mod ecdsa;
@@ -197,11 +198,14 @@ pub enum Op {
     /// The senders of Ethereum transactions (EIP-2718 envelopes of every
     /// type), recovered from their signatures.
     TxSender,
+    /// The authorities of EIP-7702 authorizations, recovered from their
+    /// signatures.
+    Eip7702Authority,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 84] = [
+    pub const ALL: [Op; 85] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -286,6 +290,7 @@ impl Op {
         Op::MptProof,
         Op::OrderedTrieRoot,
         Op::TxSender,
+        Op::Eip7702Authority,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -375,6 +380,7 @@ impl Op {
             Op::MptProof => "mpt_proof",
             Op::OrderedTrieRoot => "ordered_trie_root",
             Op::TxSender => "tx_sender",
+            Op::Eip7702Authority => "eip7702_authority",
         }
     }
 
@@ -427,6 +433,7 @@ impl Op {
             Op::MptProof => (27, 0),
             Op::OrderedTrieRoot => (28, 0),
             Op::TxSender => (29, 0),
+            Op::Eip7702Authority => (30, 0),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -437,7 +444,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 30 * PARAMETERS;
+const CODES: usize = 31 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

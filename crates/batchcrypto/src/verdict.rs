@@ -167,11 +167,14 @@ pub enum Reason {
     MalformedTransaction = 45,
     /// Transactions: a type byte other than the types known (0 to 4).
     UnsupportedTxType = 46,
+    /// EIP-7702 authorizations: the bytes are not one signed
+    /// authorization's RLP, or bytes are left over.
+    MalformedAuthorization = 47,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 46] = [
+    pub const ALL: [Reason; 47] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -218,6 +221,7 @@ impl Reason {
         Reason::MalformedBlock,
         Reason::MalformedTransaction,
         Reason::UnsupportedTxType,
+        Reason::MalformedAuthorization,
     ];
 
     /// The reason's stable number, 1 to 255 (its discriminant; new reasons
@@ -282,6 +286,7 @@ impl Reason {
             Reason::MalformedBlock => "malformed_block",
             Reason::MalformedTransaction => "malformed_transaction",
             Reason::UnsupportedTxType => "unsupported_tx_type",
+            Reason::MalformedAuthorization => "malformed_authorization",
         }
     }
 }

@@ -144,8 +144,8 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
     // Poseidon runs each width's items apart, Groth16 its items' pairing
     // checks and Merkle proofs their paths with some items answered on
     // the host, trie proofs their nodes, ordered tries a run per height,
-    // transactions their signatures with those that do not decode
-    // answered on the host (see the test below).
+    // transactions and EIP-7702 authorizations their signatures with
+    // those that do not decode answered on the host (see the test below).
     for spec in one_op_per_kind().filter(|s| {
         !matches!(
             s.op,
@@ -156,6 +156,7 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
                 | Op::MptProof
                 | Op::OrderedTrieRoot
                 | Op::TxSender
+                | Op::Eip7702Authority
         )
     }) {
         let work = (spec.workload)(&config());
@@ -243,6 +244,7 @@ fn ops_on_other_paths_recover_from_faults() {
         "mpt_proof",
         "ordered_trie_root",
         "tx_sender",
+        "eip7702_authority",
     ] {
         let spec = OPS.iter().find(|s| s.name() == name).expect("a registry op");
         // Enough calls for three sub-batches of MODEXP's first width, and

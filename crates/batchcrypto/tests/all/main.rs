@@ -8,6 +8,7 @@
 
 mod support;
 
+mod authority;
 mod bip340;
 mod bls;
 mod dispatch;

@@ -6,14 +6,20 @@
 //! [EIP-2]: https://eips.ethereum.org/EIPS/eip-2
 
 use super::{SenderResult, signing};
-use crate::ops::ecdsa::{self, k1_scalar_checks};
+use crate::ops::ecdsa::{self, RecoverItem, k1_scalar_checks};
 use crate::verdict::Reason;
 
 /// The sender of one transaction (see [`super`]).
 pub fn sender(tx: &[u8]) -> SenderResult {
-    let item = signing(tx)?;
+    signer(&signing(tx)?)
+}
+
+/// The signer's address of an `ecrecover` item under EIP-2's low s: the
+/// checks' reasons in the `ecrecover` op's order, then libsecp256k1's
+/// recovery (also `eip7702_authority`'s oracle).
+pub fn signer(item: &RecoverItem) -> SenderResult {
     k1_scalar_checks(&item.sig, true)?;
-    ecdsa::oracle::ecrecover(&item, true)
+    ecdsa::oracle::ecrecover(item, true)
         .map(|r| r.address)
         .ok_or(Reason::RecoveryFailed)
 }

@@ -280,7 +280,7 @@ fn finish(
 
 /// An r in [1, n-1] that is no curve point's x (so nothing recovers from
 /// it): about half are; drawn until one is.
-fn no_point(rng: &mut StdRng, hash: &[u8; 32], s: &[u8]) -> [u8; 32] {
+pub(crate) fn no_point(rng: &mut StdRng, hash: &[u8; 32], s: &[u8]) -> [u8; 32] {
     loop {
         let r: [u8; 32] = rng.random();
         let mut sig = [0u8; 65];
