@@ -58,6 +58,7 @@ __all__ = [
     "index_key",
     "eth_proof_items",
     "ordered_trie_item",
+    "eip7702_authorization",
     "GPU_RUNTIME",
     "__version__",
 ]
@@ -163,6 +164,22 @@ def mpt_proof_item(root: bytes, key: bytes, value: bytes | None, nodes: list[byt
     for node in nodes:
         parts += [len(node).to_bytes(4, "big"), bytes(node)]
     return b"".join(parts)
+
+
+def eip7702_authorization(chain_id: int, address: bytes, nonce: int, y_parity: int, r: int, s: int) -> bytes:
+    """A signed EIP-7702 authorization's RLP, an item of
+    :meth:`Engine.eip7702_authorities`, from the fields an RPC answer's
+    ``authorizationList`` lists (``int(entry["chainId"], 16)``, ...; the
+    address its 20 bytes). Raises ``ValueError`` for a field out of its
+    range (chain id, r and s below 2**256, nonce below 2**64, y parity
+    below 256: a y parity of 2 to 255 is the item's ``bad_v``)."""
+    for name, value, bits in (("chain_id", chain_id, 256), ("nonce", nonce, 64), ("y_parity", y_parity, 8),
+                              ("r", r, 256), ("s", s, 256)):
+        if not 0 <= value < 1 << bits:
+            raise ValueError(f"eip7702_authorization: {name} {value} is not below 2**{bits}")
+    return _native.eip7702_authorization_item(
+        chain_id.to_bytes(32, "big"), bytes(address), nonce, y_parity, r.to_bytes(32, "big"), s.to_bytes(32, "big")
+    )
 
 
 def ordered_trie_item(values: list[bytes]) -> bytes:
@@ -370,7 +387,8 @@ class Hashes(NamedTuple):
 
 
 class Senders(NamedTuple):
-    """The senders of Ethereum transactions, one per item."""
+    """The senders of Ethereum transactions (or the authorities of EIP-7702
+    authorizations), one per item."""
 
     #: bool array: a sender was recovered.
     valid: np.ndarray
@@ -603,6 +621,20 @@ class Engine:
         senders = np.empty((n, 20), dtype=np.uint8)
         self._native.tx_senders(cols[0].native(), senders, codes)
         return Senders(codes == 0, codes, senders)
+
+    def eip7702_authorities(self, auths: Any) -> Senders:
+        """The authority of each EIP-7702 authorization (its RLP, as a
+        set-code transaction lists it: :func:`eip7702_authorization` makes
+        it from an RPC answer's fields): the signer of
+        ``keccak256(0x05 || rlp([chain_id, address, nonce]))`` under
+        EIP-7702's low s (alloy-eips, libsecp256k1), in ``addresses``; or
+        ``malformed_authorization``, ``bad_v``, ``r_out_of_range``,
+        ``s_out_of_range``, ``high_s``, ``recovery_failed``."""
+        n, cols = columns("eip7702_authorities", auths=auths)
+        codes = np.empty(n, dtype=np.uint8)
+        authorities = np.empty((n, 20), dtype=np.uint8)
+        self._native.eip7702_authorities(cols[0].native(), authorities, codes)
+        return Senders(codes == 0, codes, authorities)
 
     def verify_blocks(self, blocks: Any, senders: bool = False) -> BlockChecks:
         """Whole Ethereum blocks (``debug_getRawBlock``'s bytes) checked

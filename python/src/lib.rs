@@ -20,7 +20,7 @@ use pyo3::types::PyBytes;
 
 use batchcrypto::flat::{self, Column};
 use batchcrypto::ops::{
-    bls, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, poseidon, slhdsa, sr25519,
+    authority, bls, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, poseidon, slhdsa, sr25519,
 };
 use batchcrypto::{BackendChoice, Engine, Error, Outcome, Reason, Verdict};
 
@@ -488,6 +488,31 @@ impl NativeEngine {
                 codes,
                 &mut [(roots, hash::DIGEST_LEN, &|r: &hash::Digest| &r[..])],
             )
+        })
+    }
+
+    /// The authorities of EIP-7702 authorizations: per item its 20-byte
+    /// address (zeros where refused) and 0 or the reason.
+    fn eip7702_authorities(
+        &self,
+        py: Python<'_>,
+        auths: &Bound<'_, PyAny>,
+        authorities: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "eip7702_authorities";
+        let auths = Col::get("auths", auths)?;
+        let n = codes.len()?;
+        let (mut codes, mut authorities) = (
+            out("codes", codes, Some(n))?,
+            out("authorities", authorities, Some(20 * n))?,
+        );
+        let ac = auths.column();
+        let (codes, authorities) = (codes.bytes_mut(), authorities.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::eip7702_authorities(e, &ac).map_err(|e| raise(op, e))?.output;
+            write_rows(op, got, codes, &mut [(authorities, 20, &|a: &[u8; 20]| &a[..])])
         })
     }
 
@@ -1199,6 +1224,30 @@ fn eth_storage_item(
     Ok(PyBytes::new(py, &item).unbind())
 }
 
+/// A signed EIP-7702 authorization's RLP from its fields (the chain id, r
+/// and s 32 bytes big-endian; `authority::encode`).
+#[pyfunction]
+fn eip7702_authorization_item(
+    py: Python<'_>,
+    chain_id: &[u8],
+    address: &[u8],
+    nonce: u64,
+    y_parity: u8,
+    r: &[u8],
+    s: &[u8],
+) -> PyResult<Py<PyBytes>> {
+    let op = "eip7702_authorization";
+    let item = authority::encode(
+        &fixed(op, "chain_id", chain_id)?,
+        &fixed(op, "address", address)?,
+        nonce,
+        y_parity,
+        &fixed(op, "r", r)?,
+        &fixed(op, "s", s)?,
+    );
+    Ok(PyBytes::new(py, &item).unbind())
+}
+
 /// Every reason as `(number, code)`: the name table of the verdict arrays.
 #[pyfunction]
 fn reason_names() -> Vec<(u8, &'static str)> {
@@ -1224,6 +1273,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(groth16_bls12_381_item_from_snarkjs, m)?)?;
     m.add_function(wrap_pyfunction!(eth_account_item, m)?)?;
     m.add_function(wrap_pyfunction!(eth_storage_item, m)?)?;
+    m.add_function(wrap_pyfunction!(eip7702_authorization_item, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("GPU_RUNTIME", GPU_RUNTIME)?;
     Ok(())

@@ -4,12 +4,14 @@ columns take: lists of bytes, NumPy arrays, Arrow arrays."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pyarrow as pa
 import pytest
 
 import batchcrypto
-from conftest import jsonl
+from conftest import REPO, jsonl
 
 
 def unhex(s: str) -> bytes:
@@ -288,6 +290,35 @@ def test_tx_senders(engine):
                 continue
             assert got.valid[i], (form, i)
             assert "0x" + got.addresses[i].tobytes().hex() == want["sender"], (form, i)
+
+
+def test_eip7702_authorities(engine):
+    """EIP-7702 authorizations: each golden line's fields made an item by
+    ``eip7702_authorization`` (equal to the known RLP for eth-account's),
+    the CLI's answers (the authority, or the reason) in every column form;
+    a field out of range raises ``ValueError``."""
+    known = json.loads((REPO / "testdata" / "eth-txs" / "authorizations.json").read_text())
+    auths, answers = [], []
+    for line, out in zip(jsonl("eip7702-authority.jsonl"), jsonl("eip7702-authority.out"), strict=True):
+        if line is None or out is None or "error" in out:
+            continue
+        fields = {k: int(line[k], 16) for k in ("chainId", "nonce", "yParity", "r", "s")}
+        auths.append(batchcrypto.eip7702_authorization(
+            fields["chainId"], unhex(line["address"]), fields["nonce"], fields["yParity"], fields["r"], fields["s"]))
+        answers.append(out)
+    assert len(answers) == 12
+    assert [a.hex() for a in auths[:9]] == [k["rlp"] for k in known]
+    for form in FORMS:
+        got = engine.eip7702_authorities(as_form(auths, None, form))
+        for i, want in enumerate(answers):
+            if want["authority"] is None:
+                assert not got.valid[i] and batchcrypto.reason_name(got.reasons[i]) == want["reason"], (form, i)
+                assert not got.addresses[i].any()
+                continue
+            assert got.valid[i], (form, i)
+            assert "0x" + got.addresses[i].tobytes().hex() == want["authority"], (form, i)
+    with pytest.raises(ValueError):
+        batchcrypto.eip7702_authorization(1, b"\1" * 20, 1 << 64, 0, 1, 1)
 
 
 def test_verify_blocks(engine):

@@ -493,6 +493,24 @@ enum BcStatus bc_tx_senders(const struct BcEngine *engine,
                             uint8_t *out_senders,
                             uint8_t *out_codes);
 
+// The authorities of EIP-7702 authorizations: every item one signed
+// authorization's RLP, `[chain_id, address, nonce, y_parity, r, s]`, as a
+// set-code transaction's list holds it; its signer recovered from
+// `keccak256(0x05 ‖ rlp([chain_id, address, nonce]))` under EIP-7702's
+// low s, as alloy-eips and libsecp256k1 make them; the 20-byte address
+// into `out_authorities` (zeros where the item has a reason), 0 or the
+// reason (`malformed_authorization`, `bad_v`, `r_out_of_range`,
+// `s_out_of_range`, `high_s`, `recovery_failed`) into `out_codes`.
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_authorities`
+// holds `20 * n` bytes, `out_codes` `n`.
+enum BcStatus bc_eip7702_authorities(const struct BcEngine *engine,
+                                     size_t n,
+                                     const struct BcColumn *auths,
+                                     uint8_t *out_authorities,
+                                     uint8_t *out_codes);
+
 // Whole Ethereum blocks (`debug_getRawBlock`'s bytes, one per item)
 // checked against their own headers: per block into `out_codes` 0 (the
 // body's transactions, withdrawals and ommers are those the header's

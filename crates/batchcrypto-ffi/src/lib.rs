@@ -1166,6 +1166,42 @@ pub unsafe extern "C" fn bc_tx_senders(
     })
 }
 
+/// The authorities of EIP-7702 authorizations: every item one signed
+/// authorization's RLP, `[chain_id, address, nonce, y_parity, r, s]`, as a
+/// set-code transaction's list holds it; its signer recovered from
+/// `keccak256(0x05 ‖ rlp([chain_id, address, nonce]))` under EIP-7702's
+/// low s, as alloy-eips and libsecp256k1 make them; the 20-byte address
+/// into `out_authorities` (zeros where the item has a reason), 0 or the
+/// reason (`malformed_authorization`, `bad_v`, `r_out_of_range`,
+/// `s_out_of_range`, `high_s`, `recovery_failed`) into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_authorities`
+/// holds `20 * n` bytes, `out_codes` `n`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_eip7702_authorities(
+    engine: *const BcEngine,
+    n: usize,
+    auths: *const BcColumn,
+    out_authorities: *mut u8,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_eip7702_authorities", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let auths = column("auths", auths, n)?;
+            let authorities = output("out_authorities", out_authorities, size(n, 20)?)?;
+            let codes = output("out_codes", out_codes, n)?;
+            rows(
+                flat::eip7702_authorities(e, &auths),
+                codes,
+                &mut [(authorities, 20, &|a: &[u8; 20]| &a[..])],
+            )
+        }
+    })
+}
+
 /// Whole Ethereum blocks (`debug_getRawBlock`'s bytes, one per item)
 /// checked against their own headers: per block into `out_codes` 0 (the
 /// body's transactions, withdrawals and ommers are those the header's

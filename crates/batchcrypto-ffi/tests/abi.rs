@@ -80,6 +80,53 @@ fn assert_rows<const W: usize>(want: &[Result<[u8; W], batchcrypto::Reason>], ro
     }
 }
 
+/// A C function answering a column of items with a row of bytes and a
+/// code per item (`bc_ordered_trie_roots`, `bc_tx_senders`, ...).
+type RowFn = unsafe extern "C" fn(*const BcEngine, usize, *const BcColumn, *mut u8, *mut u8) -> BcStatus;
+
+/// `f` on `items` (a delimited column) writes `want` as rows of `W` bytes
+/// and codes ([`assert_rows`]); with a NULL row output it fails naming
+/// `rows_name` and writes no code. The rows written.
+fn row_function<const W: usize>(
+    f: RowFn,
+    rows_name: &str,
+    items: &[Vec<u8>],
+    want: &[Result<[u8; W], batchcrypto::Reason>],
+) -> Vec<u8> {
+    let e = engine();
+    let (bytes, offsets, _) = back_to_back(items);
+    let n = items.len();
+    let (mut rows, mut codes) = (vec![0xaau8; W * n], vec![0xaau8; n]);
+    // SAFETY: a valid engine and column; outputs of n rows.
+    let status = unsafe {
+        f(
+            e.0,
+            n,
+            &delimited(&bytes, &offsets),
+            rows.as_mut_ptr(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_rows(want, &rows, &codes);
+    // A NULL output is named; nothing is written.
+    let mut codes = vec![0xaau8; n];
+    // SAFETY: NULL is the error under test.
+    let status = unsafe {
+        f(
+            e.0,
+            n,
+            &delimited(&bytes, &offsets),
+            ptr::null_mut(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::NullPointer);
+    assert!(last_error().contains(rows_name), "{}", last_error());
+    assert!(codes.iter().all(|&c| c == 0xaa));
+    rows
+}
+
 /// Four items as columns, and the library's own verdict bytes for them.
 struct Items {
     pks: Vec<u8>,
@@ -1420,7 +1467,6 @@ fn mpt_proofs() {
 #[test]
 fn ordered_trie_roots() {
     use batchcrypto::ops::ordered_trie::{self, sample};
-    let e = engine();
     let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
     let mut made: Vec<Vec<u8>> = sample::lists(120, 4, 0.4, true).into_iter().map(|(m, _)| m).collect();
     let golden = std::fs::read_to_string(concat!(
@@ -1436,45 +1482,17 @@ fn ordered_trie_roots() {
         .map(|v| hex::decode(v.as_str().expect("hex").trim_start_matches("0x")).expect("hex"))
         .collect();
     made.insert(7, ordered_trie::encode(&values).expect("fits"));
-    let (bytes, offsets, flat) = back_to_back(&made);
+    let (_, _, flat) = back_to_back(&made);
     let want = library.ordered_trie_roots(&flat).expect("roots").output;
     let numbers: Vec<u8> = want.iter().map(|w| w.err().map_or(0, |r| r.number())).collect();
     for reason in [0, 38, 43] {
         assert!(numbers.contains(&reason), "{reason}");
     }
-    let n = made.len();
-    let (mut roots, mut codes) = (vec![0xaau8; 32 * n], vec![0xaau8; n]);
-    // SAFETY: a valid engine and column; outputs of n rows.
-    let status = unsafe {
-        bc_ordered_trie_roots(
-            e.0,
-            n,
-            &delimited(&bytes, &offsets),
-            roots.as_mut_ptr(),
-            codes.as_mut_ptr(),
-        )
-    };
-    assert_eq!(status, BcStatus::Ok, "{}", last_error());
-    assert_rows(&want, &roots, &codes);
+    let roots = row_function(bc_ordered_trie_roots, "out_roots", &made, &want);
     assert_eq!(
         hex::encode(&roots[32 * 7..32 * 8]),
         "5f4773690718a2e37f45aa56458c6779a61b830fcf89485af5f32447c11f9b6c"
     );
-    // A NULL output is named; nothing is written.
-    let mut codes = vec![0xaau8; n];
-    // SAFETY: NULL is the error under test.
-    let status = unsafe {
-        bc_ordered_trie_roots(
-            e.0,
-            n,
-            &delimited(&bytes, &offsets),
-            ptr::null_mut(),
-            codes.as_mut_ptr(),
-        )
-    };
-    assert_eq!(status, BcStatus::NullPointer);
-    assert!(last_error().contains("out_roots"), "{}", last_error());
-    assert!(codes.iter().all(|&c| c == 0xaa));
 }
 
 /// `bc_tx_senders`: generated transactions of every type honest and
@@ -1485,7 +1503,6 @@ fn ordered_trie_roots() {
 #[test]
 fn tx_senders() {
     use batchcrypto::ops::tx_sender::sample;
-    let e = engine();
     let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
     let mut made: Vec<Vec<u8>> = sample::transactions(90, 3, 4, 0.5, true)
         .into_iter()
@@ -1501,45 +1518,52 @@ fn tx_senders() {
         5,
         hex::decode(first["tx"].as_str().expect("hex").trim_start_matches("0x")).expect("hex"),
     );
-    let (bytes, offsets, flat) = back_to_back(&made);
+    let (_, _, flat) = back_to_back(&made);
     let want = library.tx_senders(&flat).expect("senders").output;
     let numbers: Vec<u8> = want.iter().map(|w| w.err().map_or(0, |r| r.number())).collect();
     for reason in [0, 45, 46] {
         assert!(numbers.contains(&reason), "{reason}");
     }
-    let n = made.len();
-    let (mut senders, mut codes) = (vec![0xaau8; 20 * n], vec![0xaau8; n]);
-    // SAFETY: a valid engine and column; outputs of n rows.
-    let status = unsafe {
-        bc_tx_senders(
-            e.0,
-            n,
-            &delimited(&bytes, &offsets),
-            senders.as_mut_ptr(),
-            codes.as_mut_ptr(),
-        )
-    };
-    assert_eq!(status, BcStatus::Ok, "{}", last_error());
-    assert_rows(&want, &senders, &codes);
+    let senders = row_function(bc_tx_senders, "out_senders", &made, &want);
     assert_eq!(
         hex::encode(&senders[20 * 5..20 * 6]),
         "04be70565b05b35198845e623c9e51c67dd0c4b0"
     );
-    // A NULL output is named; nothing is written.
-    let mut codes = vec![0xaau8; n];
-    // SAFETY: NULL is the error under test.
-    let status = unsafe {
-        bc_tx_senders(
-            e.0,
-            n,
-            &delimited(&bytes, &offsets),
-            ptr::null_mut(),
-            codes.as_mut_ptr(),
-        )
-    };
-    assert_eq!(status, BcStatus::NullPointer);
-    assert!(last_error().contains("out_senders"), "{}", last_error());
-    assert!(codes.iter().all(|&c| c == 0xaa));
+}
+
+/// `bc_eip7702_authorities`: generated authorizations honest and hostile
+/// and eth-account's first known one in a column of offsets give the
+/// library's authorities and reason codes (zeros in a refused item's
+/// row), that one its known authority; a NULL output is named and leaves
+/// the other output untouched.
+#[test]
+fn eip7702_authorities() {
+    use batchcrypto::ops::authority::sample;
+    let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
+    let mut made: Vec<Vec<u8>> = sample::authorizations(0..60, 3, 4, 0.5)
+        .into_iter()
+        .map(|(m, _)| m)
+        .collect();
+    let known: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/eth-txs/authorizations.json"
+        ))
+        .expect("known answers"),
+    )
+    .expect("json");
+    made.insert(3, hex::decode(known[0]["rlp"].as_str().expect("hex")).expect("hex"));
+    let (_, _, flat) = back_to_back(&made);
+    let want = library.eip7702_authorities(&flat).expect("authorities").output;
+    let numbers: Vec<u8> = want.iter().map(|w| w.err().map_or(0, |r| r.number())).collect();
+    for reason in [0, 47] {
+        assert!(numbers.contains(&reason), "{reason}");
+    }
+    let authorities = row_function(bc_eip7702_authorities, "out_authorities", &made, &want);
+    assert_eq!(
+        format!("0x{}", hex::encode(&authorities[20 * 3..20 * 4])),
+        known[0]["authority"].as_str().expect("authority")
+    );
 }
 
 /// `bc_verify_blocks`: the golden blocks (mainnet 15,571,241 whole, a

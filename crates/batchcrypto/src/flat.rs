@@ -907,6 +907,15 @@ pub fn verify_blocks_with_senders(
     engine.verify_blocks_with_senders(&flat_bytes(Op::OrderedTrieRoot, blocks)?)
 }
 
+/// The authorities of EIP-7702 authorizations
+/// ([`crate::ops::authority`]): every item one signed authorization's RLP.
+pub fn eip7702_authorities(
+    engine: &Engine,
+    auths: &Column<'_>,
+) -> Result<Outcome<Vec<crate::ops::authority::AuthorityResult>>, Error> {
+    engine.eip7702_authorities(&flat_bytes(Op::Eip7702Authority, auths)?)
+}
+
 /// Writes blocks checked ([`verify_blocks`]) into the bindings' arrays:
 /// per block its code (0; `root_mismatch` where a field does not match;
 /// else the reason's number), the field that failed (0 none, else
