@@ -6,11 +6,14 @@
 //! and inclusion proofs of their leaves edited as drawn ([`proofs`]),
 //! and Ethereum trie proofs in a trie made from the leaves ([`tries`]),
 //! and ordered tries' roots of lists of the messages ([`ordered_tries`]),
-//! and the senders of Ethereum transactions, signed ones edited and the
-//! messages themselves ([`tx_senders`]), against the oracles.
+//! and the senders of Ethereum transactions and the authorities of
+//! EIP-7702 authorizations, signed ones edited and the messages themselves
+//! ([`tx_senders`], [`authorities`]), against the oracles.
+
+use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
-use batchcrypto::ops::{hash, merkle, mpt, ordered_trie, poseidon, tx_sender};
+use batchcrypto::ops::{authority, hash, merkle, mpt, ordered_trie, poseidon, tx_sender};
 use batchcrypto::{Engine, FlatBytes};
 
 use super::{answers, engine, same};
@@ -59,6 +62,7 @@ pub fn check(e: &Engine, data: &[u8]) {
         same("poseidon_bn254", &got, &want);
         ordered_tries(e, &mut u, &msgs);
         tx_senders(e, &mut u, &msgs);
+        authorities(e, &mut u, &msgs);
     } else {
         let rule = if u.arbitrary().unwrap_or(false) {
             merkle::Rule::Bitcoin
@@ -304,36 +308,68 @@ fn ordered_tries(e: &Engine, u: &mut Unstructured, msgs: &FlatBytes) {
     same("ordered trie roots", &answers(e, e.ordered_trie_roots(&items)), &want);
 }
 
-/// The most signed transactions of [`tx_senders`].
-const TXS: usize = 48;
-/// The most messages [`tx_senders`] also takes as transactions.
-const RAW_TXS: usize = 8;
+/// The most signed items of [`tx_senders`] and [`authorities`].
+const SIGNED: usize = 48;
+/// The most messages they also take as items.
+const RAW_ITEMS: usize = 8;
 
-/// Transactions' senders: up to [`TXS`] drawn from signed ones of every
-/// type (made once), each edited as drawn (a byte changed, cut, grown),
-/// and the first [`RAW_TXS`] messages as they are, against the oracle
-/// (alloy-consensus's decoder, libsecp256k1's recovery). Drawn after
-/// everything else, so that committed inputs keep their meaning.
+/// Transactions' senders: up to [`SIGNED`] drawn from signed transactions
+/// of every type (made once), and the first [`RAW_ITEMS`] messages, against
+/// the oracle (alloy-consensus's decoder, libsecp256k1's recovery) as
+/// [`signers`] draws them.
 fn tx_senders(e: &Engine, u: &mut Unstructured, msgs: &FlatBytes) {
-    static SIGNED: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
-    let signed = SIGNED.get_or_init(|| {
-        tx_sender::sample::transactions(TXS, 4, 1, 0.0, true)
-            .into_iter()
-            .map(|(tx, _)| tx)
-            .collect()
+    static MADE: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    let made = MADE.get_or_init(|| {
+        let txs = tx_sender::sample::transactions(SIGNED, 4, 1, 0.0, true);
+        txs.into_iter().map(|(tx, _)| tx).collect()
     });
-    let n = u.int_in_range(0..=TXS).unwrap_or(0);
-    let mut txs = FlatBytes::new();
+    signers(u, msgs, made, "tx senders", tx_sender::oracle::sender, |items| {
+        answers(e, e.tx_senders(items))
+    });
+}
+
+/// EIP-7702 authorities: as [`tx_senders`] over signed authorizations,
+/// against alloy-eips's decoder and libsecp256k1's recovery.
+fn authorities(e: &Engine, u: &mut Unstructured, msgs: &FlatBytes) {
+    static MADE: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    let made = MADE.get_or_init(|| {
+        let auths = authority::sample::authorizations(0..SIGNED, 4, 1, 0.0);
+        auths.into_iter().map(|(a, _)| a).collect()
+    });
+    signers(
+        u,
+        msgs,
+        made,
+        "eip7702 authorities",
+        authority::oracle::authority,
+        |items| answers(e, e.eip7702_authorities(items)),
+    );
+}
+
+/// Up to [`SIGNED`] items drawn from `made`, each edited as drawn (a byte
+/// changed, cut, grown), and the first [`RAW_ITEMS`] messages as they are:
+/// `call`'s answers against `oracle`'s. Drawn after everything else, so
+/// that committed inputs keep their meaning.
+fn signers(
+    u: &mut Unstructured,
+    msgs: &FlatBytes,
+    made: &[Vec<u8>],
+    what: &str,
+    oracle: fn(&[u8]) -> tx_sender::SenderResult,
+    call: impl Fn(&FlatBytes) -> Vec<tx_sender::SenderResult>,
+) {
+    let n = u.int_in_range(0..=SIGNED).unwrap_or(0);
+    let mut items = FlatBytes::new();
     for _ in 0..n {
-        let mut tx = signed[u.choose_index(signed.len()).unwrap_or(0)].clone();
-        edit(u, &mut tx, 4);
-        assert!(txs.push(&tx), "items far below 4 GiB");
+        let mut item = made[u.choose_index(made.len()).unwrap_or(0)].clone();
+        edit(u, &mut item, 4);
+        assert!(items.push(&item), "items far below 4 GiB");
     }
-    for i in 0..msgs.len().min(RAW_TXS) {
-        assert!(txs.push(msgs.get(i)), "items far below 4 GiB");
+    for i in 0..msgs.len().min(RAW_ITEMS) {
+        assert!(items.push(msgs.get(i)), "items far below 4 GiB");
     }
-    let want: Vec<_> = (0..txs.len()).map(|j| tx_sender::oracle::sender(txs.get(j))).collect();
-    same("tx senders", &answers(e, e.tx_senders(&txs)), &want);
+    let want: Vec<_> = (0..items.len()).map(|j| oracle(items.get(j))).collect();
+    same(what, &call(&items), &want);
 }
 
 /// An item edited as drawn from 0 to `kinds`: 1 a byte changed, 2 cut, 3
