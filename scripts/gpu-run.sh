@@ -180,9 +180,10 @@ bench mptproofs 12 --backend cpu,gpu --op mpt_proof --sizes 65536 --oracle-max-n
 # height's nodes on the hashing kernel, the tries on 16 cores, against the
 # interleaved Keccak routes on 16 cores.
 bench trieroots 12 --backend cpu,gpu --op ordered_trie_root --sizes 16384 --oracle-max-n 1024
-# Transactions' senders (EIP-1559, 0-200 bytes of data): decoded on 16
+# Transactions' senders (EIP-1559, 0-200 bytes of data) and EIP-7702
+# authorities: decoded on 16
 # cores, recovered on the ecrecover kernel, against libsecp256k1 on 16.
-bench txsenders 12 --backend cpu,gpu --op tx_sender --sizes 65536,262144 --oracle-max-n 4096
+bench txsenders 16 --backend cpu,gpu --op tx_sender,eip7702_authority --sizes 65536,262144 --oracle-max-n 4096
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).

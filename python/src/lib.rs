@@ -500,20 +500,14 @@ impl NativeEngine {
         authorities: &Bound<'_, PyAny>,
         codes: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let op = "eip7702_authorities";
-        let auths = Col::get("auths", auths)?;
-        let n = codes.len()?;
-        let (mut codes, mut authorities) = (
-            out("codes", codes, Some(n))?,
-            out("authorities", authorities, Some(20 * n))?,
-        );
-        let ac = auths.column();
-        let (codes, authorities) = (codes.bytes_mut(), authorities.bytes_mut());
-        let e = &self.engine;
-        py.detach(|| {
-            let got = flat::eip7702_authorities(e, &ac).map_err(|e| raise(op, e))?.output;
-            write_rows(op, got, codes, &mut [(authorities, 20, &|a: &[u8; 20]| &a[..])])
-        })
+        let outs = ("authorities", authorities, codes);
+        self.address_rows(
+            py,
+            "eip7702_authorities",
+            ("auths", auths),
+            outs,
+            flat::eip7702_authorities,
+        )
     }
 
     /// The senders of Ethereum transactions: per item its 20-byte address
@@ -525,17 +519,13 @@ impl NativeEngine {
         senders: &Bound<'_, PyAny>,
         codes: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
-        let op = "tx_senders";
-        let txs = Col::get("txs", txs)?;
-        let n = codes.len()?;
-        let (mut codes, mut senders) = (out("codes", codes, Some(n))?, out("senders", senders, Some(20 * n))?);
-        let tc = txs.column();
-        let (codes, senders) = (codes.bytes_mut(), senders.bytes_mut());
-        let e = &self.engine;
-        py.detach(|| {
-            let got = flat::tx_senders(e, &tc).map_err(|e| raise(op, e))?.output;
-            write_rows(op, got, codes, &mut [(senders, 20, &|a: &[u8; 20]| &a[..])])
-        })
+        self.address_rows(
+            py,
+            "tx_senders",
+            ("txs", txs),
+            ("senders", senders, codes),
+            flat::tx_senders,
+        )
     }
 
     /// Whole blocks checked against their own headers: per block 0 or the
@@ -1222,6 +1212,34 @@ fn eth_storage_item(
     )
     .ok_or_else(|| PyValueError::new_err(format!("{op}: {} nodes, at most {}", nodes.len(), mpt::MAX_NODES)))?;
     Ok(PyBytes::new(py, &item).unbind())
+}
+
+/// The flat API's call answering a column with a 20-byte address per item.
+type AddressCall = fn(&Engine, &flat::Column<'_>) -> Result<Outcome<Vec<Result<[u8; 20], Reason>>>, Error>;
+
+impl NativeEngine {
+    /// `call` on the column `items` (its name, the object): each item's
+    /// address into the array `outs.1` (named `outs.0`; zeros where
+    /// refused), 0 or its reason into `outs.2`.
+    fn address_rows(
+        &self,
+        py: Python<'_>,
+        op: &str,
+        items: (&'static str, &Bound<'_, PyAny>),
+        outs: (&'static str, &Bound<'_, PyAny>, &Bound<'_, PyAny>),
+        call: AddressCall,
+    ) -> PyResult<()> {
+        let items = Col::get(items.0, items.1)?;
+        let n = outs.2.len()?;
+        let (mut codes, mut addresses) = (out("codes", outs.2, Some(n))?, out(outs.0, outs.1, Some(20 * n))?);
+        let column = items.column();
+        let (codes, addresses) = (codes.bytes_mut(), addresses.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| {
+            let got = call(e, &column).map_err(|e| raise(op, e))?.output;
+            write_rows(op, got, codes, &mut [(addresses, 20, &|a: &[u8; 20]| &a[..])])
+        })
+    }
 }
 
 /// A signed EIP-7702 authorization's RLP from its fields (the chain id, r

@@ -6,29 +6,15 @@
 //! hostile of every kind, against the oracle item by item and in number;
 //! the layouts' edges.
 
-use batchcrypto::FlatBytes;
 use batchcrypto::Reason;
 use batchcrypto::ops::authority::{AuthorityResult, encode, oracle, sample};
 
-use crate::support::{self, engines};
+use crate::support;
 
 /// Every engine's authorities of `auths` equal `want`, item by item and in
 /// number; the GPU engines' from the GPU (the `ecrecover` kernel).
 fn assert_authorities(auths: &[Vec<u8>], want: &[AuthorityResult], what: &str) {
-    let mut b = FlatBytes::new();
-    for a in auths {
-        assert!(b.push(a));
-    }
-    for (name, engine) in engines() {
-        let out = engine.eip7702_authorities(&b).expect("authorities");
-        assert_eq!(
-            out.selection.backend.name(),
-            support::expected_backend(name, true),
-            "{name}: {}",
-            out.selection
-        );
-        support::assert_each(&format!("{name}: {what}"), &out.output, want, |g, w| g == w);
-    }
+    support::assert_addresses(auths, want, what, |e, b| e.eip7702_authorities(b).expect("authorities"));
 }
 
 /// A JSON quantity or data as `N` bytes big-endian.

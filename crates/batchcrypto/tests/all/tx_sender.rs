@@ -17,20 +17,7 @@ use crate::support::{self, engines};
 /// Every engine's senders of `txs` equal `want`, item by item and in
 /// number; the GPU engines' from the GPU (the `ecrecover` kernel).
 fn assert_senders(txs: &[Vec<u8>], want: &[SenderResult], what: &str) {
-    let mut b = FlatBytes::new();
-    for tx in txs {
-        assert!(b.push(tx));
-    }
-    for (name, engine) in engines() {
-        let out = engine.tx_senders(&b).expect("senders");
-        assert_eq!(
-            out.selection.backend.name(),
-            support::expected_backend(name, true),
-            "{name}: {}",
-            out.selection
-        );
-        support::assert_each(&format!("{name}: {what}"), &out.output, want, |g, w| g == w);
-    }
+    support::assert_addresses(txs, want, what, |e, b| e.tx_senders(b).expect("senders"));
 }
 
 fn unhex(s: &str) -> Vec<u8> {

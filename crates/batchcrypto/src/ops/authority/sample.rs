@@ -13,7 +13,7 @@ use super::encode;
 use crate::ops::ecdsa::SECP256K1_N;
 use crate::ops::ecdsa::sample::{add_small, negate};
 use crate::ops::item_rng;
-use crate::ops::tx_sender::sample::{no_point, signers};
+use crate::ops::tx_sender::sample::{no_point, ragged, signers};
 
 /// The hostile kinds, in the order items take them; each's reason is
 /// `bad_v` for `bad_parity`, `malformed_authorization` for `truncated`,
@@ -83,12 +83,7 @@ fn one(rng: &mut StdRng, key: &SecretKey, i: usize, invalid_share: f64) -> (Vec<
         _ => {}
     }
     let mut item = encode(&chain_id, &address, nonce, parity, &r, &s);
-    match kind {
-        "truncated" => item.truncate(rng.random_range(0..item.len())),
-        "trailing_byte" => item.push(rng.random()),
-        "empty" => item.clear(),
-        _ => {}
-    }
+    ragged(kind, &mut item, rng);
     (item, kind)
 }
 

@@ -268,14 +268,20 @@ fn finish(
                 _ => item.insert(0, ty),
             }
         }
-        "truncated" => {
-            item.truncate(rng.random_range(0..item.len()));
-        }
+        _ => ragged(kind, &mut item, rng),
+    }
+    (item, kind)
+}
+
+/// An encoding made hostile by kind: `truncated` (cut anywhere),
+/// `trailing_byte` (a byte added) or `empty`; other kinds leave it.
+pub(crate) fn ragged(kind: &str, item: &mut Vec<u8>, rng: &mut StdRng) {
+    match kind {
+        "truncated" => item.truncate(rng.random_range(0..item.len().max(1))),
         "trailing_byte" => item.push(rng.random()),
         "empty" => item.clear(),
         _ => {}
     }
-    (item, kind)
 }
 
 /// An r in [1, n-1] that is no curve point's x (so nothing recovers from

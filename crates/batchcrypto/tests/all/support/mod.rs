@@ -101,6 +101,26 @@ fn on_every_engine_with<T>(kernel: bool, call: impl Fn(&Engine) -> batchcrypto::
         .collect()
 }
 
+/// Every engine's answers of `call` over `items` (a batch of byte items)
+/// equal `want`, item by item and in number, each engine checked to have
+/// run where it should ([`expected_backend`], the kernel needing
+/// `SHADER_INT64`): the ops answering an address per item
+/// (`tx_sender`, `eip7702_authority`) on the `ecrecover` kernel.
+pub fn assert_addresses(
+    items: &[Vec<u8>],
+    want: &[Result<[u8; 20], batchcrypto::Reason>],
+    what: &str,
+    call: impl Fn(&Engine, &batchcrypto::FlatBytes) -> batchcrypto::Outcome<Vec<Result<[u8; 20], batchcrypto::Reason>>>,
+) {
+    let mut b = batchcrypto::FlatBytes::new();
+    for it in items {
+        assert!(b.push(it));
+    }
+    for (name, out) in on_every_engine(|e| call(e, &b)) {
+        assert_each(&format!("{name}: {what}"), &out, want, |g, w| g == w);
+    }
+}
+
 /// A CPU engine with `threads` threads (default: all cores).
 pub fn cpu_engine(threads: Option<usize>) -> Engine {
     let mut builder = Engine::builder().backend(BackendChoice::Cpu);
