@@ -3,6 +3,8 @@
 //! hostile ones of the kinds in [`HOSTILE`]: chain ids 0, 1 or up to
 //! 2^64, random delegates and nonces.
 
+use alloy_eips::eip7702::Authorization;
+use alloy_primitives::{Address, U256};
 use rand::RngExt;
 use rand::rngs::StdRng;
 use rayon::prelude::*;
@@ -61,9 +63,13 @@ fn one(rng: &mut StdRng, key: &SecretKey, i: usize, invalid_share: f64) -> (Vec<
     let address: [u8; 20] = rng.random();
     let bits = rng.random_range(1..64);
     let nonce = rng.random_range(0..1u64 << bits);
-    // The signing hash, as the decoder's item makes it.
-    let unsigned = encode(&chain_id, &address, nonce, 0, &[0; 32], &[0; 32]);
-    let hash = super::signing(&unsigned).map(|item| item.hash).unwrap_or_default();
+    let hash = Authorization {
+        chain_id: U256::from_be_bytes(chain_id),
+        address: Address::from(address),
+        nonce,
+    }
+    .signature_hash()
+    .0;
     let signed = RecoverableSignature::sign_ecdsa_recoverable(Message::from_digest(hash), key);
     let (id, rs) = signed.serialize_compact();
     let (mut r, mut s, mut parity) = ([0u8; 32], [0u8; 32], id.to_u8());
