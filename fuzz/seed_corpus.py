@@ -194,6 +194,10 @@ def route_lines(route: str) -> list[bytes]:
         # and the malformed lines first, then known transactions.
         lines = golden("tx-sender.jsonl")
         return lines[-9:] + lines[:12]
+    if word == "eip7702-authority":
+        # The changed and malformed lines first, then eth-account's.
+        lines = golden("eip7702-authority.jsonl")
+        return lines[9:] + lines[:9]
     if word == "verify/groth16":
         return golden("groth16.jsonl")[:24]
     if word == "verify/groth16-bls12-381":
@@ -254,6 +258,8 @@ WRITTEN = [
     ("trie-root?backend=cpu", "trie-root"),
     ("tx-sender", "tx-sender"),
     ("tx-sender?backend=cpu", "tx-sender"),
+    ("eip7702-authority", "eip7702-authority"),
+    ("eip7702-authority?backend=cpu", "eip7702-authority"),
     ("mlkem/keygen?set=0768", "mlkem/keygen"),
     ("ntt?field=prime64-negacyclic&log_n=4&modulus=0x10001", "ntt?field=goldilocks&log_n=2"),
     ("ntt?field=goldilocks&log-n=3&coset=07&output_order=bit-reversed", "ntt?field=goldilocks&log_n=2"),
