@@ -182,6 +182,16 @@ def eip7702_authorization(chain_id: int, address: bytes, nonce: int, y_parity: i
     )
 
 
+def _row_call(op: str, call: Any, width: int, **named: Any) -> tuple[np.ndarray, np.ndarray]:
+    """One column through a native call that writes a row of ``width``
+    bytes and a code per item: the codes and the (n, width) rows."""
+    n, cols = columns(op, **named)
+    codes = np.empty(n, dtype=np.uint8)
+    rows = np.empty((n, width), dtype=np.uint8)
+    call(cols[0].native(), rows, codes)
+    return codes, rows
+
+
 def ordered_trie_item(values: list[bytes]) -> bytes:
     """A list of values as an item's bytes for
     :meth:`Engine.ordered_trie_roots`: a block's transactions, receipts or
@@ -588,10 +598,7 @@ class Engine:
         (circomlib, Solana's ``sol_poseidon``): each item is 1 to 12 field
         elements of 32 bytes big-endian, back to back; its hash, 32 bytes
         big-endian, or ``wrong_input_length`` / ``non_canonical_element``."""
-        n, cols = columns("poseidon_bn254", items=items)
-        codes = np.empty(n, dtype=np.uint8)
-        hashes = np.empty((n, 32), dtype=np.uint8)
-        self._native.poseidon_bn254(cols[0].native(), hashes, codes)
+        codes, hashes = _row_call("poseidon_bn254", self._native.poseidon_bn254, 32, items=items)
         return Hashes(codes == 0, codes, hashes)
 
     def ordered_trie_roots(self, items: Any) -> Hashes:
@@ -602,10 +609,7 @@ class Engine:
         ``ordered_trie_root_encoded``; or ``wrong_input_length`` (an item
         that does not read as a list) / ``empty_value`` (a value of no
         bytes). The roots are in ``hashes``."""
-        n, cols = columns("ordered_trie_roots", items=items)
-        codes = np.empty(n, dtype=np.uint8)
-        roots = np.empty((n, 32), dtype=np.uint8)
-        self._native.ordered_trie_roots(cols[0].native(), roots, codes)
+        codes, roots = _row_call("ordered_trie_roots", self._native.ordered_trie_roots, 32, items=items)
         return Hashes(codes == 0, codes, roots)
 
     def tx_senders(self, txs: Any) -> Senders:
@@ -616,10 +620,7 @@ class Engine:
         (alloy-consensus, libsecp256k1); or ``unsupported_tx_type``,
         ``malformed_transaction``, ``r_out_of_range``, ``s_out_of_range``,
         ``high_s``, ``recovery_failed``."""
-        n, cols = columns("tx_senders", txs=txs)
-        codes = np.empty(n, dtype=np.uint8)
-        senders = np.empty((n, 20), dtype=np.uint8)
-        self._native.tx_senders(cols[0].native(), senders, codes)
+        codes, senders = _row_call("tx_senders", self._native.tx_senders, 20, txs=txs)
         return Senders(codes == 0, codes, senders)
 
     def eip7702_authorities(self, auths: Any) -> Senders:
@@ -630,10 +631,7 @@ class Engine:
         EIP-7702's low s (alloy-eips, libsecp256k1), in ``addresses``; or
         ``malformed_authorization``, ``bad_v``, ``r_out_of_range``,
         ``s_out_of_range``, ``high_s``, ``recovery_failed``."""
-        n, cols = columns("eip7702_authorities", auths=auths)
-        codes = np.empty(n, dtype=np.uint8)
-        authorities = np.empty((n, 20), dtype=np.uint8)
-        self._native.eip7702_authorities(cols[0].native(), authorities, codes)
+        codes, authorities = _row_call("eip7702_authorities", self._native.eip7702_authorities, 20, auths=auths)
         return Senders(codes == 0, codes, authorities)
 
     def verify_blocks(self, blocks: Any, senders: bool = False) -> BlockChecks:
@@ -655,12 +653,8 @@ class Engine:
         fields = np.empty(n, dtype=np.uint8)
         numbers = np.empty((n, 8), dtype=np.uint8)
         hashes = np.empty((n, 32), dtype=np.uint8)
-        lists, failed = None, None
-        if senders:
-            failed = np.empty((n, 4), dtype=np.uint8)
-            lists = self._native.verify_blocks_with_senders(cols[0].native(), codes, fields, numbers, hashes, failed)
-        else:
-            self._native.verify_blocks(cols[0].native(), codes, fields, numbers, hashes)
+        failed = np.empty((n, 4), dtype=np.uint8) if senders else None
+        lists = self._native.verify_blocks(cols[0].native(), codes, fields, numbers, hashes, failed)
         names = [None, "ommersHash", "transactionsRoot", "withdrawalsRoot"]
         numbers = numbers.view("<u8").reshape(n).astype(np.uint64)
         checks = BlockChecks(codes == 0, codes, [names[f] for f in fields], numbers, hashes)

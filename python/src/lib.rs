@@ -532,6 +532,14 @@ impl NativeEngine {
     /// reason, the first field that does not match (0 none, 1 ommersHash,
     /// 2 transactionsRoot, 3 withdrawalsRoot), the number (u64
     /// little-endian) and the hash; zeros where the block is malformed.
+    /// With `failed`, also the senders of the transactions of the blocks
+    /// that hold to their headers: per block its senders back to back (20
+    /// bytes each), or `None` (the block does not hold, or a transaction
+    /// has no sender: then its code is that transaction's reason and
+    /// `failed` its index, 4 bytes little-endian, `u32::MAX` elsewhere);
+    /// without, `None`.
+    #[pyo3(signature = (blocks, codes, fields, numbers, hashes, failed=None))]
+    #[allow(clippy::too_many_arguments)]
     fn verify_blocks(
         &self,
         py: Python<'_>,
@@ -540,7 +548,8 @@ impl NativeEngine {
         fields: &Bound<'_, PyAny>,
         numbers: &Bound<'_, PyAny>,
         hashes: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
+        failed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<Vec<Option<Vec<u8>>>>> {
         let op = "verify_blocks";
         let blocks = Col::get("blocks", blocks)?;
         let n = codes.len()?;
@@ -550,6 +559,7 @@ impl NativeEngine {
             out("numbers", numbers, Some(8 * n))?,
             out("hashes", hashes, Some(hash::DIGEST_LEN * n))?,
         );
+        let mut failed = failed.map(|f| out("failed", f, Some(4 * n))).transpose()?;
         let bc = blocks.column();
         let (codes, fields, numbers, hashes) = (
             codes.bytes_mut(),
@@ -557,51 +567,15 @@ impl NativeEngine {
             numbers.bytes_mut(),
             hashes.bytes_mut(),
         );
+        let failed = failed.as_mut().map(|f| f.bytes_mut());
         let e = &self.engine;
         py.detach(|| {
-            let got = flat::verify_blocks(e, &bc).map_err(|e| raise(op, e))?.output;
-            flat::write_blocks(&got, codes, fields, numbers, hashes)
-                .map_err(|e| PyRuntimeError::new_err(format!("{op}: {e}")))
-        })
-    }
-
-    /// Whole blocks as `verify_blocks` checks them, and the senders of the
-    /// transactions of those that hold to their headers: per block its
-    /// senders back to back (20 bytes each), or `None` (the block does not
-    /// hold, or a transaction has no sender: then its code is that
-    /// transaction's reason and `failed` its index, 4 bytes little-endian,
-    /// `u32::MAX` elsewhere).
-    #[allow(clippy::too_many_arguments)]
-    fn verify_blocks_with_senders(
-        &self,
-        py: Python<'_>,
-        blocks: &Bound<'_, PyAny>,
-        codes: &Bound<'_, PyAny>,
-        fields: &Bound<'_, PyAny>,
-        numbers: &Bound<'_, PyAny>,
-        hashes: &Bound<'_, PyAny>,
-        failed: &Bound<'_, PyAny>,
-    ) -> PyResult<Vec<Option<Vec<u8>>>> {
-        let op = "verify_blocks";
-        let blocks = Col::get("blocks", blocks)?;
-        let n = codes.len()?;
-        let (mut codes, mut fields, mut numbers, mut hashes, mut failed) = (
-            out("codes", codes, Some(n))?,
-            out("fields", fields, Some(n))?,
-            out("numbers", numbers, Some(8 * n))?,
-            out("hashes", hashes, Some(hash::DIGEST_LEN * n))?,
-            out("failed", failed, Some(4 * n))?,
-        );
-        let bc = blocks.column();
-        let (codes, fields, numbers, hashes, failed) = (
-            codes.bytes_mut(),
-            fields.bytes_mut(),
-            numbers.bytes_mut(),
-            hashes.bytes_mut(),
-            failed.bytes_mut(),
-        );
-        let e = &self.engine;
-        py.detach(|| {
+            let Some(failed) = failed else {
+                let got = flat::verify_blocks(e, &bc).map_err(|e| raise(op, e))?.output;
+                return flat::write_blocks(&got, codes, fields, numbers, hashes)
+                    .map(|()| None)
+                    .map_err(|e| PyRuntimeError::new_err(format!("{op}: {e}")));
+            };
             let got = flat::verify_blocks_with_senders(e, &bc)
                 .map_err(|e| raise(op, e))?
                 .output;
@@ -622,7 +596,7 @@ impl NativeEngine {
                 });
                 failed[4 * i..4 * (i + 1)].copy_from_slice(&index.to_le_bytes());
             }
-            Ok(lists)
+            Ok(Some(lists))
         })
     }
 

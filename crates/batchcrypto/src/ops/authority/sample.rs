@@ -97,33 +97,22 @@ fn one(rng: &mut StdRng, key: &SecretKey, i: usize, invalid_share: f64) -> (Vec<
 mod tests {
     use super::*;
     use crate::ops::authority::oracle;
-    use crate::ops::tx_sender::sample::address;
+    use crate::ops::tx_sender::sample::{address, assert_kinds};
     use crate::verdict::Reason;
 
     #[test]
     fn every_kind_answers_as_meant() {
         let made = authorizations(0..300, 5, 7, 0.5);
         let keys: Vec<[u8; 20]> = signers(5, 7).iter().map(address).collect();
-        for (i, (item, kind)) in made.iter().enumerate() {
-            let got = oracle::authority(item);
-            let want = match *kind {
-                "valid" => {
-                    assert!(keys.contains(&got.expect("valid")), "item {i}: not a signer's address");
-                    continue;
-                }
-                "bad_parity" => Reason::BadV,
-                "truncated" | "trailing_byte" | "empty" => Reason::MalformedAuthorization,
-                "high_s" => Reason::HighS,
-                "r_zero" => Reason::ROutOfRange,
-                "s_over_n" => Reason::SOutOfRange,
-                "no_point" => Reason::RecoveryFailed,
-                other => panic!("unknown kind {other}"),
-            };
-            assert_eq!(got, Err(want), "item {i} ({kind})");
-        }
-        for kind in HOSTILE.iter().chain(&["valid"]) {
-            assert!(made.iter().any(|(_, k)| k == kind), "no {kind} item");
-        }
+        let own = ("bad_parity", Reason::BadV);
+        assert_kinds(
+            &made,
+            &HOSTILE,
+            &keys,
+            oracle::authority,
+            own,
+            Reason::MalformedAuthorization,
+        );
         assert_eq!(authorizations(10..12, 5, 7, 0.5), made[10..12].to_vec());
     }
 }

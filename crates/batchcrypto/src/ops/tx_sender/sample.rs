@@ -300,6 +300,42 @@ pub(crate) fn no_point(rng: &mut StdRng, hash: &[u8; 32], s: &[u8]) -> [u8; 32] 
     }
 }
 
+/// Test support: each of `made`'s items answers as its kind means under
+/// `oracle` (a valid one: one of `keys`' addresses; `own.0`: `own.1`; a
+/// ragged one: `malformed`; the others: `ecrecover`'s reasons), and every
+/// kind of `hostile` and "valid" is among them.
+#[cfg(test)]
+pub(crate) fn assert_kinds(
+    made: &[(Vec<u8>, &'static str)],
+    hostile: &[&str],
+    keys: &[[u8; 20]],
+    oracle: fn(&[u8]) -> super::SenderResult,
+    own: (&str, crate::verdict::Reason),
+    malformed: crate::verdict::Reason,
+) {
+    use crate::verdict::Reason;
+    for (i, (item, kind)) in made.iter().enumerate() {
+        let got = oracle(item);
+        let want = match *kind {
+            "valid" => {
+                assert!(keys.contains(&got.expect("valid")), "item {i}: not a signer's address");
+                continue;
+            }
+            k if k == own.0 => own.1,
+            "truncated" | "trailing_byte" | "empty" => malformed,
+            "high_s" => Reason::HighS,
+            "r_zero" => Reason::ROutOfRange,
+            "s_over_n" => Reason::SOutOfRange,
+            "no_point" => Reason::RecoveryFailed,
+            other => panic!("unknown kind {other}"),
+        };
+        assert_eq!(got, Err(want), "item {i} ({kind})");
+    }
+    for kind in hostile.iter().chain(&["valid"]) {
+        assert!(made.iter().any(|(_, k)| k == kind), "no {kind} item");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,26 +346,15 @@ mod tests {
     fn every_kind_answers_as_meant() {
         let made = transactions(400, 5, 7, 0.5, true);
         let keys: Vec<[u8; 20]> = signers(5, 7).iter().map(address).collect();
-        for (i, (item, kind)) in made.iter().enumerate() {
-            let got = oracle::sender(item);
-            let want = match *kind {
-                "valid" => {
-                    assert!(keys.contains(&got.expect("valid")), "item {i}: not a signer's address");
-                    continue;
-                }
-                "unsupported_tx_type" => Reason::UnsupportedTxType,
-                "truncated" | "trailing_byte" | "empty" => Reason::MalformedTransaction,
-                "high_s" => Reason::HighS,
-                "r_zero" => Reason::ROutOfRange,
-                "s_over_n" => Reason::SOutOfRange,
-                "no_point" => Reason::RecoveryFailed,
-                other => panic!("unknown kind {other}"),
-            };
-            assert_eq!(got, Err(want), "item {i} ({kind})");
-        }
-        for kind in HOSTILE.iter().chain(&["valid"]) {
-            assert!(made.iter().any(|(_, k)| k == kind), "no {kind} item");
-        }
+        let own = ("unsupported_tx_type", Reason::UnsupportedTxType);
+        assert_kinds(
+            &made,
+            &HOSTILE,
+            &keys,
+            oracle::sender,
+            own,
+            Reason::MalformedTransaction,
+        );
         // Every type among the valid ones.
         for ty in 0..5u8 {
             let typed = |item: &[u8]| if item[0] >= 0xc0 { 0 } else { item[0] };
