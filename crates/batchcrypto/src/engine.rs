@@ -1054,6 +1054,20 @@ impl Engine {
         ordered_trie::block::verify(self, blocks)
     }
 
+    /// Checks blocks' receipts: per item (a block's receipts, each in its
+    /// EIP-2718 encoding, in the ordered-trie layout) the root of their
+    /// trie and the union of their blooms, the header's `receiptsRoot`
+    /// and `logsBloom`, or the first receipt refused and why
+    /// (`malformed_receipt`, `bloom_mismatch`, ...; see
+    /// [`ordered_trie::receipts`]). The logs' Keccak-256 run as one
+    /// `hash` batch, the tries as one `ordered_trie_root` batch.
+    pub fn receipts_roots(
+        &self,
+        items: &FlatBytes,
+    ) -> Result<Outcome<Vec<ordered_trie::receipts::ReceiptsResult>>, Error> {
+        ordered_trie::receipts::verify(self, items)
+    }
+
     /// [`Engine::verify_blocks`], and for every block whose body holds to
     /// its header its transactions' senders in the body's order, or the
     /// first transaction without one and why (see

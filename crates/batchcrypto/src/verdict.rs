@@ -170,11 +170,16 @@ pub enum Reason {
     /// EIP-7702 authorizations: the bytes are not one signed
     /// authorization's RLP, or bytes are left over.
     MalformedAuthorization = 47,
+    /// Receipts: the bytes are not one receipt of their type (EIP-2718,
+    /// see `ops::ordered_trie::receipts`), or bytes are left over.
+    MalformedReceipt = 48,
+    /// Receipts: a receipt's `logsBloom` is not the bloom of its logs.
+    BloomMismatch = 49,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 47] = [
+    pub const ALL: [Reason; 49] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -222,6 +227,8 @@ impl Reason {
         Reason::MalformedTransaction,
         Reason::UnsupportedTxType,
         Reason::MalformedAuthorization,
+        Reason::MalformedReceipt,
+        Reason::BloomMismatch,
     ];
 
     /// The reason's stable number, 1 to 255 (its discriminant; new reasons
@@ -287,6 +294,8 @@ impl Reason {
             Reason::MalformedTransaction => "malformed_transaction",
             Reason::UnsupportedTxType => "unsupported_tx_type",
             Reason::MalformedAuthorization => "malformed_authorization",
+            Reason::MalformedReceipt => "malformed_receipt",
+            Reason::BloomMismatch => "bloom_mismatch",
         }
     }
 }

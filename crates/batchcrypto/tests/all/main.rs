@@ -31,6 +31,7 @@ mod msm;
 mod ntt;
 mod ordered_trie;
 mod poseidon;
+mod receipts;
 mod slhdsa;
 mod sr25519;
 mod tx_sender;

@@ -255,3 +255,47 @@ fn raw_blocks_hold_their_headers_roots() {
         assert_eq!(out.output, want, "{name}");
     }
 }
+
+/// `testdata/eth-receipts/chain.json` (see its PROVENANCE): the 54 blocks
+/// of the execution-apis test chain whole, from Homestead's rules to
+/// Osaka's (every transaction type, withdrawals, blocks of 21 header
+/// fields), each holds to its header on every engine with the hash the
+/// next block's `parentHash` states, and its senders are the `from` the
+/// clients' receipts name.
+#[test]
+fn a_test_chain_holds_its_headers_and_senders() {
+    use batchcrypto::ops::ordered_trie::block;
+    let Some(chain) = support::vectors_json("eth-receipts/chain.json") else {
+        return;
+    };
+    let chain = chain["blocks"].as_array().expect("blocks");
+    let mut blocks = FlatBytes::new();
+    for b in chain {
+        assert!(blocks.push(&hex::decode(b["block"].as_str().expect("hex")).expect("hex")));
+    }
+    let mut known = 0;
+    for (name, engine) in engines() {
+        let out = engine.verify_blocks_with_senders(&blocks).expect("blocks");
+        assert_eq!(out.output.len(), chain.len(), "{name}");
+        for (b, (checked, senders)) in chain.iter().zip(&out.output) {
+            let want = block::Checked {
+                number: b["number"].as_u64().expect("number"),
+                hash: hex32(b["hash"].as_str().expect("hash")),
+                mismatch: None,
+            };
+            assert_eq!(checked, &Ok(want), "{name}: block {}", want.number);
+            let senders = senders.as_ref().expect("holds").as_ref().expect("every sender");
+            for s in b["senders"].as_array().expect("senders") {
+                let i = s["index"].as_u64().expect("index") as usize;
+                assert_eq!(
+                    hex::encode(senders[i]),
+                    s["from"].as_str().expect("from").trim_start_matches("0x"),
+                    "{name}: block {} transaction {i}",
+                    want.number
+                );
+                known += 1;
+            }
+        }
+    }
+    assert_eq!(known, engines().len() * 13, "blocks 1 and 54 whole, five single");
+}
