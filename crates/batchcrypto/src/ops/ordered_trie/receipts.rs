@@ -104,9 +104,10 @@ pub fn bloom(logs: &[Log]) -> BloomBytes {
 }
 
 /// A receipt's EIP-2718 encoding (the bytes its block's trie holds), its
-/// bloom the stated one (checked by [`verify`]) or its logs'; or
-/// `unsupported_tx_type` for a type other than 0 to 4.
-pub fn encode(receipt: &Receipt) -> Result<Vec<u8>, Reason> {
+/// bloom the stated one (checked by [`verify`]) or its logs'. A type
+/// other than 0 to 4 is written as a typed one would be (its byte before
+/// the list), bytes the checks refuse (`unsupported_tx_type` up to 0x7f).
+pub fn encode(receipt: &Receipt) -> Vec<u8> {
     let logs = receipt.logs.iter().map(alloy_log).collect();
     let inner = alloy_consensus::Receipt {
         status: match receipt.status {
@@ -129,9 +130,157 @@ pub fn encode(receipt: &Receipt) -> Result<Vec<u8>, Reason> {
         2 => ReceiptEnvelope::Eip1559(with_bloom),
         3 => ReceiptEnvelope::Eip4844(with_bloom),
         4 => ReceiptEnvelope::Eip7702(with_bloom),
-        _ => return Err(Reason::UnsupportedTxType),
+        other => {
+            let mut out = vec![other];
+            out.extend(ReceiptEnvelope::Legacy(with_bloom).encoded_2718());
+            return out;
+        }
     };
-    Ok(envelope.encoded_2718())
+    envelope.encoded_2718()
+}
+
+/// The bytes of a JSON hex string (`0x` optional, an even count of
+/// digits), or what is wrong with `value` as one, naming `name`.
+fn rpc_bytes(name: &str, value: Option<&serde_json::Value>) -> Result<Vec<u8>, String> {
+    let text = match value {
+        Some(serde_json::Value::String(s)) => s,
+        None => return Err(format!("missing field \"{name}\"")),
+        Some(other) => {
+            return Err(format!(
+                "field \"{name}\" is {}; expected a hex string",
+                json_kind(other)
+            ));
+        }
+    };
+    let digits = text.strip_prefix("0x").unwrap_or(text);
+    alloy_primitives::hex::decode(digits).map_err(|e| format!("field \"{name}\": bad hex: {e}"))
+}
+
+/// Exactly `N` bytes of a JSON hex string.
+fn rpc_fixed<const N: usize>(name: &str, value: Option<&serde_json::Value>) -> Result<[u8; N], String> {
+    let bytes = rpc_bytes(name, value)?;
+    bytes
+        .try_into()
+        .map_err(|b: Vec<u8>| format!("field \"{name}\": expected {N} bytes, got {}", b.len()))
+}
+
+/// A JSON-RPC quantity (`0x` and hex digits, no more than 64 bits).
+fn rpc_quantity(name: &str, value: Option<&serde_json::Value>) -> Result<u64, String> {
+    let text = match value {
+        Some(serde_json::Value::String(s)) => s,
+        None => return Err(format!("missing field \"{name}\"")),
+        Some(other) => {
+            return Err(format!(
+                "field \"{name}\" is {}; expected a hex quantity",
+                json_kind(other)
+            ));
+        }
+    };
+    let digits = text.strip_prefix("0x").unwrap_or(text);
+    if digits.is_empty() || digits.len() > 16 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!(
+            "field \"{name}\": \"{text}\" is not a hex quantity of at most 64 bits"
+        ));
+    }
+    u64::from_str_radix(digits, 16).map_err(|e| format!("field \"{name}\": {e}"))
+}
+
+/// What a JSON value is, for messages.
+fn json_kind(v: &serde_json::Value) -> &'static str {
+    match v {
+        serde_json::Value::Null => "null",
+        serde_json::Value::Bool(_) => "a boolean",
+        serde_json::Value::Number(_) => "a number",
+        serde_json::Value::String(_) => "a string",
+        serde_json::Value::Array(_) => "an array",
+        serde_json::Value::Object(_) => "an object",
+    }
+}
+
+/// The receipt an `eth_getBlockReceipts` (or `eth_getTransactionReceipt`)
+/// answer lists, read from its JSON object: `type` (absent: legacy, as
+/// some nodes leave it out), `status` (`0x0` or `0x1`) or before
+/// Byzantium `root` (32 bytes; a `root` that is null or `0x` counts as
+/// absent), `cumulativeGasUsed`, `logs` (each `address`, `topics`,
+/// `data`) and `logsBloom` (absent: made from the logs); other fields are
+/// ignored. Or the first field that does not read so, named from the
+/// receipt (`logs[2].topics[0]`): a missing field, bad hex, a length or
+/// a width not the field's, both or neither of `status` and `root`, a
+/// type over 0x7f (EIP-2718's). A type of 5 to 0x7f is no error here: it
+/// makes [`Receipt::tx_type`], which [`encode`] refuses as
+/// `unsupported_tx_type`.
+pub fn from_rpc(value: &serde_json::Value) -> Result<Receipt, String> {
+    let serde_json::Value::Object(r) = value else {
+        return Err(format!("is {}; expected a receipt object", json_kind(value)));
+    };
+    let tx_type = match r.get("type") {
+        None => 0,
+        Some(t) => {
+            let t = rpc_quantity("type", Some(t))?;
+            u8::try_from(t)
+                .ok()
+                .filter(|&t| t < 0x80)
+                .ok_or(format!("field \"type\": {t:#x} is over 0x7f, no EIP-2718 type"))?
+        }
+    };
+    let root = match r.get("root") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::String(s)) if s == "0x" || s.is_empty() => None,
+        root => Some(rpc_fixed::<32>("root", root)?),
+    };
+    let status = match (root, r.get("status")) {
+        (Some(root), None | Some(serde_json::Value::Null)) => Status::PostState(root),
+        (None, Some(s)) => match rpc_quantity("status", Some(s))? {
+            0 => Status::Eip658(false),
+            1 => Status::Eip658(true),
+            other => return Err(format!("field \"status\": {other:#x}; expected 0x0 or 0x1")),
+        },
+        (Some(_), Some(_)) => return Err("both \"status\" and a post-state \"root\"; a receipt has one".into()),
+        (None, None) => return Err("missing field \"status\" (or before Byzantium \"root\")".into()),
+    };
+    let logs_bloom = match r.get("logsBloom") {
+        None => None,
+        bloom => Some(rpc_fixed::<BLOOM_BYTES>("logsBloom", bloom)?),
+    };
+    let logs = match r.get("logs") {
+        Some(serde_json::Value::Array(logs)) => logs,
+        None => return Err("missing field \"logs\"".into()),
+        Some(other) => return Err(format!("field \"logs\" is {}; expected an array", json_kind(other))),
+    };
+    let logs = logs
+        .iter()
+        .enumerate()
+        .map(|(k, l)| {
+            let name = |f: &str| format!("logs[{k}].{f}");
+            let topics = match l.get("topics") {
+                Some(serde_json::Value::Array(t)) => t,
+                None => return Err(format!("missing field \"{}\"", name("topics"))),
+                Some(other) => {
+                    return Err(format!(
+                        "field \"{}\" is {}; expected an array",
+                        name("topics"),
+                        json_kind(other)
+                    ));
+                }
+            };
+            Ok(Log {
+                address: rpc_fixed::<20>(&name("address"), l.get("address"))?,
+                topics: topics
+                    .iter()
+                    .enumerate()
+                    .map(|(t, v)| rpc_fixed::<32>(&name(&format!("topics[{t}]")), Some(v)))
+                    .collect::<Result<_, _>>()?,
+                data: rpc_bytes(&name("data"), l.get("data"))?,
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Receipt {
+        tx_type,
+        status,
+        cumulative_gas_used: rpc_quantity("cumulativeGasUsed", r.get("cumulativeGasUsed"))?,
+        logs_bloom,
+        logs,
+    })
 }
 
 /// A receipt as read: alloy-consensus's envelope (checks 2 of the module's
@@ -267,18 +416,18 @@ mod tests {
         for tx_type in 0..=4 {
             for status in [Status::Eip658(true), Status::Eip658(false), Status::PostState([7; 32])] {
                 let r = receipt(tx_type, status, vec![log(2, 3), log(0, 0)]);
-                let bytes = encode(&r).expect("a known type");
+                let bytes = encode(&r);
                 assert_eq!(bytes[0] == tx_type, tx_type != 0, "type byte");
                 let read = read(&bytes).expect("reads back");
                 assert_eq!(read.logs().len(), 2);
                 assert_eq!(read.tx_type() as u8, tx_type);
             }
         }
-        assert_eq!(
-            encode(&receipt(5, Status::Eip658(true), vec![])),
-            Err(Reason::UnsupportedTxType)
-        );
-        let good = encode(&receipt(2, Status::Eip658(true), vec![log(1, 1)])).expect("encodes");
+        let five = encode(&receipt(5, Status::Eip658(true), vec![]));
+        assert_eq!(five[0], 5);
+        assert_eq!(read(&five).err(), Some(Reason::UnsupportedTxType));
+        let good = encode(&receipt(2, Status::Eip658(true), vec![log(1, 1)]));
+        assert_eq!(five[1..], encode(&receipt(0, Status::Eip658(true), vec![]))[..]);
         assert_eq!(read(&[]).err(), Some(Reason::EmptyValue));
         for kind in [0u8, 5, 0x7e, 0x7f] {
             let other = [&[kind][..], &good[1..]].concat();
@@ -293,6 +442,82 @@ mod tests {
         ];
         for (k, m) in malformed.iter().enumerate() {
             assert_eq!(read(m).err(), Some(Reason::MalformedReceipt), "case {k}");
+        }
+    }
+
+    #[test]
+    fn rpc_receipts_read_and_malformed_ones_are_named() {
+        let log = r#"{"address":"0x1111111111111111111111111111111111111111","topics":["0x2222222222222222222222222222222222222222222222222222222222222222"],"data":"0x"}"#;
+        let good = format!(
+            r#"{{"type":"0x2","status":"0x1","cumulativeGasUsed":"0x5208","logs":[{log}],"blockHash":"ignored"}}"#
+        );
+        let value: serde_json::Value = serde_json::from_str(&good).expect("json");
+        let r = from_rpc(&value).expect("reads");
+        assert_eq!(
+            (r.tx_type, r.status, r.cumulative_gas_used),
+            (2, Status::Eip658(true), 21_000)
+        );
+        assert_eq!((r.logs.len(), r.logs[0].topics.len(), r.logs_bloom), (1, 1, None));
+        let pre = r#"{"root":"0x0707070707070707070707070707070707070707070707070707070707070707","cumulativeGasUsed":"0x1","logs":[]}"#;
+        let r = from_rpc(&serde_json::from_str(pre).expect("json")).expect("reads");
+        assert_eq!((r.tx_type, r.status), (0, Status::PostState([7; 32])));
+        let five = r#"{"type":"0x7e","status":"0x0","root":null,"cumulativeGasUsed":"0x1","logs":[]}"#;
+        let r = from_rpc(&serde_json::from_str(five).expect("json")).expect("reads");
+        assert_eq!(read(&encode(&r)).err(), Some(Reason::UnsupportedTxType));
+        let bad = [
+            (r#"[]"#, "is an array; expected a receipt object"),
+            (
+                r#"{"status":"0x1","cumulativeGasUsed":"0x1"}"#,
+                "missing field \"logs\"",
+            ),
+            (
+                r#"{"cumulativeGasUsed":"0x1","logs":[]}"#,
+                "missing field \"status\" (or before Byzantium \"root\")",
+            ),
+            (
+                r#"{"status":"0x2","cumulativeGasUsed":"0x1","logs":[]}"#,
+                "field \"status\": 0x2; expected 0x0 or 0x1",
+            ),
+            (
+                r#"{"type":"0x80","status":"0x1","cumulativeGasUsed":"0x1","logs":[]}"#,
+                "field \"type\": 0x80 is over 0x7f, no EIP-2718 type",
+            ),
+            (
+                r#"{"status":"0x1","cumulativeGasUsed":"0x10000000000000000","logs":[]}"#,
+                "field \"cumulativeGasUsed\": \"0x10000000000000000\" is not a hex quantity of at most 64 bits",
+            ),
+            (
+                r#"{"status":"0x1","cumulativeGasUsed":1,"logs":[]}"#,
+                "field \"cumulativeGasUsed\" is a number; expected a hex quantity",
+            ),
+            (
+                r#"{"status":"0x1","root":"0x0707070707070707070707070707070707070707070707070707070707070707","cumulativeGasUsed":"0x1","logs":[]}"#,
+                "both \"status\" and a post-state \"root\"; a receipt has one",
+            ),
+            (
+                r#"{"status":"0x1","cumulativeGasUsed":"0x1","logs":[],"logsBloom":"0x00"}"#,
+                "field \"logsBloom\": expected 256 bytes, got 1",
+            ),
+            (
+                r#"{"status":"0x1","cumulativeGasUsed":"0x1","logs":[{"address":"0x11","topics":[],"data":"0x"}]}"#,
+                "field \"logs[0].address\": expected 20 bytes, got 1",
+            ),
+            (
+                r#"{"status":"0x1","cumulativeGasUsed":"0x1","logs":[{"address":"0x1111111111111111111111111111111111111111","topics":["0x22"],"data":"0x"}]}"#,
+                "field \"logs[0].topics[0]\": expected 32 bytes, got 1",
+            ),
+            (
+                r#"{"status":"0x1","cumulativeGasUsed":"0x1","logs":[{"address":"0x1111111111111111111111111111111111111111","topics":[],"data":"0xzz"}]}"#,
+                "field \"logs[0].data\": bad hex: invalid character 'z' at position 0",
+            ),
+            (
+                r#"{"status":"0x1","cumulativeGasUsed":"0x1","logs":[{"address":"0x1111111111111111111111111111111111111111","data":"0x"}]}"#,
+                "missing field \"logs[0].topics\"",
+            ),
+        ];
+        for (json, want) in bad {
+            let value: serde_json::Value = serde_json::from_str(json).expect("json");
+            assert_eq!(from_rpc(&value).err().as_deref(), Some(want), "{json}");
         }
     }
 }
