@@ -28,6 +28,7 @@ mod ntt;
 mod output;
 mod poseidon;
 mod raw;
+mod receipts;
 mod sample;
 mod selftest;
 #[cfg(feature = "serve")]
@@ -87,6 +88,9 @@ enum Command {
     /// Roots of Ethereum's ordered tries (a block's transactions, receipts or withdrawals root): in {"values":[hex, ...]}, out {"root"} or {"root":null,"reason"}.
     #[command(name = "trie-root")]
     TrieRoot(lines::VerbArgs),
+    /// Blocks' receipts checked (eth_getBlockReceipts' objects or raw EIP-2718 bytes): in {"receipts":[...]}, out {"root","logsBloom"} (a header's receiptsRoot and logsBloom) or {"root":null,"reason","receipt"}.
+    #[command(name = "receipts-root")]
+    ReceiptsRoot(lines::VerbArgs),
     /// Senders of Ethereum transactions (EIP-2718 types 0-4, EIP-2's low s): in {"tx":hex}, out {"sender"} or {"sender":null,"reason"}.
     #[command(name = "tx-sender")]
     TxSender(lines::VerbArgs),
@@ -132,6 +136,7 @@ impl Command {
             Command::Kzg(k) => Ok(kzg::job(k)),
             Command::Poseidon(a) => Ok(poseidon::job(a)),
             Command::TrieRoot(a) => Ok(trie_root::job(a)),
+            Command::ReceiptsRoot(a) => Ok(receipts::job(a)),
             Command::TxSender(a) => Ok(tx_sender::job(a)),
             Command::Eip7702Authority(a) => Ok(authority::job(a)),
             Command::Merkle(a) => Ok(merkle::job(a)),
@@ -152,6 +157,7 @@ impl Command {
             Command::Kzg(_) => "kzg",
             Command::Poseidon(_) => "poseidon",
             Command::TrieRoot(_) => "trie-root",
+            Command::ReceiptsRoot(_) => "receipts-root",
             Command::TxSender(_) => "tx-sender",
             Command::Eip7702Authority(_) => "eip7702-authority",
             Command::Ntt(_) => "ntt",
