@@ -198,6 +198,12 @@ def route_lines(route: str) -> list[bytes]:
         # The changed and malformed lines first, then eth-account's.
         lines = golden("eip7702-authority.jsonl")
         return lines[9:] + lines[:9]
+    if word == "receipts-root":
+        # The malformed and refused lines first, then block 3's raw
+        # receipts, the empty block and block 1's objects; the lines of
+        # block 54's receipts (9 kB each) last.
+        lines = golden("receipts-root.jsonl")
+        return lines[10:] + [lines[8], lines[9], lines[3], lines[5], lines[0], lines[6], lines[7]]
     if word == "verify/groth16":
         return golden("groth16.jsonl")[:24]
     if word == "verify/groth16-bls12-381":
@@ -260,6 +266,8 @@ WRITTEN = [
     ("tx-sender?backend=cpu", "tx-sender"),
     ("eip7702-authority", "eip7702-authority"),
     ("eip7702-authority?backend=cpu", "eip7702-authority"),
+    ("receipts-root", "receipts-root"),
+    ("receipts-root?backend=cpu", "receipts-root"),
     ("mlkem/keygen?set=0768", "mlkem/keygen"),
     ("ntt?field=prime64-negacyclic&log_n=4&modulus=0x10001", "ntt?field=goldilocks&log_n=2"),
     ("ntt?field=goldilocks&log-n=3&coset=07&output_order=bit-reversed", "ntt?field=goldilocks&log_n=2"),

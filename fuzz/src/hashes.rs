@@ -8,12 +8,14 @@
 //! and ordered tries' roots of lists of the messages ([`ordered_tries`]),
 //! and the senders of Ethereum transactions and the authorities of
 //! EIP-7702 authorizations, signed ones edited and the messages themselves
-//! ([`tx_senders`], [`authorities`]), against the oracles.
+//! ([`tx_senders`], [`authorities`]), and blocks' receipts, a receipt of
+//! each edited, and the messages as receipts ([`receipts`]), against the
+//! oracles.
 
 use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
-use batchcrypto::ops::{authority, hash, merkle, mpt, ordered_trie, poseidon, tx_sender};
+use batchcrypto::ops::{authority, hash, merkle, mpt, ordered_trie, poseidon, receipts, tx_sender};
 use batchcrypto::{Engine, FlatBytes};
 
 use super::{answers, engine, same};
@@ -63,6 +65,7 @@ pub fn check(e: &Engine, data: &[u8]) {
         ordered_tries(e, &mut u, &msgs);
         tx_senders(e, &mut u, &msgs);
         authorities(e, &mut u, &msgs);
+        receipt_blocks(e, &mut u, &msgs);
     } else {
         let rule = if u.arbitrary().unwrap_or(false) {
             merkle::Rule::Bitcoin
@@ -370,6 +373,52 @@ fn signers(
     }
     let want: Vec<_> = (0..items.len()).map(|j| oracle(items.get(j))).collect();
     same(what, &call(&items), &want);
+}
+
+/// The most blocks of [`receipt_blocks`].
+const BLOCKS: usize = 6;
+
+/// Blocks' receipts: up to [`BLOCKS`] drawn from blocks of 0 to 20
+/// receipts of every type (made once), one receipt of each edited as drawn
+/// (a byte changed, cut, grown), and a block of the first [`RAW_ITEMS`]
+/// messages as receipts, against reth's path (alloy-consensus,
+/// alloy-primitives' blooms, alloy-trie). Drawn after everything else, so
+/// that committed inputs keep their meaning.
+fn receipt_blocks(e: &Engine, u: &mut Unstructured, msgs: &FlatBytes) {
+    static MADE: OnceLock<Vec<Vec<Vec<u8>>>> = OnceLock::new();
+    let made = MADE.get_or_init(|| {
+        // The sample's small blocks: items 0 to 2 of every six.
+        let small = (0..24).filter(|i| i % 6 < 3);
+        small
+            .flat_map(|i| receipts::sample::blocks_range(i..i + 1, 4, 0.0))
+            .map(|(item, _)| {
+                let values = ordered_trie::values(&item).unwrap_or_default();
+                values.iter().map(|v| v.to_vec()).collect()
+            })
+            .collect()
+    });
+    let n = u.int_in_range(0..=BLOCKS).unwrap_or(0);
+    let mut items = FlatBytes::new();
+    for _ in 0..n {
+        let mut block = made[u.choose_index(made.len()).unwrap_or(0)].clone();
+        if !block.is_empty() {
+            let j = u.choose_index(block.len()).unwrap_or(0);
+            edit(u, &mut block[j], 4);
+        }
+        assert!(
+            items.push(&ordered_trie::encode(&block).unwrap_or_default()),
+            "items far below 4 GiB"
+        );
+    }
+    let raw: Vec<&[u8]> = (0..msgs.len().min(RAW_ITEMS)).map(|i| msgs.get(i)).collect();
+    assert!(
+        items.push(&ordered_trie::encode(&raw).unwrap_or_default()),
+        "items far below 4 GiB"
+    );
+    let want: Vec<_> = (0..items.len())
+        .map(|j| receipts::oracle::check(items.get(j)))
+        .collect();
+    same("receipts roots", &answers(e, e.receipts_roots(&items)), &want);
 }
 
 /// An item edited as drawn from 0 to `kinds`: 1 a byte changed, 2 cut, 3

@@ -17,8 +17,8 @@
 
 use std::io::Write;
 
-use batchcrypto::ops::ordered_trie::receipts::{self, ReceiptsResult};
-use batchcrypto::ops::ordered_trie::{self, receipts::BLOOM_BYTES};
+use batchcrypto::ops::ordered_trie;
+use batchcrypto::ops::receipts::{self, BLOOM_BYTES, ReceiptsResult};
 use batchcrypto::{Engine, FlatBytes, Selection};
 
 use crate::Fatal;

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use batchcrypto::ops::{
-    bip340, bls, ecdsa, ed25519, groth16, kzg, merkle, mldsa, mlkem, mpt, ordered_trie, poseidon, slhdsa, sr25519,
-    tx_sender,
+    bip340, bls, ecdsa, ed25519, groth16, kzg, merkle, mldsa, mlkem, mpt, ordered_trie, poseidon, receipts, slhdsa,
+    sr25519, tx_sender,
 };
 
 use crate::Fatal;
@@ -119,6 +119,15 @@ pub enum Sample {
     /// as a malformed line (`"values"` not a list). `--signers` is not used.
     #[command(name = "trie-root")]
     TrieRoot(Common),
+    /// Blocks' receipts for `receipts-root`, as `debug_getRawReceipts`
+    /// gives them: 0 to 300 receipts of every type (post-state roots among
+    /// the legacy ones), 0 to 12 logs each; hostile: a stated bloom's bit
+    /// flipped, a log added under its receipt's stated bloom, a receipt
+    /// cut short, a byte added, of type 5, of no bytes, or a layout that
+    /// does not read, which the verb reports as a malformed line
+    /// (`"receipts"` not a list). `--signers` is not used.
+    #[command(name = "receipts-root")]
+    ReceiptsRoot(Common),
     /// Transactions for `tx-sender`: every type (legacy with and without
     /// a chain id, EIP-2930, EIP-1559, EIP-4844, EIP-7702) and shape
     /// (creations, call data up to 2,000 bytes, access lists, blob hashes,
@@ -243,6 +252,19 @@ fn by_steps_of<'a, T: 'a>(
     )
 }
 
+/// The line of an ordered-trie item (`trie-root`'s values, a block's
+/// receipts): its values as hex strings under `key`, or, for an item that
+/// does not read, its bytes as one string (a malformed line).
+fn values_line(key: &str, item: &[u8], kind: &str) -> String {
+    match ordered_trie::values(item) {
+        Ok(values) => {
+            let values: Vec<String> = values.iter().map(|v| format!("\"{}\"", hex::encode(v))).collect();
+            format!("{{\"{key}\":[{}],\"kind\":\"{kind}\"}}", values.join(","))
+        }
+        Err(_) => format!("{{\"{key}\":\"{}\",\"kind\":\"{kind}\"}}", hex::encode(item)),
+    }
+}
+
 pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
     let common = match &s {
         Sample::Ed25519 { common, .. }
@@ -259,6 +281,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::MerkleProof { common, .. }
         | Sample::MptProof(common)
         | Sample::TrieRoot(common)
+        | Sample::ReceiptsRoot(common)
         | Sample::TxSender(common)
         | Sample::Groth16(Groth16Common { common, .. })
         | Sample::Groth16Bls12381(Groth16Common { common, .. })
@@ -466,14 +489,12 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         Sample::TrieRoot(_) => by_steps(
             c.count,
             move |r| ordered_trie::sample::lists_range(r, c.seed, c.hostile_share),
-            |(item, kind)| match ordered_trie::values(&item) {
-                Ok(values) => {
-                    let values: Vec<String> = values.iter().map(|v| format!("\"{}\"", hex::encode(v))).collect();
-                    format!("{{\"values\":[{}],\"kind\":\"{kind}\"}}", values.join(","))
-                }
-                // An item that does not read: its bytes as one string, a malformed line.
-                Err(_) => format!("{{\"values\":\"{}\",\"kind\":\"{kind}\"}}", hex::encode(&item)),
-            },
+            |(item, kind)| values_line("values", &item, kind),
+        ),
+        Sample::ReceiptsRoot(_) => by_steps(
+            c.count,
+            move |r| receipts::sample::blocks_range(r, c.seed, c.hostile_share),
+            |(item, kind)| values_line("receipts", &item, kind),
         ),
         Sample::TxSender(_) => by_steps(
             c.count,

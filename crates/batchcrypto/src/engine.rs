@@ -16,7 +16,7 @@ use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
 use crate::ops::{
     Op, authority, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt,
-    ordered_trie, poseidon, slhdsa, sr25519, tx_sender,
+    ordered_trie, poseidon, receipts, slhdsa, sr25519, tx_sender,
 };
 use crate::profile::{Plan, Profile};
 use crate::registry;
@@ -1058,14 +1058,17 @@ impl Engine {
     /// EIP-2718 encoding, in the ordered-trie layout) the root of their
     /// trie and the union of their blooms, the header's `receiptsRoot`
     /// and `logsBloom`, or the first receipt refused and why
-    /// (`malformed_receipt`, `bloom_mismatch`, ...; see
-    /// [`ordered_trie::receipts`]). The logs' Keccak-256 run as one
-    /// `hash` batch, the tries as one `ordered_trie_root` batch.
-    pub fn receipts_roots(
-        &self,
-        items: &FlatBytes,
-    ) -> Result<Outcome<Vec<ordered_trie::receipts::ReceiptsResult>>, Error> {
-        ordered_trie::receipts::verify(self, items)
+    /// (`malformed_receipt`, `bloom_mismatch`, ...; see [`receipts`]),
+    /// equal to reth's path (alloy-consensus, alloy-trie). On the GPU the
+    /// logs' and the tries' Keccak-256 run on the device, the reading on
+    /// the CPU cores.
+    pub fn receipts_roots(&self, items: &FlatBytes) -> Result<Outcome<Vec<receipts::ReceiptsResult>>, Error> {
+        self.run_split(
+            Op::ReceiptsRoot,
+            items,
+            receipts::gpu::check_all,
+            receipts::cpu::check_all,
+        )
     }
 
     /// [`Engine::verify_blocks`], and for every block whose body holds to

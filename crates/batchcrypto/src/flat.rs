@@ -887,6 +887,15 @@ pub fn ordered_trie_roots(
     engine.ordered_trie_roots(&flat_bytes(Op::OrderedTrieRoot, items)?)
 }
 
+/// Blocks' receipts checked ([`crate::ops::receipts`]): every item a
+/// block's receipts in the ordered-trie layout, each its EIP-2718 bytes.
+pub fn receipts_roots(
+    engine: &Engine,
+    items: &Column<'_>,
+) -> Result<Outcome<Vec<crate::ops::receipts::ReceiptsResult>>, Error> {
+    engine.receipts_roots(&flat_bytes(Op::ReceiptsRoot, items)?)
+}
+
 /// The senders of Ethereum transactions ([`crate::ops::tx_sender`]): every
 /// item one transaction's EIP-2718 bytes (types 0 to 4).
 pub fn tx_senders(

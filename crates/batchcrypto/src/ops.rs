@@ -19,6 +19,7 @@ pub mod msm;
 pub mod ntt;
 pub mod ordered_trie;
 pub mod poseidon;
+pub mod receipts;
 pub mod slhdsa;
 pub mod sr25519;
 pub mod tx_sender;
@@ -201,11 +202,14 @@ pub enum Op {
     /// The authorities of EIP-7702 authorizations, recovered from their
     /// signatures.
     Eip7702Authority,
+    /// Blocks' receipts: their trie's root and their blooms' union (a
+    /// header's `receiptsRoot` and `logsBloom`).
+    ReceiptsRoot,
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 85] = [
+    pub const ALL: [Op; 86] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -291,6 +295,7 @@ impl Op {
         Op::OrderedTrieRoot,
         Op::TxSender,
         Op::Eip7702Authority,
+        Op::ReceiptsRoot,
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -381,6 +386,7 @@ impl Op {
             Op::OrderedTrieRoot => "ordered_trie_root",
             Op::TxSender => "tx_sender",
             Op::Eip7702Authority => "eip7702_authority",
+            Op::ReceiptsRoot => "receipts_root",
         }
     }
 
@@ -434,6 +440,7 @@ impl Op {
             Op::OrderedTrieRoot => (28, 0),
             Op::TxSender => (29, 0),
             Op::Eip7702Authority => (30, 0),
+            Op::ReceiptsRoot => (31, 0),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -444,7 +451,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 31 * PARAMETERS;
+const CODES: usize = 32 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

@@ -36,7 +36,6 @@ pub(crate) mod build;
 pub(crate) mod cpu;
 pub(crate) mod gpu;
 pub mod oracle;
-pub mod receipts;
 pub mod sample;
 pub(crate) mod workload;
 

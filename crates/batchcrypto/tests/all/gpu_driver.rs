@@ -143,9 +143,10 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
     engine.set_gpu_sub_batch_cap(Some(CAP));
     // Poseidon runs each width's items apart, Groth16 its items' pairing
     // checks and Merkle proofs their paths with some items answered on
-    // the host, trie proofs their nodes, ordered tries a run per height,
-    // transactions and EIP-7702 authorizations their signatures with
-    // those that do not decode answered on the host (see the test below).
+    // the host, trie proofs their nodes, ordered tries a run per height
+    // (and receipts one for their logs before), transactions and EIP-7702
+    // authorizations their signatures with those that do not decode
+    // answered on the host (see the test below).
     for spec in one_op_per_kind().filter(|s| {
         !matches!(
             s.op,
@@ -157,6 +158,7 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
                 | Op::OrderedTrieRoot
                 | Op::TxSender
                 | Op::Eip7702Authority
+                | Op::ReceiptsRoot
         )
     }) {
         let work = (spec.workload)(&config());
@@ -217,8 +219,9 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
 /// ECPAIRING's and on EIP-2537's pairing), Merkle proofs (items read
 /// on the host, some answered there), trie proofs (their nodes the
 /// hashing kernel's units, each item answered once all its nodes are
-/// hashed) and ordered tries (a kernel run per height of the tries, an
-/// item answered once its root is hashed). A fault at
+/// hashed), ordered tries (a kernel run per height of the tries, an
+/// item answered once its root is hashed) and receipts (a run for their
+/// logs, then their tries'). A fault at
 /// any stage leaves every answer the oracle's: at the first sub-batch
 /// all on the CPU, at the second the calls answered before it kept and
 /// the rest on the CPU (MODEXP keeps the answers before its first call
@@ -245,6 +248,7 @@ fn ops_on_other_paths_recover_from_faults() {
         "ordered_trie_root",
         "tx_sender",
         "eip7702_authority",
+        "receipts_root",
     ] {
         let spec = OPS.iter().find(|s| s.name() == name).expect("a registry op");
         // Enough calls for three sub-batches of MODEXP's first width, and
@@ -264,10 +268,15 @@ fn ops_on_other_paths_recover_from_faults() {
                 // MODEXP's runs are in another order than its calls, and
                 // Groth16's pairing checks finish no item before every
                 // pair's Miller loop ran, ordered tries no root before
-                // their leaves: a later fault may keep none.
+                // their leaves, receipts none before all their logs: a
+                // later fault may keep none.
                 let reordered = matches!(
                     name,
-                    "modexp" | "groth16_verify_bn254" | "groth16_verify_bls12_381" | "ordered_trie_root"
+                    "modexp"
+                        | "groth16_verify_bn254"
+                        | "groth16_verify_bls12_381"
+                        | "ordered_trie_root"
+                        | "receipts_root"
                 ) && selection.backend == Backend::Cpu;
                 // Ordered tries answer items without values or that do not
                 // read before any run: those at the front are kept.

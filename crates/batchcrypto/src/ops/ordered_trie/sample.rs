@@ -8,17 +8,13 @@
 //! - varied: 0, 1, a few, 127 to 130 (where the keys pass from one byte to
 //!   `0x81 xx`) or up to 400 values, their lengths in one of five styles:
 //!   1 to 31 bytes (leaves embedded in their branch), one byte, 40 to 50
-//!   (withdrawals), 1 to 600, 100 to 400 (transactions);
-//! - blocks' receipts ([`receipt_blocks`], items of
-//!   [`super::receipts`]): 0 to 300 receipts of every type, hostile of
-//!   the kinds in [`RECEIPTS_HOSTILE`].
+//!   (withdrawals), 1 to 600, 100 to 400 (transactions).
 
 use rand::RngExt;
 use rand::rngs::StdRng;
 use rayon::prelude::*;
 
 use super::encode;
-use super::receipts::{self, Log, Receipt, Status, bloom};
 use crate::ops::item_rng;
 
 /// The hostile kinds, in the order items take them.
@@ -71,7 +67,7 @@ pub fn lists_range(range: std::ops::Range<usize>, seed: u64, invalid_share: f64)
 }
 
 /// Random bytes, `least` to `most` of them.
-fn random_bytes(rng: &mut StdRng, least: usize, most: usize) -> Vec<u8> {
+pub(crate) fn random_bytes(rng: &mut StdRng, least: usize, most: usize) -> Vec<u8> {
     let len = rng.random_range(least..=most);
     (0..len).map(|_| rng.random()).collect()
 }
@@ -103,141 +99,11 @@ fn finish(mut values: Vec<Vec<u8>>, rng: &mut StdRng, i: usize, invalid_share: f
     (item, kind)
 }
 
-/// The hostile kinds of [`receipt_blocks`], in the order items take them:
-/// a bit of one receipt's stated bloom flipped, a log's topic changed
-/// under its stated bloom, one receipt cut short, one with a byte over,
-/// one of type 5, one of no bytes, the item cut short.
-pub const RECEIPTS_HOSTILE: [&str; 7] = [
-    "bloom_bit",
-    "topic_changed",
-    "receipt_short",
-    "receipt_byte_over",
-    "type_5",
-    "empty_receipt",
-    "short",
-];
-
-/// A random receipt: `cumulative` the block's gas so far; its logs'
-/// addresses from a few (blocks repeat their contracts and topics).
-fn random_receipt(rng: &mut StdRng, cumulative: &mut u64) -> Receipt {
-    *cumulative += rng.random_range(21_000..=500_000);
-    let tx_type = rng.random_range(0..=4u8);
-    let status = if tx_type == 0 && rng.random_bool(0.2) {
-        Status::PostState(rng.random())
-    } else {
-        Status::Eip658(rng.random_bool(0.9))
-    };
-    let logs = (0..[0, 0, 1, 2, rng.random_range(0..=12)][rng.random_range(0..5)])
-        .map(|_| Log {
-            address: [rng.random_range(1..=6u8); 20],
-            topics: (0..rng.random_range(0..=4))
-                .map(|_| {
-                    if rng.random_bool(0.5) {
-                        [rng.random_range(0..=3u8); 32]
-                    } else {
-                        rng.random()
-                    }
-                })
-                .collect(),
-            data: random_bytes(rng, 0, 200),
-        })
-        .collect();
-    Receipt {
-        tx_type,
-        status,
-        cumulative_gas_used: *cumulative,
-        logs_bloom: None,
-        logs,
-    }
-}
-
-/// Items `range` of blocks' receipts from `seed` (each depends only on its
-/// index and the seed): 0, 1, a few, 127 to 130 or up to 300 receipts
-/// ([`random_receipt`]), each hostile with probability `invalid_share`, of
-/// the kind [`RECEIPTS_HOSTILE`]`[i % 7]`, paired with its kind ("valid"
-/// or hostile's).
-pub fn receipt_blocks(range: std::ops::Range<usize>, seed: u64, invalid_share: f64) -> Vec<(Vec<u8>, &'static str)> {
-    range
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = item_rng(seed, i);
-            let hostile = rng.random_bool(invalid_share.clamp(0.0, 1.0));
-            let count = match i % 6 {
-                0 if !hostile => 0,
-                0 | 1 => 1,
-                2 => rng.random_range(2..=20),
-                3 => rng.random_range(127..=130),
-                _ => rng.random_range(1..=300),
-            };
-            let mut cumulative = 0;
-            let mut receipts: Vec<Receipt> = (0..count).map(|_| random_receipt(&mut rng, &mut cumulative)).collect();
-            let kind = if hostile {
-                RECEIPTS_HOSTILE[i % RECEIPTS_HOSTILE.len()]
-            } else {
-                "valid"
-            };
-            let at = rng.random_range(0..count.max(1));
-            if let (Some(r), "bloom_bit" | "topic_changed") = (receipts.get_mut(at), kind) {
-                let mut stated = bloom(&r.logs);
-                if kind == "bloom_bit" {
-                    stated[rng.random_range(0..256)] ^= 1 << rng.random_range(0..8);
-                } else {
-                    // A log whose bits its receipt's stated bloom lacks.
-                    r.logs.push(Log {
-                        address: [0xee; 20],
-                        topics: vec![[0xee; 32]],
-                        data: Vec::new(),
-                    });
-                }
-                r.logs_bloom = Some(stated);
-            }
-            // Sample receipts are of types 0 to 4.
-            let mut values: Vec<Vec<u8>> = receipts.iter().map(receipts::encode).collect();
-            if let Some(v) = values.get_mut(at) {
-                match kind {
-                    "receipt_short" => {
-                        v.pop();
-                    }
-                    "receipt_byte_over" => v.push(rng.random()),
-                    "type_5" if v[0] < 0x80 => v[0] = 5,
-                    "type_5" => v.insert(0, 5),
-                    "empty_receipt" => v.clear(),
-                    _ => {}
-                }
-            }
-            let mut item = encode(&values).unwrap_or_default();
-            if kind == "short" {
-                item.pop();
-            }
-            (item, kind)
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::ops::ordered_trie::oracle;
     use crate::verdict::Reason;
-
-    #[test]
-    fn every_receipts_kind_answers_as_meant() {
-        let items = receipt_blocks(0..300, 5, 0.6);
-        for (i, (item, kind)) in items.iter().enumerate() {
-            let want = match *kind {
-                "valid" => None,
-                "bloom_bit" | "topic_changed" => Some(Reason::BloomMismatch),
-                "receipt_short" | "receipt_byte_over" => Some(Reason::MalformedReceipt),
-                "type_5" => Some(Reason::UnsupportedTxType),
-                "empty_receipt" => Some(Reason::EmptyValue),
-                _ => Some(Reason::WrongInputLength),
-            };
-            assert_eq!(oracle::receipts(item).err().map(|e| e.1), want, "item {i} ({kind})");
-        }
-        for kind in RECEIPTS_HOSTILE.iter().chain(&["valid"]) {
-            assert!(items.iter().any(|(_, k)| k == kind), "no {kind} item");
-        }
-    }
 
     #[test]
     fn every_kind_answers_as_meant() {

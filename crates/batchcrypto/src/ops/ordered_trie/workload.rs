@@ -43,7 +43,7 @@ fn workload(c: &WorkloadConfig) -> Box<dyn Workload> {
 }
 
 /// Every node the GPU path hashes for `items`, all heights, in one batch.
-fn all_nodes(items: &FlatBytes) -> FlatBytes {
+pub(crate) fn all_nodes(items: &FlatBytes) -> FlatBytes {
     let mut roots = Roots::new((0..items.len()).map(|i| items.get(i)));
     let mut nodes = FlatBytes::default();
     roots.hash_here(|level| {

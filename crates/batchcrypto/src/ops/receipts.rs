@@ -1,12 +1,13 @@
 //! Ethereum blocks' receipts checked in batches: a block's receipts give
 //! its header's `receiptsRoot` (the root of their ordered trie, see
-//! [`super`]) and `logsBloom` (the union of their blooms) — what an
+//! [`super::ordered_trie`]) and `logsBloom` (the union of their blooms) — what an
 //! indexer or light client computes to hold `eth_getBlockReceipts`'
 //! answer from a node it does not trust to the header it does, before it
 //! believes one log of it (Yellow Paper, sections 4.3.1 and 4.4.1; EIP-658
 //! for the status, EIP-2718 for typed receipts).
 //!
-//! An item is a block's receipts in the ordered-trie layout ([`super::encode`]),
+//! An item is a block's receipts in the ordered-trie layout
+//! ([`super::ordered_trie::encode`]),
 //! each receipt in its EIP-2718 encoding (`debug_getRawReceipts`' bytes:
 //! `type ‖ RLP([status, cumulativeGasUsed, logsBloom, logs])` for types 1
 //! to 4, the RLP list alone for a legacy one; the status a post-state root
@@ -24,23 +25,28 @@
 //!
 //! The answer is the root of the receipts' trie and the union of their
 //! blooms; the caller compares both with the header it trusts. The
-//! reference is reth's path ([`super::oracle::receipts`]): alloy-consensus
-//! reads the receipts, alloy-primitives' `logs_bloom` makes the blooms and
-//! alloy-trie's `ordered_trie_root_encoded` the root. [`verify`] reads the
-//! receipts with the same decoder on every core, hashes every log's
-//! address and topics as one batch of Keccak-256 messages on the engine,
-//! and roots every block as one batch of `ordered_trie_root` items, each
-//! batch where the engine's plan puts it (the hashing kernel on the GPU).
+//! reference is reth's path ([`oracle`]): alloy-consensus reads the
+//! receipts, alloy-primitives' `logs_bloom` makes the blooms and
+//! alloy-trie's `ordered_trie_root_encoded` the root. Both paths read the
+//! receipts with the same decoder on every core; the CPU path hashes a
+//! task's logs' addresses and topics through the interleaved Keccak-256
+//! routes and builds its tries as `ordered_trie_root`'s CPU path does
+//! (`cpu.rs`); the GPU path hashes the batch's logs in one run of the
+//! hashing kernel and its tries' heights as `ordered_trie_root`'s GPU path
+//! does (`gpu.rs`).
+
+pub(crate) mod cpu;
+pub(crate) mod gpu;
+pub mod oracle;
+pub mod sample;
+pub(crate) mod workload;
 
 use alloy_consensus::{Eip658Value, ReceiptEnvelope, ReceiptWithBloom};
 use alloy_eips::eip2718::{Decodable2718, Encodable2718};
 use alloy_primitives::{Address, B256, Bloom, Bytes, LogData};
 
-use crate::batch::FlatBytes;
-use crate::cores;
-use crate::engine::{Engine, Outcome};
-use crate::error::Error;
-use crate::ops::hash::{Alg, Digest};
+use crate::ops::hash::Digest;
+use crate::ops::ordered_trie::RootResult;
 use crate::verdict::Reason;
 
 /// Bytes in a bloom filter (2,048 bits).
@@ -137,6 +143,12 @@ pub fn encode(receipt: &Receipt) -> Vec<u8> {
         }
     };
     envelope.encoded_2718()
+}
+
+/// [`from_rpc`] of a JSON text (the bindings' form), or what is wrong.
+pub fn from_rpc_json(text: &str) -> Result<Receipt, String> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    from_rpc(&value)
 }
 
 /// The bytes of a JSON hex string (`0x` optional, an even count of
@@ -310,7 +322,7 @@ pub type ReceiptsResult = Result<Receipts, (Option<usize>, Reason)>;
 /// An item's receipts read (checks 1 and 2 but the blooms'), each with
 /// its stated bloom.
 pub(crate) fn read_all(item: &[u8]) -> Result<Vec<ReceiptEnvelope>, (Option<usize>, Reason)> {
-    let values = super::values(item).map_err(|r| (None, r))?;
+    let values = super::ordered_trie::values(item).map_err(|r| (None, r))?;
     values
         .iter()
         .enumerate()
@@ -320,49 +332,35 @@ pub(crate) fn read_all(item: &[u8]) -> Result<Vec<ReceiptEnvelope>, (Option<usiz
 
 /// The messages a receipt's bloom is made of: each log's address, then
 /// its topics.
-fn bloom_inputs(receipt: &ReceiptEnvelope) -> impl Iterator<Item = &[u8]> {
+pub(crate) fn bloom_inputs(receipt: &ReceiptEnvelope) -> impl Iterator<Item = &[u8]> {
     receipt
         .logs()
         .iter()
         .flat_map(|l| std::iter::once(l.address.as_slice()).chain(l.topics().iter().map(|t| t.as_slice())))
 }
 
-/// Fewest items per task when reading: a block's receipts take tens of
-/// microseconds.
-const READ_RUN: usize = 4;
+/// A batch's receipts read, and the messages of their blooms in order
+/// (each read receipt's [`bloom_inputs`]).
+pub(crate) type Read = Vec<Result<Vec<ReceiptEnvelope>, (Option<usize>, Reason)>>;
 
-/// Every item of `items` checked (see the module): the receipts read on
-/// every core, their logs' addresses and topics one batch of Keccak-256
-/// messages on `engine`, the blocks' tries one batch of `ordered_trie_root`
-/// items (the outcome's selection is the tries'). Errors as the engine's
-/// calls; a batch whose logs pass 4 GiB of messages is `BatchTooLarge`.
-pub fn verify(engine: &Engine, items: &FlatBytes) -> Result<Outcome<Vec<ReceiptsResult>>, Error> {
-    let read = cores::map_range(0..items.len(), READ_RUN, |i| read_all(items.get(i)));
-    let mut messages = FlatBytes::new();
-    for receipt in read.iter().flatten().flatten() {
-        for m in bloom_inputs(receipt) {
-            if !messages.push(m) {
-                return Err(Error::BatchTooLarge {
-                    op: crate::ops::Op::Hash(Alg::Keccak256).into(),
-                    backend: crate::Backend::Cpu,
-                    reason: "the receipts' logs pass 4 GiB of addresses and topics; split the input".into(),
-                });
-            }
-        }
-    }
-    let digests = engine.hash(Alg::Keccak256, &messages)?.output;
-    let roots = engine.ordered_trie_roots(items)?;
+/// Every item's answer from its receipts as read, the digests of their
+/// bloom messages in order (as many as they have), and its trie's root:
+/// the first receipt whose stated bloom is not its logs' is
+/// `bloom_mismatch`; else the root and the blooms' union.
+pub(crate) fn finish(
+    read: Read,
+    digests: &[Digest],
+    roots: impl IntoIterator<Item = RootResult>,
+) -> Vec<ReceiptsResult> {
     let mut digests = digests.iter();
-    let output = read
-        .into_iter()
-        .zip(roots.output)
+    read.into_iter()
+        .zip(roots)
         .map(|(receipts, root)| {
             let mut union = Bloom::ZERO;
             let mut first_mismatch = None;
             for (j, receipt) in receipts?.iter().enumerate() {
                 let mut bloom = Bloom::ZERO;
                 for _ in bloom_inputs(receipt) {
-                    // One digest per message, pushed in this order above.
                     if let Some(d) = digests.next() {
                         bloom.m3_2048_hashed(&B256::from(*d));
                     }
@@ -376,17 +374,12 @@ pub fn verify(engine: &Engine, items: &FlatBytes) -> Result<Outcome<Vec<Receipts
             if let Some(j) = first_mismatch {
                 return Err((Some(j), Reason::BloomMismatch));
             }
-            let root = root.map_err(|r| (None, r))?;
             Ok(Receipts {
-                root,
+                root: root.map_err(|r| (None, r))?,
                 logs_bloom: union.0.0,
             })
         })
-        .collect();
-    Ok(Outcome {
-        output,
-        selection: roots.selection,
-    })
+        .collect()
 }
 
 #[cfg(test)]
