@@ -45,6 +45,7 @@ __all__ = [
     "Polys",
     "Hashes",
     "BlockChecks",
+    "ReceiptsRoots",
     "Senders",
     "Sum",
     "MsmBases",
@@ -58,6 +59,7 @@ __all__ = [
     "index_key",
     "eth_proof_items",
     "ordered_trie_item",
+    "receipts_item",
     "eip7702_authorization",
     "GPU_RUNTIME",
     "__version__",
@@ -208,6 +210,46 @@ def ordered_trie_item(values: list[bytes]) -> bytes:
             raise ValueError(f"ordered_trie_item: values[{i}]: {len(value)} bytes, under 4 GiB")
         parts += [len(value).to_bytes(4, "big"), bytes(value)]
     return b"".join(parts)
+
+
+def _rpc_json(value: Any) -> Any:
+    """An RPC receipt's value as JSON-RPC writes it: bytes (web3.py's
+    ``HexBytes``) as ``0x`` hex, integers as hex quantities, lists and
+    mappings (``AttributeDict``) value by value."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return "0x" + bytes(value).hex()
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int):
+        return hex(value)
+    if isinstance(value, (list, tuple)):
+        return [_rpc_json(v) for v in value]
+    if hasattr(value, "items"):
+        return {str(k): _rpc_json(v) for k, v in value.items()}
+    raise TypeError(f"receipts_item: {type(value).__name__} is no receipt field's value")
+
+
+def receipts_item(receipts: list[Any]) -> bytes:
+    """A block's receipts as an item of :meth:`Engine.receipts_roots`, in
+    the block's order: each its EIP-2718 bytes (``debug_getRawReceipts``')
+    or its object as ``eth_getBlockReceipts`` lists it, with hex strings
+    (the JSON-RPC answer) or web3.py's bytes and integers (``type``,
+    ``status`` or before Byzantium ``root``, ``cumulativeGasUsed``,
+    ``logsBloom``, ``logs``; other fields ignored). Raises ``ValueError``
+    naming the receipt and field that do not read (a missing field, bad
+    hex, a wrong length, both ``status`` and ``root``)."""
+    import json
+
+    values = []
+    for i, r in enumerate(receipts):
+        if isinstance(r, (bytes, bytearray, memoryview)):
+            values.append(bytes(r))
+            continue
+        try:
+            values.append(_native.receipt_from_rpc(json.dumps(_rpc_json(r))))
+        except ValueError as e:
+            raise ValueError(f"receipts_item: receipts[{i}]: {e}") from None
+    return ordered_trie_item(values)
 
 
 def index_key(index: int) -> bytes:
@@ -406,6 +448,21 @@ class Senders(NamedTuple):
     reasons: np.ndarray
     #: (n, 20) uint8 array: the senders' addresses (zeros where not valid).
     addresses: np.ndarray
+
+
+class ReceiptsRoots(NamedTuple):
+    """Blocks' receipts checked, one per block."""
+
+    valid: np.ndarray
+    reasons: np.ndarray
+    #: (n, 32) uint8 array: the receipts' trie root, the header's
+    #: ``receiptsRoot`` (zeros where not valid).
+    roots: np.ndarray
+    #: (n, 256) uint8 array: the union of their blooms, the header's
+    #: ``logsBloom`` (zeros where not valid).
+    blooms: np.ndarray
+    #: int64 array: the index of the receipt refused, else -1.
+    receipts: np.ndarray
 
 
 class BlockChecks(NamedTuple):
@@ -611,6 +668,26 @@ class Engine:
         bytes). The roots are in ``hashes``."""
         codes, roots = _row_call("ordered_trie_roots", self._native.ordered_trie_roots, 32, items=items)
         return Hashes(codes == 0, codes, roots)
+
+    def receipts_roots(self, items: Any) -> ReceiptsRoots:
+        """Blocks' receipts checked (:func:`receipts_item` makes an item
+        from ``eth_getBlockReceipts``' or ``debug_getRawReceipts``'
+        answer): per block the root of the receipts' trie and the union of
+        their blooms, its header's ``receiptsRoot`` and ``logsBloom``, as
+        reth makes them (alloy-consensus, alloy-trie); or a reason and the
+        index of the first receipt refused: ``empty_value``,
+        ``unsupported_tx_type``, ``malformed_receipt``, ``bloom_mismatch``
+        (its ``logsBloom`` is not its logs'), or ``wrong_input_length``
+        (an item that does not read, index -1)."""
+        n, cols = columns("receipts_roots", items=items)
+        codes = np.empty(n, dtype=np.uint8)
+        roots = np.empty((n, 32), dtype=np.uint8)
+        blooms = np.empty((n, 256), dtype=np.uint8)
+        failed = np.empty((n, 4), dtype=np.uint8)
+        self._native.receipts_roots(cols[0].native(), roots, blooms, failed, codes)
+        index = failed.view("<u4").reshape(n).astype(np.int64)
+        index[index == 0xFFFFFFFF] = -1
+        return ReceiptsRoots(codes == 0, codes, roots, blooms, index)
 
     def tx_senders(self, txs: Any) -> Senders:
         """The sender of each Ethereum transaction (its EIP-2718 bytes, as

@@ -20,7 +20,8 @@ use pyo3::types::PyBytes;
 
 use batchcrypto::flat::{self, Column};
 use batchcrypto::ops::{
-    authority, bls, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, poseidon, slhdsa, sr25519,
+    authority, bls, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt, poseidon, receipts, slhdsa,
+    sr25519,
 };
 use batchcrypto::{BackendChoice, Engine, Error, Outcome, Reason, Verdict};
 
@@ -488,6 +489,66 @@ impl NativeEngine {
                 codes,
                 &mut [(roots, hash::DIGEST_LEN, &|r: &hash::Digest| &r[..])],
             )
+        })
+    }
+
+    /// Blocks' receipts checked: per item its trie's root (32 bytes) and
+    /// its blooms' union (256; zeros where refused), 0 or the reason, and
+    /// the index of the receipt refused (4 bytes little-endian,
+    /// `u32::MAX` where none is named).
+    fn receipts_roots(
+        &self,
+        py: Python<'_>,
+        items: &Bound<'_, PyAny>,
+        roots: &Bound<'_, PyAny>,
+        blooms: &Bound<'_, PyAny>,
+        failed: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+    ) -> PyResult<()> {
+        let op = "receipts_roots";
+        let items = Col::get("items", items)?;
+        let n = codes.len()?;
+        let (mut codes, mut roots, mut blooms, mut failed) = (
+            out("codes", codes, Some(n))?,
+            out("roots", roots, Some(hash::DIGEST_LEN * n))?,
+            out("blooms", blooms, Some(receipts::BLOOM_BYTES * n))?,
+            out("failed", failed, Some(4 * n))?,
+        );
+        let ic = items.column();
+        let (codes, roots, blooms, failed) = (
+            codes.bytes_mut(),
+            roots.bytes_mut(),
+            blooms.bytes_mut(),
+            failed.bytes_mut(),
+        );
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::receipts_roots(e, &ic).map_err(|e| raise(op, e))?.output;
+            if got.len() != n {
+                return Err(PyRuntimeError::new_err(format!(
+                    "{op}: {} answers for {n} items",
+                    got.len()
+                )));
+            }
+            for (i, g) in got.iter().enumerate() {
+                let (code, index) = match g {
+                    Ok(r) => {
+                        roots[32 * i..32 * (i + 1)].copy_from_slice(&r.root);
+                        blooms[receipts::BLOOM_BYTES * i..receipts::BLOOM_BYTES * (i + 1)]
+                            .copy_from_slice(&r.logs_bloom);
+                        (0, u32::MAX)
+                    }
+                    Err((receipt, reason)) => {
+                        roots[32 * i..32 * (i + 1)].fill(0);
+                        blooms[receipts::BLOOM_BYTES * i..receipts::BLOOM_BYTES * (i + 1)].fill(0);
+                        let index = receipt.map_or(u32::MAX, |j| u32::try_from(j).unwrap_or(u32::MAX - 1));
+                        (reason.number(), index)
+                    }
+                };
+                codes[i] = code;
+                failed[4 * i..4 * (i + 1)].copy_from_slice(&index.to_le_bytes());
+            }
+            Ok(())
         })
     }
 
@@ -1240,6 +1301,14 @@ fn eip7702_authorization_item(
     Ok(PyBytes::new(py, &item).unbind())
 }
 
+/// A receipt's EIP-2718 bytes from its RPC object as JSON text
+/// (`receipts::from_rpc`), or `ValueError` naming the field.
+#[pyfunction]
+fn receipt_from_rpc(py: Python<'_>, json: &str) -> PyResult<Py<PyBytes>> {
+    let receipt = receipts::from_rpc_json(json).map_err(|e| PyValueError::new_err(format!("receipt: {e}")))?;
+    Ok(PyBytes::new(py, &receipts::encode(&receipt)).unbind())
+}
+
 /// Every reason as `(number, code)`: the name table of the verdict arrays.
 #[pyfunction]
 fn reason_names() -> Vec<(u8, &'static str)> {
@@ -1266,6 +1335,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(eth_account_item, m)?)?;
     m.add_function(wrap_pyfunction!(eth_storage_item, m)?)?;
     m.add_function(wrap_pyfunction!(eip7702_authorization_item, m)?)?;
+    m.add_function(wrap_pyfunction!(receipt_from_rpc, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("GPU_RUNTIME", GPU_RUNTIME)?;
     Ok(())

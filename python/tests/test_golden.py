@@ -269,6 +269,58 @@ def test_ordered_trie_roots(engine):
         assert batchcrypto.reason_name(got.reasons[-1]) == "wrong_input_length", form
 
 
+def _web3_style(receipt: dict) -> dict:
+    """An RPC receipt as web3.py gives it: integers for quantities, bytes
+    for data (``HexBytes``), addresses as strings."""
+    out = {}
+    for k, v in receipt.items():
+        if k in ("type", "status", "cumulativeGasUsed", "blockNumber", "gasUsed", "transactionIndex"):
+            out[k] = int(v, 16)
+        elif k in ("logsBloom", "root", "blockHash", "transactionHash"):
+            out[k] = unhex(v)
+        elif k == "logs":
+            out[k] = [{"address": l["address"], "topics": [unhex(t) for t in l["topics"]], "data": unhex(l["data"])}
+                      for l in v]
+        else:
+            out[k] = v
+    return out
+
+
+def test_receipts_roots(engine):
+    """Blocks' receipts: the CLI's answers (the root and bloom, or the
+    reason and receipt) for its golden blocks (the execution-apis chain's
+    blocks 1, 54 and 3 give their headers' ``receiptsRoot``), each made an
+    item by ``receipts_item`` from the RPC objects, from web3.py's form of
+    them and from raw bytes, in every column form; a malformed receipt
+    raises ``ValueError`` naming its field."""
+    items, answers = [], []
+    for line, out in zip(jsonl("receipts-root.jsonl"), jsonl("receipts-root.out"), strict=True):
+        if line is None or out is None or "error" in out:
+            continue
+        receipts = [unhex(r) if isinstance(r, str) else r for r in line["receipts"]]
+        items.append(batchcrypto.receipts_item(receipts))
+        answers.append(out)
+    assert len(answers) == 10 and answers[1]["root"].startswith("1a7a488c")
+    web3 = batchcrypto.receipts_item([_web3_style(r) for r in jsonl("receipts-root.jsonl")[1]["receipts"]])
+    assert web3 == items[1]
+    for form in FORMS:
+        got = engine.receipts_roots(as_form(items + [b"\0\0\0\1"], None, form))
+        assert got.roots.shape == (len(items) + 1, 32) and got.blooms.shape == (len(items) + 1, 256), form
+        for i, want in enumerate(answers):
+            if want["root"] is None:
+                assert not got.valid[i] and batchcrypto.reason_name(got.reasons[i]) == want["reason"], (form, i)
+                assert got.receipts[i] == want["receipt"], (form, i)
+                assert not got.roots[i].any() and not got.blooms[i].any()
+                continue
+            assert got.valid[i] and got.receipts[i] == -1, (form, i)
+            assert got.roots[i].tobytes().hex() == want["root"], (form, i)
+            assert got.blooms[i].tobytes().hex() == want["logsBloom"], (form, i)
+        assert batchcrypto.reason_name(got.reasons[-1]) == "wrong_input_length" and got.receipts[-1] == -1, form
+    with pytest.raises(ValueError, match=r"receipts\[0\]: receipt: field \"logs\[0\]\.topics\[0\]\""):
+        batchcrypto.receipts_item([{"status": 1, "cumulativeGasUsed": 1,
+                                    "logs": [{"address": "0x" + "11" * 20, "topics": [b"1"], "data": b""}]}])
+
+
 def test_tx_senders(engine):
     """Transactions: the CLI's answers (the sender, or the reason) for its
     golden transactions (mainnet block 15,571,241's with the senders its
