@@ -180,6 +180,10 @@ bench mptproofs 12 --backend cpu,gpu --op mpt_proof --sizes 65536 --oracle-max-n
 # height's nodes on the hashing kernel, the tries on 16 cores, against the
 # interleaved Keccak routes on 16 cores.
 bench trieroots 12 --backend cpu,gpu --op ordered_trie_root --sizes 16384 --oracle-max-n 1024
+# Blocks' receipts (128 EIP-1559 receipts of 0-4 logs): the logs and each
+# height's nodes on the hashing kernel, the reading and tries on 16 cores,
+# against the interleaved Keccak routes on 16 cores.
+bench receipts 12 --backend cpu,gpu --op receipts_root --sizes 4096 --oracle-max-n 512
 # Transactions' senders (EIP-1559, 0-200 bytes of data) and EIP-7702
 # authorities: decoded on 16
 # cores, recovered on the ecrecover kernel, against libsecp256k1 on 16.

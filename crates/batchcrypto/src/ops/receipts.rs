@@ -110,7 +110,7 @@ pub fn bloom(logs: &[Log]) -> BloomBytes {
 }
 
 /// A receipt's EIP-2718 encoding (the bytes its block's trie holds), its
-/// bloom the stated one (checked by [`verify`]) or its logs'. A type
+/// bloom the stated one (held to its logs' by the checks) or its logs'. A type
 /// other than 0 to 4 is written as a typed one would be (its byte before
 /// the list), bytes the checks refuse (`unsupported_tx_type` up to 0x7f).
 pub fn encode(receipt: &Receipt) -> Vec<u8> {
@@ -164,7 +164,10 @@ fn rpc_bytes(name: &str, value: Option<&serde_json::Value>) -> Result<Vec<u8>, S
             ));
         }
     };
-    let digits = text.strip_prefix("0x").unwrap_or(text);
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(text);
     alloy_primitives::hex::decode(digits).map_err(|e| format!("field \"{name}\": bad hex: {e}"))
 }
 
@@ -188,7 +191,10 @@ fn rpc_quantity(name: &str, value: Option<&serde_json::Value>) -> Result<u64, St
             ));
         }
     };
-    let digits = text.strip_prefix("0x").unwrap_or(text);
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(text);
     if digits.is_empty() || digits.len() > 16 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(format!(
             "field \"{name}\": \"{text}\" is not a hex quantity of at most 64 bits"
@@ -218,9 +224,8 @@ fn json_kind(v: &serde_json::Value) -> &'static str {
 /// ignored. Or the first field that does not read so, named from the
 /// receipt (`logs[2].topics[0]`): a missing field, bad hex, a length or
 /// a width not the field's, both or neither of `status` and `root`, a
-/// type over 0x7f (EIP-2718's). A type of 5 to 0x7f is no error here: it
-/// makes [`Receipt::tx_type`], which [`encode`] refuses as
-/// `unsupported_tx_type`.
+/// type over 0x7f (EIP-2718's). A type of 5 to 0x7f is no error here:
+/// [`encode`] writes it, and the checks refuse it (`unsupported_tx_type`).
 pub fn from_rpc(value: &serde_json::Value) -> Result<Receipt, String> {
     let serde_json::Value::Object(r) = value else {
         return Err(format!("is {}; expected a receipt object", json_kind(value)));
