@@ -524,31 +524,8 @@ impl NativeEngine {
         let e = &self.engine;
         py.detach(|| {
             let got = flat::receipts_roots(e, &ic).map_err(|e| raise(op, e))?.output;
-            if got.len() != n {
-                return Err(PyRuntimeError::new_err(format!(
-                    "{op}: {} answers for {n} items",
-                    got.len()
-                )));
-            }
-            for (i, g) in got.iter().enumerate() {
-                let (code, index) = match g {
-                    Ok(r) => {
-                        roots[32 * i..32 * (i + 1)].copy_from_slice(&r.root);
-                        blooms[receipts::BLOOM_BYTES * i..receipts::BLOOM_BYTES * (i + 1)]
-                            .copy_from_slice(&r.logs_bloom);
-                        (0, u32::MAX)
-                    }
-                    Err((receipt, reason)) => {
-                        roots[32 * i..32 * (i + 1)].fill(0);
-                        blooms[receipts::BLOOM_BYTES * i..receipts::BLOOM_BYTES * (i + 1)].fill(0);
-                        let index = receipt.map_or(u32::MAX, |j| u32::try_from(j).unwrap_or(u32::MAX - 1));
-                        (reason.number(), index)
-                    }
-                };
-                codes[i] = code;
-                failed[4 * i..4 * (i + 1)].copy_from_slice(&index.to_le_bytes());
-            }
-            Ok(())
+            flat::write_receipts(&got, codes, roots, blooms, failed)
+                .map_err(|e| PyRuntimeError::new_err(format!("{op}: {e}")))
         })
     }
 

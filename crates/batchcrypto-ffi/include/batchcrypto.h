@@ -475,6 +475,30 @@ enum BcStatus bc_ordered_trie_roots(const struct BcEngine *engine,
                                     uint8_t *out_roots,
                                     uint8_t *out_codes);
 
+// Blocks' receipts checked: every item a block's receipts in the
+// ordered-trie layout (`count (4, big-endian) ‖ { length (4, big-endian)
+// ‖ receipt }`, each receipt its EIP-2718 bytes, `debug_getRawReceipts`'),
+// as reth reads them (alloy-consensus, alloy-primitives' blooms,
+// alloy-trie): the root of their trie (the header's `receiptsRoot`) into
+// `out_roots` and the union of their blooms (its `logsBloom`) into
+// `out_blooms` (zeros where the item has a reason), 0 or the reason
+// (`wrong_input_length`, `empty_value`, `unsupported_tx_type`,
+// `malformed_receipt`, `bloom_mismatch`) into `out_codes`, and the index
+// of the receipt refused into `out_receipts` (u32 little-endian,
+// `UINT32_MAX` where none is named).
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_roots` holds
+// `32 * n` bytes, `out_blooms` `256 * n`, `out_receipts` `4 * n`,
+// `out_codes` `n`.
+enum BcStatus bc_receipts_roots(const struct BcEngine *engine,
+                                size_t n,
+                                const struct BcColumn *items,
+                                uint8_t *out_roots,
+                                uint8_t *out_blooms,
+                                uint8_t *out_receipts,
+                                uint8_t *out_codes);
+
 // The senders of Ethereum transactions: every item one signed
 // transaction's EIP-2718 bytes (types 0 to 4: legacy with or without
 // EIP-155's chain id, EIP-2930, EIP-1559, EIP-4844, EIP-7702), its

@@ -19,7 +19,9 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
 use batchcrypto::flat::{self, Column};
-use batchcrypto::ops::{bls, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, slhdsa, sr25519};
+use batchcrypto::ops::{
+    bls, ed25519, evm, hash, kzg, merkle, mldsa, mlkem, msm, ntt, poseidon, receipts, slhdsa, sr25519,
+};
 use batchcrypto::{BackendChoice, Engine, Error, Reason};
 
 /// What a call did.
@@ -1126,6 +1128,47 @@ pub unsafe extern "C" fn bc_ordered_trie_roots(
                 codes,
                 &mut [(roots, hash::DIGEST_LEN, &|r: &hash::Digest| &r[..])],
             )
+        }
+    })
+}
+
+/// Blocks' receipts checked: every item a block's receipts in the
+/// ordered-trie layout (`count (4, big-endian) ‖ { length (4, big-endian)
+/// ‖ receipt }`, each receipt its EIP-2718 bytes, `debug_getRawReceipts`'),
+/// as reth reads them (alloy-consensus, alloy-primitives' blooms,
+/// alloy-trie): the root of their trie (the header's `receiptsRoot`) into
+/// `out_roots` and the union of their blooms (its `logsBloom`) into
+/// `out_blooms` (zeros where the item has a reason), 0 or the reason
+/// (`wrong_input_length`, `empty_value`, `unsupported_tx_type`,
+/// `malformed_receipt`, `bloom_mismatch`) into `out_codes`, and the index
+/// of the receipt refused into `out_receipts` (u32 little-endian,
+/// `UINT32_MAX` where none is named).
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_roots` holds
+/// `32 * n` bytes, `out_blooms` `256 * n`, `out_receipts` `4 * n`,
+/// `out_codes` `n`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_receipts_roots(
+    engine: *const BcEngine,
+    n: usize,
+    items: *const BcColumn,
+    out_roots: *mut u8,
+    out_blooms: *mut u8,
+    out_receipts: *mut u8,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_receipts_roots", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let items = column("items", items, n)?;
+            let roots = output("out_roots", out_roots, size(n, hash::DIGEST_LEN)?)?;
+            let blooms = output("out_blooms", out_blooms, size(n, receipts::BLOOM_BYTES)?)?;
+            let failed = output("out_receipts", out_receipts, size(n, 4)?)?;
+            let codes = output("out_codes", out_codes, n)?;
+            let got = flat::receipts_roots(e, &items)?.output;
+            flat::write_receipts(&got, codes, roots, blooms, failed).map_err(|e| Failure(BcStatus::Failed, e))
         }
     })
 }

@@ -1643,3 +1643,94 @@ fn verify_blocks() {
     assert!(last_error().contains("out_numbers"), "{}", last_error());
     assert_eq!(codes, [0xaa; 3]);
 }
+
+/// `bc_receipts_roots`: generated blocks' receipts honest and hostile, the
+/// golden case's block 54 among them, in a column of offsets give the
+/// library's roots, blooms, reason codes and refused receipts (zeros in a
+/// refused item's rows, `UINT32_MAX` where no receipt is named), that
+/// block its header's `receiptsRoot`; a NULL output is named and nothing
+/// is written.
+#[test]
+fn receipts_roots() {
+    use batchcrypto::ops::receipts::{self, sample};
+    let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
+    let mut made: Vec<Vec<u8>> = sample::blocks(40, 6, 0.5, true).into_iter().map(|(m, _)| m).collect();
+    let golden = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/cli-golden/receipts-root.jsonl"
+    ))
+    .expect("golden corpus");
+    let block: serde_json::Value = serde_json::from_str(golden.lines().nth(1).expect("a line")).expect("json");
+    let encoded: Vec<Vec<u8>> = block["receipts"]
+        .as_array()
+        .expect("receipts")
+        .iter()
+        .map(|r| receipts::encode(&receipts::from_rpc(r).expect("a receipt")))
+        .collect();
+    made.insert(3, batchcrypto::ops::ordered_trie::encode(&encoded).expect("fits"));
+    let (bytes, offsets, flat) = back_to_back(&made);
+    let want = library.receipts_roots(&flat).expect("receipts").output;
+    let numbers: Vec<u8> = want.iter().map(|w| w.err().map_or(0, |(_, r)| r.number())).collect();
+    for reason in [0, 38, 43, 46, 48, 49] {
+        assert!(numbers.contains(&reason), "{reason}");
+    }
+    let e = engine();
+    let n = made.len();
+    let (mut roots, mut blooms, mut failed, mut codes) = (
+        vec![0xaau8; 32 * n],
+        vec![0xaau8; 256 * n],
+        vec![0xaau8; 4 * n],
+        vec![0xaau8; n],
+    );
+    // SAFETY: a valid engine and column; outputs of n rows.
+    let status = unsafe {
+        bc_receipts_roots(
+            e.0,
+            n,
+            &delimited(&bytes, &offsets),
+            roots.as_mut_ptr(),
+            blooms.as_mut_ptr(),
+            failed.as_mut_ptr(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    for (i, w) in want.iter().enumerate() {
+        let (root, bloom) = (&roots[32 * i..32 * (i + 1)], &blooms[256 * i..256 * (i + 1)]);
+        let index = u32::from_le_bytes(failed[4 * i..4 * (i + 1)].try_into().expect("4 bytes"));
+        match w {
+            Ok(r) => assert_eq!(
+                (root, bloom, index, codes[i]),
+                (&r.root[..], &r.logs_bloom[..], u32::MAX, 0)
+            ),
+            Err((j, reason)) => {
+                let j = j.map_or(u32::MAX, |j| j as u32);
+                assert_eq!(
+                    (root, bloom, index, codes[i]),
+                    (&[0; 32][..], &[0; 256][..], j, reason.number())
+                );
+            }
+        }
+    }
+    assert_eq!(
+        hex::encode(&roots[32 * 3..32 * 4]),
+        "1a7a488c0a3a5c1f846f03b8f37243cadc7e2b085d95f93612da2bdf3973d5dd"
+    );
+    // A NULL output is named; nothing is written.
+    let mut codes = vec![0xaau8; n];
+    // SAFETY: NULL is the error under test.
+    let status = unsafe {
+        bc_receipts_roots(
+            e.0,
+            n,
+            &delimited(&bytes, &offsets),
+            roots.as_mut_ptr(),
+            ptr::null_mut(),
+            failed.as_mut_ptr(),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_ne!(status, BcStatus::Ok);
+    assert!(last_error().contains("out_blooms"), "{}", last_error());
+    assert!(codes.iter().all(|&c| c == 0xaa));
+}

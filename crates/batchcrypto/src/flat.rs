@@ -896,6 +896,42 @@ pub fn receipts_roots(
     engine.receipts_roots(&flat_bytes(Op::ReceiptsRoot, items)?)
 }
 
+/// Writes blocks' receipts checked ([`receipts_roots`]) into the
+/// bindings' arrays: per item its code (0, else the reason's number), its
+/// root (32 bytes) and blooms' union (256; zeros where refused) and the
+/// index of the receipt refused (4 bytes little-endian, `u32::MAX` where
+/// none is named). An error (a bug, not the caller's) when the arrays do
+/// not hold one row per item; nothing is written then.
+pub fn write_receipts(
+    got: &[crate::ops::receipts::ReceiptsResult],
+    codes: &mut [u8],
+    roots: &mut [u8],
+    blooms: &mut [u8],
+    failed: &mut [u8],
+) -> Result<(), String> {
+    use crate::ops::receipts::{BLOOM_BYTES, Receipts};
+    if failed.len() != 4 * got.len() {
+        return Err(format!("{} answers for arrays of another size", got.len()));
+    }
+    let rows: Vec<Result<Receipts, crate::Reason>> = got.iter().map(|g| g.map_err(|(_, reason)| reason)).collect();
+    write_rows(
+        &rows,
+        codes,
+        &mut [
+            (roots, crate::ops::hash::DIGEST_LEN, &|r: &Receipts| &r.root[..]),
+            (blooms, BLOOM_BYTES, &|r: &Receipts| &r.logs_bloom[..]),
+        ],
+    )?;
+    for (g, out) in got.iter().zip(failed.chunks_exact_mut(4)) {
+        let index = match g {
+            Err((Some(j), _)) => u32::try_from(*j).unwrap_or(u32::MAX - 1),
+            _ => u32::MAX,
+        };
+        out.copy_from_slice(&index.to_le_bytes());
+    }
+    Ok(())
+}
+
 /// The senders of Ethereum transactions ([`crate::ops::tx_sender`]): every
 /// item one transaction's EIP-2718 bytes (types 0 to 4).
 pub fn tx_senders(
