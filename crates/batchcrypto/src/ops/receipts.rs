@@ -151,23 +151,20 @@ pub fn from_rpc_json(text: &str) -> Result<Receipt, String> {
     from_rpc(&value)
 }
 
-/// The bytes of a JSON hex string (`0x` optional, an even count of
-/// digits), or what is wrong with `value` as one, naming `name`.
+/// The hex digits of a JSON string field (`0x` or `0X` dropped), or what
+/// is wrong with `value` as one (`expected` says what it should be),
+/// naming `name`.
+fn rpc_digits<'a>(name: &str, value: Option<&'a serde_json::Value>, expected: &str) -> Result<&'a str, String> {
+    match value {
+        Some(serde_json::Value::String(s)) => Ok(s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).unwrap_or(s)),
+        None => Err(format!("missing field \"{name}\"")),
+        Some(other) => Err(format!("field \"{name}\" is {}; expected {expected}", json_kind(other))),
+    }
+}
+
+/// The bytes of a JSON hex string (an even count of digits).
 fn rpc_bytes(name: &str, value: Option<&serde_json::Value>) -> Result<Vec<u8>, String> {
-    let text = match value {
-        Some(serde_json::Value::String(s)) => s,
-        None => return Err(format!("missing field \"{name}\"")),
-        Some(other) => {
-            return Err(format!(
-                "field \"{name}\" is {}; expected a hex string",
-                json_kind(other)
-            ));
-        }
-    };
-    let digits = text
-        .strip_prefix("0x")
-        .or_else(|| text.strip_prefix("0X"))
-        .unwrap_or(text);
+    let digits = rpc_digits(name, value, "a hex string")?;
     alloy_primitives::hex::decode(digits).map_err(|e| format!("field \"{name}\": bad hex: {e}"))
 }
 
@@ -181,21 +178,9 @@ fn rpc_fixed<const N: usize>(name: &str, value: Option<&serde_json::Value>) -> R
 
 /// A JSON-RPC quantity (`0x` and hex digits, no more than 64 bits).
 fn rpc_quantity(name: &str, value: Option<&serde_json::Value>) -> Result<u64, String> {
-    let text = match value {
-        Some(serde_json::Value::String(s)) => s,
-        None => return Err(format!("missing field \"{name}\"")),
-        Some(other) => {
-            return Err(format!(
-                "field \"{name}\" is {}; expected a hex quantity",
-                json_kind(other)
-            ));
-        }
-    };
-    let digits = text
-        .strip_prefix("0x")
-        .or_else(|| text.strip_prefix("0X"))
-        .unwrap_or(text);
+    let digits = rpc_digits(name, value, "a hex quantity")?;
     if digits.is_empty() || digits.len() > 16 || !digits.bytes().all(|b| b.is_ascii_hexdigit()) {
+        let text = value.and_then(|v| v.as_str()).unwrap_or_default();
         return Err(format!(
             "field \"{name}\": \"{text}\" is not a hex quantity of at most 64 bits"
         ));
