@@ -9,7 +9,7 @@
 //! block's order; out `{"root":"<32>","logsBloom":"<256>"}` or
 //! `{"root":null,"reason":"<code>","receipt":i}` naming the first receipt
 //! refused (`empty_value`, `unsupported_tx_type`, `malformed_receipt`,
-//! `bloom_mismatch`; [`batchcrypto::ops::ordered_trie::receipts`]). A
+//! `bloom_mismatch`; [`batchcrypto::ops::receipts`]). A
 //! missing field, bad hex, a field of the wrong length or width, or a
 //! receipt that is neither an object nor a string makes the line
 //! malformed, naming the field (`receipts[3].logs[0].topics[1]`). No

@@ -171,7 +171,7 @@ pub enum Reason {
     /// authorization's RLP, or bytes are left over.
     MalformedAuthorization = 47,
     /// Receipts: the bytes are not one receipt of their type (EIP-2718,
-    /// see `ops::ordered_trie::receipts`), or bytes are left over.
+    /// see `ops::receipts`), or bytes are left over.
     MalformedReceipt = 48,
     /// Receipts: a receipt's `logsBloom` is not the bloom of its logs.
     BloomMismatch = 49,

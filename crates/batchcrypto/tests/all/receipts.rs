@@ -1,4 +1,4 @@
-//! Blocks' receipts (`ordered_trie::receipts`, `Engine::receipts_roots`)
+//! Blocks' receipts (`ops::receipts`, `Engine::receipts_roots`)
 //! on every engine: the receipts of a test chain's blocks as execution
 //! clients answered `eth_getBlockReceipts` and `debug_getRawReceipts`
 //! give the `receiptsRoot` and `logsBloom` of their headers

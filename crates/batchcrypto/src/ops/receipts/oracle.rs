@@ -1,5 +1,5 @@
 //! The reference: reth's path. The receipts read by alloy-consensus's
-//! `ReceiptEnvelope::decode_2718` ([`super::read`]), each bloom made again
+//! `ReceiptEnvelope::decode_2718` (as the CPU and GPU paths), each bloom made again
 //! by alloy-primitives' `logs_bloom` and held to the stated one, the root
 //! alloy-trie's `ordered_trie_root_encoded` ([`crate::ops::ordered_trie::oracle`]).
 

@@ -85,7 +85,7 @@ fn random_receipt(rng: &mut StdRng, cumulative: &mut u64, bench: bool) -> Receip
 }
 
 /// `n` items from `seed` (see the module's shapes; `varied` false: the
-/// bench's, [`BENCH_DISTINCT`] of them repeated), each hostile with
+/// bench's, 1,024 distinct blocks repeated), each hostile with
 /// probability `invalid_share`, of the kind [`HOSTILE`]`[i % 7]`, paired
 /// with its kind ("valid" or hostile's).
 pub fn blocks(n: usize, seed: u64, invalid_share: f64, varied: bool) -> Vec<(Vec<u8>, &'static str)> {
