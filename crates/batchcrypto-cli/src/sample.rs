@@ -47,13 +47,28 @@ pub enum Sample {
     },
     /// Items for `verify secp256k1` (hostile: r or s zero or >= n, high s,
     /// wrong hash, bit flips, keys off the curve or badly prefixed).
-    Secp256k1(Common),
+    Secp256k1 {
+        #[command(flatten)]
+        common: Common,
+        /// Signatures in DER, for `verify secp256k1 --der` (also hostile:
+        /// encodings that are not strict DER, r negative or wider than 32
+        /// bytes).
+        #[arg(long)]
+        der: bool,
+    },
     /// Items for `ecrecover` (hostile: every bad v, r or s zero or >= n,
     /// random r, high s, wrong hash, bit flips).
     Ecrecover(Common),
     /// Items for `verify p256` (hostile: r or s zero or >= n, keys off the
     /// curve or at infinity, high s, wrong hash, bit flips).
-    P256(Common),
+    P256 {
+        #[command(flatten)]
+        common: Common,
+        /// Signatures in DER, for `verify p256 --der` (also hostile as
+        /// `secp256k1 --der`'s).
+        #[arg(long)]
+        der: bool,
+    },
     /// Items for `verify bip340` (hostile: wrong message or key, bit flips,
     /// r >= p, s >= n, keys off the curve or not below p).
     Bip340(Common),
@@ -265,12 +280,26 @@ fn values_line(key: &str, item: &[u8], kind: &str) -> String {
     }
 }
 
+/// `f` of each item and its index (the first `start`).
+fn numbered<T, U>(start: usize, items: Vec<T>, f: impl Fn(usize, T) -> U) -> Vec<U> {
+    items.into_iter().enumerate().map(|(k, t)| f(start + k, t)).collect()
+}
+
+/// Item `n`'s signature in DER (at the hostile share spoiled, then its
+/// kind the spoiling's) and its kind.
+fn der_sig(n: usize, sig: &[u8; 64], kind: &'static str, c: &Common) -> (Vec<u8>, &'static str) {
+    match ecdsa::sample::der_of(n, sig, c.hostile_share, c.seed) {
+        (der, "der") => (der, kind),
+        spoiled => spoiled,
+    }
+}
+
 pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
     let common = match &s {
         Sample::Ed25519 { common, .. }
-        | Sample::Secp256k1(common)
+        | Sample::Secp256k1 { common, .. }
         | Sample::Ecrecover(common)
-        | Sample::P256(common)
+        | Sample::P256 { common, .. }
         | Sample::Bip340(common)
         | Sample::Sr25519(common)
         | Sample::Bls(common)
@@ -343,7 +372,23 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
                 )
             }),
         ),
-        Sample::Secp256k1(_) => by_steps(
+        Sample::Secp256k1 { der: true, .. } => by_steps(
+            c.count,
+            |r| {
+                let start = r.start;
+                let items = ecdsa::sample::secp256k1_verify_range(r, c.signers, c.hostile_share, c.seed);
+                numbered(start, items, |n, (i, kind)| (i, der_sig(n, &i.sig, kind, c)))
+            },
+            |(i, (der, kind))| {
+                format!(
+                    "{{\"hash\":\"{}\",\"sig\":\"{}\",\"pk\":\"{}\",\"kind\":\"{kind}\"}}",
+                    hex::encode(i.hash),
+                    hex::encode(der),
+                    hex::encode(i.pk.as_bytes())
+                )
+            },
+        ),
+        Sample::Secp256k1 { der: false, .. } => by_steps(
             c.count,
             |r| ecdsa::sample::secp256k1_verify_range(r, c.signers, c.hostile_share, c.seed),
             |(i, kind)| {
@@ -366,7 +411,29 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
                 )
             },
         ),
-        Sample::P256(_) => by_steps(
+        Sample::P256 { der: true, .. } => by_steps(
+            c.count,
+            |r| {
+                let start = r.start;
+                let items = ecdsa::sample::p256_verify_range(r, c.signers, c.hostile_share, c.seed);
+                numbered(start, items, |n, (i, kind)| {
+                    let mut sig = [0u8; 64];
+                    sig[..32].copy_from_slice(&i.r);
+                    sig[32..].copy_from_slice(&i.s);
+                    (i, der_sig(n, &sig, kind, c))
+                })
+            },
+            |(i, (der, kind))| {
+                format!(
+                    "{{\"hash\":\"{}\",\"sig\":\"{}\",\"x\":\"{}\",\"y\":\"{}\",\"kind\":\"{kind}\"}}",
+                    hex::encode(i.hash),
+                    hex::encode(der),
+                    hex::encode(i.x),
+                    hex::encode(i.y)
+                )
+            },
+        ),
+        Sample::P256 { der: false, .. } => by_steps(
             c.count,
             |r| ecdsa::sample::p256_verify_range(r, c.signers, c.hostile_share, c.seed),
             |(i, kind)| {

@@ -8,7 +8,7 @@ use batchcrypto::ops::groth16::{self, VerifyingKey, bls12_381};
 use batchcrypto::ops::kzg::{self, CellItem};
 use batchcrypto::ops::merkle::{self, proof};
 use batchcrypto::ops::{bip340, mldsa, mpt, slhdsa, sr25519};
-use batchcrypto::{Engine, Error, FlatBytes, Outcome, Selection, Verdict};
+use batchcrypto::{Engine, Error, FlatBytes, Outcome, Reason, Selection, Verdict};
 
 use std::sync::Arc;
 
@@ -38,18 +38,24 @@ pub enum Verify {
         #[command(flatten)]
         io: Io,
     },
-    /// secp256k1 ECDSA: in {"hash":32,"sig":64 r||s,"pk":33|65}, out {"valid":bool[,"reason"]}.
+    /// secp256k1 ECDSA: in {"hash":32,"sig":64 r||s (DER with --der),"pk":33|65}, out {"valid":bool[,"reason"]}.
     Secp256k1 {
         /// Reject s > n/2 (BIP-62 / EIP-2), as libsecp256k1's own verify does.
         #[arg(long)]
         low_s: bool,
+        /// Signatures in DER (X.690's strict encoding: Bitcoin's BIP-66 with the sighash byte removed, X.509, HSMs and cloud KMS); one that is not strict DER is {"valid":false,"reason":"malformed_signature"}.
+        #[arg(long)]
+        der: bool,
         #[command(flatten)]
         engine: crate::EngineArgs,
         #[command(flatten)]
         io: Io,
     },
-    /// P-256 ECDSA under RIP-7212: in {"hash","r","s","x","y"} (32 bytes each), out {"valid":bool[,"reason"]}.
+    /// P-256 ECDSA under RIP-7212: in {"hash","r","s","x","y"} (32 bytes each; {"hash","sig","x","y"} with --der), out {"valid":bool[,"reason"]}.
     P256 {
+        /// Signatures in DER, one field "sig" for r and s (WebAuthn authenticators, X.509, HSMs and cloud KMS, Hyperledger Fabric); one that is not strict DER is {"valid":false,"reason":"malformed_signature"}.
+        #[arg(long)]
+        der: bool,
         #[command(flatten)]
         engine: crate::EngineArgs,
         #[command(flatten)]
@@ -318,7 +324,12 @@ pub fn job(verify: Verify) -> LineJob {
                 io,
             )
         }
-        Verify::Secp256k1 { low_s, engine, io } => LineJob::new(
+        Verify::Secp256k1 {
+            low_s,
+            der: false,
+            engine,
+            io,
+        } => LineJob::new(
             VerdictVerb::<K1Format>::new(move |e, b| e.verify_secp256k1(b, low_s)),
             if low_s {
                 "verify secp256k1 --low-s"
@@ -328,9 +339,30 @@ pub fn job(verify: Verify) -> LineJob {
             engine,
             io,
         ),
-        Verify::P256 { engine, io } => LineJob::new(
+        Verify::Secp256k1 {
+            low_s,
+            der: true,
+            engine,
+            io,
+        } => LineJob::new(
+            VerdictVerb::<K1DerFormat>::new(move |e, b| e.verify_secp256k1_read(b, low_s)),
+            if low_s {
+                "verify secp256k1 --der --low-s"
+            } else {
+                "verify secp256k1 --der"
+            },
+            engine,
+            io,
+        ),
+        Verify::P256 { der: false, engine, io } => LineJob::new(
             VerdictVerb::<P256Format>::new(|e, b| e.verify_p256(b)),
             "verify p256",
+            engine,
+            io,
+        ),
+        Verify::P256 { der: true, engine, io } => LineJob::new(
+            VerdictVerb::<P256DerFormat>::new(|e, b| e.verify_p256_read(b)),
+            "verify p256 --der",
             engine,
             io,
         ),
@@ -698,6 +730,50 @@ impl LineFormat for K1Format {
 
     fn batch_bytes(batch: &Self::Batch) -> usize {
         batch.len() * std::mem::size_of::<K1VerifyItem>()
+    }
+}
+
+/// `{"hash","sig","pk"}` (secp256k1), the signature in DER: one that is
+/// not strict DER is the item's verdict, not a malformed line.
+struct K1DerFormat;
+
+impl LineFormat for K1DerFormat {
+    type Batch = Vec<Result<K1VerifyItem, Reason>>;
+
+    fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
+        let item: EcdsaLine = parse_object(line)?;
+        let hash = hex_fixed::<32>("hash", &item.hash)?;
+        hex_into("pk", &item.pk, scratch)?;
+        let pk = K1Key::from_slice(scratch)
+            .ok_or_else(|| format!("field \"pk\": expected 33 or 65 bytes, got {} bytes", scratch.len()))?;
+        hex_into("sig", &item.sig, scratch)?;
+        batch.push(K1VerifyItem::from_der(hash, scratch, pk));
+        Ok(())
+    }
+
+    fn batch_bytes(batch: &Self::Batch) -> usize {
+        batch.len() * std::mem::size_of::<Result<K1VerifyItem, Reason>>()
+    }
+}
+
+/// `{"hash","sig","x","y"}` (P-256, RIP-7212), the signature in DER: one
+/// that is not strict DER is the item's verdict, not a malformed line.
+struct P256DerFormat;
+
+impl LineFormat for P256DerFormat {
+    type Batch = Vec<Result<P256Item, Reason>>;
+
+    fn parse(line: &str, batch: &mut Self::Batch, scratch: &mut Vec<u8>) -> Result<(), String> {
+        let item: EcdsaLine = parse_object(line)?;
+        let hash = hex_fixed::<32>("hash", &item.hash)?;
+        let (x, y) = (hex_fixed::<32>("x", &item.x)?, hex_fixed::<32>("y", &item.y)?);
+        hex_into("sig", &item.sig, scratch)?;
+        batch.push(P256Item::from_der(hash, scratch, x, y));
+        Ok(())
+    }
+
+    fn batch_bytes(batch: &Self::Batch) -> usize {
+        batch.len() * std::mem::size_of::<Result<P256Item, Reason>>()
     }
 }
 

@@ -781,6 +781,29 @@ impl Engine {
         )
     }
 
+    /// [`Engine::verify_secp256k1`] of items as read, some refused by the
+    /// reading (`Err`: a signature that is not strict DER,
+    /// [`ecdsa::der`]): those keep their reason, the others are verified,
+    /// one verdict per item in order.
+    pub fn verify_secp256k1_read(
+        &self,
+        items: &[Result<ecdsa::K1VerifyItem, crate::Reason>],
+        low_s: bool,
+    ) -> Result<Outcome<Vec<Verdict>>, Error> {
+        past_reading(Op::Secp256k1Verify { low_s }, items, |it| {
+            self.verify_secp256k1(it, low_s)
+        })
+    }
+
+    /// [`Engine::verify_p256`] of items as read, some refused by the
+    /// reading (as [`Engine::verify_secp256k1_read`]).
+    pub fn verify_p256_read(
+        &self,
+        items: &[Result<ecdsa::P256Item, crate::Reason>],
+    ) -> Result<Outcome<Vec<Verdict>>, Error> {
+        past_reading(Op::P256Verify, items, |it| self.verify_p256(it))
+    }
+
     /// Verifies BIP-340 Schnorr signatures (x-only keys, messages of any
     /// length): one verdict per item, equal to libsecp256k1's (see
     /// [`bip340`]).
@@ -1555,6 +1578,35 @@ fn append<R>(output: &mut Vec<R>, more: Vec<R>) {
 }
 
 /// Inputs whose items are independent, so that a batch can be split.
+/// The verdicts of items as read: those the reading refused keep its
+/// reason, the others go through `run` (one call, as one batch), the
+/// verdicts merged back in item order.
+fn past_reading<W: Copy>(
+    op: Op,
+    read: &[Result<W, crate::Reason>],
+    run: impl FnOnce(&[W]) -> Result<Outcome<Vec<Verdict>>, Error>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let works: Vec<W> = read.iter().filter_map(|r| r.as_ref().ok().copied()).collect();
+    let Outcome { output, selection } = run(&works)?;
+    let answered = output.len();
+    let mut verdicts = output.into_iter();
+    let merged: Option<Vec<Verdict>> = read
+        .iter()
+        .map(|r| match r {
+            Ok(_) => verdicts.next(),
+            Err(reason) => Some(Verdict::Invalid(*reason)),
+        })
+        .collect();
+    match merged {
+        Some(output) if answered == works.len() => Ok(Outcome { output, selection }),
+        _ => Err(Error::Device {
+            op: OpName::Op(op),
+            backend: selection.backend,
+            reason: format!("{answered} verdicts for {} items", works.len()),
+        }),
+    }
+}
+
 trait Items: Sync {
     fn len(&self) -> usize;
     fn slice(&self, range: std::ops::Range<usize>) -> Self;

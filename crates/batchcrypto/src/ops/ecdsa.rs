@@ -13,8 +13,13 @@
 //! `s_out_of_range`, `high_s` (with `low_s`), `recovery_failed` (no curve
 //! point has x = r); `p256_verify`: `r_out_of_range`, `s_out_of_range`,
 //! `not_on_curve`, `equation`.
+//!
+//! Signatures come as r ‖ s, or in DER ([`der`]: Bitcoin, X.509, WebAuthn,
+//! HSMs), read first: one that is not strict DER is `malformed_signature`
+//! before any other check.
 
 pub(crate) mod cpu;
+pub mod der;
 #[cfg(feature = "wgpu")]
 pub(crate) mod gpu;
 pub mod oracle;

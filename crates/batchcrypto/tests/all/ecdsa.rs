@@ -1,8 +1,9 @@
 //! ECDSA (secp256k1 verify, ecrecover, P-256 verify) on every engine against
-//! the oracles and the public vectors: Wycheproof's secp256k1 (P1363 and the
-//! Bitcoin DER rules) and secp256r1 sets, go-ethereum's `ecRecover.json` and
-//! `p256Verify.json`; generated honest and hostile items with and without
-//! the low-s rule.
+//! the oracles and the public vectors: Wycheproof's secp256k1 (P1363, DER
+//! and the Bitcoin DER rules) and secp256r1 (P1363 and DER) sets,
+//! go-ethereum's `ecRecover.json` and `p256Verify.json`; generated honest
+//! and hostile items with and without the low-s rule, in r ‖ s and in DER
+//! (some encodings spoiled).
 
 use crate::support::{engines, expected_backend, vectors_dir};
 use batchcrypto::Reason;
@@ -72,64 +73,208 @@ fn wycheproof_secp256k1_p1363() {
     k1_verdicts_match(&items, false, &want, "wycheproof p1363");
 }
 
-/// Strict DER (BIP-66): the two integers as 32-byte big-endian, or `None`.
-fn der_to_compact(der: &[u8]) -> Option<[u8; 64]> {
-    let int = |b: &[u8]| -> Option<(Vec<u8>, usize)> {
-        let (&tag, rest) = b.split_first()?;
-        let (&len, rest) = rest.split_first()?;
-        let len = usize::from(len);
-        if tag != 0x02 || len == 0 || len > 33 || rest.len() < len || rest[0] & 0x80 != 0 {
-            return None;
-        }
-        // Minimal: a leading zero only before a byte with its top bit set.
-        if len > 1 && rest[0] == 0 && rest[1] & 0x80 == 0 {
-            return None;
-        }
-        Some((rest[..len].to_vec(), 2 + len))
-    };
-    if der.len() < 8 || der[0] != 0x30 || usize::from(der[1]) != der.len() - 2 {
-        return None;
-    }
-    let (r, used) = int(&der[2..])?;
-    let (s, used2) = int(&der[2 + used..])?;
-    if 2 + used + used2 != der.len() {
-        return None;
-    }
-    let mut out = [0u8; 64];
-    for (v, at) in [(r, 0usize), (s, 32)] {
-        // 33 bytes only for a leading zero; anything wider is >= 2^256.
-        if v.len() == 33 && v[0] != 0 {
-            return None;
-        }
-        let v: &[u8] = if v.len() == 33 { &v[1..] } else { &v };
-        out[at + 32 - v.len()..at + 32].copy_from_slice(v);
-    }
-    Some(out)
+/// One case of a Wycheproof ECDSA file.
+struct Case {
+    /// The group's key, uncompressed SEC1.
+    key: Vec<u8>,
+    /// The message's SHA-256.
+    hash: [u8; 32],
+    /// The signature as given.
+    sig: Vec<u8>,
+    /// Whether it is valid (the files hold no `acceptable` case).
+    valid: bool,
 }
 
-/// Wycheproof's Bitcoin set: strict DER and low s. Every case that strict
-/// DER admits is checked with the low-s rule; the others must be invalid.
-#[test]
-fn wycheproof_secp256k1_bitcoin_low_s() {
-    let Some(file) = json("wycheproof/ecdsa_secp256k1_sha256_bitcoin_test.json") else {
-        return;
-    };
-    let (mut items, mut want) = (Vec::new(), Vec::new());
+/// Every case of a Wycheproof ECDSA file.
+fn wycheproof_cases(path: &str) -> Option<Vec<Case>> {
+    let file = json(path)?;
+    let mut cases = Vec::new();
     for group in file["testGroups"].as_array().expect("groups") {
-        let pk = K1Key::from_slice(&unhex(group["publicKey"]["uncompressed"].as_str().expect("key"))).expect("65");
+        let key = unhex(group["publicKey"]["uncompressed"].as_str().expect("key"));
         for t in group["tests"].as_array().expect("tests") {
-            let valid = t["result"] == "valid";
-            let Some(sig) = der_to_compact(&unhex(t["sig"].as_str().expect("sig"))) else {
-                assert!(!valid, "tcId {} {}: not strict DER", t["tcId"], t["comment"]);
-                continue;
-            };
-            let hash = hash_oracle::digest(Alg::Sha256, &unhex(t["msg"].as_str().expect("msg")));
-            items.push(K1VerifyItem { hash, sig, pk });
-            want.push(valid);
+            assert_ne!(t["result"], "acceptable", "tcId {}", t["tcId"]);
+            cases.push(Case {
+                key: key.clone(),
+                hash: hash_oracle::digest(Alg::Sha256, &unhex(t["msg"].as_str().expect("msg"))),
+                sig: unhex(t["sig"].as_str().expect("sig")),
+                valid: t["result"] == "valid",
+            });
         }
     }
-    assert!(items.len() > 100);
-    k1_verdicts_match(&items, true, &want, "wycheproof bitcoin");
+    Some(cases)
+}
+
+/// A P-256 item with its signature in DER: hash, DER, x, y.
+type P256Der = ([u8; 32], Vec<u8>, [u8; 32], [u8; 32]);
+
+/// secp256k1 signatures in DER (hash, DER, key) through every engine's
+/// reading and verification: each verdict `want`'s and libsecp256k1's
+/// DER path's, one the reading refused `malformed_signature`.
+fn k1_der_verdicts_match(cases: &[([u8; 32], Vec<u8>, K1Key)], low_s: bool, want: &[bool], what: &str) {
+    let read: Vec<_> = cases
+        .iter()
+        .map(|(hash, der, pk)| K1VerifyItem::from_der(*hash, der, *pk))
+        .collect();
+    for (name, engine) in engines() {
+        let out = engine.verify_secp256k1_read(&read, low_s).expect("verify");
+        ran(name, &out.selection);
+        assert_eq!(out.output.len(), cases.len(), "{name} {what}");
+        for (i, ((hash, der, pk), got)) in cases.iter().zip(&out.output).enumerate() {
+            assert_eq!(got.is_valid(), want[i], "{name} {what} item {i} low_s={low_s}: {got:?}");
+            assert_eq!(
+                oracle::secp256k1_verify_der(hash, der, pk, low_s),
+                want[i],
+                "oracle {what} item {i}"
+            );
+            if read[i].is_err() {
+                assert_eq!(got.reason(), Some(Reason::MalformedSignature), "{name} {what} item {i}");
+            }
+        }
+    }
+}
+
+/// P-256 signatures in DER (hash, DER, x, y) through every engine's
+/// reading and verification: each verdict `want`'s and RustCrypto `p256`'s
+/// DER path's, one the reading refused `malformed_signature`.
+fn p256_der_verdicts_match(cases: &[P256Der], want: &[bool], what: &str) {
+    let read: Vec<_> = cases
+        .iter()
+        .map(|(hash, der, x, y)| P256Item::from_der(*hash, der, *x, *y))
+        .collect();
+    for (name, engine) in engines() {
+        let out = engine.verify_p256_read(&read).expect("verify");
+        ran(name, &out.selection);
+        assert_eq!(out.output.len(), cases.len(), "{name} {what}");
+        for (i, ((hash, der, x, y), got)) in cases.iter().zip(&out.output).enumerate() {
+            assert_eq!(got.is_valid(), want[i], "{name} {what} item {i}: {got:?}");
+            assert_eq!(
+                oracle::p256_verify_der(hash, der, x, y),
+                want[i],
+                "oracle {what} item {i}"
+            );
+            if read[i].is_err() {
+                assert_eq!(got.reason(), Some(Reason::MalformedSignature), "{name} {what} item {i}");
+            }
+        }
+    }
+}
+
+/// Wycheproof's secp256k1 DER set (high s valid) and its Bitcoin set
+/// (strict DER and low s: BIP-66, BIP-62), every case through the DER
+/// path: BER's encodings, wrong tags and lengths, integers out of range.
+#[test]
+fn wycheproof_secp256k1_der() {
+    for (path, low_s) in [
+        ("wycheproof/ecdsa_secp256k1_sha256_test.json", false),
+        ("wycheproof/ecdsa_secp256k1_sha256_bitcoin_test.json", true),
+    ] {
+        let Some(cases) = wycheproof_cases(path) else {
+            return;
+        };
+        assert!(cases.len() > 450, "{path}");
+        let items: Vec<_> = cases
+            .iter()
+            .map(|c| (c.hash, c.sig.clone(), K1Key::from_slice(&c.key).expect("65")))
+            .collect();
+        let want: Vec<bool> = cases.iter().map(|c| c.valid).collect();
+        // Most of the invalid cases are encodings the reading refuses.
+        let refused = items
+            .iter()
+            .filter(|(_, der, _)| ecdsa::der::to_compact(der).is_err())
+            .count();
+        assert!(refused > 150, "{path}: {refused} refused");
+        k1_der_verdicts_match(&items, low_s, &want, path);
+    }
+}
+
+/// Wycheproof's P-256 DER set, every case through the DER path.
+#[test]
+fn wycheproof_secp256r1_der() {
+    let Some(cases) = wycheproof_cases("wycheproof/ecdsa_secp256r1_sha256_test.json") else {
+        return;
+    };
+    assert!(cases.len() > 450);
+    let items: Vec<_> = cases
+        .iter()
+        .map(|c| {
+            (
+                c.hash,
+                c.sig.clone(),
+                c.key[1..33].try_into().expect("32"),
+                c.key[33..].try_into().expect("32"),
+            )
+        })
+        .collect();
+    let want: Vec<bool> = cases.iter().map(|c| c.valid).collect();
+    p256_der_verdicts_match(&items, &want, "wycheproof secp256r1 DER");
+}
+
+/// Generated items of every kind (honest and hostile r ‖ s) in DER, a
+/// share of the encodings spoiled ([`sample::DER_HOSTILE`]): each verdict
+/// the DER oracle's, each spoiled encoding refused for its kind's reason.
+#[test]
+fn generated_der_items() {
+    let expected = |kind: &str| sample::DER_HOSTILE.iter().find(|(k, _)| *k == kind).map(|(_, r)| *r);
+    let k1 = sample::secp256k1_verify(600, 20, 0.3, 66);
+    let k1_der = sample::der(&k1.iter().map(|(i, _)| i.sig).collect::<Vec<_>>(), 0.4, 66);
+    let items: Vec<_> = k1
+        .iter()
+        .zip(&k1_der)
+        .map(|((i, _), (der, _))| (i.hash, der.clone(), i.pk))
+        .collect();
+    for low_s in [false, true] {
+        let want: Vec<bool> = items
+            .iter()
+            .map(|(hash, der, pk)| oracle::secp256k1_verify_der(hash, der, pk, low_s))
+            .collect();
+        assert!(want.iter().filter(|&&v| v).count() > 100);
+        k1_der_verdicts_match(&items, low_s, &want, "generated secp256k1");
+    }
+    let p256 = sample::p256_verify(600, 20, 0.3, 67);
+    let sigs: Vec<[u8; 64]> = p256
+        .iter()
+        .map(|(i, _)| [i.r, i.s].concat().try_into().expect("64"))
+        .collect();
+    let p256_der = sample::der(&sigs, 0.4, 67);
+    let p_items: Vec<_> = p256
+        .iter()
+        .zip(&p256_der)
+        .map(|((i, _), (der, _))| (i.hash, der.clone(), i.x, i.y))
+        .collect();
+    let want: Vec<bool> = p_items
+        .iter()
+        .map(|(h, d, x, y)| oracle::p256_verify_der(h, d, x, y))
+        .collect();
+    assert!(want.iter().filter(|&&v| v).count() > 100);
+    p256_der_verdicts_match(&p_items, &want, "generated P-256");
+    // Every spoiled kind occurs and gets its reason, on either curve.
+    let (_, engine) = &engines()[0];
+    let k1_read: Vec<_> = items
+        .iter()
+        .map(|(h, d, pk)| K1VerifyItem::from_der(*h, d, *pk))
+        .collect();
+    let p_read: Vec<_> = p_items
+        .iter()
+        .map(|(h, d, x, y)| P256Item::from_der(*h, d, *x, *y))
+        .collect();
+    let k1_got = engine.verify_secp256k1_read(&k1_read, false).expect("verify").output;
+    let p_got = engine.verify_p256_read(&p_read).expect("verify").output;
+    let k1_kinds: Vec<&str> = k1.iter().map(|(_, k)| *k).collect();
+    let p_kinds: Vec<&str> = p256.iter().map(|(_, k)| *k).collect();
+    for (base, kinds, got) in [(&k1_kinds, &k1_der, &k1_got), (&p_kinds, &p256_der, &p_got)] {
+        for (kind, _) in sample::DER_HOSTILE {
+            assert!(kinds.iter().any(|(_, k)| *k == kind), "{kind} never drawn");
+        }
+        for ((base, (_, kind)), v) in base.iter().zip(kinds).zip(got) {
+            // The reading's refusal comes first; an r out of range after a
+            // bad key's refusal on secp256k1 (its order: key, r, s).
+            match expected(kind) {
+                Some(Reason::MalformedSignature) => assert_eq!(v.reason(), Some(Reason::MalformedSignature), "{kind}"),
+                Some(reason) if *base == "valid" => assert_eq!(v.reason(), Some(reason), "{kind} of {base}"),
+                _ => {}
+            }
+        }
+    }
 }
 
 #[test]

@@ -7,7 +7,7 @@ use secp256k1::ecdsa::{RecoverableSignature, RecoveryId, Signature};
 use secp256k1::{Message, PublicKey};
 use sha3::Digest as _;
 
-use super::{K1VerifyItem, P256Item, RecoverItem, Recovered, SECP256K1_HALF_N, recovery_id};
+use super::{K1Key, K1VerifyItem, P256Item, RecoverItem, Recovered, SECP256K1_HALF_N, recovery_id};
 
 /// libsecp256k1 `verify`, after `normalize_s` unless `low_s` (then a high
 /// s fails, as libsecp256k1 itself decides).
@@ -22,6 +22,22 @@ pub fn secp256k1_verify(item: &K1VerifyItem, low_s: bool) -> bool {
         sig.normalize_s();
     }
     secp256k1::ecdsa::verify(&sig, Message::from_digest(item.hash), &pk).is_ok()
+}
+
+/// libsecp256k1's path of a DER-encoded signature: `Signature::from_der`
+/// (strict DER; an integer out of range read as zero), then
+/// [`secp256k1_verify`]'s rules.
+pub fn secp256k1_verify_der(hash: &[u8; 32], der: &[u8], pk: &K1Key, low_s: bool) -> bool {
+    let Ok(pk) = PublicKey::from_slice(pk.as_bytes()) else {
+        return false;
+    };
+    let Ok(mut sig) = Signature::from_der(der) else {
+        return false;
+    };
+    if !low_s {
+        sig.normalize_s();
+    }
+    secp256k1::ecdsa::verify(&sig, Message::from_digest(*hash), &pk).is_ok()
 }
 
 /// libsecp256k1 recovery with the precompile's rules; `None` when the
@@ -49,15 +65,33 @@ pub(crate) fn recovered(uncompressed: &[u8; 65]) -> Recovered {
 /// p256 `VerifyingKey::from_sec1_bytes(04 ‖ x ‖ y)` and
 /// `Signature::from_scalars(r, s)`, then `verify_prehash(hash)`.
 pub fn p256_verify(item: &P256Item) -> bool {
-    let mut sec1 = [0u8; 65];
-    sec1[0] = 4;
-    sec1[1..33].copy_from_slice(&item.x);
-    sec1[33..].copy_from_slice(&item.y);
-    let Ok(key) = p256::ecdsa::VerifyingKey::from_sec1_bytes(&sec1) else {
+    let Some(key) = p256_key(&item.x, &item.y) else {
         return false;
     };
     let Ok(sig) = p256::ecdsa::Signature::from_scalars(item.r, item.s) else {
         return false;
     };
     key.verify_prehash(&item.hash, &sig).is_ok()
+}
+
+/// RustCrypto `p256`'s path of a DER-encoded signature:
+/// `Signature::from_der` (strict DER, r and s in [1, n-1]), then
+/// `verify_prehash(hash)` under the key 04 ‖ x ‖ y.
+pub fn p256_verify_der(hash: &[u8; 32], der: &[u8], x: &[u8; 32], y: &[u8; 32]) -> bool {
+    let Some(key) = p256_key(x, y) else {
+        return false;
+    };
+    let Ok(sig) = p256::ecdsa::Signature::from_der(der) else {
+        return false;
+    };
+    key.verify_prehash(hash, &sig).is_ok()
+}
+
+/// p256 `VerifyingKey::from_sec1_bytes(04 ‖ x ‖ y)`: `None` off the curve.
+fn p256_key(x: &[u8; 32], y: &[u8; 32]) -> Option<p256::ecdsa::VerifyingKey> {
+    let mut sec1 = [0u8; 65];
+    sec1[0] = 4;
+    sec1[1..33].copy_from_slice(x);
+    sec1[33..].copy_from_slice(y);
+    p256::ecdsa::VerifyingKey::from_sec1_bytes(&sec1).ok()
 }

@@ -1,7 +1,8 @@
 //! Deterministic ECDSA items for tests, `bench` and `selftest`: honest
 //! signatures (keys repeat), and at the requested share hostile ones — r or
 //! s zero or not below n, r in [n, p), high s, wrong hash, flipped bits,
-//! keys off the curve or badly prefixed, every kind of bad v.
+//! keys off the curve or badly prefixed, every kind of bad v; and
+//! signatures in DER, some spoiled ([`der`]).
 
 use std::ops::Range;
 
@@ -13,6 +14,7 @@ use secp256k1::ecdsa::RecoverableSignature;
 use secp256k1::{Message, PublicKey, SecretKey};
 
 use crate::ops::item_rng;
+use crate::verdict::Reason;
 
 use super::{K1Key, K1VerifyItem, P256_N, P256Item, RecoverItem, SECP256K1_N};
 
@@ -293,4 +295,69 @@ pub fn p256_verify_range(
             (item, kind)
         })
         .collect()
+}
+
+/// The ways [`der`] spoils a DER signature ([`super::der`]), each with the
+/// reason the operations give it: five encodings that are not strict DER,
+/// and two that are but hold an r out of range (negative, or wider than
+/// 32 bytes: read as zero).
+pub const DER_HOSTILE: [(&str, Reason); 7] = [
+    ("der_trailing_byte", Reason::MalformedSignature),
+    ("der_truncated", Reason::MalformedSignature),
+    ("der_long_length", Reason::MalformedSignature),
+    ("der_leading_zero", Reason::MalformedSignature),
+    ("der_wrong_tag", Reason::MalformedSignature),
+    ("der_negative_r", Reason::ROutOfRange),
+    ("der_wide_r", Reason::ROutOfRange),
+];
+
+/// Each of `sigs` (r ‖ s) in DER: [`der_of`] of each with its index.
+pub fn der(sigs: &[[u8; 64]], hostile_share: f64, seed: u64) -> Vec<(Vec<u8>, &'static str)> {
+    sigs.iter()
+        .enumerate()
+        .map(|(i, sig)| der_of(i, sig, hostile_share, seed))
+        .collect()
+}
+
+/// Item `i`'s signature `sig` (r ‖ s) in DER ([`super::der::encode`]),
+/// at the share `hostile_share` spoiled in one of [`DER_HOSTILE`]'s ways
+/// (the choice depends only on `seed` and `i`, and not on the choices
+/// that made the item with the same seed); its kind, `"der"` for the
+/// encoding as it is.
+pub fn der_of(i: usize, sig: &[u8; 64], hostile_share: f64, seed: u64) -> (Vec<u8>, &'static str) {
+    let mut rng = item_rng(seed ^ DER_SEED, i);
+    if rng.random::<f64>() >= hostile_share {
+        return (super::der::encode(sig), "der");
+    }
+    let (kind, _) = DER_HOSTILE[rng.random_range(0..DER_HOSTILE.len())];
+    (spoiled(sig, kind), kind)
+}
+
+/// Mixed into [`der_of`]'s seed: its draws are not the item's.
+const DER_SEED: u64 = 0xd3e5_0000_0000_0001;
+
+/// `sig`'s DER spoiled as `kind` says (one of [`DER_HOSTILE`]).
+fn spoiled(sig: &[u8; 64], kind: &str) -> Vec<u8> {
+    let der = super::der::encode(sig);
+    // The first integer's tag and length, and where its content starts.
+    let r_len = usize::from(der[3]);
+    let (r, s) = (&der[4..4 + r_len], &der[4 + r_len..]);
+    let sequence = |r_int: &[u8]| {
+        let body = [r_int, s].concat();
+        [vec![0x30, body.len() as u8], body].concat()
+    };
+    let integer = |content: &[u8]| [&[0x02, content.len() as u8][..], content].concat();
+    match kind {
+        "der_trailing_byte" => [&der[..], &[0]].concat(),
+        "der_truncated" => der[..der.len() - 1].to_vec(),
+        // The sequence's length in the long form it does not need.
+        "der_long_length" => [&[0x30, 0x81][..], &der[1..]].concat(),
+        "der_leading_zero" => sequence(&integer(&[&[0][..], r].concat())),
+        "der_wrong_tag" => [&der[..2], &[0x03], &der[3..]].concat(),
+        // r's first content byte 0x80: negative (never 0xff, which before
+        // a high bit is padding BER allows and DER does not).
+        "der_negative_r" => sequence(&integer(&[&[0x80][..], &r[1..]].concat())),
+        "der_wide_r" => sequence(&integer(&[&[0x01][..], &sig[..32]].concat())),
+        other => unreachable!("{other} is not one of DER_HOSTILE's"),
+    }
 }
