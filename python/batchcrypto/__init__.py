@@ -572,15 +572,24 @@ class Engine:
         verdicts; faster when most are valid)."""
         return self._signed("verify_bls", ("pks", "sigs", "msgs"), (pks, sigs, msgs), bool(batch))
 
-    def verify_secp256k1(self, pks: Any, sigs: Any, hashes: Any, low_s: bool = False) -> Verdicts:
+    def verify_secp256k1(
+        self, pks: Any, sigs: Any, hashes: Any, low_s: bool = False, der: bool = False
+    ) -> Verdicts:
         """secp256k1 ECDSA: keys of 33 or 65 bytes, signatures r || s of 64,
-        32-byte hashes; ``low_s`` rejects s > n/2."""
-        return self._signed("verify_secp256k1", ("pks", "sigs", "hashes"), (pks, sigs, hashes), bool(low_s))
+        32-byte hashes; ``low_s`` rejects s > n/2. With ``der``, signatures
+        in DER of any length (Bitcoin's, the sighash byte removed; X.509,
+        HSMs, cloud KMS): one that is not strict DER is its item's
+        ``malformed_signature``."""
+        op = "verify_secp256k1_der" if der else "verify_secp256k1"
+        return self._signed(op, ("pks", "sigs", "hashes"), (pks, sigs, hashes), bool(low_s))
 
-    def verify_p256(self, pks: Any, sigs: Any, hashes: Any) -> Verdicts:
+    def verify_p256(self, pks: Any, sigs: Any, hashes: Any, der: bool = False) -> Verdicts:
         """P-256 under RIP-7212: keys x || y of 64 bytes, signatures r || s
-        of 64, 32-byte hashes."""
-        return self._signed("verify_p256", ("pks", "sigs", "hashes"), (pks, sigs, hashes))
+        of 64, 32-byte hashes. With ``der``, signatures in DER of any length
+        (WebAuthn, X.509, HSMs, cloud KMS): one that is not strict DER is
+        its item's ``malformed_signature``."""
+        op = "verify_p256_der" if der else "verify_p256"
+        return self._signed(op, ("pks", "sigs", "hashes"), (pks, sigs, hashes))
 
     def verify_mldsa(self, pks: Any, sigs: Any, msgs: Any, level: str = "ml-dsa-65", ctxs: Any = None) -> Verdicts:
         """ML-DSA (FIPS 204) at ``level``; ``ctxs`` None for empty contexts."""

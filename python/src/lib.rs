@@ -203,7 +203,7 @@ impl NativeEngine {
     /// The signature operations over three columns (`pks`, `sigs`, and
     /// `msgs` or `hashes`), by the Python method's name; `option` is the
     /// operation's one option (the Ed25519 policy's name, the sr25519
-    /// context (None: Substrate's), BLS's `batch`, secp256k1's `low_s`; None where there is none).
+    /// context (None: Substrate's), BLS's `batch`, secp256k1's `low_s`, with or without DER; None where there is none).
     #[allow(clippy::too_many_arguments)]
     fn verify(
         &self,
@@ -216,7 +216,10 @@ impl NativeEngine {
         codes: &Bound<'_, PyAny>,
     ) -> PyResult<()> {
         let e = &self.engine;
-        let third_name = if matches!(op, "verify_secp256k1" | "verify_p256") {
+        let third_name = if matches!(
+            op,
+            "verify_secp256k1" | "verify_p256" | "verify_secp256k1_der" | "verify_p256_der"
+        ) {
             "hashes"
         } else {
             "msgs"
@@ -249,6 +252,13 @@ impl NativeEngine {
                 signed(py, op, cols, codes, |p, s, h| flat::verify_secp256k1(e, low_s, p, s, h))
             }
             "verify_p256" => signed(py, op, cols, codes, |p, s, h| flat::verify_p256(e, p, s, h)),
+            "verify_secp256k1_der" => {
+                let low_s: bool = option.extract()?;
+                signed(py, op, cols, codes, |p, s, h| {
+                    flat::verify_secp256k1_der(e, low_s, p, s, h)
+                })
+            }
+            "verify_p256_der" => signed(py, op, cols, codes, |p, s, h| flat::verify_p256_der(e, p, s, h)),
             other => Err(PyValueError::new_err(format!("no signature operation {other:?}"))),
         }
     }

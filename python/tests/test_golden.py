@@ -75,6 +75,8 @@ SIGNED = [
     ("bls.jsonl", "bls-batch.out", "verify_bls", {"pk": 48, "sig": 96, "msg": None}, {"batch": True}),
     ("secp256k1.jsonl", "secp256k1.out", "verify_secp256k1", {"pk": None, "sig": 64, "hash": 32}, {}),
     ("secp256k1.jsonl", "secp256k1-low-s.out", "verify_secp256k1", {"pk": None, "sig": 64, "hash": 32}, {"low_s": True}),
+    ("secp256k1-der.jsonl", "secp256k1-der.out", "verify_secp256k1", {"pk": None, "sig": None, "hash": 32}, {"der": True}),
+    ("secp256k1-der.jsonl", "secp256k1-der-low-s.out", "verify_secp256k1", {"pk": None, "sig": None, "hash": 32}, {"der": True, "low_s": True}),
     ("mldsa44.jsonl", "mldsa-44.out", "verify_mldsa", {"pk": None, "sig": None, "msg": None, "ctx": None}, {"level": "ml-dsa-44"}),
     ("slhdsa-sha2-128s.jsonl", "slhdsa-sha2-128s.out", "verify_slhdsa", {"pk": None, "sig": None, "msg": None, "ctx": None}, {"set": "SLH-DSA-SHA2-128s"}),
 ]
@@ -97,6 +99,16 @@ def test_p256(engine):
     pks = [x + y for x, y in zip(cols["x"], cols["y"])]
     sigs = [r + s for r, s in zip(cols["r"], cols["s"])]
     check_verdicts(engine.verify_p256(pks, sigs, cols["hash"]), answers, "p256")
+
+
+def test_p256_der(engine):
+    """Signatures in DER, some not strict DER: their items' reason."""
+    cols, answers = items("p256-der.jsonl", "p256-der.out", {"hash": 32, "sig": None, "x": 32, "y": 32})
+    pks = [x + y for x, y in zip(cols["x"], cols["y"])]
+    for form in FORMS:
+        got = engine.verify_p256(as_form(pks, 64, form), as_form(cols["sig"], None, form), cols["hash"], der=True)
+        check_verdicts(got, answers, f"p256-der ({form})")
+    assert any(a.get("reason") == "malformed_signature" for a in answers)
 
 
 def test_kzg_cells(engine):

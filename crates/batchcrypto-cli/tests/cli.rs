@@ -1312,7 +1312,8 @@ fn precompile_lines() {
 
 /// The "done when" of ECDSA: large hostile mixed files for `verify
 /// secp256k1`, `ecrecover` and `verify p256`, with and without `--low-s`,
-/// give the oracle's answer on every line (malformed lines reported, exit 2),
+/// and the two verifications with `--der` (some encodings spoiled), give
+/// the oracle's answer on every line (malformed lines reported, exit 2),
 /// and `--backend gpu` prints what `--backend cpu` prints (for each verb,
 /// `verify secp256k1` with `--low-s`, `ecrecover` without).
 #[test]
@@ -1418,6 +1419,59 @@ fn ecdsa_lines_match_oracle() {
     }
     let want: Vec<serde_json::Value> = p.iter().map(|(it, _)| ec_oracle::p256_verify(it).into()).collect();
     check(&["verify", "p256"], &input, &want, true);
+    // In DER (`--der`), a share of the encodings spoiled: each verdict the
+    // DER oracle's (libsecp256k1's, p256's), a signature that is not
+    // strict DER an item, not an error line; a bad key or hash still one.
+    let k1_der = ec_sample::der(&k1.iter().map(|(it, _)| it.sig).collect::<Vec<_>>(), 0.3, 14);
+    let mut input = bad.to_string();
+    for (i, ((it, _), (der, _))) in k1.iter().zip(&k1_der).enumerate() {
+        if i == count / 2 {
+            input.push_str("{\"hash\":\"00\",\"sig\":\"3006020101020101\",\"pk\":\"02\"}\n");
+        }
+        input.push_str(&format!(
+            "{{\"hash\":\"{}\",\"sig\":\"{}\",\"pk\":\"{}\"}}\n",
+            hex::encode(it.hash),
+            hex::encode(der),
+            hex::encode(it.pk.as_bytes())
+        ));
+    }
+    for low_s in [false, true] {
+        let want: Vec<serde_json::Value> = k1
+            .iter()
+            .zip(&k1_der)
+            .map(|((it, _), (der, _))| ec_oracle::secp256k1_verify_der(&it.hash, der, &it.pk, low_s).into())
+            .collect();
+        let args: &[&str] = if low_s {
+            &["verify", "secp256k1", "--der", "--low-s"]
+        } else {
+            &["verify", "secp256k1", "--der"]
+        };
+        check(args, &input, &want, !low_s);
+    }
+    let sigs: Vec<[u8; 64]> = p
+        .iter()
+        .map(|(it, _)| [it.r, it.s].concat().try_into().expect("64 bytes"))
+        .collect();
+    let p_der = ec_sample::der(&sigs, 0.3, 15);
+    let mut input = bad.to_string();
+    for (i, ((it, _), (der, _))) in p.iter().zip(&p_der).enumerate() {
+        if i == count / 2 {
+            input.push_str("{\"hash\":\"00\",\"sig\":\"30\",\"x\":\"00\",\"y\":\"00\"}\n");
+        }
+        input.push_str(&format!(
+            "{{\"hash\":\"{}\",\"sig\":\"{}\",\"x\":\"{}\",\"y\":\"{}\"}}\n",
+            hex::encode(it.hash),
+            hex::encode(der),
+            hex::encode(it.x),
+            hex::encode(it.y)
+        ));
+    }
+    let want: Vec<serde_json::Value> = p
+        .iter()
+        .zip(&p_der)
+        .map(|((it, _), (der, _))| ec_oracle::p256_verify_der(&it.hash, der, &it.x, &it.y).into())
+        .collect();
+    check(&["verify", "p256", "--der"], &input, &want, true);
 }
 
 /// `verify kzg-cell` on a hostile sample with malformed lines mixed in:

@@ -288,6 +288,34 @@ enum BcStatus bc_verify_p256(const struct BcEngine *engine,
                              const struct BcColumn *hashes,
                              uint8_t *out_codes);
 
+// [`bc_verify_secp256k1`] with signatures in DER, of any length (one
+// width, or offsets): one that is not strict DER is its item's
+// `malformed_signature` (libsecp256k1's strict parser; Bitcoin's
+// signatures with the sighash byte removed, X.509, HSMs, cloud KMS).
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_codes` holds `n` bytes.
+enum BcStatus bc_verify_secp256k1_der(const struct BcEngine *engine,
+                                      bool low_s,
+                                      size_t n,
+                                      const struct BcColumn *pks,
+                                      const struct BcColumn *sigs,
+                                      const struct BcColumn *hashes,
+                                      uint8_t *out_codes);
+
+// [`bc_verify_p256`] with signatures in DER, of any length (one width,
+// or offsets): one that is not strict DER is its item's
+// `malformed_signature` (WebAuthn, X.509, HSMs, cloud KMS).
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_codes` holds `n` bytes.
+enum BcStatus bc_verify_p256_der(const struct BcEngine *engine,
+                                 size_t n,
+                                 const struct BcColumn *pks,
+                                 const struct BcColumn *sigs,
+                                 const struct BcColumn *hashes,
+                                 uint8_t *out_codes);
+
 // EIP-7594 cell proofs (c-kzg-4844's verdict on each cell alone):
 // commitments and proofs of 48 bytes (compressed G1 points), cells of
 // 2,048 bytes, `indices` one per item (an index past 127 is the item's

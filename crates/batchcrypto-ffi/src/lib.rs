@@ -684,11 +684,7 @@ pub unsafe extern "C" fn bc_verify_secp256k1(
         // SAFETY: the function's contract.
         unsafe {
             let e = self::engine(engine)?;
-            let (pks, sigs, hashes) = (
-                column("pks", pks, n)?,
-                column("sigs", sigs, n)?,
-                column("hashes", hashes, n)?,
-            );
+            let (pks, sigs, hashes) = ecdsa_columns(n, pks, sigs, hashes)?;
             verdicts(n, out_codes, || flat::verify_secp256k1(e, low_s, &pks, &sigs, &hashes))
         }
     })
@@ -712,14 +708,84 @@ pub unsafe extern "C" fn bc_verify_p256(
         // SAFETY: the function's contract.
         unsafe {
             let e = self::engine(engine)?;
-            let (pks, sigs, hashes) = (
-                column("pks", pks, n)?,
-                column("sigs", sigs, n)?,
-                column("hashes", hashes, n)?,
-            );
+            let (pks, sigs, hashes) = ecdsa_columns(n, pks, sigs, hashes)?;
             verdicts(n, out_codes, || flat::verify_p256(e, &pks, &sigs, &hashes))
         }
     })
+}
+
+/// [`bc_verify_secp256k1`] with signatures in DER, of any length (one
+/// width, or offsets): one that is not strict DER is its item's
+/// `malformed_signature` (libsecp256k1's strict parser; Bitcoin's
+/// signatures with the sighash byte removed, X.509, HSMs, cloud KMS).
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_secp256k1_der(
+    engine: *const BcEngine,
+    low_s: bool,
+    n: usize,
+    pks: *const BcColumn,
+    sigs: *const BcColumn,
+    hashes: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_secp256k1_der", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let (pks, sigs, hashes) = ecdsa_columns(n, pks, sigs, hashes)?;
+            verdicts(n, out_codes, || {
+                flat::verify_secp256k1_der(e, low_s, &pks, &sigs, &hashes)
+            })
+        }
+    })
+}
+
+/// [`bc_verify_p256`] with signatures in DER, of any length (one width,
+/// or offsets): one that is not strict DER is its item's
+/// `malformed_signature` (WebAuthn, X.509, HSMs, cloud KMS).
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_p256_der(
+    engine: *const BcEngine,
+    n: usize,
+    pks: *const BcColumn,
+    sigs: *const BcColumn,
+    hashes: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_p256_der", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let (pks, sigs, hashes) = ecdsa_columns(n, pks, sigs, hashes)?;
+            verdicts(n, out_codes, || flat::verify_p256_der(e, &pks, &sigs, &hashes))
+        }
+    })
+}
+
+/// The `pks`, `sigs` and `hashes` columns of an ECDSA verification.
+///
+/// # Safety
+/// The operations' contract (the header's preamble).
+unsafe fn ecdsa_columns<'a>(
+    n: usize,
+    pks: *const BcColumn,
+    sigs: *const BcColumn,
+    hashes: *const BcColumn,
+) -> Result<(Column<'a>, Column<'a>, Column<'a>), Failure> {
+    // SAFETY: the function's contract.
+    unsafe {
+        Ok((
+            column("pks", pks, n)?,
+            column("sigs", sigs, n)?,
+            column("hashes", hashes, n)?,
+        ))
+    }
 }
 
 /// EIP-7594 cell proofs (c-kzg-4844's verdict on each cell alone):

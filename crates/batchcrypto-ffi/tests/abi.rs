@@ -1734,3 +1734,100 @@ fn receipts_roots() {
     assert!(last_error().contains("out_blooms"), "{}", last_error());
     assert!(codes.iter().all(|&c| c == 0xaa));
 }
+
+/// The ECDSA verifications, r ‖ s and DER: generated honest and hostile
+/// items, their signatures in DER with a share of the encodings spoiled
+/// (in a column of offsets), give the library's verdict codes; a spoiled
+/// encoding is its item's `malformed_signature`, not a failed call.
+#[test]
+fn ecdsa_signatures_in_der() {
+    use batchcrypto::ops::ecdsa::{K1VerifyItem, P256Item, sample};
+    let e = engine();
+    let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
+    let codes_of =
+        |v: Vec<batchcrypto::Verdict>| -> Vec<u8> { v.iter().map(batchcrypto::flat::verdict_code).collect() };
+    let k1 = sample::secp256k1_verify(80, 4, 0.4, 5);
+    let der = sample::der(&k1.iter().map(|(i, _)| i.sig).collect::<Vec<_>>(), 0.4, 5);
+    let (hashes, sigs): (Vec<u8>, Vec<u8>) = (
+        k1.iter().flat_map(|(i, _)| i.hash).collect(),
+        k1.iter().flat_map(|(i, _)| i.sig).collect(),
+    );
+    let (pks, pk_offsets, _) = back_to_back(k1.iter().map(|(i, _)| i.pk.as_bytes()));
+    let (ders, der_offsets, _) = back_to_back(der.iter().map(|(d, _)| d));
+    let (p, h) = (delimited(&pks, &pk_offsets), fixed(&hashes, 32));
+    for low_s in [false, true] {
+        let plain: Vec<K1VerifyItem> = k1.iter().map(|(i, _)| *i).collect();
+        let read: Vec<_> = k1
+            .iter()
+            .zip(&der)
+            .map(|((i, _), (d, _))| K1VerifyItem::from_der(i.hash, d, i.pk))
+            .collect();
+        let want_plain = codes_of(library.verify_secp256k1(&plain, low_s).expect("verify").output);
+        let want_der = codes_of(library.verify_secp256k1_read(&read, low_s).expect("verify").output);
+        assert!(want_der.contains(&batchcrypto::Reason::MalformedSignature.number()));
+        let mut codes = vec![0xAAu8; k1.len()];
+        // SAFETY: columns valid for the items, one output byte each.
+        let status =
+            unsafe { bc_verify_secp256k1(e.0, low_s, k1.len(), &p, &fixed(&sigs, 64), &h, codes.as_mut_ptr()) };
+        assert_eq!(status, BcStatus::Ok, "{}", last_error());
+        assert_eq!(codes, want_plain);
+        // SAFETY: as above.
+        let status = unsafe {
+            bc_verify_secp256k1_der(
+                e.0,
+                low_s,
+                k1.len(),
+                &p,
+                &delimited(&ders, &der_offsets),
+                &h,
+                codes.as_mut_ptr(),
+            )
+        };
+        assert_eq!(status, BcStatus::Ok, "{}", last_error());
+        assert_eq!(codes, want_der, "low_s={low_s}");
+    }
+    let p256 = sample::p256_verify(80, 4, 0.4, 6);
+    let rs: Vec<[u8; 64]> = p256
+        .iter()
+        .map(|(i, _)| [i.r, i.s].concat().try_into().expect("64"))
+        .collect();
+    let der = sample::der(&rs, 0.4, 6);
+    let pks: Vec<u8> = p256.iter().flat_map(|(i, _)| [i.x, i.y].concat()).collect();
+    let hashes: Vec<u8> = p256.iter().flat_map(|(i, _)| i.hash).collect();
+    let (ders, der_offsets, _) = back_to_back(der.iter().map(|(d, _)| d));
+    let read: Vec<_> = p256
+        .iter()
+        .zip(&der)
+        .map(|((i, _), (d, _))| P256Item::from_der(i.hash, d, i.x, i.y))
+        .collect();
+    let plain: Vec<P256Item> = p256.iter().map(|(i, _)| *i).collect();
+    let mut codes = vec![0xAAu8; p256.len()];
+    // SAFETY: columns valid for the items, one output byte each.
+    let status = unsafe {
+        bc_verify_p256(
+            e.0,
+            p256.len(),
+            &fixed(&pks, 64),
+            &fixed(&rs.concat(), 64),
+            &fixed(&hashes, 32),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    assert_eq!(codes, codes_of(library.verify_p256(&plain).expect("verify").output));
+    // SAFETY: as above.
+    let status = unsafe {
+        bc_verify_p256_der(
+            e.0,
+            p256.len(),
+            &fixed(&pks, 64),
+            &delimited(&ders, &der_offsets),
+            &fixed(&hashes, 32),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    let want = codes_of(library.verify_p256_read(&read).expect("verify").output);
+    assert!(want.contains(&batchcrypto::Reason::MalformedSignature.number()));
+    assert_eq!(codes, want);
+}

@@ -333,6 +333,33 @@ pub fn verify_secp256k1(
     engine.verify_secp256k1(&items, low_s)
 }
 
+/// [`verify_secp256k1`] with signatures in DER ([`ecdsa::der`]), of any
+/// length: one that is not strict DER is its item's
+/// `malformed_signature`.
+pub fn verify_secp256k1_der(
+    engine: &Engine,
+    low_s: bool,
+    pks: &Column<'_>,
+    sigs: &Column<'_>,
+    hashes: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let op = Op::Secp256k1Verify { low_s };
+    let n = count(op, &[pks, sigs, hashes])?;
+    let items = (0..n)
+        .map(|i| {
+            let pk = pks.get(i);
+            let pk = ecdsa::K1Key::from_slice(pk)
+                .ok_or_else(|| invalid(op, format!("{}[{i}]: {} bytes, expected 33 or 65", pks.name, pk.len())))?;
+            Ok(ecdsa::K1VerifyItem::from_der(
+                *hashes.exact::<32>(op, i)?,
+                sigs.get(i),
+                pk,
+            ))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    engine.verify_secp256k1_read(&items, low_s)
+}
+
 /// P-256 under RIP-7212: keys x ‖ y of 64 bytes, signatures r ‖ s of 64,
 /// hashes of 32.
 pub fn verify_p256(
@@ -361,6 +388,34 @@ pub fn verify_p256(
         })
         .collect::<Result<Vec<_>, Error>>()?;
     engine.verify_p256(&items)
+}
+
+/// [`verify_p256`] with signatures in DER ([`ecdsa::der`]), of any
+/// length: one that is not strict DER is its item's
+/// `malformed_signature`.
+pub fn verify_p256_der(
+    engine: &Engine,
+    pks: &Column<'_>,
+    sigs: &Column<'_>,
+    hashes: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    let op = Op::P256Verify;
+    let n = count(op, &[pks, sigs, hashes])?;
+    let items = (0..n)
+        .map(|i| {
+            let pk = pks.exact::<64>(op, i)?;
+            let (mut x, mut y) = ([0u8; 32], [0u8; 32]);
+            x.copy_from_slice(&pk[..32]);
+            y.copy_from_slice(&pk[32..]);
+            Ok(ecdsa::P256Item::from_der(
+                *hashes.exact::<32>(op, i)?,
+                sigs.get(i),
+                x,
+                y,
+            ))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    engine.verify_p256_read(&items)
 }
 
 /// EIP-7594 cell proofs: commitments and proofs of 48 bytes (compressed
