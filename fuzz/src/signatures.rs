@@ -2,8 +2,9 @@
 //! ZIP-215; ed25519-dalek, ed25519-zebra), BIP-340 and secp256k1 ECDSA
 //! and ecrecover (libsecp256k1), sr25519 (schnorrkel), P-256 (`p256`),
 //! BLS12-381 one by one and in batches (blst), EIP-7594's KZG cell
-//! proofs (c-kzg-4844), and Groth16 proofs over BN254 and BLS12-381
-//! (`ark-groth16`).
+//! proofs (c-kzg-4844), Groth16 proofs over BN254 and BLS12-381
+//! (`ark-groth16`), and secp256k1 and P-256 signatures in DER
+//! (libsecp256k1's and `p256`'s DER paths).
 
 use std::sync::OnceLock;
 
@@ -35,9 +36,9 @@ const GROTH16_INPUTS: usize = 3;
 /// Seeds of generated items.
 const SEEDS: usize = 4;
 /// The operations (an input's first choice; Groth16 over BLS12-381, the
-/// fourteenth, came last: the committed inputs' first bytes were
-/// rewritten to keep their operation).
-const OPS: u8 = 14;
+/// fourteenth, and ECDSA in DER, the fifteenth, came last: the committed
+/// inputs' first bytes were rewritten to keep their operation).
+const OPS: u8 = 15;
 
 /// Share of hostile items among seed `s`'s generated ones: a third for
 /// the first two, none for the others (batches that the edits alone make
@@ -281,6 +282,7 @@ pub fn check(e: &Engine, data: &[u8]) {
             bls12_381::oracle::verify,
             "groth16_verify_bls12_381",
         ),
+        14 => der_case(e, &mut u, seed),
         _ => {
             let mode = if op == 9 { bls::Mode::Single } else { bls::Mode::Batch };
             let fields = cached(&BLS, seed, |s| {
@@ -299,6 +301,70 @@ pub fn check(e: &Engine, data: &[u8]) {
                 .collect::<Vec<_>>();
             same(&format!("bls {mode:?}"), &got, &want);
         }
+    }
+}
+
+/// ECDSA signatures in DER (`ecdsa::der`): secp256k1 with or without
+/// low s, or P-256 (the input's next choice), seed `seed`'s items with
+/// their signatures in DER (a share spoiled at hostile seeds) edited by
+/// the input, the DER at any length; each verdict against libsecp256k1's
+/// or `p256`'s DER path.
+fn der_case(e: &Engine, u: &mut Unstructured, seed: usize) {
+    let Ok(which) = u.choose_index(3) else {
+        return;
+    };
+    let generate: fn(u64) -> Vec<Vec<Vec<u8>>> = if which < 2 {
+        |s| {
+            let items = ecdsa::sample::secp256k1_verify(ITEMS, 4, hostile(s), s);
+            let sigs: Vec<[u8; 64]> = items.iter().map(|(i, _)| i.sig).collect();
+            let der = ecdsa::sample::der(&sigs, hostile(s), s);
+            items
+                .iter()
+                .zip(der)
+                .map(|((i, _), (d, _))| vec![i.hash.to_vec(), d, i.pk.as_bytes().to_vec()])
+                .collect()
+        }
+    } else {
+        |s| {
+            let items = ecdsa::sample::p256_verify(ITEMS, 4, hostile(s), s);
+            let sigs: Vec<[u8; 64]> = items.iter().map(|(i, _)| array(&[i.r, i.s].concat())).collect();
+            let der = ecdsa::sample::der(&sigs, hostile(s), s);
+            items
+                .iter()
+                .zip(der)
+                .map(|((i, _), (d, _))| vec![i.hash.to_vec(), d, [i.x, i.y].concat()])
+                .collect()
+        }
+    };
+    let items = Fields {
+        items: cached(if which < 2 { &SECP256K1_DER } else { &P256_DER }, seed, generate),
+        fixed: &[true, false, true],
+    }
+    .edited(u, ITEMS)
+    .items;
+    if which < 2 {
+        let low_s = which == 1;
+        let (read, want): (Vec<_>, Vec<_>) = items
+            .iter()
+            .filter_map(|i| {
+                let (hash, pk) = (array(&i[0]), ecdsa::K1Key::from_slice(&i[2])?);
+                let want = ecdsa::oracle::secp256k1_verify_der(&hash, &i[1], &pk, low_s);
+                Some((ecdsa::K1VerifyItem::from_der(hash, &i[1], pk), want))
+            })
+            .unzip();
+        let got = valid(&answers(e, e.verify_secp256k1_read(&read, low_s)));
+        same("secp256k1_verify (DER)", &got, &want);
+    } else {
+        let (read, want): (Vec<_>, Vec<_>) = items
+            .iter()
+            .map(|i| {
+                let (hash, x, y) = (array(&i[0]), array(&i[2][..32]), array(&i[2][32..]));
+                let want = ecdsa::oracle::p256_verify_der(&hash, &i[1], &x, &y);
+                (ecdsa::P256Item::from_der(hash, &i[1], x, y), want)
+            })
+            .unzip();
+        let got = valid(&answers(e, e.verify_p256_read(&read)));
+        same("p256_verify (DER)", &got, &want);
     }
 }
 
@@ -365,6 +431,8 @@ static BLS: Cache = OnceLock::new();
 static CELLS: Cache = OnceLock::new();
 static GROTH16: Cache = OnceLock::new();
 static GROTH16_BLS: Cache = OnceLock::new();
+static SECP256K1_DER: Cache = OnceLock::new();
+static P256_DER: Cache = OnceLock::new();
 
 /// Seed `seed`'s Groth16 key over BLS12-381 (made once per process).
 fn groth16_bls_key(seed: usize) -> &'static bls12_381::VerifyingKey {

@@ -178,6 +178,12 @@ mod tests {
         );
         assert_eq!(title(&["ecrecover"], &[("low_s", "true")]), "ecrecover --low-s");
         assert_eq!(title(&["ecrecover"], &[("low-s", "false")]), "ecrecover");
+        assert_eq!(
+            title(&["verify", "secp256k1"], &[("der", "true"), ("low_s", "true")]),
+            "verify secp256k1 --der --low-s"
+        );
+        assert_eq!(title(&["verify", "p256"], &[("der", "1")]), "verify p256 --der");
+        assert_eq!(title(&["verify", "p256"], &[("der", "false")]), "verify p256");
         assert_eq!(title(&["hash", "keccak256"], &[]), "hash keccak256");
         assert_eq!(title(&["evm", "bn256-add"], &[]), "evm bn256-add");
         assert_eq!(title(&["mlkem", "keygen"], &[("set", "512")]), "mlkem keygen --set 512");
