@@ -178,6 +178,8 @@ def route_lines(route: str) -> list[bytes]:
         return golden("leaves.jsonl")[:24]
     if word == "merkle-poseidon":
         return golden("poseidon-leaves.jsonl")[:24]
+    if word in ("secp256k1-der", "p256-der"):
+        return golden(f"{word}.jsonl")[:24]
     if word.startswith("merkle-proof-"):
         return golden(f"{word}.jsonl")[:24]
     if word.startswith("mpt-proof"):
@@ -243,6 +245,11 @@ WRITTEN = [
     ("verify/sr25519?context=sub+strate", "verify/sr25519"),
     ("verify/sr25519?context=%F0%9F%94%91", "verify/sr25519"),
     ("verify/secp256k1?low-s=false", "verify/secp256k1"),
+    ("verify/secp256k1?der=true", "secp256k1-der"),
+    ("verify/secp256k1?der=1&low_s=true", "secp256k1-der"),
+    ("verify/secp256k1?der=true", "verify/secp256k1"),
+    ("verify/p256?der=true", "p256-der"),
+    ("verify/p256?der=true", "verify/p256"),
     ("ecrecover?low_s=yes", "ecrecover"),
     ("hash/keccak256?raw=0", "hash/keccak256?raw=32"),
     ("hash/sha256?raw=3", "hash/sha256?raw=64"),

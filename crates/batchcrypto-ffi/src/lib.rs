@@ -680,14 +680,17 @@ pub unsafe extern "C" fn bc_verify_secp256k1(
     hashes: *const BcColumn,
     out_codes: *mut u8,
 ) -> BcStatus {
-    guard("bc_verify_secp256k1", || {
-        // SAFETY: the function's contract.
-        unsafe {
-            let e = self::engine(engine)?;
-            let (pks, sigs, hashes) = ecdsa_columns(n, pks, sigs, hashes)?;
-            verdicts(n, out_codes, || flat::verify_secp256k1(e, low_s, &pks, &sigs, &hashes))
-        }
-    })
+    // SAFETY: the function's contract.
+    unsafe {
+        ecdsa_verdicts(
+            "bc_verify_secp256k1",
+            engine,
+            n,
+            [pks, sigs, hashes],
+            out_codes,
+            |e, p, s, h| flat::verify_secp256k1(e, low_s, p, s, h),
+        )
+    }
 }
 
 /// P-256 under RIP-7212 (the `p256` crate's verdicts): keys x ‖ y of 64
@@ -704,14 +707,17 @@ pub unsafe extern "C" fn bc_verify_p256(
     hashes: *const BcColumn,
     out_codes: *mut u8,
 ) -> BcStatus {
-    guard("bc_verify_p256", || {
-        // SAFETY: the function's contract.
-        unsafe {
-            let e = self::engine(engine)?;
-            let (pks, sigs, hashes) = ecdsa_columns(n, pks, sigs, hashes)?;
-            verdicts(n, out_codes, || flat::verify_p256(e, &pks, &sigs, &hashes))
-        }
-    })
+    // SAFETY: the function's contract.
+    unsafe {
+        ecdsa_verdicts(
+            "bc_verify_p256",
+            engine,
+            n,
+            [pks, sigs, hashes],
+            out_codes,
+            |e, p, s, h| flat::verify_p256(e, p, s, h),
+        )
+    }
 }
 
 /// [`bc_verify_secp256k1`] with signatures in DER, of any length (one
@@ -731,16 +737,17 @@ pub unsafe extern "C" fn bc_verify_secp256k1_der(
     hashes: *const BcColumn,
     out_codes: *mut u8,
 ) -> BcStatus {
-    guard("bc_verify_secp256k1_der", || {
-        // SAFETY: the function's contract.
-        unsafe {
-            let e = self::engine(engine)?;
-            let (pks, sigs, hashes) = ecdsa_columns(n, pks, sigs, hashes)?;
-            verdicts(n, out_codes, || {
-                flat::verify_secp256k1_der(e, low_s, &pks, &sigs, &hashes)
-            })
-        }
-    })
+    // SAFETY: the function's contract.
+    unsafe {
+        ecdsa_verdicts(
+            "bc_verify_secp256k1_der",
+            engine,
+            n,
+            [pks, sigs, hashes],
+            out_codes,
+            |e, p, s, h| flat::verify_secp256k1_der(e, low_s, p, s, h),
+        )
+    }
 }
 
 /// [`bc_verify_p256`] with signatures in DER, of any length (one width,
@@ -758,34 +765,49 @@ pub unsafe extern "C" fn bc_verify_p256_der(
     hashes: *const BcColumn,
     out_codes: *mut u8,
 ) -> BcStatus {
-    guard("bc_verify_p256_der", || {
+    // SAFETY: the function's contract.
+    unsafe {
+        ecdsa_verdicts(
+            "bc_verify_p256_der",
+            engine,
+            n,
+            [pks, sigs, hashes],
+            out_codes,
+            |e, p, s, h| flat::verify_p256_der(e, p, s, h),
+        )
+    }
+}
+
+/// An ECDSA verification over its `pks`, `sigs` and `hashes` columns:
+/// `run` on the engine and the columns, its verdicts into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` holds `n` bytes.
+unsafe fn ecdsa_verdicts(
+    op: &str,
+    engine: *const BcEngine,
+    n: usize,
+    [pks, sigs, hashes]: [*const BcColumn; 3],
+    out_codes: *mut u8,
+    run: impl FnOnce(
+        &batchcrypto::Engine,
+        &Column<'_>,
+        &Column<'_>,
+        &Column<'_>,
+    ) -> Result<batchcrypto::Outcome<Vec<batchcrypto::Verdict>>, Error>,
+) -> BcStatus {
+    guard(op, || {
         // SAFETY: the function's contract.
         unsafe {
             let e = self::engine(engine)?;
-            let (pks, sigs, hashes) = ecdsa_columns(n, pks, sigs, hashes)?;
-            verdicts(n, out_codes, || flat::verify_p256_der(e, &pks, &sigs, &hashes))
+            let (pks, sigs, hashes) = (
+                column("pks", pks, n)?,
+                column("sigs", sigs, n)?,
+                column("hashes", hashes, n)?,
+            );
+            verdicts(n, out_codes, || run(e, &pks, &sigs, &hashes))
         }
     })
-}
-
-/// The `pks`, `sigs` and `hashes` columns of an ECDSA verification.
-///
-/// # Safety
-/// The operations' contract (the header's preamble).
-unsafe fn ecdsa_columns<'a>(
-    n: usize,
-    pks: *const BcColumn,
-    sigs: *const BcColumn,
-    hashes: *const BcColumn,
-) -> Result<(Column<'a>, Column<'a>, Column<'a>), Failure> {
-    // SAFETY: the function's contract.
-    unsafe {
-        Ok((
-            column("pks", pks, n)?,
-            column("sigs", sigs, n)?,
-            column("hashes", hashes, n)?,
-        ))
-    }
 }
 
 /// EIP-7594 cell proofs (c-kzg-4844's verdict on each cell alone):

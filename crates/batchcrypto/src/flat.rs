@@ -321,16 +321,29 @@ pub fn verify_secp256k1(
     let n = count(op, &[pks, sigs, hashes])?;
     let items = (0..n)
         .map(|i| {
-            let pk = pks.get(i);
             Ok(ecdsa::K1VerifyItem {
                 hash: *hashes.exact::<32>(op, i)?,
                 sig: *sigs.exact::<64>(op, i)?,
-                pk: ecdsa::K1Key::from_slice(pk)
-                    .ok_or_else(|| invalid(op, format!("{}[{i}]: {} bytes, expected 33 or 65", pks.name, pk.len())))?,
+                pk: k1_key(op, pks, i)?,
             })
         })
         .collect::<Result<Vec<_>, Error>>()?;
     engine.verify_secp256k1(&items, low_s)
+}
+
+/// Item `i`'s secp256k1 key (33 or 65 bytes).
+fn k1_key(op: Op, pks: &Column<'_>, i: usize) -> Result<ecdsa::K1Key, Error> {
+    let pk = pks.get(i);
+    ecdsa::K1Key::from_slice(pk)
+        .ok_or_else(|| invalid(op, format!("{}[{i}]: {} bytes, expected 33 or 65", pks.name, pk.len())))
+}
+
+/// The two 32-byte halves of a 64-byte field (P-256's x ‖ y, r ‖ s).
+fn halves(b: &[u8; 64]) -> ([u8; 32], [u8; 32]) {
+    let (mut first, mut second) = ([0u8; 32], [0u8; 32]);
+    first.copy_from_slice(&b[..32]);
+    second.copy_from_slice(&b[32..]);
+    (first, second)
 }
 
 /// [`verify_secp256k1`] with signatures in DER ([`ecdsa::der`]), of any
@@ -347,14 +360,8 @@ pub fn verify_secp256k1_der(
     let n = count(op, &[pks, sigs, hashes])?;
     let items = (0..n)
         .map(|i| {
-            let pk = pks.get(i);
-            let pk = ecdsa::K1Key::from_slice(pk)
-                .ok_or_else(|| invalid(op, format!("{}[{i}]: {} bytes, expected 33 or 65", pks.name, pk.len())))?;
-            Ok(ecdsa::K1VerifyItem::from_der(
-                *hashes.exact::<32>(op, i)?,
-                sigs.get(i),
-                pk,
-            ))
+            let (hash, pk) = (hashes.exact::<32>(op, i)?, k1_key(op, pks, i)?);
+            Ok(ecdsa::K1VerifyItem::from_der(*hash, sigs.get(i), pk))
         })
         .collect::<Result<Vec<_>, Error>>()?;
     engine.verify_secp256k1_read(&items, low_s)
@@ -372,18 +379,13 @@ pub fn verify_p256(
     let n = count(op, &[pks, sigs, hashes])?;
     let items = (0..n)
         .map(|i| {
-            let (pk, sig) = (pks.exact::<64>(op, i)?, sigs.exact::<64>(op, i)?);
-            let half = |b: &[u8; 64], second: bool| -> [u8; 32] {
-                let mut h = [0; 32];
-                h.copy_from_slice(if second { &b[32..] } else { &b[..32] });
-                h
-            };
+            let ((x, y), (r, s)) = (halves(pks.exact::<64>(op, i)?), halves(sigs.exact::<64>(op, i)?));
             Ok(ecdsa::P256Item {
                 hash: *hashes.exact::<32>(op, i)?,
-                r: half(sig, false),
-                s: half(sig, true),
-                x: half(pk, false),
-                y: half(pk, true),
+                r,
+                s,
+                x,
+                y,
             })
         })
         .collect::<Result<Vec<_>, Error>>()?;
@@ -403,16 +405,8 @@ pub fn verify_p256_der(
     let n = count(op, &[pks, sigs, hashes])?;
     let items = (0..n)
         .map(|i| {
-            let pk = pks.exact::<64>(op, i)?;
-            let (mut x, mut y) = ([0u8; 32], [0u8; 32]);
-            x.copy_from_slice(&pk[..32]);
-            y.copy_from_slice(&pk[32..]);
-            Ok(ecdsa::P256Item::from_der(
-                *hashes.exact::<32>(op, i)?,
-                sigs.get(i),
-                x,
-                y,
-            ))
+            let ((x, y), hash) = (halves(pks.exact::<64>(op, i)?), hashes.exact::<32>(op, i)?);
+            Ok(ecdsa::P256Item::from_der(*hash, sigs.get(i), x, y))
         })
         .collect::<Result<Vec<_>, Error>>()?;
     engine.verify_p256_read(&items)

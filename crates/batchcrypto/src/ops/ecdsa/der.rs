@@ -21,6 +21,14 @@
 //! libsecp256k1's DER path and to RustCrypto `p256`'s
 //! (`Signature::from_der`, `verify_prehash`), and to Wycheproof's DER
 //! files (BER and malformed encodings among them).
+//!
+//! DER is an encoding of the operations' input, not an operation of its
+//! own: the registry's entries, the calibration, the bench and the GPU
+//! kernels are the r ‖ s operations'. A caller reads each signature into
+//! its item ([`K1VerifyItem::from_der`], [`P256Item::from_der`]) and hands
+//! the items as read to `Engine::verify_secp256k1_read` or
+//! `verify_p256_read`: those the reading refused keep their reason, the
+//! others run as one r ‖ s batch wherever the plan puts it.
 
 use secp256k1::ecdsa::Signature;
 
