@@ -715,7 +715,7 @@ pub unsafe extern "C" fn bc_verify_p256(
             n,
             [pks, sigs, hashes],
             out_codes,
-            |e, p, s, h| flat::verify_p256(e, p, s, h),
+            flat::verify_p256,
         )
     }
 }
@@ -773,7 +773,7 @@ pub unsafe extern "C" fn bc_verify_p256_der(
             n,
             [pks, sigs, hashes],
             out_codes,
-            |e, p, s, h| flat::verify_p256_der(e, p, s, h),
+            flat::verify_p256_der,
         )
     }
 }
