@@ -1669,6 +1669,8 @@ fn samples_feed_their_verbs() {
         ("secp256k1", vec!["verify", "secp256k1"]),
         ("ecrecover", vec!["ecrecover"]),
         ("p256", vec!["verify", "p256"]),
+        ("secp256k1 --der", vec!["verify", "secp256k1", "--der"]),
+        ("p256 --der", vec!["verify", "p256", "--der"]),
         ("bls", vec!["verify", "bls"]),
         ("bip340", vec!["verify", "bip340"]),
         ("sr25519", vec!["verify", "sr25519"]),
