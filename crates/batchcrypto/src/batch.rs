@@ -163,6 +163,13 @@ impl<const PK: usize, const SIG: usize> SignedBatch<PK, SIG> {
         self.pks.len()
     }
 
+    /// Keeps the first `len` items (all when there are fewer).
+    pub fn truncate(&mut self, len: usize) {
+        self.pks.truncate(len);
+        self.sigs.truncate(len);
+        self.msgs.truncate(len);
+    }
+
     /// `true` when the batch holds no item.
     pub fn is_empty(&self) -> bool {
         self.pks.is_empty()

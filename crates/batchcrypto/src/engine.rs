@@ -16,7 +16,7 @@ use crate::error::{Error, OpName};
 use crate::gpu::{Failure, GpuRuntime, Streamed};
 use crate::ops::{
     Op, authority, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt,
-    ordered_trie, poseidon, receipts, slhdsa, sr25519, tx_sender,
+    ordered_trie, poseidon, receipts, slhdsa, solana_tx, sr25519, tx_sender,
 };
 use crate::profile::{Plan, Profile};
 use crate::registry;
@@ -1052,6 +1052,22 @@ impl Engine {
     /// GPU).
     pub fn tx_senders(&self, txs: &FlatBytes) -> Result<Outcome<Vec<tx_sender::SenderResult>>, Error> {
         self.run_split(Op::TxSender, txs, tx_sender::gpu::senders, tx_sender::cpu::senders)
+    }
+
+    /// Checks Solana transactions (wire format, legacy, v0 or v1): per
+    /// transaction valid, or the first check it fails
+    /// (`malformed_transaction`, `sanitize_failure`, or its first failing
+    /// signature's `ed25519_verify` reason under `policy`; see
+    /// [`solana_tx`]), equal to Anza's reader and sanitize rules with the
+    /// policy's oracle. The transactions are read on the CPU cores; their
+    /// signatures run as `ed25519_verify` batches on the plan's backend.
+    pub fn verify_solana_txs(&self, txs: &FlatBytes, policy: ed25519::Policy) -> Result<Outcome<Vec<Verdict>>, Error> {
+        self.run_split(
+            Op::SolanaTxVerify(policy),
+            txs,
+            |gpu, t| solana_tx::gpu::verify(gpu, t, policy),
+            |t| solana_tx::cpu::verify(t, policy),
+        )
     }
 
     /// The authority of each EIP-7702 authorization (its RLP, as a

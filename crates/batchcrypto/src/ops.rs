@@ -21,6 +21,7 @@ pub mod ordered_trie;
 pub mod poseidon;
 pub mod receipts;
 pub mod slhdsa;
+pub mod solana_tx;
 pub mod sr25519;
 pub mod tx_sender;
 
@@ -205,11 +206,14 @@ pub enum Op {
     /// Blocks' receipts: their trie's root and their blooms' union (a
     /// header's `receiptsRoot` and `logsBloom`).
     ReceiptsRoot,
+    /// Solana transactions' signatures (wire format, every signature
+    /// under one Ed25519 policy).
+    SolanaTxVerify(ed25519::Policy),
 }
 
 impl Op {
     /// Every operation, in a stable order.
-    pub const ALL: [Op; 86] = [
+    pub const ALL: [Op; 88] = [
         Op::Ed25519Verify(ed25519::Policy::Strict),
         Op::Ed25519Verify(ed25519::Policy::Zip215),
         Op::Hash(hash::Alg::Keccak256),
@@ -296,6 +300,8 @@ impl Op {
         Op::TxSender,
         Op::Eip7702Authority,
         Op::ReceiptsRoot,
+        Op::SolanaTxVerify(ed25519::Policy::Strict),
+        Op::SolanaTxVerify(ed25519::Policy::Zip215),
     ];
 
     /// The stable name (`ed25519_verify_strict`, `keccak256`, ...).
@@ -387,6 +393,8 @@ impl Op {
             Op::TxSender => "tx_sender",
             Op::Eip7702Authority => "eip7702_authority",
             Op::ReceiptsRoot => "receipts_root",
+            Op::SolanaTxVerify(ed25519::Policy::Strict) => "solana_tx_verify_strict",
+            Op::SolanaTxVerify(ed25519::Policy::Zip215) => "solana_tx_verify_zip215",
         }
     }
 
@@ -441,6 +449,7 @@ impl Op {
             Op::TxSender => (29, 0),
             Op::Eip7702Authority => (30, 0),
             Op::ReceiptsRoot => (31, 0),
+            Op::SolanaTxVerify(policy) => (32, policy as usize),
         };
         assert!(parameter < PARAMETERS, "a parameter enum outgrew PARAMETERS");
         variant * PARAMETERS + parameter
@@ -451,7 +460,7 @@ impl Op {
 const PARAMETERS: usize = 16;
 
 /// [`Op::code`]s: variants times [`PARAMETERS`].
-const CODES: usize = 32 * PARAMETERS;
+const CODES: usize = 33 * PARAMETERS;
 
 /// [`Op::position`] by [`Op::code`], built from [`Op::ALL`] when compiling
 /// (which fails if two operations share a code).

@@ -21,7 +21,7 @@ use crate::engine::Engine;
 use crate::error::Error;
 use crate::ops::{
     Op, authority, bip340, bls, ecdsa, ed25519, evm, groth16, hash, kzg, merkle, mldsa, mlkem, mpt, msm, ntt,
-    ordered_trie, poseidon, receipts, slhdsa, sr25519, tx_sender,
+    ordered_trie, poseidon, receipts, slhdsa, solana_tx, sr25519, tx_sender,
 };
 
 /// How a workload is made.
@@ -198,7 +198,7 @@ impl OpSpec {
 }
 
 /// Every operation, in a stable order (the order of reports).
-pub static OPS: [OpSpec; 86] = [
+pub static OPS: [OpSpec; 88] = [
     ed25519::workload::STRICT,
     ed25519::workload::ZIP215,
     hash::workload::KECCAK256,
@@ -285,6 +285,8 @@ pub static OPS: [OpSpec; 86] = [
     tx_sender::workload::TX_SENDER,
     authority::workload::EIP7702_AUTHORITY,
     receipts::workload::RECEIPTS_ROOT,
+    solana_tx::workload::STRICT,
+    solana_tx::workload::ZIP215,
 ];
 
 /// The declaration of `op`.

@@ -175,11 +175,16 @@ pub enum Reason {
     MalformedReceipt = 48,
     /// Receipts: a receipt's `logsBloom` is not the bloom of its logs.
     BloomMismatch = 49,
+    /// Solana transactions: the transaction breaks Solana's sanitize
+    /// rules (the header's counts against the keys, an index out of
+    /// range, signatures other than the header's count; see
+    /// `ops::solana_tx`).
+    SanitizeFailure = 50,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 49] = [
+    pub const ALL: [Reason; 50] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -229,6 +234,7 @@ impl Reason {
         Reason::MalformedAuthorization,
         Reason::MalformedReceipt,
         Reason::BloomMismatch,
+        Reason::SanitizeFailure,
     ];
 
     /// The reason's stable number, 1 to 255 (its discriminant; new reasons
@@ -296,6 +302,7 @@ impl Reason {
             Reason::MalformedAuthorization => "malformed_authorization",
             Reason::MalformedReceipt => "malformed_receipt",
             Reason::BloomMismatch => "bloom_mismatch",
+            Reason::SanitizeFailure => "sanitize_failure",
         }
     }
 }

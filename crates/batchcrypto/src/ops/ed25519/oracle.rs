@@ -2,7 +2,8 @@
 //! exactly as their documentation says. Every backend is compared with these
 //! in the tests, and the bench uses them as the single-thread baseline.
 
-use super::{PK_LEN, Policy, SIG_LEN};
+use super::{KeyState, PK_LEN, Policy, SIG_LEN, classify};
+use crate::verdict::Verdict;
 
 /// ed25519-dalek `VerifyingKey::from_bytes(pk)?.verify_strict(msg, sig)`.
 pub fn verify_strict(pk: &[u8; PK_LEN], sig: &[u8; SIG_LEN], msg: &[u8]) -> bool {
@@ -22,4 +23,20 @@ pub fn verify(policy: Policy, pk: &[u8; PK_LEN], sig: &[u8; SIG_LEN], msg: &[u8]
         Policy::Strict => verify_strict(pk, sig, msg),
         Policy::Zip215 => verify_zip215(pk, sig, msg),
     }
+}
+
+/// The oracle of `policy` with the reason of a rejected item: the first
+/// failing check of the module's list, the key decoded as the CPU path's
+/// key cache decodes it (dalek's decoder and small-order test for the
+/// strict policy, zebra's decoder for ZIP-215, which asks no order).
+pub fn verdict(policy: Policy, pk: &[u8; PK_LEN], sig: &[u8; SIG_LEN], msg: &[u8]) -> Verdict {
+    if verify(policy, pk, sig, msg) {
+        return Verdict::Valid;
+    }
+    let key = match policy {
+        Policy::Strict => ed25519_dalek::VerifyingKey::from_bytes(pk).ok().map(|k| k.is_weak()),
+        Policy::Zip215 => ed25519_zebra::VerificationKey::try_from(*pk).ok().map(|_| false),
+    };
+    let key = key.map_or(KeyState::Malformed, |small_order| KeyState::Decoded { small_order });
+    Verdict::Invalid(classify(policy, key, sig))
 }

@@ -261,25 +261,25 @@ fn sig_with_r(r_enc: [u8; 32], msg: &[u8], rng: &mut StdRng) -> ([u8; 32], [u8; 
     (pk, join(&r_enc, s.as_bytes()))
 }
 
-fn torsion(rng: &mut StdRng) -> EdwardsPoint {
+pub(crate) fn torsion(rng: &mut StdRng) -> EdwardsPoint {
     EIGHT_TORSION[rng.random_range(0..8)]
 }
 
 /// y = p (a point of order 4) or y = p + 1 (the identity), either sign bit.
-fn non_canonical_small_order(rng: &mut StdRng) -> [u8; 32] {
+pub(crate) fn non_canonical_small_order(rng: &mut StdRng) -> [u8; 32] {
     let mut enc = [0xff; 32];
     enc[0] = if rng.random() { 0xed } else { 0xee };
     enc[31] = if rng.random() { 0x7f } else { 0xff };
     enc
 }
 
-fn random_scalar(rng: &mut StdRng) -> Scalar {
+pub(crate) fn random_scalar(rng: &mut StdRng) -> Scalar {
     let mut wide = [0u8; 64];
     rng.fill(&mut wide[..]);
     Scalar::from_bytes_mod_order_wide(&wide)
 }
 
-fn challenge(r: &[u8; 32], a: &[u8; 32], msg: &[u8]) -> Scalar {
+pub(crate) fn challenge(r: &[u8; 32], a: &[u8; 32], msg: &[u8]) -> Scalar {
     let mut wide = [0u8; 64];
     wide.copy_from_slice(
         &Sha512::new()
@@ -291,20 +291,20 @@ fn challenge(r: &[u8; 32], a: &[u8; 32], msg: &[u8]) -> Scalar {
     Scalar::from_bytes_mod_order_wide(&wide)
 }
 
-fn join(r: &[u8; 32], s: &[u8; 32]) -> [u8; 64] {
+pub(crate) fn join(r: &[u8; 32], s: &[u8; 32]) -> [u8; 64] {
     let mut sig = [0u8; 64];
     sig[..32].copy_from_slice(r);
     sig[32..].copy_from_slice(s);
     sig
 }
 
-fn flip_bit(bytes: &mut [u8], rng: &mut StdRng) {
+pub(crate) fn flip_bit(bytes: &mut [u8], rng: &mut StdRng) {
     let bit = rng.random_range(0..bytes.len() * 8);
     bytes[bit / 8] ^= 1 << (bit % 8);
 }
 
 /// `s += L` on 32 little-endian bytes (S < L < 2^253, so no overflow).
-fn add_l(s: &mut [u8]) {
+pub(crate) fn add_l(s: &mut [u8]) {
     let mut carry = 0u16;
     for (byte, l) in s.iter_mut().zip(L_BYTES) {
         let sum = *byte as u16 + l as u16 + carry;
