@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use batchcrypto::ops::{
     bip340, bls, ecdsa, ed25519, groth16, kzg, merkle, mldsa, mlkem, mpt, ordered_trie, poseidon, receipts, slhdsa,
-    sr25519, tx_sender,
+    solana_tx, sr25519, tx_sender,
 };
 
 use crate::Fatal;
@@ -151,6 +151,16 @@ pub enum Sample {
     /// r zero, s at or above n, an r that is no point's x.
     #[command(name = "tx-sender")]
     TxSender(Common),
+    /// Transactions for `verify solana-tx`: legacy, v0 (address lookup
+    /// tables) and v1 messages, one to four signers, one to three
+    /// instructions, signed by `--signers` keys; hostile: a signature's
+    /// bit flipped, the blockhash changed after signing, another key's
+    /// signature, S + L, a signer key of small or mixed order (valid under
+    /// zip215 only) or off the curve, a signature missing, a header
+    /// without a writable signer, a message version past 1, cut short, a
+    /// byte added, no bytes.
+    #[command(name = "solana-tx")]
+    SolanaTx(Common),
     /// Proofs for `verify groth16` under one key made with its trapdoor
     /// (written to `--vk-output` as the key's hex; also with A or B at
     /// infinity, inputs 0 and r - 1; hostile: a wrong input, A and C
@@ -312,6 +322,7 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         | Sample::TrieRoot(common)
         | Sample::ReceiptsRoot(common)
         | Sample::TxSender(common)
+        | Sample::SolanaTx(common)
         | Sample::Groth16(Groth16Common { common, .. })
         | Sample::Groth16Bls12381(Groth16Common { common, .. })
         | Sample::MlDsa44(common)
@@ -566,6 +577,11 @@ pub fn run(s: Sample) -> Result<ExitCode, Fatal> {
         Sample::TxSender(_) => by_steps(
             c.count,
             move |r| tx_sender::sample::transactions_range(r, c.signers, c.seed, c.hostile_share),
+            |(tx, kind)| format!("{{\"tx\":\"{}\",\"kind\":\"{kind}\"}}", hex::encode(tx)),
+        ),
+        Sample::SolanaTx(_) => by_steps(
+            c.count,
+            move |r| solana_tx::sample::transactions_range(r, c.signers, c.seed, c.hostile_share),
             |(tx, kind)| format!("{{\"tx\":\"{}\",\"kind\":\"{kind}\"}}", hex::encode(tx)),
         ),
         Sample::Groth16(_) => {

@@ -201,6 +201,17 @@ pub enum Verify {
         #[command(flatten)]
         io: Io,
     },
+    /// Solana transactions (wire format: legacy, v0, v1), every signature over the message under one Ed25519 policy: in {"tx":"<hex>"}, out {"valid":bool[,"reason"]}: malformed_transaction, sanitize_failure, or the first failing signature's Ed25519 reason.
+    #[command(name = "solana-tx")]
+    SolanaTx {
+        /// strict = Solana's rule today (verify_strict); zip215 = SIMD-0376's (ed25519-zebra).
+        #[arg(long, default_value = "strict")]
+        policy: Policy,
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
     /// SLH-DSA (FIPS 205, pure) in one of the twelve sets: in {"pk","msg","sig"[,"ctx"]}, out {"valid":bool[,"reason"]}.
     #[command(name = "slh-dsa")]
     SlhDsa {
@@ -478,6 +489,12 @@ pub fn job(verify: Verify) -> LineJob {
         }
         Verify::EthProof { engine, io } => LineJob::new(EthProofVerb, "verify eth-proof", engine, io),
         Verify::Block { senders, engine, io } => crate::block::job(engine, io, senders),
+        Verify::SolanaTx { policy, engine, io } => LineJob::new(
+            VerdictVerb::<SolanaTxFormat>::new(move |e, b| e.verify_solana_txs(b, policy)),
+            format!("verify solana-tx --policy {policy}"),
+            engine,
+            io,
+        ),
         Verify::SlhDsa { set, engine, io } => LineJob::new(
             VerdictVerb::<ContextFormat>::new(move |e, b| e.verify_slhdsa(set, b)),
             format!("verify slh-dsa --set {}", set.short_name()),
@@ -862,6 +879,31 @@ impl LineFormat for Groth16Format {
             |v| groth16::snarkjs::proof(v).map(|p| p.to_vec()),
             groth16::snarkjs::public_inputs,
         )
+    }
+
+    fn batch_bytes(batch: &FlatBytes) -> usize {
+        batch.bytes().len()
+    }
+}
+
+/// `{"tx"}`: a Solana transaction's wire bytes in hex (what
+/// `getTransaction` gives in base64). Bytes that are no transaction are
+/// the item's `malformed_transaction`, not a malformed line.
+struct SolanaTxFormat;
+
+#[derive(serde::Deserialize)]
+struct TxLine<'a> {
+    #[serde(borrow, default)]
+    tx: Field<'a>,
+}
+
+impl LineFormat for SolanaTxFormat {
+    type Batch = FlatBytes;
+
+    fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
+        let l: TxLine = parse_object(line)?;
+        hex_into("tx", &l.tx, scratch)?;
+        push_item(batch, scratch)
     }
 
     fn batch_bytes(batch: &FlatBytes) -> usize {

@@ -1671,6 +1671,8 @@ fn samples_feed_their_verbs() {
         ("p256", vec!["verify", "p256"]),
         ("secp256k1 --der", vec!["verify", "secp256k1", "--der"]),
         ("p256 --der", vec!["verify", "p256", "--der"]),
+        ("solana-tx", vec!["verify", "solana-tx"]),
+        ("solana-tx", vec!["verify", "solana-tx", "--policy", "zip215"]),
         ("bls", vec!["verify", "bls"]),
         ("bip340", vec!["verify", "bip340"]),
         ("sr25519", vec!["verify", "sr25519"]),
@@ -2193,6 +2195,54 @@ fn tx_sender_lines_match_oracle() {
             "unsupported_tx_type"
         ]
     );
+}
+
+/// `verify solana-tx`: sample transactions of every version and shape,
+/// honest and hostile, with malformed lines among them (no tx field, bad
+/// hex, odd digits, not JSON) give the oracle's verdict per line under
+/// each policy, errors naming their line (exit 2); `--backend gpu`
+/// prints the same, from the device.
+#[test]
+fn solana_tx_lines_match_oracle() {
+    use batchcrypto::ops::ed25519::Policy;
+    use batchcrypto::ops::solana_tx::{oracle, sample};
+    let items = sample::transactions(150, 4, 29, 0.5, true);
+    let malformed = ["{}", "{\"tx\":\"0g\"}", "{\"tx\":\"abc\"}", "not json"];
+    for policy in [Policy::Strict, Policy::Zip215] {
+        let mut input = String::new();
+        let mut want: Vec<Option<serde_json::Value>> = Vec::new();
+        for (i, (tx, _)) in items.iter().enumerate() {
+            malformed_among(i, &malformed, &mut input, &mut want);
+            let prefix = if i % 2 == 0 { "0x" } else { "" };
+            input.push_str(&serde_json::json!({ "tx": format!("{prefix}{}", hex::encode(tx)) }).to_string());
+            input.push('\n');
+            want.push(Some(match oracle::verify(tx, policy) {
+                batchcrypto::Verdict::Valid => serde_json::json!({ "valid": true }),
+                batchcrypto::Verdict::Invalid(r) => serde_json::json!({ "valid": false, "reason": r.code() }),
+            }));
+        }
+        let args = ["verify", "solana-tx", "--policy", policy.name()];
+        let out = if has_usable_gpu() {
+            gpu_prints_what_cpu_prints(&args, input.as_bytes())
+        } else {
+            run_with_stdin(&[&args[..], &["--backend", "cpu"]].concat(), input.as_bytes())
+        };
+        assert_eq!(out.status.code(), Some(2));
+        let reasons = assert_lines("verify solana-tx", &stdout_lines(&out), &want);
+        let mut expected = vec![
+            "equation",
+            "malformed_key",
+            "malformed_transaction",
+            "non_canonical_s",
+            "sanitize_failure",
+        ];
+        if policy == Policy::Strict {
+            expected.push("small_order_key");
+        }
+        let mut got: Vec<&str> = reasons.iter().map(String::as_str).collect();
+        got.retain(|r| *r != "malformed_r");
+        assert_eq!(got, expected, "{policy}");
+    }
 }
 
 /// `verify block`: the golden blocks (mainnet 15,571,241 whole, a testnet

@@ -740,6 +740,47 @@ fn tx_sender_requests_answer_the_golden_lines() {
     assert!(expected.starts_with("{\"authority\":\"0x9d8a62f656a8d1615c1294fd71e9cfb3e4855a4f\"}"));
 }
 
+/// `verify solana-tx` requests under each policy (`?policy=`, gRPC's
+/// option): the golden corpus (Firedancer's 14 transactions, the mainnet
+/// one changed, malformed lines) posted whole gets the CLI's golden
+/// lines of that policy, over HTTP and gRPC, and line by line in
+/// requests sent at once each its own line.
+#[test]
+fn solana_tx_requests_answer_the_golden_lines() {
+    let server = Server::start(&["--max-wait-us", "200000"]);
+    let body = std::fs::read_to_string(golden_dir().join("solana-tx.jsonl")).expect("corpus");
+    for policy in ["strict", "zip215"] {
+        let expected = std::fs::read_to_string(golden_dir().join(format!("solana-tx-{policy}.out"))).expect("answers");
+        assert!(expected.starts_with("{\"valid\":true}"), "{policy}");
+        let reply = post(server.addr, &format!("/v1/verify/solana-tx?policy={policy}"), &body);
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        assert_eq!(reply.body, expected, "{policy}");
+        let reply = grpc_run(server.addr, "verify/solana-tx", &[("policy", policy)], &body, &[]);
+        assert_eq!(reply.code, 0, "{}", reply.message);
+        assert_eq!(
+            reply.response.expect("a response").lines.concat(),
+            expected.replace('\n', "")
+        );
+        let threads: Vec<_> = body
+            .lines()
+            .zip(expected.lines())
+            .take(20)
+            .map(|(line, answer)| {
+                let (addr, line, answer) = (server.addr, format!("{line}\n"), answer.to_string());
+                let route = format!("/v1/verify/solana-tx?policy={policy}");
+                std::thread::spawn(move || {
+                    let reply = post(addr, &route, &line);
+                    assert_eq!(reply.status, 200, "{}", reply.body);
+                    assert_eq!(reply.body.trim_end(), answer);
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("a client");
+        }
+    }
+}
+
 /// `verify groth16` requests name their key inline (`vk_hex`, the key's
 /// EIP-197 bytes): requests under two keys, sent at once, each get the
 /// CLI's lines for their own key (the golden corpus under its key, a

@@ -112,7 +112,9 @@ pub(crate) fn check_all(
     let read = cores::map_range(0..txs.len(), READ_RUN, |i| read(txs.get(i)));
     let mut done: Vec<Verdict> = Vec::with_capacity(read.len());
     let (mut next, mut ran) = (0, false);
-    while next < read.len() {
+    // One piece at least: a device that cannot run the kernel says so,
+    // even for no transactions.
+    loop {
         let mut batch = ed25519::Batch::new();
         let mut runs = Vec::new();
         let mut bytes = 0;
@@ -144,12 +146,9 @@ pub(crate) fn check_all(
             bytes += own;
             next += 1;
         }
-        let (verdicts, failed) = match batch.len() {
-            0 => (Vec::new(), None),
-            _ => match verify(&batch) {
-                Ok(v) => (v, None),
-                Err(Failure { done: v, reason }) => (v, Some(reason)),
-            },
+        let (verdicts, failed) = match verify(&batch) {
+            Ok(v) => (v, None),
+            Err(Failure { done: v, reason }) => (v, Some(reason)),
         };
         ran |= !verdicts.is_empty();
         for run in runs {
@@ -159,9 +158,7 @@ pub(crate) fn check_all(
                     Some(v) => fold(v),
                     None => {
                         let reason = failed.unwrap_or_else(|| "a signature came back without its verdict".into());
-                        // Nothing ran on the device: the host's answers are not the GPU's.
-                        done.truncate(if ran { done.len() } else { 0 });
-                        return Err(Failure { done, reason });
+                        return Err(stopped(done, ran, reason));
                     }
                 },
             };
@@ -169,10 +166,22 @@ pub(crate) fn check_all(
         }
         if let Some(reason) = failed {
             // The device stopped after the piece's last signature.
-            return Err(Failure { done, reason });
+            return Err(stopped(done, ran, reason));
+        }
+        if next == read.len() {
+            return Ok(done);
         }
     }
-    Ok(done)
+}
+
+/// The failure of a device that stopped: the transactions answered so
+/// far, none when the device answered no signature (the host's answers
+/// are not the GPU's).
+fn stopped(mut done: Vec<Verdict>, ran: bool, reason: String) -> Failure<Verdict> {
+    if !ran {
+        done.clear();
+    }
+    Failure { done, reason }
 }
 
 /// A transaction's verdict from its signatures' verdicts: the first

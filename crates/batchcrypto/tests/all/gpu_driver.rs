@@ -144,9 +144,9 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
     // Poseidon runs each width's items apart, Groth16 its items' pairing
     // checks and Merkle proofs their paths with some items answered on
     // the host, trie proofs their nodes, ordered tries a run per height
-    // (and receipts one for their logs before), transactions and EIP-7702
-    // authorizations their signatures with those that do not decode
-    // answered on the host (see the test below).
+    // (and receipts one for their logs before), transactions (Ethereum's
+    // and Solana's) and EIP-7702 authorizations their signatures with
+    // those that do not decode answered on the host (see the test below).
     for spec in one_op_per_kind().filter(|s| {
         !matches!(
             s.op,
@@ -159,6 +159,7 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
                 | Op::TxSender
                 | Op::Eip7702Authority
                 | Op::ReceiptsRoot
+                | Op::SolanaTxVerify(_)
         )
     }) {
         let work = (spec.workload)(&config());
@@ -221,7 +222,9 @@ fn a_fault_at_each_stage_keeps_the_work_before_it_and_recomputes_the_rest() {
 /// hashing kernel's units, each item answered once all its nodes are
 /// hashed), ordered tries (a kernel run per height of the tries, an
 /// item answered once its root is hashed) and receipts (a run for their
-/// logs, then their tries'). A fault at
+/// logs, then their tries'), Solana transactions (their signatures the
+/// Ed25519 kernel's units, a transaction answered once all its
+/// signatures are). A fault at
 /// any stage leaves every answer the oracle's: at the first sub-batch
 /// all on the CPU, at the second the calls answered before it kept and
 /// the rest on the CPU (MODEXP keeps the answers before its first call
@@ -249,6 +252,7 @@ fn ops_on_other_paths_recover_from_faults() {
         "tx_sender",
         "eip7702_authority",
         "receipts_root",
+        "solana_tx_verify_strict",
     ] {
         let spec = OPS.iter().find(|s| s.name() == name).expect("a registry op");
         // Enough calls for three sub-batches of MODEXP's first width, and

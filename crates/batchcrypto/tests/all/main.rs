@@ -33,5 +33,6 @@ mod ordered_trie;
 mod poseidon;
 mod receipts;
 mod slhdsa;
+mod solana_tx;
 mod sr25519;
 mod tx_sender;
