@@ -709,6 +709,20 @@ class Engine:
         codes, senders = _row_call("tx_senders", self._native.tx_senders, 20, txs=txs)
         return Senders(codes == 0, codes, senders)
 
+    def verify_solana_txs(self, txs: Any, policy: str = "strict") -> Verdicts:
+        """Solana transactions in their wire bytes (legacy, v0 or v1, as a
+        packet or ``getTransaction`` with base64 encoding carries them):
+        valid when one reads (Anza's solana-transaction), sanitizes and
+        every signature verifies over its message. ``policy``:
+        ``"strict"`` (Solana's rule today: ed25519-dalek's
+        ``verify_strict``) or ``"zip215"`` (SIMD-0376's). Reasons:
+        ``malformed_transaction``, ``sanitize_failure``, or the first
+        failing signature's Ed25519 reason."""
+        n, cols = columns("verify_solana_txs", txs=txs)
+        codes = np.empty(n, dtype=np.uint8)
+        self._native.verify_solana_txs(cols[0].native(), codes, str(policy))
+        return _verdicts(codes)
+
     def eip7702_authorities(self, auths: Any) -> Senders:
         """The authority of each EIP-7702 authorization (its RLP, as a
         set-code transaction lists it: :func:`eip7702_authorization` makes

@@ -420,6 +420,27 @@ impl NativeEngine {
         py.detach(|| write_verdicts("verify_mpt_proofs", flat::verify_mpt_proofs(e, &ic), dst))
     }
 
+    /// Solana transactions (wire bytes) under `policy`: per item 0 or the
+    /// reason.
+    #[pyo3(signature = (txs, codes, policy))]
+    fn verify_solana_txs(
+        &self,
+        py: Python<'_>,
+        txs: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+        policy: &str,
+    ) -> PyResult<()> {
+        let op = "verify_solana_txs";
+        let policy: ed25519::Policy = policy
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("{op}: policy: {e}")))?;
+        let txs = Col::get("txs", txs)?;
+        let mut codes = out("codes", codes, None)?;
+        let (tc, dst) = (txs.column(), codes.bytes_mut());
+        let e = &self.engine;
+        py.detach(|| write_verdicts(op, flat::verify_solana_txs(e, policy, &tc), dst))
+    }
+
     /// Groth16 over BLS12-381 under the key `vk` (either form): per item
     /// 0 or the reason.
     fn verify_groth16_bls12_381(

@@ -356,6 +356,19 @@ def test_tx_senders(engine):
             assert "0x" + got.addresses[i].tobytes().hex() == want["sender"], (form, i)
 
 
+@pytest.mark.parametrize("policy", ["strict", "zip215"])
+def test_solana_txs(engine, policy):
+    """Solana transactions: the CLI's verdicts under each policy on its
+    golden transactions (Firedancer's fixtures, the mainnet one changed)
+    in every column form; an unknown policy is a ValueError."""
+    cols, answers = items("solana-tx.jsonl", f"solana-tx-{policy}.out", {"tx": None})
+    assert len(answers) == 20 and sum(a["valid"] for a in answers) == 12
+    for form in FORMS:
+        check_verdicts(engine.verify_solana_txs(as_form(cols["tx"], None, form), policy=policy), answers, form)
+    with pytest.raises(ValueError, match="policy"):
+        engine.verify_solana_txs(cols["tx"], policy="lax")
+
+
 def test_eip7702_authorities(engine):
     """EIP-7702 authorizations: each golden line's fields made an item by
     ``eip7702_authorization`` (equal to the known RLP for eth-account's),

@@ -527,6 +527,21 @@ enum BcStatus bc_receipts_roots(const struct BcEngine *engine,
                                 uint8_t *out_receipts,
                                 uint8_t *out_codes);
 
+// Solana transactions under `policy` (`"strict"`: Solana's rule today,
+// ed25519-dalek's `verify_strict`; `"zip215"`: SIMD-0376's): every item
+// one transaction's wire bytes (legacy, v0 or v1); 0 when it reads,
+// sanitizes and every signature verifies over its message, else the
+// reason (`malformed_transaction`, `sanitize_failure`, or the first
+// failing signature's Ed25519 reason) into `out_codes`.
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_codes` holds `n` bytes.
+enum BcStatus bc_verify_solana_txs(const struct BcEngine *engine,
+                                   const char *policy,
+                                   size_t n,
+                                   const struct BcColumn *txs,
+                                   uint8_t *out_codes);
+
 // The senders of Ethereum transactions: every item one signed
 // transaction's EIP-2718 bytes (types 0 to 4: legacy with or without
 // EIP-155's chain id, EIP-2930, EIP-1559, EIP-4844, EIP-7702), its

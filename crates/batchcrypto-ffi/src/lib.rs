@@ -1261,6 +1261,34 @@ pub unsafe extern "C" fn bc_receipts_roots(
     })
 }
 
+/// Solana transactions under `policy` (`"strict"`: Solana's rule today,
+/// ed25519-dalek's `verify_strict`; `"zip215"`: SIMD-0376's): every item
+/// one transaction's wire bytes (legacy, v0 or v1); 0 when it reads,
+/// sanitizes and every signature verifies over its message, else the
+/// reason (`malformed_transaction`, `sanitize_failure`, or the first
+/// failing signature's Ed25519 reason) into `out_codes`.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` holds `n` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn bc_verify_solana_txs(
+    engine: *const BcEngine,
+    policy: *const c_char,
+    n: usize,
+    txs: *const BcColumn,
+    out_codes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_solana_txs", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let policy = option("policy", policy, |s| s.parse::<ed25519::Policy>())?;
+            let txs = column("txs", txs, n)?;
+            verdicts(n, out_codes, || flat::verify_solana_txs(e, policy, &txs))
+        }
+    })
+}
+
 /// The senders of Ethereum transactions: every item one signed
 /// transaction's EIP-2718 bytes (types 0 to 4: legacy with or without
 /// EIP-155's chain id, EIP-2930, EIP-1559, EIP-4844, EIP-7702), its

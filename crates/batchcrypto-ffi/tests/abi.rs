@@ -1459,6 +1459,66 @@ fn mpt_proofs() {
     assert_eq!(codes, [0xaa]);
 }
 
+/// `bc_verify_solana_txs`: generated Solana transactions honest and
+/// hostile in a column of offsets answer the library's verdicts under
+/// each policy, the small-order signers' `small_order_key` only under
+/// strict; an unknown policy and a null column are the call's errors and
+/// leave the codes untouched.
+#[test]
+fn solana_txs() {
+    use batchcrypto::ops::solana_tx::sample;
+    let e = engine();
+    let library = Engine::builder().backend(BackendChoice::Cpu).build().expect("engine");
+    let made = sample::transactions(130, 4, 6, 0.5, true);
+    let (bytes, offsets, flat) = back_to_back(made.iter().map(|(item, _)| item));
+    let n = made.len();
+    for (policy, name) in [
+        (ed25519::Policy::Strict, c"strict"),
+        (ed25519::Policy::Zip215, c"zip215"),
+    ] {
+        let want: Vec<u8> = library
+            .verify_solana_txs(&flat, policy)
+            .expect("verify")
+            .output
+            .iter()
+            .map(|v| v.reason().map_or(0, |r| r.number()))
+            .collect();
+        // Valid, equation, malformed_key, non_canonical_s, malformed_transaction, sanitize_failure.
+        for reason in [0, 29, 1, 3, 45, 50] {
+            assert!(want.contains(&reason), "{policy}: {reason}");
+        }
+        assert_eq!(
+            want.contains(&4),
+            policy == ed25519::Policy::Strict,
+            "{policy}: small_order_key"
+        );
+        let mut codes = vec![0xaau8; n];
+        // SAFETY: a valid engine and column; n codes.
+        let status =
+            unsafe { bc_verify_solana_txs(e.0, name.as_ptr(), n, &delimited(&bytes, &offsets), codes.as_mut_ptr()) };
+        assert_eq!(status, BcStatus::Ok, "{}", last_error());
+        assert_eq!(codes, want, "{policy}");
+    }
+    let mut codes = [0xaau8; 1];
+    // SAFETY: a valid engine and column; a policy no one has.
+    let status = unsafe {
+        bc_verify_solana_txs(
+            e.0,
+            c"lax".as_ptr(),
+            1,
+            &delimited(&bytes, &offsets),
+            codes.as_mut_ptr(),
+        )
+    };
+    assert_eq!(status, BcStatus::InvalidArgument);
+    assert!(last_error().contains("policy"), "{}", last_error());
+    // SAFETY: a valid engine; a null column, which the call refuses.
+    let status = unsafe { bc_verify_solana_txs(e.0, c"strict".as_ptr(), 1, ptr::null(), codes.as_mut_ptr()) };
+    assert_eq!(status, BcStatus::NullPointer);
+    assert!(last_error().contains("txs"), "{}", last_error());
+    assert_eq!(codes, [0xaa]);
+}
+
 /// `bc_ordered_trie_roots`: generated lists honest and hostile in a
 /// column of offsets give the library's roots and reason codes (zeros in
 /// a refused item's row), mainnet block 15,571,241's transactions its

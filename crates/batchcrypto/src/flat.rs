@@ -990,6 +990,16 @@ pub fn tx_senders(
     engine.tx_senders(&flat_bytes(Op::TxSender, txs)?)
 }
 
+/// Solana transactions ([`crate::ops::solana_tx`]) under `policy`: every
+/// item one transaction's wire bytes (legacy, v0 or v1); one verdict each.
+pub fn verify_solana_txs(
+    engine: &Engine,
+    policy: ed25519::Policy,
+    txs: &Column<'_>,
+) -> Result<Outcome<Vec<Verdict>>, Error> {
+    engine.verify_solana_txs(&flat_bytes(Op::SolanaTxVerify(policy), txs)?, policy)
+}
+
 /// Whole blocks checked against their own headers, with the senders of
 /// the transactions of those that hold to them
 /// ([`crate::ops::ordered_trie::block::verify_with_senders`]): every item a
