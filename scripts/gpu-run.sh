@@ -188,6 +188,10 @@ bench receipts 12 --backend cpu,gpu --op receipts_root --sizes 4096 --oracle-max
 # authorities: decoded on 16
 # cores, recovered on the ecrecover kernel, against libsecp256k1 on 16.
 bench txsenders 16 --backend cpu,gpu --op tx_sender,eip7702_authority --sizes 65536,262144 --oracle-max-n 4096
+# Solana transactions (legacy transfers, one signer): read on 16 cores,
+# their signatures on the Ed25519 kernel, against the Ed25519 CPU path
+# (dalek's verify_strict per key-cached signature) on 16 cores.
+bench solanatx 12 --backend cpu,gpu --op solana_tx_verify_strict --sizes 65536,262144 --oracle-max-n 4096
 # Issue 18: NTT of 2^14 elements >= 17x the oracle on one thread end to
 # end (oracle_1t at 64 polynomials), MSM BN254 G1 at 2^20 <= 10 ms with
 # bases resident (gpu_kernel).

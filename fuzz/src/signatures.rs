@@ -3,8 +3,9 @@
 //! and ecrecover (libsecp256k1), sr25519 (schnorrkel), P-256 (`p256`),
 //! BLS12-381 one by one and in batches (blst), EIP-7594's KZG cell
 //! proofs (c-kzg-4844), Groth16 proofs over BN254 and BLS12-381
-//! (`ark-groth16`), and secp256k1 and P-256 signatures in DER
-//! (libsecp256k1's and `p256`'s DER paths).
+//! (`ark-groth16`), secp256k1 and P-256 signatures in DER
+//! (libsecp256k1's and `p256`'s DER paths), and Solana transactions
+//! (solana-transaction's reader and sanitize rules, the Ed25519 oracles).
 
 use std::sync::OnceLock;
 
@@ -12,7 +13,7 @@ use arbitrary::Unstructured;
 use batchcrypto::Engine;
 use batchcrypto::batch::SignedBatch;
 use batchcrypto::ops::groth16::bls12_381;
-use batchcrypto::ops::{SignedItem, bip340, bls, ecdsa, ed25519, groth16, kzg, sr25519};
+use batchcrypto::ops::{SignedItem, bip340, bls, ecdsa, ed25519, groth16, kzg, solana_tx, sr25519};
 
 use super::{Fields, answers, array, engine, same};
 
@@ -36,9 +37,10 @@ const GROTH16_INPUTS: usize = 3;
 /// Seeds of generated items.
 const SEEDS: usize = 4;
 /// The operations (an input's first choice; Groth16 over BLS12-381, the
-/// fourteenth, and ECDSA in DER, the fifteenth, came last: the committed
-/// inputs' first bytes were rewritten to keep their operation).
-const OPS: u8 = 15;
+/// fourteenth, ECDSA in DER, the fifteenth, and Solana transactions, the
+/// sixteenth, came last: the committed inputs' first bytes were
+/// rewritten to keep their operation).
+const OPS: u8 = 16;
 
 /// Share of hostile items among seed `s`'s generated ones: a third for
 /// the first two, none for the others (batches that the edits alone make
@@ -283,6 +285,7 @@ pub fn check(e: &Engine, data: &[u8]) {
             "groth16_verify_bls12_381",
         ),
         14 => der_case(e, &mut u, seed),
+        15 => solana_case(e, &mut u, seed),
         _ => {
             let mode = if op == 9 { bls::Mode::Single } else { bls::Mode::Batch };
             let fields = cached(&BLS, seed, |s| {
@@ -368,6 +371,36 @@ fn der_case(e: &Engine, u: &mut Unstructured, seed: usize) {
     }
 }
 
+/// Solana transactions under either policy (the input's next choice):
+/// seed `seed`'s generated transactions (every version and shape, a
+/// share hostile at hostile seeds) edited by the input as bytes (bits
+/// flipped, bytes cut, added, another transaction's bytes), each
+/// verdict, reason and all, against the oracle's.
+fn solana_case(e: &Engine, u: &mut Unstructured, seed: usize) {
+    let Ok(which) = u.choose_index(2) else {
+        return;
+    };
+    let policy = ed25519::Policy::ALL[which];
+    let items = Fields {
+        items: cached(&SOLANA, seed, |s| {
+            solana_tx::sample::transactions(ITEMS, 4, s, hostile(s), true)
+                .into_iter()
+                .map(|(tx, _)| vec![tx])
+                .collect()
+        }),
+        fixed: &[false],
+    }
+    .edited(u, ITEMS)
+    .items;
+    let mut txs = batchcrypto::FlatBytes::new();
+    for i in &items {
+        assert!(txs.push(&i[0]));
+    }
+    let got = answers(e, e.verify_solana_txs(&txs, policy));
+    let want: Vec<_> = items.iter().map(|i| solana_tx::oracle::verify(&i[0], policy)).collect();
+    same(&format!("solana_tx_verify {policy:?}"), &got, &want);
+}
+
 /// A Groth16 input on either curve: seed `seed`'s trapdoor items (`generate`)
 /// edited by the input, the points at their widths and the public inputs
 /// in bytes and number (`wrong_input_length`), each verdict against
@@ -433,6 +466,7 @@ static GROTH16: Cache = OnceLock::new();
 static GROTH16_BLS: Cache = OnceLock::new();
 static SECP256K1_DER: Cache = OnceLock::new();
 static P256_DER: Cache = OnceLock::new();
+static SOLANA: Cache = OnceLock::new();
 
 /// Seed `seed`'s Groth16 key over BLS12-381 (made once per process).
 fn groth16_bls_key(seed: usize) -> &'static bls12_381::VerifyingKey {
