@@ -196,6 +196,11 @@ def route_lines(route: str) -> list[bytes]:
         # and the malformed lines first, then known transactions.
         lines = golden("tx-sender.jsonl")
         return lines[-9:] + lines[:12]
+    if word == "solana-tx":
+        # The mainnet transaction changed and the malformed lines first,
+        # then Firedancer's transactions.
+        lines = golden("solana-tx.jsonl")
+        return lines[14:] + lines[:14]
     if word == "eip7702-authority":
         # The changed and malformed lines first, then eth-account's.
         lines = golden("eip7702-authority.jsonl")
@@ -271,6 +276,9 @@ WRITTEN = [
     ("trie-root?backend=cpu", "trie-root"),
     ("tx-sender", "tx-sender"),
     ("tx-sender?backend=cpu", "tx-sender"),
+    ("verify/solana-tx", "solana-tx"),
+    ("verify/solana-tx?policy=zip215", "solana-tx"),
+    ("verify/solana-tx?policy=lax&backend=cpu", "solana-tx"),
     ("eip7702-authority", "eip7702-authority"),
     ("eip7702-authority?backend=cpu", "eip7702-authority"),
     ("receipts-root", "receipts-root"),

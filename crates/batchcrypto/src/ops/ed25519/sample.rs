@@ -266,7 +266,7 @@ pub(crate) fn torsion(rng: &mut StdRng) -> EdwardsPoint {
 }
 
 /// y = p (a point of order 4) or y = p + 1 (the identity), either sign bit.
-pub(crate) fn non_canonical_small_order(rng: &mut StdRng) -> [u8; 32] {
+fn non_canonical_small_order(rng: &mut StdRng) -> [u8; 32] {
     let mut enc = [0xff; 32];
     enc[0] = if rng.random() { 0xed } else { 0xee };
     enc[31] = if rng.random() { 0x7f } else { 0xff };
