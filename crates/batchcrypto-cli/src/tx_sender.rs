@@ -27,6 +27,14 @@ struct TxLine<'a> {
     tx: Field<'a>,
 }
 
+/// A `{"tx":"<hex>"}` line's bytes appended to `batch` (also `verify
+/// solana-tx`'s lines).
+pub(crate) fn parse_tx(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
+    let l: TxLine = parse_object(line)?;
+    hex_into("tx", &l.tx, scratch)?;
+    push_item(batch, scratch)
+}
+
 struct TxSender;
 
 impl LineVerb for TxSender {
@@ -36,9 +44,7 @@ impl LineVerb for TxSender {
     const HAS_INVALID: bool = true;
 
     fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
-        let l: TxLine = parse_object(line)?;
-        hex_into("tx", &l.tx, scratch)?;
-        push_item(batch, scratch)
+        parse_tx(line, batch, scratch)
     }
 
     fn batch_bytes(batch: &FlatBytes) -> usize {

@@ -891,19 +891,11 @@ impl LineFormat for Groth16Format {
 /// the item's `malformed_transaction`, not a malformed line.
 struct SolanaTxFormat;
 
-#[derive(serde::Deserialize)]
-struct TxLine<'a> {
-    #[serde(borrow, default)]
-    tx: Field<'a>,
-}
-
 impl LineFormat for SolanaTxFormat {
     type Batch = FlatBytes;
 
     fn parse(line: &str, batch: &mut FlatBytes, scratch: &mut Vec<u8>) -> Result<(), String> {
-        let l: TxLine = parse_object(line)?;
-        hex_into("tx", &l.tx, scratch)?;
-        push_item(batch, scratch)
+        crate::tx_sender::parse_tx(line, batch, scratch)
     }
 
     fn batch_bytes(batch: &FlatBytes) -> usize {

@@ -37,6 +37,27 @@ pub(crate) fn item_rng(seed: u64, i: usize) -> StdRng {
     StdRng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
 }
 
+/// `n` items of a sample whose item `i` is `one(i, varied)` (made on
+/// every core): with `varied` each of them; otherwise the bench's, the
+/// first `distinct` made and repeated past that (a bench's millions of
+/// signed items would take longer to make than to check).
+pub(crate) fn bench_or_varied<T: Clone + Send>(
+    n: usize,
+    varied: bool,
+    distinct: usize,
+    one: impl Fn(usize, bool) -> T + Sync + Send,
+) -> Vec<T> {
+    use rayon::prelude::*;
+    let made: Vec<T> = (0..if varied { n } else { n.min(distinct) })
+        .into_par_iter()
+        .map(|i| one(i, varied))
+        .collect();
+    if varied {
+        return made;
+    }
+    made.iter().cycle().take(n).cloned().collect()
+}
+
 /// A uniformly random element of the prime field `F` (64 random bytes
 /// reduced: the bias is below 2^-250 for the fields here).
 pub(crate) fn random_field<F: ark_ff::PrimeField>(rng: &mut StdRng) -> F {

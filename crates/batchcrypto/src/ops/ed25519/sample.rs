@@ -229,19 +229,7 @@ fn build(kind: Kind, signer: &ed25519_dalek::SigningKey, mut msg: Vec<u8>, rng: 
             sig[63] |= 0xe0;
             (pk, sig)
         }
-        Kind::OffCurveKey => {
-            let (_, sig) = honest(&msg);
-            let pk = loop {
-                let candidate: [u8; 32] = rng.random();
-                if curve25519_dalek::edwards::CompressedEdwardsY(candidate)
-                    .decompress()
-                    .is_none()
-                {
-                    break candidate;
-                }
-            };
-            (pk, sig)
-        }
+        Kind::OffCurveKey => (off_curve_key(rng), honest(&msg).1),
     };
     Item { pk, sig, msg, kind }
 }
@@ -259,6 +247,20 @@ fn sig_with_r(r_enc: [u8; 32], msg: &[u8], rng: &mut StdRng) -> ([u8; 32], [u8; 
     let pk = (&a * ED25519_BASEPOINT_TABLE).compress().to_bytes();
     let s = challenge(&r_enc, &pk, msg) * a;
     (pk, join(&r_enc, s.as_bytes()))
+}
+
+/// 32 random bytes whose y has no x on the curve (about half do): drawn
+/// until one is.
+pub(crate) fn off_curve_key(rng: &mut StdRng) -> [u8; 32] {
+    loop {
+        let candidate: [u8; 32] = rng.random();
+        if curve25519_dalek::edwards::CompressedEdwardsY(candidate)
+            .decompress()
+            .is_none()
+        {
+            return candidate;
+        }
+    }
 }
 
 pub(crate) fn torsion(rng: &mut StdRng) -> EdwardsPoint {

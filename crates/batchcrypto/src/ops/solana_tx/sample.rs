@@ -36,9 +36,9 @@ use solana_message::{Address, Hash, MessageHeader, VersionedMessage, legacy, v0,
 use solana_transaction::Signature;
 use solana_transaction::versioned::VersionedTransaction;
 
-use crate::ops::ed25519::sample::{add_l, challenge, flip_bit, join, random_scalar, torsion};
-use crate::ops::item_rng;
+use crate::ops::ed25519::sample::{add_l, challenge, flip_bit, join, off_curve_key, random_scalar, torsion};
 use crate::ops::tx_sender::sample::ragged;
+use crate::ops::{bench_or_varied, item_rng};
 
 /// The hostile kinds, in the order items take them (see the module).
 pub const HOSTILE: [&str; 13] = [
@@ -87,15 +87,10 @@ pub fn transactions(
     invalid_share: f64,
     varied: bool,
 ) -> Vec<(Vec<u8>, &'static str)> {
-    if varied {
-        return transactions_range(0..n, signers, seed, invalid_share);
-    }
     let keys = self::signers(signers, seed);
-    let distinct: Vec<(Vec<u8>, &'static str)> = (0..n.min(BENCH_DISTINCT))
-        .into_par_iter()
-        .map(|i| one(&keys, seed, i, invalid_share, false))
-        .collect();
-    distinct.iter().cycle().take(n).cloned().collect()
+    bench_or_varied(n, varied, BENCH_DISTINCT, |i, varied| {
+        one(&keys, seed, i, invalid_share, varied)
+    })
 }
 
 /// Items `range` of [`transactions`] with `varied` (each depends only on
@@ -182,18 +177,7 @@ fn one(keys: &[SigningKey], seed: u64, i: usize, invalid_share: f64, varied: boo
             let pk = (&a * ED25519_BASEPOINT_TABLE + torsion(&mut rng)).compress().to_bytes();
             signer_keys[spoiled] = Key::MixedOrder(pk, a);
         }
-        "off_curve_signer" => {
-            let pk = loop {
-                let candidate: [u8; 32] = rng.random();
-                if curve25519_dalek::edwards::CompressedEdwardsY(candidate)
-                    .decompress()
-                    .is_none()
-                {
-                    break candidate;
-                }
-            };
-            signer_keys[spoiled] = Key::OffCurve(pk, keys[0].clone());
-        }
+        "off_curve_signer" => signer_keys[spoiled] = Key::OffCurve(off_curve_key(&mut rng), keys[0].clone()),
         _ => {}
     }
     let mut message = if varied {

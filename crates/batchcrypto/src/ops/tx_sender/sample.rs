@@ -24,7 +24,7 @@ use secp256k1::{Message, SecretKey};
 
 use crate::ops::ecdsa::sample::{add_small, k1_keys, negate};
 use crate::ops::ecdsa::{self, RecoverItem, SECP256K1_N};
-use crate::ops::item_rng;
+use crate::ops::{bench_or_varied, item_rng};
 
 /// The hostile kinds, in the order items take them; each's reason is the
 /// kind's name but for `truncated`, `trailing_byte` and `empty`
@@ -66,15 +66,10 @@ pub fn transactions(
     invalid_share: f64,
     varied: bool,
 ) -> Vec<(Vec<u8>, &'static str)> {
-    if varied {
-        return transactions_range(0..n, signers, seed, invalid_share);
-    }
     let keys = self::signers(signers, seed);
-    let distinct: Vec<(Vec<u8>, &'static str)> = (0..n.min(BENCH_DISTINCT))
-        .into_par_iter()
-        .map(|i| one(&keys, seed, i, invalid_share, false))
-        .collect();
-    distinct.iter().cycle().take(n).cloned().collect()
+    bench_or_varied(n, varied, BENCH_DISTINCT, |i, varied| {
+        one(&keys, seed, i, invalid_share, varied)
+    })
 }
 
 /// Items `range` of [`transactions`] with `varied` (each depends only on
