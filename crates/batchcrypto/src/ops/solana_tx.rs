@@ -22,9 +22,9 @@
 //!   solana-ed25519's `verify_dalek`, ed25519-dalek's `verify_strict` rule
 //!   (that crate's tests hold the two equal; `scripts/solana-crosscheck`
 //!   holds these verdicts to the SDK's own `verify_and_hash_message`);
-//! - `zip215` is the rule [SIMD-0376] moves transactions to
-//!   (solana-signature's `verify_non_strict`, ed25519-zebra's), for a
-//!   validator past that feature's activation.
+//! - `zip215` is the rule SIMD-0376 moves transactions to (so
+//!   solana-signature 3.6's documentation says: its `verify_non_strict`,
+//!   ed25519-zebra's), for a validator past that feature's activation.
 //!
 //! The checks, in order; the first that fails is the reason:
 //! 1. `malformed_transaction`: the bytes are not one transaction (wincode
@@ -45,11 +45,9 @@
 //! block or of a larger v1 limit is judged the same way.
 //!
 //! Both paths read the transactions on every core and check all their
-//! signatures as one `ed25519_verify` batch: the CPU path with that op's
-//! CPU path (keys decoded once per batch, ZIP-215 batch equations), the
-//! GPU path on its kernel.
-//!
-//! [SIMD-0376]: https://github.com/solana-foundation/solana-improvement-documents/pull/376
+//! signatures as `ed25519_verify` batches (`check_all`): the CPU path
+//! with that op's CPU path (keys decoded once per batch, ZIP-215 batch
+//! equations), the GPU path on its kernel.
 
 pub(crate) mod cpu;
 pub(crate) mod gpu;
