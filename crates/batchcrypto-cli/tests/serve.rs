@@ -659,8 +659,19 @@ fn golden_dir() -> std::path::PathBuf {
 /// gets the case's golden lines, and gRPC's `verb` answers the same; the
 /// golden lines.
 fn golden_requests(addr: std::net::SocketAddr, route: &str, verb: &str, name: &str) -> String {
-    let body = std::fs::read_to_string(golden_dir().join(format!("{name}.jsonl"))).expect("corpus");
-    let expected = std::fs::read_to_string(golden_dir().join(format!("{name}.out"))).expect("answers");
+    golden_requests_of(addr, (route, verb, &[]), name, name)
+}
+
+/// [`golden_requests`] of the corpus `input` against the answers `output`,
+/// gRPC's `verb` with `options` (those the route's query gives).
+fn golden_requests_of(
+    addr: std::net::SocketAddr,
+    (route, verb, options): (&str, &str, &[(&str, &str)]),
+    input: &str,
+    output: &str,
+) -> String {
+    let body = std::fs::read_to_string(golden_dir().join(format!("{input}.jsonl"))).expect("corpus");
+    let expected = std::fs::read_to_string(golden_dir().join(format!("{output}.out"))).expect("answers");
     let reply = post(addr, route, &body);
     assert_eq!(reply.status, 200, "{}", reply.body);
     assert_eq!(reply.body, expected);
@@ -683,7 +694,7 @@ fn golden_requests(addr: std::net::SocketAddr, route: &str, verb: &str, name: &s
     for t in threads {
         t.join().expect("a client");
     }
-    let reply = grpc_run(addr, verb, &[], &body, &[]);
+    let reply = grpc_run(addr, verb, options, &body, &[]);
     assert_eq!(reply.code, 0, "{}", reply.message);
     assert_eq!(
         reply.response.expect("a response").lines.concat(),
@@ -742,42 +753,20 @@ fn tx_sender_requests_answer_the_golden_lines() {
 
 /// `verify solana-tx` requests under each policy (`?policy=`, gRPC's
 /// option): the golden corpus (Firedancer's 14 transactions, the mainnet
-/// one changed, malformed lines) posted whole gets the CLI's golden
-/// lines of that policy, over HTTP and gRPC, and line by line in
-/// requests sent at once each its own line.
+/// one changed, malformed lines) over HTTP and gRPC
+/// ([`golden_requests_of`]) gets the CLI's golden lines of that policy.
 #[test]
 fn solana_tx_requests_answer_the_golden_lines() {
     let server = Server::start(&["--max-wait-us", "200000"]);
-    let body = std::fs::read_to_string(golden_dir().join("solana-tx.jsonl")).expect("corpus");
     for policy in ["strict", "zip215"] {
-        let expected = std::fs::read_to_string(golden_dir().join(format!("solana-tx-{policy}.out"))).expect("answers");
-        assert!(expected.starts_with("{\"valid\":true}"), "{policy}");
-        let reply = post(server.addr, &format!("/v1/verify/solana-tx?policy={policy}"), &body);
-        assert_eq!(reply.status, 200, "{}", reply.body);
-        assert_eq!(reply.body, expected, "{policy}");
-        let reply = grpc_run(server.addr, "verify/solana-tx", &[("policy", policy)], &body, &[]);
-        assert_eq!(reply.code, 0, "{}", reply.message);
-        assert_eq!(
-            reply.response.expect("a response").lines.concat(),
-            expected.replace('\n', "")
+        let route = format!("/v1/verify/solana-tx?policy={policy}");
+        let expected = golden_requests_of(
+            server.addr,
+            (&route, "verify/solana-tx", &[("policy", policy)]),
+            "solana-tx",
+            &format!("solana-tx-{policy}"),
         );
-        let threads: Vec<_> = body
-            .lines()
-            .zip(expected.lines())
-            .take(20)
-            .map(|(line, answer)| {
-                let (addr, line, answer) = (server.addr, format!("{line}\n"), answer.to_string());
-                let route = format!("/v1/verify/solana-tx?policy={policy}");
-                std::thread::spawn(move || {
-                    let reply = post(addr, &route, &line);
-                    assert_eq!(reply.status, 200, "{}", reply.body);
-                    assert_eq!(reply.body.trim_end(), answer);
-                })
-            })
-            .collect();
-        for t in threads {
-            t.join().expect("a client");
-        }
+        assert!(expected.starts_with("{\"valid\":true}"), "{policy}");
     }
 }
 
