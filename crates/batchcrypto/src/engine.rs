@@ -1093,6 +1093,20 @@ impl Engine {
         ordered_trie::block::verify(self, blocks)
     }
 
+    /// Checks whole Bitcoin blocks (the P2P message's bytes, `getblock`'s
+    /// hex) against their own headers under `network`'s parameters: per
+    /// block its hash, the height its coinbase states and the first of
+    /// proof of work, Merkle root, duplicated transactions and witness
+    /// commitment it fails, or `malformed_block` (see [`merkle::block`]).
+    /// The hashes run as batches of `sha256` items.
+    pub fn verify_bitcoin_blocks(
+        &self,
+        blocks: &FlatBytes,
+        network: merkle::block::Network,
+    ) -> Result<Outcome<Vec<merkle::block::BlockResult>>, Error> {
+        merkle::block::verify(self, blocks, network)
+    }
+
     /// Checks blocks' receipts: per item (a block's receipts, each in its
     /// EIP-2718 encoding, in the ordered-trie layout) the root of their
     /// trie and the union of their blooms, the header's `receiptsRoot`

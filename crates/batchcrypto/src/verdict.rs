@@ -180,11 +180,24 @@ pub enum Reason {
     /// range, signatures other than the header's count; see
     /// `ops::solana_tx`).
     SanitizeFailure = 50,
+    /// Bitcoin blocks: the header's hash is above the target its `nBits`
+    /// states, or that target is not one the network allows (Bitcoin
+    /// Core's `high-hash`; see `ops::merkle::block`).
+    HighHash = 51,
+    /// Bitcoin blocks: two equal nodes side by side in the txids' tree
+    /// (CVE-2012-2459, Core's `bad-txns-duplicate`).
+    DuplicateTransactions = 52,
+    /// Bitcoin blocks: a witness commitment beside a coinbase witness that
+    /// is not one 32-byte item (Core's `bad-witness-nonce-size`).
+    BadWitnessNonceSize = 53,
+    /// Bitcoin blocks: a transaction with a witness in a block that
+    /// commits to none (Core's `unexpected-witness`).
+    UnexpectedWitness = 54,
 }
 
 impl Reason {
     /// Every reason, in declaration order (for docs and tests).
-    pub const ALL: [Reason; 50] = [
+    pub const ALL: [Reason; 54] = [
         Reason::MalformedKey,
         Reason::MalformedR,
         Reason::NonCanonicalS,
@@ -235,6 +248,10 @@ impl Reason {
         Reason::MalformedReceipt,
         Reason::BloomMismatch,
         Reason::SanitizeFailure,
+        Reason::HighHash,
+        Reason::DuplicateTransactions,
+        Reason::BadWitnessNonceSize,
+        Reason::UnexpectedWitness,
     ];
 
     /// The reason's stable number, 1 to 255 (its discriminant; new reasons
@@ -303,6 +320,10 @@ impl Reason {
             Reason::MalformedReceipt => "malformed_receipt",
             Reason::BloomMismatch => "bloom_mismatch",
             Reason::SanitizeFailure => "sanitize_failure",
+            Reason::HighHash => "high_hash",
+            Reason::DuplicateTransactions => "duplicate_transactions",
+            Reason::BadWitnessNonceSize => "bad_witness_nonce_size",
+            Reason::UnexpectedWitness => "unexpected_witness",
         }
     }
 }

@@ -72,6 +72,7 @@
 //! as tasks, then their roots); the GPU path reduces every level on the
 //! device in one submission and reads back only the root.
 
+pub mod block;
 pub(crate) mod cpu;
 #[cfg(feature = "wgpu")]
 pub(crate) mod gpu;

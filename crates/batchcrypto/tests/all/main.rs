@@ -10,6 +10,7 @@ mod support;
 
 mod authority;
 mod bip340;
+mod bitcoin_block;
 mod bls;
 mod dispatch;
 mod ecdsa;
