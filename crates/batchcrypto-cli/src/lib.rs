@@ -11,6 +11,7 @@
 
 mod authority;
 mod bench;
+mod bitcoin_block;
 mod block;
 mod calibrate;
 mod devices;

@@ -6,6 +6,7 @@ use batchcrypto::ops::ecdsa::{K1Key, K1VerifyItem, P256Item};
 use batchcrypto::ops::ed25519::Policy;
 use batchcrypto::ops::groth16::{self, VerifyingKey, bls12_381};
 use batchcrypto::ops::kzg::{self, CellItem};
+use batchcrypto::ops::merkle::block::Network;
 use batchcrypto::ops::merkle::{self, proof};
 use batchcrypto::ops::{bip340, mldsa, mpt, slhdsa, sr25519};
 use batchcrypto::{Engine, Error, FlatBytes, Outcome, Reason, Selection, Verdict};
@@ -196,6 +197,17 @@ pub enum Verify {
         /// Also recover each valid block's transactions' senders (EIP-2's low s): out "senders":["0x<20>",..] in the body's order, or "valid":false with the first transaction's "reason" and its index as "transaction".
         #[arg(long)]
         senders: bool,
+        #[command(flatten)]
+        engine: crate::EngineArgs,
+        #[command(flatten)]
+        io: Io,
+    },
+    /// Whole Bitcoin blocks (getblock's hex at verbosity 0) checked against their own headers as Bitcoin Core checks them: in {"block":"<hex>"}, out {"valid":bool,"hash","height"[,"reason","field"]}: high_hash (proof of work), root_mismatch ("field": merkleRoot or witnessCommitment), duplicate_transactions (CVE-2012-2459), bad_witness_nonce_size, unexpected_witness, or malformed_block; "hash" as Bitcoin shows it and "height" as the coinbase states it (BIP-34; null where none), to hold to the chain.
+    #[command(name = "bitcoin-block")]
+    BitcoinBlock {
+        /// The consensus parameters: main, test (testnet3), testnet4, signet or regtest (the proof-of-work limit, the segwit height).
+        #[arg(long, default_value = "main")]
+        network: Network,
         #[command(flatten)]
         engine: crate::EngineArgs,
         #[command(flatten)]
@@ -489,6 +501,7 @@ pub fn job(verify: Verify) -> LineJob {
         }
         Verify::EthProof { engine, io } => LineJob::new(EthProofVerb, "verify eth-proof", engine, io),
         Verify::Block { senders, engine, io } => crate::block::job(engine, io, senders),
+        Verify::BitcoinBlock { network, engine, io } => crate::bitcoin_block::job(engine, io, network),
         Verify::SolanaTx { policy, engine, io } => LineJob::new(
             VerdictVerb::<SolanaTxFormat>::new(move |e, b| e.verify_solana_txs(b, policy)),
             format!("verify solana-tx --policy {policy}"),

@@ -2278,6 +2278,77 @@ fn verify_block_lines_name_the_field_that_fails() {
     assert_eq!(lines.iter().filter(|l| l.get("error").is_some()).count(), 2);
 }
 
+/// `verify bitcoin-block`: the golden blocks (testnet3 924,634 and
+/// mainnet 0000000000013b8a whole; 13b8a changed, with its last
+/// transaction repeated, its header changed, cut, lengthened; regtest
+/// blocks that `bitcoin-block.py` built with hashlib: whole, with the
+/// commitment changed, a two-item coinbase witness, a witness without a
+/// commitment, a target above the limit) give the known hashes and each
+/// check's reason, under mainnet's parameters (where the regtest blocks'
+/// work is too little) and regtest's; `--backend gpu` prints the same,
+/// from the device.
+#[test]
+fn verify_bitcoin_block_lines_name_the_check_that_fails() {
+    let dir = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/cli-golden"));
+    let input = std::fs::read(dir.join("bitcoin-block.jsonl")).expect("bitcoin-block.jsonl");
+    for (network, tail) in [
+        ("main", ["high_hash"; 5]),
+        (
+            "regtest",
+            [
+                "valid",
+                "root_mismatch witnessCommitment",
+                "bad_witness_nonce_size",
+                "unexpected_witness",
+                "high_hash",
+            ],
+        ),
+    ] {
+        let args = ["verify", "bitcoin-block", "--network", network];
+        let out = if has_usable_gpu() {
+            gpu_prints_what_cpu_prints(&args, &input)
+        } else {
+            run_with_stdin(&[&args[..], &["--backend", "cpu"]].concat(), &input)
+        };
+        assert_eq!(out.status.code(), Some(2), "{network}");
+        let lines = stdout_lines(&out);
+        assert_eq!(lines.len(), 15, "{network}");
+        assert_eq!(
+            lines[0],
+            serde_json::json!({"valid": true, "hash": "000000000000045e0b1660b6445b5e5c5ab63c9a4f956be7e1e69be04fa4497b", "height": 924_634})
+        );
+        let b13 = "0000000000013b8ab2cd513b0261a14096412195a72a0c4827d229dcc7e0f7af";
+        assert_eq!(
+            lines[1],
+            serde_json::json!({"valid": true, "hash": b13, "height": null})
+        );
+        let said = |l: &serde_json::Value| match (l["valid"].as_bool(), l["reason"].as_str(), l["field"].as_str()) {
+            (Some(true), _, _) => "valid".to_string(),
+            (_, Some(r), Some(f)) => format!("{r} {f}"),
+            (_, Some(r), None) => r.to_string(),
+            _ => "error".to_string(),
+        };
+        let got: Vec<String> = lines.iter().map(said).collect();
+        let mut want = vec![
+            "valid",
+            "valid",
+            "root_mismatch merkleRoot",
+            "high_hash",
+            "malformed_block",
+            "malformed_block",
+            "duplicate_transactions",
+        ];
+        want.extend(tail);
+        want.extend(["malformed_block", "error", "error"]);
+        assert_eq!(got, want, "{network}");
+        assert_eq!(
+            lines[6]["hash"], b13,
+            "the repeated transaction leaves the header as it was"
+        );
+        assert!(lines[7..12].iter().all(|l| l["height"] == 500), "{network}");
+    }
+}
+
 /// `eip7702-authority`: the golden authorizations (eth-account's, with
 /// their authorities; the first changed: high s, r zero, y parity 2;
 /// malformed lines) give the known authorities and the reasons, errors

@@ -770,6 +770,28 @@ fn solana_tx_requests_answer_the_golden_lines() {
     }
 }
 
+/// `verify bitcoin-block` requests under each network (`?network=`,
+/// gRPC's option): the golden corpus (real blocks, changed ones, regtest
+/// blocks broken each way, malformed lines) over HTTP and gRPC
+/// ([`golden_requests_of`]) gets the CLI's golden lines of that network.
+#[test]
+fn bitcoin_block_requests_answer_the_golden_lines() {
+    let server = Server::start(&["--max-wait-us", "200000"]);
+    for (network, output) in [("main", "bitcoin-block"), ("regtest", "bitcoin-block-regtest")] {
+        let route = format!("/v1/verify/bitcoin-block?network={network}");
+        let expected = golden_requests_of(
+            server.addr,
+            (&route, "verify/bitcoin-block", &[("network", network)]),
+            "bitcoin-block",
+            output,
+        );
+        assert!(
+            expected.starts_with("{\"valid\":true,\"hash\":\"000000000000045e"),
+            "{network}"
+        );
+    }
+}
+
 /// `verify groth16` requests name their key inline (`vk_hex`, the key's
 /// EIP-197 bytes): requests under two keys, sent at once, each get the
 /// CLI's lines for their own key (the golden corpus under its key, a

@@ -185,6 +185,10 @@ mod tests {
         assert_eq!(title(&["verify", "p256"], &[("der", "1")]), "verify p256 --der");
         assert_eq!(title(&["verify", "p256"], &[("der", "false")]), "verify p256");
         assert_eq!(title(&["hash", "keccak256"], &[]), "hash keccak256");
+        assert_eq!(
+            title(&["verify", "bitcoin-block"], &[("network", "regtest")]),
+            "verify bitcoin-block --network regtest"
+        );
         assert_eq!(title(&["evm", "bn256-add"], &[]), "evm bn256-add");
         assert_eq!(title(&["mlkem", "keygen"], &[("set", "512")]), "mlkem keygen --set 512");
         assert_eq!(title(&["merkle"], &[]), "merkle --hash keccak256");

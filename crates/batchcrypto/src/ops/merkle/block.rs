@@ -110,11 +110,6 @@ impl Network {
         }
     }
 
-    /// The network of a name ([`Network::name`]).
-    pub fn from_name(name: &str) -> Option<Network> {
-        Network::ALL.into_iter().find(|n| n.name() == name)
-    }
-
     /// The easiest target a header may state (`consensus.powLimit`),
     /// big-endian.
     pub fn pow_limit(self) -> [u8; 32] {
@@ -142,6 +137,22 @@ impl Network {
             Network::Testnet4 | Network::Signet => 1,
             Network::Regtest => 0,
         }
+    }
+}
+
+impl std::fmt::Display for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Network {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Network::ALL
+            .into_iter()
+            .find(|n| n.name() == s)
+            .ok_or_else(|| format!("unknown network {s:?} (expected main, test, testnet4, signet or regtest)"))
     }
 }
 
