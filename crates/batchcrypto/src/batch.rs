@@ -43,17 +43,27 @@ impl FlatBytes {
     /// total would exceed `u32::MAX` bytes or memory for it cannot be reserved.
     #[must_use]
     pub fn push(&mut self, item: &[u8]) -> bool {
+        self.push_parts(&[item])
+    }
+
+    /// Appends one string made of `parts` in order (as [`FlatBytes::push`]
+    /// of their concatenation, without making it).
+    #[must_use]
+    pub fn push_parts(&mut self, parts: &[&[u8]]) -> bool {
+        let len: usize = parts.iter().map(|p| p.len()).sum();
         let Some(end) = u32::try_from(self.bytes.len())
             .ok()
-            .and_then(|len| len.checked_add(u32::try_from(item.len()).ok()?))
+            .and_then(|have| have.checked_add(u32::try_from(len).ok()?))
         else {
             return false;
         };
         // Large inputs come from users: no memory is an answer, not an abort.
-        if self.bytes.try_reserve(item.len()).is_err() || self.offsets.try_reserve(1).is_err() {
+        if self.bytes.try_reserve(len).is_err() || self.offsets.try_reserve(1).is_err() {
             return false;
         }
-        self.bytes.extend_from_slice(item);
+        for p in parts {
+            self.bytes.extend_from_slice(p);
+        }
         self.offsets.push(end);
         true
     }

@@ -1337,6 +1337,13 @@ impl Engine {
         }
     }
 
+    /// Runs `f` on the engine's CPU pool: work around its batches that the
+    /// ops spread over cores ([`crate::cores`]; Bitcoin blocks' reading)
+    /// on the threads the engine was built with.
+    pub(crate) fn on_pool<T: Send>(&self, f: impl FnOnce() -> T + Send) -> T {
+        self.pool.install(f)
+    }
+
     /// Runs a CPU path's call of `n` items of `op`: on the calling thread
     /// ([`cores::inline`]) when handing it to the pool would cost more
     /// than it saves, else on the pool; either way the call is timed (some

@@ -208,6 +208,20 @@ fn real_blocks_and_every_genesis_hold_to_their_headers() {
         .collect();
     let want: Vec<_> = all.iter().map(|b| oracle(b, Network::Main)).collect();
     assert_blocks(&all, Network::Main, &want, "the real blocks on mainnet's parameters");
+    // Past one group of messages (16 MiB hashed per pair of engine calls):
+    // the mainnet block seven times, each after a cut copy of itself.
+    let many: Vec<Vec<u8>> = (0..14)
+        .map(|i| {
+            if i % 2 == 0 {
+                mainnet[..mainnet.len() - i - 1].to_vec()
+            } else {
+                mainnet.clone()
+            }
+        })
+        .collect();
+    let want: Vec<_> = many.iter().map(|b| oracle(b, Network::Main)).collect();
+    assert_eq!(want.iter().filter(|w| w.is_ok_and(|c| c.failure.is_none())).count(), 7);
+    assert_blocks(&many, Network::Main, &want, "seven mainnet blocks and seven cut ones");
 }
 
 /// Every cut of the testnet block and of block 13b8a, and each with a

@@ -46,15 +46,19 @@
 //! input list meaning no outputs); a block that does not read, with bytes
 //! left over, or with no transactions is `malformed_block`.
 //!
-//! [`verify`] checks many blocks at once: the headers, every transaction
-//! without its witness, and (where the commitment is checked) every
-//! transaction with one are one batch of SHA-256 items on the engine and
-//! their digests a second, each tree level of every block's trees a pair of
-//! batches more; the CLI's `verify bitcoin-block`, Python's
+//! [`verify`] checks many blocks at once: the blocks read on the engine's
+//! threads; the headers, every transaction without its witness, and
+//! (where the commitment is checked) every transaction with one, hashed
+//! as batches of SHA-256 items on the engine (a pair of batches, the
+//! digests the second, for each group of blocks of about 16 MiB of
+//! transactions: the messages' buffer is reused, fresh memory's page
+//! faults costing more than the copy), and each level of every block's
+//! trees a pair of batches more; the CLI's `verify bitcoin-block`, Python's
 //! `Engine.verify_bitcoin_blocks`.
 
 use crate::backend::Selection;
 use crate::batch::FlatBytes;
+use crate::cores;
 use crate::engine::{Engine, Outcome};
 use crate::error::Error;
 use crate::ops::hash::{Alg, Digest, oracle as hashes};
@@ -166,6 +170,9 @@ const COMMITMENT_MIN: usize = 38;
 const MAX_SIZE: u64 = 0x0200_0000;
 /// A header's bytes.
 pub const HEADER_BYTES: usize = 80;
+/// The messages hashed in one pair of engine calls, about (a group of
+/// blocks; see [`verify`]).
+const GROUP_BYTES: usize = 16 << 20;
 
 /// A transaction's bytes and where its witness is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -178,15 +185,14 @@ struct Tx<'a> {
 }
 
 impl Tx<'_> {
-    /// The transaction without its witness (what its txid hashes).
-    fn stripped(&self) -> std::borrow::Cow<'_, [u8]> {
+    /// The transaction without its witness (what its txid hashes), in
+    /// parts: version, inputs and outputs, lock time.
+    fn stripped(&self) -> [&[u8]; 3] {
         match self.witness {
-            None => self.whole.into(),
+            None => [self.whole, &[], &[]],
             Some(w) => {
                 let n = self.whole.len();
                 [&self.whole[..4], &self.whole[6..w], &self.whole[n - 4..]]
-                    .concat()
-                    .into()
             }
         }
     }
@@ -292,16 +298,16 @@ impl<'a> Reader<'a> {
         Ok(commitment)
     }
 
-    /// The witnesses of `inputs` inputs: whether any has an item, and the
-    /// first input's items.
-    fn witnesses(&mut self, inputs: u64) -> Read<(bool, Vec<&'a [u8]>)> {
+    /// The witnesses of `inputs` inputs: whether any has an item, and (in
+    /// the coinbase, `keep`) the first input's items.
+    fn witnesses(&mut self, inputs: u64, keep: bool) -> Read<(bool, Vec<&'a [u8]>)> {
         let (mut any, mut first) = (false, Vec::new());
         for i in 0..inputs {
             let items = self.compact()?;
             any |= items > 0;
             for _ in 0..items {
                 let item = self.bytes()?;
-                if i == 0 {
+                if keep && i == 0 {
                     first.push(item);
                 }
             }
@@ -310,8 +316,9 @@ impl<'a> Reader<'a> {
     }
 
     /// A transaction as Core's `UnserializeTransaction` reads it with
-    /// witnesses allowed.
-    fn tx(&mut self) -> Read<TxRead<'a>> {
+    /// witnesses allowed; its first input's witness items kept for the
+    /// coinbase (`coinbase`).
+    fn tx(&mut self, coinbase: bool) -> Read<TxRead<'a>> {
         let start = self.at;
         self.take(4)?;
         let (mut inputs, mut script_sig) = self.inputs()?;
@@ -331,7 +338,7 @@ impl<'a> Reader<'a> {
         if flags & 1 != 0 {
             flags ^= 1;
             witness = Some(self.at - start);
-            let (any, first) = self.witnesses(inputs)?;
+            let (any, first) = self.witnesses(inputs, coinbase)?;
             // "Superfluous witness record".
             if !any {
                 return Err(Reason::MalformedBlock);
@@ -368,7 +375,7 @@ fn read(bytes: &[u8]) -> Read<Block<'_>> {
     let mut txs = Vec::with_capacity((n as usize).min(bytes.len() / 10));
     let mut coinbase = Coinbase::default();
     for i in 0..n {
-        let (tx, said) = r.tx()?;
+        let (tx, said) = r.tx(i == 0)?;
         if i == 0 {
             coinbase = said;
         }
@@ -583,12 +590,19 @@ struct Commitment {
 /// `network`'s parameters (see the module): the headers' and
 /// transactions' hashes, and every level of the blocks' trees, as batches
 /// of `sha256` items on `engine` (the call's selection is the first
-/// batch's, the transactions').
+/// group's transactions').
 pub fn verify(engine: &Engine, blocks: &FlatBytes, network: Network) -> Result<Outcome<Vec<BlockResult>>, Error> {
+    // Read on the engine's threads; the hashes' messages copied into one
+    // buffer on the calling thread, hashed a group of blocks at a time (the
+    // buffer reused: fresh memory's page faults cost more than the copy).
+    let read_blocks = engine.on_pool(|| cores::map_range(0..blocks.len(), 1, |i| read(blocks.get(i))));
     let mut msgs = FlatBytes::new();
+    let mut digests = Vec::new();
+    let mut selection = None;
     let mut claims = Vec::with_capacity(blocks.len());
-    for i in 0..blocks.len() {
-        let b = match read(blocks.get(i)) {
+    let last = read_blocks.iter().rposition(Result::is_ok);
+    for (i, b) in read_blocks.into_iter().enumerate() {
+        let b = match b {
             Ok(b) => b,
             Err(reason) => {
                 claims.push(Err(reason));
@@ -606,17 +620,19 @@ pub fn verify(engine: &Engine, blocks: &FlatBytes, network: Network) -> Result<O
                 _ => None,
             },
         });
-        let hash_at = msgs.len();
+        // Items are numbered across groups: their digests' places.
+        let at = |msgs: &FlatBytes| digests.len() + msgs.len();
+        let hash_at = at(&msgs);
         let mut fits = msgs.push(h);
-        let start = msgs.len();
+        let start = at(&msgs);
         for tx in &b.txs {
-            fits &= msgs.push(&tx.stripped());
+            fits &= msgs.push_parts(&tx.stripped());
         }
-        let txids = start..msgs.len();
+        let txids = start..at(&msgs);
         let mut wtxids = Vec::new();
         if commitment.is_some() {
             for tx in &b.txs[1..] {
-                wtxids.push(tx.witness.map(|_| msgs.len()));
+                wtxids.push(tx.witness.map(|_| at(&msgs)));
                 if tx.witness.is_some() {
                     fits &= msgs.push(tx.whole);
                 }
@@ -635,8 +651,18 @@ pub fn verify(engine: &Engine, blocks: &FlatBytes, network: Network) -> Result<O
             txids,
             wtxids,
         }));
+        if msgs.bytes().len() >= GROUP_BYTES || Some(i) == last {
+            let (group, chosen) = double(engine, &msgs)?;
+            digests.extend(group);
+            selection.get_or_insert(chosen);
+            msgs.clear();
+        }
     }
-    let (digests, selection) = double(engine, &msgs)?;
+    let selection = match selection {
+        Some(s) => s,
+        // No block read: the (empty) batch's selection.
+        None => double(engine, &msgs)?.1,
+    };
     // The trees: every block's txids', then every checked commitment's
     // wtxids' (the coinbase's as zero, a transaction without a witness by
     // its txid).
