@@ -45,6 +45,7 @@ __all__ = [
     "Polys",
     "Hashes",
     "BlockChecks",
+    "BitcoinBlockChecks",
     "ReceiptsRoots",
     "Senders",
     "Sum",
@@ -485,6 +486,22 @@ class BlockChecks(NamedTuple):
     transactions: np.ndarray | None = None
 
 
+class BitcoinBlockChecks(NamedTuple):
+    """Bitcoin blocks checked against their own headers, one per block."""
+
+    valid: np.ndarray
+    reasons: np.ndarray
+    #: The commitment a ``root_mismatch`` names (``"merkleRoot"``,
+    #: ``"witnessCommitment"``), or None.
+    fields: list[str | None]
+    #: int64 array: the height each coinbase states (BIP-34), -1 where
+    #: none (or the block is malformed).
+    heights: np.ndarray
+    #: (n, 32) uint8 array: each block's hash as hashed (``hashes[i][::-1]``
+    #: is how Bitcoin shows it; zeros where malformed).
+    hashes: np.ndarray
+
+
 class Polys(NamedTuple):
     """Transformed polynomials, one per input polynomial."""
 
@@ -764,6 +781,32 @@ class Engine:
         index[index == 0xFFFFFFFF] = -1
         found = [None if s is None else np.frombuffer(s, dtype=np.uint8).reshape(-1, 20) for s in lists]
         return checks._replace(senders=found, transactions=index)
+
+    def verify_bitcoin_blocks(self, blocks: Any, network: str = "main") -> BitcoinBlockChecks:
+        """Whole Bitcoin blocks (the P2P message's bytes, ``getblock``'s hex
+        at verbosity 0 decoded) checked against their own headers as
+        Bitcoin Core checks them, under ``network``'s parameters
+        (``"main"``, ``"test"`` (testnet3), ``"testnet4"``, ``"signet"``,
+        ``"regtest"``): ``valid`` where the header's proof of work holds,
+        the transactions are those its Merkle root states with none
+        repeated (CVE-2012-2459) and, from the network's segwit height on,
+        the witnesses those the coinbase commits to; else ``reasons``
+        ``high_hash``, ``root_mismatch`` (``fields[i]``: ``merkleRoot`` or
+        ``witnessCommitment``), ``duplicate_transactions``,
+        ``bad_witness_nonce_size``, ``unexpected_witness`` or
+        ``malformed_block``. ``heights`` (BIP-34, as the coinbase claims)
+        and ``hashes``: hold them to the chain you trust. The hashes run as
+        batches of SHA-256 items."""
+        n, cols = columns("verify_bitcoin_blocks", blocks=blocks)
+        codes = np.empty(n, dtype=np.uint8)
+        fields = np.empty(n, dtype=np.uint8)
+        heights = np.empty((n, 4), dtype=np.uint8)
+        hashes = np.empty((n, 32), dtype=np.uint8)
+        self._native.verify_bitcoin_blocks(cols[0].native(), codes, fields, heights, hashes, str(network))
+        names = [None, "merkleRoot", "witnessCommitment"]
+        heights = heights.view("<u4").reshape(n).astype(np.int64)
+        heights[heights == 0xFFFFFFFF] = -1
+        return BitcoinBlockChecks(codes == 0, codes, [names[f] for f in fields], heights, hashes)
 
     def merkle_root(
         self, leaves: Any, rule: str = "bitcoin", depth: int | None = None, zero: bytes | None = None

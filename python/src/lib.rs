@@ -669,6 +669,52 @@ impl NativeEngine {
         })
     }
 
+    /// Whole Bitcoin blocks checked against their own headers under
+    /// `network`'s parameters: per block 0 or the reason, the commitment a
+    /// root_mismatch names (0 none, 1 merkleRoot, 2 witnessCommitment),
+    /// the height its coinbase states (u32 little-endian, u32::MAX where
+    /// none) and the hash (as hashed); zeros where the block is malformed.
+    #[pyo3(signature = (blocks, codes, fields, heights, hashes, network))]
+    #[allow(clippy::too_many_arguments)]
+    fn verify_bitcoin_blocks(
+        &self,
+        py: Python<'_>,
+        blocks: &Bound<'_, PyAny>,
+        codes: &Bound<'_, PyAny>,
+        fields: &Bound<'_, PyAny>,
+        heights: &Bound<'_, PyAny>,
+        hashes: &Bound<'_, PyAny>,
+        network: &str,
+    ) -> PyResult<()> {
+        let op = "verify_bitcoin_blocks";
+        let network: merkle::block::Network = network
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("{op}: network: {e}")))?;
+        let blocks = Col::get("blocks", blocks)?;
+        let n = codes.len()?;
+        let (mut codes, mut fields, mut heights, mut hashes) = (
+            out("codes", codes, Some(n))?,
+            out("fields", fields, Some(n))?,
+            out("heights", heights, Some(4 * n))?,
+            out("hashes", hashes, Some(hash::DIGEST_LEN * n))?,
+        );
+        let bc = blocks.column();
+        let (codes, fields, heights, hashes) = (
+            codes.bytes_mut(),
+            fields.bytes_mut(),
+            heights.bytes_mut(),
+            hashes.bytes_mut(),
+        );
+        let e = &self.engine;
+        py.detach(|| {
+            let got = flat::verify_bitcoin_blocks(e, network, &bc)
+                .map_err(|e| raise(op, e))?
+                .output;
+            flat::write_bitcoin_blocks(&got, codes, fields, heights, hashes)
+                .map_err(|e| PyRuntimeError::new_err(format!("{op}: {e}")))
+        })
+    }
+
     /// The root; with `depth`, a padded tree's (`zero` its missing leaves,
     /// 32 zero bytes by default).
     #[pyo3(signature = (rule, leaves, depth=None, zero=None))]

@@ -435,6 +435,31 @@ def test_verify_blocks(engine):
         assert listed == want.get("senders"), i
 
 
+def test_verify_bitcoin_blocks(engine):
+    """Whole Bitcoin blocks: the CLI's answers for its golden blocks under
+    mainnet's and regtest's parameters (real blocks valid with their hashes
+    and heights; changed, repeated, cut and regtest blocks naming the
+    check that fails), in every column form; an unknown network is
+    refused by name."""
+    blocks = [unhex(line["block"]) for line in jsonl("bitcoin-block.jsonl")[:13]]
+    for network, name in [("main", "bitcoin-block.out"), ("regtest", "bitcoin-block-regtest.out")]:
+        answers = jsonl(name)[:13]
+        assert answers[0]["height"] == 924634 and answers[1]["height"] is None
+        for form in FORMS:
+            got = engine.verify_bitcoin_blocks(as_form(blocks, None, form), network=network)
+            for i, want in enumerate(answers):
+                assert bool(got.valid[i]) == want["valid"], (network, form, i)
+                if "reason" in want:
+                    assert batchcrypto.reason_name(got.reasons[i]) == want["reason"], (network, form, i)
+                assert got.fields[i] == want.get("field"), (network, form, i)
+                height = want.get("height")
+                assert int(got.heights[i]) == (-1 if height is None else height), (network, form, i)
+                shown = got.hashes[i].tobytes()[::-1].hex()
+                assert shown == want.get("hash", "00" * 32), (network, form, i)
+    with pytest.raises(ValueError, match="network"):
+        engine.verify_bitcoin_blocks(blocks, network="mainnet")
+
+
 def test_merkle_root_padded(engine):
     """Padded trees: Light Protocol's empty Poseidon root at height 26 (no
     leaves, and one leaf 0), and a bitcoin-rule tree of depth 3 equal to

@@ -79,7 +79,9 @@ impl LineVerb for BitcoinBlockVerb {
         match c.failure {
             None => writeln!(w, "{{\"valid\":true,\"hash\":\"{hash}\",\"height\":{height}}}")?,
             Some(f) => {
-                let field = f.field().map_or(String::new(), |f| format!(",\"field\":\"{f}\""));
+                let field = f
+                    .field()
+                    .map_or(String::new(), |f| format!(",\"field\":\"{}\"", f.name()));
                 writeln!(
                     w,
                     "{{\"valid\":false,\"reason\":\"{}\"{field},\"hash\":\"{hash}\",\"height\":{height}}}",

@@ -600,6 +600,34 @@ enum BcStatus bc_verify_blocks(const struct BcEngine *engine,
                                uint8_t *out_numbers,
                                uint8_t *out_hashes);
 
+// Whole Bitcoin blocks (the P2P message's bytes, `getblock`'s hex
+// decoded; one per item) checked against their own headers as Bitcoin
+// Core checks them, under `network`'s parameters (`"main"`, `"test"`
+// (testnet3), `"testnet4"`, `"signet"`, `"regtest"`): per block into
+// `out_codes` 0 (the header's proof of work holds, the transactions are
+// those its Merkle root states with none repeated, the witnesses those
+// the coinbase commits to) or the reason (`high_hash`, `root_mismatch`,
+// `duplicate_transactions`, `bad_witness_nonce_size`,
+// `unexpected_witness`, `malformed_block`); into `out_fields` the
+// commitment a `root_mismatch` names (0 none, 1 the header's Merkle root,
+// 2 the witness commitment); into `out_heights` the height its coinbase
+// states (BIP-34; 4 bytes little-endian, 0xFFFFFFFF where none) and into
+// `out_hashes` its hash (double SHA-256 of the header, 32 bytes as hashed:
+// Bitcoin shows them reversed), zeros for a malformed block.
+//
+// # Safety
+// The operations' contract (the header's preamble); `out_codes` and
+// `out_fields` hold `n` bytes, `out_heights` `4 * n`, `out_hashes`
+// `32 * n`.
+enum BcStatus bc_verify_bitcoin_blocks(const struct BcEngine *engine,
+                                       const char *network,
+                                       size_t n,
+                                       const struct BcColumn *blocks,
+                                       uint8_t *out_codes,
+                                       uint8_t *out_fields,
+                                       uint8_t *out_heights,
+                                       uint8_t *out_hashes);
+
 // BLS aggregate verification (blst's `aggregate_verify`): item `i` is
 // the 96-byte signature `sigs[i]` of the keys `pks[groups[i] .. groups[i +
 // 1]]` (48 bytes each), key `k` signing `msgs[k]`; `pks` and `msgs` hold

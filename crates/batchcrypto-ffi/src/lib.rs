@@ -1400,6 +1400,53 @@ pub unsafe extern "C" fn bc_verify_blocks(
     })
 }
 
+/// Whole Bitcoin blocks (the P2P message's bytes, `getblock`'s hex
+/// decoded; one per item) checked against their own headers as Bitcoin
+/// Core checks them, under `network`'s parameters (`"main"`, `"test"`
+/// (testnet3), `"testnet4"`, `"signet"`, `"regtest"`): per block into
+/// `out_codes` 0 (the header's proof of work holds, the transactions are
+/// those its Merkle root states with none repeated, the witnesses those
+/// the coinbase commits to) or the reason (`high_hash`, `root_mismatch`,
+/// `duplicate_transactions`, `bad_witness_nonce_size`,
+/// `unexpected_witness`, `malformed_block`); into `out_fields` the
+/// commitment a `root_mismatch` names (0 none, 1 the header's Merkle root,
+/// 2 the witness commitment); into `out_heights` the height its coinbase
+/// states (BIP-34; 4 bytes little-endian, 0xFFFFFFFF where none) and into
+/// `out_hashes` its hash (double SHA-256 of the header, 32 bytes as hashed:
+/// Bitcoin shows them reversed), zeros for a malformed block.
+///
+/// # Safety
+/// The operations' contract (the header's preamble); `out_codes` and
+/// `out_fields` hold `n` bytes, `out_heights` `4 * n`, `out_hashes`
+/// `32 * n`.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn bc_verify_bitcoin_blocks(
+    engine: *const BcEngine,
+    network: *const c_char,
+    n: usize,
+    blocks: *const BcColumn,
+    out_codes: *mut u8,
+    out_fields: *mut u8,
+    out_heights: *mut u8,
+    out_hashes: *mut u8,
+) -> BcStatus {
+    guard("bc_verify_bitcoin_blocks", || {
+        // SAFETY: the function's contract.
+        unsafe {
+            let e = self::engine(engine)?;
+            let network = option("network", network, |s| s.parse::<merkle::block::Network>())?;
+            let blocks = column("blocks", blocks, n)?;
+            let codes = output("out_codes", out_codes, n)?;
+            let fields = output("out_fields", out_fields, n)?;
+            let heights = output("out_heights", out_heights, size(n, 4)?)?;
+            let hashes = output("out_hashes", out_hashes, size(n, hash::DIGEST_LEN)?)?;
+            let got = flat::verify_bitcoin_blocks(e, network, &blocks)?.output;
+            flat::write_bitcoin_blocks(&got, codes, fields, heights, hashes).map_err(|e| Failure(BcStatus::Failed, e))
+        }
+    })
+}
+
 /// Writes a call's answers: per item its code into `codes` and its rows
 /// ([`flat::write_rows`]).
 fn rows<T>(

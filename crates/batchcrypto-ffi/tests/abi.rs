@@ -1704,6 +1704,91 @@ fn verify_blocks() {
     assert_eq!(codes, [0xaa; 3]);
 }
 
+/// `bc_verify_bitcoin_blocks`: the golden Bitcoin blocks (each line of
+/// `bitcoin-block.jsonl` that has bytes) under regtest's parameters give
+/// the CLI's golden answers (`bitcoin-block-regtest.out`: codes, fields,
+/// heights, hashes as Bitcoin shows them reversed); an unknown network and
+/// a NULL output are named and nothing is written.
+#[test]
+fn verify_bitcoin_blocks() {
+    let e = engine();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/cli-golden/");
+    let corpus = std::fs::read_to_string(format!("{dir}bitcoin-block.jsonl")).expect("golden blocks");
+    let answers = std::fs::read_to_string(format!("{dir}bitcoin-block-regtest.out")).expect("golden answers");
+    let (blocks, want): (Vec<Vec<u8>>, Vec<serde_json::Value>) = corpus
+        .lines()
+        .zip(answers.lines())
+        .filter_map(|(l, a)| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("json");
+            let bytes = hex::decode(v["block"].as_str()?).ok()?;
+            Some((bytes, serde_json::from_str(a).expect("json")))
+        })
+        .unzip();
+    assert_eq!(blocks.len(), 13);
+    let (bytes, offsets, _) = back_to_back(&blocks);
+    let n = blocks.len();
+    let (mut codes, mut fields, mut heights, mut hashes) = (
+        vec![0xaau8; n],
+        vec![0xaau8; n],
+        vec![0xaau8; 4 * n],
+        vec![0xaau8; 32 * n],
+    );
+    let column = delimited(&bytes, &offsets);
+    let run = |network: &std::ffi::CStr, codes: &mut [u8], fields: &mut [u8], heights: *mut u8, hashes: &mut [u8]| {
+        // SAFETY: a valid engine and column; outputs of n rows or NULL.
+        unsafe {
+            bc_verify_bitcoin_blocks(
+                e.0,
+                network.as_ptr(),
+                n,
+                &column,
+                codes.as_mut_ptr(),
+                fields.as_mut_ptr(),
+                heights,
+                hashes.as_mut_ptr(),
+            )
+        }
+    };
+    let status = run(c"regtest", &mut codes, &mut fields, heights.as_mut_ptr(), &mut hashes);
+    assert_eq!(status, BcStatus::Ok, "{}", last_error());
+    for (i, w) in want.iter().enumerate() {
+        let reason = w["reason"].as_str().map_or(0, |r| {
+            batchcrypto::Reason::ALL
+                .into_iter()
+                .find(|x| x.code() == r)
+                .expect("a reason")
+                .number()
+        });
+        assert_eq!(codes[i], reason, "block {i}");
+        let field = match w["field"].as_str() {
+            None => 0,
+            Some("merkleRoot") => 1,
+            Some(f) => {
+                assert_eq!(f, "witnessCommitment");
+                2
+            }
+        };
+        assert_eq!(fields[i], field, "block {i}");
+        let height = u32::from_le_bytes(heights[4 * i..4 * (i + 1)].try_into().expect("4 bytes"));
+        assert_eq!(w["height"].as_u64().map_or(u32::MAX, |h| h as u32), height, "block {i}");
+        let mut hash = hashes[32 * i..32 * (i + 1)].to_vec();
+        hash.reverse();
+        match w["hash"].as_str() {
+            Some(h) => assert_eq!(hex::encode(hash), h, "block {i}"),
+            None => assert_eq!(hash, [0u8; 32], "block {i}"),
+        }
+    }
+    // An unknown network and a NULL output are named; nothing is written.
+    let mut codes = vec![0xaau8; n];
+    let status = run(c"mainnet", &mut codes, &mut fields, heights.as_mut_ptr(), &mut hashes);
+    assert_eq!(status, BcStatus::InvalidArgument);
+    assert!(last_error().contains("network"), "{}", last_error());
+    let status = run(c"main", &mut codes, &mut fields, ptr::null_mut(), &mut hashes);
+    assert_eq!(status, BcStatus::NullPointer);
+    assert!(last_error().contains("out_heights"), "{}", last_error());
+    assert_eq!(codes, vec![0xaa; n]);
+}
+
 /// `bc_receipts_roots`: generated blocks' receipts honest and hostile, the
 /// golden case's block 54 among them, in a column of offsets give the
 /// library's roots, blooms, reason codes and refused receipts (zeros in a

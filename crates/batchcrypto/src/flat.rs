@@ -1066,6 +1066,58 @@ pub fn verify_blocks(
     engine.verify_blocks(&flat_bytes(Op::OrderedTrieRoot, blocks)?)
 }
 
+/// Writes Bitcoin blocks checked ([`verify_bitcoin_blocks`]) into the
+/// bindings' arrays: per block its code (0, else the reason's number:
+/// `high_hash`, `root_mismatch`, `duplicate_transactions`,
+/// `bad_witness_nonce_size`, `unexpected_witness`, `malformed_block`),
+/// the commitment a `root_mismatch` names (0 none, else
+/// `merkle::block::Field`'s number: 1 `merkleRoot`, 2
+/// `witnessCommitment`), the height its coinbase states (4 bytes
+/// little-endian, `u32::MAX` where none) and its hash (32 bytes as hashed:
+/// Bitcoin shows them reversed), zeros (and no height) for a malformed
+/// block. An error (a bug, not the caller's) when the arrays do not hold
+/// one row per block; nothing is written then.
+pub fn write_bitcoin_blocks(
+    got: &[crate::ops::merkle::block::BlockResult],
+    codes: &mut [u8],
+    fields: &mut [u8],
+    heights: &mut [u8],
+    hashes: &mut [u8],
+) -> Result<(), String> {
+    let n = got.len();
+    if codes.len() != n || fields.len() != n || heights.len() != 4 * n || hashes.len() != 32 * n {
+        return Err(format!("{n} answers for arrays of another size"));
+    }
+    for (i, r) in got.iter().enumerate() {
+        let (code, field, height, hash) = match r {
+            Ok(c) => (
+                c.failure.map_or(0, |f| f.reason().number()),
+                c.failure.and_then(|f| f.field()).map_or(0, |f| f as u8),
+                c.height.unwrap_or(u32::MAX),
+                c.hash,
+            ),
+            Err(reason) => (reason.number(), 0, u32::MAX, [0; 32]),
+        };
+        codes[i] = code;
+        fields[i] = field;
+        heights[4 * i..4 * (i + 1)].copy_from_slice(&height.to_le_bytes());
+        hashes[32 * i..32 * (i + 1)].copy_from_slice(&hash);
+    }
+    Ok(())
+}
+
+/// Whole Bitcoin blocks checked against their own headers under
+/// `network`'s parameters ([`crate::ops::merkle::block`]): every item a
+/// block's bytes.
+pub fn verify_bitcoin_blocks(
+    engine: &Engine,
+    network: crate::ops::merkle::block::Network,
+    blocks: &Column<'_>,
+) -> Result<Outcome<Vec<crate::ops::merkle::block::BlockResult>>, Error> {
+    let blocks = flat_bytes(Op::Merkle(crate::ops::merkle::Rule::Bitcoin), blocks)?;
+    engine.verify_bitcoin_blocks(&blocks, network)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -479,13 +479,32 @@ impl Failure {
         }
     }
 
-    /// The commitment a `root_mismatch` names: `merkleRoot` (the header's)
-    /// or `witnessCommitment` (the coinbase's).
-    pub fn field(self) -> Option<&'static str> {
+    /// The commitment a `root_mismatch` names.
+    pub fn field(self) -> Option<Field> {
         match self {
-            Failure::MerkleRoot => Some("merkleRoot"),
-            Failure::WitnessCommitment => Some("witnessCommitment"),
+            Failure::MerkleRoot => Some(Field::MerkleRoot),
+            Failure::WitnessCommitment => Some(Field::WitnessCommitment),
             _ => None,
+        }
+    }
+}
+
+/// A commitment a block's transactions do not match (with
+/// `root_mismatch`), numbered as the bindings write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// The header's `hashMerkleRoot`.
+    MerkleRoot = 1,
+    /// The coinbase's witness commitment.
+    WitnessCommitment = 2,
+}
+
+impl Field {
+    /// The name the CLI prints: `merkleRoot` or `witnessCommitment`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::MerkleRoot => "merkleRoot",
+            Field::WitnessCommitment => "witnessCommitment",
         }
     }
 }
