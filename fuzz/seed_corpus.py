@@ -201,6 +201,11 @@ def route_lines(route: str) -> list[bytes]:
         # then Firedancer's transactions.
         lines = golden("solana-tx.jsonl")
         return lines[14:] + lines[:14]
+    if word == "verify/bitcoin-block":
+        # The regtest blocks and the malformed lines first, then the
+        # changed, cut and repeated ones, then the two real blocks.
+        lines = golden("bitcoin-block.jsonl")
+        return lines[7:] + lines[2:7] + lines[:2]
     if word == "eip7702-authority":
         # The changed and malformed lines first, then eth-account's.
         lines = golden("eip7702-authority.jsonl")
@@ -279,6 +284,9 @@ WRITTEN = [
     ("verify/solana-tx", "solana-tx"),
     ("verify/solana-tx?policy=zip215", "solana-tx"),
     ("verify/solana-tx?policy=lax&backend=cpu", "solana-tx"),
+    ("verify/bitcoin-block", "verify/bitcoin-block"),
+    ("verify/bitcoin-block?network=regtest", "verify/bitcoin-block"),
+    ("verify/bitcoin-block?network=mainnet", "verify/bitcoin-block"),
     ("eip7702-authority", "eip7702-authority"),
     ("eip7702-authority?backend=cpu", "eip7702-authority"),
     ("receipts-root", "receipts-root"),

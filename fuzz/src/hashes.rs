@@ -9,8 +9,8 @@
 //! and the senders of Ethereum transactions and the authorities of
 //! EIP-7702 authorizations, signed ones edited and the messages themselves
 //! ([`tx_senders`], [`authorities`]), and blocks' receipts, a receipt of
-//! each edited, and the messages as receipts ([`receipts`]), against the
-//! oracles.
+//! each edited, and the messages as receipts ([`receipts`]), and whole
+//! Bitcoin blocks ([`super::bitcoin_blocks`]), against the oracles.
 
 use std::sync::OnceLock;
 
@@ -66,6 +66,7 @@ pub fn check(e: &Engine, data: &[u8]) {
         tx_senders(e, &mut u, &msgs);
         authorities(e, &mut u, &msgs);
         receipt_blocks(e, &mut u, &msgs);
+        super::bitcoin_blocks::check(e, &mut u, &msgs);
     } else {
         let rule = if u.arbitrary().unwrap_or(false) {
             merkle::Rule::Bitcoin
@@ -425,7 +426,7 @@ fn receipt_blocks(e: &Engine, u: &mut Unstructured, msgs: &FlatBytes) {
 /// grown by up to 100 drawn bytes, anything else left as it is (the trie
 /// proofs draw 0 to 3, the transactions 0 to 4, the ordered tries 0 to 5:
 /// more items left whole).
-fn edit(u: &mut Unstructured, item: &mut Vec<u8>, kinds: u8) {
+pub(crate) fn edit(u: &mut Unstructured, item: &mut Vec<u8>, kinds: u8) {
     match u.int_in_range(0..=kinds).unwrap_or(0) {
         1 if !item.is_empty() => {
             let at = u.choose_index(item.len()).unwrap_or(0);

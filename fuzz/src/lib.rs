@@ -33,6 +33,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use arbitrary::Unstructured;
 use batchcrypto::{Backend, BackendChoice, Engine, Outcome};
 
+pub mod bitcoin_blocks;
 pub mod columns;
 pub mod evm;
 pub mod gpu;

@@ -26,7 +26,7 @@ use rand::{RngExt, SeedableRng};
 use crate::support;
 
 #[path = "../../../../fuzz/src/lib.rs"]
-mod targets;
+pub(crate) mod targets;
 
 #[path = "../../../../fuzz/src/regressions.rs"]
 mod regressions;
