@@ -554,8 +554,10 @@ fn too_large() -> Error {
 /// tree one [`double`] on `engine`.
 fn roots(engine: &Engine, mut levels: Vec<Vec<Digest>>) -> Result<Vec<(Digest, bool)>, Error> {
     let mut mutated = vec![false; levels.len()];
+    // One buffer for every level's pairs (its pages faulted in once).
+    let mut pairs = FlatBytes::new();
     loop {
-        let mut pairs = FlatBytes::new();
+        pairs.clear();
         let mut pair = [0u8; 64];
         for (level, mutated) in levels.iter().zip(&mut mutated) {
             if level.len() < 2 {
